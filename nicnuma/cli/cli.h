@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli.h - the nicnuma command table and helpers shared by the commands */
+#ifndef NICNUMA_CLI_H
+#define NICNUMA_CLI_H
+
+#include "nicnuma/ctx.h"
+
+/* Each command parses its own options (getopt_long, exact names; global
+ * --root/--json/-v were already taken out of argv by main) and returns an exit
+ * status: NN_EXIT_OK, NN_EXIT_WARN or NN_EXIT_ERROR. argv[0] is the command. */
+typedef int (*nn_cmd_fn)(struct nn_ctx *ctx, int argc, char **argv);
+
+struct nn_cmd {
+	const char *name;
+	nn_cmd_fn fn;
+	const char *summary;
+};
+
+/* Status for a finished report: error beats warnings beats clean. */
+int nn_cli_status(const struct nn_ctx *ctx, int err);
+
+#endif

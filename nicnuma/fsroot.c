@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* fsroot.c - all sysfs/procfs access, resolved against one root */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cpuset.h"
+#include "fsroot.h"
+
+#ifdef SYS_openat2
+#include <linux/openat2.h>
+#endif
+
+int nn_root_open(struct nn_root *r, const char *path)
+{
+	struct stat st;
+	int fd, err;
+
+	r->fd = -1;
+	r->live = true;
+	r->path = NULL;
+	if (!path || !*path)
+		path = getenv("NICNUMA_ROOT");
+	if (!path || !*path)
+		path = "/";
+	r->path = strdup(path);
+	if (!r->path)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		goto fail;
+	}
+	if (fstat(fd, &st) < 0) {
+		err = -errno;
+		close(fd);
+		goto fail;
+	}
+	/* "/", "//" or a path that names the real root all mean live. */
+	{
+		struct stat rst;
+
+		if (stat("/", &rst) == 0 && rst.st_dev == st.st_dev && rst.st_ino == st.st_ino) {
+			close(fd);
+			return 0;
+		}
+	}
+	r->fd = fd;
+	r->live = false;
+	return 0;
+fail:
+	free(r->path);
+	r->path = NULL;
+	return err;
+}
+
+void nn_root_close(struct nn_root *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+	free(r->path);
+	r->path = NULL;
+}
+
+static const char *rel(const char *path)
+{
+	while (*path == '/')
+		path++;
+	return *path ? path : ".";
+}
+
+int nn_root_openat(const struct nn_root *r, const char *path, int flags, mode_t mode)
+{
+	int fd;
+
+	if (r->fd < 0) {
+		fd = open(path, flags | O_CLOEXEC, mode);
+		return fd < 0 ? -errno : fd;
+	}
+#ifdef SYS_openat2
+	{
+		struct open_how how = {
+			.flags = (unsigned long long)(flags | O_CLOEXEC),
+			.mode = (flags & O_CREAT) ? mode : 0,
+			.resolve = RESOLVE_IN_ROOT,
+		};
+
+		fd = (int)syscall(SYS_openat2, r->fd, rel(path), &how, sizeof(how));
+		if (fd >= 0)
+			return fd;
+		if (errno != ENOSYS && errno != EPERM)
+			return -errno;
+	}
+#endif
+	fd = openat(r->fd, rel(path), flags | O_CLOEXEC, mode);
+	return fd < 0 ? -errno : fd;
+}
+
+int nn_root_opendir(const struct nn_root *r, const char *path, DIR **dir)
+{
+	int fd = nn_root_openat(r, path, O_RDONLY | O_DIRECTORY, 0);
+
+	if (fd < 0)
+		return fd;
+	*dir = fdopendir(fd);
+	if (!*dir) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return 0;
+}
+
+int nn_root_access(const struct nn_root *r, const char *path, int mode)
+{
+	int fd;
+
+	if (r->fd < 0)
+		return access(path, mode) < 0 ? -errno : 0;
+	/* faccessat has no RESOLVE_IN_ROOT; an O_PATH open resolves the same way. */
+	fd = nn_root_openat(r, path, O_PATH, 0);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+int nn_root_readlink(const struct nn_root *r, const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+
+	if (size == 0)
+		return -EINVAL;
+	if (r->fd < 0)
+		n = readlink(path, buf, size - 1);
+	else
+		n = readlinkat(r->fd, rel(path), buf, size - 1);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= size - 1)
+		return -ENAMETOOLONG;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Append component @c (length @n) to canonical @out, handling "." and "..". */
+static int push(char *out, size_t size, const char *c, size_t n)
+{
+	size_t len = strlen(out);
+
+	if (n == 0 || (n == 1 && c[0] == '.'))
+		return 0;
+	if (n == 2 && c[0] == '.' && c[1] == '.') {
+		char *slash = strrchr(out, '/');
+
+		if (slash && slash != out)
+			*slash = '\0';
+		else
+			strcpy(out, "/");
+		return 0;
+	}
+	if (len + n + 2 > size)
+		return -ENAMETOOLONG;
+	if (len > 1)
+		out[len++] = '/';
+	memcpy(out + len, c, n);
+	out[len + n] = '\0';
+	return 0;
+}
+
+int nn_root_realpath(const struct nn_root *r, const char *path, char *buf, size_t size)
+{
+	char work[PATH_MAX * 2], link[PATH_MAX];
+	int hops = 0, err;
+	char *p;
+
+	if (strlen(path) >= sizeof(work) || size < 2)
+		return -ENAMETOOLONG;
+	strcpy(work, path);
+	strcpy(buf, "/");
+	p = work;
+	/* Lexical walk; each prefix is checked for a symlink, whose target is
+	 * spliced in front of the rest (relative to the prefix's parent). */
+	while (*p) {
+		char *end;
+		size_t n, rest;
+
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		end = strchr(p, '/');
+		n = end ? (size_t)(end - p) : strlen(p);
+		err = push(buf, size, p, n);
+		if (err)
+			return err;
+		p += n;
+		if (n == 2 && p[-1] == '.' && p[-2] == '.')
+			continue;
+		err = nn_root_readlink(r, buf, link, sizeof(link));
+		if (err == -EINVAL)
+			continue;	/* not a link */
+		if (err == -ENOENT)
+			return err;
+		if (err)
+			return err;
+		if (++hops > 40)
+			return -ELOOP;
+		rest = strlen(p);
+		if (strlen(link) + rest + 2 > sizeof(work))
+			return -ENAMETOOLONG;
+		/* Drop the link itself from buf; its target replaces it. */
+		{
+			char *slash = strrchr(buf, '/');
+
+			if (slash && slash != buf)
+				*slash = '\0';
+			else
+				strcpy(buf, "/");
+		}
+		if (link[0] == '/')
+			strcpy(buf, "/");
+		memmove(work + strlen(link) + 1, p, rest + 1);
+		memcpy(work, link, strlen(link));
+		work[strlen(link)] = '/';
+		p = work;
+	}
+	return 0;
+}
+
+int nn_root_hostpath(const struct nn_root *r, const char *path, char *buf, size_t size)
+{
+	int n;
+
+	if (r->fd < 0)
+		n = snprintf(buf, size, "%s", path);
+	else
+		n = snprintf(buf, size, "%s/%s", r->path, rel(path));
+	return (n < 0 || (size_t)n >= size) ? -ENAMETOOLONG : 0;
+}
+
+int nn_read_file(const struct nn_root *r, const char *path, char **out, size_t *len)
+{
+	size_t cap = 4096, used = 0;
+	char *buf = NULL;
+	int fd, err = 0;
+
+	fd = nn_root_openat(r, path, O_RDONLY, 0);
+	if (fd < 0)
+		return fd;
+	buf = malloc(cap);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (used + 1 >= cap) {
+			char *nb;
+
+			if (cap >= (64u << 20)) {
+				err = -EFBIG;
+				goto out;
+			}
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				err = -ENOMEM;
+				goto out;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + used, cap - used - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+	}
+	buf[used] = '\0';
+	*out = buf;
+	buf = NULL;
+	if (len)
+		*len = used;
+out:
+	free(buf);
+	close(fd);
+	return err;
+}
+
+int nn_read_str(const struct nn_root *r, const char *path, char *buf, size_t size)
+{
+	char *data, *nl;
+	size_t len;
+	int err;
+
+	err = nn_read_file(r, path, &data, NULL);
+	if (err)
+		return err;
+	nl = strchr(data, '\n');
+	if (nl)
+		*nl = '\0';
+	len = strlen(data);
+	while (len && (data[len - 1] == ' ' || data[len - 1] == '\t' || data[len - 1] == '\r'))
+		data[--len] = '\0';
+	if (len >= size) {
+		free(data);
+		return -ENAMETOOLONG;
+	}
+	memcpy(buf, data, len + 1);
+	free(data);
+	return 0;
+}
+
+int nn_parse_long(const char *str, long *val)
+{
+	char *end;
+	long v;
+
+	while (*str == ' ' || *str == '\t')
+		str++;
+	if (!*str)
+		return -EINVAL;
+	errno = 0;
+	v = strtol(str, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end == str)
+		return -EINVAL;
+	while (*end == ' ' || *end == '\t' || *end == '\n')
+		end++;
+	if (*end)
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+int nn_read_long(const struct nn_root *r, const char *path, long *val)
+{
+	char buf[64];
+	int err = nn_read_str(r, path, buf, sizeof(buf));
+
+	if (err == -ENAMETOOLONG)
+		return -EINVAL;
+	if (err)
+		return err;
+	return nn_parse_long(buf, val);
+}
+
+int nn_read_cpulist(const struct nn_root *r, const char *path, struct nn_cpuset *set)
+{
+	char *data;
+	int err = nn_read_file(r, path, &data, NULL);
+
+	if (err)
+		return err;
+	err = nn_cpuset_parse_list(data, set);
+	free(data);
+	return err;
+}
+
+int nn_read_cpumask(const struct nn_root *r, const char *path, struct nn_cpuset *set)
+{
+	char *data;
+	int err = nn_read_file(r, path, &data, NULL);
+
+	if (err)
+		return err;
+	err = nn_cpuset_parse_mask(data, set);
+	free(data);
+	return err;
+}
+
+int nn_write_str(const struct nn_root *r, const char *path, const char *val)
+{
+	size_t len = strlen(val);
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = nn_root_openat(r, path, O_WRONLY | O_TRUNC, 0);
+	if (fd < 0)
+		return fd;
+	/* One write: procfs/sysfs parse each write() as a whole value. */
+	do
+		n = write(fd, val, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	return err;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* fsroot.h - the one door to sysfs and procfs
+ *
+ * Every read and write of kernel files resolves its absolute path against a
+ * root. The real root ("/") talks to the kernel; any other root is a captured
+ * or hand-built tree and makes the tool inert: no netlink, no ioctl, no signals
+ * (callers ask nn_root_is_live()). Like hwloc's HWLOC_FSROOT.
+ */
+#ifndef NICNUMA_FSROOT_H
+#define NICNUMA_FSROOT_H
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct nn_cpuset;
+
+struct nn_root {
+	int fd;		/* -1 for the real root: absolute paths go to the kernel as is */
+	char *path;	/* as given, for messages */
+	bool live;	/* the real machine: live-only actions allowed */
+};
+
+/* Opens @path (NULL: $NICNUMA_ROOT, else "/"). -ENOENT/-ENOTDIR when it is not a
+ * directory. The fd is O_CLOEXEC so it never leaks into scripts we run. */
+int nn_root_open(struct nn_root *r, const char *path);
+void nn_root_close(struct nn_root *r);
+static inline bool nn_root_is_live(const struct nn_root *r) { return r->live; }
+
+/* openat() relative to the root. Under a fake root, absolute symlinks and ".."
+ * stay inside it (openat2 RESOLVE_IN_ROOT where the kernel has it). */
+int nn_root_openat(const struct nn_root *r, const char *path, int flags, mode_t mode);
+int nn_root_opendir(const struct nn_root *r, const char *path, DIR **dir);
+int nn_root_access(const struct nn_root *r, const char *path, int mode);
+int nn_root_readlink(const struct nn_root *r, const char *path, char *buf, size_t size);
+/* Canonical absolute path (symlinks resolved, inside the root) of @path, as the
+ * kernel would name it: "/sys/devices/pci0000:00/0000:00:03.0/virtio2". */
+int nn_root_realpath(const struct nn_root *r, const char *path, char *buf, size_t size);
+/* Host path of @path for messages and external tools: "<root>/<path>". */
+int nn_root_hostpath(const struct nn_root *r, const char *path, char *buf, size_t size);
+
+/* Whole file, malloc'd and NUL-terminated, any size (sysfs files lie about it). */
+int nn_read_file(const struct nn_root *r, const char *path, char **out, size_t *len);
+/* First line, trailing whitespace stripped; -ENAMETOOLONG if it does not fit. */
+int nn_read_str(const struct nn_root *r, const char *path, char *buf, size_t size);
+/* Strict integer: -EINVAL on garbage, -ERANGE on overflow. */
+int nn_read_long(const struct nn_root *r, const char *path, long *val);
+int nn_read_cpulist(const struct nn_root *r, const char *path, struct nn_cpuset *set);
+int nn_read_cpumask(const struct nn_root *r, const char *path, struct nn_cpuset *set);
+
+/* One write(2) of @val, checked in full; returns 0 or the kernel's -errno
+ * (EIO for managed IRQs, ENOSPC for exhausted vectors). No O_CREAT: writing a
+ * file that does not exist is an error, as in sysfs. */
+int nn_write_str(const struct nn_root *r, const char *path, const char *val);
+
+/* Strict parse of a whole string as a decimal long (whitespace trimmed). */
+int nn_parse_long(const char *str, long *val);
+
+#endif

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* plan.h - where every queue IRQ, XPS mask and hugepage should go
+ *
+ * nn_plan_make() is a pure function of a host snapshot and options: no I/O, so
+ * every fixture can be planned and every rule unit-tested. apply, check,
+ * script and layout all consume a struct nn_plan (in memory or from JSON).
+ */
+#ifndef NICNUMA_PLAN_H
+#define NICNUMA_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cpuset.h"
+#include "host.h"
+
+struct json_object;
+
+enum nn_policy {
+	NN_POLICY_LOCAL = 0,	/* the NIC's node, spill by distance */
+	NN_POLICY_SPREAD,	/* all nodes */
+	NN_POLICY_REMOTE,	/* farthest node: for mismatch experiments */
+};
+
+enum nn_irqbalance_action {
+	NN_IRQB_STOP = 0,	/* default: stop (and disable under systemd) */
+	NN_IRQB_BAN,		/* keep it, fence the planned IRQs */
+	NN_IRQB_NONE,		/* leave it alone (not running, or --irqbalance=ignore) */
+};
+
+struct nn_plan_opts {
+	char **nics;			/* NULL: every non-virtual NIC */
+	size_t nnics;
+	struct nn_cpuset cpus;		/* restrict to these; empty: all online */
+	struct nn_cpuset reserve;	/* housekeeping; empty: first core of each node */
+	bool has_reserve;
+	enum nn_policy policy;
+	bool channels;			/* also set combined channels to the planned cores */
+	enum nn_irqbalance_action irqbalance;
+	unsigned long hugepage_size_kb;	/* --hugepages SIZE:COUNT; 0 none */
+	long hugepage_count;		/* per NIC node */
+};
+
+struct nn_plan_irq {
+	int irq;
+	char *nic;
+	int queue;			/* -1 non-queue IRQ (goes to housekeeping) */
+	enum nn_qdir dir;
+	int node;			/* node of @cpus; -1 several or unknown */
+	struct nn_cpuset cpus;		/* target smp_affinity_list */
+	char *reason;			/* "local node 1, core 5", "housekeeping", "spill to node 2 (distance 12)" */
+};
+
+struct nn_plan_xps {
+	char *nic;
+	int queue;			/* tx queue index: /sys/class/net/NIC/queues/tx-N/xps_cpus */
+	struct nn_cpuset cpus;
+};
+
+struct nn_plan_channels {
+	char *nic;
+	int current;			/* -1 unknown */
+	int target;
+};
+
+struct nn_plan_hugepages {
+	int node;
+	unsigned long size_kb;
+	long current;			/* nr_hugepages now, -1 unknown */
+	long target;
+};
+
+/* Identifies the host a plan was made for; apply refuses another shape. */
+struct nn_plan_shape {
+	int ncpus;
+	int nnodes;
+	char **pci;			/* PCI addresses of the planned NICs, sorted */
+	size_t npci;
+};
+
+struct nn_plan {
+	struct nn_plan_shape shape;
+	struct nn_plan_irq *irqs;
+	size_t nirqs;
+	struct nn_plan_xps *xps;
+	size_t nxps;
+	struct nn_plan_channels *channels;
+	size_t nchannels;
+	struct nn_plan_hugepages *hugepages;
+	size_t nhugepages;
+	struct {
+		bool running;
+		enum nn_irqbalance_action action;
+	} irqbalance;
+	char **warnings;		/* "eth0: unknown locality: spread over all nodes" */
+	size_t nwarnings;
+};
+
+int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, struct nn_plan *plan);
+void nn_plan_free(struct nn_plan *plan);
+void nn_plan_opts_free(struct nn_plan_opts *opts);
+
+/* {"plan":{"shape":{..},"irqs":[..],"xps":[..],"channels":[..],"hugepages":[..],
+ *  "irqbalance":{"running","action"},"warnings":[..]}} - stable keys. */
+struct json_object *nn_plan_to_json(const struct nn_plan *plan);
+/* Parses what nn_plan_to_json() wrote; -EINVAL with @why filled on bad input. */
+int nn_plan_from_json(struct json_object *doc, struct nn_plan *plan, char *why, size_t whylen);
+/* 0 when @plan fits @host; -EXDEV with @why ("plan is for 112 CPUs, host has 2") otherwise. */
+int nn_plan_check_shape(const struct nn_plan *plan, const struct nn_host *host, char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* print.h - one printing layer for text tables and JSON
+ *
+ * Every value a command reports goes through nn_print_*(out, PRINT_ANY, key,
+ * fmt, val): in text mode @fmt is printed with @val, in JSON mode @val is added
+ * under @key to the current object (or array, where @key is ignored). PRINT_FP
+ * is text only (headers, separators), PRINT_JSON is JSON only. The JSON
+ * document is built with json-c and written once by nn_out_flush().
+ */
+#ifndef NICNUMA_PRINT_H
+#define NICNUMA_PRINT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct json_object;
+struct nn_cpuset;
+
+enum nn_print_type {
+	PRINT_FP = 1,
+	PRINT_JSON = 2,
+	PRINT_ANY = PRINT_FP | PRINT_JSON,
+};
+
+#define NN_OUT_DEPTH 32
+
+struct nn_out {
+	bool json;
+	FILE *fp;
+	struct json_object *stack[NN_OUT_DEPTH];
+	int depth;		/* -1 before the document is opened */
+	struct json_object *root;
+};
+
+void nn_out_init(struct nn_out *o, FILE *fp, bool json);
+/* Writes the JSON document (if any) and frees it. Returns -EIO on a write error. */
+int nn_out_flush(struct nn_out *o);
+void nn_out_free(struct nn_out *o);
+
+/* Open/close a JSON object or array under @key (NULL inside an array, or for
+ * the document root). Text mode ignores them. */
+void nn_open_object(struct nn_out *o, const char *key);
+void nn_close_object(struct nn_out *o);
+void nn_open_array(struct nn_out *o, const char *key);
+void nn_close_array(struct nn_out *o);
+
+/* @fmt may be NULL for JSON-only use. NULL strings become JSON null and "-" in text. */
+void nn_print_string(struct nn_out *o, int type, const char *key, const char *fmt, const char *val);
+void nn_print_int(struct nn_out *o, int type, const char *key, const char *fmt, long long val);
+void nn_print_uint(struct nn_out *o, int type, const char *key, const char *fmt, unsigned long long val);
+void nn_print_double(struct nn_out *o, int type, const char *key, const char *fmt, double val);
+void nn_print_bool(struct nn_out *o, int type, const char *key, const char *fmt, bool val);
+void nn_print_null(struct nn_out *o, int type, const char *key, const char *fmt);
+/* -1 (unknown node, unknown speed...) prints as JSON null and "@unknown" in text. */
+void nn_print_opt_int(struct nn_out *o, int type, const char *key, const char *fmt,
+		      long long val, const char *unknown);
+/* A cpuset rendered as a kernel cpulist string ("0-3,8"). */
+void nn_print_cpuset(struct nn_out *o, int type, const char *key, const char *fmt,
+		     const struct nn_cpuset *set);
+/* Attach an existing json object (takes ownership); JSON mode only. */
+void nn_print_json(struct nn_out *o, const char *key, struct json_object *obj);
+/* Text-only formatted output. */
+void nn_printf(struct nn_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

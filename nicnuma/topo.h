@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* topo.h - host topology snapshot: CPUs, NUMA nodes, kernel NUMA knobs
+ *
+ * Plain data; nothing here does I/O after nn_topo_discover() returns. Unknown
+ * NUMA node, package, core... are -1, never 0.
+ */
+#ifndef NICNUMA_TOPO_H
+#define NICNUMA_TOPO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cpuset.h"
+
+#define NN_NODE_UNKNOWN (-1)
+
+struct nn_ctx;
+
+struct nn_hugepages {
+	unsigned long size_kb;
+	long total, free, surplus;	/* -1 where the file was unreadable */
+};
+
+struct nn_node {
+	int id;
+	struct nn_cpuset cpus;		/* may be empty: memory-only node */
+	long mem_total_kb, mem_free_kb;	/* -1 unknown; 0 total: CPU-only node */
+	int *distances;			/* distances[i] to topo->nodes[i]; -1 unknown */
+	size_t ndistances;		/* == topo->nnodes, or 0 when unreadable */
+	struct nn_hugepages *hugepages;	/* sorted by size_kb */
+	size_t nhugepages;
+};
+
+struct nn_cpu {
+	int id;
+	int node;			/* -1 unknown */
+	int package;			/* physical_package_id, -1 unknown */
+	int die;			/* die_id, -1 unknown */
+	int core;			/* core_id, -1 unknown */
+	int l3;				/* L3 group: lowest CPU sharing its L3, -1 unknown */
+	struct nn_cpuset siblings;	/* thread_siblings_list (includes itself) */
+	struct nn_cpuset l3_cpus;	/* cache/index3/shared_cpu_list; empty unknown */
+};
+
+struct nn_knobs {
+	int numa_balancing;		/* kernel.numa_balancing, -1 unknown */
+	int zone_reclaim_mode;		/* vm.zone_reclaim_mode, -1 unknown */
+	char thp_enabled[32];		/* selected value, "" unknown */
+	char thp_defrag[32];
+	int hypervisor;			/* 1 VM, 0 bare metal, -1 unknown */
+	char cpu_model[128];		/* "" unknown */
+};
+
+struct nn_topo {
+	struct nn_cpuset online;
+	struct nn_cpu *cpus;		/* online CPUs, ascending id */
+	size_t ncpus;
+	struct nn_node *nodes;		/* ascending id; holes in numbering allowed */
+	size_t nnodes;
+	struct nn_knobs knobs;
+};
+
+/* Reads /sys/devices/system/{cpu,node}, /proc/sys, /sys/kernel/mm,
+ * /proc/cpuinfo through ctx->root. Bad or missing files become warnings;
+ * returns a negative errno only when nothing usable is there. */
+int nn_topo_discover(struct nn_ctx *ctx, struct nn_topo *topo);
+void nn_topo_free(struct nn_topo *topo);
+
+/* Lookups over the snapshot (pure). */
+const struct nn_node *nn_topo_node(const struct nn_topo *t, int id);
+int nn_topo_node_index(const struct nn_topo *t, int id);	/* -1 absent */
+const struct nn_cpu *nn_topo_cpu(const struct nn_topo *t, int id);
+int nn_topo_cpu_node(const struct nn_topo *t, int cpu);	/* -1 unknown */
+/* Distance from node @a to node @b; -1 when unknown. */
+int nn_topo_distance(const struct nn_topo *t, int a, int b);
+/* Node ids sorted by distance from @from (nearest first, @from itself first,
+ * ties by id). Writes up to @max ids; returns how many. */
+size_t nn_topo_nodes_by_distance(const struct nn_topo *t, int from, int *ids, size_t max);
+
+#endif

@@ -1,0 +1,44 @@
+# shellcheck shell=bash
+# scripts/lib.sh - shared by scripts/demo, scripts/test, scripts/bench.
+# Installs what is missing (apt-get, as root) and builds with meson/ninja.
+
+NN_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export NN_TOP
+
+# Debian 12 packages the project needs to build, test and demo.
+NN_PACKAGES=(
+  build-essential meson ninja-build pkg-config python3
+  libjson-c-dev libmnl-dev libnuma-dev libcmocka-dev
+  numactl hwloc irqbalance ethtool iproute2 procps kmod shellcheck
+  libdpdk-dev dpdk dpdk-dev
+  clang libclang-rt-14-dev
+)
+
+nn_log() { printf '==> %s\n' "$*" >&2; }
+nn_die() { printf 'error: %s\n' "$*" >&2; exit 2; }
+
+# Install only the packages that are missing; one apt-get update, only if needed.
+nn_install() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  [ "$(id -u)" -eq 0 ] || nn_die "missing packages (${missing[*]}); run as root or install them"
+  nn_log "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q >/dev/null || nn_die "apt-get update failed"
+  apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null \
+    || nn_die "apt-get install ${missing[*]} failed"
+}
+
+nn_deps() { nn_install "${NN_PACKAGES[@]}"; }
+
+# nn_build DIR [meson options...]: configure once, then ninja.
+nn_build() {
+  local dir=$1; shift
+  if [ ! -f "$NN_TOP/$dir/build.ninja" ]; then
+    meson setup "$NN_TOP/$dir" "$NN_TOP" "$@" >/dev/null || nn_die "meson setup $dir failed"
+  fi
+  ninja -C "$NN_TOP/$dir" >/dev/null || { ninja -C "$NN_TOP/$dir"; nn_die "build $dir failed"; }
+}

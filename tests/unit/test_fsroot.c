@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_fsroot.c - root resolution, typed readers, writes, symlinks */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "nicnuma/cpuset.h"
+#include "nicnuma/fsroot.h"
+
+static char tmp[PATH_MAX];
+
+static void put(const char *rel, const char *content)
+{
+	char p[PATH_MAX * 2];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", tmp, rel);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(content, f);
+	fclose(f);
+}
+
+static void mk(const char *rel)
+{
+	char p[PATH_MAX * 2];
+
+	snprintf(p, sizeof(p), "%s/%s", tmp, rel);
+	assert_int_equal(mkdir(p, 0755), 0);
+}
+
+static int setup(void **state)
+{
+	char p[PATH_MAX * 2];
+
+	(void)state;
+	snprintf(tmp, sizeof(tmp), "/tmp/nn-fsroot-XXXXXX");
+	if (!mkdtemp(tmp))
+		return -1;
+	mk("sys");
+	mk("sys/devices");
+	mk("sys/devices/pci0000:00");
+	mk("sys/devices/pci0000:00/0000:00:03.0");
+	mk("sys/devices/pci0000:00/0000:00:03.0/virtio2");
+	mk("sys/class");
+	mk("sys/class/net");
+	mk("sys/class/net/eth0");
+	put("sys/devices/pci0000:00/0000:00:03.0/numa_node", "1\n");
+	put("sys/devices/pci0000:00/0000:00:03.0/local_cpulist", "2-3\n");
+	put("sys/class/net/eth0/bad", "12x\n");
+	put("sys/class/net/eth0/mask", "0000000c\n");
+	/* Relative link, as sysfs makes them. */
+	snprintf(p, sizeof(p), "%s/sys/class/net/eth0/device", tmp);
+	assert_int_equal(symlink("../../../devices/pci0000:00/0000:00:03.0/virtio2", p), 0);
+	/* Absolute link: must resolve inside the root, never on the host. */
+	snprintf(p, sizeof(p), "%s/sys/class/net/abs", tmp);
+	assert_int_equal(symlink("/sys/devices/pci0000:00/0000:00:03.0", p), 0);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_open(void **state)
+{
+	struct nn_root r;
+
+	(void)state;
+	assert_int_equal(nn_root_open(&r, "/"), 0);
+	assert_true(nn_root_is_live(&r));
+	nn_root_close(&r);
+	assert_int_equal(nn_root_open(&r, tmp), 0);
+	assert_false(nn_root_is_live(&r));
+	nn_root_close(&r);
+	assert_int_equal(nn_root_open(&r, "/nonexistent/nicnuma-root"), -ENOENT);
+	nn_root_close(&r);
+}
+
+static void test_read(void **state)
+{
+	struct nn_cpuset s = NN_CPUSET_INIT;
+	struct nn_root r;
+	char buf[PATH_MAX];
+	long v;
+
+	(void)state;
+	assert_int_equal(nn_root_open(&r, tmp), 0);
+	assert_int_equal(nn_read_long(&r, "/sys/class/net/eth0/device/../numa_node", &v), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(nn_read_long(&r, "/sys/class/net/eth0/bad", &v), -EINVAL);
+	assert_int_equal(nn_read_long(&r, "/sys/class/net/eth0/missing", &v), -ENOENT);
+	assert_int_equal(nn_read_cpulist(&r, "/sys/class/net/abs/local_cpulist", &s), 0);
+	assert_int_equal(nn_cpuset_count(&s), 2);
+	assert_int_equal(nn_read_cpumask(&r, "/sys/class/net/eth0/mask", &s), 0);
+	assert_true(nn_cpuset_test(&s, 2) && nn_cpuset_test(&s, 3));
+	assert_int_equal(nn_root_realpath(&r, "/sys/class/net/eth0/device", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/sys/devices/pci0000:00/0000:00:03.0/virtio2");
+	assert_int_equal(nn_root_realpath(&r, "/sys/class/net/abs/virtio2/..", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/sys/devices/pci0000:00/0000:00:03.0");
+	assert_int_equal(nn_root_readlink(&r, "/sys/class/net/eth0/device", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "../../../devices/pci0000:00/0000:00:03.0/virtio2");
+	assert_int_equal(nn_root_access(&r, "/sys/class/net/eth0", 0), 0);
+	assert_int_equal(nn_root_access(&r, "/sys/class/net/none", 0), -ENOENT);
+	nn_cpuset_free(&s);
+	nn_root_close(&r);
+}
+
+static void test_write(void **state)
+{
+	struct nn_root r;
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(nn_root_open(&r, tmp), 0);
+	assert_int_equal(nn_write_str(&r, "/sys/class/net/eth0/mask", "3"), 0);
+	assert_int_equal(nn_read_str(&r, "/sys/class/net/eth0/mask", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "3");
+	/* No O_CREAT: a missing file is an error, as in sysfs. */
+	assert_int_equal(nn_write_str(&r, "/sys/class/net/eth0/newfile", "1"), -ENOENT);
+	assert_int_equal(nn_read_str(&r, "/sys/class/net/eth0/mask", buf, 1), -ENAMETOOLONG);
+	nn_root_close(&r);
+}
+
+static void test_parse_long(void **state)
+{
+	long v;
+
+	(void)state;
+	assert_int_equal(nn_parse_long(" -1\n", &v), 0);
+	assert_int_equal(v, -1);
+	assert_int_equal(nn_parse_long("", &v), -EINVAL);
+	assert_int_equal(nn_parse_long("1 2", &v), -EINVAL);
+	assert_int_equal(nn_parse_long("99999999999999999999999", &v), -ERANGE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_open),
+		cmocka_unit_test(test_read),
+		cmocka_unit_test(test_write),
+		cmocka_unit_test(test_parse_long),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_print.c - the same calls give a text table or a JSON document */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "nicnuma/cpuset.h"
+#include "nicnuma/print.h"
+
+static char *render(bool json)
+{
+	struct nn_cpuset s = NN_CPUSET_INIT;
+	struct nn_out o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	nn_cpuset_parse_list("0-3,8", &s);
+	nn_out_init(&o, fp, json);
+	nn_open_object(&o, NULL);
+	nn_open_array(&o, "nics");
+	nn_open_object(&o, NULL);
+	nn_print_string(&o, PRINT_ANY, "name", "%-6s", "eth0");
+	nn_print_opt_int(&o, PRINT_ANY, "numa_node", " node %lld", -1, "unknown");
+	nn_print_opt_int(&o, PRINT_ANY, "speed_mbps", " %6lld", 25000, "?");
+	nn_print_cpuset(&o, PRINT_ANY, "local_cpus", " cpus %s", &s);
+	nn_print_string(&o, PRINT_ANY, "pci", " pci %s", NULL);
+	nn_print_bool(&o, PRINT_ANY, "virtual", " virtual %s", false);
+	nn_print_string(&o, PRINT_FP, NULL, "\n", NULL);
+	nn_close_object(&o);
+	nn_close_array(&o);
+	nn_close_object(&o);
+	assert_int_equal(nn_out_flush(&o), 0);
+	fclose(fp);
+	nn_cpuset_free(&s);
+	return buf;
+}
+
+static void test_text(void **state)
+{
+	char *t = render(false);
+
+	(void)state;
+	assert_string_equal(t, "eth0   node unknown  25000 cpus 0-3,8 pci - virtual no\n");
+	free(t);
+}
+
+static void test_json(void **state)
+{
+	char *t = render(true);
+	struct json_object *doc = json_tokener_parse(t), *nics, *nic, *v;
+
+	(void)state;
+	assert_non_null(doc);
+	assert_true(json_object_object_get_ex(doc, "nics", &nics));
+	assert_int_equal(json_object_array_length(nics), 1);
+	nic = json_object_array_get_idx(nics, 0);
+	assert_true(json_object_object_get_ex(nic, "numa_node", &v));
+	assert_null(v);
+	assert_true(json_object_object_get_ex(nic, "speed_mbps", &v));
+	assert_int_equal(json_object_get_int(v), 25000);
+	assert_true(json_object_object_get_ex(nic, "local_cpus", &v));
+	assert_string_equal(json_object_get_string(v), "0-3,8");
+	assert_true(json_object_object_get_ex(nic, "pci", &v));
+	assert_null(v);
+	json_object_put(doc);
+	free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
