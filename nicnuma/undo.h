@@ -40,4 +40,18 @@ struct nn_undo {
 	struct json_object *host;	/* shape, for the report; may be NULL */
 };
 
+/* Starts a log for @command ("apply", "hugepages reserve"); nothing is written
+ * until the first record. */
+int nn_undo_begin(struct nn_ctx *ctx, struct nn_undo *u, const char *command);
+/* Appends a change and persists the whole log (write, fsync, rename) BEFORE
+ * the caller performs the write, so a crash mid-apply is still undoable. */
+int nn_undo_record(struct nn_ctx *ctx, struct nn_undo *u, enum nn_change_kind kind,
+		   const char *path, const char *before, const char *after, const char *detail);
+/* Loads @file, or the newest log in ctx->state_dir when @file is NULL. */
+int nn_undo_load(struct nn_ctx *ctx, const char *file, struct nn_undo *u);
+/* Restores every change in reverse order, reading each back; reports each
+ * value through ctx->out. Returns 0, or the first error after trying all. */
+int nn_undo_rollback(struct nn_ctx *ctx, const struct nn_undo *u);
+void nn_undo_free(struct nn_undo *u);
+
 #endif
