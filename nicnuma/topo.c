@@ -201,6 +201,7 @@ static int read_node(struct nn_ctx *ctx, struct nn_topo *t, struct nn_node *n)
 	err = nn_read_cpulist(&ctx->root, path, &n->cpus);
 	if (err == -ENOMEM)
 		return err;
+	n->cpus_unknown = err != 0;
 	if (err)
 		nn_warn(ctx, path, "%s: node %d's CPUs unknown",
 			err == -ENOENT ? "missing" : err == -EINVAL || err == -ERANGE ?
