@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/guest/checks.sh - the nicnuma flow inside the multi-NUMA guest.
+#
+# Runs in the chroot of scripts/testhost (NN_GUEST=1): the host-built binaries
+# from $NN_BUILD against a kernel with 2 or 4 NUMA nodes, every result compared
+# with /sys and /proc read directly (truth.py). One line per check:
+#   PASS name | FAIL name: why | SKIP name: why
+# and a final "N passed, N failed, N skipped". Exit 1 when anything failed.
+# A feature that is not built yet is a SKIP with the reason, never a PASS.
+set -uo pipefail
+
+[ "${NN_GUEST:-}" = 1 ] || { echo "checks.sh: run me inside scripts/testhost" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+nn=$NN_BUILD/nicnuma/nicnuma
+fwd=$NN_BUILD/dpdk-app/nicnuma-fwd
+shape=$NN_GUEST_SHAPE
+node=$NN_GUEST_NIC_NODE
+work=$(mktemp -d /tmp/checks.XXXXXX)
+results=$work/results
+: >"$results"
+
+pass() { echo "PASS $*" | tee -a "$results"; }
+fail() { echo "FAIL $*" | tee -a "$results"; }
+skip() { echo "SKIP $*" | tee -a "$results"; }
+# truth SUBCOMMAND ARGS: truth.py's PASS/FAIL lines go into the tally.
+truth() { python3 "$here/truth.py" "$@" | tee -a "$results"; }
+section() { printf '\n== %s (%s)\n' "$*" "$shape"; }
+# has CMD: the CLI lists CMD in its --help (features land progressively).
+has() { "$nn" --help 2>/dev/null | awk -v c="$1" '$1 == c { f = 1 } END { exit !f }'; }
+# run NAME WANT_RC... -- CMD: run, keep output in $work/NAME.{out,err}, check the status.
+run() {
+  local name=$1; shift
+  local want=() rc
+  while [ "$1" != -- ]; do want+=("$1"); shift; done
+  shift
+  "$@" >"$work/$name.out" 2>"$work/$name.err"; rc=$?
+  for w in "${want[@]}"; do [ "$rc" -eq "$w" ] && { pass "$name: exit $rc"; return 0; }; done
+  fail "$name: exit $rc (wanted ${want[*]}): $*"
+  sed 's/^/    /' "$work/$name.err" | tail -n 15
+  return 1
+}
+netdev_of() { basename "$(ls -d /sys/bus/pci/devices/"$1"/virtio*/net/* 2>/dev/null | head -n1)"; }
+
+nic_local=$(netdev_of "$NN_GUEST_NIC_LOCAL")
+for i in /sys/class/net/*; do ip link set "${i##*/}" up 2>/dev/null; done
+
+section "guest kernel"
+n_nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
+case $shape in 2node) want_nodes=2 ;; 4node) want_nodes=4 ;; esac
+if [ "$n_nodes" -eq "$want_nodes" ]; then pass "guest: $n_nodes NUMA nodes"; else fail "guest: $n_nodes NUMA nodes, wanted $want_nodes"; fi
+# A kernel-managed IRQ (virtio-blk queue) must refuse affinity writes: the
+# path apply has to report as "managed" rather than fail on.
+blk=$(awk -F: '/virtio[0-9]+-req\.0/ { gsub(/ /, "", $1); print $1; exit }' /proc/interrupts)
+if [ -n "$blk" ]; then
+  if err=$(sh -c "echo 0 > /proc/irq/$blk/smp_affinity_list" 2>&1); then
+    fail "guest: virtio-blk irq $blk accepted an affinity write (not managed?)"
+  else
+    case $err in *"Input/output error"*|*"I/O error"*) pass "guest: virtio-blk irq $blk is kernel-managed (EIO)" ;;
+      *) fail "guest: virtio-blk irq $blk write failed with: $err" ;; esac
+  fi
+else
+  fail "guest: no virtio-blk queue IRQ in /proc/interrupts"
+fi
+
+section "discovery: topo, nics"
+if [ ! -x "$nn" ]; then
+  skip "topo/nics: $nn not built"
+elif ! has topo || ! has nics; then
+  skip "topo/nics: not in this build of nicnuma"
+else
+  run topo 0 -- "$nn" topo --json && truth topo "$work/topo.out"
+  run nics 0 1 -- "$nn" nics --json && truth nics "$work/nics.out"
+  run nics-text 0 1 -- "$nn" nics
+  if grep -q "unknown locality" "$work/nics-text.out"; then pass "nics: the table says 'unknown locality' for the root-bus NIC"
+  else fail "nics: no 'unknown locality' in the table"; fi
+  run topo-text 0 -- "$nn" topo
+  if grep -qi "virtual machine" "$work/topo-text.out"; then pass "topo: the table says this is a virtual machine"
+  else fail "topo: the table does not say 'virtual machine'"; fi
+fi
+
+section "capture-host: fixture of this guest"
+if [ ! -x scripts/capture-host ]; then
+  skip "capture: scripts/capture-host not in this tree yet"
+elif [ ! -s "$work/nics.out" ]; then
+  skip "capture: no live topo/nics output to compare with"
+else
+  cap=$work/guest-$shape.tar.gz
+  if run capture 0 -- scripts/capture-host "$cap"; then
+    mkdir "$work/cap" && tar -C "$work/cap" -xzf "$cap"
+    "$nn" --root "$work/cap" topo --json >"$work/cap-topo.json" 2>/dev/null
+    "$nn" --root "$work/cap" nics --json >"$work/cap-nics.json" 2>/dev/null
+    truth same "$work/topo.out" "$work/cap-topo.json"
+    truth same "$work/nics.out" "$work/cap-nics.json"
+    [ -d "${NN_OUT:-/nonexistent}" ] && cp "$cap" "$NN_OUT/" && echo "capture saved: guest-$shape.tar.gz"
+  fi
+fi
+
+section "plan, apply, check, drift, rollback"
+if ! has plan || ! has apply || ! has check || ! has rollback; then
+  skip "plan/apply/check/rollback: not in this build of nicnuma"
+else
+  truth snap "$work/before.json"
+  if run plan 0 1 -- "$nn" plan --json; then
+    cp "$work/plan.out" "$work/plan.json"
+    truth plan "$work/plan.json"
+  fi
+  run apply-dry 0 1 -- "$nn" apply --plan "$work/plan.json" --dry-run
+  TRUTH_LABEL="apply --dry-run" truth unchanged "$work/before.json"
+  if run apply 0 1 -- "$nn" apply --plan "$work/plan.json"; then
+    truth applied "$work/plan.json"
+    run check-aligned 0 -- "$nn" check --plan "$work/plan.json"
+    # Drift: move one planned queue IRQ off its node by hand.
+    irq=$(python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); p=p.get("plan",p)
+print(next(i["irq"] for i in p["irqs"] if i.get("nic")==sys.argv[2] and i.get("queue") is not None))' \
+          "$work/plan.json" "$nic_local" 2>/dev/null)
+    if [ -n "$irq" ]; then
+      other=$(cat /sys/devices/system/node/node0/cpulist | cut -d, -f1 | cut -d- -f1)
+      echo "$other" >"/proc/irq/$irq/smp_affinity_list"
+      if run check-drift 1 -- "$nn" check --plan "$work/plan.json"; then
+        if grep -qw "$irq" "$work/check-drift.out"; then pass "check: drift names irq $irq"
+        else fail "check: drift output does not name irq $irq"; fi
+      fi
+    else
+      fail "check: no queue IRQ of $nic_local in the plan to drift"
+    fi
+  fi
+  run rollback 0 1 -- "$nn" rollback
+  truth unchanged "$work/before.json"
+fi
+
+section "irqbalance in both modes"
+if ! has apply || ! "$nn" apply --help 2>/dev/null | grep -q -- '--irqbalance'; then
+  skip "irqbalance: apply --irqbalance not in this build of nicnuma"
+elif [ ! -s "$work/plan.json" ]; then
+  skip "irqbalance: no plan from the section above"
+else
+  for m in stop ban; do
+    irqbalance --foreground >"$work/irqbalance-$m.log" 2>&1 &
+    ib=$!
+    sleep 2
+    if run "irqbalance-$m-apply" 0 1 -- "$nn" apply --plan "$work/plan.json" --irqbalance="$m"; then
+      if [ "$m" = stop ]; then
+        if kill -0 "$ib" 2>/dev/null; then fail "irqbalance=stop: the daemon still runs"
+        else pass "irqbalance=stop: the daemon is stopped"; fi
+      else
+        irqbalance --oneshot >/dev/null 2>&1
+        if pgrep -x irqbalance >/dev/null; then pass "irqbalance=ban: the daemon still runs"
+        else fail "irqbalance=ban: the daemon is gone"; fi
+      fi
+      sleep 11 # one irqbalance pass (10 s interval) must not move planned IRQs
+      TRUTH_LABEL="irqbalance=$m, after a pass" truth applied "$work/plan.json"
+      run "irqbalance-$m-rollback" 0 1 -- "$nn" rollback
+      if pgrep -x irqbalance >/dev/null; then pass "irqbalance=$m: rollback leaves irqbalance running as before"
+      else fail "irqbalance=$m: rollback did not bring irqbalance back"; fi
+    fi
+    pkill -x irqbalance 2>/dev/null; wait "$ib" 2>/dev/null
+  done
+  truth unchanged "$work/before.json"
+fi
+
+section "hugepages on node $node"
+hp=/sys/devices/system/node/node$node/hugepages/hugepages-2048kB/nr_hugepages
+hp0=/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages
+if ! has hugepages; then
+  skip "hugepages: not in this build of nicnuma"
+else
+  b=$(cat "$hp"); b0=$(cat "$hp0")
+  if run hugepages-reserve 0 -- "$nn" hugepages reserve --node "$node" --size 2M --count $((b + 16)); then
+    a=$(cat "$hp"); a0=$(cat "$hp0")
+    if [ "$a" -eq $((b + 16)) ] && [ "$a0" -eq "$b0" ]; then pass "hugepages: node $node $b -> $a, node 0 stays $b0"
+    else fail "hugepages: node $node $b -> $a (wanted $((b + 16))), node 0 $b0 -> $a0"; fi
+    run hugepages-show 0 -- "$nn" hugepages show --json
+    python3 - "$work/hugepages-show.out" "$node" "$a" <<'EOF' | tee -a "$results"
+import json, sys
+d = json.load(open(sys.argv[1]))
+row = [h for h in d.get('hugepages', []) if h.get('node') == int(sys.argv[2]) and h.get('size_kb') == 2048]
+ok = len(row) == 1 and row[0].get('total') == int(sys.argv[3])
+print(('PASS' if ok else 'FAIL') + f' hugepages show: node {sys.argv[2]} 2M total = {sys.argv[3]}' + ('' if ok else f': {row}'))
+EOF
+    run hugepages-release 0 -- "$nn" hugepages release --node "$node" --size 2M --count 16
+    if [ "$(cat "$hp")" -eq "$b" ]; then pass "hugepages: released back to $b"; else fail "hugepages: node $node at $(cat "$hp"), was $b"; fi
+  fi
+fi
+
+section "nicnuma-fwd on a DPDK-bound NIC"
+if [ ! -x "$fwd" ]; then
+  skip "nicnuma-fwd: $fwd not built"
+else
+  bash "$here/fwd.sh" "$fwd" "$work" | tee -a "$results"
+fi
+
+section "bench mismatch"
+if ! has bench; then
+  skip "bench mismatch: not in this build of nicnuma"
+else
+  if run bench 0 1 -- "$nn" bench mismatch --duration 1 --repeat 1 --json; then
+    python3 - "$work/bench.out" <<'EOF' | tee -a "$results"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d.get('rows', d.get('results', []))
+print(('PASS' if len(rows) == 4 else 'FAIL') + f' bench mismatch: {len(rows)} rows (4 wanted)')
+txt = json.dumps(d).lower()
+ok = 'emulated' in txt or 'hypervisor' in txt
+print(('PASS' if ok else 'FAIL') + ' bench mismatch: report says the nodes are emulated (hypervisor)')
+EOF
+  fi
+fi
+
+section "layout and check --pid"
+if ! has layout || ! "$nn" check --help 2>/dev/null | grep -q -- '--pid'; then
+  skip "layout/check --pid: not in this build of nicnuma"
+else
+  bash "$here/pids.sh" "$nn" "$work" | tee -a "$results"
+fi
+
+npass=$(grep -c '^PASS' "$results"); nfail=$(grep -c '^FAIL' "$results"); nskip=$(grep -c '^SKIP' "$results")
+printf '\n%s: %d passed, %d failed, %d skipped\n' "$shape" "$npass" "$nfail" "$nskip"
+rm -rf "$work"
+[ "$nfail" -eq 0 ]

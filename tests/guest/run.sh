@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/guest/run.sh - the guest suite: nicnuma's whole flow on 2- and 4-node
+# QEMU guests (scripts/testhost), checked against the guest kernel.
+#
+# Usage: tests/guest/run.sh [--shape 2node|4node]... [--build DIR] [--update-fixtures]
+#   --shape            run only these shapes (default: 2node and 4node)
+#   --build DIR        the host build tree the guest runs (default: build)
+#   --update-fixtures  copy each guest's capture to tests/fixtures/guest-SHAPE.tar.gz
+#
+# Each guest prints PASS/FAIL/SKIP lines and "N passed, N failed, N skipped";
+# this prints the total. Exit 0 all passed, 1 a failure, 77 when this machine
+# cannot host the guest (the reason is printed). Cold caches (debootstrap) add
+# a few minutes; the rootfs is reused afterwards.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+testhost=$top/scripts/testhost
+shapes=()
+build=$top/build
+update=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --shape) shapes+=("${2:?--shape needs 2node or 4node}"); shift 2 ;;
+    --build) build=${2:?--build needs a directory}; shift 2 ;;
+    --update-fixtures) update=1; shift ;;
+    -h|--help) sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+[ ${#shapes[@]} -gt 0 ] || shapes=(2node 4node)
+[ -x "$build/nicnuma/nicnuma" ] || { echo "skip: $build/nicnuma/nicnuma is not built" >&2; exit 77; }
+
+t0=$(date +%s)
+"$testhost" prepare; rc=$?
+[ "$rc" -eq 77 ] && exit 77
+[ "$rc" -eq 0 ] || { echo "FAIL guest: scripts/testhost prepare exited $rc" >&2; exit 1; }
+t_prep=$(( $(date +%s) - t0 ))
+
+out=$(mktemp -d /tmp/nicnuma-guest-out.XXXXXX)
+trap 'rm -rf "$out"' EXIT
+tp=0 tf=0 ts=0 bad=0
+for s in "${shapes[@]}"; do
+  t1=$(date +%s)
+  log=$out/$s.log
+  # The hard limit covers a stuck guest; a normal run takes a few minutes.
+  "$testhost" --shape "$s" --build "$build" --out "$out" --timeout 480 \
+    run bash tests/guest/checks.sh 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  [ "$rc" -eq 77 ] && { echo "skip: the $s guest cannot run here" >&2; exit 77; }
+  line=$(grep -E "^$s: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$" "$log" | tail -n1)
+  if [ -z "$line" ]; then
+    echo "FAIL $s guest: no result line (exit $rc)"
+    bad=1; tf=$((tf + 1)); continue
+  fi
+  read -r p f sk < <(sed -E 's/^[^:]*: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/' <<<"$line")
+  tp=$((tp + p)); tf=$((tf + f)); ts=$((ts + sk))
+  [ "$rc" -eq 0 ] || bad=1
+  echo "guest $s: $(( $(date +%s) - t1 )) s"
+  if [ "$update" = 1 ] && [ -s "$out/guest-$s.tar.gz" ]; then
+    cp "$out/guest-$s.tar.gz" "$top/tests/fixtures/guest-$s.tar.gz" && echo "updated tests/fixtures/guest-$s.tar.gz"
+  fi
+done
+echo "guest suite: prepare ${t_prep} s, total $(( $(date +%s) - t0 )) s"
+echo "$tp passed, $tf failed, $ts skipped"
+[ "$bad" -eq 0 ] && [ "$tf" -eq 0 ]
