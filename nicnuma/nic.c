@@ -300,6 +300,7 @@ static int read_locality(struct nic_scan *s, struct nn_nic *nic, const char *fn_
 	err = nn_read_cpulist(&s->ctx->root, path, &nic->local_cpus);
 	if (err == -ENOMEM)
 		return err;
+	nic->local_cpus_read = !err;
 	if (err) {
 		nn_cpuset_zero(&nic->local_cpus);
 		if (err != -ENOENT || is_pci)

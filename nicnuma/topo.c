@@ -255,35 +255,48 @@ static int read_node(struct nn_ctx *ctx, struct nn_topo *t, struct nn_node *n)
  * directory is normal in many VMs and on some arches: unknown, no warning. */
 static int read_l3(struct nn_ctx *ctx, struct nn_cpu *c)
 {
-	char path[PATH_MAX];
-	int k, err;
+	char dir[64], path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
 
-	for (k = 0; k < 16; k++) {
+	snprintf(dir, sizeof(dir), CPU_DIR "/cpu%d/cache", c->id);
+	if (nn_root_opendir(&ctx->root, dir, &d))
+		return 0;
+	while ((de = readdir(d))) {
 		long level;
 
-		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cache/index%d/level", c->id, k);
+		if (strncmp(de->d_name, "index", 5))
+			continue;
+		nn_pathf(path, sizeof(path), "%s/%s/level", dir, de->d_name);
 		err = nn_read_long(&ctx->root, path, &level);
-		if (err == -ENOENT)
-			return 0;
+		if (err == -ENOENT) {
+			err = 0;
+			continue;
+		}
 		if (err) {
-			nn_warn(ctx, path, "malformed cache level: L3 group unknown");
+			nn_warn(ctx, path, "malformed cache level: L3 group may be unknown");
+			err = 0;
 			continue;
 		}
 		if (level != 3)
 			continue;
-		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cache/index%d/shared_cpu_list", c->id, k);
+		nn_pathf(path, sizeof(path), "%s/%s/shared_cpu_list", dir, de->d_name);
 		err = nn_read_cpulist(&ctx->root, path, &c->l3_cpus);
 		if (err == -ENOMEM)
-			return err;
+			break;
 		if (err) {
 			nn_warn(ctx, path, "%s: L3 group unknown",
 				err == -ENOENT ? "missing" : "malformed cpulist");
-			return 0;
+			nn_cpuset_zero(&c->l3_cpus);
+			err = 0;
+			break;
 		}
 		c->l3 = nn_cpuset_first(&c->l3_cpus);
-		return 0;
+		break;
 	}
-	return 0;
+	closedir(d);
+	return err;
 }
 
 static int read_cpus(struct nn_ctx *ctx, struct nn_topo *t)
