@@ -299,7 +299,8 @@ int nn_cmd_nics(struct nn_ctx *ctx, int argc, char **argv)
 		}
 	}
 
-	err = nn_host_discover(ctx, &h);
+	/* Per-CPU topology is not shown here: skip its files (topo shows them). */
+	err = nn_host_discover_nics(ctx, &h);
 	nn_open_object(o, NULL);
 	if (err) {
 		nn_print_warnings(ctx);
