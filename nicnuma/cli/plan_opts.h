@@ -61,6 +61,11 @@ int nn_plan_opts_check(struct nn_ctx *ctx, const struct nn_host *host, struct nn
 /* Message for an nn_plan_make() error; returns NN_EXIT_ERROR. */
 int nn_plan_errmsg(struct nn_ctx *ctx, int err);
 
+/* The plan a command works on: read from @planfile ("-" stdin) and checked
+ * against @host's shape, or made from @o. Messages printed; 0 or -errno. */
+int nn_cli_get_plan(struct nn_ctx *ctx, const struct nn_host *host, const char *planfile,
+		    struct nn_plan_opts *o, struct nn_plan *plan);
+
 /* "2M", "1G", "2048kB" -> kB (power of two, >= 4 kB). */
 int nn_parse_page_size(const char *s, unsigned long *kb);
 /* "SIZE:COUNT" */
