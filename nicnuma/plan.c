@@ -1115,6 +1115,14 @@ static int emit_irqs(struct state *st, struct nicst *ns)
 		struct nn_plan_irq *pi;
 		int s = q->queue >= 0 ? slot_of(ns, q->queue) : -1;
 
+		/* No readable smp_affinity_list (no /proc/irq/N): nothing could set it. */
+		if (!q->has_affinity) {
+			ret = nn__plan_add_warning(plan, "%s: IRQ %d has no readable affinity: left out of the plan",
+						   n->name, q->irq);
+			if (ret)
+				goto out;
+			continue;
+		}
 		pi = &plan->irqs[plan->nirqs];
 		memset(pi, 0, sizeof(*pi));
 		pi->irq = q->irq;

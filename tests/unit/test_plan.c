@@ -123,6 +123,7 @@ static struct nn_nic *add_nic(struct nn_host *h, const char *name, const char *p
 	n->irqs[k].name = strdup(nm);
 	n->irqs[k].queue = -1;
 	n->irqs[k].dir = NN_QDIR_NONE;
+	n->irqs[k].has_affinity = true;
 	k++;
 	for (q = 0; q < nq; q++) {
 		int d;
@@ -133,6 +134,7 @@ static struct nn_nic *add_nic(struct nn_host *h, const char *name, const char *p
 			n->irqs[k].name = strdup(nm);
 			n->irqs[k].queue = q;
 			n->irqs[k].dir = style == VIRTIO ? (d ? NN_QDIR_TX : NN_QDIR_RX) : NN_QDIR_RXTX;
+			n->irqs[k].has_affinity = true;
 		}
 	}
 	return n;
@@ -730,8 +732,11 @@ static void test_tiny_host(void **state)
 	add_cpu(&h, 0, 0, 0, 0, 0);
 	finish(&h, 1, NULL);
 	add_nic(&h, "eth0", "0000:00:03.0", -1, "0", 1, 30, VIRTIO);
+	h.nics[0].irqs[0].has_affinity = false;	/* listed in msi_irqs, no /proc/irq/30 */
 	plan_ok(&h, NULL, &p);
 	assert_true(has_warning(&p, "every allowed CPU is a housekeeping CPU"));
+	assert_true(has_warning(&p, "eth0: IRQ 30 has no readable affinity: left out of the plan"));
+	assert_int_equal(p.nirqs, 2);
 	assert_string_equal(qcpus(&p, "eth0", 0, NN_QDIR_RX), "0");
 	nn_plan_free(&p);
 	host_free(&h);
