@@ -257,9 +257,9 @@ static void undo_val(struct nn_ctx *ctx, struct nn_apply_val *v)
 			v->status = NN_VAL_ROLLED_BACK;
 		return;
 	}
-	err = nn_write_str(&ctx->root, v->path, v->before);
+	err = nn_write_value(ctx, v->path, v->before);
 	if (err == -EBUSY || err == -EAGAIN)
-		err = nn_write_str(&ctx->root, v->path, v->before);
+		err = nn_write_value(ctx, v->path, v->before);
 	if (!err)
 		err = nn_read_str(&ctx->root, v->path, buf, sizeof(buf));
 	if (!err && !nn_value_equal(v->path, buf, v->before))
@@ -458,7 +458,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 	if (opts->dry_run) {
 		if (!rep->irqb.noop)
 			snprintf(rep->irqb.status, sizeof(rep->irqb.status), "would %s it (pid %d)",
-				 nn_irqb_action_name(rep->irqb.action), rep->irqb.proc.pid);
+				 nn_irqbalance_action_name(rep->irqb.action), rep->irqb.proc.pid);
 		goto count;
 	}
 	if (!pending && rep->irqb.noop)
@@ -618,7 +618,7 @@ void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
 	nn_print_string(o, PRINT_ANY, "before", "irqbalance: %s", rep->irqb.before[0] ?
 			rep->irqb.before : "unknown");
 	nn_print_string(o, PRINT_ANY, "action", " (--irqbalance=%s)",
-			nn_irqb_action_name(rep->irqb.action));
+			nn_irqbalance_action_name(rep->irqb.action));
 	nn_print_string(o, PRINT_ANY, "status", ": %s\n", rep->irqb.status[0] ? rep->irqb.status
 			: "nothing to do");
 	nn_close_object(o);
