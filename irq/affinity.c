@@ -106,6 +106,11 @@ int nn_irq_probe(struct nn_ctx *ctx, int irq, const char *current)
 	return err;
 }
 
+bool nn_probe_managed(struct nn_ctx *ctx, int err)
+{
+	return err == -EIO || (err == -EPERM && nn_root_is_live(&ctx->root));
+}
+
 void nn_aff_result_free(struct nn_aff_result *r)
 {
 	nn_cpuset_free(&r->written);

@@ -4,7 +4,7 @@
  * One write(2) per value (nn_write_str), the mask ANDed with the online CPUs
  * first (the kernel answers EOVERFLOW/EINVAL otherwise), every value read back.
  * The kernel's errno says what happened, and each class has its own answer:
- *   EIO                       kernel-managed IRQ: "managed, left to the kernel"
+ *   EIO (EPERM on 6.x, probe)  kernel-managed IRQ: "managed, left to the kernel"
  *   ENOSPC                    no vectors left on that CPU: try the next planned one
  *   EINVAL, ERANGE, EOVERFLOW bad mask for this IRQ: report, go on
  *   EBUSY, EAGAIN             transient (a move in flight): retry once
@@ -47,8 +47,14 @@ int nn_xps_path(char *buf, size_t size, const char *nic, int queue);
 int nn_irq_managed_debugfs(struct nn_ctx *ctx, int irq);
 
 /* Rewrites @current (the smp_affinity_list text just read) unchanged: 0 when
- * the IRQ takes writes, -EIO when the kernel manages it, other errors as is. */
+ * the IRQ takes writes, otherwise the kernel's -errno (see nn_probe_managed). */
 int nn_irq_probe(struct nn_ctx *ctx, int irq, const char *current);
+/* Whether a failed probe means "the kernel places this IRQ, not user space":
+ * EIO (kernels before 6.x) or, on the live root, EPERM (what 6.x kernels
+ * answer for a managed IRQ: irq_can_set_affinity_usr() is false; measured on
+ * this machine's virtio-blk IRQ). Under a fake root EPERM is just a file we
+ * may not write, so it stays fatal there. */
+bool nn_probe_managed(struct nn_ctx *ctx, int err);
 
 struct nn_aff_result {
 	struct nn_cpuset written;	/* the set the kernel accepted */

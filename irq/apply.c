@@ -308,9 +308,9 @@ static int write_irq(struct nn_ctx *ctx, struct nn_apply_report *rep, struct nn_
 	int err, ret;
 
 	/* Probe: the current value written back. Kernel-managed IRQs refuse
-	 * any write with EIO, so they are found before we try to move them. */
+	 * any write (EIO, EPERM on 6.x), so they are found before we move them. */
 	err = nn_irq_probe(ctx, v->irq, v->before);
-	if (err == -EIO) {
+	if (nn_probe_managed(ctx, err)) {
 		v->status = NN_VAL_MANAGED;
 		snprintf(v->note, sizeof(v->note), "managed, left to the kernel");
 		return 0;
