@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "cli.h"
+#include "plan_opts.h"
 #include "irq/apply.h"
 #include "nicnuma/host.h"
 #include "nicnuma/plan.h"
@@ -62,6 +63,7 @@ static void usage(FILE *fp)
 "                        tree keeps its own snapshots\n"
 "  -h, --help            this help\n"
 "\n"
+"Plan options (as for 'nicnuma plan'; without --plan only):\n"
 NN_PLAN_OPTS_HELP
 "\n"
 "Under --root DIR the files under DIR are written (a writable copy of a captured\n"
@@ -85,16 +87,31 @@ NN_PLAN_OPTS_HELP
 "  nicnuma apply --plan p.json --irqbalance ban && nicnuma check --plan p.json\n");
 }
 
+enum { OPT_KEEP_GOING = 0x400 };
+
 static const struct option longopts[] = {
 	{ "plan", required_argument, NULL, NN_OPT_PLAN },
 	{ "dry-run", no_argument, NULL, 'n' },
-	{ "keep-going", no_argument, NULL, NN_OPT_KEEP_GOING },
-	{ "irqbalance", required_argument, NULL, NN_OPT_IRQBALANCE },
+	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
 	{ "state-dir", required_argument, NULL, NN_OPT_STATE_DIR },
 	{ "help", no_argument, NULL, 'h' },
 	NN_PLAN_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
+
+/* The host shape the plan was made for, kept in the snapshot. */
+static struct json_object *plan_shape(const struct nn_plan *plan)
+{
+	struct json_object *doc = nn_plan_to_json(plan), *p, *s = NULL;
+
+	if (doc && json_object_object_get_ex(doc, "plan", &p) &&
+	    json_object_object_get_ex(p, "shape", &s))
+		json_object_get(s);
+	else
+		s = NULL;
+	json_object_put(doc);
+	return s;
+}
 
 static double now_ms(void)
 {
@@ -122,11 +139,13 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	memset(&plan, 0, sizeof(plan));
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "nh", longopts, NULL)) != -1) {
-		err = nn_cli_plan_opt(ctx, opt, optarg, &popts);
+		if (opt == NN_OPT_IRQBALANCE)
+			irqb_given = true;
+		err = nn_plan_opt(ctx, opt, optarg, &popts);
 		if (err < 0)
 			goto out;
-		if (err > 0) {
-			plan_opts = true;
+		if (err == 0) {
+			plan_opts |= opt != NN_OPT_IRQBALANCE;
 			continue;
 		}
 		switch (opt) {
@@ -136,15 +155,8 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 		case 'n':
 			aopts.dry_run = true;
 			break;
-		case NN_OPT_KEEP_GOING:
+		case OPT_KEEP_GOING:
 			aopts.keep_going = true;
-			break;
-		case NN_OPT_IRQBALANCE:
-			if (nn_irqbalance_action_parse(optarg, &aopts.irqbalance)) {
-				nn_err(ctx, "--irqbalance '%s': expected stop, ban or ignore", optarg);
-				goto out;
-			}
-			irqb_given = true;
 			break;
 		case NN_OPT_STATE_DIR:
 			ctx->state_dir = optarg;
@@ -167,12 +179,15 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 		       "cannot change --plan %s", plan_file);
 		goto out;
 	}
-	popts.irqbalance = aopts.irqbalance;
-	err = nn_cli_get_plan(ctx, plan_file, &popts, &host, &plan, &shape);
-	if (err)
+	err = nn_host_discover(ctx, &host);
+	if (err) {
+		nn_err(ctx, "cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
 		goto out;
-	if (!irqb_given)
-		aopts.irqbalance = plan_file ? plan.irqbalance.action : NN_IRQB_STOP;
+	}
+	if (nn_cli_get_plan(ctx, &host, plan_file, &popts, &plan))
+		goto out;
+	aopts.irqbalance = irqb_given || !plan_file ? popts.irqbalance : plan.irqbalance.action;
+	shape = plan_shape(&plan);
 	aopts.shape = shape;
 
 	nn_open_object(&ctx->out, NULL);

@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 
 #include "cli.h"
+#include "plan_opts.h"
 #include "irq/apply.h"
 #include "nicnuma/host.h"
 #include "nicnuma/plan.h"
@@ -33,6 +34,7 @@ static void usage(FILE *fp)
 "      --plan FILE       the plan to check against ('-' for stdin)\n"
 "  -h, --help            this help\n"
 "\n"
+"Plan options (as for 'nicnuma plan'; without --plan only):\n"
 NN_PLAN_OPTS_HELP
 "\n"
 "--json: {\"check\":{\"values\":[{\"kind\",\"irq\",\"nic\",\"queue\",\"path\",\"current\",\n"
@@ -55,7 +57,7 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	struct nn_plan_opts popts = { 0 };
 	struct nn_check_report rep = { 0 };
 	const char *plan_file = NULL;
-	bool plan_opts = false;
+	bool plan_opts = false, irqb_given = false;
 	struct nn_host host;
 	struct nn_plan plan;
 	int opt, err, ret = NN_EXIT_ERROR;
@@ -65,11 +67,13 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	rep.irqb.pid = -1;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		err = nn_cli_plan_opt(ctx, opt, optarg, &popts);
+		if (opt == NN_OPT_IRQBALANCE)
+			irqb_given = true;
+		err = nn_plan_opt(ctx, opt, optarg, &popts);
 		if (err < 0)
 			goto out;
-		if (err > 0) {
-			plan_opts = true;
+		if (err == 0) {
+			plan_opts |= opt != NN_OPT_IRQBALANCE;
 			continue;
 		}
 		switch (opt) {
@@ -94,8 +98,13 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 		       plan_file);
 		goto out;
 	}
-	err = nn_cli_get_plan(ctx, plan_file, &popts, &host, &plan, NULL);
-	if (err)
+	(void)irqb_given;
+	err = nn_host_discover(ctx, &host);
+	if (err) {
+		nn_err(ctx, "cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
+		goto out;
+	}
+	if (nn_cli_get_plan(ctx, &host, plan_file, &popts, &plan))
 		goto out;
 	err = nn_check_run(ctx, &plan, &rep);
 	if (err < 0) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "plan_opts.h"
 #include "nicnuma/undo.h"
 
 static void usage(FILE *fp)
