@@ -16,6 +16,8 @@ struct nn_cmd {
 	const char *summary;
 };
 
+int nn_cmd_hugepages(struct nn_ctx *ctx, int argc, char **argv);
+
 /* Status for a finished report: error beats warnings beats clean. */
 int nn_cli_status(const struct nn_ctx *ctx, int err);
 

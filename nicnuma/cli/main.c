@@ -12,6 +12,7 @@
 #endif
 
 static const struct nn_cmd cmds[] = {
+	{ "hugepages", nn_cmd_hugepages, "per-node hugepage pools: show, reserve, release" },
 	{ NULL, NULL, NULL },
 };
 
