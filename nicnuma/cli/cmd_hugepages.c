@@ -424,7 +424,7 @@ static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 	unsigned long size_kb = 0;
 	long count = 0;
 	unsigned long long mem_kb = 0;
-	int *ids = NULL, err, status = NN_EXIT_ERROR, flags = 0;
+	int *ids = NULL, err, status = NN_EXIT_ERROR, flags = 0, lock = -1;
 	size_t n = 0, i;
 	char why[256], sz[32];
 
@@ -521,7 +521,7 @@ static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 		err = nn_hp_check_target(&st, ids[i], size_kb, cur >= 0 ? want[i].target : 0,
 					 why, sizeof(why));
 		if (err) {
-			nn_err(ctx, "--node '%s': %s", co.nodes_arg, why);
+			nn_err(ctx, "hugepages %s: %s", verb, why);
 			goto out;
 		}
 		if (release && p && p->free >= 0 && p->total - p->free > want[i].target)
@@ -540,6 +540,10 @@ static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 	if (co.dry_run)
 		flags |= NN_HP_DRY_RUN;
 	if (!co.dry_run) {
+		/* One writer at a time: apply and rollback take the same lock. */
+		lock = nn_state_lock(ctx);
+		if (lock < 0)
+			goto out;
 		err = nn_undo_begin(ctx, &undo, release ? "hugepages release" : "hugepages reserve");
 		if (err) {
 			nn_err(ctx, "cannot start the undo log in %s: %s", ctx->state_dir,
@@ -618,7 +622,7 @@ static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 		}
 		nn_close_object(o);
 	}
-	if (undo_open && undo.file) {
+	if (undo_open && undo.nchanges) {
 		nn_print_string(o, PRINT_ANY, "undo_log", "undo log: %s (nicnuma rollback)\n",
 				undo.file);
 	} else {
@@ -633,6 +637,7 @@ static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 out:
 	if (undo_open)
 		nn_undo_free(&undo);
+	nn_state_unlock(lock);
 	if (state_open)
 		nn_hp_state_free(&st);
 	free(ids);
