@@ -312,7 +312,7 @@ int nn_hp_parse_mount_line(const char *line, unsigned long default_kb, struct nn
 		const char *comma = memchr(opts, ',', olen);
 		size_t n = comma ? (size_t)(comma - opts) : olen;
 
-		if (n > 9 && !strncmp(opts, "pagesize=", 9)) {
+		if (n >= 9 && !strncmp(opts, "pagesize=", 9)) {
 			char val[32];
 			unsigned long kb;
 
