@@ -20,6 +20,7 @@ nr0=$(cat "$pool/nr_hugepages")
 free0=$(cat "$pool/free_hugepages")
 fail=0
 
+# shellcheck disable=SC2317 # called from the EXIT trap
 cleanup() {
 	if grep -q " $mnt hugetlbfs " /proc/mounts; then umount "$mnt" || echo "cannot unmount $mnt"; fi
 	if [ "$(cat "$pool/nr_hugepages")" != "$nr0" ]; then
