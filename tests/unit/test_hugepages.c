@@ -12,9 +12,13 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <sys/stat.h>
+
 #include "hugepages/hugepages.h"
 #include "nicnuma/cpuset.h"
+#include "nicnuma/ctx.h"
 #include "nicnuma/plan.h"
+#include "nicnuma/undo.h"
 
 static void test_size(void **state)
 {
@@ -392,6 +396,225 @@ static void test_check_target(void **state)
 	assert_null(nn_hp_state_mount(&st, 2048));
 }
 
+/* ---- the writers on a small tree: two nodes, 2M and 1G pools ---- */
+
+static char tmp[PATH_MAX];
+
+static void put(const char *rel, const char *content)
+{
+	char p[PATH_MAX * 2], cmd[PATH_MAX * 3];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", tmp, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", p);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(content, f);
+	fclose(f);
+}
+
+static long get(int node, unsigned long kb)
+{
+	char p[PATH_MAX * 2];
+	long v = -1;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/sys/devices/system/node/node%d/hugepages/hugepages-%lukB/nr_hugepages",
+		 tmp, node, kb);
+	f = fopen(p, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%ld", &v), 1);
+	fclose(f);
+	return v;
+}
+
+static int tree_setup(void **state)
+{
+	static const unsigned long sizes[] = { 2048, 1048576 };
+	char rel[256];
+	int n;
+	size_t i;
+
+	(void)state;
+	snprintf(tmp, sizeof(tmp), "/tmp/nn-hp-unit-XXXXXX");
+	if (!mkdtemp(tmp))
+		return -1;
+	for (n = 0; n < 2; n++) {
+		snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/meminfo", n);
+		put(rel, n == 0 ? "Node 0 MemTotal: 8388608 kB\nNode 0 MemFree: 8000000 kB\n"
+				: "Node 1 MemTotal: 8388608 kB\nNode 1 MemFree: 8000000 kB\n");
+		for (i = 0; i < 2; i++) {
+			static const char *const files[] = { "nr_hugepages", "free_hugepages",
+							      "surplus_hugepages" };
+			size_t f;
+
+			for (f = 0; f < 3; f++) {
+				snprintf(rel, sizeof(rel),
+					 "sys/devices/system/node/node%d/hugepages/hugepages-%lukB/%s",
+					 n, sizes[i], files[f]);
+				put(rel, f == 0 && n == 0 && i == 0 ? "4\n" : (f == 1 && n == 0 && i == 0 ? "4\n" : "0\n"));
+			}
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		static const char *const files[] = { "nr_hugepages", "free_hugepages",
+						      "surplus_hugepages", "resv_hugepages" };
+		size_t f;
+
+		for (f = 0; f < 4; f++) {
+			snprintf(rel, sizeof(rel), "sys/kernel/mm/hugepages/hugepages-%lukB/%s",
+				 sizes[i], files[f]);
+			put(rel, "0\n");
+		}
+	}
+	put("proc/meminfo", "MemTotal: 16777216 kB\nHugepagesize: 2048 kB\n");
+	put("proc/mounts", "proc /proc proc rw 0 0\n");
+	put("proc/sys/vm/compact_memory", "");
+	return 0;
+}
+
+static int tree_teardown(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	return system(cmd);
+}
+
+static void ctx_open(struct nn_ctx *ctx, FILE **devnull)
+{
+	assert_int_equal(nn_ctx_init(ctx, tmp, false), 0);
+	*devnull = fopen("/dev/null", "w");
+	ctx->out.fp = *devnull;
+	ctx->state_dir = "/var/lib/nicnuma";
+}
+
+static void test_state_read(void **state)
+{
+	struct nn_hp_state st;
+	struct nn_ctx ctx;
+	FILE *devnull;
+
+	(void)state;
+	ctx_open(&ctx, &devnull);
+	assert_int_equal(nn_hp_state_read(&ctx, &st), 0);
+	assert_true(st.numa);
+	assert_int_equal(st.nsizes, 2);
+	assert_int_equal(st.nnodes, 2);
+	assert_int_equal(st.default_kb, 2048);
+	assert_int_equal(nn_hp_state_node(&st, 1)->mem_total_kb, 8388608);
+	assert_int_equal(nn_hp_state_pool(&st, 0, 2048)->total, 4);
+	assert_int_equal(nn_hp_state_pool(&st, 0, 2048)->free, 4);
+	assert_int_equal(nn_hp_state_pool(&st, 0, 2048)->reserved, -1);
+	assert_int_equal(st.totals[0].reserved, 0);
+	assert_int_equal(st.nmounts, 0);
+	assert_int_equal(ctx.nwarns, 0);
+	nn_hp_state_free(&st);
+	nn_ctx_free(&ctx);
+	fclose(devnull);
+}
+
+static void test_apply_plan(void **state)
+{
+	struct nn_plan_hugepages good[] = {
+		{ .node = 0, .size_kb = 2048, .current = 4, .target = 6 },
+		{ .node = 1, .size_kb = 1048576, .current = 0, .target = 2 },
+	};
+	struct nn_plan_hugepages badsize[] = {
+		{ .node = 0, .size_kb = 2048, .current = 6, .target = 1 },
+		{ .node = 1, .size_kb = 4096, .current = 0, .target = 1 },
+	};
+	struct nn_plan_hugepages badnode[] = {
+		{ .node = 0, .size_kb = 2048, .current = 6, .target = 1 },
+		{ .node = 5, .size_kb = 2048, .current = 0, .target = 1 },
+	};
+	struct nn_ctx ctx;
+	struct nn_undo u;
+	FILE *devnull;
+
+	(void)state;
+	ctx_open(&ctx, &devnull);
+	assert_int_equal(nn_undo_begin(&ctx, &u, "apply"), 0);
+	assert_int_equal(nn_hugepages_apply_plan(&ctx, &u, good, 2), 0);
+	assert_int_equal(get(0, 2048), 6);
+	assert_int_equal(get(1, 1048576), 2);
+	assert_int_equal(u.nchanges, 2);
+	assert_string_equal(u.changes[0].path,
+		"/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages");
+	assert_string_equal(u.changes[0].before, "4");
+	assert_string_equal(u.changes[0].after, "6");
+	assert_string_equal(u.changes[1].before, "0");
+	assert_string_equal(u.changes[1].after, "2");
+	assert_int_equal(ctx.nwarns, 0);
+	/* Already there: nothing written, nothing recorded; the plan's stale
+	 * "current" counts are pointed out. */
+	assert_int_equal(nn_hugepages_apply_plan(&ctx, &u, good, 2), 0);
+	assert_int_equal(u.nchanges, 2);
+	assert_int_equal(ctx.nwarns, 2);
+	assert_non_null(strstr(ctx.warns[0].msg, "holds 6 pages, the plan saw 4"));
+
+	/* One bad entry: checked before any write, so node 0 stays at 6. */
+	assert_int_equal(nn_hugepages_apply_plan(&ctx, &u, badsize, 2), -EOPNOTSUPP);
+	assert_int_equal(get(0, 2048), 6);
+	assert_int_equal(nn_hugepages_apply_plan(&ctx, &u, badnode, 2), -ENODEV);
+	assert_int_equal(get(0, 2048), 6);
+	assert_int_equal(u.nchanges, 2);
+	assert_true(ctx.nwarns >= 2);
+
+	/* Rollback puts both pools back. */
+	assert_int_equal(nn_undo_rollback(&ctx, &u), 0);
+	assert_int_equal(get(0, 2048), 4);
+	assert_int_equal(get(1, 1048576), 0);
+	nn_undo_free(&u);
+	nn_ctx_free(&ctx);
+	fclose(devnull);
+}
+
+static void test_reserve_release(void **state)
+{
+	struct nn_hp_result r;
+	struct nn_ctx ctx;
+	struct nn_undo u;
+	FILE *devnull;
+
+	(void)state;
+	ctx_open(&ctx, &devnull);
+	assert_int_equal(nn_undo_begin(&ctx, &u, "hugepages reserve"), 0);
+	assert_int_equal(nn_hugepages_reserve(&ctx, &u, 0, 2048, 3, 0, &r), 0);
+	assert_int_equal(r.before, 4);
+	assert_int_equal(r.target, 7);
+	assert_int_equal(r.got, 7);
+	assert_int_equal(r.after, 7);
+	assert_false(r.compacted);
+	assert_int_equal(get(0, 2048), 7);
+	/* Dry run: read and checked, not written. */
+	assert_int_equal(nn_hugepages_reserve(&ctx, &u, 0, 2048, 3, NN_HP_DRY_RUN, &r), 0);
+	assert_int_equal(r.target, 10);
+	assert_int_equal(get(0, 2048), 7);
+	assert_int_equal(nn_hugepages_release(&ctx, &u, 0, 2048, 2, 0, &r), 0);
+	assert_int_equal(get(0, 2048), 5);
+	assert_int_equal(nn_hugepages_release(&ctx, &u, 0, 2048, 6, 0, &r), -ERANGE);
+	assert_int_equal(get(0, 2048), 5);
+	assert_int_equal(nn_hugepages_release(&ctx, &u, 0, 2048, -1, 0, &r), 0);
+	assert_int_equal(get(0, 2048), 0);
+	assert_int_equal(nn_hugepages_reserve(&ctx, &u, 0, 4096, 1, 0, &r), -EOPNOTSUPP);
+	assert_int_equal(nn_hugepages_reserve(&ctx, &u, 3, 2048, 1, 0, &r), -ENODEV);
+	assert_int_equal(nn_hugepages_reserve(&ctx, &u, 0, 2048, -1, 0, &r), -EINVAL);
+	/* 5000 2M pages (10 GB) do not fit in node 0's 8 GB. */
+	assert_int_equal(nn_hugepages_reserve(&ctx, &u, 0, 2048, 5000, 0, &r), -ERANGE);
+	assert_int_equal(u.nchanges, 3);
+	/* Mounting is live-only: refused under a fake root, nothing recorded. */
+	assert_int_equal(nn_hp_mount(&ctx, &u, "/mnt", 2048), -EPERM);
+	assert_int_equal(u.nchanges, 3);
+	assert_int_equal(nn_undo_rollback(&ctx, &u), 0);
+	assert_int_equal(get(0, 2048), 4);
+	nn_undo_free(&u);
+	nn_ctx_free(&ctx);
+	fclose(devnull);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +631,9 @@ int main(void)
 		cmocka_unit_test(test_boot_args),
 		cmocka_unit_test(test_pool_path),
 		cmocka_unit_test(test_check_target),
+		cmocka_unit_test_setup_teardown(test_state_read, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_apply_plan, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_reserve_release, tree_setup, tree_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
