@@ -389,6 +389,7 @@ static void print_result(struct nn_ctx *ctx, const struct nn_hp_result *r, bool 
 static int check_mount(struct nn_ctx *ctx, const struct nn_hp_state *st, const char *dir,
 		       unsigned long size_kb, bool dry_run, const struct nn_hp_mount **existing)
 {
+	char real[PATH_MAX];
 	struct stat sb;
 
 	*existing = nn_hp_state_mount(st, size_kb);
@@ -406,6 +407,21 @@ static int check_mount(struct nn_ctx *ctx, const struct nn_hp_state *st, const c
 	if (!S_ISDIR(sb.st_mode)) {
 		nn_err(ctx, "--mount '%s': not a directory", dir);
 		return -ENOTDIR;
+	}
+	/* Stacking a second hugetlbfs on one holding another size would hide
+	 * its files from whoever uses them. */
+	if (realpath(dir, real)) {
+		size_t i;
+
+		for (i = 0; i < st->nmounts; i++) {
+			char other[32];
+
+			if (strcmp(st->mounts[i].path, real))
+				continue;
+			size_str(st->mounts[i].size_kb, other, sizeof(other));
+			nn_err(ctx, "--mount '%s': already holds hugetlbfs pagesize=%s", dir, other);
+			return -EBUSY;
+		}
 	}
 	return 0;
 }
