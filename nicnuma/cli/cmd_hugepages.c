@@ -612,10 +612,15 @@ static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 		nn_print_string(o, PRINT_JSON, "path", NULL, existing ? existing->path : co.mount_dir);
 		nn_print_uint(o, PRINT_JSON, "size_kb", NULL, size_kb);
 		if (existing) {
-			nn_print_string(o, PRINT_ANY, "action",
-					"hugetlbfs pagesize=%s already mounted at ", sz);
-			nn_printf(o, "%s; not mounting %s\n", existing->path, co.mount_dir);
+			char real[PATH_MAX];
+
 			nn_print_string(o, PRINT_JSON, "action", NULL, "exists");
+			if (realpath(co.mount_dir, real) && !strcmp(real, existing->path))
+				nn_printf(o, "hugetlbfs pagesize=%s is already mounted on %s\n", sz,
+					  existing->path);
+			else
+				nn_printf(o, "hugetlbfs pagesize=%s already mounted at %s; not mounting %s\n",
+					  sz, existing->path, co.mount_dir);
 		} else if (co.dry_run) {
 			nn_print_string(o, PRINT_JSON, "action", NULL, "would_mount");
 			nn_printf(o, "would mount hugetlbfs pagesize=%s on %s\n", sz, co.mount_dir);
