@@ -43,6 +43,25 @@ const char *nn_aff_class_name(enum nn_aff_class c)
 	return (unsigned int)c <= NN_AFF_FATAL ? names[c] : "unknown";
 }
 
+int nn_write_value(struct nn_ctx *ctx, const char *path, const char *val)
+{
+	size_t len = strlen(val);
+	char *line;
+	int err;
+
+	if (len && val[len - 1] == '\n')
+		return nn_write_str(&ctx->root, path, val);
+	line = malloc(len + 2);
+	if (!line)
+		return -ENOMEM;
+	memcpy(line, val, len);
+	line[len] = '\n';
+	line[len + 1] = '\0';
+	err = nn_write_str(&ctx->root, path, line);
+	free(line);
+	return err;
+}
+
 int nn_irq_path(char *buf, size_t size, int irq, const char *file)
 {
 	int n = snprintf(buf, size, "/proc/irq/%d/%s", irq, file);
@@ -81,10 +100,15 @@ int nn_irq_probe(struct nn_ctx *ctx, int irq, const char *current)
 	int err;
 
 	nn_irq_path(path, sizeof(path), irq, "smp_affinity_list");
-	err = nn_write_str(&ctx->root, path, current);
+	err = nn_write_value(ctx, path, current);
 	if (err == -EBUSY || err == -EAGAIN)
-		err = nn_write_str(&ctx->root, path, current);
+		err = nn_write_value(ctx, path, current);
 	return err;
+}
+
+bool nn_probe_managed(struct nn_ctx *ctx, int err)
+{
+	return err == -EIO || (err == -EPERM && nn_root_is_live(&ctx->root));
 }
 
 void nn_aff_result_free(struct nn_aff_result *r)
@@ -102,9 +126,9 @@ static int write_set(struct nn_ctx *ctx, const char *path, const struct nn_cpuse
 
 	if (!text)
 		return -ENOMEM;
-	err = nn_write_str(&ctx->root, path, text);
+	err = nn_write_value(ctx, path, text);
 	if (nn_aff_classify(err) == NN_AFF_RETRY)
-		err = nn_write_str(&ctx->root, path, text);
+		err = nn_write_value(ctx, path, text);
 	free(text);
 	return err;
 }

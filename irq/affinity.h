@@ -4,7 +4,7 @@
  * One write(2) per value (nn_write_str), the mask ANDed with the online CPUs
  * first (the kernel answers EOVERFLOW/EINVAL otherwise), every value read back.
  * The kernel's errno says what happened, and each class has its own answer:
- *   EIO                       kernel-managed IRQ: "managed, left to the kernel"
+ *   EIO (EPERM on 6.x, probe)  kernel-managed IRQ: "managed, left to the kernel"
  *   ENOSPC                    no vectors left on that CPU: try the next planned one
  *   EINVAL, ERANGE, EOVERFLOW bad mask for this IRQ: report, go on
  *   EBUSY, EAGAIN             transient (a move in flight): retry once
@@ -33,6 +33,11 @@ enum nn_aff_class {
 enum nn_aff_class nn_aff_classify(int err);
 const char *nn_aff_class_name(enum nn_aff_class c);
 
+/* One write(2) of @val with a trailing newline, as echo(1) sends it: the
+ * kernel parsers take it, and a fake tree keeps the kernel's file form byte
+ * for byte, so a rollback leaves it exactly as it was. */
+int nn_write_value(struct nn_ctx *ctx, const char *path, const char *val);
+
 /* "/proc/irq/N/<file>" and "/sys/class/net/NIC/queues/tx-N/xps_cpus". */
 int nn_irq_path(char *buf, size_t size, int irq, const char *file);
 int nn_xps_path(char *buf, size_t size, const char *nic, int queue);
@@ -42,8 +47,14 @@ int nn_xps_path(char *buf, size_t size, const char *nic, int queue);
 int nn_irq_managed_debugfs(struct nn_ctx *ctx, int irq);
 
 /* Rewrites @current (the smp_affinity_list text just read) unchanged: 0 when
- * the IRQ takes writes, -EIO when the kernel manages it, other errors as is. */
+ * the IRQ takes writes, otherwise the kernel's -errno (see nn_probe_managed). */
 int nn_irq_probe(struct nn_ctx *ctx, int irq, const char *current);
+/* Whether a failed probe means "the kernel places this IRQ, not user space":
+ * EIO (kernels before 6.x) or, on the live root, EPERM (what 6.x kernels
+ * answer for a managed IRQ: irq_can_set_affinity_usr() is false; measured on
+ * this machine's virtio-blk IRQ). Under a fake root EPERM is just a file we
+ * may not write, so it stays fatal there. */
+bool nn_probe_managed(struct nn_ctx *ctx, int err);
 
 struct nn_aff_result {
 	struct nn_cpuset written;	/* the set the kernel accepted */

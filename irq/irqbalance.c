@@ -33,30 +33,6 @@
 
 extern char **environ;
 
-static const char *const action_names[] = {
-	[NN_IRQB_STOP] = "stop",
-	[NN_IRQB_BAN] = "ban",
-	[NN_IRQB_NONE] = "ignore",
-};
-
-const char *nn_irqb_action_name(enum nn_irqbalance_action a)
-{
-	return (unsigned int)a <= NN_IRQB_NONE ? action_names[a] : "unknown";
-}
-
-int nn_irqb_action_parse(const char *s, enum nn_irqbalance_action *a)
-{
-	if (!strcmp(s, "stop"))
-		*a = NN_IRQB_STOP;
-	else if (!strcmp(s, "ban"))
-		*a = NN_IRQB_BAN;
-	else if (!strcmp(s, "ignore") || !strcmp(s, "none"))
-		*a = NN_IRQB_NONE;
-	else
-		return -EINVAL;
-	return 0;
-}
-
 /* Splits NUL-separated /proc text into a NULL-terminated vector. */
 static int split_nul(const char *buf, size_t len, char ***out, size_t *n)
 {
@@ -568,7 +544,7 @@ int nn_irqb_prepare(struct nn_ctx *ctx, enum nn_irqbalance_action action,
 	}
 	snprintf(op->after, sizeof(op->after), "%s", action == NN_IRQB_STOP ? "stopped" : "running");
 	d = json_object_new_object();
-	json_object_object_add(d, "mode", json_object_new_string(nn_irqb_action_name(action)));
+	json_object_object_add(d, "mode", json_object_new_string(nn_irqbalance_action_name(action)));
 	json_object_object_add(d, "systemd", json_object_new_boolean(op->proc.systemd));
 	json_object_object_add(d, "pid", json_object_new_int(op->proc.pid));
 	json_object_object_add(d, "exe", op->proc.exe ? json_object_new_string(op->proc.exe) : NULL);

@@ -65,7 +65,4 @@ void nn_irqb_op_free(struct nn_irqb_op *op);
 int nn_irqb_restore(struct nn_ctx *ctx, const char *before, const char *detail,
 		    char *why, size_t whylen);
 
-const char *nn_irqb_action_name(enum nn_irqbalance_action a);
-int nn_irqb_action_parse(const char *s, enum nn_irqbalance_action *a);
-
 #endif

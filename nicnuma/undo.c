@@ -24,6 +24,7 @@
 #include "cpuset.h"
 #include "ctx.h"
 #include "undo.h"
+#include "irq/affinity.h"
 #include "irq/channels.h"
 #include "irq/irqbalance.h"
 
@@ -696,9 +697,9 @@ static int rollback_file(struct nn_ctx *ctx, const struct nn_change *c)
 		free(cur);
 		return 0;
 	}
-	err = nn_write_str(&ctx->root, c->path, c->before);
+	err = nn_write_value(ctx, c->path, c->before);
 	if (err == -EBUSY || err == -EAGAIN)
-		err = nn_write_str(&ctx->root, c->path, c->before);	/* transient: once more */
+		err = nn_write_value(ctx, c->path, c->before);	/* transient: once more */
 	if (!err) {
 		err = nn_read_file(&ctx->root, c->path, &after, NULL);
 		if (!err) {

@@ -131,7 +131,7 @@ static void test_write_masks_with_online_and_reads_back(void **state)
 	assert_int_equal(nn_irq_set_affinity(&ctx, 38, &planned, &online, NULL, &r), 0);
 	assert_int_equal(r.cls, NN_AFF_OK);
 	/* One write of the kernel form, offline CPUs 4-5 dropped. */
-	assert_string_equal(get("proc/irq/38/smp_affinity_list"), "1-3");
+	assert_string_equal(get("proc/irq/38/smp_affinity_list"), "1-3\n");
 	assert_int_equal(nn_cpuset_count(&r.after), 3);
 	assert_true(r.has_effective);
 	assert_int_equal(nn_cpuset_first(&r.effective), 2);
@@ -216,7 +216,7 @@ static void test_xps(void **state)
 	set_of(&cpus, "1,3,9");
 	set_of(&online, "0-7");
 	assert_int_equal(nn_xps_set(&ctx, "eth0", 0, &cpus, &online, &r), 0);
-	assert_string_equal(get("sys/class/net/eth0/queues/tx-0/xps_cpus"), "0000000a");
+	assert_string_equal(get("sys/class/net/eth0/queues/tx-0/xps_cpus"), "0000000a\n");
 	assert_int_equal(nn_cpuset_count(&r.after), 2);
 	nn_aff_result_free(&r);
 	/* A queue without xps_cpus (single-queue device): ENOENT, fatal for a write. */
