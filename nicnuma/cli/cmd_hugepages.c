@@ -597,13 +597,16 @@ static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 		}
 	} else if (err) {
 		char path[PATH_MAX];
+		size_t last = 0;
 
-		for (i = 0; i < n && !res[i].changed; i++)
-			;
-		if (nn_hp_pool_path(st.numa, want[i < n ? i : 0].node, size_kb, "nr_hugepages",
+		/* set_many stops at the failing pool: the last one it touched. */
+		for (i = 0; i < n; i++)
+			if (res[i].changed)
+				last = i;
+		if (nn_hp_pool_path(st.numa, want[last].node, size_kb, "nr_hugepages",
 				    path, sizeof(path)))
 			path[0] = '\0';
-		nn_err(ctx, "%s: %s", path, strerror(-err));
+		nn_err(ctx, "%s: %s; every node put back", path, strerror(-err));
 	}
 
 	/* A mount only where the pages are (all of them, or --partial's share). */
