@@ -326,12 +326,15 @@ static int spawn_detached(const char *exe, char **argv, char **env, size_t nenv)
 static int wait_started(struct nn_ctx *ctx, int old)
 {
 	struct timespec ts = { 0, 50 * 1000 * 1000 };
-	int i, pid;
+	int i, pid, seen = -1;
 
+	/* The same pid twice in a row: a daemonizing irqbalance forks and its
+	 * first process exits, so the first pid seen may not be the daemon. */
 	for (i = 0; i < WAIT_MS / 50; i++) {
 		pid = find_pid(ctx);
-		if (pid > 0 && pid != old)
+		if (pid > 0 && pid != old && pid == seen)
 			return pid;
+		seen = pid;
 		nanosleep(&ts, NULL);
 	}
 	return -ETIMEDOUT;
