@@ -615,8 +615,8 @@ void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
 		print_val(ctx, &rep->vals[i], false);
 	nn_close_array(o);
 	nn_open_object(o, "irqbalance");
-	nn_print_string(o, PRINT_ANY, "before", "irqbalance: %s", rep->irqb.before[0] ?
-			rep->irqb.before : "unknown");
+	nn_print_string(o, PRINT_JSON, "before", NULL, rep->irqb.before[0] ? rep->irqb.before : NULL);
+	nn_printf(o, "irqbalance: %s", !strcmp(rep->irqb.before, "running") ? "running" : "not running");
 	nn_print_string(o, PRINT_ANY, "action", " (--irqbalance=%s)",
 			nn_irqbalance_action_name(rep->irqb.action));
 	nn_print_string(o, PRINT_ANY, "status", ": %s\n", rep->irqb.status[0] ? rep->irqb.status
