@@ -525,7 +525,7 @@ int nn_irqb_prepare(struct nn_ctx *ctx, enum nn_irqbalance_action action,
 	}
 	if (op->proc.pid < 0) {
 		op->noop = true;
-		snprintf(op->status, sizeof(op->status), "not running");
+		snprintf(op->status, sizeof(op->status), "nothing to do");
 		return 0;
 	}
 	if (action == NN_IRQB_BAN && nn_irqb_is_fenced(&op->proc) && !op->proc.systemd) {
