@@ -649,6 +649,33 @@ void nn_apply_report_free(struct nn_apply_report *rep)
 	memset(rep, 0, sizeof(*rep));
 }
 
+/* irqbalance started with --banirq for every planned IRQ (how `nicnuma
+ * script` fences it) leaves them alone as surely as our policy script. */
+static bool banned_by_args(const struct nn_irqb_proc *p, const struct nn_plan *plan)
+{
+	size_t i, k;
+
+	for (i = 0; i < plan->nirqs; i++) {
+		bool found = false;
+
+		for (k = 0; k < p->argc && !found; k++) {
+			const char *a = p->argv[k], *v = NULL;
+			long n;
+
+			if (!strncmp(a, "--banirq=", 9))
+				v = a + 9;
+			else if ((!strcmp(a, "--banirq") || !strcmp(a, "-i")) && k + 1 < p->argc)
+				v = p->argv[k + 1];
+			else if (!strncmp(a, "-i", 2) && a[2])
+				v = a + 2;
+			found = v && !nn_parse_long(v, &n) && n == plan->irqs[i].irq;
+		}
+		if (!found)
+			return false;
+	}
+	return plan->nirqs > 0;
+}
+
 int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check_report *rep)
 {
 	struct nn_cpuset online = NN_CPUSET_INIT;
@@ -684,7 +711,7 @@ int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check
 	err = nn_irqb_inspect(ctx, &rep->irqb);
 	if (err)
 		return err;
-	rep->irqb_fenced = nn_irqb_is_fenced(&rep->irqb);
+	rep->irqb_fenced = nn_irqb_is_fenced(&rep->irqb) || banned_by_args(&rep->irqb, plan);
 	if (rep->irqb.pid > 0 && !rep->irqb_fenced && plan->nirqs) {
 		rep->irqb_drift = true;
 		rep->ndrift++;
@@ -717,7 +744,7 @@ void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep)
 	nn_print_bool(o, PRINT_JSON, "drift", NULL, rep->irqb_drift);
 	nn_printf(o, "%s\n", rep->irqb_drift ? ", not fenced: its next pass rewrites the planned "
 		  "affinities (apply --irqbalance=stop|ban)" : rep->irqb_fenced ?
-		  ", planned IRQs banned by nicnuma's policy script" : "");
+		  ", planned IRQs banned (policy script or --banirq)" : "");
 	nn_close_object(o);
 	nn_print_uint(o, PRINT_JSON, "drift_count", NULL, rep->ndrift);
 	nn_printf(o, "%zu values checked, %zu drifted%s\n", rep->nvals,
