@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* gen.c - the generator role: stamped frames out, round trips back in
+ *
+ * Path: gen TX on port 0 -> forwarder RX port 0 -> forwarder TX port 1 -> gen
+ * RX port 1. On net_ring ports each port is a loopback (queue q's TX ring is
+ * its RX ring), so that path exists inside one process; with real ports it
+ * needs port 0 and port 1 looped back by cable. Each frame carries {magic,
+ * seq, TSC} right after the Ethernet header; one TSC read per burst on each
+ * side keeps stamping cheap. After the run the generator stops sending and
+ * keeps receiving until every frame is accounted for (received, or dropped
+ * by a forwarder) or 200 ms pass, so that tx = rx + drops holds.
+ */
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_pause.h>
+
+#include "app.h"
+
+#define CNT_SET(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELAXED)
+
+void frame_build(struct fwd_app *app, struct rte_mbuf *m, unsigned int port_idx,
+		 uint64_t seq, uint64_t tsc, bool stamped)
+{
+	const struct fwd_port *p = &app->ports[port_idx];
+	struct rte_ether_hdr *eth;
+	struct fwd_stamp *st;
+	unsigned int len = app->cfg.size;
+	char *data;
+
+	data = rte_pktmbuf_mtod(m, char *);
+	eth = (struct rte_ether_hdr *)data;
+	memset(&eth->dst_addr, 0, sizeof(eth->dst_addr));
+	eth->dst_addr.addr_bytes[0] = 0x02;
+	eth->dst_addr.addr_bytes[5] = (uint8_t)p->id;
+	eth->src_addr = p->mac;
+	eth->ether_type = rte_cpu_to_be_16(FWD_ETHERTYPE);
+	st = (struct fwd_stamp *)(eth + 1);
+	st->magic = FWD_MAGIC;
+	st->flags = stamped ? 1u : 0u;
+	st->seq = seq;
+	st->tsc = tsc;
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+}
+
+static uint64_t fwd_drops(struct fwd_app *app)
+{
+	uint64_t d = 0;
+	unsigned int i, l;
+
+	for (l = 0; l < app->nfwd; l++) {
+		struct lcore_state *ls = &lcore_state[app->fwd_lcore[l]];
+
+		for (i = 0; i < ls->nrxq; i++)
+			d += __atomic_load_n(&ls->rxq[i].drops, __ATOMIC_RELAXED);
+	}
+	return d;
+}
+
+static void gen_receive(struct fwd_app *app, struct lcore_state *ls, uint16_t port, uint16_t nq,
+			bool stamp)
+{
+	struct rte_mbuf *pkts[FWD_BURST];
+	struct gen_stats *g = &ls->gen;
+	uint16_t q, nb, i;
+	uint64_t now;
+
+	for (q = 0; q < nq; q++) {
+		nb = rte_eth_rx_burst(port, q, pkts, FWD_BURST);
+		if (!nb)
+			continue;
+		now = stamp ? rte_rdtsc() : 0;
+		for (i = 0; i < nb; i++) {
+			const struct fwd_stamp *st;
+
+			if (pkts[i]->data_len < sizeof(struct rte_ether_hdr) + sizeof(*st)) {
+				g->foreign++;
+				continue;
+			}
+			st = rte_pktmbuf_mtod_offset(pkts[i], const struct fwd_stamp *,
+						     sizeof(struct rte_ether_hdr));
+			if (st->magic != FWD_MAGIC) {
+				g->foreign++;
+				continue;
+			}
+			if (g->seen_any && st->seq < g->max_seq_seen)
+				g->reordered++;
+			else
+				g->max_seq_seen = st->seq;
+			g->seen_any = true;
+			if (stamp && (st->flags & 1u) && now >= st->tsc)
+				nn_hist_record(ls->lat, now - st->tsc);
+		}
+		rte_pktmbuf_free_bulk(pkts, nb);
+		CNT_SET(g->rx, g->rx + nb);
+	}
+}
+
+int gen_loop(struct fwd_app *app, unsigned int lcore)
+{
+	struct lcore_state *ls = &lcore_state[lcore];
+	struct gen_stats *g = &ls->gen;
+	struct fwd_port *txp = &app->ports[0], *rxp = &app->ports[1];
+	struct rte_mbuf *pkts[FWD_BURST];
+	const bool stamp = app->cfg.stamp;
+	const bool report = rte_get_main_lcore() == lcore;
+	const uint64_t rate = app->cfg.rate;
+	uint64_t now, deadline = 0, allowed, tsc = 0;
+	uint16_t q = 0, n, sent, k;
+
+	nn_hist_init(ls->lat);
+	for (;;) {
+		now = rte_rdtsc();
+		if (!app->stop_tx && app_time_up(app, now)) {
+			app->tsc_stop = now;
+			__atomic_store_n(&app->stop_tx, 1, __ATOMIC_RELEASE);
+			deadline = now + app->hz / 5;
+		}
+		if (!app->stop_tx) {
+			n = FWD_BURST;
+			if (rate) {
+				/* Credit-based pacing from the start of the run: no drift. */
+				allowed = (uint64_t)((double)(now - app->tsc_start) * (double)rate /
+						     (double)app->hz);
+				allowed = allowed > g->tx ? allowed - g->tx : 0;
+				n = (uint16_t)RTE_MIN(allowed, (uint64_t)FWD_BURST);
+			}
+			if (n && rte_pktmbuf_alloc_bulk(txp->pool, pkts, n) == 0) {
+				if (stamp)
+					tsc = rte_rdtsc();
+				for (k = 0; k < n; k++)
+					frame_build(app, pkts[k], 0, g->next_seq + k, tsc, stamp);
+				sent = rte_eth_tx_burst(txp->id, q, pkts, n);
+				if (sent < n) {
+					rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+					g->tx_full++;
+				}
+				g->next_seq += sent;
+				CNT_SET(g->tx, g->tx + sent);
+				if (++q == txp->nq)
+					q = 0;
+			} else if (n) {
+				g->alloc_fail++;
+			}
+		}
+		gen_receive(app, ls, rxp->id, rxp->nq, stamp);
+		if (report && report_due(app, now))
+			report_live(app, now);
+		if (app->stop_tx && (g->rx + fwd_drops(app) >= g->tx || now > deadline))
+			break;
+	}
+	__atomic_store_n(&app->gen_done, 1, __ATOMIC_RELEASE);
+	return 0;
+}
