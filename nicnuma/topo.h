@@ -24,6 +24,7 @@ struct nn_hugepages {
 struct nn_node {
 	int id;
 	struct nn_cpuset cpus;		/* may be empty: memory-only node */
+	bool cpus_unknown;		/* cpulist unreadable: @cpus empty but not memory-only */
 	long mem_total_kb, mem_free_kb;	/* -1 unknown; 0 total: CPU-only node */
 	int *distances;			/* distances[i] to topo->nodes[i]; -1 unknown */
 	size_t ndistances;		/* == topo->nnodes, or 0 when unreadable */

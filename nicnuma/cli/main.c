@@ -12,6 +12,8 @@
 #endif
 
 static const struct nn_cmd cmds[] = {
+	{ "topo", nn_cmd_topo, "NUMA nodes, CPUs, memory, distances and kernel NUMA knobs" },
+	{ "nics", nn_cmd_nics, "network devices: PCI locality, local CPUs, queues and queue IRQs" },
 	{ NULL, NULL, NULL },
 };
 
