@@ -19,6 +19,7 @@ struct nn_cmd {
 /* Discovery commands (cmd_topo.c, cmd_nics.c). */
 int nn_cmd_topo(struct nn_ctx *ctx, int argc, char **argv);
 int nn_cmd_nics(struct nn_ctx *ctx, int argc, char **argv);
+int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv);
 
 /* Status for a finished report: error beats warnings beats clean. */
 int nn_cli_status(const struct nn_ctx *ctx, int err);
