@@ -32,6 +32,11 @@ enum { NODE_SEL_LOCAL = -2, NODE_SEL_REMOTE = -3 };
 
 enum lcore_role { ROLE_IDLE = 0, ROLE_FWD, ROLE_GEN, ROLE_CONTROL };
 
+/* Where the stall meter runs: spinning on the main lcore beside the traffic,
+ * on it just before the traffic (when it generates), or not at all (the main
+ * lcore then sleeps, as testpmd's does: fair for speed comparisons). */
+enum stall_mode { STALL_AUTO = 0, STALL_BESIDE, STALL_BEFORE, STALL_OFF };
+
 /* What the generator writes after the Ethernet header. */
 struct fwd_stamp {
 	uint32_t magic;
@@ -58,7 +63,8 @@ struct fwd_cfg {
 	uint16_t ports_sel[FWD_MAX_PORTS];
 	bool eal_unlinks;		/* --in-memory/--huge-unlink/--no-huge given */
 	bool no_huge;
-	double stall_window;		/* seconds, when not concurrent */
+	double stall_window;		/* seconds, for STALL_BEFORE */
+	enum stall_mode stall;
 };
 
 /* Where a pool's pages really are (move_pages(2)). */
@@ -101,7 +107,7 @@ struct fwd_app {
 	unsigned int fwd_lcore[RTE_MAX_LCORE];
 	int gen_lcore;			/* -1: no generator */
 	int stall_lcore;		/* lcore running the stall meter */
-	bool stall_concurrent;		/* false: measured just before traffic */
+	enum stall_mode stall_mode;	/* resolved: BESIDE, BEFORE or OFF */
 	double stall_window_s;
 	/* Run phases, shared across lcores through atomics. */
 	volatile int stop_tx;		/* generator: stop sending, keep receiving */

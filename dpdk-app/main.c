@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -31,7 +32,7 @@ volatile bool force_quit;
 enum {
 	OPT_GEN = 256, OPT_NO_STAMP, OPT_SIZE, OPT_RATE, OPT_DURATION, OPT_MBUF_NODE,
 	OPT_LCORE_NODE, OPT_NO_MAC, OPT_JSON, OPT_QUIET, OPT_PORTS, OPT_FWD_LCORES,
-	OPT_TX_FIRST, OPT_RXD, OPT_TXD, OPT_MBUFS, OPT_STALL_WINDOW,
+	OPT_TX_FIRST, OPT_RXD, OPT_TXD, OPT_MBUFS, OPT_STALL_WINDOW, OPT_STALL,
 };
 
 static const struct option long_opts[] = {
@@ -52,6 +53,7 @@ static const struct option long_opts[] = {
 	{ "txd", required_argument, NULL, OPT_TXD },
 	{ "mbufs", required_argument, NULL, OPT_MBUFS },
 	{ "stall-window", required_argument, NULL, OPT_STALL_WINDOW },
+	{ "stall", required_argument, NULL, OPT_STALL },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -89,7 +91,13 @@ static void usage(FILE *fp)
 "  --fwd-lcores N       forwarding lcores to use (default all on the lcore node)\n"
 "  --rxd N, --txd N     descriptors per queue (default 1024)\n"
 "  --mbufs N            mbufs per port pool (default 8191)\n"
-"  --stall-window S     stall-meter window when it cannot run beside the traffic (default 1)\n"
+"  --stall beside|before|off\n"
+"                       host stall meter: spinning on the main lcore beside the traffic\n"
+"                       (default when the main lcore is free), for --stall-window\n"
+"                       seconds just before it (default when the main lcore generates),\n"
+"                       or off (the main lcore sleeps, as testpmd's: for speed\n"
+"                       comparisons on shared CPUs, where a spinning lcore steals time)\n"
+"  --stall-window S     length of the 'before' measurement (default 1)\n"
 "  --json               one JSON document on stdout (live lines go to stderr)\n"
 "  --quiet              no live lines\n"
 "  -h, --help           this help\n"
@@ -220,6 +228,19 @@ static int parse_app(struct fwd_cfg *c, int argc, char **argv)
 		case OPT_STALL_WINDOW:
 			ret = parse_double("stall-window", optarg, 60, &c->stall_window);
 			break;
+		case OPT_STALL:
+			if (!strcmp(optarg, "beside"))
+				c->stall = STALL_BESIDE;
+			else if (!strcmp(optarg, "before"))
+				c->stall = STALL_BEFORE;
+			else if (!strcmp(optarg, "off"))
+				c->stall = STALL_OFF;
+			else {
+				fprintf(stderr, "nicnuma-fwd: --stall '%s': expected beside, before or off\n",
+					optarg);
+				ret = -EINVAL;
+			}
+			break;
 		case 'h': return 1;
 		default: return -EINVAL;
 		}
@@ -332,7 +353,14 @@ static int plan_lcores(struct fwd_app *app)
 		app->nfwd = FWD_MAX_RXQ;
 	app->gen_lcore = gen;
 	app->stall_lcore = (int)main_l;
-	app->stall_concurrent = gen != (int)main_l;
+	app->stall_mode = app->cfg.stall;
+	if (app->stall_mode == STALL_AUTO)
+		app->stall_mode = gen == (int)main_l ? STALL_BEFORE : STALL_BESIDE;
+	if (app->stall_mode == STALL_BESIDE && gen == (int)main_l) {
+		fprintf(stderr, "nicnuma-fwd: --stall beside: the main lcore generates (no spare worker); "
+			"measuring stalls before the traffic instead\n");
+		app->stall_mode = STALL_BEFORE;
+	}
 	for (f = 0; f < app->nfwd; f++) {
 		struct lcore_state *ls = &lcore_state[cand[f]];
 
@@ -355,12 +383,17 @@ static int plan_lcores(struct fwd_app *app)
 	if (gen >= 0)
 		lcore_state[gen].role = ROLE_GEN;
 	lcore_state[main_l].role = gen == (int)main_l ? ROLE_GEN : ROLE_CONTROL;
-	lcore_state[main_l].stall = calloc(1, sizeof(struct nn_hist));
-	if (gen >= 0)
+	if (app->stall_mode != STALL_OFF) {
+		lcore_state[main_l].stall = calloc(1, sizeof(struct nn_hist));
+		if (!lcore_state[main_l].stall)
+			return -ENOMEM;
+		nn_hist_init(lcore_state[main_l].stall);
+	}
+	if (gen >= 0) {
 		lcore_state[gen].lat = calloc(1, sizeof(struct nn_hist));
-	if (!lcore_state[main_l].stall || (gen >= 0 && !lcore_state[gen].lat))
-		return -ENOMEM;
-	nn_hist_init(lcore_state[main_l].stall);
+		if (!lcore_state[gen].lat)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -383,13 +416,30 @@ static int resolve_nodes(struct fwd_app *app)
 	return nodes_resolve(app, app->cfg.mbuf_sel, false, "mbuf-node", &app->mbuf_node);
 }
 
+/* The main lcore's job when it neither generates nor measures stalls: wake
+ * every millisecond for the live line and the end of the run, nothing more. */
+static void control_sleep(struct fwd_app *app)
+{
+	const struct timespec ms = { 0, 1000 * 1000 };
+	uint64_t now;
+
+	for (;;) {
+		now = rte_rdtsc();
+		if (app_time_up(app, now))
+			break;
+		if (report_due(app, now))
+			report_live(app, now);
+		nanosleep(&ms, NULL);
+	}
+}
+
 static void run(struct fwd_app *app)
 {
 	unsigned int main_l = rte_get_main_lcore(), l;
 
 	if (app->cfg.tx_first)
 		ports_seed(app);
-	if (!app->stall_concurrent) {
+	if (app->stall_mode == STALL_BEFORE) {
 		app->stall_window_s = app->cfg.stall_window;
 		stall_loop(app, main_l, rte_rdtsc() + (uint64_t)(app->stall_window_s * (double)app->hz),
 			   false);
@@ -402,8 +452,12 @@ static void run(struct fwd_app *app)
 	if (lcore_state[main_l].role == ROLE_GEN) {
 		gen_loop(app, main_l);
 	} else {
-		stall_loop(app, main_l, 0, true);
-		app->stall_window_s = (double)(rte_rdtsc() - app->tsc_start) / (double)app->hz;
+		if (app->stall_mode == STALL_BESIDE) {
+			stall_loop(app, main_l, 0, true);
+			app->stall_window_s = (double)(rte_rdtsc() - app->tsc_start) / (double)app->hz;
+		} else {
+			control_sleep(app);
+		}
 		if (app->gen_lcore >= 0) {
 			__atomic_store_n(&app->stop_tx, 1, __ATOMIC_RELEASE);
 			while (!__atomic_load_n(&app->gen_done, __ATOMIC_ACQUIRE))

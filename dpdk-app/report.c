@@ -204,9 +204,13 @@ static void print_config(struct nn_out *o, const struct fwd_app *app)
 		nn_print_int(o, PRINT_ANY, "gen_lcore", "generator lcore %lld", app->gen_lcore);
 	else
 		nn_print_null(o, PRINT_ANY, "gen_lcore", "generator %s");
-	nn_print_int(o, PRINT_ANY, "stall_lcore", ", stall meter on lcore %lld", app->stall_lcore);
+	if (app->stall_mode == STALL_OFF)
+		nn_print_null(o, PRINT_ANY, "stall_lcore", ", stall meter %s");
+	else
+		nn_print_int(o, PRINT_ANY, "stall_lcore", ", stall meter on lcore %lld", app->stall_lcore);
 	nn_print_string(o, PRINT_ANY, "stall_mode", " (%s)\n",
-			app->stall_concurrent ? "concurrent" : "before_traffic");
+			app->stall_mode == STALL_BESIDE ? "beside_traffic" :
+			app->stall_mode == STALL_BEFORE ? "before_traffic" : "off");
 	nn_print_uint(o, PRINT_ANY, "frame_size", "frames %llu B", app->cfg.size);
 	nn_print_uint(o, PRINT_ANY, "rate_pps", ", rate %llu pps (0 = flat out)", app->cfg.rate);
 	nn_print_bool(o, PRINT_ANY, "mac_updating", ", mac updating %s", app->cfg.mac_updating);
