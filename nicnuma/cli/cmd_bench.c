@@ -683,13 +683,16 @@ static void print_row(struct nn_ctx *ctx, const struct bench *b, const struct ro
 		return;
 	}
 	nn_print_null(o, PRINT_JSON, "skipped", NULL);
-	nn_print_int(o, PRINT_ANY, "lcore_node", " %3lld", r->lcore_node);
+	nn_print_int(o, PRINT_ANY, "lcore_node", " %4lld", r->lcore_node);
 	nn_print_int(o, PRINT_ANY, "mbuf_node", "/%-3lld", r->mbuf_node);
 	for (i = 0; i < r->nruns; i++)
 		verified = verified && r->runs[i].ok && r->runs[i].verified;
-	if (mp.n)
-		nn_printf(o, " %8.3f [%.3f-%.3f]", mp.med, mp.min, mp.max);
-	else
+	if (mp.n) {
+		char range[64];
+
+		snprintf(range, sizeof(range), "[%.3f-%.3f]", mp.min, mp.max);
+		nn_printf(o, " %8.3f %-15s", mp.med, range);
+	} else
 		nn_printf(o, " %8s %-15s", "-", "(no good run)");
 	if (mp.n && mm.n && mm.med > 0)
 		nn_print_double(o, PRINT_ANY, "ratio_mpps", " %6.2f", mp.med / mm.med);
@@ -875,8 +878,8 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 	nn_open_object(&ctx->out, NULL);
 	print_host(ctx, &b);
 	print_conditions(ctx, &b);
-	nn_printf(&ctx->out, "\n%-7s %-7s %7s %8s %-15s %6s %9s %9s %9s %6s %10s  %s\n", "lcores", "mbufs",
-		  "L/M", "Mpps", "[min-max]", "ratio", "p50 us", "p99 us", "p99.9 us", "p99 x",
+	nn_printf(&ctx->out, "\n%-7s %-7s %4s/%-3s %8s %-15s %6s %9s %9s %9s %6s %10s  %s\n", "lcores", "mbufs",
+		  "L", "M", "Mpps", "[min-max]", "ratio", "p50 us", "p99 us", "p99.9 us", "p99 x",
 		  "stall us", "placement");
 	nn_open_array(&ctx->out, "rows");
 	for (i = 0; i < 4; i++)
