@@ -47,8 +47,9 @@ int ports_probe(struct fwd_app *app)
 			avail[navail++] = id;
 	}
 	if (!navail) {
-		fprintf(stderr, "nicnuma-fwd: no ports: give EAL a PCI device (-a 0000:3b:00.0) or "
-			"virtual ports (--vdev=net_ring0 --vdev=net_ring1)\n");
+		fprintf(stderr, "nicnuma-fwd: no ports: give EAL a PCI device (-a 0000:3b:00.0) bound to "
+			"vfio-pci or uio_pci_generic (see dpdk-devbind.py --status), or virtual ports "
+			"(--vdev=net_ring0 --vdev=net_ring1)\n");
 		return -ENODEV;
 	}
 	if (app->cfg.nports_sel < 0) {
