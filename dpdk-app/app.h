@@ -134,6 +134,10 @@ struct gen_stats {
 	uint64_t reordered, foreign;
 	uint64_t next_seq, max_seq_seen;
 	bool seen_any;
+	/* The generator's own cost, robust to descheduling: TSC cycles of the
+	 * loop iterations that moved packets, skipping any longer than 100 us
+	 * (a stall, not work), and the packets (sent + received) they moved. */
+	uint64_t busy_cycles, busy_work, long_iters;
 };
 
 struct lcore_state {
@@ -143,7 +147,9 @@ struct lcore_state {
 	struct gen_stats gen;
 	struct nn_hist *lat;		/* generator: round-trip TSC ticks */
 	struct nn_hist *stall;		/* stall meter: gaps between TSC reads */
+	struct nn_hist *cost;		/* generator: TSC cycles per packet, per busy iteration */
 	uint64_t loops;
+	uint64_t cpu_ns;		/* CPU time the lcore's thread really got in its loop */
 } __rte_cache_aligned;
 
 extern struct lcore_state lcore_state[RTE_MAX_LCORE];
@@ -181,6 +187,10 @@ void report_live(struct fwd_app *app, uint64_t now);
 bool report_due(const struct fwd_app *app, uint64_t now);
 int report_final(struct fwd_app *app);
 void report_placement(const struct fwd_app *app, const struct fwd_port *p);
+
+/* CPU time of the calling thread: on shared CPUs a poll loop only works
+ * while it is scheduled, so packets per CPU-second is the stable figure. */
+uint64_t thread_cpu_ns(void);
 
 /* The run's end: duration over or a signal. */
 static inline bool app_time_up(const struct fwd_app *app, uint64_t now)

@@ -6,6 +6,8 @@
  * lock is taken. Counters: rx = tx + drops per (port, queue), exactly, where
  * drops are packets the TX queue refused (freed here).
  */
+#include <time.h>
+
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
@@ -36,6 +38,15 @@ static inline void mac_update(struct rte_mbuf **pkts, uint16_t n, const struct m
 	}
 }
 
+uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 int fwd_loop(struct fwd_app *app, unsigned int lcore)
 {
 	struct lcore_state *ls = &lcore_state[lcore];
@@ -43,6 +54,7 @@ int fwd_loop(struct fwd_app *app, unsigned int lcore)
 	struct rte_mbuf *pkts[FWD_BURST];
 	const bool mac = app->cfg.mac_updating;
 	const unsigned int nrxq = ls->nrxq;
+	uint64_t cpu0 = thread_cpu_ns();
 	unsigned int i;
 	uint16_t nb, sent;
 
@@ -73,5 +85,6 @@ int fwd_loop(struct fwd_app *app, unsigned int lcore)
 		}
 		ls->loops++;
 	}
+	ls->cpu_ns = thread_cpu_ns() - cpu0;
 	return 0;
 }

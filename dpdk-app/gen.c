@@ -60,9 +60,10 @@ static uint64_t fwd_drops(struct fwd_app *app)
 	return d;
 }
 
-static void gen_receive(struct fwd_app *app, struct lcore_state *ls, uint16_t port, uint16_t nq,
-			bool stamp)
+static uint16_t gen_receive(struct fwd_app *app, struct lcore_state *ls, uint16_t port, uint16_t nq,
+			    bool stamp)
 {
+	uint16_t got = 0;
 	struct rte_mbuf *pkts[FWD_BURST];
 	struct gen_stats *g = &ls->gen;
 	uint16_t q, nb, i;
@@ -96,7 +97,9 @@ static void gen_receive(struct fwd_app *app, struct lcore_state *ls, uint16_t po
 		}
 		rte_pktmbuf_free_bulk(pkts, nb);
 		CNT_SET(g->rx, g->rx + nb);
+		got += nb;
 	}
+	return got;
 }
 
 int gen_loop(struct fwd_app *app, unsigned int lcore)
@@ -110,8 +113,11 @@ int gen_loop(struct fwd_app *app, unsigned int lcore)
 	const uint64_t rate = app->cfg.rate;
 	uint64_t now, deadline = 0, allowed, tsc = 0;
 	uint16_t q = 0, n, sent, k;
+	uint64_t cpu0 = thread_cpu_ns(), work, end;
+	const uint64_t long_iter = app->hz / 10000;
 
 	nn_hist_init(ls->lat);
+	nn_hist_init(ls->cost);
 	for (;;) {
 		now = rte_rdtsc();
 		if (!app->stop_tx && app_time_up(app, now)) {
@@ -119,6 +125,7 @@ int gen_loop(struct fwd_app *app, unsigned int lcore)
 			__atomic_store_n(&app->stop_tx, 1, __ATOMIC_RELEASE);
 			deadline = now + app->hz / 5;
 		}
+		work = 0;
 		if (!app->stop_tx) {
 			n = FWD_BURST;
 			if (rate) {
@@ -139,6 +146,7 @@ int gen_loop(struct fwd_app *app, unsigned int lcore)
 					g->tx_full++;
 				}
 				g->next_seq += sent;
+				work += sent;
 				CNT_SET(g->tx, g->tx + sent);
 				if (++q == txp->nq)
 					q = 0;
@@ -146,12 +154,25 @@ int gen_loop(struct fwd_app *app, unsigned int lcore)
 				g->alloc_fail++;
 			}
 		}
-		gen_receive(app, ls, rxp->id, rxp->nq, stamp);
+		work += gen_receive(app, ls, rxp->id, rxp->nq, stamp);
+		if (work) {
+			end = rte_rdtsc();
+			if (end - now < long_iter) {
+				g->busy_cycles += end - now;
+				g->busy_work += work;
+				/* Per-iteration cost: its median ignores the iterations a
+				 * context switch or a cold cache inflated. */
+				nn_hist_record(ls->cost, (end - now) * 2 / work);
+			} else {
+				g->long_iters++;
+			}
+		}
 		if (report && report_due(app, now))
 			report_live(app, now);
 		if (app->stop_tx && (g->rx + fwd_drops(app) >= g->tx || now > deadline))
 			break;
 	}
+	ls->cpu_ns = thread_cpu_ns() - cpu0;
 	__atomic_store_n(&app->gen_done, 1, __ATOMIC_RELEASE);
 	return 0;
 }

@@ -10,19 +10,6 @@ void nn_hist_init(struct nn_hist *h)
 	h->min = UINT64_MAX;
 }
 
-size_t nn_hist_index(uint64_t v)
-{
-	unsigned int msb, shift;
-
-	if (v < NN_HIST_SUB)
-		return (size_t)v;
-	msb = 63u - (unsigned int)__builtin_clzll(v);
-	shift = msb - NN_HIST_SUB_BITS;
-	/* v >> shift keeps the top SUB_BITS+1 bits: in [SUB, 2*SUB). Group
-	 * shift+1 follows the linear group 0 without a gap. */
-	return (size_t)(shift + 1) * NN_HIST_SUB + (size_t)((v >> shift) - NN_HIST_SUB);
-}
-
 uint64_t nn_hist_bucket_low(size_t idx)
 {
 	size_t group = idx / NN_HIST_SUB;

@@ -26,30 +26,50 @@ struct nn_hist {
 };
 
 void nn_hist_init(struct nn_hist *h);
-/* Bucket of @v, and the inclusive value range a bucket stands for. */
-size_t nn_hist_index(uint64_t v);
 uint64_t nn_hist_bucket_low(size_t idx);
 uint64_t nn_hist_bucket_high(size_t idx);
 
+/* Bucket of @v. Inline: it runs once per packet on the generator. */
+static inline size_t nn_hist_index(uint64_t v)
+{
+	unsigned int msb, shift;
+
+	if (v < NN_HIST_SUB)
+		return (size_t)v;
+	msb = 63u - (unsigned int)__builtin_clzll(v);
+	shift = msb - NN_HIST_SUB_BITS;
+	/* v >> shift keeps the top SUB_BITS+1 bits: in [SUB, 2*SUB). Group
+	 * shift+1 follows the linear group 0 without a gap. */
+	return (size_t)(shift + 1) * NN_HIST_SUB + (size_t)((v >> shift) - NN_HIST_SUB);
+}
+
+static inline void nn_hist_record(struct nn_hist *h, uint64_t v)
+{
+	h->buckets[nn_hist_index(v)]++;
+	h->count++;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->sum = h->sum + v < h->sum ? UINT64_MAX : h->sum + v;
+}
+
 static inline void nn_hist_record_n(struct nn_hist *h, uint64_t v, uint64_t n)
 {
-	uint64_t add = v * n;
+	uint64_t add;
 
+	if (!n)
+		return;
 	h->buckets[nn_hist_index(v)] += n;
 	h->count += n;
 	if (v < h->min)
 		h->min = v;
 	if (v > h->max)
 		h->max = v;
-	if ((n && add / n != v) || h->sum + add < h->sum)
+	if (__builtin_mul_overflow(v, n, &add) || h->sum + add < h->sum)
 		h->sum = UINT64_MAX;
 	else
 		h->sum += add;
-}
-
-static inline void nn_hist_record(struct nn_hist *h, uint64_t v)
-{
-	nn_hist_record_n(h, v, 1);
 }
 
 /* Adds every count of @src into @dst. */

@@ -391,7 +391,8 @@ static int plan_lcores(struct fwd_app *app)
 	}
 	if (gen >= 0) {
 		lcore_state[gen].lat = calloc(1, sizeof(struct nn_hist));
-		if (!lcore_state[gen].lat)
+		lcore_state[gen].cost = calloc(1, sizeof(struct nn_hist));
+		if (!lcore_state[gen].lat || !lcore_state[gen].cost)
 			return -ENOMEM;
 	}
 	return 0;
@@ -574,6 +575,7 @@ out:
 		RTE_LCORE_FOREACH(l) {
 			free(lcore_state[l].lat);
 			free(lcore_state[l].stall);
+			free(lcore_state[l].cost);
 		}
 		rte_eal_cleanup();
 	}

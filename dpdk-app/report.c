@@ -285,6 +285,16 @@ int report_final(struct fwd_app *app)
 			app->nfwd ? mpps / app->nfwd : 0);
 	nn_print_double(o, PRINT_ANY, "gbps", ", %.3f Gbit/s", mpps * app->cfg.size * 8 / 1000);
 	nn_printf(o, " at %u B\n", app->cfg.size);
+	{
+		uint64_t cpu = 0;
+
+		for (i = 0; i < app->nfwd; i++)
+			cpu += lcore_state[app->fwd_lcore[i]].cpu_ns;
+		nn_print_double(o, PRINT_ANY, "fwd_cpu_s", "forwarding lcores were on a CPU %.3f s",
+				(double)cpu / 1e9);
+		nn_print_double(o, PRINT_ANY, "mpps_per_fwd_cpu_s", ": %.3f Mpps per CPU-second they got\n",
+				cpu ? (double)t.all_tx / ((double)cpu / 1e9) / 1e6 : 0);
+	}
 	nn_print_uint(o, PRINT_ANY, "rx", "forwarder rx %llu", t.all_rx);
 	nn_print_uint(o, PRINT_ANY, "tx", ", tx %llu", t.all_tx);
 	nn_print_uint(o, PRINT_ANY, "drops", ", drops %llu", t.all_drops);
@@ -303,6 +313,26 @@ int report_final(struct fwd_app *app)
 		nn_print_uint(o, PRINT_ANY, "tx_full", ", tx-full bursts %llu", g->tx_full);
 		nn_print_uint(o, PRINT_ANY, "alloc_fail", ", mbuf alloc failures %llu\n", g->alloc_fail);
 		nn_print_double(o, PRINT_JSON, "mpps", NULL, dur > 0 ? (double)g->rx / dur / 1e6 : 0);
+		{
+			/* A packet is sent once and received once: two units of work.
+			 * The median per-iteration cost is the robust figure; the mean
+			 * over all busy iterations is kept beside it. */
+			const struct nn_hist *ch = lcore_state[app->gen_lcore].cost;
+			double ns_pkt = ch && ch->count ? ns(app, nn_hist_percentile(ch, 50)) : 0;
+
+			nn_print_double(o, PRINT_JSON, "busy_ns_per_packet_mean", NULL, g->busy_work
+					? ns(app, g->busy_cycles) / ((double)g->busy_work / 2) : 0);
+
+			nn_print_double(o, PRINT_ANY, "busy_ns_per_packet", "generator cost %.1f ns per packet",
+					ns_pkt);
+			nn_print_double(o, PRINT_ANY, "capacity_mpps", " (capacity %.2f Mpps on its CPU;",
+					ns_pkt > 0 ? 1e3 / ns_pkt : 0);
+			nn_print_uint(o, PRINT_ANY, "long_iters", " %llu loop iterations over 100 us left out)\n",
+				      g->long_iters);
+		}
+		nn_print_double(o, PRINT_JSON, "cpu_s", NULL, (double)lcore_state[app->gen_lcore].cpu_ns / 1e9);
+		nn_print_double(o, PRINT_JSON, "mpps_per_cpu_s", NULL, lcore_state[app->gen_lcore].cpu_ns
+				? (double)g->rx / ((double)lcore_state[app->gen_lcore].cpu_ns / 1e9) / 1e6 : 0);
 		nn_close_object(o);
 	} else {
 		nn_print_null(o, PRINT_JSON, "loss", NULL);
