@@ -6,6 +6,7 @@
  * lock is taken. Counters: rx = tx + drops per (port, queue), exactly, where
  * drops are packets the TX queue refused (freed here).
  */
+#include <string.h>
 #include <time.h>
 
 #include <rte_ethdev.h>
@@ -18,8 +19,10 @@
  * is a plain mov, but the compiler may not cache the counter in a register. */
 #define CNT_ADD(field, n) __atomic_store_n(&(field), (field) + (n), __ATOMIC_RELAXED)
 
+/* dst + src as they go on the wire: one 12-byte copy (an 8- and a 4-byte
+ * store) per packet instead of two 6-byte struct copies. */
 struct mac_tmpl {
-	struct rte_ether_addr dst, src;
+	uint8_t b[2 * RTE_ETHER_ADDR_LEN];
 };
 
 static inline void mac_update(struct rte_mbuf **pkts, uint16_t n, const struct mac_tmpl *t)
@@ -27,14 +30,9 @@ static inline void mac_update(struct rte_mbuf **pkts, uint16_t n, const struct m
 	uint16_t i;
 
 	for (i = 0; i < n; i++) {
-		struct rte_ether_hdr *eth;
-
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		eth = rte_pktmbuf_mtod(pkts[i], struct rte_ether_hdr *);
-		/* l2fwd convention: dst 02:00:00:00:00:<tx port>, src the TX port's MAC. */
-		eth->dst_addr = t->dst;
-		eth->src_addr = t->src;
+		memcpy(rte_pktmbuf_mtod(pkts[i], void *), t->b, sizeof(t->b));
 	}
 }
 
@@ -61,10 +59,11 @@ int fwd_loop(struct fwd_app *app, unsigned int lcore)
 	for (i = 0; i < nrxq; i++) {
 		const struct fwd_port *tx = &app->ports[ls->rxq[i].tx_idx];
 
-		memset(&tmpl[i].dst, 0, sizeof(tmpl[i].dst));
-		tmpl[i].dst.addr_bytes[0] = 0x02;
-		tmpl[i].dst.addr_bytes[5] = (uint8_t)tx->id;
-		tmpl[i].src = tx->mac;
+		/* l2fwd convention: dst 02:00:00:00:00:<tx port>, src the TX port's MAC. */
+		memset(tmpl[i].b, 0, RTE_ETHER_ADDR_LEN);
+		tmpl[i].b[0] = 0x02;
+		tmpl[i].b[5] = (uint8_t)tx->id;
+		memcpy(tmpl[i].b + RTE_ETHER_ADDR_LEN, tx->mac.addr_bytes, RTE_ETHER_ADDR_LEN);
 	}
 	while (!__atomic_load_n(&app->fwd_stop, __ATOMIC_RELAXED)) {
 		for (i = 0; i < nrxq; i++) {
