@@ -183,7 +183,7 @@ def case_placement(fwd):
 
 
 def bad(fwd, app, want, eal=None):
-    rc, out, err = run([fwd] + EAL + (eal or RING) + ["--"] + app)
+    rc, out, err = run([fwd] + (eal or EAL + RING) + ["--"] + app)
     if rc != 2:
         fail("%s: exit %d, want 2\n%s" % (app, rc, err))
     for w in want:
@@ -202,6 +202,9 @@ def case_bad_input(fwd):
     bad(fwd, ["--size", "20"], ["--size"])
     # More mbufs than node 0 has hugepage memory: ENOMEM, which DPDK does not log.
     bad(fwd, ["--mbufs", "4000000"], ["on node 0", "nicnuma hugepages reserve --node 0"])
+    # One lcore: nothing can forward (the main lcore never does).
+    one = [x if x != "0-1" else "0" for x in EAL] + RING
+    bad(fwd, ["--duration", "1"], ["at least 2 lcores"], eal=one)
     if nodes in ("0",):
         bad(fwd, ["--lcore-node", "remote"], ["no node other than 0"])
         bad(fwd, ["--mbuf-node", "remote"], ["no node other than 0"])
@@ -229,6 +232,10 @@ def case_bench(fwd, nicnuma):
     for k in ["nodes", "distances", "cpu_model", "hypervisor", "knobs"]:
         need(d, "host." + k)
     need(m, "binding")
+    # A captured tree is never benchmarked: DPDK would run on this machine.
+    rc, out, err = run([nicnuma, "--root", "/tmp", "bench", "mismatch", "--fwd", fwd])
+    if rc != 2 or "--root" not in err:
+        fail("bench under --root: exit %d, stderr %r" % (rc, err))
 
 
 def main():
