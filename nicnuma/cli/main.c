@@ -14,6 +14,8 @@
 static const struct nn_cmd cmds[] = {
 	{ "topo", nn_cmd_topo, "NUMA nodes, CPUs, memory, distances and kernel NUMA knobs" },
 	{ "nics", nn_cmd_nics, "network devices: PCI locality, local CPUs, queues and queue IRQs" },
+	{ "plan", nn_cmd_plan, "plan where queue IRQs, XPS, channels and hugepages go (changes nothing)" },
+	{ "script", nn_cmd_script, "render a plan as a standalone POSIX sh script (with restore)" },
 	{ "bench", nn_cmd_bench, "prove what NUMA misplacement costs: nicnuma-fwd local vs remote" },
 	{ NULL, NULL, NULL },
 };
