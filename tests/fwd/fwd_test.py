@@ -84,7 +84,8 @@ def run(argv, timeout=60):
 
 
 def fwd_json(fwd, eal_extra, app):
-    rc, out, err = run([fwd] + EAL + eal_extra + ["--"] + app + ["--json", "--quiet"])
+    eal = eal_extra if "--no-huge" in eal_extra else EAL + eal_extra
+    rc, out, err = run([fwd] + eal + ["--"] + app + ["--json", "--quiet"])
     if rc not in (0, 1):
         fail("nicnuma-fwd exited %d\nstderr:\n%s" % (rc, err))
     try:
@@ -210,6 +211,28 @@ def case_bad_input(fwd):
         bad(fwd, ["--mbuf-node", "remote"], ["no node other than 0"])
 
 
+def total_free_hugepages():
+    n = 0
+    for f in glob.glob("/sys/kernel/mm/hugepages/hugepages-*/free_hugepages"):
+        n += read_int(f)
+    return n
+
+
+def case_no_hugepages(fwd):
+    """Runs outside the reservation: exit 2 and the fix when none are free,
+    and --no-huge (4 KiB pages, a different condition) labelled as such."""
+    if total_free_hugepages() == 0:
+        bad(fwd, ["--gen", "--duration", "1"], ["no free hugepages", "nicnuma hugepages reserve --node 0"])
+    else:
+        print("note: 'no hugepages' message not exercised: this host has free hugepages now")
+    rc, d = fwd_json(fwd, ["--no-pci", "--no-huge", "-m", "256", "-l", "0-1", "--no-telemetry",
+                           "--log-level=lib.eal:error"] + RING, ["--gen", "--duration", "0.5"])
+    if "no-huge" not in d["config"]["eal_memory"]:
+        fail("--no-huge run not labelled: %s" % d["config"]["eal_memory"])
+    if d["rx"] != d["tx"] + d["drops"] or d["gen"]["rx"] <= 0:
+        fail("--no-huge run: counters %s" % d["gen"])
+
+
 def case_bench(fwd, nicnuma):
     rc, out, err = run([nicnuma, "--json", "bench", "mismatch", "--duration", "1", "--repeat", "1",
                         "--fwd", fwd], timeout=120)
@@ -248,6 +271,10 @@ def main():
         skip("DPDK needs root here (hugepages, /run/dpdk)")
     if case == "bench" and (len(sys.argv) < 4 or not os.access(sys.argv[3], os.X_OK)):
         skip("nicnuma binary not given")
+    if case == "no-hugepages":
+        case_no_hugepages(fwd)
+        print("ok: " + case)
+        return
     with Hugepages():
         # One cheap probe: if EAL cannot start at all, say why and skip.
         rc, out, err = run([fwd] + EAL + RING + ["--", "--duration", "0.1", "--quiet", "--tx-first"])
