@@ -52,6 +52,7 @@ struct run_res {
 	double lat[NPCT];		/* ns, < 0 when not measured */
 	double stall[NPCT];
 	bool verified;
+	int fwd_cpu_seen;		/* the CPU the child says its forwarder ran on */
 	unsigned long long drops, loss;
 };
 
@@ -460,6 +461,14 @@ static void parse_run(const char *out, struct run_res *res)
 	res->drops = (unsigned long long)jdouble(doc, "drops", &ok);
 	if (json_object_object_get_ex(doc, "loss", &v) && v)
 		res->loss = (unsigned long long)json_object_get_int64(v);
+	res->fwd_cpu_seen = -1;
+	if (json_object_object_get_ex(doc, "config", &v) && v) {
+		struct json_object *cpus;
+
+		if (json_object_object_get_ex(v, "lcore_cpus", &cpus) && cpus &&
+		    json_object_array_length(cpus) > 0)
+			res->fwd_cpu_seen = json_object_get_int(json_object_array_get_idx(cpus, 0));
+	}
 	parse_hist(doc, "latency_ns", res->lat);
 	parse_hist(doc, "stall_baseline_ns", res->stall);
 	res->ok = ok;
@@ -507,6 +516,9 @@ static int run_row(struct nn_ctx *ctx, struct bench *b, struct row *r, const sig
 			last_lines(err ? err : "", tail, sizeof(tail));
 			nn_warn(ctx, r->argv[0], "lcores %s/mbufs %s run %u: exit %d: %s", r->lsel, r->msel,
 				i + 1, res->status, tail);
+		} else if (res->fwd_cpu_seen != r->fwd_cpu) {
+			nn_warn(ctx, r->argv[0], "lcores %s/mbufs %s run %u: forwarder ran on CPU %d, not %d",
+				r->lsel, r->msel, i + 1, res->fwd_cpu_seen, r->fwd_cpu);
 		} else if (!res->verified) {
 			nn_warn(ctx, r->argv[0], "lcores %s/mbufs %s run %u: pool pages not all on node %d",
 				r->lsel, r->msel, i + 1, r->mbuf_node);
@@ -759,6 +771,7 @@ static void print_row(struct nn_ctx *ctx, const struct bench *b, const struct ro
 		nn_print_bool(o, PRINT_JSON, "ok", NULL, x->ok);
 		nn_print_double(o, PRINT_JSON, "mpps", NULL, x->mpps);
 		nn_print_bool(o, PRINT_JSON, "placement_verified", NULL, x->verified);
+		nn_print_opt_int(o, PRINT_JSON, "fwd_cpu", NULL, x->fwd_cpu_seen, NULL);
 		nn_print_uint(o, PRINT_JSON, "drops", NULL, x->drops);
 		nn_print_uint(o, PRINT_JSON, "loss", NULL, x->loss);
 		nn_open_object(o, "latency_ns");

@@ -255,6 +255,8 @@ def case_bench(fwd, nicnuma):
     for k in ["nodes", "distances", "cpu_model", "hypervisor", "knobs"]:
         need(d, "host." + k)
     need(m, "binding")
+    if m["runs"][0].get("fwd_cpu") != m["binding"]["fwd_cpu"]:
+        fail("forwarder ran on CPU %s, binding says %s" % (m["runs"][0].get("fwd_cpu"), m["binding"]))
     # A captured tree is never benchmarked: DPDK would run on this machine.
     rc, out, err = run([nicnuma, "--root", "/tmp", "bench", "mismatch", "--fwd", fwd])
     if rc != 2 or "--root" not in err:
