@@ -8,7 +8,8 @@
  * seq, TSC} right after the Ethernet header; one TSC read per burst on each
  * side keeps stamping cheap. After the run the generator stops sending and
  * keeps receiving until every frame is accounted for (received, or dropped
- * by a forwarder) or 200 ms pass, so that tx = rx + drops holds.
+ * by a forwarder), 1 s passes without one coming back, or 5 s in all, so
+ * that tx = rx + drops holds.
  */
 #include <string.h>
 
@@ -111,7 +112,7 @@ int gen_loop(struct fwd_app *app, unsigned int lcore)
 	const bool stamp = app->cfg.stamp;
 	const bool report = rte_get_main_lcore() == lcore;
 	const uint64_t rate = app->cfg.rate;
-	uint64_t now, deadline = 0, allowed, tsc = 0;
+	uint64_t now, deadline = 0, cap = 0, last_rx = 0, allowed, tsc = 0;
 	uint16_t q = 0, n, sent, k;
 	uint64_t cpu0 = thread_cpu_ns(), work, end;
 	const uint64_t long_iter = app->hz / 10000;
@@ -123,7 +124,12 @@ int gen_loop(struct fwd_app *app, unsigned int lcore)
 		if (!app->stop_tx && app_time_up(app, now)) {
 			app->tsc_stop = now;
 			__atomic_store_n(&app->stop_tx, 1, __ATOMIC_RELEASE);
-			deadline = now + app->hz / 5;
+			/* Drain: wait while frames keep coming back; give up after
+			 * 1 s without progress (a descheduled vCPU can stall the
+			 * forwarder for hundreds of ms) or 5 s in all. */
+			deadline = now + app->hz;
+			cap = now + 5 * app->hz;
+			last_rx = g->rx;
 		}
 		work = 0;
 		if (!app->stop_tx) {
@@ -169,8 +175,14 @@ int gen_loop(struct fwd_app *app, unsigned int lcore)
 		}
 		if (report && report_due(app, now))
 			report_live(app, now);
-		if (app->stop_tx && (g->rx + fwd_drops(app) >= g->tx || now > deadline))
-			break;
+		if (app->stop_tx) {
+			if (g->rx != last_rx) {
+				last_rx = g->rx;
+				deadline = now + app->hz;
+			}
+			if (g->rx + fwd_drops(app) >= g->tx || now > deadline || now > cap)
+				break;
+		}
 	}
 	ls->cpu_ns = thread_cpu_ns() - cpu0;
 	__atomic_store_n(&app->gen_done, 1, __ATOMIC_RELEASE);

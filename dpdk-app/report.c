@@ -9,7 +9,8 @@
  *             => per port pair and in total: rx = tx + drops, exactly
  *   gen tx/rx frames the generator sent on port 0 / got back on port 1
  *             => after the drain: gen tx = gen rx + drops + lost in flight
- *             ("unaccounted", 0 unless the 200 ms drain timed out)
+ *             ("unaccounted", 0 unless the drain timed out: 1 s without
+ *             progress or 5 s in all)
  */
 #include <errno.h>
 #include <inttypes.h>
