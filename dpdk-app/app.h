@@ -50,6 +50,7 @@ struct fwd_cfg {
 	bool mac_updating;
 	bool gen;			/* generator role in this process */
 	bool stamp;			/* generator writes/reads TSC stamps */
+	bool stamp_ab;			/* stamp every other burst, compare costs */
 	bool tx_first;			/* seed looped ports with one burst */
 	bool json;
 	bool quiet;			/* no live lines */
@@ -147,7 +148,8 @@ struct lcore_state {
 	struct gen_stats gen;
 	struct nn_hist *lat;		/* generator: round-trip TSC ticks */
 	struct nn_hist *stall;		/* stall meter: gaps between TSC reads */
-	struct nn_hist *cost;		/* generator: TSC cycles per packet, per busy iteration */
+	struct nn_hist *cost;		/* generator: TSC cycles per packet, per full iteration */
+	struct nn_hist *cost_u;		/* the same for unstamped bursts (--stamp-ab) */
 	uint64_t loops;
 	uint64_t cpu_ns;		/* CPU time the lcore's thread really got in its loop */
 } __rte_cache_aligned;

@@ -61,8 +61,9 @@ static uint64_t fwd_drops(struct fwd_app *app)
 	return d;
 }
 
+/* Returns the frames received; *nstamped: how many carried a stamp. */
 static uint16_t gen_receive(struct fwd_app *app, struct lcore_state *ls, uint16_t port, uint16_t nq,
-			    bool stamp)
+			    bool stamp, uint16_t *nstamped)
 {
 	struct rte_mbuf *pkts[FWD_BURST];
 	struct gen_stats *g = &ls->gen;
@@ -73,7 +74,7 @@ static uint16_t gen_receive(struct fwd_app *app, struct lcore_state *ls, uint16_
 		nb = rte_eth_rx_burst(port, q, pkts, FWD_BURST);
 		if (!nb)
 			continue;
-		now = stamp ? rte_rdtsc() : 0;
+		now = 0;
 		for (i = 0; i < nb; i++) {
 			const struct fwd_stamp *st;
 
@@ -92,7 +93,12 @@ static uint16_t gen_receive(struct fwd_app *app, struct lcore_state *ls, uint16_
 			else
 				g->max_seq_seen = st->seq;
 			g->seen_any = true;
-			if (!stamp || !(st->flags & 1u) || now < st->tsc)
+			if (!stamp || !(st->flags & 1u))
+				continue;
+			(*nstamped)++;
+			if (!now)
+				now = rte_rdtsc();	/* only for bursts that carry stamps */
+			if (now < st->tsc)
 				continue;
 			/* One TSC read per burst on each side: frames of one TX
 			 * burst received in one RX burst share a latency, so runs
@@ -128,12 +134,15 @@ int gen_loop(struct fwd_app *app, unsigned int lcore)
 	const bool report = rte_get_main_lcore() == lcore;
 	const uint64_t rate = app->cfg.rate;
 	uint64_t now, deadline = 0, cap = 0, last_rx = 0, allowed, tsc = 0;
-	uint16_t q = 0, n, sent, k;
-	uint64_t cpu0 = thread_cpu_ns(), work, end;
+	uint16_t q = 0, n, sent, k, got, nst;
+	uint64_t cpu0 = thread_cpu_ns(), work, end, bursts = 0;
+	const bool ab = app->cfg.stamp_ab;
+	bool tx_stamp = false;
 	const uint64_t long_iter = app->hz / 10000;
 
 	nn_hist_init(ls->lat);
 	nn_hist_init(ls->cost);
+	nn_hist_init(ls->cost_u);
 	for (;;) {
 		now = rte_rdtsc();
 		if (!app->stop_tx && app_time_up(app, now)) {
@@ -147,6 +156,7 @@ int gen_loop(struct fwd_app *app, unsigned int lcore)
 			last_rx = g->rx;
 		}
 		work = 0;
+		sent = 0;
 		if (!app->stop_tx) {
 			n = FWD_BURST;
 			if (rate) {
@@ -157,10 +167,13 @@ int gen_loop(struct fwd_app *app, unsigned int lcore)
 				n = (uint16_t)RTE_MIN(allowed, (uint64_t)FWD_BURST);
 			}
 			if (n && rte_pktmbuf_alloc_bulk(txp->pool, pkts, n) == 0) {
-				if (stamp)
+				/* --stamp-ab: every other burst unstamped, so both
+				 * costs are measured in the same run and conditions. */
+				tx_stamp = stamp && (!ab || (bursts++ & 1));
+				if (tx_stamp)
 					tsc = rte_rdtsc();
 				for (k = 0; k < n; k++)
-					frame_build(app, pkts[k], 0, g->next_seq + k, tsc, stamp);
+					frame_build(app, pkts[k], 0, g->next_seq + k, tsc, tx_stamp);
 				sent = rte_eth_tx_burst(txp->id, q, pkts, n);
 				if (sent < n) {
 					rte_pktmbuf_free_bulk(pkts + sent, n - sent);
@@ -175,7 +188,9 @@ int gen_loop(struct fwd_app *app, unsigned int lcore)
 				g->alloc_fail++;
 			}
 		}
-		work += gen_receive(app, ls, rxp->id, rxp->nq, stamp);
+		nst = 0;
+		got = gen_receive(app, ls, rxp->id, rxp->nq, stamp, &nst);
+		work += got;
 		if (work) {
 			end = rte_rdtsc();
 			if (end - now < long_iter) {
@@ -185,8 +200,16 @@ int gen_loop(struct fwd_app *app, unsigned int lcore)
 				 * out and a full burst back): the same work in every
 				 * mode, so stamped and unstamped runs compare; the
 				 * median ignores those a context switch inflated. */
-				if (work == 2 * FWD_BURST)
-					nn_hist_record(ls->cost, (end - now) * 2 / work);
+				if (sent == FWD_BURST && got == FWD_BURST) {
+					uint64_t c = (end - now) * 2 / work;
+
+					if (!ab)
+						nn_hist_record(ls->cost, c);
+					else if (tx_stamp && nst == FWD_BURST)
+						nn_hist_record(ls->cost, c);
+					else if (!tx_stamp && nst == 0)
+						nn_hist_record(ls->cost_u, c);
+				}
 			} else {
 				g->long_iters++;
 			}

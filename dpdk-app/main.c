@@ -30,7 +30,7 @@ struct lcore_state lcore_state[RTE_MAX_LCORE];
 volatile bool force_quit;
 
 enum {
-	OPT_GEN = 256, OPT_NO_STAMP, OPT_SIZE, OPT_RATE, OPT_DURATION, OPT_MBUF_NODE,
+	OPT_GEN = 256, OPT_NO_STAMP, OPT_STAMP_AB, OPT_SIZE, OPT_RATE, OPT_DURATION, OPT_MBUF_NODE,
 	OPT_LCORE_NODE, OPT_NO_MAC, OPT_JSON, OPT_QUIET, OPT_PORTS, OPT_FWD_LCORES,
 	OPT_TX_FIRST, OPT_RXD, OPT_TXD, OPT_MBUFS, OPT_STALL_WINDOW, OPT_STALL,
 };
@@ -38,6 +38,7 @@ enum {
 static const struct option long_opts[] = {
 	{ "gen", no_argument, NULL, OPT_GEN },
 	{ "no-stamp", no_argument, NULL, OPT_NO_STAMP },
+	{ "stamp-ab", no_argument, NULL, OPT_STAMP_AB },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "rate", required_argument, NULL, OPT_RATE },
 	{ "duration", required_argument, NULL, OPT_DURATION },
@@ -83,6 +84,8 @@ static void usage(FILE *fp)
 "  --size BYTES         frame length without FCS, 60..1514 (default 64)\n"
 "  --rate PPS           generator rate, 0 = flat out (default 0)\n"
 "  --no-stamp           generator writes no TSC and records no latency (stamping cost)\n"
+"  --stamp-ab           stamp every other burst and report the generator's cost per\n"
+"                       packet with and without stamps, measured side by side\n"
 "  --tx-first           without --gen: seed every TX queue with one burst (looped ports)\n"
 "  --no-mac-updating    forward without rewriting the Ethernet addresses\n"
 "Run:\n"
@@ -196,6 +199,7 @@ static int parse_app(struct fwd_cfg *c, int argc, char **argv)
 		switch (opt) {
 		case OPT_GEN: c->gen = true; break;
 		case OPT_NO_STAMP: c->stamp = false; break;
+		case OPT_STAMP_AB: c->stamp_ab = true; break;
 		case OPT_SIZE:
 			ret = parse_u64("size", optarg, 60, 1514, &v);
 			c->size = (unsigned int)v;
@@ -249,6 +253,10 @@ static int parse_app(struct fwd_cfg *c, int argc, char **argv)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "nicnuma-fwd: unexpected argument '%s' (see --help)\n", argv[optind]);
+		return -EINVAL;
+	}
+	if (c->stamp_ab && (!c->stamp || !c->gen)) {
+		fprintf(stderr, "nicnuma-fwd: --stamp-ab needs --gen and excludes --no-stamp\n");
 		return -EINVAL;
 	}
 	if (c->tx_first && c->gen) {
@@ -392,7 +400,8 @@ static int plan_lcores(struct fwd_app *app)
 	if (gen >= 0) {
 		lcore_state[gen].lat = calloc(1, sizeof(struct nn_hist));
 		lcore_state[gen].cost = calloc(1, sizeof(struct nn_hist));
-		if (!lcore_state[gen].lat || !lcore_state[gen].cost)
+		lcore_state[gen].cost_u = calloc(1, sizeof(struct nn_hist));
+		if (!lcore_state[gen].lat || !lcore_state[gen].cost || !lcore_state[gen].cost_u)
 			return -ENOMEM;
 	}
 	return 0;
@@ -576,6 +585,7 @@ out:
 			free(lcore_state[l].lat);
 			free(lcore_state[l].stall);
 			free(lcore_state[l].cost);
+			free(lcore_state[l].cost_u);
 		}
 		rte_eal_cleanup();
 	}

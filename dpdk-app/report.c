@@ -331,6 +331,26 @@ int report_final(struct fwd_app *app)
 			nn_print_uint(o, PRINT_ANY, "long_iters", " %llu loop iterations over 100 us left out)\n",
 				      g->long_iters);
 		}
+		if (app->cfg.stamp_ab) {
+			const struct nn_hist *cs = lcore_state[app->gen_lcore].cost;
+			const struct nn_hist *cu = lcore_state[app->gen_lcore].cost_u;
+			double s_ns = cs->count ? ns(app, nn_hist_percentile(cs, 50)) : 0;
+			double u_ns = cu->count ? ns(app, nn_hist_percentile(cu, 50)) : 0;
+
+			nn_open_object(o, "stamp_ab");
+			nn_print_double(o, PRINT_ANY, "stamped_ns_per_packet",
+					"stamping A/B: stamped %.1f ns", s_ns);
+			nn_print_double(o, PRINT_ANY, "unstamped_ns_per_packet",
+					", unstamped %.1f ns per packet", u_ns);
+			if (s_ns > 0 && u_ns > 0)
+				nn_print_double(o, PRINT_ANY, "cost_pct", ": cost %.1f %%", (s_ns / u_ns - 1) * 100);
+			else
+				nn_print_null(o, PRINT_ANY, "cost_pct", ": cost %s");
+			nn_print_uint(o, PRINT_ANY, "stamped_iterations", " (%llu", cs->count);
+			nn_print_uint(o, PRINT_ANY, "unstamped_iterations", " and %llu full iterations)\n",
+				      cu->count);
+			nn_close_object(o);
+		}
 		nn_print_double(o, PRINT_JSON, "cpu_s", NULL, (double)lcore_state[app->gen_lcore].cpu_ns / 1e9);
 		nn_print_double(o, PRINT_JSON, "mpps_per_cpu_s", NULL, lcore_state[app->gen_lcore].cpu_ns
 				? (double)g->rx / ((double)lcore_state[app->gen_lcore].cpu_ns / 1e9) / 1e6 : 0);
