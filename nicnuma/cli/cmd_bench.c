@@ -915,6 +915,7 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 		}
 	}
 	nn_print_warnings(ctx);
+	nn_close_object(&ctx->out);
 	free_bench(&b);
 	return status ? status : nn_cli_status(ctx, 0);
 }
