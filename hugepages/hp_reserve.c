@@ -276,22 +276,25 @@ int nn_hp_boot_args(const struct nn_hp_state *st, unsigned long size_kb,
 }
 
 int nn_hugepages_apply_plan(struct nn_ctx *ctx, struct nn_undo *undo,
-			    const struct nn_plan_hugepages *hp, size_t n)
+			    const struct nn_plan_hugepages *hp, size_t n, int flags,
+			    struct nn_hp_result *out)
 {
-	struct nn_hp_result *res;
+	struct nn_hp_result *res = out;
 	struct nn_hp_state st;
 	size_t i;
 	int err;
 
 	if (!n)
 		return 0;
-	res = calloc(n, sizeof(*res));
+	if (!res)
+		res = calloc(n, sizeof(*res));
 	if (!res)
 		return -ENOMEM;
 	err = nn_hp_state_read(ctx, &st);
 	if (err) {
 		nn_warn(ctx, NN_HP_SYS_MM, "no hugepage support: %s", strerror(-err));
-		free(res);
+		if (res != out)
+			free(res);
 		return err;
 	}
 	for (i = 0; i < n; i++) {
@@ -301,7 +304,7 @@ int nn_hugepages_apply_plan(struct nn_ctx *ctx, struct nn_undo *undo,
 			nn_warn(ctx, NULL, "node %d: %lu kB pool holds %ld pages, the plan saw %ld",
 				hp[i].node, hp[i].size_kb, p->total, hp[i].current);
 	}
-	err = nn_hugepages_set_many(ctx, undo, &st, hp, n, 0, res);
+	err = nn_hugepages_set_many(ctx, undo, &st, hp, n, flags & NN_HP_DRY_RUN, res);
 	for (i = 0; err && i < n; i++) {
 		char path[PATH_MAX], boot[512];
 
@@ -320,6 +323,7 @@ int nn_hugepages_apply_plan(struct nn_ctx *ctx, struct nn_undo *undo,
 		}
 	}
 	nn_hp_state_free(&st);
-	free(res);
+	if (res != out)
+		free(res);
 	return err;
 }

@@ -187,9 +187,11 @@ int nn_hp_boot_args(const struct nn_hp_state *st, unsigned long size_kb,
 /* For `apply`: sets every plan entry to its target (all or nothing, in the
  * same undo log as the rest of the plan). A shortfall or failure becomes a
  * warning naming the pool, what was got, and for sizes the runtime could not
- * supply the boot arguments. */
+ * supply the boot arguments. @flags: NN_HP_DRY_RUN (then @undo may be NULL).
+ * @res, when not NULL, has @n entries and receives each pool's outcome. */
 int nn_hugepages_apply_plan(struct nn_ctx *ctx, struct nn_undo *undo,
-			    const struct nn_plan_hugepages *hp, size_t n);
+			    const struct nn_plan_hugepages *hp, size_t n, int flags,
+			    struct nn_hp_result *res);
 
 /* Mounts hugetlbfs with @size_kb pages on @dir (an existing directory) and
  * records it in @undo as NN_CHANGE_MOUNT so rollback unmounts it. Live only;

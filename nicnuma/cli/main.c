@@ -20,6 +20,7 @@ static const struct nn_cmd cmds[] = {
 	{ "rollback", nn_cmd_rollback, "restore the values the newest (or a given) snapshot saved" },
 	{ "script", nn_cmd_script, "render a plan as a standalone POSIX sh script (with restore)" },
 	{ "hugepages", nn_cmd_hugepages, "per-node hugepage pools: show, reserve, release" },
+	{ "bench", nn_cmd_bench, "prove what NUMA misplacement costs: nicnuma-fwd local vs remote" },
 	{ NULL, NULL, NULL },
 };
 

@@ -537,7 +537,7 @@ static void test_apply_plan(void **state)
 	(void)state;
 	ctx_open(&ctx, &devnull);
 	assert_int_equal(nn_undo_begin(&ctx, &u, "apply"), 0);
-	assert_int_equal(nn_hugepages_apply_plan(&ctx, &u, good, 2), 0);
+	assert_int_equal(nn_hugepages_apply_plan(&ctx, &u, good, 2, 0, NULL), 0);
 	assert_int_equal(get(0, 2048), 6);
 	assert_int_equal(get(1, 1048576), 2);
 	assert_int_equal(u.nchanges, 2);
@@ -550,15 +550,15 @@ static void test_apply_plan(void **state)
 	assert_int_equal(ctx.nwarns, 0);
 	/* Already there: nothing written, nothing recorded; the plan's stale
 	 * "current" counts are pointed out. */
-	assert_int_equal(nn_hugepages_apply_plan(&ctx, &u, good, 2), 0);
+	assert_int_equal(nn_hugepages_apply_plan(&ctx, &u, good, 2, 0, NULL), 0);
 	assert_int_equal(u.nchanges, 2);
 	assert_int_equal(ctx.nwarns, 2);
 	assert_non_null(strstr(ctx.warns[0].msg, "holds 6 pages, the plan saw 4"));
 
 	/* One bad entry: checked before any write, so node 0 stays at 6. */
-	assert_int_equal(nn_hugepages_apply_plan(&ctx, &u, badsize, 2), -EOPNOTSUPP);
+	assert_int_equal(nn_hugepages_apply_plan(&ctx, &u, badsize, 2, 0, NULL), -EOPNOTSUPP);
 	assert_int_equal(get(0, 2048), 6);
-	assert_int_equal(nn_hugepages_apply_plan(&ctx, &u, badnode, 2), -ENODEV);
+	assert_int_equal(nn_hugepages_apply_plan(&ctx, &u, badnode, 2, 0, NULL), -ENODEV);
 	assert_int_equal(get(0, 2048), 6);
 	assert_int_equal(u.nchanges, 2);
 	assert_true(ctx.nwarns >= 2);
