@@ -45,9 +45,10 @@ for s in "${shapes[@]}"; do
   log=$out/$s.log
   # The hard limit covers a stuck guest; a normal run takes a few minutes.
   # 2node runs the whole flow; 4node (twice the vCPUs to emulate) the
-  # discovery, capture, plan and script part, where its shape matters.
+  # discovery, capture, plan, script, hugepages and forwarder part, where
+  # its shape (NIC on node 3, two distances) matters.
   mode=full; limit=540
-  [ "$s" = 4node ] && { mode=quick; limit=360; }
+  [ "$s" = 4node ] && { mode=quick; limit=420; }
   "$testhost" --shape "$s" --build "$build" --out "$out" --timeout "$limit" \
     run bash tests/guest/checks.sh "$mode" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
