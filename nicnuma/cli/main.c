@@ -12,6 +12,7 @@
 #endif
 
 static const struct nn_cmd cmds[] = {
+	{ "check-pid", cmd_check_pid, "where a process's threads and memory sit (check --pid)" },
 	{ NULL, NULL, NULL },
 };
 
