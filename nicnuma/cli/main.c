@@ -12,6 +12,9 @@
 #endif
 
 static const struct nn_cmd cmds[] = {
+	{ "topo", nn_cmd_topo, "NUMA nodes, CPUs, memory, distances and kernel NUMA knobs" },
+	{ "nics", nn_cmd_nics, "network devices: PCI locality, local CPUs, queues and queue IRQs" },
+	{ "plan", nn_cmd_plan, "plan where queue IRQs, XPS, channels and hugepages go (changes nothing)" },
 	{ "check-pid", cmd_check_pid, "where a process's threads and memory sit (check --pid)" },
 	{ NULL, NULL, NULL },
 };

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cmd_nics.c - "nicnuma nics": every netdev, its locality, queues and queue IRQs */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "nicnuma/host.h"
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+"Usage: nicnuma [--root DIR] [--json] nics [--brief] [IFNAME...]\n"
+"\n"
+"Show every network device in /sys/class/net (or only the IFNAMEs given): its\n"
+"PCI address, driver, NUMA node and local CPUs, link speed, queue counts, and\n"
+"each of its IRQs with the IRQ's name in /proc/interrupts, the queue it serves,\n"
+"its smp_affinity_list and effective_affinity_list.\n"
+"\n"
+"NUMA node -1 is the kernel saying it does not know; the device's local_cpulist\n"
+"then tells whether locality is really unknown (it spans every CPU) or still\n"
+"narrower. Such devices are reported with 'unknown locality', never as node 0.\n"
+"An IRQ whose affinity is not within the device's local CPUs is marked 'REMOTE'.\n"
+"Software devices (lo, veth, bridge, dummy, tun, ifb...) are marked virtual\n"
+"with their kind and have no PCI address, driver or IRQs.\n"
+"\n"
+"On the live host the link list is also read over rtnetlink, and driver,\n"
+"bus-info, channels and speed through the ethtool ioctl; any disagreement with\n"
+"sysfs is a warning. Under --root nothing but files under DIR is read.\n"
+"\n"
+"Options:\n"
+"      --brief   one line per device, no per-IRQ table (text output only)\n"
+"  -h, --help    this help\n"
+"\n"
+"Global options --root DIR and --json go before or after the command. The JSON\n"
+"document has \"nics\" (one object per device, \"irqs\" per device), \"irqbalance\"\n"
+"(whether it runs: it rewrites IRQ affinities) and \"warnings\".\n"
+"\n"
+"Exit status: 0 clean, 1 printed with warnings (a missing or malformed file, an\n"
+"IRQ without /proc/irq/N, sysfs and netlink/ethtool disagreeing), 2 error (an\n"
+"unknown IFNAME, no CPU list, bad option).\n");
+}
+
+static const char *dir_name(enum nn_qdir d)
+{
+	switch (d) {
+	case NN_QDIR_RXTX:
+		return "rxtx";
+	case NN_QDIR_RX:
+		return "rx";
+	case NN_QDIR_TX:
+		return "tx";
+	default:
+		return NULL;
+	}
+}
+
+/* An affinity within the device's local CPUs is local; unknown when locality is. */
+static int affinity_local(const struct nn_nic *nic, const struct nn_cpuset *aff, bool has)
+{
+	if (!has || !nic->locality_known || nn_cpuset_empty(&nic->local_cpus) || nn_cpuset_empty(aff))
+		return -1;
+	return nn_cpuset_subset(aff, &nic->local_cpus);
+}
+
+static void print_opt_bool(struct nn_out *o, const char *key, int v)
+{
+	if (v < 0)
+		nn_print_null(o, PRINT_JSON, key, NULL);
+	else
+		nn_print_bool(o, PRINT_JSON, key, NULL, v > 0);
+}
+
+static void print_cpuset_or_null(struct nn_out *o, int type, const char *key, const char *fmt,
+				 const struct nn_cpuset *s, bool known)
+{
+	if (known && !nn_cpuset_empty(s))
+		nn_print_cpuset(o, type, key, fmt, s);
+	else
+		nn_print_null(o, type, key, fmt);
+}
+
+static int width_of(const struct nn_cpuset *s, int w)
+{
+	char *str = nn_cpuset_format_list(s);
+	int n = str ? (int)strlen(str) : 0;
+
+	free(str);
+	return n > w ? n : w;
+}
+
+static void print_irqs(struct nn_out *o, const struct nn_nic *nic, bool table)
+{
+	int t = PRINT_JSON | (table ? PRINT_FP : 0);
+	int wa = 8, we = 9;
+	char fa[16], fe[16];
+	size_t i;
+
+	for (i = 0; i < nic->nirqs; i++) {
+		wa = width_of(&nic->irqs[i].affinity, wa);
+		we = width_of(&nic->irqs[i].effective, we);
+	}
+	snprintf(fa, sizeof(fa), "%%-%ds  ", wa);
+	snprintf(fe, sizeof(fe), "%%-%ds  ", we);
+	if (table && nic->nirqs)
+		nn_printf(o, "  %-6s %-6s %-5s %-*s  %-*s  %-7s %s\n", "IRQ", "QUEUE", "DIR",
+			  wa, "AFFINITY", we, "EFFECTIVE", "PLACED", "NAME");
+	nn_open_array(o, "irqs");
+	for (i = 0; i < nic->nirqs; i++) {
+		const struct nn_irq *q = &nic->irqs[i];
+		int loc = affinity_local(nic, &q->affinity, q->has_affinity);
+		int eloc = affinity_local(nic, &q->effective, q->has_effective);
+		const char *placed;
+
+		nn_open_object(o, NULL);
+		if (table)
+			nn_printf(o, "  ");
+		nn_print_int(o, t, "irq", "%-6lld ", q->irq);
+		nn_print_string(o, PRINT_JSON, "name", NULL, q->name);
+		nn_print_opt_int(o, t, "queue", "%-6d ", q->queue, "-");
+		nn_print_string(o, t, "dir", "%-5s ", dir_name(q->dir));
+		print_cpuset_or_null(o, t, "affinity", fa, &q->affinity, q->has_affinity);
+		print_cpuset_or_null(o, t, "effective_affinity", fe, &q->effective, q->has_effective);
+		print_opt_bool(o, "affinity_local", loc);
+		print_opt_bool(o, "effective_local", eloc);
+		/* What counts is where it really fires: effective, else the mask. */
+		if (eloc >= 0)
+			loc = eloc;
+		placed = loc < 0 ? "?" : loc ? "local" : "REMOTE";
+		if (table)
+			nn_printf(o, "%-7s %s\n", placed, q->name ? q->name : "(not in /proc/interrupts)");
+		nn_close_object(o);
+	}
+	nn_close_array(o);
+}
+
+static void locality_line(struct nn_out *o, const struct nn_nic *nic, const struct nn_topo *t)
+{
+	char *local = nn_cpuset_format_list(&nic->local_cpus);
+
+	if (nic->numa_node >= 0)
+		nn_printf(o, "node %d, local CPUs %s", nic->numa_node,
+			  local && *local ? local : "unknown");
+	else if (nic->locality_known)
+		nn_printf(o, "numa_node -1 but local CPUs %s (narrower than all CPUs)", local);
+	else if (local && *local)
+		nn_printf(o, "unknown locality (numa_node -1, local_cpulist %s spans every CPU)", local);
+	else
+		nn_printf(o, "unknown locality (numa_node -1, no local_cpulist)");
+	free(local);
+	(void)t;
+}
+
+static void print_nic(struct nn_out *o, const struct nn_nic *nic, const struct nn_topo *t, bool brief)
+{
+	unsigned int remote = 0, queues = 0;
+	size_t i;
+
+	nn_open_object(o, NULL);
+	nn_print_string(o, PRINT_JSON, "name", NULL, nic->name);
+	nn_print_opt_int(o, PRINT_JSON, "ifindex", NULL, nic->ifindex, NULL);
+	nn_print_bool(o, PRINT_JSON, "virtual", NULL, nic->is_virtual);
+	nn_print_string(o, PRINT_JSON, "kind", NULL, nic->kind);
+	nn_print_string(o, PRINT_JSON, "pci", NULL, nic->pci);
+	nn_print_string(o, PRINT_JSON, "driver", NULL, nic->driver);
+	nn_print_opt_int(o, PRINT_JSON, "numa_node", NULL, nic->numa_node, NULL);
+	print_cpuset_or_null(o, PRINT_JSON, "local_cpus", NULL, &nic->local_cpus, true);
+	nn_print_bool(o, PRINT_JSON, "locality_known", NULL, nic->locality_known);
+	nn_print_opt_int(o, PRINT_JSON, "speed_mbps", NULL, nic->speed_mbps, NULL);
+	nn_print_opt_int(o, PRINT_JSON, "rx_queues", NULL, nic->rx_queues, NULL);
+	nn_print_opt_int(o, PRINT_JSON, "tx_queues", NULL, nic->tx_queues, NULL);
+	nn_open_object(o, "channels");
+	nn_print_opt_int(o, PRINT_JSON, "combined", NULL, nic->channels_combined, NULL);
+	nn_print_opt_int(o, PRINT_JSON, "max_combined", NULL, nic->channels_max, NULL);
+	nn_close_object(o);
+
+	/* Text: one summary row, then (unless --brief) the device's IRQs. */
+	nn_printf(o, "%-16s ", nic->name);
+	if (nic->is_virtual) {
+		char kind[40];
+
+		snprintf(kind, sizeof(kind), "virtual %s", nic->kind ? nic->kind : "(kind unknown)");
+		nn_printf(o, "%-22s %-13s %-8s ", kind, "-", "-");
+	} else {
+		nn_printf(o, "%-22s %-13s ", nic->driver ? nic->driver : "?", nic->pci ? nic->pci : "-");
+		if (nic->numa_node >= 0)
+			nn_printf(o, "%-8d ", nic->numa_node);
+		else
+			nn_printf(o, "%-8s ", nic->locality_known ? "-1*" : "unknown");
+	}
+	if (nic->speed_mbps > 0)
+		nn_printf(o, "%-9ld ", nic->speed_mbps);
+	else
+		nn_printf(o, "%-9s ", "unknown");
+	if (nic->rx_queues >= 0 && nic->tx_queues >= 0)
+		nn_printf(o, "%3d/%-3d  ", nic->rx_queues, nic->tx_queues);
+	else
+		nn_printf(o, "%-9s", "?");
+	if (nic->channels_combined >= 0)
+		nn_printf(o, "%3d/%-3d  ", nic->channels_combined, nic->channels_max);
+	else
+		nn_printf(o, "%-9s", "-");
+	for (i = 0; i < nic->nirqs; i++) {
+		const struct nn_irq *q = &nic->irqs[i];
+		const struct nn_cpuset *a = q->has_effective ? &q->effective : &q->affinity;
+
+		if (q->queue >= 0)
+			queues++;
+		if ((q->has_effective || q->has_affinity) &&
+		    affinity_local(nic, a, true) == 0)
+			remote++;
+	}
+	nn_printf(o, "%zu", nic->nirqs);
+	if (remote)
+		nn_printf(o, " (%u REMOTE)", remote);
+	nn_printf(o, "\n");
+
+	if (!brief && !nic->is_virtual) {
+		nn_printf(o, "  %s: ", nic->name);
+		locality_line(o, nic, t);
+		nn_printf(o, "; %u queue IRQ%s of %zu\n", queues, queues == 1 ? "" : "s", nic->nirqs);
+	}
+	print_irqs(o, nic, !brief && !nic->is_virtual && nic->nirqs);
+	if (!brief && !nic->is_virtual)
+		nn_printf(o, "\n");
+	nn_close_object(o);
+}
+
+static void print_irqbalance(struct nn_out *o, const struct nn_irqbalance_state *ib)
+{
+	nn_open_object(o, "irqbalance");
+	nn_print_bool(o, PRINT_JSON, "running", NULL, ib->running);
+	nn_print_opt_int(o, PRINT_JSON, "pid", NULL, ib->pid, NULL);
+	nn_print_string(o, PRINT_JSON, "cmdline", NULL, ib->cmdline);
+	nn_print_bool(o, PRINT_JSON, "systemd", NULL, ib->systemd);
+	nn_close_object(o);
+	if (ib->running)
+		nn_printf(o, "\nirqbalance: running (pid %d: %s); it moves IRQs, so affinities above "
+			  "can change under you\n", ib->pid, ib->cmdline ? ib->cmdline : "?");
+	else
+		nn_printf(o, "\nirqbalance: not running\n");
+}
+
+int nn_cmd_nics(struct nn_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "brief", no_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct nn_out *o = &ctx->out;
+	struct nn_host h;
+	bool brief = false;
+	int c, err, i, status = 0;
+	size_t k;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			brief = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return NN_EXIT_OK;
+		default:
+			usage(stderr);
+			return NN_EXIT_ERROR;
+		}
+	}
+
+	err = nn_host_discover(ctx, &h);
+	nn_open_object(o, NULL);
+	if (err) {
+		nn_print_warnings(ctx);
+		nn_err(ctx, "nics: cannot discover the host under %s: %s", ctx->root.path,
+		       strerror(-err));
+		return NN_EXIT_ERROR;
+	}
+	for (i = optind; i < argc; i++)
+		if (!nn_nic_find(h.nics, h.nnics, argv[i])) {
+			nn_err(ctx, "nics: no network device '%s' in /sys/class/net", argv[i]);
+			status = NN_EXIT_ERROR;
+		}
+	if (status) {
+		nn_host_free(&h);
+		return status;
+	}
+
+	nn_printf(o, "%-16s %-22s %-13s %-8s %-9s %-8s %-8s %s\n", "NIC", "DRIVER/KIND", "PCI",
+		  "NODE", "SPEED", "RXQ/TXQ", "CHANNELS", "IRQS");
+	if (!brief)
+		nn_printf(o, "\n");
+	nn_open_array(o, "nics");
+	for (k = 0; k < h.nnics; k++) {
+		bool want = optind >= argc;
+
+		for (i = optind; i < argc && !want; i++)
+			want = !strcmp(argv[i], h.nics[k].name);
+		if (want)
+			print_nic(o, &h.nics[k], &h.topo, brief);
+	}
+	nn_close_array(o);
+	print_irqbalance(o, &h.irqbalance);
+	nn_print_warnings(ctx);
+	nn_host_free(&h);
+	return nn_cli_status(ctx, 0);
+}

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cmd_topo.c - "nicnuma topo": NUMA nodes, CPUs and the kernel's NUMA knobs */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "nicnuma/topo.h"
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+"Usage: nicnuma [--root DIR] [--json] topo [--no-cpus]\n"
+"\n"
+"Show the host's NUMA topology as the kernel reports it: every node with its\n"
+"CPUs, memory, distance row and hugepage pools; every online CPU with its node,\n"
+"package, die, core, SMT siblings and L3 group; and the kernel settings that\n"
+"change how a data plane behaves across nodes (automatic NUMA balancing, zone\n"
+"reclaim, transparent hugepages) plus whether this is a virtual machine.\n"
+"\n"
+"Nodes without CPUs are memory-only (CXL, HBM, or a VM's memory node); nodes\n"
+"with CPUs but no memory are CPU-only: their CPUs always allocate remotely.\n"
+"An unknown value prints as 'unknown' (JSON null), never as 0.\n"
+"\n"
+"Options:\n"
+"      --no-cpus   leave out the per-CPU table (text output only)\n"
+"  -h, --help      this help\n"
+"\n"
+"Global options --root DIR (read a captured tree instead of this host) and\n"
+"--json (one JSON document: nodes, cpus, knobs, warnings) go before or after\n"
+"the command.\n"
+"\n"
+"Files read: /sys/devices/system/cpu/{online,cpuN/topology,cpuN/cache},\n"
+"/sys/devices/system/node/nodeN/{cpulist,distance,meminfo,hugepages},\n"
+"/proc/sys/kernel/numa_balancing, /proc/sys/vm/zone_reclaim_mode,\n"
+"/sys/kernel/mm/transparent_hugepage/{enabled,defrag}, /proc/cpuinfo.\n"
+"\n"
+"Exit status: 0 clean, 1 printed with warnings (a file was missing or\n"
+"malformed; each warning names it), 2 error (no CPU list, bad option).\n");
+}
+
+static const char *balancing_meaning(int v)
+{
+	switch (v) {
+	case 0:
+		return "off: the kernel leaves tasks and pages where they are; placement is what you set";
+	case 1:
+		return "on: the kernel samples page faults and migrates pages and tasks toward the node "
+		       "that uses them; it can move a pinned data plane's memory and adds fault overhead";
+	case 2:
+		return "memory tiering: hot pages are promoted from slow to fast memory nodes";
+	case 3:
+		return "on, with memory tiering: pages and tasks migrate and hot pages get promoted";
+	case -1:
+		return "unknown (file missing: kernel without automatic NUMA balancing?)";
+	default:
+		return "unrecognised value";
+	}
+}
+
+static void zone_reclaim_meaning(int v, char *buf, size_t size)
+{
+	if (v < 0) {
+		snprintf(buf, size, "unknown (file missing: kernel without NUMA?)");
+		return;
+	}
+	if (v == 0) {
+		snprintf(buf, size, "off: when the local node is full, allocations go to other nodes "
+			 "before reclaiming locally (usual for servers)");
+		return;
+	}
+	/* Bits: 1 reclaim (drop clean page cache), 2 write dirty pages, 4 swap. */
+	snprintf(buf, size, "on: a full node reclaims its own memory before allocating remotely "
+		 "(%s%s%s); keeps memory local at the cost of reclaim stalls",
+		 (v & 1) ? "drops clean page cache" : "reclaim bit unset",
+		 (v & 2) ? ", writes dirty pages out" : "",
+		 (v & 4) ? ", swaps pages out" : "");
+}
+
+static const char *thp_enabled_meaning(const char *v)
+{
+	if (!*v)
+		return "unknown";
+	if (!strcmp(v, "always"))
+		return "any anonymous memory may be backed by huge pages (and khugepaged collapses)";
+	if (!strcmp(v, "madvise"))
+		return "only memory marked MADV_HUGEPAGE gets huge pages";
+	if (!strcmp(v, "never"))
+		return "transparent huge pages are off (hugetlbfs pages are separate)";
+	return "unrecognised value";
+}
+
+static const char *thp_defrag_meaning(const char *v)
+{
+	if (!*v)
+		return "unknown";
+	if (!strcmp(v, "always"))
+		return "a page fault stalls for direct compaction to get a huge page (latency spikes)";
+	if (!strcmp(v, "defer"))
+		return "background compaction only; the fault takes small pages now";
+	if (!strcmp(v, "defer+madvise"))
+		return "direct compaction for MADV_HUGEPAGE memory, background for the rest";
+	if (!strcmp(v, "madvise"))
+		return "direct compaction only for MADV_HUGEPAGE memory";
+	if (!strcmp(v, "never"))
+		return "no compaction for transparent huge pages";
+	return "unrecognised value";
+}
+
+static const char *hypervisor_meaning(int v)
+{
+	if (v > 0)
+		return "virtual machine: nodes, distances and PCI locality are what the hypervisor "
+		       "presents and may not match the physical host";
+	if (v == 0)
+		return "bare metal (no hypervisor CPU flag)";
+	return "unknown (no flags line in /proc/cpuinfo)";
+}
+
+static void knob_int(struct nn_out *o, const char *key, const char *label, int v, const char *meaning)
+{
+	nn_open_object(o, key);
+	nn_printf(o, "  %-30s ", label);
+	nn_print_opt_int(o, PRINT_ANY, "value", "%-14d ", v, "unknown");
+	nn_print_string(o, PRINT_ANY, "meaning", "%s\n", meaning);
+	nn_close_object(o);
+}
+
+static void knob_str(struct nn_out *o, const char *key, const char *label, const char *v,
+		     const char *meaning)
+{
+	nn_open_object(o, key);
+	nn_printf(o, "  %-30s ", label);
+	nn_print_string(o, PRINT_ANY, "value", "%-14s ", *v ? v : NULL);
+	nn_print_string(o, PRINT_ANY, "meaning", "%s\n", meaning);
+	nn_close_object(o);
+}
+
+static void print_knobs(struct nn_out *o, const struct nn_knobs *k)
+{
+	char zr[256];
+
+	nn_printf(o, "\nKernel NUMA knobs:\n");
+	nn_open_object(o, "knobs");
+	knob_int(o, "numa_balancing", "kernel.numa_balancing", k->numa_balancing,
+		 balancing_meaning(k->numa_balancing));
+	zone_reclaim_meaning(k->zone_reclaim_mode, zr, sizeof(zr));
+	knob_int(o, "zone_reclaim_mode", "vm.zone_reclaim_mode", k->zone_reclaim_mode, zr);
+	knob_str(o, "thp_enabled", "transparent_hugepage/enabled", k->thp_enabled,
+		 thp_enabled_meaning(k->thp_enabled));
+	knob_str(o, "thp_defrag", "transparent_hugepage/defrag", k->thp_defrag,
+		 thp_defrag_meaning(k->thp_defrag));
+	nn_open_object(o, "hypervisor");
+	nn_printf(o, "  %-30s %-14s ", "hypervisor (cpuinfo flag)",
+		  k->hypervisor > 0 ? "yes" : k->hypervisor == 0 ? "no" : "unknown");
+	if (k->hypervisor < 0)
+		nn_print_null(o, PRINT_JSON, "value", NULL);
+	else
+		nn_print_bool(o, PRINT_JSON, "value", NULL, k->hypervisor > 0);
+	nn_print_string(o, PRINT_ANY, "meaning", "%s\n", hypervisor_meaning(k->hypervisor));
+	nn_close_object(o);
+	nn_close_object(o);
+}
+
+/* "4.6 GiB" for the text table; JSON keeps kB. */
+static void human_kb(long kb, char *buf, size_t size)
+{
+	if (kb < 0)
+		snprintf(buf, size, "unknown");
+	else if (kb >= 1024L * 1024)
+		snprintf(buf, size, "%.1f GiB", (double)kb / (1024.0 * 1024.0));
+	else
+		snprintf(buf, size, "%.1f MiB", (double)kb / 1024.0);
+}
+
+static void hp_size(unsigned long kb, char *buf, size_t size)
+{
+	if (kb >= 1024 * 1024 && kb % (1024 * 1024) == 0)
+		snprintf(buf, size, "%luG", kb / (1024 * 1024));
+	else if (kb >= 1024 && kb % 1024 == 0)
+		snprintf(buf, size, "%luM", kb / 1024);
+	else
+		snprintf(buf, size, "%luk", kb);
+}
+
+static int list_width(const struct nn_cpuset *s, int min)
+{
+	char *str = nn_cpuset_format_list(s);
+	int w = str ? (int)strlen(str) : 1;
+
+	free(str);
+	return w > min ? w : min;
+}
+
+static void print_nodes(struct nn_out *o, const struct nn_topo *t)
+{
+	size_t i, j;
+	int w = 4;
+	char fmt[16], a[32], b[32];
+
+	for (i = 0; i < t->nnodes; i++)
+		w = list_width(&t->nodes[i].cpus, w);
+	snprintf(fmt, sizeof(fmt), "%%-%ds  ", w);
+	nn_printf(o, "\n%-5s %-*s  %-5s %10s %10s  %s\n", "NODE", w, "CPUS", "NCPU",
+		  "MEM TOTAL", "MEM FREE", "HUGEPAGES total/free/surplus");
+	nn_open_array(o, "nodes");
+	for (i = 0; i < t->nnodes; i++) {
+		const struct nn_node *n = &t->nodes[i];
+		bool no_cpus = nn_cpuset_empty(&n->cpus);
+
+		nn_open_object(o, NULL);
+		nn_print_int(o, PRINT_ANY, "id", "%-5lld ", n->id);
+		if (no_cpus)
+			nn_printf(o, "%-*s  ", w, "(none)");
+		nn_print_cpuset(o, no_cpus ? PRINT_JSON : PRINT_ANY, "cpus", fmt, &n->cpus);
+		nn_print_uint(o, PRINT_ANY, "ncpus", "%5llu ", nn_cpuset_count(&n->cpus));
+		human_kb(n->mem_total_kb, a, sizeof(a));
+		human_kb(n->mem_free_kb, b, sizeof(b));
+		nn_printf(o, "%10s %10s  ", a, b);
+		nn_print_opt_int(o, PRINT_JSON, "mem_total_kb", NULL, n->mem_total_kb, NULL);
+		nn_print_opt_int(o, PRINT_JSON, "mem_free_kb", NULL, n->mem_free_kb, NULL);
+		nn_print_bool(o, PRINT_JSON, "memory_only", NULL, no_cpus);
+		nn_print_bool(o, PRINT_JSON, "cpu_only", NULL, n->mem_total_kb == 0);
+		if (n->ndistances) {
+			nn_open_array(o, "distances");
+			for (j = 0; j < n->ndistances; j++)
+				nn_print_opt_int(o, PRINT_JSON, NULL, NULL, n->distances[j], NULL);
+			nn_close_array(o);
+		} else {
+			nn_print_null(o, PRINT_JSON, "distances", NULL);
+		}
+		nn_open_array(o, "hugepages");
+		for (j = 0; j < n->nhugepages; j++) {
+			const struct nn_hugepages *h = &n->hugepages[j];
+
+			hp_size(h->size_kb, a, sizeof(a));
+			nn_printf(o, "%s%s ", j ? ", " : "", a);
+			nn_open_object(o, NULL);
+			nn_print_uint(o, PRINT_JSON, "size_kb", NULL, h->size_kb);
+			nn_print_opt_int(o, PRINT_ANY, "total", "%ld/", h->total, "?");
+			nn_print_opt_int(o, PRINT_ANY, "free", "%ld/", h->free, "?");
+			nn_print_opt_int(o, PRINT_ANY, "surplus", "%ld", h->surplus, "?");
+			nn_close_object(o);
+		}
+		if (!n->nhugepages)
+			nn_printf(o, "-");
+		nn_close_array(o);
+		if (no_cpus)
+			nn_printf(o, "  (memory-only node)");
+		else if (n->mem_total_kb == 0)
+			nn_printf(o, "  (CPU-only node: its CPUs allocate remotely)");
+		nn_printf(o, "\n");
+		nn_close_object(o);
+	}
+	nn_close_array(o);
+
+	/* The distance matrix, rows as the kernel gives them. */
+	nn_printf(o, "\nNode distances (10 = local):\n%-8s", "");
+	for (i = 0; i < t->nnodes; i++)
+		nn_printf(o, " %4d", t->nodes[i].id);
+	nn_printf(o, "\n");
+	for (i = 0; i < t->nnodes; i++) {
+		const struct nn_node *n = &t->nodes[i];
+
+		nn_printf(o, "node %-3d", n->id);
+		for (j = 0; j < t->nnodes; j++) {
+			if (j < n->ndistances && n->distances[j] >= 0)
+				nn_printf(o, " %4d", n->distances[j]);
+			else
+				nn_printf(o, " %4s", "?");
+		}
+		nn_printf(o, "\n");
+	}
+}
+
+static void print_cpus(struct nn_out *o, const struct nn_topo *t, bool table)
+{
+	int ts = PRINT_JSON | (table ? PRINT_FP : 0);
+	int ws = 8;
+	char fs[16], fl[16];
+	size_t i;
+
+	for (i = 0; i < t->ncpus; i++) {
+		ws = list_width(&t->cpus[i].siblings, ws);
+	}
+	snprintf(fs, sizeof(fs), "%%-%ds  ", ws);
+	snprintf(fl, sizeof(fl), "%%s\n");
+	if (table)
+		nn_printf(o, "\n%-5s %-7s %-7s %-5s %-7s %-*s  %s\n", "CPU", "NODE", "PACKAGE",
+			  "DIE", "CORE", ws, "SIBLINGS", "L3 SHARED WITH");
+	nn_open_array(o, "cpus");
+	for (i = 0; i < t->ncpus; i++) {
+		const struct nn_cpu *c = &t->cpus[i];
+
+		nn_open_object(o, NULL);
+		nn_print_int(o, ts, "id", "%-5lld ", c->id);
+		nn_print_opt_int(o, ts, "node", "%-7d ", c->node, "?");
+		nn_print_opt_int(o, ts, "package", "%-7d ", c->package, "?");
+		nn_print_opt_int(o, ts, "die", "%-5d ", c->die, "?");
+		nn_print_opt_int(o, ts, "core", "%-7d ", c->core, "?");
+		if (nn_cpuset_empty(&c->siblings)) {
+			nn_print_null(o, PRINT_JSON, "siblings", NULL);
+			if (table)
+				nn_printf(o, "%-*s  ", ws, "?");
+		} else {
+			nn_print_cpuset(o, ts, "siblings", fs, &c->siblings);
+		}
+		nn_print_opt_int(o, PRINT_JSON, "l3", NULL, c->l3, NULL);
+		if (nn_cpuset_empty(&c->l3_cpus)) {
+			nn_print_null(o, PRINT_JSON, "l3_cpus", NULL);
+			if (table)
+				nn_printf(o, "?\n");
+		} else {
+			nn_print_cpuset(o, ts, "l3_cpus", fl, &c->l3_cpus);
+		}
+		nn_close_object(o);
+	}
+	nn_close_array(o);
+}
+
+int nn_cmd_topo(struct nn_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "no-cpus", no_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct nn_out *o = &ctx->out;
+	struct nn_topo t;
+	bool cpus = true;
+	int c, err;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			cpus = false;
+			break;
+		case 'h':
+			usage(stdout);
+			return NN_EXIT_OK;
+		default:
+			usage(stderr);
+			return NN_EXIT_ERROR;
+		}
+	}
+	if (optind < argc) {
+		nn_err(ctx, "topo: unexpected argument '%s' (see nicnuma topo --help)", argv[optind]);
+		return NN_EXIT_ERROR;
+	}
+
+	err = nn_topo_discover(ctx, &t);
+	nn_open_object(o, NULL);
+	if (err) {
+		nn_print_warnings(ctx);
+		nn_err(ctx, "topo: cannot discover the topology under %s: %s", ctx->root.path,
+		       strerror(-err));
+		return NN_EXIT_ERROR;
+	}
+	nn_print_string(o, PRINT_ANY, "cpu_model", "CPU model:   %s\n",
+			t.knobs.cpu_model[0] ? t.knobs.cpu_model : NULL);
+	nn_print_cpuset(o, PRINT_ANY, "online", "Online CPUs: %s", &t.online);
+	nn_printf(o, " (%u CPUs, %zu NUMA node%s)%s\n", nn_cpuset_count(&t.online), t.nnodes,
+		  t.nnodes == 1 ? "" : "s", t.knobs.hypervisor > 0 ? ", virtual machine" : "");
+	print_nodes(o, &t);
+	print_cpus(o, &t, cpus);
+	print_knobs(o, &t.knobs);
+	nn_print_warnings(ctx);
+	nn_topo_free(&t);
+	return nn_cli_status(ctx, 0);
+}

@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* topo.c - CPUs, NUMA nodes and the kernel's NUMA knobs, read through the fs root
+ *
+ * Every file that is missing or malformed becomes a warning naming it and an
+ * unknown (-1) value; only an unreadable /sys/devices/system/cpu/online stops
+ * discovery, since without it there is no CPU list to report.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "parse.h"
+#include "pathf.h"
+#include "topo.h"
+
+#define CPU_DIR "/sys/devices/system/cpu"
+#define NODE_DIR "/sys/devices/system/node"
+
+/* Missing per-CPU files are reported once per kind ("and N more") so a tree
+ * without, say, core_id on 512 CPUs gives one warning, not 512. */
+struct missing {
+	const char *what;
+	char first[PATH_MAX];
+	unsigned int count;
+};
+
+static void missing_note(struct missing *m, const char *path)
+{
+	if (!m->count++)
+		snprintf(m->first, sizeof(m->first), "%s", path);
+}
+
+static void missing_flush(struct nn_ctx *ctx, struct missing *m)
+{
+	if (!m->count)
+		return;
+	if (m->count == 1)
+		nn_warn(ctx, m->first, "cannot read %s: %s unknown", m->what, m->what);
+	else
+		nn_warn(ctx, m->first, "cannot read %s (nor on %u more CPUs): %s unknown",
+			m->what, m->count - 1, m->what);
+}
+
+/* Reads an integer file; ENOENT goes to @m (when given), other failures warn. */
+static long read_num(struct nn_ctx *ctx, const char *path, const char *what, struct missing *m)
+{
+	long v;
+	int err = nn_read_long(&ctx->root, path, &v);
+
+	if (!err)
+		return v;
+	if (err == -ENOENT && m)
+		missing_note(m, path);
+	else if (err == -EINVAL || err == -ERANGE)
+		nn_warn(ctx, path, "malformed %s (not an integer): %s unknown", what, what);
+	else
+		nn_warn(ctx, path, "cannot read %s: %s", what, strerror(-err));
+	return -1;
+}
+
+static int to_int(long v)
+{
+	return (v < 0 || v > INT_MAX) ? -1 : (int)v;
+}
+
+static int cmp_hp(const void *a, const void *b)
+{
+	const struct nn_hugepages *x = a, *y = b;
+
+	return (x->size_kb > y->size_kb) - (x->size_kb < y->size_kb);
+}
+
+/* "hugepages-2048kB" -> 2048 */
+static int hp_size(const char *name, unsigned long *kb)
+{
+	char *e;
+	unsigned long v;
+
+	if (strncmp(name, "hugepages-", 10) || !isdigit((unsigned char)name[10]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(name + 10, &e, 10);
+	if (errno || strcmp(e, "kB"))
+		return -EINVAL;
+	*kb = v;
+	return 0;
+}
+
+static int read_hugepages(struct nn_ctx *ctx, const char *dir, struct nn_node *node)
+{
+	struct dirent *de;
+	DIR *d;
+	int err;
+
+	err = nn_root_opendir(&ctx->root, dir, &d);
+	if (err == -ENOENT)
+		return 0;	/* kernel without hugetlbfs */
+	if (err) {
+		nn_warn(ctx, dir, "cannot list hugepage sizes: %s", strerror(-err));
+		return 0;
+	}
+	while ((de = readdir(d))) {
+		struct nn_hugepages *hp, *nv;
+		unsigned long kb;
+		char path[PATH_MAX];
+
+		if (hp_size(de->d_name, &kb))
+			continue;
+		nv = realloc(node->hugepages, (node->nhugepages + 1) * sizeof(*nv));
+		if (!nv) {
+			closedir(d);
+			return -ENOMEM;
+		}
+		node->hugepages = nv;
+		hp = &nv[node->nhugepages++];
+		hp->size_kb = kb;
+		nn_pathf(path, sizeof(path), "%s/%s/nr_hugepages", dir, de->d_name);
+		hp->total = read_num(ctx, path, "hugepage count", NULL);
+		nn_pathf(path, sizeof(path), "%s/%s/free_hugepages", dir, de->d_name);
+		hp->free = read_num(ctx, path, "free hugepage count", NULL);
+		nn_pathf(path, sizeof(path), "%s/%s/surplus_hugepages", dir, de->d_name);
+		hp->surplus = read_num(ctx, path, "surplus hugepage count", NULL);
+	}
+	closedir(d);
+	if (node->nhugepages > 1)
+		qsort(node->hugepages, node->nhugepages, sizeof(*node->hugepages), cmp_hp);
+	return 0;
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	const struct nn_node *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* "node12" -> 12 */
+static int node_id(const char *name)
+{
+	const char *p = name + 4;
+	long v = 0;
+
+	if (strncmp(name, "node", 4) || !*p)
+		return -1;
+	for (; *p; p++) {
+		if (!isdigit((unsigned char)*p) || v > 1000000)
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	return (int)v;
+}
+
+static int list_nodes(struct nn_ctx *ctx, struct nn_topo *t)
+{
+	struct dirent *de;
+	DIR *d;
+	int err;
+
+	err = nn_root_opendir(&ctx->root, NODE_DIR, &d);
+	if (err)
+		return err;
+	while ((de = readdir(d))) {
+		struct nn_node *nv;
+		int id = node_id(de->d_name);
+
+		if (id < 0)
+			continue;
+		nv = realloc(t->nodes, (t->nnodes + 1) * sizeof(*nv));
+		if (!nv) {
+			closedir(d);
+			return -ENOMEM;
+		}
+		t->nodes = nv;
+		memset(&nv[t->nnodes], 0, sizeof(*nv));
+		nv[t->nnodes].id = id;
+		nv[t->nnodes].mem_total_kb = -1;
+		nv[t->nnodes].mem_free_kb = -1;
+		t->nnodes++;
+	}
+	closedir(d);
+	if (t->nnodes > 1)
+		qsort(t->nodes, t->nnodes, sizeof(*t->nodes), cmp_node);
+	return 0;
+}
+
+static int read_node(struct nn_ctx *ctx, struct nn_topo *t, struct nn_node *n)
+{
+	char base[64], path[PATH_MAX];
+	char *text;
+	int *dist;
+	size_t nd;
+	int err;
+
+	snprintf(base, sizeof(base), NODE_DIR "/node%d", n->id);
+
+	snprintf(path, sizeof(path), "%s/cpulist", base);
+	err = nn_read_cpulist(&ctx->root, path, &n->cpus);
+	if (err == -ENOMEM)
+		return err;
+	if (err)
+		nn_warn(ctx, path, "%s: node %d's CPUs unknown",
+			err == -ENOENT ? "missing" : err == -EINVAL || err == -ERANGE ?
+			"malformed cpulist" : strerror(-err), n->id);
+
+	snprintf(path, sizeof(path), "%s/meminfo", base);
+	err = nn_read_file(&ctx->root, path, &text, NULL);
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
+		nn_warn(ctx, path, "cannot read node meminfo: %s", strerror(-err));
+	} else {
+		err = nn_parse_node_meminfo(text, &n->mem_total_kb, &n->mem_free_kb);
+		free(text);
+		if (err)
+			nn_warn(ctx, path, "malformed node meminfo (MemTotal/MemFree): memory %s unknown",
+				n->mem_total_kb < 0 && n->mem_free_kb < 0 ? "size" :
+				n->mem_total_kb < 0 ? "total" : "free");
+	}
+
+	snprintf(path, sizeof(path), "%s/distance", base);
+	err = nn_read_file(&ctx->root, path, &text, NULL);
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
+		nn_warn(ctx, path, "cannot read distance row: %s", strerror(-err));
+	} else {
+		err = nn_parse_distances(text, &dist, &nd);
+		free(text);
+		if (err == -ENOMEM)
+			return err;
+		if (err) {
+			nn_warn(ctx, path, "malformed distance row: distances from node %d unknown", n->id);
+		} else if (nd != t->nnodes) {
+			/* The kernel prints one entry per online node, in id order;
+			 * any other length cannot be aligned to the node list. */
+			nn_warn(ctx, path, "distance row has %zu entries for %zu nodes: distances from node %d unknown",
+				nd, t->nnodes, n->id);
+			free(dist);
+		} else {
+			n->distances = dist;
+			n->ndistances = nd;
+		}
+	}
+
+	snprintf(path, sizeof(path), "%s/hugepages", base);
+	return read_hugepages(ctx, path, n);
+}
+
+/* The L3 group of @cpu: the cache index whose level is 3. A missing cache
+ * directory is normal in many VMs and on some arches: unknown, no warning. */
+static int read_l3(struct nn_ctx *ctx, struct nn_cpu *c)
+{
+	char path[PATH_MAX];
+	int k, err;
+
+	for (k = 0; k < 16; k++) {
+		long level;
+
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cache/index%d/level", c->id, k);
+		err = nn_read_long(&ctx->root, path, &level);
+		if (err == -ENOENT)
+			return 0;
+		if (err) {
+			nn_warn(ctx, path, "malformed cache level: L3 group unknown");
+			continue;
+		}
+		if (level != 3)
+			continue;
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cache/index%d/shared_cpu_list", c->id, k);
+		err = nn_read_cpulist(&ctx->root, path, &c->l3_cpus);
+		if (err == -ENOMEM)
+			return err;
+		if (err) {
+			nn_warn(ctx, path, "%s: L3 group unknown",
+				err == -ENOENT ? "missing" : "malformed cpulist");
+			return 0;
+		}
+		c->l3 = nn_cpuset_first(&c->l3_cpus);
+		return 0;
+	}
+	return 0;
+}
+
+static int read_cpus(struct nn_ctx *ctx, struct nn_topo *t)
+{
+	struct missing m_pkg = { "physical_package_id", "", 0 };
+	struct missing m_core = { "core_id", "", 0 };
+	struct missing m_sib = { "thread_siblings_list", "", 0 };
+	struct missing m_die = { "die_id", "", 0 };
+	size_t i = 0;
+	int cpu, err = 0;
+
+	t->ncpus = nn_cpuset_count(&t->online);
+	t->cpus = calloc(t->ncpus ? t->ncpus : 1, sizeof(*t->cpus));
+	if (!t->cpus)
+		return -ENOMEM;
+	nn_cpuset_foreach(cpu, &t->online) {
+		struct nn_cpu *c = &t->cpus[i++];
+		char path[PATH_MAX];
+
+		c->id = cpu;
+		c->node = -1;
+		c->l3 = -1;
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/physical_package_id", cpu);
+		c->package = to_int(read_num(ctx, path, "physical_package_id", &m_pkg));
+		/* die_id exists since Linux 5.2; older kernels simply lack it. */
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/die_id", cpu);
+		c->die = to_int(read_num(ctx, path, "die_id", &m_die));
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/core_id", cpu);
+		c->core = to_int(read_num(ctx, path, "core_id", &m_core));
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/thread_siblings_list", cpu);
+		err = nn_read_cpulist(&ctx->root, path, &c->siblings);
+		if (err == -ENOMEM)
+			return err;
+		if (err == -ENOENT)
+			missing_note(&m_sib, path);
+		else if (err)
+			nn_warn(ctx, path, "malformed cpulist: SMT siblings of CPU %d unknown", cpu);
+		err = read_l3(ctx, c);
+		if (err)
+			return err;
+	}
+	missing_flush(ctx, &m_pkg);
+	missing_flush(ctx, &m_core);
+	missing_flush(ctx, &m_sib);
+	(void)m_die;	/* absent on pre-5.2 kernels: unknown without a warning */
+	return 0;
+}
+
+static void assign_cpu_nodes(struct nn_ctx *ctx, struct nn_topo *t)
+{
+	size_t i, j;
+
+	for (i = 0; i < t->nnodes; i++) {
+		struct nn_node *n = &t->nodes[i];
+
+		for (j = 0; j < t->ncpus; j++) {
+			struct nn_cpu *c = &t->cpus[j];
+
+			if (!nn_cpuset_test(&n->cpus, (unsigned int)c->id))
+				continue;
+			if (c->node >= 0 && c->node != n->id) {
+				char path[64];
+
+				snprintf(path, sizeof(path), NODE_DIR "/node%d/cpulist", n->id);
+				nn_warn(ctx, path, "CPU %d is also listed by node %d: keeping node %d",
+					c->id, c->node, c->node);
+				continue;
+			}
+			c->node = n->id;
+		}
+	}
+}
+
+/* CONFIG_NUMA=n: no node directory at all. One node 0 holds every CPU. */
+static int single_node(struct nn_ctx *ctx, struct nn_topo *t)
+{
+	t->nodes = calloc(1, sizeof(*t->nodes));
+	if (!t->nodes)
+		return -ENOMEM;
+	t->nnodes = 1;
+	t->nodes[0].id = 0;
+	t->nodes[0].mem_total_kb = -1;
+	t->nodes[0].mem_free_kb = -1;
+	nn_warn(ctx, NODE_DIR, "no NUMA node directory (kernel without CONFIG_NUMA?): "
+		"reporting one node 0 that holds every CPU, memory unknown");
+	return nn_cpuset_copy(&t->nodes[0].cpus, &t->online);
+}
+
+static void read_int_knob(struct nn_ctx *ctx, const char *path, const char *what, int *out)
+{
+	*out = to_int(read_num(ctx, path, what, NULL));
+}
+
+static void read_choice_knob(struct nn_ctx *ctx, const char *path, char *buf, size_t size)
+{
+	char *text;
+	int err;
+
+	buf[0] = '\0';
+	err = nn_read_file(&ctx->root, path, &text, NULL);
+	if (err) {
+		nn_warn(ctx, path, "cannot read: %s", strerror(-err));
+		return;
+	}
+	err = nn_parse_bracketed(text, buf, size);
+	free(text);
+	if (err) {
+		buf[0] = '\0';
+		nn_warn(ctx, path, "no [selected] value in it: unknown");
+	}
+}
+
+/* First "model name" and the "flags" line of /proc/cpuinfo. */
+static void read_cpuinfo(struct nn_ctx *ctx, struct nn_knobs *k)
+{
+	const char *path = "/proc/cpuinfo";
+	char *text, *line, *save = NULL;
+	bool have_model = false, have_flags = false;
+	int err;
+
+	k->hypervisor = -1;
+	k->cpu_model[0] = '\0';
+	err = nn_read_file(&ctx->root, path, &text, NULL);
+	if (err) {
+		nn_warn(ctx, path, "cannot read: %s; CPU model and hypervisor flag unknown",
+			strerror(-err));
+		return;
+	}
+	for (line = strtok_r(text, "\n", &save); line && !(have_model && have_flags);
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':'), *v, *key_end;
+
+		if (!colon)
+			continue;
+		key_end = colon;
+		while (key_end > line && (key_end[-1] == ' ' || key_end[-1] == '\t'))
+			key_end--;
+		v = colon + 1;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (!have_model && key_end - line == 10 && !strncmp(line, "model name", 10)) {
+			snprintf(k->cpu_model, sizeof(k->cpu_model), "%s", v);
+			have_model = true;
+		} else if (!have_flags && key_end - line == 5 && !strncmp(line, "flags", 5)) {
+			char *f, *fsave = NULL;
+
+			have_flags = true;
+			k->hypervisor = 0;
+			for (f = strtok_r(v, " \t", &fsave); f; f = strtok_r(NULL, " \t", &fsave))
+				if (!strcmp(f, "hypervisor"))
+					k->hypervisor = 1;
+		}
+	}
+	free(text);
+}
+
+static void read_knobs(struct nn_ctx *ctx, struct nn_knobs *k)
+{
+	read_int_knob(ctx, "/proc/sys/kernel/numa_balancing", "kernel.numa_balancing",
+		      &k->numa_balancing);
+	read_int_knob(ctx, "/proc/sys/vm/zone_reclaim_mode", "vm.zone_reclaim_mode",
+		      &k->zone_reclaim_mode);
+	read_choice_knob(ctx, "/sys/kernel/mm/transparent_hugepage/enabled",
+			 k->thp_enabled, sizeof(k->thp_enabled));
+	read_choice_knob(ctx, "/sys/kernel/mm/transparent_hugepage/defrag",
+			 k->thp_defrag, sizeof(k->thp_defrag));
+	read_cpuinfo(ctx, k);
+}
+
+int nn_topo_discover(struct nn_ctx *ctx, struct nn_topo *t)
+{
+	const char *online = CPU_DIR "/online";
+	size_t i;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	err = nn_read_cpulist(&ctx->root, online, &t->online);
+	if (!err && nn_cpuset_empty(&t->online))
+		err = -EINVAL;
+	if (err) {
+		nn_warn(ctx, online, "%s: no CPU list, no topology",
+			err == -EINVAL || err == -ERANGE ? "malformed or empty cpulist" : strerror(-err));
+		goto fail;
+	}
+	err = read_cpus(ctx, t);
+	if (err)
+		goto fail;
+
+	err = list_nodes(ctx, t);
+	if (err == -ENOENT || (!err && !t->nnodes)) {
+		err = single_node(ctx, t);
+	} else if (err) {
+		nn_warn(ctx, NODE_DIR, "cannot list NUMA nodes: %s", strerror(-err));
+		if (err != -ENOMEM)
+			err = single_node(ctx, t);
+	} else {
+		for (i = 0; i < t->nnodes && !err; i++)
+			err = read_node(ctx, t, &t->nodes[i]);
+	}
+	if (err)
+		goto fail;
+	assign_cpu_nodes(ctx, t);
+	read_knobs(ctx, &t->knobs);
+	return 0;
+fail:
+	nn_topo_free(t);
+	return err;
+}
+
+void nn_topo_free(struct nn_topo *t)
+{
+	size_t i;
+
+	for (i = 0; t->cpus && i < t->ncpus; i++) {
+		nn_cpuset_free(&t->cpus[i].siblings);
+		nn_cpuset_free(&t->cpus[i].l3_cpus);
+	}
+	for (i = 0; t->nodes && i < t->nnodes; i++) {
+		nn_cpuset_free(&t->nodes[i].cpus);
+		free(t->nodes[i].distances);
+		free(t->nodes[i].hugepages);
+	}
+	free(t->cpus);
+	free(t->nodes);
+	nn_cpuset_free(&t->online);
+	memset(t, 0, sizeof(*t));
+}
+
+int nn_topo_node_index(const struct nn_topo *t, int id)
+{
+	size_t lo = 0, hi = t->nnodes;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->nodes[mid].id == id)
+			return (int)mid;
+		if (t->nodes[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+const struct nn_node *nn_topo_node(const struct nn_topo *t, int id)
+{
+	int i = nn_topo_node_index(t, id);
+
+	return i < 0 ? NULL : &t->nodes[i];
+}
+
+const struct nn_cpu *nn_topo_cpu(const struct nn_topo *t, int id)
+{
+	size_t lo = 0, hi = t->ncpus;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->cpus[mid].id == id)
+			return &t->cpus[mid];
+		if (t->cpus[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+int nn_topo_cpu_node(const struct nn_topo *t, int cpu)
+{
+	const struct nn_cpu *c = nn_topo_cpu(t, cpu);
+
+	return c ? c->node : -1;
+}
+
+int nn_topo_distance(const struct nn_topo *t, int a, int b)
+{
+	int ia = nn_topo_node_index(t, a), ib = nn_topo_node_index(t, b);
+
+	if (ia < 0 || ib < 0 || (size_t)ib >= t->nodes[ia].ndistances)
+		return -1;
+	return t->nodes[ia].distances[ib];
+}
+
+/* Sort key: @from itself first, then known distances, unknown (-1) last. */
+static unsigned long dist_key(const struct nn_topo *t, int from, int id)
+{
+	int d;
+
+	if (id == from)
+		return 0;
+	d = nn_topo_distance(t, from, id);
+	return d < 0 ? ULONG_MAX : (unsigned long)d + 1;
+}
+
+size_t nn_topo_nodes_by_distance(const struct nn_topo *t, int from, int *ids, size_t max)
+{
+	size_t n = 0, i;
+
+	/* Selection of the @max nearest: node counts are small (<= 1024) and this
+	 * needs no allocation. Ties by id, so the order is stable. */
+	while (n < max && n < t->nnodes) {
+		int best = -1;
+		unsigned long bkey = 0;
+
+		for (i = 0; i < t->nnodes; i++) {
+			int id = t->nodes[i].id;
+			unsigned long key;
+			size_t k;
+			bool taken = false;
+
+			for (k = 0; k < n && !taken; k++)
+				taken = ids[k] == id;
+			if (taken)
+				continue;
+			key = dist_key(t, from, id);
+			if (best < 0 || key < bkey || (key == bkey && id < best)) {
+				best = id;
+				bkey = key;
+			}
+		}
+		ids[n++] = best;
+	}
+	return n;
+}

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_parse.c - /proc/interrupts, IRQ-name queue patterns, distance rows,
+ * node meminfo and bracketed sysfs choices */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "nicnuma/parse.h"
+
+/* This machine's file, trimmed: 2 CPUs, x86 "N-edge" hwirq, per-CPU rows. */
+static const char *interrupts_2cpu =
+"           CPU0       CPU1       \n"
+" 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n"
+" 28:          0          0 PCI-MSIX-0000:00:01.0   0-edge      virtio0-config\n"
+" 37:          0          0 PCI-MSIX-0000:00:03.0   0-edge      virtio2-config\n"
+" 38:          0        496 PCI-MSIX-0000:00:03.0   1-edge      virtio2-input.0\n"
+" 39:        414          0 PCI-MSIX-0000:00:03.0   2-edge      virtio2-output.0\n"
+"NMI:          0          0   Non-maskable interrupts\n"
+"LOC:      21679      24430   Local timer interrupts\n"
+"ERR:          0\n"
+"MIS:          0\n";
+
+static void interrupts_this_host(void **state)
+{
+	struct nn_interrupt *v;
+	const struct nn_interrupt *it;
+	size_t n, bad = 99;
+
+	(void)state;
+	assert_int_equal(nn_parse_interrupts(interrupts_2cpu, &v, &n, &bad), 0);
+	assert_int_equal(n, 5);
+	assert_int_equal(bad, 0);
+	it = nn_interrupts_find(v, n, 38);
+	assert_non_null(it);
+	assert_int_equal(it->total, 496);
+	assert_string_equal(it->chip, "PCI-MSIX-0000:00:03.0");
+	assert_string_equal(it->hwirq, "1-edge");
+	assert_string_equal(it->name, "virtio2-input.0");
+	it = nn_interrupts_find(v, n, 24);
+	assert_non_null(it);
+	assert_string_equal(it->name, "ACPI:Ged");
+	assert_int_equal(it->total, 1);
+	assert_null(nn_interrupts_find(v, n, 25));
+	assert_null(nn_interrupts_find(v, n, 1000));
+	nn_interrupts_free(v, n);
+}
+
+/* 130 CPU columns: the header decides how many numbers are counts, so a name
+ * that is itself a number ("12") is not eaten as a count. */
+static void interrupts_many_cpus(void **state)
+{
+	size_t ncpu = 130, i, n, bad;
+	size_t cap = 64 + ncpu * 12 * 4;
+	char *text = malloc(cap), *p = text;
+	struct nn_interrupt *v;
+	const struct nn_interrupt *it;
+
+	(void)state;
+	assert_non_null(text);
+	p += sprintf(p, "      ");
+	for (i = 0; i < ncpu; i++)
+		p += sprintf(p, " CPU%-7zu", i);
+	p += sprintf(p, "\n 140:");
+	for (i = 0; i < ncpu; i++)
+		p += sprintf(p, " %10zu", i);
+	p += sprintf(p, "  IR-PCI-MSIX-0000:3b:00.0  524288-edge      mlx5_comp7@pci:0000:3b:00.0\n");
+	p += sprintf(p, " 141:");
+	for (i = 0; i < ncpu; i++)
+		p += sprintf(p, " %10d", 1);
+	p += sprintf(p, "  weird-chip   12\n");
+	assert_true((size_t)(p - text) < cap);
+	assert_int_equal(nn_parse_interrupts(text, &v, &n, &bad), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(bad, 0);
+	it = nn_interrupts_find(v, n, 140);
+	assert_non_null(it);
+	assert_int_equal(it->total, ncpu * (ncpu - 1) / 2);
+	assert_string_equal(it->chip, "IR-PCI-MSIX-0000:3b:00.0");
+	assert_string_equal(it->name, "mlx5_comp7@pci:0000:3b:00.0");
+	it = nn_interrupts_find(v, n, 141);
+	assert_int_equal(it->total, ncpu);
+	assert_string_equal(it->chip, "weird-chip");
+	assert_string_equal(it->hwirq, "12");
+	assert_null(it->name);
+	nn_interrupts_free(v, n);
+	free(text);
+}
+
+/* ARM's GIC: hwirq, then "Level"/"Edge"; shared actions joined by ", ". */
+static void interrupts_arm_and_shared(void **state)
+{
+	const char *t =
+		"           CPU0       CPU1       CPU2       CPU3\n"
+		" 11:      10         20         30         40     GICv3  27 Level     arch_timer\n"
+		" 57:       0          0          0          0  ITS-MSI 524288 Edge      eth0-TxRx-0\n"
+		" 16:       1          0          0          0   IO-APIC  16-fasteoi   ehci_hcd:usb1, uhci_hcd:usb2\n"
+		"IPI0:     5          6          7          8       Rescheduling interrupts\n"
+		" xx:  garbage\n"
+		" 99\n";
+	struct nn_interrupt *v;
+	size_t n, bad;
+
+	(void)state;
+	assert_int_equal(nn_parse_interrupts(t, &v, &n, &bad), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(bad, 1);	/* " 99" without a colon */
+	assert_int_equal(v[0].irq, 11);	/* sorted */
+	assert_string_equal(v[0].name, "arch_timer");
+	assert_int_equal(v[0].total, 100);
+	assert_string_equal(v[1].name, "ehci_hcd:usb1, uhci_hcd:usb2");
+	assert_string_equal(v[2].name, "eth0-TxRx-0");
+	assert_string_equal(v[2].hwirq, "524288");
+	nn_interrupts_free(v, n);
+}
+
+static void interrupts_garbage(void **state)
+{
+	struct nn_interrupt *v;
+	size_t n, bad;
+
+	(void)state;
+	assert_int_equal(nn_parse_interrupts("", &v, &n, &bad), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(nn_parse_interrupts("CPU0\n 5: x y\n 6:\n 7: 99999999999999999999999 c n\n",
+					     &v, &n, &bad), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(bad, 3);
+	nn_interrupts_free(v, n);
+	/* no header at all: every leading number is a count */
+	assert_int_equal(nn_parse_interrupts(" 5: 1 2 3 chip 0-edge eth9-rx-3", &v, &n, &bad), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].total, 6);
+	assert_string_equal(v[0].name, "eth9-rx-3");
+	nn_interrupts_free(v, n);
+	assert_int_equal(nn_parse_interrupts(NULL, &v, &n, NULL), -EINVAL);
+}
+
+struct qcase {
+	const char *name, *ifname, *pci;
+	int ret, queue;
+	enum nn_qdir dir;
+};
+
+static void irq_name_queue(void **state)
+{
+	static const struct qcase cases[] = {
+		{ "mlx5_comp3@pci:0000:3b:00.0", "ens1f0np0", "0000:3b:00.0", 1, 3, NN_QDIR_RXTX },
+		{ "mlx5_comp63@pci:0000:3b:00.1", NULL, NULL, 1, 63, NN_QDIR_RXTX },
+		{ "mlx5_comp3@pci:0000:3b:00.1", "x", "0000:3b:00.0", 0, -1, NN_QDIR_NONE },
+		{ "mlx5_comp12", NULL, NULL, 1, 12, NN_QDIR_RXTX },
+		{ "mlx5_async0@pci:0000:3b:00.0", NULL, "0000:3b:00.0", 0, -1, NN_QDIR_NONE },
+		{ "mlx5_ctrl_eq@pci:0000:3b:00.0", NULL, NULL, 0, -1, NN_QDIR_NONE },
+		{ "mlx5_compx@pci:0000:3b:00.0", NULL, NULL, 0, -1, NN_QDIR_NONE },
+		{ "i40e-ens1f0-TxRx-5", "ens1f0", "0000:18:00.0", 1, 5, NN_QDIR_RXTX },
+		{ "i40e-0000:18:00.0:misc", "ens1f0", "0000:18:00.0", 0, -1, NN_QDIR_NONE },
+		{ "ice-ens2f0-TxRx-17", "ens2f0", NULL, 1, 17, NN_QDIR_RXTX },
+		{ "eth2-TxRx-5", "eth2", NULL, 1, 5, NN_QDIR_RXTX },
+		{ "ens1f0-TxRx-0", "ens1f0", NULL, 1, 0, NN_QDIR_RXTX },
+		/* renamed after the IRQ was requested: still this device's queue */
+		{ "eth0-TxRx-2", "enp3s0", NULL, 1, 2, NN_QDIR_RXTX },
+		{ "my-dev-name-TxRx-3", "my-dev-name", NULL, 1, 3, NN_QDIR_RXTX },
+		{ "eth3-rx-1", "eth3", NULL, 1, 1, NN_QDIR_RX },
+		{ "eth3-tx-1", "eth3", NULL, 1, 1, NN_QDIR_TX },
+		{ "eth3", "eth3", NULL, 0, -1, NN_QDIR_NONE },
+		{ "bnxt_en-TxRx-0", NULL, NULL, 1, 0, NN_QDIR_RXTX },
+		{ "enp1s0f0np0-TxRx-7", "enp1s0f0np0", NULL, 1, 7, NN_QDIR_RXTX },
+		{ "eth1-fp-4", "eth1", NULL, 1, 4, NN_QDIR_RXTX },
+		{ "-TxRx-3", NULL, NULL, 0, -1, NN_QDIR_NONE },
+		{ "eth2-TxRx-", NULL, NULL, 0, -1, NN_QDIR_NONE },
+		{ "eth2-TxRx-3a", NULL, NULL, 0, -1, NN_QDIR_NONE },
+		{ "eth2-TxRx--3", NULL, NULL, 0, -1, NN_QDIR_NONE },
+		{ "eth2-TxRx-99999999999", NULL, NULL, 0, -1, NN_QDIR_NONE },
+		{ "virtio2-input.0", "eth0", "0000:00:03.0", 1, 0, NN_QDIR_RX },
+		{ "virtio2-output.3", "eth0", "0000:00:03.0", 1, 3, NN_QDIR_TX },
+		{ "virtio12-input.15", NULL, NULL, 1, 15, NN_QDIR_RX },
+		{ "virtio2-config", "eth0", NULL, 0, -1, NN_QDIR_NONE },
+		{ "virtio2-control", "eth0", NULL, 0, -1, NN_QDIR_NONE },
+		{ "virtio3-rx", NULL, NULL, 0, -1, NN_QDIR_NONE },
+		{ "virtio1-req.0", NULL, NULL, 0, -1, NN_QDIR_NONE },
+		{ "virtio2-input.", NULL, NULL, 0, -1, NN_QDIR_NONE },
+		{ "virtio-input.0", NULL, NULL, 0, -1, NN_QDIR_NONE },
+		{ "ACPI:Ged", NULL, NULL, 0, -1, NN_QDIR_NONE },
+		{ "", NULL, NULL, 0, -1, NN_QDIR_NONE },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct qcase *c = &cases[i];
+		enum nn_qdir dir = NN_QDIR_RX;
+		int q = 42, r;
+
+		r = nn_irq_name_queue(c->name, c->ifname, c->pci, &q, &dir);
+		if (r != c->ret || q != c->queue || dir != c->dir)
+			fail_msg("'%s': got ret %d queue %d dir %d, want %d %d %d",
+				 c->name, r, q, dir, c->ret, c->queue, c->dir);
+	}
+	{
+		int q = 5;
+		enum nn_qdir d = NN_QDIR_TX;
+
+		assert_int_equal(nn_irq_name_queue(NULL, NULL, NULL, &q, &d), 0);
+		assert_int_equal(q, -1);
+		assert_int_equal(d, NN_QDIR_NONE);
+	}
+}
+
+static void distances(void **state)
+{
+	int *d;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(nn_parse_distances("10 21 21 31\n", &d, &n), 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(d[0], 10);
+	assert_int_equal(d[3], 31);
+	free(d);
+	/* EPYC NPS4: 8 entries */
+	assert_int_equal(nn_parse_distances("10 12 12 12 32 32 32 32", &d, &n), 0);
+	assert_int_equal(n, 8);
+	assert_int_equal(d[4], 32);
+	free(d);
+	assert_int_equal(nn_parse_distances("", &d, &n), -EINVAL);
+	assert_null(d);
+	assert_int_equal(nn_parse_distances("\n", &d, &n), -EINVAL);
+	assert_int_equal(nn_parse_distances("10 2x", &d, &n), -EINVAL);
+	assert_int_equal(nn_parse_distances("10 -1", &d, &n), -EINVAL);
+	assert_int_equal(nn_parse_distances("10 99999999999999999999", &d, &n), -ERANGE);
+	assert_int_equal(nn_parse_distances("10 4294967296", &d, &n), -ERANGE);
+}
+
+static void node_meminfo(void **state)
+{
+	const char *m =
+		"Node 0 MemTotal:        4810528 kB\n"
+		"Node 0 MemFree:         4592204 kB\n"
+		"Node 0 MemUsed:          218324 kB\n"
+		"Node 0 HugePages_Total:     0\n";
+	long t, f;
+
+	(void)state;
+	assert_int_equal(nn_parse_node_meminfo(m, &t, &f), 0);
+	assert_int_equal(t, 4810528);
+	assert_int_equal(f, 4592204);
+	/* CPU-only node: MemTotal 0 is a value, not unknown */
+	assert_int_equal(nn_parse_node_meminfo("Node 3 MemTotal: 0 kB\nNode 3 MemFree: 0 kB\n", &t, &f), 0);
+	assert_int_equal(t, 0);
+	assert_int_equal(f, 0);
+	assert_int_equal(nn_parse_node_meminfo("Node 0 MemTotal: 5 kB\n", &t, &f), -EINVAL);
+	assert_int_equal(t, 5);
+	assert_int_equal(f, -1);
+	assert_int_equal(nn_parse_node_meminfo("Node 0 MemTotal: abc kB\nNode 0 MemFree: 1 kB\n", &t, &f), -EINVAL);
+	assert_int_equal(t, -1);
+	assert_int_equal(f, 1);
+	assert_int_equal(nn_parse_node_meminfo("", &t, &f), -EINVAL);
+}
+
+static void bracketed(void **state)
+{
+	char buf[32], tiny[4];
+
+	(void)state;
+	assert_int_equal(nn_parse_bracketed("always [madvise] never\n", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "madvise");
+	assert_int_equal(nn_parse_bracketed("always defer defer+madvise [madvise] never", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "madvise");
+	assert_int_equal(nn_parse_bracketed("[always] madvise never", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "always");
+	assert_int_equal(nn_parse_bracketed("never\n", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "never");
+	assert_int_equal(nn_parse_bracketed("always madvise never", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(nn_parse_bracketed("always [madvise never", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(nn_parse_bracketed("[] never", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(nn_parse_bracketed("[a [b] c", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(nn_parse_bracketed("", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(nn_parse_bracketed("[madvise]", tiny, sizeof(tiny)), -ENAMETOOLONG);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(interrupts_this_host),
+		cmocka_unit_test(interrupts_many_cpus),
+		cmocka_unit_test(interrupts_arm_and_shared),
+		cmocka_unit_test(interrupts_garbage),
+		cmocka_unit_test(irq_name_queue),
+		cmocka_unit_test(distances),
+		cmocka_unit_test(node_meminfo),
+		cmocka_unit_test(bracketed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
