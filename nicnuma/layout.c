@@ -277,6 +277,25 @@ out:
 	return err;
 }
 
+/* A queue IRQ's softirq work competes with whatever runs on the other
+ * hyperthread of its core: leave out the whole core, as housekeeping does. */
+static int add_siblings(const struct nn_topo *t, struct nn_cpuset *set)
+{
+	struct nn_cpuset add = NN_CPUSET_INIT;
+	int cpu, err = 0;
+
+	nn_cpuset_foreach(cpu, set) {
+		const struct nn_cpu *c = find_cpu(t, cpu);
+
+		if (c && (err = nn_cpuset_or(&add, &c->siblings)))
+			break;
+	}
+	if (!err)
+		err = nn_cpuset_or(set, &add);
+	nn_cpuset_free(&add);
+	return err;
+}
+
 static void instance_free(struct nn_layout_instance *in)
 {
 	size_t k;
@@ -328,6 +347,10 @@ static int make_instance(struct nn_layout *l, const struct nn_host *host, const 
 	for (i = 0; plan && i < plan->nirqs && !err; i++)
 		if (plan->irqs[i].queue >= 0)
 			err = nn_cpuset_or(&in.irq_cores, &plan->irqs[i].cpus);
+	if (err)
+		goto fail;
+	nn_cpuset_and(&in.irq_cores, &in.node_cpus);
+	err = add_siblings(&host->topo, &in.irq_cores);
 	if (err)
 		goto fail;
 	nn_cpuset_and(&in.irq_cores, &in.node_cpus);

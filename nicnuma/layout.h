@@ -52,7 +52,7 @@ struct nn_layout_instance {
 	struct nn_cpuset node_cpus;	/* the node's online CPUs */
 	struct nn_cpuset cpus;		/* what the instance runs on */
 	struct nn_cpuset housekeeping;	/* left out: housekeeping CPUs of the node */
-	struct nn_cpuset irq_cores;	/* the node's queue-IRQ cores */
+	struct nn_cpuset irq_cores;	/* the node's queue-IRQ CPUs and their SMT siblings */
 	bool irq_cores_included;
 	struct nn_layout_nic *nics;
 	size_t nnics;

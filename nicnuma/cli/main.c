@@ -15,6 +15,7 @@ static const struct nn_cmd cmds[] = {
 	{ "topo", nn_cmd_topo, "NUMA nodes, CPUs, memory, distances and kernel NUMA knobs" },
 	{ "nics", nn_cmd_nics, "network devices: PCI locality, local CPUs, queues and queue IRQs" },
 	{ "plan", nn_cmd_plan, "plan where queue IRQs, XPS, channels and hugepages go (changes nothing)" },
+	{ "layout", nn_cmd_layout, "one service instance per NUMA node as systemd units" },
 	{ "check-pid", cmd_check_pid, "where a process's threads and memory sit (check --pid)" },
 	{ NULL, NULL, NULL },
 };

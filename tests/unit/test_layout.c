@@ -114,7 +114,7 @@ static void fake_free(struct fake *f)
 	free(f->plan.irqs);
 }
 
-/* 2 nodes x 8 CPUs; eth2 on node 1 with 2 queues whose IRQs go to 10 and 11,
+/* 2 nodes x 8 CPUs; eth2 on node 1 with 2 queues whose IRQs go to 10 and 13,
  * its misc IRQ to housekeeping 8. */
 static void two_node_host(struct fake *f)
 {
@@ -122,7 +122,7 @@ static void two_node_host(struct fake *f)
 	fake_nic(f, "eth2", "0000:3b:00.0", 1, 2);
 	fake_nic(f, "veth0", NULL, -1, 1);
 	fake_irq(f, "eth2", 0, "10");
-	fake_irq(f, "eth2", 1, "11");
+	fake_irq(f, "eth2", 1, "13");
 	fake_irq(f, "eth2", -1, "8");
 }
 
@@ -156,16 +156,17 @@ static void test_default_with_nics(void **state)
 	assert_int_equal(l.inst[0].node, 1);
 	assert_string_equal(l.inst[0].unit, "fwd@1.service");
 	assert_cpus(&l.housekeeping, "0-1,8-9");
-	assert_cpus(&l.inst[0].cpus, "12-15");
-	assert_cpus(&l.inst[0].irq_cores, "10-11");
+	/* IRQs on 10 and 13 take their whole cores: 10-11 and 12-13 */
+	assert_cpus(&l.inst[0].cpus, "14-15");
+	assert_cpus(&l.inst[0].irq_cores, "10-13");
 	assert_false(l.inst[0].irq_cores_included);
 	assert_int_equal(l.inst[0].nnics, 1);
 	assert_string_equal(l.inst[0].nics[0].name, "eth2");
 	assert_int_equal(l.inst[0].nics[0].queue_irqs, 2);
-	assert_cpus(&l.inst[0].nics[0].irq_cpus, "10-11");
+	assert_cpus(&l.inst[0].nics[0].irq_cpus, "10,13");
 	assert_int_equal(l.inst[0].hugepage_bytes, 1024ULL << 20);
 	eal = nn_layout_eal_string(&l.inst[0]);
-	assert_string_equal(eal, "-l 12-15 --file-prefix fwd-1 --socket-mem 0,1024 -a 0000:3b:00.0");
+	assert_string_equal(eal, "-l 14-15 --file-prefix fwd-1 --socket-mem 0,1024 -a 0000:3b:00.0");
 	free(eal);
 	assert_int_equal(l.nunplaced, 0);	/* veth0 is virtual: not a data-plane NIC */
 	assert_int_equal(l.nwarnings, 0);
@@ -268,14 +269,14 @@ static void test_unknown_locality(void **state)
 	fake_free(&f);
 
 	/* one node (this machine's shape): the NIC can only be on it */
-	fake_host(&f, 1, 4);
+	fake_host(&f, 1, 6);
 	fake_nic(&f, "eth0", "0000:00:03.0", -1, 1);
 	fake_irq(&f, "eth0", 0, "3");
 	o.nodes_mode = NN_LAYOUT_WITH_NICS;
 	assert_int_equal(nn_layout_make(&f.host, &f.plan, &o, &l, why, sizeof(why)), 0);
 	assert_int_equal(l.ninst, 1);
 	assert_true(l.inst[0].nics[0].locality_assumed);
-	assert_cpus(&l.inst[0].cpus, "2");
+	assert_cpus(&l.inst[0].cpus, "4-5");
 	nn_layout_free(&l);
 	fake_free(&f);
 }
@@ -334,8 +335,8 @@ static void test_render(void **state)
 			       "\"100%%\" \"$$HOME\" \"x\\\"y\\\\z\" \";\"\n"));
 	assert_non_null(strstr(t, "Description=fwd on NUMA node %i\n"));
 	d = file_of(files, n, "fwd@1.service.d/nicnuma.conf");
-	assert_non_null(strstr(d, "\n[Service]\nCPUAffinity=12-15\nNUMAPolicy=bind\nNUMAMask=1\n"));
-	assert_non_null(strstr(d, "Environment=\"NICNUMA_EAL_ARGS=-l 12-15 --file-prefix fwd-1 "
+	assert_non_null(strstr(d, "\n[Service]\nCPUAffinity=14-15\nNUMAPolicy=bind\nNUMAMask=1\n"));
+	assert_non_null(strstr(d, "Environment=\"NICNUMA_EAL_ARGS=-l 14-15 --file-prefix fwd-1 "
 			       "--socket-mem 0,1024 -a 0000:3b:00.0\"\n"));
 	assert_non_null(strstr(d, "Environment=\"NICNUMA_NICS=eth2\"\n"));
 	assert_null(strstr(d, "ExecStart"));
@@ -348,7 +349,7 @@ static void test_render(void **state)
 	assert_non_null(strstr(t, "ExecStart=/usr/bin/numactl --cpunodebind=%i --membind=%i -- "
 			       "/usr/bin/fwd $NICNUMA_EAL_ARGS"));
 	d = file_of(files, n, "fwd@1.service.d/nicnuma.conf");
-	assert_non_null(strstr(d, "ExecStart=\nExecStart=/usr/bin/numactl --physcpubind=12-15 "
+	assert_non_null(strstr(d, "ExecStart=\nExecStart=/usr/bin/numactl --physcpubind=14-15 "
 			       "--membind=1 -- /usr/bin/fwd $NICNUMA_EAL_ARGS --name"));
 	assert_null(strstr(d, "NUMAPolicy"));
 	nn_unit_files_free(files, n);
