@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "layout.h"
+#include "topo.h"
 
 static int strv_addf(char ***v, size_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -117,13 +118,42 @@ static int nic_node(const struct nn_topo *t, const struct nn_nic *nic, bool *ass
 	return -1;
 }
 
+static bool node_has_cpus(const struct nn_topo *t, int id)
+{
+	const struct nn_node *n = find_node(t, id);
+
+	return n && nn_cpuset_intersects(&n->cpus, &t->online);
+}
+
+/* The node whose instance serves a NIC: its own, or - when that node has no
+ * online CPU (CXL or other memory-only node) - the nearest node that has. */
+static int serving_node(const struct nn_topo *t, const struct nn_nic *nic, bool *assumed,
+			int *own)
+{
+	int node = nic_node(t, nic, assumed), *ids, best = -1;
+	size_t n, i;
+
+	*own = node;
+	if (node < 0 || !find_node(t, node) || node_has_cpus(t, node))
+		return node;
+	ids = calloc(t->nnodes ? t->nnodes : 1, sizeof(*ids));
+	if (!ids)
+		return -1;
+	n = nn_topo_nodes_by_distance(t, node, ids, t->nnodes);
+	for (i = 0; i < n && best < 0; i++)
+		if (node_has_cpus(t, ids[i]))
+			best = ids[i];
+	free(ids);
+	return best;
+}
+
 static bool has_instance_node(const struct nn_cpuset *chosen, int node)
 {
 	return node >= 0 && nn_cpuset_test(chosen, (unsigned int)node);
 }
 
 static int add_nic(struct nn_layout_instance *in, const struct nn_nic *nic,
-		   const struct nn_plan *plan, bool assumed)
+		   const struct nn_plan *plan, bool assumed, int own)
 {
 	struct nn_layout_nic *ln, *n;
 	size_t i;
@@ -146,6 +176,7 @@ static int add_nic(struct nn_layout_instance *in, const struct nn_nic *nic,
 	ln->rx_queues = nic->rx_queues;
 	ln->tx_queues = nic->tx_queues;
 	ln->locality_assumed = assumed;
+	ln->node = own;
 	for (i = 0; plan && i < plan->nirqs && !err; i++) {
 		const struct nn_plan_irq *pi = &plan->irqs[i];
 
@@ -389,10 +420,11 @@ static int make_instance(struct nn_layout *l, const struct nn_host *host, const 
 	for (i = 0; i < host->nnics && !err; i++) {
 		const struct nn_nic *nic = &host->nics[i];
 		bool assumed;
+		int own;
 
-		if (nic->is_virtual || nic_node(&host->topo, nic, &assumed) != node->id)
+		if (nic->is_virtual || serving_node(&host->topo, nic, &assumed, &own) != node->id)
 			continue;
-		err = add_nic(&in, nic, plan, assumed);
+		err = add_nic(&in, nic, plan, assumed, own);
 	}
 	if (!err)
 		err = node_hugepages(&in, node, plan);
@@ -461,10 +493,11 @@ int nn_layout_make(const struct nn_host *host, const struct nn_plan *plan,
 	case NN_LAYOUT_WITH_NICS:
 		for (i = 0; i < host->nnics && !err; i++) {
 			bool assumed;
+			int own;
 
 			if (host->nics[i].is_virtual)
 				continue;
-			node = nic_node(t, &host->nics[i], &assumed);
+			node = serving_node(t, &host->nics[i], &assumed, &own);
 			if (node >= 0 && find_node(t, node))
 				err = nn_cpuset_set(&chosen, (unsigned int)node);
 		}
@@ -499,14 +532,19 @@ int nn_layout_make(const struct nn_host *host, const struct nn_plan *plan,
 	for (i = 0; i < host->nnics && !err; i++) {
 		const struct nn_nic *nic = &host->nics[i];
 		bool assumed;
+		int own;
 
 		if (nic->is_virtual)
 			continue;
-		node = nic_node(t, nic, &assumed);
-		if (node < 0)
+		node = serving_node(t, nic, &assumed, &own);
+		if (own < 0)
 			err = strv_addf(&l->unplaced, &l->nunplaced,
 					"%s: unknown locality (numa_node -1): no instance takes it",
 					nic->name);
+		else if (node < 0)
+			err = strv_addf(&l->unplaced, &l->nunplaced,
+					"%s: on node %d, which has no CPUs, and no node with CPUs is known",
+					nic->name, own);
 		else if (!has_instance_node(&chosen, node))
 			err = strv_addf(&l->unplaced, &l->nunplaced,
 					"%s: on node %d, which has no instance", nic->name, node);

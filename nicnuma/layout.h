@@ -39,6 +39,8 @@ struct nn_layout_nic {
 	struct nn_cpuset irq_cpus;	/* where the plan puts its queue IRQs */
 	size_t queue_irqs;
 	bool locality_assumed;		/* unknown locality on a one-node host */
+	int node;			/* the NIC's own node; differs from the instance's
+					 * when that one has no CPUs (memory-only) */
 };
 
 struct nn_layout_hugepages {

@@ -149,6 +149,8 @@ static char *render_dropin(const struct nn_layout *l, const struct nn_layout_ins
 			fprintf(fp, ", %zu queue IRQs on CPUs %s", n->queue_irqs, ic);
 		if (n->locality_assumed)
 			fprintf(fp, " (locality unknown; this host has one node)");
+		else if (n->node != in->node)
+			fprintf(fp, " (on node %d, which has no CPUs: nearest node)", n->node);
 		fputc('\n', fp);
 		free(ic);
 	}

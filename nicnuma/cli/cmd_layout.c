@@ -264,6 +264,7 @@ static void print_layout(struct nn_ctx *ctx, const struct nn_layout *l, bool num
 			nn_print_opt_int(o, PRINT_JSON, "tx_queues", NULL, ln->tx_queues, NULL);
 			nn_print_uint(o, PRINT_JSON, "queue_irqs", NULL, ln->queue_irqs);
 			nn_print_cpuset(o, PRINT_JSON, "irq_cpus", NULL, &ln->irq_cpus);
+			nn_print_opt_int(o, PRINT_JSON, "numa_node", NULL, ln->node, NULL);
 			nn_print_bool(o, PRINT_JSON, "locality_assumed", NULL, ln->locality_assumed);
 			nn_close_object(o);
 			if (n < sizeof(nics))
