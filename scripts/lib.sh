@@ -12,6 +12,7 @@ NN_PACKAGES=(
   numactl hwloc irqbalance ethtool iproute2 procps kmod shellcheck
   libdpdk-dev dpdk dpdk-dev
   clang libclang-rt-14-dev
+  systemd
 )
 
 nn_log() { printf '==> %s\n' "$*" >&2; }
