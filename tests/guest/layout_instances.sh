@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/guest/layout_instances.sh NICNUMA - per-node instances on a multi-node
+# host, and check --pid catching the one whose memory is on the other node
+# (suite guest; run it in the QEMU guest:
+#   scripts/testhost run tests/guest/layout_instances.sh /build/nicnuma/nicnuma).
+#
+#  1. nicnuma layout --nodes all --numactl writes one drop-in per node with CPUs;
+#     each instance's CPUs lie on its node, its ExecStart= binds them
+#     (systemd-analyze verify too, where it is installed).
+#  2. Two instances are started the way the drop-ins' ExecStart= runs them
+#     (numactl --physcpubind=CPUS --membind=NODE), each touching 64 MiB: the
+#     first as laid out, the second deliberately with --membind of the first
+#     node (its memory on the other node).
+#  3. check --pid: the first is "bound, local" (exit 0); the second is flagged
+#     "memory mostly remote" (exit 1) with its 64 MiB on the first node; both
+#     at once exit 1.
+# Uses python3 for JSON (the guest rootfs has no jq). Exits 77 on a host with
+# fewer than two nodes with CPUs (this build machine).
+set -uo pipefail
+
+nn=${1:?usage: layout_instances.sh NICNUMA}
+for t in numactl python3; do
+	command -v "$t" >/dev/null || { echo "skip: $t is not installed"; exit 77; }
+done
+nodes=0
+for d in /sys/devices/system/node/node[0-9]*; do
+	[ -n "$(tr -d '[:space:]' <"$d/cpulist" 2>/dev/null)" ] && nodes=$((nodes + 1))
+done
+[ "$nodes" -ge 2 ] || { echo "skip: $nodes NUMA node(s) with CPUs here; needs 2 (scripts/testhost)"; exit 77; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/layout-guest.XXXXXX")
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail=0
+err() { printf 'FAIL: %s\n' "$*" >&2; fail=1; }
+
+# pj FILE EXPR: a Python expression over the JSON document d, printed; exit 1
+# when it is False.
+pj() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+v = eval(sys.argv[2])
+if v is False:
+    sys.exit(1)
+print(json.dumps(v) if isinstance(v, (list, dict)) else v)' "$1" "$2"
+}
+
+# "0-2,5" -> 0 1 2 5, one a line
+expand() {
+	local IFS=, p
+	for p in $1; do
+		if [[ $p == *-* ]]; then seq "${p%-*}" "${p#*-}"; else echo "$p"; fi
+	done
+}
+
+# 1. the layout
+"$nn" layout --service fwd --exec /bin/true --nodes all --numactl --out "$tmp/units" --json \
+	>"$tmp/layout.json" 2>"$tmp/layout.err"
+rc=$?
+[ "$rc" -le 1 ] || { cat "$tmp/layout.err" >&2; echo "FAIL: layout exited $rc" >&2; exit 1; }
+n=$(pj "$tmp/layout.json" 'len(d["layout"]["instances"])')
+[ "$n" = "$nodes" ] || err "layout: $n instances for $nodes nodes with CPUs"
+for ((i = 0; i < n; i++)); do
+	node=$(pj "$tmp/layout.json" "d['layout']['instances'][$i]['node']")
+	cpus=$(pj "$tmp/layout.json" "d['layout']['instances'][$i]['cpus']")
+	nodecpus=$(tr -d '[:space:]' <"/sys/devices/system/node/node$node/cpulist")
+	for c in $(expand "$cpus"); do
+		expand "$nodecpus" | grep -qx "$c" || err "instance node $node: CPU $c is not on node $node ($nodecpus)"
+	done
+	conf=$tmp/units/fwd@$node.service.d/nicnuma.conf
+	[ -f "$conf" ] || err "no drop-in for node $node"
+	grep -q -- "--physcpubind=$cpus --membind=$node -- /bin/true" "$conf" \
+		|| err "node $node: drop-in ExecStart= is not numactl --physcpubind=$cpus --membind=$node"
+done
+if command -v systemd-analyze >/dev/null; then
+	for d in "$tmp"/units/fwd@*.service.d; do
+		u=$(basename "$d" .d)
+		out=$(cd "$tmp/units" && systemd-analyze verify --man=no "./$u" 2>&1) || err "verify $u: $out"
+	done
+fi
+
+# 2. two instances; the second with its memory on the first one's node
+node_a=$(pj "$tmp/layout.json" 'd["layout"]["instances"][0]["node"]')
+cpus_a=$(pj "$tmp/layout.json" 'd["layout"]["instances"][0]["cpus"]')
+node_b=$(pj "$tmp/layout.json" 'd["layout"]["instances"][1]["node"]')
+cpus_b=$(pj "$tmp/layout.json" 'd["layout"]["instances"][1]["cpus"]')
+# bash keeps the 64 MiB string in its heap while it waits for sleep
+# shellcheck disable=SC2016 # expanded by the child bash
+toucher='x=$(head -c 67108864 /dev/zero | tr "\0" a); echo ready; sleep 120; : "${#x}"'
+start() {
+	local name=$1; shift
+	"$@" bash -c "$toucher" >"$tmp/$name.out" 2>&1 &
+	pid=$!
+	pids+=("$pid")
+	for _ in $(seq 600); do
+		grep -q ready "$tmp/$name.out" && return 0
+		sleep 0.1
+	done
+	err "$name: never ready: $(cat "$tmp/$name.out")"
+	return 1
+}
+start good numactl --physcpubind="$cpus_a" --membind="$node_a" -- || exit 1
+good=$pid
+start bad numactl --physcpubind="$cpus_b" --membind="$node_a" -- || exit 1
+bad=$pid
+
+# 3. the check
+"$nn" check-pid --pid "$good" --json >"$tmp/good.json" 2>"$tmp/good.err"
+rc=$?
+[ "$rc" = 0 ] || err "good (node $node_a): exit $rc, want 0: $(cat "$tmp/good.err")"
+pj "$tmp/good.json" '{"bound", "local"} <= set(d["processes"][0]["verdicts"])' >/dev/null \
+	|| err "good: verdicts $(pj "$tmp/good.json" 'd["processes"][0]["verdicts"]')"
+"$nn" check-pid --pid "$bad" --json >"$tmp/bad.json" 2>"$tmp/bad.err"
+rc=$?
+[ "$rc" = 1 ] || err "bad (CPUs of node $node_b, memory on $node_a): exit $rc, want 1"
+pj "$tmp/bad.json" '"memory_mostly_remote" in d["processes"][0]["verdicts"]' >/dev/null \
+	|| err "bad: not flagged remote: $(pj "$tmp/bad.json" 'd["processes"][0]')"
+pj "$tmp/bad.json" "sum(m['anon_bytes'] for m in d['processes'][0]['memory'] if m['node'] == $node_a) >= 64 << 20" \
+	>/dev/null || err "bad: its 64 MiB are not on node $node_a"
+"$nn" check-pid --pid "$good,$bad" >"$tmp/both.txt" 2>&1
+rc=$?
+[ "$rc" = 1 ] || err "both: exit $rc, want 1"
+cat "$tmp/both.txt"
+
+[ "$fail" = 0 ] || exit 1
+echo "ok: $n instances laid out; the misplaced one (memory on node $node_a, threads on node $node_b) is caught"
