@@ -253,22 +253,19 @@ static int parse_line(const char *line, size_t len, unsigned long default_page_k
 		      struct nn_numa_maps *m)
 {
 	struct mapping mp = { .page_kb = default_page_kb };
-	char buf[4096];
+	/* a copy: file= paths run up to PATH_MAX, escaped, and the counts follow */
+	char *buf = strndup(line, len);
 	const char *p, *end;
 	size_t i;
-	int err;
+	int err = -EINVAL;
 
-	if (len >= sizeof(buf)) {
-		/* file= paths are escaped but may be long: keep the part we need */
-		len = sizeof(buf) - 1;
-	}
-	memcpy(buf, line, len);
-	buf[len] = '\0';
+	if (!buf)
+		return -ENOMEM;
 	p = buf;
 	for (i = 0; isxdigit((unsigned char)p[i]); i++)
 		;
 	if (!i || (p[i] != ' ' && p[i] != '\t'))
-		return -EINVAL;
+		goto out;
 	p += i;
 	p += strspn(p, " \t");
 	p = parse_policy(p, &mp, &err);
@@ -290,6 +287,7 @@ static int parse_line(const char *line, size_t len, unsigned long default_page_k
 out:
 	nn_cpuset_free(&mp.policy_nodes);
 	free(mp.np);
+	free(buf);
 	return err;
 }
 

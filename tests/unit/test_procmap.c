@@ -226,6 +226,26 @@ static void test_policy_words(void **state)
 	nn_numa_maps_free(&m);
 }
 
+static void test_long_path(void **state)
+{
+	struct nn_numa_maps m;
+	char *text = malloc(9000);
+	size_t n;
+
+	(void)state;
+	assert_non_null(text);
+	/* a file= path longer than a page must not cut off the counts after it */
+	n = (size_t)sprintf(text, "1000 default file=/");
+	memset(text + n, 'a', 8000);
+	sprintf(text + n + 8000, " anon=2 mapped=3 N1=3 kernelpagesize_kB=4\n");
+	assert_int_equal(nn_numa_maps_parse(text, 4, &m), 0);
+	assert_int_equal(m.nbad, 0);
+	assert_int_equal(nn_numa_maps_node(&m, 1)->bytes[NN_MEM_ANON], 2 * 4 * KB);
+	assert_int_equal(nn_numa_maps_node(&m, 1)->bytes[NN_MEM_FILE], 1 * 4 * KB);
+	nn_numa_maps_free(&m);
+	free(text);
+}
+
 static void test_bad_lines(void **state)
 {
 	struct nn_numa_maps m;
@@ -320,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_bound_to_the_other_node),
 		cmocka_unit_test(test_outside_bind),
 		cmocka_unit_test(test_policy_words),
+		cmocka_unit_test(test_long_path),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_no_memory_unknown_nodes),
 		cmocka_unit_test(test_status),
