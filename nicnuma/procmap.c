@@ -202,35 +202,41 @@ static int fold(struct nn_numa_maps *m, const struct mapping *mp)
 	size_t i;
 	int err;
 
+	unsigned long long anon;
+	bool mixed;
+
 	for (i = 0; i < mp->nnp; i++)
 		total += mp->np[i].pages;
+	anon = mp->anon_pages < total ? mp->anon_pages : total;
+	/* A file mapping with some private copies (anon=) among page-cache
+	 * pages: numa_maps counts both per node but says not which is which. */
+	mixed = mp->file && !mp->huge && anon && anon < total;
 	for (i = 0; i < mp->nnp; i++) {
-		unsigned long long bytes = mp->np[i].pages * mp->page_kb * 1024ULL;
-		unsigned long long priv;
+		unsigned long long pages = mp->np[i].pages, priv_pages;
+		unsigned long long pb = mp->page_kb * 1024ULL;
 		struct nn_pm_node *n = get_node(m, mp->np[i].node);
 
 		if (!n)
 			return -ENOMEM;
 		if (mp->huge) {
-			n->bytes[NN_MEM_HUGE] += bytes;
-			priv = bytes;
+			n->bytes[NN_MEM_HUGE] += pages * pb;
+			priv_pages = pages;
 		} else if (mp->file) {
-			/* Private copies of file pages (anon=) are the process's own;
-			 * numa_maps gives their count, not their nodes, so split each
-			 * node's pages in proportion. */
-			unsigned long long anon = mp->anon_pages < total ? mp->anon_pages : total;
-
-			priv = total ? (unsigned long long)((long double)bytes * anon / total) : 0;
-			n->bytes[NN_MEM_ANON] += priv;
-			n->bytes[NN_MEM_FILE] += bytes - priv;
+			/* Split each node's pages in proportion, in whole pages: an
+			 * estimate for the report, kept out of the bind check below. */
+			priv_pages = total ? pages * anon / total : 0;
+			n->bytes[NN_MEM_ANON] += priv_pages * pb;
+			n->bytes[NN_MEM_FILE] += (pages - priv_pages) * pb;
 		} else {
-			n->bytes[NN_MEM_ANON] += bytes;
-			priv = bytes;
+			n->bytes[NN_MEM_ANON] += pages * pb;
+			priv_pages = pages;
 		}
-		n->private_by_policy[mp->policy] += priv;
-		if (mp->policy == NN_MPOL_BIND && !nn_cpuset_empty(&mp->policy_nodes) &&
+		n->private_by_policy[mp->policy] += priv_pages * pb;
+		/* Page cache read in by another process sits wherever that one ran:
+		 * only pages known to be this process's own can break its bind. */
+		if (mp->policy == NN_MPOL_BIND && !mixed && !nn_cpuset_empty(&mp->policy_nodes) &&
 		    !nn_cpuset_test(&mp->policy_nodes, (unsigned int)mp->np[i].node))
-			n->outside_bind += priv;
+			n->outside_bind += priv_pages * pb;
 	}
 	switch (mp->policy) {
 	case NN_MPOL_BIND:

@@ -13,8 +13,10 @@
 #     first as laid out, the second deliberately with --membind of the first
 #     node (its memory on the other node).
 #  3. check --pid: the first is "bound, local" (exit 0); the second is flagged
-#     "memory mostly remote" (exit 1) with its 64 MiB on the first node; both
-#     at once exit 1.
+#     "memory mostly remote" (exit 1) with its 64 MiB on the first node.
+#  4. A process with a thread on each node and the default policy is flagged
+#     "threads span nodes without a memory policy" (exit 1); one started with
+#     numactl --interleave=all is "interleaved" (exit 0). All four: exit 1.
 # Uses python3 (for JSON too: the guest rootfs has no jq). Exits 77 on a host with
 # fewer than two nodes with CPUs (this build machine).
 set -uo pipefail
@@ -132,9 +134,47 @@ pj "$tmp/bad.json" '"memory_mostly_remote" in d["processes"][0].get("verdicts", 
 	|| err "bad: not flagged remote: $(pj "$tmp/bad.json" 'd["processes"][0]')"
 pj "$tmp/bad.json" "sum(m['anon_bytes'] for m in d['processes'][0]['memory'] if m['node'] == $node_a) >= 64 << 20" \
 	>/dev/null || err "bad: its 64 MiB are not on node $node_a"
-"$nn" check-pid --pid "$good,$bad" >"$tmp/both.txt" 2>&1
+# 4. threads on both nodes with the default policy (each touching its own
+#    16 MiB where it runs): flagged "threads span nodes without a memory policy";
+#    and numactl --interleave=all: "interleaved", not flagged.
+cpu_a=$(expand "$cpus_a" | head -n 1)
+cpu_b=$(expand "$cpus_b" | head -n 1)
+# shellcheck disable=SC2016 # Python, not shell
+spanner='import os, sys, threading, time
+ready = []
+def work(cpu):
+    os.sched_setaffinity(0, {cpu})
+    b = bytearray(16 << 20)
+    for i in range(0, len(b), 4096):
+        b[i] = 1
+    ready.append(b)
+    time.sleep(300)
+for c in sys.argv[1:]:
+    threading.Thread(target=work, args=(int(c),), daemon=True).start()
+while len(ready) < len(sys.argv) - 1:
+    time.sleep(0.05)
+print("ready", flush=True)
+time.sleep(300)'
+python3 -c "$spanner" "$cpu_a" "$cpu_b" >"$tmp/span.out" 2>&1 &
+span=$!
+pids+=("$span")
+for _ in $(seq 600); do grep -q ready "$tmp/span.out" && break; sleep 0.1; done
+"$nn" check-pid --pid "$span" --json >"$tmp/span.json" 2>"$tmp/span.err"
 rc=$?
-[ "$rc" = 1 ] || err "both: exit $rc, want 1"
+[ "$rc" = 1 ] || err "span (threads on CPUs $cpu_a and $cpu_b): exit $rc, want 1: $(cat "$tmp/span.err")"
+pj "$tmp/span.json" '"threads_span_nodes_without_policy" in d["processes"][0].get("verdicts", [])' >/dev/null \
+	|| err "span: not flagged: $(pj "$tmp/span.json" 'd["processes"][0]')"
+start interleaved numactl --interleave=all -- || exit 1
+il=$pid
+"$nn" check-pid --pid "$il" --json >"$tmp/il.json" 2>"$tmp/il.err"
+rc=$?
+[ "$rc" = 0 ] || err "interleaved: exit $rc, want 0: $(cat "$tmp/il.err")"
+pj "$tmp/il.json" 'd["processes"][0].get("verdicts") == ["interleaved", "local"] or d["processes"][0].get("verdicts") == ["interleaved"]' \
+	>/dev/null || err "interleaved: $(pj "$tmp/il.json" 'd["processes"][0]')"
+
+"$nn" check-pid --pid "$good,$bad,$span,$il" >"$tmp/both.txt" 2>&1
+rc=$?
+[ "$rc" = 1 ] || err "all four: exit $rc, want 1"
 cat "$tmp/both.txt"
 
 [ "$fail" = 0 ] || exit 1

@@ -194,6 +194,42 @@ static void test_outside_bind(void **state)
 	nn_cpuset_free(&tn);
 }
 
+static void test_mixed_file_mapping(void **state)
+{
+	/* Seen in the 2-node guest: numactl --membind=0, a library's .data with
+	 * 2 private copies among 5 pages, 3 of them page cache on node 1. Which
+	 * pages are the copies is unknown: no "outside bind" from that. */
+	static const char text[] =
+		"1000 bind:0 file=/usr/lib/libx.so anon=2 dirty=2 mapped=5 N0=2 N1=3 kernelpagesize_kB=4\n"
+		"2000 bind:0 anon=100 dirty=100 N0=100 kernelpagesize_kB=4\n";
+	struct nn_pm_thresholds t;
+	struct nn_numa_maps m;
+	struct nn_pm_verdict v;
+	struct nn_cpuset tn = NN_CPUSET_INIT;
+
+	(void)state;
+	assert_int_equal(nn_numa_maps_parse(text, 4, &m), 0);
+	set_of(&tn, "0");
+	nn_pm_thresholds_default(&t);
+	nn_pm_verdict_make(&m, &tn, &t, &v);
+	assert_int_equal(v.outside_bind_bytes, 0);
+	assert_true(v.flags & NN_PMV_BOUND);
+	assert_false(v.flags & NN_PMV_FLAGGED);
+	/* whole pages: node 0 gets 2*2/5 = 0 copies + 100, node 1 3*2/5 = 1 */
+	assert_int_equal(nn_numa_maps_node(&m, 0)->bytes[NN_MEM_ANON], 100 * 4 * KB);
+	assert_int_equal(nn_numa_maps_node(&m, 1)->bytes[NN_MEM_ANON], 1 * 4 * KB);
+	assert_int_equal(nn_numa_maps_node(&m, 1)->bytes[NN_MEM_FILE], 2 * 4 * KB);
+	nn_numa_maps_free(&m);
+	/* all pages of a file mapping private (anon == pages): they are ours */
+	assert_int_equal(nn_numa_maps_parse("1000 bind:0 file=/usr/lib/libx.so anon=3 dirty=3 N1=3 "
+					    "kernelpagesize_kB=4\n", 4, &m), 0);
+	nn_pm_verdict_make(&m, &tn, &t, &v);
+	assert_int_equal(v.outside_bind_bytes, 3 * 4 * KB);
+	assert_true(v.flags & NN_PMV_OUTSIDE_BIND);
+	nn_numa_maps_free(&m);
+	nn_cpuset_free(&tn);
+}
+
 static void test_policy_words(void **state)
 {
 	/* every policy spelling the kernel prints, plus a word it may add later */
@@ -339,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_span_without_policy),
 		cmocka_unit_test(test_bound_to_the_other_node),
 		cmocka_unit_test(test_outside_bind),
+		cmocka_unit_test(test_mixed_file_mapping),
 		cmocka_unit_test(test_policy_words),
 		cmocka_unit_test(test_long_path),
 		cmocka_unit_test(test_bad_lines),
