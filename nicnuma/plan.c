@@ -90,6 +90,8 @@ struct state {
 	size_t nnics;
 	struct group *groups;
 	size_t ngroups;
+	size_t *spare;			/* per node index: cores its own NICs leave free */
+	size_t *lent;			/* per node index: cores already lent from its back */
 };
 
 const char *nn_policy_name(enum nn_policy p)
@@ -173,7 +175,7 @@ int nn__plan_distance(const struct nn_topo *t, int a, int b)
 }
 
 /* Node ids by distance from @from, nearest first; unknown distances last; ties by id. */
-static void nodes_by_distance(const struct nn_topo *t, int from, int *ids)
+void nn__plan_nodes_by_distance(const struct nn_topo *t, int from, int *ids)
 {
 	size_t i, j;
 
@@ -553,38 +555,104 @@ static size_t group_demand(const struct state *st, const struct group *g)
 	return d;
 }
 
-/* Local node first, then spill by distance: to the nearest node with CPUs
- * when the node has none, and to near nodes while cores are fewer than queues. */
+/* Usable cores of @node (within the group's mask), in core order. */
+static size_t node_cores(const struct state *st, const struct group *g, int node, size_t *out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < st->ncores; i++)
+		if (st->cores[i].node == node && core_usable_in(&st->cores[i], g ? g->mask : NULL)) {
+			if (out)
+				out[n] = i;
+			n++;
+		}
+	return n;
+}
+
+/* The last @count usable cores of @node: a node's own NICs take its cores
+ * from the front, so what another node borrows comes from the back. */
+static int pool_add_tail(struct state *st, struct group *g, int node, size_t count, int dist)
+{
+	size_t *idx = calloc(st->ncores ? st->ncores : 1, sizeof(*idx));
+	size_t n, i, ix = (size_t)nn__plan_node_index(st->topo, node), end;
+
+	if (!idx)
+		return -ENOMEM;
+	n = node_cores(st, g, node, idx);
+	end = st->lent[ix] < n ? n - st->lent[ix] : 0;
+	if (count > end)
+		count = end;
+	st->lent[ix] += count;
+	for (i = end - count; i < end; i++)
+		if (pool_push(g, idx[i], E_SPILL, dist)) {
+			free(idx);
+			return -ENOMEM;
+		}
+	free(idx);
+	return 0;
+}
+
+/* Local node first, then spill by distance, into cores other nodes' own NICs
+ * do not need (st->spare): to the nearest node with CPUs when the node has
+ * none (sharing that node's cores when it has no spare ones), and to near
+ * nodes (same package: NPS/SNC) while cores are fewer than queues. */
 static int pool_by_distance(struct state *st, struct group *g, int base, enum entry_kind own)
 {
 	const struct nn_topo *t = st->topo;
 	size_t demand = group_demand(st, g), i;
-	int self = nn__plan_distance(t, base, base), *ids;
+	int self = nn__plan_distance(t, base, base), *ids, r = 0;
 
 	if (self <= 0)
 		self = 10;
 	ids = calloc(t->nnodes ? t->nnodes : 1, sizeof(*ids));
 	if (!ids)
 		return -ENOMEM;
-	nodes_by_distance(t, base, ids);
-	for (i = 0; i < t->nnodes; i++) {
+	nn__plan_nodes_by_distance(t, base, ids);
+	for (i = 0; i < t->nnodes && !r; i++) {
 		int id = ids[i], d = nn__plan_distance(t, base, id);
-		int r = 0;
+		int ix = nn__plan_node_index(t, id);
+		size_t need = demand > g->npool ? demand - g->npool : 0, take;
 
 		if (!node_has_usable(st, id))
 			continue;
-		if (id == base)
+		if (id == base) {
 			r = pool_add_node(st, g, id, own, d);
-		else if (!g->npool)
-			r = pool_add_node(st, g, id, E_SPILL, d);
-		else if (g->npool < demand && d >= 0 && d < 2 * self)
-			r = pool_add_node(st, g, id, E_SPILL, d);
-		if (r) {
-			free(ids);
-			return r;
+			continue;
 		}
+		if (g->npool && (!need || d < 0 || d >= 2 * self))
+			continue;
+		take = st->spare[ix] < need ? st->spare[ix] : need;
+		if (!g->npool && !take) {
+			/* No CPU of its own and nothing spare nearby: share the nearest. */
+			r = pool_add_node(st, g, id, E_SPILL, d);
+			continue;
+		}
+		r = pool_add_tail(st, g, id, take, d);
+		st->spare[ix] -= take;
 	}
 	free(ids);
+	return r;
+}
+
+/* Spare cores per node: usable cores its own NICs' queues leave free. */
+static int compute_spare(struct state *st)
+{
+	const struct nn_topo *t = st->topo;
+	size_t i, j;
+
+	st->spare = calloc(t->nnodes ? t->nnodes : 1, sizeof(*st->spare));
+	st->lent = calloc(t->nnodes ? t->nnodes : 1, sizeof(*st->lent));
+	if (!st->spare || !st->lent)
+		return -ENOMEM;
+	for (i = 0; i < t->nnodes; i++) {
+		size_t have = node_cores(st, NULL, t->nodes[i].id, NULL), want = 0;
+
+		for (j = 0; j < st->ngroups; j++)
+			if ((st->groups[j].kind == G_NODE || st->groups[j].kind == G_REMOTE) &&
+			    st->groups[j].node == t->nodes[i].id)
+				want += group_demand(st, &st->groups[j]);
+		st->spare[i] = have > want ? have - want : 0;
+	}
 	return 0;
 }
 
@@ -810,6 +878,8 @@ static int build_groups(struct state *st)
 			v[g->nn++] = i;
 		}
 	}
+	if (compute_spare(st))
+		return -ENOMEM;
 	for (j = 0; j < st->ngroups; j++) {
 		struct group *g = &st->groups[j];
 		int r;
@@ -917,7 +987,7 @@ static int housekeeping_for(struct state *st, const struct nicst *ns, struct nn_
 
 		if (!ids)
 			return -ENOMEM;
-		nodes_by_distance(t, base, ids);
+		nn__plan_nodes_by_distance(t, base, ids);
 		for (i = 0; i < t->nnodes; i++) {
 			const struct nn_node *n = &t->nodes[nn__plan_node_index(t, ids[i])];
 
@@ -1009,12 +1079,15 @@ static int emit_nic(struct state *st, struct nicst *ns)
 		pn->reason = r;
 	}
 	if (ns->spilled) {
-		int local = 0;
+		size_t local = 0, spilled = 0;
 
-		for (i = 0; i < used; i++)
-			local += ns->okind[i] != E_SPILL;
-		WARN(st, "%s: node %d has %d usable core%s for %zu queues: spilled to the nearest nodes by distance",
-		     n->name, g->node, local, local == 1 ? "" : "s", ns->nslots);
+		for (i = 0; i < g->npool; i++)
+			local += g->pool[i].kind != E_SPILL;
+		for (i = 0; i < ns->nslots; i++)
+			spilled += ns->okind[i % ns->norder] == E_SPILL;
+		WARN(st, "%s: node %d has %zu usable core%s for %zu queue%s: %zu spilled to the nearest nodes by distance",
+		     n->name, g->node, local, local == 1 ? "" : "s", group_demand(st, g),
+		     group_demand(st, g) == 1 ? "" : "s", spilled);
 	}
 	if (ns->nslots && !ns->norder)
 		WARN(st, "%s: no usable CPU for its queues", n->name);
@@ -1042,6 +1115,14 @@ static int emit_irqs(struct state *st, struct nicst *ns)
 		struct nn_plan_irq *pi;
 		int s = q->queue >= 0 ? slot_of(ns, q->queue) : -1;
 
+		/* No readable smp_affinity_list (no /proc/irq/N): nothing could set it. */
+		if (!q->has_affinity) {
+			ret = nn__plan_add_warning(plan, "%s: IRQ %d has no readable affinity: left out of the plan",
+						   n->name, q->irq);
+			if (ret)
+				goto out;
+			continue;
+		}
 		pi = &plan->irqs[plan->nirqs];
 		memset(pi, 0, sizeof(*pi));
 		pi->irq = q->irq;
@@ -1272,6 +1353,8 @@ static void state_free(struct state *st)
 		free(st->groups[i].pool);
 	}
 	free(st->groups);
+	free(st->spare);
+	free(st->lent);
 	nn_cpuset_free(&st->allowed);
 	nn_cpuset_free(&st->hk);
 }

@@ -129,10 +129,16 @@ int nn_plan_check_shape(const struct nn_plan *plan, const struct nn_host *host, 
  * "-l <node CPUs free of IRQs and housekeeping> [--socket-mem a,b,..] [-a PCI]..".
  * --socket-mem (MB per node, this node's planned hugepages, 0 elsewhere) only
  * when the plan reserves hugepages. When every non-housekeeping CPU of @node
- * takes queue IRQs, -l lists them anyway and *@shared is set. Malloc'd in
- * *@out. -ENOENT when @node has no online CPU (memory-only). */
+ * takes queue IRQs, -l lists them anyway and *@shared is set. A node without
+ * CPUs of its own (memory-only, CXL) borrows the lcores of the nearest node
+ * that has some (nn_plan_eal_lcore_node()) and keeps its memory and NICs.
+ * Malloc'd in *@out. -ENOENT when no node has a CPU outside housekeeping. */
 int nn_plan_eal_args(const struct nn_plan *plan, const struct nn_host *host, int node,
 		     char **out, bool *shared);
+
+/* The node whose CPUs serve as EAL lcores for @node: @node itself, or the
+ * nearest node with a CPU outside housekeeping; -1 when there is none. */
+int nn_plan_eal_lcore_node(const struct nn_plan *plan, const struct nn_host *host, int node);
 
 /* Names as on the command line and in JSON; parse returns -EINVAL on others. */
 const char *nn_policy_name(enum nn_policy p);

@@ -28,6 +28,40 @@ static int append(char **buf, size_t *len, const char *a, const char *b)
 	return 0;
 }
 
+static bool node_has_lcores(const struct nn_plan *plan, const struct nn_topo *t, int idx)
+{
+	struct nn_cpuset c = NN_CPUSET_INIT;
+	bool ok;
+
+	if (nn_cpuset_copy(&c, &t->nodes[idx].cpus))
+		return false;
+	if (!nn_cpuset_empty(&t->online))
+		nn_cpuset_and(&c, &t->online);
+	nn_cpuset_andnot(&c, &plan->housekeeping);
+	ok = !nn_cpuset_empty(&c);
+	nn_cpuset_free(&c);
+	return ok;
+}
+
+int nn_plan_eal_lcore_node(const struct nn_plan *plan, const struct nn_host *host, int node)
+{
+	const struct nn_topo *t = &host->topo;
+	int *ids, found = -1;
+	size_t i;
+
+	if (nn__plan_node_index(t, node) < 0 || !t->nnodes)
+		return -1;
+	ids = calloc(t->nnodes, sizeof(*ids));
+	if (!ids)
+		return -1;
+	nn__plan_nodes_by_distance(t, node, ids);
+	for (i = 0; i < t->nnodes && found < 0; i++)
+		if (node_has_lcores(plan, t, nn__plan_node_index(t, ids[i])))
+			found = ids[i];
+	free(ids);
+	return found;
+}
+
 int nn_plan_eal_args(const struct nn_plan *plan, const struct nn_host *host, int node,
 		     char **out, bool *shared)
 {
@@ -35,10 +69,11 @@ int nn_plan_eal_args(const struct nn_plan *plan, const struct nn_host *host, int
 	struct nn_cpuset lc = NN_CPUSET_INIT, busy = NN_CPUSET_INIT;
 	char *buf = NULL, *list = NULL;
 	size_t len = 0, i;
-	int idx = nn__plan_node_index(t, node), ret = -ENOMEM, maxid = -1;
+	int idx, ret = -ENOMEM, maxid = -1;
 
 	*out = NULL;
 	*shared = false;
+	idx = nn__plan_node_index(t, nn_plan_eal_lcore_node(plan, host, node));
 	if (idx < 0)
 		return -ENOENT;
 	if (nn_cpuset_copy(&lc, &t->nodes[idx].cpus))

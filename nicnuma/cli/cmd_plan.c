@@ -53,7 +53,7 @@ NN_PLAN_OPTS_HELP
 "\n"
 "With --json: {\"plan\":{\"shape\",\"policy\",\"housekeeping\",\"nics\",\"irqs\",\"xps\",\n"
 "\"channels\",\"hugepages\",\"irqbalance\",\"warnings\"},\"eal\":[{\"node\",\"args\",\n"
-"\"shared\"}],\"warnings\":[..]}. Save it and give it to `nicnuma apply --plan\n"
+"\"lcore_node\",\"shared\"}],\"warnings\":[..]}. Save it and give it to `nicnuma apply --plan\n"
 "FILE` or `nicnuma script --plan FILE`; a plan made for another host shape\n"
 "(CPU count, node count, NIC PCI addresses, IRQ numbers) is refused there.\n"
 "\n"
@@ -232,14 +232,20 @@ static int print_eal(struct nn_ctx *ctx, const struct nn_plan *p, const struct n
 		nn_print_int(o, PRINT_JSON, "node", NULL, nodes[i]);
 		if (r) {
 			nn_print_null(o, PRINT_JSON, "args", NULL);
-			nn_printf(o, "  node %d: none (no CPU on this node outside housekeeping)\n", nodes[i]);
-			nn_warn(ctx, NULL, "node %d has no CPU for DPDK lcores outside housekeeping", nodes[i]);
+			nn_printf(o, "  node %d: none (no node has a CPU outside housekeeping)\n", nodes[i]);
+			nn_warn(ctx, NULL, "node %d: no CPU outside housekeeping for DPDK lcores", nodes[i]);
 		} else {
+			int ln = nn_plan_eal_lcore_node(p, h, nodes[i]);
+
 			nn_printf(o, "  node %d: ", nodes[i]);
 			nn_print_string(o, PRINT_ANY, "args", "%s\n", args);
+			nn_print_opt_int(o, PRINT_JSON, "lcore_node", NULL, ln, NULL);
+			if (ln != nodes[i])
+				nn_printf(o, "    (node %d has no CPU outside housekeeping: lcores on the nearest, node %d)\n",
+					  nodes[i], ln);
 			if (shared)
 				nn_printf(o, "    (every other CPU of node %d takes queue IRQs: lcores share them)\n",
-					  nodes[i]);
+					  ln);
 		}
 		nn_print_bool(o, PRINT_JSON, "shared", NULL, shared);
 		nn_close_object(o);

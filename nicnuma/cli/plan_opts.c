@@ -244,7 +244,7 @@ int nn_plan_errmsg(struct nn_ctx *ctx, int err)
 	return NN_EXIT_ERROR;
 }
 
-static int read_plan_file(struct nn_ctx *ctx, const char *path, struct nn_plan *plan)
+int nn_cli_read_plan(struct nn_ctx *ctx, const char *path, struct nn_plan *plan)
 {
 	struct json_tokener *tok = NULL;
 	struct json_object *doc = NULL;
@@ -311,7 +311,7 @@ int nn_cli_get_plan(struct nn_ctx *ctx, const struct nn_host *host, const char *
 	int ret;
 
 	if (planfile) {
-		ret = read_plan_file(ctx, planfile, plan);
+		ret = nn_cli_read_plan(ctx, planfile, plan);
 		if (ret)
 			return ret;
 		ret = nn_plan_check_shape(plan, host, why, sizeof(why));

@@ -61,6 +61,8 @@ int nn_plan_opts_check(struct nn_ctx *ctx, const struct nn_host *host, struct nn
 /* Message for an nn_plan_make() error; returns NN_EXIT_ERROR. */
 int nn_plan_errmsg(struct nn_ctx *ctx, int err);
 
+/* Reads a plan file ("-" stdin) strictly; messages name the file and key. */
+int nn_cli_read_plan(struct nn_ctx *ctx, const char *path, struct nn_plan *plan);
 /* The plan a command works on: read from @planfile ("-" stdin) and checked
  * against @host's shape, or made from @o. Messages printed; 0 or -errno. */
 int nn_cli_get_plan(struct nn_ctx *ctx, const struct nn_host *host, const char *planfile,

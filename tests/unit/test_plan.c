@@ -123,6 +123,7 @@ static struct nn_nic *add_nic(struct nn_host *h, const char *name, const char *p
 	n->irqs[k].name = strdup(nm);
 	n->irqs[k].queue = -1;
 	n->irqs[k].dir = NN_QDIR_NONE;
+	n->irqs[k].has_affinity = true;
 	k++;
 	for (q = 0; q < nq; q++) {
 		int d;
@@ -133,6 +134,7 @@ static struct nn_nic *add_nic(struct nn_host *h, const char *name, const char *p
 			n->irqs[k].name = strdup(nm);
 			n->irqs[k].queue = q;
 			n->irqs[k].dir = style == VIRTIO ? (d ? NN_QDIR_TX : NN_QDIR_RX) : NN_QDIR_RXTX;
+			n->irqs[k].has_affinity = true;
 		}
 	}
 	return n;
@@ -313,19 +315,45 @@ static void test_nps4_spill_by_distance(void **state)
 	add_nic(&h, "eth1", "0000:41:00.0", 1, "4-7", 4, 200, I40E);
 	add_nic(&h, "eth4", "0000:c1:00.0", 4, "", 2, 300, I40E);
 	plan_ok(&h, NULL, &p);
-	/* node 1: 4 housekeeping, 5,6,7 usable; the 4th queue spills to node 0 (12), not 2/3 (32) */
+	/* node 1: 4 housekeeping, 5,6,7 usable; the 4th queue spills to node 0
+	 * (12), not 2/3 (32), into a core node 0's own NICs leave free: from its back */
 	assert_string_equal(qcpus(&p, "eth1", 0, NN_QDIR_RXTX), "5");
 	assert_string_equal(qcpus(&p, "eth1", 2, NN_QDIR_RXTX), "7");
-	assert_string_equal(qcpus(&p, "eth1", 3, NN_QDIR_RXTX), "1");
+	assert_string_equal(qcpus(&p, "eth1", 3, NN_QDIR_RXTX), "3");
 	assert_non_null(strstr(irq_of(&p, "eth1", 3, NN_QDIR_RXTX)->reason, "spill to node 0 (distance 12)"));
-	assert_true(has_warning(&p, "eth1: node 1 has 3 usable cores for 4 queues"));
-	/* memory-only node 4: nearest node with CPUs is node 0 (distance 20); its
-	 * cores not taken by eth1 come first */
-	assert_string_equal(qcpus(&p, "eth4", 0, NN_QDIR_RXTX), "2");
-	assert_string_equal(qcpus(&p, "eth4", 1, NN_QDIR_RXTX), "3");
+	assert_true(has_warning(&p, "eth1: node 1 has 3 usable cores for 4 queues: 1 spilled"));
+	/* memory-only node 4: nearest node with CPUs is node 0 (distance 20); it
+	 * gets the spare cores eth1 did not borrow */
+	assert_string_equal(qcpus(&p, "eth4", 0, NN_QDIR_RXTX), "1");
+	assert_string_equal(qcpus(&p, "eth4", 1, NN_QDIR_RXTX), "2");
 	assert_non_null(strstr(irq_of(&p, "eth4", 0, NN_QDIR_RXTX)->reason, "spill to node 0 (distance 20)"));
 	assert_string_equal(qcpus(&p, "eth4", -1, NN_QDIR_NONE), "0");
 	assert_non_null(strstr(irq_of(&p, "eth4", -1, NN_QDIR_NONE)->reason, "nearest to node 4"));
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
+/* Spill only borrows what the other node's own NICs leave free: two busy
+ * sub-NUMA nodes keep their queues at home (siblings, then wrap). */
+static void test_no_spill_into_busy_node(void **state)
+{
+	static const int d[4] = { 10, 12, 12, 10 };
+	struct nn_host h;
+	struct nn_plan p;
+	int c;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	for (c = 0; c < 8; c++)
+		add_cpu(&h, c, c / 4, 0, c, (c / 4) * 4);
+	finish(&h, 2, d);
+	add_nic(&h, "eth0", "0000:01:00.0", 0, "0-3", 4, 100, I40E);
+	add_nic(&h, "eth1", "0000:02:00.0", 1, "4-7", 4, 200, I40E);
+	plan_ok(&h, NULL, &p);
+	assert_string_equal(qcpus(&p, "eth0", 3, NN_QDIR_RXTX), "1");
+	assert_string_equal(qcpus(&p, "eth1", 3, NN_QDIR_RXTX), "5");
+	assert_false(has_warning(&p, "spilled"));
+	assert_true(has_warning(&p, "eth0: 4 queues on 3 CPUs"));
 	nn_plan_free(&p);
 	host_free(&h);
 }
@@ -704,8 +732,11 @@ static void test_tiny_host(void **state)
 	add_cpu(&h, 0, 0, 0, 0, 0);
 	finish(&h, 1, NULL);
 	add_nic(&h, "eth0", "0000:00:03.0", -1, "0", 1, 30, VIRTIO);
+	h.nics[0].irqs[0].has_affinity = false;	/* listed in msi_irqs, no /proc/irq/30 */
 	plan_ok(&h, NULL, &p);
 	assert_true(has_warning(&p, "every allowed CPU is a housekeeping CPU"));
+	assert_true(has_warning(&p, "eth0: IRQ 30 has no readable affinity: left out of the plan"));
+	assert_int_equal(p.nirqs, 2);
 	assert_string_equal(qcpus(&p, "eth0", 0, NN_QDIR_RX), "0");
 	nn_plan_free(&p);
 	host_free(&h);
@@ -717,6 +748,7 @@ int main(void)
 		cmocka_unit_test(test_smt_cores_before_siblings),
 		cmocka_unit_test(test_more_queues_than_cpus_wrap),
 		cmocka_unit_test(test_nps4_spill_by_distance),
+		cmocka_unit_test(test_no_spill_into_busy_node),
 		cmocka_unit_test(test_even_odd_nodes),
 		cmocka_unit_test(test_unknown_node_local_cpus),
 		cmocka_unit_test(test_two_nics_one_node),
