@@ -217,6 +217,12 @@ static char *find_numactl(struct nn_ctx *ctx)
 	return strdup("/usr/bin/numactl");
 }
 
+static const char *irq_text(char *buf, size_t size, const char *irq, bool shared)
+{
+	snprintf(buf, size, "%s %s", irq, shared ? "shared" : "left out");
+	return buf;
+}
+
 static void print_layout(struct nn_ctx *ctx, const struct nn_layout *l, bool numactl)
 {
 	struct nn_out *o = &ctx->out;
@@ -235,6 +241,7 @@ static void print_layout(struct nn_ctx *ctx, const struct nn_layout *l, bool num
 	for (i = 0; i < l->ninst; i++) {
 		const struct nn_layout_instance *in = &l->inst[i];
 		char *irq = nn_cpuset_format_list(&in->irq_cores), nics[256] = "", hp[64] = "-";
+		char irqtxt[96];
 		size_t n = 0;
 
 		nn_open_object(o, NULL);
@@ -246,13 +253,11 @@ static void print_layout(struct nn_ctx *ctx, const struct nn_layout *l, bool num
 		nn_print_cpuset(o, PRINT_JSON, "irq_cores", NULL, &in->irq_cores);
 		nn_print_bool(o, PRINT_JSON, "irq_cores_included", NULL, in->irq_cores_included);
 		if (irq && *irq)
-			nn_printf(o, " %-16s", in->irq_cores_included ?
-				  (snprintf(nics, sizeof(nics), "%s shared", irq), nics) :
-				  (snprintf(nics, sizeof(nics), "%s left out", irq), nics));
+			nn_printf(o, " %-16s", irq_text(irqtxt, sizeof(irqtxt), irq,
+							 in->irq_cores_included));
 		else
 			nn_printf(o, " %-16s", "-");
 		free(irq);
-		nics[0] = '\0';
 		nn_open_array(o, "nics");
 		for (k = 0; k < in->nnics; k++) {
 			const struct nn_layout_nic *ln = &in->nics[k];
