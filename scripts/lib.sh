@@ -12,7 +12,11 @@ NN_PACKAGES=(
   numactl hwloc irqbalance ethtool iproute2 procps kmod shellcheck jq strace
   libdpdk-dev dpdk dpdk-dev
   clang libclang-rt-14-dev
+  systemd
 )
+
+# Host tools for the multi-NUMA QEMU guest (scripts/testhost installs them on demand).
+NN_GUEST_PACKAGES=(qemu-system-x86 busybox-static debootstrap cpio kmod)
 
 nn_log() { printf '==> %s\n' "$*" >&2; }
 nn_die() { printf 'error: %s\n' "$*" >&2; exit 2; }
