@@ -89,6 +89,10 @@ ip netns add "$ns" || { fail "cannot create netns $ns"; exit 1; }
 ip -n "$ns" link set lo up
 check "veth pair disc-v0/disc-v1 created" ip -n "$ns" link add disc-v0 type veth peer name disc-v1
 check "tun device disc-t0 created" ip -n "$ns" tuntap add dev disc-t0 mode tun
+# Interface names may hold shell and JSON metacharacters.
+# shellcheck disable=SC1003  # the backslash is part of the name
+odd1='disc-$(x);' odd2='disc-"q\'
+check "veth pair with hostile names created" ip -n "$ns" link add "$odd1" type veth peer name "$odd2"
 have_dummy=0
 if ip -n "$ns" link add disc-d0 type dummy 2>/dev/null; then
   have_dummy=1
@@ -104,6 +108,8 @@ check "disc-v0 is virtual veth without pci/driver ($(kind disc-v0))" [ "$(kind d
 check "disc-v1 is virtual veth without pci/driver ($(kind disc-v1))" [ "$(kind disc-v1)" = "true veth null null" ]
 check "disc-t0 is virtual tun without pci/driver ($(kind disc-t0))" [ "$(kind disc-t0)" = "true tun null null" ]
 check "lo is virtual loopback ($(kind lo))" [ "$(kind lo)" = "true loopback null null" ]
+check "$odd1 is virtual veth, name intact in JSON ($(kind "$odd1"))" [ "$(kind "$odd1")" = "true veth null null" ]
+check "$odd2 is virtual veth, name intact in JSON ($(kind "$odd2"))" [ "$(kind "$odd2")" = "true veth null null" ]
 [ "$have_dummy" = 1 ] && check "disc-d0 is virtual dummy ($(kind disc-d0))" [ "$(kind disc-d0)" = "true dummy null null" ]
 want=$(ip -n "$ns" -j link show | jq -r '.[] | "\(.ifname) \(.ifindex)"' | sort)
 got=$(jq -r '.nics[] | "\(.name) \(.ifindex)"' "$tmp/ns.json" | sort)
