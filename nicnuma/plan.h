@@ -51,6 +51,17 @@ struct nn_plan_irq {
 	char *reason;			/* "local node 1, core 5", "housekeeping", "spill to node 2 (distance 12)" */
 };
 
+/* Per planned NIC: where its queues went and why (the table's summary line). */
+struct nn_plan_nic {
+	char *nic;
+	char *pci;			/* NULL when virtual or not PCI */
+	int numa_node;			/* as discovered; -1 unknown */
+	int node;			/* node its queues went to; -1 several or unknown */
+	int queues;			/* queue slots planned (distinct queue indices) */
+	struct nn_cpuset cpus;		/* CPUs its queue IRQs (or XPS) use */
+	char *reason;			/* "local node 1", "spill to node 2 (distance 12)"... */
+};
+
 struct nn_plan_xps {
 	char *nic;
 	int queue;			/* tx queue index: /sys/class/net/NIC/queues/tx-N/xps_cpus */
@@ -80,6 +91,10 @@ struct nn_plan_shape {
 
 struct nn_plan {
 	struct nn_plan_shape shape;
+	enum nn_policy policy;
+	struct nn_cpuset housekeeping;	/* kept free of queue IRQs */
+	struct nn_plan_nic *nics;	/* sorted by name */
+	size_t nnics;
 	struct nn_plan_irq *irqs;
 	size_t nirqs;
 	struct nn_plan_xps *xps;
@@ -96,6 +111,8 @@ struct nn_plan {
 	size_t nwarnings;
 };
 
+/* Fills @plan (zeroed first). -EINVAL when no online CPU is left to plan on,
+ * -ENODEV when opts->nics names a NIC the host does not have, -ENOMEM. */
 int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, struct nn_plan *plan);
 void nn_plan_free(struct nn_plan *plan);
 void nn_plan_opts_free(struct nn_plan_opts *opts);
@@ -107,5 +124,27 @@ struct json_object *nn_plan_to_json(const struct nn_plan *plan);
 int nn_plan_from_json(struct json_object *doc, struct nn_plan *plan, char *why, size_t whylen);
 /* 0 when @plan fits @host; -EXDEV with @why ("plan is for 112 CPUs, host has 2") otherwise. */
 int nn_plan_check_shape(const struct nn_plan *plan, const struct nn_host *host, char *why, size_t whylen);
+
+/* DPDK EAL arguments matching @plan for a service on @node (pure):
+ * "-l <node CPUs free of IRQs and housekeeping> [--socket-mem a,b,..] [-a PCI]..".
+ * --socket-mem (MB per node, this node's planned hugepages, 0 elsewhere) only
+ * when the plan reserves hugepages. When every non-housekeeping CPU of @node
+ * takes queue IRQs, -l lists them anyway and *@shared is set. A node without
+ * CPUs of its own (memory-only, CXL) borrows the lcores of the nearest node
+ * that has some (nn_plan_eal_lcore_node()) and keeps its memory and NICs.
+ * Malloc'd in *@out. -ENOENT when no node has a CPU outside housekeeping. */
+int nn_plan_eal_args(const struct nn_plan *plan, const struct nn_host *host, int node,
+		     char **out, bool *shared);
+
+/* The node whose CPUs serve as EAL lcores for @node: @node itself, or the
+ * nearest node with a CPU outside housekeeping; -1 when there is none. */
+int nn_plan_eal_lcore_node(const struct nn_plan *plan, const struct nn_host *host, int node);
+
+/* Names as on the command line and in JSON; parse returns -EINVAL on others. */
+const char *nn_policy_name(enum nn_policy p);
+int nn_policy_parse(const char *s, enum nn_policy *p);
+const char *nn_irqbalance_action_name(enum nn_irqbalance_action a);	/* stop|ban|none */
+int nn_irqbalance_action_parse(const char *s, enum nn_irqbalance_action *a); /* + "ignore" */
+const char *nn_qdir_name(enum nn_qdir d);	/* rxtx|rx|tx, NULL for NN_QDIR_NONE */
 
 #endif

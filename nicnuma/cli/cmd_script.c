@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cmd_script.c - "nicnuma script": a plan as a standalone POSIX sh script */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "irq/script.h"
+#include "plan_opts.h"
+
+#ifndef NICNUMA_VERSION
+#define NICNUMA_VERSION "0.1.0"
+#endif
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+"Usage: nicnuma [--root DIR] [--json] script [--plan FILE | PLAN OPTIONS]\n"
+"                                      [-o FILE] [--restore-dir DIR]\n"
+"\n"
+"Write a POSIX sh script that performs a plan on a host where nicnuma is not\n"
+"installed: the same placement `nicnuma apply` would make, as a file you can\n"
+"review, ship and run with plain sh. Nothing is changed here.\n"
+"\n"
+"The script, when run as root on the target:\n"
+"  - refuses (exit 2, nothing changed) unless the host has the plan's CPU\n"
+"    count, NUMA node count, NIC PCI addresses and nodes, and each planned IRQ\n"
+"    still belongs to its NIC (IRQ numbers change across reboots);\n"
+"  - writes a restore script with every value it will change before the first\n"
+"    change (0600, written to a temporary name and renamed; default\n"
+"    /var/lib/nicnuma/restore-DATE-PID.sh, $NICNUMA_RESTORE to choose);\n"
+"  - handles irqbalance as planned: stop (systemctl disable --now under\n"
+"    systemd, otherwise the daemon found by name is stopped and the restore\n"
+"    script restarts it with its command line) or ban (restart it with\n"
+"    --banirq for every planned IRQ, via a systemd drop-in under systemd);\n"
+"  - sets combined channels (ethtool -L), then each smp_affinity_list,\n"
+"    xps_cpus and nr_hugepages, reading each back and reporting mismatches;\n"
+"    an IRQ that refuses even its current value is kernel-managed and is\n"
+"    reported and skipped;\n"
+"  - leaves values already in place alone (running it twice is harmless) and\n"
+"    exits 1 when any value failed.\n"
+"Every interface name and path in it is single-quoted: names such as\n"
+"'a$(touch x)' stay literal. ROOT=DIR makes it act on a copy of /sys and /proc\n"
+"(for tests; irqbalance and ethtool are then left alone).\n"
+"\n"
+"Options:\n"
+"  --plan FILE          render this plan (from `nicnuma plan --json`, \"-\" for\n"
+"                       stdin) instead of planning this host; the script checks\n"
+"                       its target itself, so the plan may come from elsewhere\n"
+"  -o, --output FILE    write the script to FILE (mode 0755, replaced\n"
+"                       atomically) instead of stdout\n"
+"  --restore-dir DIR    default directory for the restore script on the target\n"
+"                       (default /var/lib/nicnuma)\n"
+"Planning options, when no --plan is given (see `nicnuma plan --help`):\n"
+NN_PLAN_OPTS_HELP
+"  -h, --help           this help\n"
+"\n"
+"With --json (needs -o): {\"script\":{\"file\",\"irqs\",\"xps\",\"channels\",\n"
+"\"hugepages\",\"irqbalance\"},\"warnings\":[..]}.\n"
+"\n"
+"Examples:\n"
+"  nicnuma script -o bind.sh && scp bind.sh host2: && ssh host2 sh bind.sh\n"
+"  nicnuma plan --json > p.json; nicnuma script --plan p.json > bind.sh\n"
+"\n"
+"Exit status: 0 written, 1 written but the plan has warnings, 2 error.\n");
+}
+
+/* Script to @path: a temporary file beside it, then rename, so a reader never
+ * sees half a script. */
+static int write_file(struct nn_ctx *ctx, const char *path, const struct nn_plan *p,
+		      const struct nn_script_opts *so)
+{
+	char *tmp = NULL;
+	FILE *fp = NULL;
+	int fd, ret;
+
+	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
+		return -ENOMEM;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+	if (fd < 0) {
+		ret = -errno;
+		nn_err(ctx, "script: cannot create %s: %s", tmp, strerror(errno));
+		free(tmp);
+		return ret;
+	}
+	fp = fdopen(fd, "w");
+	if (!fp) {
+		ret = -errno;
+		close(fd);
+		goto fail;
+	}
+	ret = nn_script_render(fp, p, so);
+	if (!ret && fsync(fileno(fp)))
+		ret = -errno;
+	if (fclose(fp) && !ret)
+		ret = -EIO;
+	if (ret)
+		goto fail;
+	if (rename(tmp, path)) {
+		ret = -errno;
+		goto fail;
+	}
+	free(tmp);
+	return 0;
+fail:
+	nn_err(ctx, "script: cannot write %s: %s", path, strerror(-ret));
+	unlink(tmp);
+	free(tmp);
+	return ret;
+}
+
+int nn_cmd_script(struct nn_ctx *ctx, int argc, char **argv)
+{
+	enum { OPT_RESTORE_DIR = NN_OPT_STATE_DIR };
+	static const struct option opts[] = {
+		NN_PLAN_LONGOPTS,
+		{ "plan", required_argument, NULL, NN_OPT_PLAN },
+		{ "output", required_argument, NULL, 'o' },
+		{ "restore-dir", required_argument, NULL, OPT_RESTORE_DIR },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct nn_script_opts so = { NULL, NICNUMA_VERSION, NULL };
+	const char *planfile = NULL, *output = NULL;
+	struct nn_out *o = &ctx->out;
+	struct nn_plan_opts po;
+	struct nn_plan p;
+	struct nn_host h;
+	bool have_host = false, planning = false;
+	char *source = NULL;
+	int c, err, status = NN_EXIT_ERROR;
+
+	memset(&po, 0, sizeof(po));
+	memset(&p, 0, sizeof(p));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			nn_plan_opts_free(&po);
+			return NN_EXIT_OK;
+		case 'o':
+			output = optarg;
+			continue;
+		case NN_OPT_PLAN:
+			planfile = optarg;
+			continue;
+		case OPT_RESTORE_DIR:
+			if (optarg[0] != '/') {
+				nn_err(ctx, "--restore-dir: '%s' is not an absolute path", optarg);
+				nn_plan_opts_free(&po);
+				return NN_EXIT_ERROR;
+			}
+			so.restore_dir = optarg;
+			continue;
+		default:
+			break;
+		}
+		err = nn_plan_opt(ctx, c, optarg, &po);
+		if (err) {
+			if (err > 0)
+				usage(stderr);
+			nn_plan_opts_free(&po);
+			return NN_EXIT_ERROR;
+		}
+		planning = true;
+	}
+	if (optind < argc) {
+		nn_err(ctx, "script: unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	if (planfile && planning) {
+		nn_err(ctx, "script: --plan and planning options exclude each other (the plan is already made)");
+		goto out;
+	}
+	if (o->json && !output) {
+		nn_err(ctx, "script: --json needs -o FILE (without it the script itself goes to stdout)");
+		goto out;
+	}
+	if (planfile) {
+		if (nn_cli_read_plan(ctx, planfile, &p))
+			goto out;
+		if (asprintf(&source, "plan file %s", planfile) < 0)
+			source = NULL;
+	} else {
+		err = nn_host_discover(ctx, &h);
+		if (err) {
+			nn_print_warnings(ctx);
+			nn_err(ctx, "script: cannot discover the host under %s: %s", ctx->root.path,
+			       strerror(-err));
+			goto out;
+		}
+		have_host = true;
+		if (nn_cli_get_plan(ctx, &h, NULL, &po, &p))
+			goto out;
+		source = strdup("a plan of the host it was made on");
+	}
+	so.source = source;
+	if (output)
+		err = write_file(ctx, output, &p, &so);
+	else
+		err = nn_script_render(stdout, &p, &so);
+	if (err) {
+		if (!output)
+			nn_err(ctx, "script: cannot write the script: %s", strerror(-err));
+		goto out_plan;
+	}
+	{
+		size_t i;
+
+		for (i = 0; i < p.nwarnings; i++)
+			nn_warn(ctx, NULL, "plan: %s", p.warnings[i]);
+	}
+	if (output) {
+		nn_open_object(o, NULL);
+		nn_open_object(o, "script");
+		nn_print_string(o, PRINT_ANY, "file", "wrote %s: ", output);
+		nn_print_uint(o, PRINT_ANY, "irqs", "%llu IRQ affinities, ", p.nirqs);
+		nn_print_uint(o, PRINT_ANY, "xps", "%llu XPS masks, ", p.nxps);
+		nn_print_uint(o, PRINT_ANY, "channels", "%llu channel counts, ", p.nchannels);
+		nn_print_uint(o, PRINT_ANY, "hugepages", "%llu hugepage counts; ", p.nhugepages);
+		nn_print_string(o, PRINT_ANY, "irqbalance", "irqbalance: %s\n",
+				nn_irqbalance_action_name(p.irqbalance.action));
+		nn_close_object(o);
+		nn_print_warnings(ctx);
+	} else {
+		nn_print_warnings(ctx);
+	}
+	status = nn_cli_status(ctx, 0);
+out_plan:
+	nn_plan_free(&p);
+out:
+	free(source);
+	if (have_host)
+		nn_host_free(&h);
+	nn_plan_opts_free(&po);
+	return status;
+}

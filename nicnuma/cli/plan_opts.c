@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* plan_opts.c - the planning options shared by `plan` and `script`
+ *
+ * Parsing is in two steps: the option text is checked as it is read (exit 2
+ * naming the option on garbage), and what needs the host (NIC names, online
+ * CPUs, page sizes the host has) is checked once discovery has run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "plan_opts.h"
+
+static int split_nics(const char *arg, struct nn_plan_opts *o)
+{
+	char *dup = strdup(arg), *tok, *save = NULL;
+	int ret = 0;
+
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char **v = realloc(o->nics, (o->nnics + 1) * sizeof(*v));
+
+		if (!v) {
+			ret = -ENOMEM;
+			break;
+		}
+		o->nics = v;
+		o->nics[o->nnics] = strdup(tok);
+		if (!o->nics[o->nnics]) {
+			ret = -ENOMEM;
+			break;
+		}
+		o->nnics++;
+	}
+	free(dup);
+	if (!ret && !o->nnics)
+		ret = -EINVAL;
+	return ret;
+}
+
+int nn_parse_page_size(const char *s, unsigned long *kb)
+{
+	char *end;
+	unsigned long long v;
+	unsigned long long mult;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || !v)
+		return -EINVAL;
+	if (!strcasecmp(end, "k") || !strcasecmp(end, "kb") || !strcasecmp(end, "kib"))
+		mult = 1;
+	else if (!strcasecmp(end, "m") || !strcasecmp(end, "mb") || !strcasecmp(end, "mib"))
+		mult = 1024;
+	else if (!strcasecmp(end, "g") || !strcasecmp(end, "gb") || !strcasecmp(end, "gib"))
+		mult = 1024 * 1024;
+	else
+		return -EINVAL;
+	/* Page sizes are powers of two of at least 4 kB; 16 GB is the largest any arch has. */
+	if (v > (16ULL << 20) / mult)
+		return -ERANGE;
+	v *= mult;
+	if (v < 4 || (v & (v - 1)))
+		return -EINVAL;
+	*kb = (unsigned long)v;
+	return 0;
+}
+
+int nn_parse_hugepages_opt(const char *arg, unsigned long *kb, long *count)
+{
+	const char *colon = strchr(arg, ':');
+	char size[32];
+	long c;
+	int ret;
+
+	if (!colon || (size_t)(colon - arg) >= sizeof(size))
+		return -EINVAL;
+	memcpy(size, arg, (size_t)(colon - arg));
+	size[colon - arg] = '\0';
+	ret = nn_parse_page_size(size, kb);
+	if (ret)
+		return ret;
+	ret = nn_parse_long(colon + 1, &c);
+	if (ret)
+		return ret;
+	if (c < 1)
+		return -EINVAL;
+	/* The reservation in kB must fit a long (and any sane machine). */
+	if ((unsigned long)c > (unsigned long)(__LONG_MAX__ / 2) / *kb)
+		return -ERANGE;
+	*count = c;
+	return 0;
+}
+
+int nn_plan_opt(struct nn_ctx *ctx, int opt, const char *arg, struct nn_plan_opts *o)
+{
+	int ret;
+
+	switch (opt) {
+	case NN_OPT_NICS:
+		ret = split_nics(arg, o);
+		if (ret == -EINVAL)
+			nn_err(ctx, "--nics: expected NIC names separated by commas, got '%s'", arg);
+		break;
+	case NN_OPT_CPUS:
+		ret = nn_cpuset_parse_list(arg, &o->cpus);
+		if (!ret && nn_cpuset_empty(&o->cpus))
+			ret = -EINVAL;
+		if (ret && ret != -ENOMEM)
+			nn_err(ctx, "--cpus: bad CPU list '%s' (kernel form: 0-3,8,16-31)", arg);
+		break;
+	case NN_OPT_RESERVE:
+		ret = nn_cpuset_parse_list(arg, &o->reserve);
+		if (ret && ret != -ENOMEM)
+			nn_err(ctx, "--reserve: bad CPU list '%s' (kernel form: 0,56)", arg);
+		o->has_reserve = true;
+		break;
+	case NN_OPT_POLICY:
+		ret = nn_policy_parse(arg, &o->policy);
+		if (ret)
+			nn_err(ctx, "--policy: unknown policy '%s' (local, spread or remote)", arg);
+		break;
+	case NN_OPT_CHANNELS:
+		o->channels = true;
+		ret = 0;
+		break;
+	case NN_OPT_IRQBALANCE:
+		ret = strcmp(arg, "none") ? nn_irqbalance_action_parse(arg, &o->irqbalance) : -EINVAL;
+		if (ret)
+			nn_err(ctx, "--irqbalance: unknown action '%s' (stop, ban or ignore)", arg);
+		break;
+	case NN_OPT_HUGEPAGES:
+		ret = nn_parse_hugepages_opt(arg, &o->hugepage_size_kb, &o->hugepage_count);
+		if (ret)
+			nn_err(ctx, "--hugepages: bad value '%s' (SIZE:COUNT per NIC node, SIZE 2M, 1G or "
+			       "2048kB, COUNT a positive number%s)", arg, ret == -ERANGE ? " that fits" : "");
+		break;
+	default:
+		return 1;
+	}
+	if (ret == -ENOMEM)
+		nn_err(ctx, "out of memory");
+	return ret ? -1 : 0;
+}
+
+static int has_page_size(const struct nn_topo *t, unsigned long kb, bool *known)
+{
+	size_t i, k;
+
+	*known = false;
+	for (i = 0; i < t->nnodes; i++)
+		for (k = 0; k < t->nodes[i].nhugepages; k++) {
+			*known = true;
+			if (t->nodes[i].hugepages[k].size_kb == kb)
+				return 1;
+		}
+	return 0;
+}
+
+int nn_plan_opts_check(struct nn_ctx *ctx, const struct nn_host *host, struct nn_plan_opts *o)
+{
+	const struct nn_topo *t = &host->topo;
+	size_t i;
+	bool known;
+
+	for (i = 0; i < o->nnics; i++)
+		if (!nn_nic_find(host->nics, host->nnics, o->nics[i])) {
+			char have[512] = "";
+			size_t k, len = 0;
+
+			for (k = 0; k < host->nnics && len < sizeof(have); k++)
+				len += (size_t)snprintf(have + len, sizeof(have) - len, "%s%s",
+							k ? ", " : "", host->nics[k].name);
+			nn_err(ctx, "--nics: no NIC named '%s' on this host (have: %s)", o->nics[i],
+			       host->nnics ? have : "none");
+			return -ENODEV;
+		}
+	if (!nn_cpuset_empty(&o->cpus)) {
+		struct nn_cpuset off = NN_CPUSET_INIT;
+		char *l;
+
+		if (!nn_cpuset_intersects(&o->cpus, &t->online)) {
+			l = nn_cpuset_format_list(&t->online);
+			nn_err(ctx, "--cpus: none of these CPUs is online (online: %s)", l ? l : "?");
+			free(l);
+			return -EINVAL;
+		}
+		if (nn_cpuset_copy(&off, &o->cpus))
+			return -ENOMEM;
+		nn_cpuset_andnot(&off, &t->online);
+		if (!nn_cpuset_empty(&off)) {
+			l = nn_cpuset_format_list(&off);
+			nn_warn(ctx, NULL, "--cpus: CPUs %s are not online; ignored", l ? l : "?");
+			free(l);
+		}
+		nn_cpuset_free(&off);
+	}
+	if (o->has_reserve && !nn_cpuset_empty(&o->reserve) &&
+	    !nn_cpuset_subset(&o->reserve, &t->online)) {
+		struct nn_cpuset off = NN_CPUSET_INIT;
+		char *l;
+
+		if (nn_cpuset_copy(&off, &o->reserve))
+			return -ENOMEM;
+		nn_cpuset_andnot(&off, &t->online);
+		l = nn_cpuset_format_list(&off);
+		nn_warn(ctx, NULL, "--reserve: CPUs %s are not online; ignored", l ? l : "?");
+		free(l);
+		nn_cpuset_free(&off);
+	}
+	if (o->hugepage_size_kb && !has_page_size(t, o->hugepage_size_kb, &known)) {
+		if (known) {
+			nn_err(ctx, "--hugepages: this host has no %lu kB pages (see: nicnuma hugepages show)",
+			       o->hugepage_size_kb);
+			return -EINVAL;
+		}
+		nn_warn(ctx, NULL, "--hugepages: the host's page sizes are unknown; planning %lu kB pages anyway",
+			o->hugepage_size_kb);
+	}
+	return 0;
+}
+
+int nn_plan_errmsg(struct nn_ctx *ctx, int err)
+{
+	switch (err) {
+	case -EINVAL:
+		nn_err(ctx, "no online CPU left to plan on (check --cpus)");
+		break;
+	case -ENODEV:
+		nn_err(ctx, "--nics names a NIC this host does not have");
+		break;
+	default:
+		nn_err(ctx, "planning failed: %s", strerror(-err));
+		break;
+	}
+	return NN_EXIT_ERROR;
+}
+
+int nn_cli_read_plan(struct nn_ctx *ctx, const char *path, struct nn_plan *plan)
+{
+	struct json_tokener *tok = NULL;
+	struct json_object *doc = NULL;
+	FILE *fp = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	char *buf = NULL, why[256];
+	size_t len = 0, cap = 0, n;
+	int ret = -EINVAL;
+
+	if (!fp) {
+		ret = -errno;
+		nn_err(ctx, "--plan: cannot open %s: %s", path, strerror(errno));
+		return ret;
+	}
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
+
+			if (!nb) {
+				ret = -ENOMEM;
+				nn_err(ctx, "--plan: out of memory reading %s", path);
+				goto out;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len - 1, fp);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		nn_err(ctx, "--plan: cannot read %s", path);
+		ret = -EIO;
+		goto out;
+	}
+	buf[len] = '\0';
+	tok = json_tokener_new();
+	if (!tok) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	doc = json_tokener_parse_ex(tok, buf, (int)len);
+	if (!doc || json_tokener_get_error(tok) != json_tokener_success) {
+		nn_err(ctx, "--plan: %s is not JSON: %s (at byte %zu)", path,
+		       json_tokener_error_desc(json_tokener_get_error(tok)), json_tokener_get_parse_end(tok));
+		goto out;
+	}
+	ret = nn_plan_from_json(doc, plan, why, sizeof(why));
+	if (ret)
+		nn_err(ctx, "--plan: %s: %s", path, why);
+out:
+	if (fp != stdin)
+		fclose(fp);
+	json_object_put(doc);
+	if (tok)
+		json_tokener_free(tok);
+	free(buf);
+	return ret;
+}
+
+int nn_cli_get_plan(struct nn_ctx *ctx, const struct nn_host *host, const char *planfile,
+		    struct nn_plan_opts *o, struct nn_plan *plan)
+{
+	char why[256];
+	int ret;
+
+	if (planfile) {
+		ret = nn_cli_read_plan(ctx, planfile, plan);
+		if (ret)
+			return ret;
+		ret = nn_plan_check_shape(plan, host, why, sizeof(why));
+		if (ret) {
+			nn_err(ctx, "--plan: %s: made for another host shape: %s", planfile, why);
+			nn_plan_free(plan);
+		}
+		return ret;
+	}
+	ret = nn_plan_opts_check(ctx, host, o);
+	if (ret)
+		return ret;
+	ret = nn_plan_make(host, o, plan);
+	if (ret)
+		nn_plan_errmsg(ctx, ret);
+	return ret;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* plan_opts.h - planning options shared by `nicnuma plan` and `nicnuma script` */
+#ifndef NICNUMA_CLI_PLAN_OPTS_H
+#define NICNUMA_CLI_PLAN_OPTS_H
+
+#include <getopt.h>
+
+#include "nicnuma/ctx.h"
+#include "nicnuma/host.h"
+#include "nicnuma/plan.h"
+
+/* Long-only option values start at 256 so they never collide with short ones. */
+enum {
+	NN_OPT_NICS = 256,
+	NN_OPT_CPUS,
+	NN_OPT_RESERVE,
+	NN_OPT_POLICY,
+	NN_OPT_CHANNELS,
+	NN_OPT_IRQBALANCE,
+	NN_OPT_HUGEPAGES,
+	NN_OPT_PLAN,
+	NN_OPT_STATE_DIR,
+};
+
+#define NN_PLAN_LONGOPTS \
+	{ "nics", required_argument, NULL, NN_OPT_NICS }, \
+	{ "cpus", required_argument, NULL, NN_OPT_CPUS }, \
+	{ "reserve", required_argument, NULL, NN_OPT_RESERVE }, \
+	{ "policy", required_argument, NULL, NN_OPT_POLICY }, \
+	{ "channels", no_argument, NULL, NN_OPT_CHANNELS }, \
+	{ "irqbalance", required_argument, NULL, NN_OPT_IRQBALANCE }, \
+	{ "hugepages", required_argument, NULL, NN_OPT_HUGEPAGES }
+
+#define NN_PLAN_OPTS_HELP \
+"  --nics NIC[,NIC..]   plan these NICs only (default: every non-virtual NIC;\n" \
+"                       virtual ones such as veth are planned when named)\n" \
+"  --cpus CPULIST       queue IRQs and XPS only on these CPUs (kernel form:\n" \
+"                       0-3,8); housekeeping is chosen separately\n" \
+"  --reserve CPULIST    housekeeping CPUs, kept free of queue IRQs; the NICs'\n" \
+"                       other IRQs (config, async, misc) go there (default: the\n" \
+"                       first core of each node with its SMT siblings)\n" \
+"  --policy POLICY      local (default): the NIC's own node, spilling to the\n" \
+"                       nearest nodes by distance when it has no or too few\n" \
+"                       cores; spread: all nodes in turn; remote: the node\n" \
+"                       farthest from the NIC, for mismatch experiments\n" \
+"  --channels           also set each NIC's combined channels to the number of\n" \
+"                       cores planned for it (ethtool -L)\n" \
+"  --irqbalance ACTION  stop (default): stop irqbalance (systemctl disable --now\n" \
+"                       under systemd); ban: keep it running but fence the\n" \
+"                       planned IRQs (IRQBALANCE_BANNED_CPULIST / --banirq);\n" \
+"                       ignore: leave it alone (it will move IRQs again)\n" \
+"  --hugepages SIZE:COUNT\n" \
+"                       reserve COUNT pages of SIZE (2M, 1G, 2048kB) on each\n" \
+"                       node that holds a planned NIC; adds DPDK --socket-mem\n"
+
+/* Handles one getopt value; 0 done, 1 not a planning option, -1 bad value
+ * (message already printed, naming the option). */
+int nn_plan_opt(struct nn_ctx *ctx, int opt, const char *arg, struct nn_plan_opts *o);
+/* Checks what needs the host: NIC names, online CPUs, page sizes. */
+int nn_plan_opts_check(struct nn_ctx *ctx, const struct nn_host *host, struct nn_plan_opts *o);
+/* Message for an nn_plan_make() error; returns NN_EXIT_ERROR. */
+int nn_plan_errmsg(struct nn_ctx *ctx, int err);
+
+/* Reads a plan file ("-" stdin) strictly; messages name the file and key. */
+int nn_cli_read_plan(struct nn_ctx *ctx, const char *path, struct nn_plan *plan);
+/* The plan a command works on: read from @planfile ("-" stdin) and checked
+ * against @host's shape, or made from @o. Messages printed; 0 or -errno. */
+int nn_cli_get_plan(struct nn_ctx *ctx, const struct nn_host *host, const char *planfile,
+		    struct nn_plan_opts *o, struct nn_plan *plan);
+
+/* "2M", "1G", "2048kB" -> kB (power of two, >= 4 kB). */
+int nn_parse_page_size(const char *s, unsigned long *kb);
+/* "SIZE:COUNT" */
+int nn_parse_hugepages_opt(const char *arg, unsigned long *kb, long *count);
+
+#endif

@@ -1,0 +1,764 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_plan.c - the planner's rules on in-memory host snapshots (no files) */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "nicnuma/plan.h"
+
+/* ---- snapshot builder ---- */
+
+static void set_list(struct nn_cpuset *s, const char *list)
+{
+	assert_int_equal(nn_cpuset_parse_list(list, s), 0);
+}
+
+static void add_cpu(struct nn_host *h, int id, int node, int pkg, int core, int l3)
+{
+	struct nn_topo *t = &h->topo;
+	struct nn_cpu *c;
+
+	t->cpus = realloc(t->cpus, (t->ncpus + 1) * sizeof(*t->cpus));
+	assert_non_null(t->cpus);
+	c = &t->cpus[t->ncpus++];
+	memset(c, 0, sizeof(*c));
+	c->id = id;
+	c->node = node;
+	c->package = pkg;
+	c->die = pkg < 0 ? -1 : 0;
+	c->core = core;
+	c->l3 = l3;
+	assert_int_equal(nn_cpuset_set(&t->online, (unsigned)id), 0);
+}
+
+static int cpu_cmp(const void *a, const void *b)
+{
+	return ((const struct nn_cpu *)a)->id - ((const struct nn_cpu *)b)->id;
+}
+
+/* Nodes 0..n-1 from the CPUs' nodes; @dist is n*n (NULL: 10 local, 20 remote);
+ * siblings from equal package+core. */
+static void finish(struct nn_host *h, size_t n, const int *dist)
+{
+	struct nn_topo *t = &h->topo;
+	size_t i, j;
+
+	qsort(t->cpus, t->ncpus, sizeof(*t->cpus), cpu_cmp);
+	t->nodes = calloc(n, sizeof(*t->nodes));
+	assert_non_null(t->nodes);
+	t->nnodes = n;
+	for (i = 0; i < n; i++) {
+		struct nn_node *nd = &t->nodes[i];
+
+		nd->id = (int)i;
+		nd->mem_total_kb = 1 << 20;
+		nd->distances = calloc(n, sizeof(int));
+		assert_non_null(nd->distances);
+		nd->ndistances = n;
+		for (j = 0; j < n; j++)
+			nd->distances[j] = dist ? dist[i * n + j] : (i == j ? 10 : 20);
+		nd->hugepages = calloc(1, sizeof(*nd->hugepages));
+		assert_non_null(nd->hugepages);
+		nd->nhugepages = 1;
+		nd->hugepages[0].size_kb = 2048;
+		nd->hugepages[0].total = 0;
+		nd->hugepages[0].free = 0;
+		nd->hugepages[0].surplus = 0;
+	}
+	for (i = 0; i < t->ncpus; i++) {
+		struct nn_cpu *c = &t->cpus[i];
+
+		if (c->node >= 0)
+			assert_int_equal(nn_cpuset_set(&t->nodes[c->node].cpus, (unsigned)c->id), 0);
+		for (j = 0; j < t->ncpus; j++)
+			if (t->cpus[j].package == c->package && t->cpus[j].core == c->core &&
+			    t->cpus[j].node == c->node)
+				assert_int_equal(nn_cpuset_set(&c->siblings, (unsigned)t->cpus[j].id), 0);
+	}
+	h->irqbalance.pid = -1;
+}
+
+enum style { MLX5, VIRTIO, I40E, NOIRQ };
+
+static struct nn_nic *add_nic(struct nn_host *h, const char *name, const char *pci, int node,
+			      const char *local, int nq, int irq0, enum style style)
+{
+	struct nn_nic *n;
+	int q, k = 0, per = style == VIRTIO ? 2 : 1, total;
+	char nm[64];
+
+	h->nics = realloc(h->nics, (h->nnics + 1) * sizeof(*h->nics));
+	assert_non_null(h->nics);
+	n = &h->nics[h->nnics++];
+	memset(n, 0, sizeof(*n));
+	n->name = strdup(name);
+	n->pci = pci ? strdup(pci) : NULL;
+	n->driver = strdup(style == MLX5 ? "mlx5_core" : style == VIRTIO ? "virtio_net" : "i40e");
+	n->is_virtual = style == NOIRQ;
+	n->numa_node = node;
+	set_list(&n->local_cpus, local);
+	n->locality_known = node >= 0 || (!nn_cpuset_empty(&n->local_cpus) &&
+		nn_cpuset_count(&n->local_cpus) < nn_cpuset_count(&h->topo.online));
+	n->rx_queues = n->tx_queues = nq;
+	n->channels_combined = nq;
+	n->channels_max = 64;
+	n->speed_mbps = 100000;
+	n->ifindex = (int)h->nnics + 1;
+	if (style == NOIRQ)
+		return n;
+	total = 1 + nq * per;
+	n->irqs = calloc((size_t)total, sizeof(*n->irqs));
+	assert_non_null(n->irqs);
+	n->nirqs = (size_t)total;
+	/* the non-queue IRQ first (config / async / misc) */
+	snprintf(nm, sizeof(nm), "%s-misc", name);
+	n->irqs[k].irq = irq0 + k;
+	n->irqs[k].name = strdup(nm);
+	n->irqs[k].queue = -1;
+	n->irqs[k].dir = NN_QDIR_NONE;
+	n->irqs[k].has_affinity = true;
+	k++;
+	for (q = 0; q < nq; q++) {
+		int d;
+
+		for (d = 0; d < per; d++, k++) {
+			n->irqs[k].irq = irq0 + k;
+			snprintf(nm, sizeof(nm), "%s-q%d-%d", name, q, d);
+			n->irqs[k].name = strdup(nm);
+			n->irqs[k].queue = q;
+			n->irqs[k].dir = style == VIRTIO ? (d ? NN_QDIR_TX : NN_QDIR_RX) : NN_QDIR_RXTX;
+			n->irqs[k].has_affinity = true;
+		}
+	}
+	return n;
+}
+
+static void host_free(struct nn_host *h)
+{
+	size_t i, k;
+
+	for (i = 0; i < h->topo.ncpus; i++) {
+		nn_cpuset_free(&h->topo.cpus[i].siblings);
+		nn_cpuset_free(&h->topo.cpus[i].l3_cpus);
+	}
+	free(h->topo.cpus);
+	for (i = 0; i < h->topo.nnodes; i++) {
+		nn_cpuset_free(&h->topo.nodes[i].cpus);
+		free(h->topo.nodes[i].distances);
+		free(h->topo.nodes[i].hugepages);
+	}
+	free(h->topo.nodes);
+	nn_cpuset_free(&h->topo.online);
+	for (i = 0; i < h->nnics; i++) {
+		struct nn_nic *n = &h->nics[i];
+
+		for (k = 0; k < n->nirqs; k++) {
+			free(n->irqs[k].name);
+			nn_cpuset_free(&n->irqs[k].affinity);
+			nn_cpuset_free(&n->irqs[k].effective);
+		}
+		free(n->irqs);
+		free(n->name);
+		free(n->pci);
+		free(n->driver);
+		free(n->kind);
+		nn_cpuset_free(&n->local_cpus);
+	}
+	free(h->nics);
+	free(h->irqbalance.cmdline);
+	memset(h, 0, sizeof(*h));
+}
+
+/* ---- plan lookups ---- */
+
+static const struct nn_plan_irq *irq_of(const struct nn_plan *p, const char *nic, int queue, enum nn_qdir dir)
+{
+	size_t i;
+
+	for (i = 0; i < p->nirqs; i++)
+		if (!strcmp(p->irqs[i].nic, nic) && p->irqs[i].queue == queue &&
+		    (queue < 0 || p->irqs[i].dir == dir))
+			return &p->irqs[i];
+	fail_msg("no planned IRQ for %s queue %d", nic, queue);
+	return NULL;
+}
+
+/* The CPU list a queue IRQ got, as text. */
+static char *qcpus(const struct nn_plan *p, const char *nic, int queue, enum nn_qdir dir)
+{
+	static char buf[8][128];
+	static int slot;
+	char *l = nn_cpuset_format_list(&irq_of(p, nic, queue, dir)->cpus), *out;
+
+	assert_non_null(l);
+	out = buf[slot++ % 8];
+	snprintf(out, 128, "%s", l);
+	free(l);
+	return out;
+}
+
+static bool has_warning(const struct nn_plan *p, const char *needle)
+{
+	size_t i;
+
+	for (i = 0; i < p->nwarnings; i++)
+		if (strstr(p->warnings[i], needle))
+			return true;
+	return false;
+}
+
+static void plan_ok(const struct nn_host *h, const struct nn_plan_opts *o, struct nn_plan *p)
+{
+	assert_int_equal(nn_plan_make(h, o, p), 0);
+}
+
+/* Two sockets, SMT, Xeon-style numbering: node 0 = 0-3,8-11, node 1 = 4-7,12-15. */
+static void xeon(struct nn_host *h)
+{
+	int c;
+
+	memset(h, 0, sizeof(*h));
+	for (c = 0; c < 8; c++) {
+		int node = c / 4;
+
+		add_cpu(h, c, node, node, c % 4, node * 4);
+		add_cpu(h, c + 8, node, node, c % 4, node * 4);
+	}
+	finish(h, 2, NULL);
+}
+
+/* ---- tests ---- */
+
+static void test_smt_cores_before_siblings(void **state)
+{
+	struct nn_host h;
+	struct nn_plan p;
+
+	(void)state;
+	xeon(&h);
+	add_nic(&h, "mlx0", "0000:81:00.0", 1, "4-7,12-15", 6, 100, MLX5);
+	plan_ok(&h, NULL, &p);
+	/* housekeeping: first core of each node with its sibling */
+	{
+		char *hk = nn_cpuset_format_list(&p.housekeeping);
+
+		assert_string_equal(hk, "0,4,8,12");
+		free(hk);
+	}
+	assert_string_equal(qcpus(&p, "mlx0", 0, NN_QDIR_RXTX), "5");
+	assert_string_equal(qcpus(&p, "mlx0", 1, NN_QDIR_RXTX), "6");
+	assert_string_equal(qcpus(&p, "mlx0", 2, NN_QDIR_RXTX), "7");
+	assert_string_equal(qcpus(&p, "mlx0", 3, NN_QDIR_RXTX), "13");
+	assert_string_equal(qcpus(&p, "mlx0", 5, NN_QDIR_RXTX), "15");
+	assert_non_null(strstr(irq_of(&p, "mlx0", 0, NN_QDIR_RXTX)->reason, "local node 1, core 1"));
+	assert_non_null(strstr(irq_of(&p, "mlx0", 3, NN_QDIR_RXTX)->reason, "SMT sibling"));
+	/* non-queue IRQ on node 1's housekeeping core */
+	assert_string_equal(qcpus(&p, "mlx0", -1, NN_QDIR_NONE), "4,12");
+	assert_int_equal(irq_of(&p, "mlx0", -1, NN_QDIR_NONE)->node, 1);
+	assert_int_equal(p.nwarnings, 0);
+	/* XPS follows the queue IRQ */
+	assert_int_equal(p.nxps, 6);
+	assert_int_equal(p.xps[3].queue, 3);
+	assert_true(nn_cpuset_test(&p.xps[3].cpus, 13));
+	assert_int_equal(nn_cpuset_count(&p.xps[3].cpus), 1);
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
+static void test_more_queues_than_cpus_wrap(void **state)
+{
+	struct nn_host h;
+	struct nn_plan p;
+
+	(void)state;
+	xeon(&h);
+	add_nic(&h, "mlx0", "0000:81:00.0", 1, "4-7,12-15", 8, 100, MLX5);
+	plan_ok(&h, NULL, &p);
+	/* 6 usable threads: cores 5,6,7, siblings 13,14,15, then wrap */
+	assert_string_equal(qcpus(&p, "mlx0", 5, NN_QDIR_RXTX), "15");
+	assert_string_equal(qcpus(&p, "mlx0", 6, NN_QDIR_RXTX), "5");
+	assert_string_equal(qcpus(&p, "mlx0", 7, NN_QDIR_RXTX), "6");
+	assert_non_null(strstr(irq_of(&p, "mlx0", 7, NN_QDIR_RXTX)->reason, "shared"));
+	assert_true(has_warning(&p, "8 queues on 6 CPUs"));
+	/* no spill to the other socket for SMT-sized shortfalls */
+	assert_false(has_warning(&p, "spill"));
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
+/* NPS4-like: nodes 0,1 on one socket (12), 2,3 on the other (32 across), node 4 memory-only. */
+static void test_nps4_spill_by_distance(void **state)
+{
+	static const int d[25] = {
+		10, 12, 32, 32, 20,
+		12, 10, 32, 32, 24,
+		32, 32, 10, 12, 30,
+		32, 32, 12, 10, 30,
+		20, 24, 30, 30, 10,
+	};
+	struct nn_host h;
+	struct nn_plan p;
+	int c;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	for (c = 0; c < 16; c++)
+		add_cpu(&h, c, c / 4, c / 8, c % 8, (c / 4) * 4);
+	finish(&h, 5, d);
+	add_nic(&h, "eth1", "0000:41:00.0", 1, "4-7", 4, 200, I40E);
+	add_nic(&h, "eth4", "0000:c1:00.0", 4, "", 2, 300, I40E);
+	plan_ok(&h, NULL, &p);
+	/* node 1: 4 housekeeping, 5,6,7 usable; the 4th queue spills to node 0
+	 * (12), not 2/3 (32), into a core node 0's own NICs leave free: from its back */
+	assert_string_equal(qcpus(&p, "eth1", 0, NN_QDIR_RXTX), "5");
+	assert_string_equal(qcpus(&p, "eth1", 2, NN_QDIR_RXTX), "7");
+	assert_string_equal(qcpus(&p, "eth1", 3, NN_QDIR_RXTX), "3");
+	assert_non_null(strstr(irq_of(&p, "eth1", 3, NN_QDIR_RXTX)->reason, "spill to node 0 (distance 12)"));
+	assert_true(has_warning(&p, "eth1: node 1 has 3 usable cores for 4 queues: 1 spilled"));
+	/* memory-only node 4: nearest node with CPUs is node 0 (distance 20); it
+	 * gets the spare cores eth1 did not borrow */
+	assert_string_equal(qcpus(&p, "eth4", 0, NN_QDIR_RXTX), "1");
+	assert_string_equal(qcpus(&p, "eth4", 1, NN_QDIR_RXTX), "2");
+	assert_non_null(strstr(irq_of(&p, "eth4", 0, NN_QDIR_RXTX)->reason, "spill to node 0 (distance 20)"));
+	assert_string_equal(qcpus(&p, "eth4", -1, NN_QDIR_NONE), "0");
+	assert_non_null(strstr(irq_of(&p, "eth4", -1, NN_QDIR_NONE)->reason, "nearest to node 4"));
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
+/* Spill only borrows what the other node's own NICs leave free: two busy
+ * sub-NUMA nodes keep their queues at home (siblings, then wrap). */
+static void test_no_spill_into_busy_node(void **state)
+{
+	static const int d[4] = { 10, 12, 12, 10 };
+	struct nn_host h;
+	struct nn_plan p;
+	int c;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	for (c = 0; c < 8; c++)
+		add_cpu(&h, c, c / 4, 0, c, (c / 4) * 4);
+	finish(&h, 2, d);
+	add_nic(&h, "eth0", "0000:01:00.0", 0, "0-3", 4, 100, I40E);
+	add_nic(&h, "eth1", "0000:02:00.0", 1, "4-7", 4, 200, I40E);
+	plan_ok(&h, NULL, &p);
+	assert_string_equal(qcpus(&p, "eth0", 3, NN_QDIR_RXTX), "1");
+	assert_string_equal(qcpus(&p, "eth1", 3, NN_QDIR_RXTX), "5");
+	assert_false(has_warning(&p, "spilled"));
+	assert_true(has_warning(&p, "eth0: 4 queues on 3 CPUs"));
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
+/* Nodes that interleave CPU numbers: node 0 even, node 1 odd. */
+static void test_even_odd_nodes(void **state)
+{
+	struct nn_host h;
+	struct nn_plan p;
+	int c;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	for (c = 0; c < 8; c++)
+		add_cpu(&h, c, c % 2, c % 2, c / 2, c % 2);
+	finish(&h, 2, NULL);
+	add_nic(&h, "eth0", "0000:01:00.0", 1, "1,3,5,7", 3, 50, I40E);
+	plan_ok(&h, NULL, &p);
+	assert_string_equal(qcpus(&p, "eth0", 0, NN_QDIR_RXTX), "3");
+	assert_string_equal(qcpus(&p, "eth0", 1, NN_QDIR_RXTX), "5");
+	assert_string_equal(qcpus(&p, "eth0", 2, NN_QDIR_RXTX), "7");
+	assert_string_equal(qcpus(&p, "eth0", -1, NN_QDIR_NONE), "1");
+	assert_int_equal(p.nics[0].node, 1);
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
+static void test_unknown_node_local_cpus(void **state)
+{
+	struct nn_host h;
+	struct nn_plan p;
+	char *eal;
+	bool shared;
+
+	(void)state;
+	xeon(&h);
+	/* numa_node -1, but local_cpus names node 1 only: use it, no warning */
+	add_nic(&h, "vnet0", "0000:00:03.0", -1, "4-7,12-15", 2, 30, VIRTIO);
+	plan_ok(&h, NULL, &p);
+	assert_string_equal(qcpus(&p, "vnet0", 0, NN_QDIR_RX), "5");
+	/* rx and tx of the same index share a CPU */
+	assert_string_equal(qcpus(&p, "vnet0", 0, NN_QDIR_TX), "5");
+	assert_string_equal(qcpus(&p, "vnet0", 1, NN_QDIR_TX), "6");
+	assert_non_null(strstr(irq_of(&p, "vnet0", 1, NN_QDIR_TX)->reason, "local_cpus"));
+	assert_false(has_warning(&p, "unknown locality"));
+	assert_string_equal(qcpus(&p, "vnet0", -1, NN_QDIR_NONE), "4,12");
+	/* EAL: node 1's CPUs minus housekeeping and IRQ CPUs; the NIC's home is node 1 */
+	assert_int_equal(nn_plan_eal_args(&p, &h, 1, &eal, &shared), 0);
+	assert_string_equal(eal, "-l 7,13-15 -a 0000:00:03.0");
+	assert_false(shared);
+	free(eal);
+	nn_plan_free(&p);
+	host_free(&h);
+
+	/* local_cpus = all CPUs: unknown locality, spread across both nodes */
+	xeon(&h);
+	add_nic(&h, "vnet0", "0000:00:03.0", -1, "0-15", 2, 30, VIRTIO);
+	plan_ok(&h, NULL, &p);
+	assert_true(has_warning(&p, "vnet0: unknown locality"));
+	assert_string_equal(qcpus(&p, "vnet0", 0, NN_QDIR_RX), "1");
+	assert_string_equal(qcpus(&p, "vnet0", 1, NN_QDIR_RX), "5");
+	assert_string_equal(qcpus(&p, "vnet0", 1, NN_QDIR_TX), "5");
+	assert_non_null(strstr(irq_of(&p, "vnet0", 1, NN_QDIR_TX)->reason, "unknown locality"));
+	assert_int_equal(p.nics[0].node, -1);
+	assert_string_equal(qcpus(&p, "vnet0", -1, NN_QDIR_NONE), "0,4,8,12");
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
+static void test_two_nics_one_node(void **state)
+{
+	struct nn_host h;
+	struct nn_plan p;
+	int c;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	for (c = 0; c < 8; c++)
+		add_cpu(&h, c, 0, 0, c, 0);
+	finish(&h, 1, NULL);
+	add_nic(&h, "ethb", "0000:02:00.0", 0, "0-7", 3, 60, I40E);
+	add_nic(&h, "etha", "0000:01:00.0", 0, "0-7", 3, 40, I40E);
+	plan_ok(&h, NULL, &p);
+	/* disjoint cores, NICs in name order */
+	assert_string_equal(qcpus(&p, "etha", 0, NN_QDIR_RXTX), "1");
+	assert_string_equal(qcpus(&p, "etha", 2, NN_QDIR_RXTX), "3");
+	assert_string_equal(qcpus(&p, "ethb", 0, NN_QDIR_RXTX), "4");
+	assert_string_equal(qcpus(&p, "ethb", 2, NN_QDIR_RXTX), "6");
+	assert_string_equal(p.nics[0].nic, "etha");
+	assert_int_equal(p.nirqs, 8);
+	assert_int_equal(p.irqs[0].irq, 40);	/* deterministic: NIC name, then IRQ */
+	nn_plan_free(&p);
+	host_free(&h);
+
+	/* 6 + 6 queues on 7 cores: an even share, 4 and 3, each NIC wraps inside its own */
+	memset(&h, 0, sizeof(h));
+	for (c = 0; c < 8; c++)
+		add_cpu(&h, c, 0, 0, c, 0);
+	finish(&h, 1, NULL);
+	add_nic(&h, "etha", "0000:01:00.0", 0, "0-7", 6, 40, I40E);
+	add_nic(&h, "ethb", "0000:02:00.0", 0, "0-7", 6, 60, I40E);
+	plan_ok(&h, NULL, &p);
+	{
+		char *a = nn_cpuset_format_list(&p.nics[0].cpus), *b = nn_cpuset_format_list(&p.nics[1].cpus);
+
+		assert_string_equal(a, "1-4");
+		assert_string_equal(b, "5-7");
+		free(a);
+		free(b);
+	}
+	assert_string_equal(qcpus(&p, "etha", 4, NN_QDIR_RXTX), "1");
+	assert_string_equal(qcpus(&p, "ethb", 3, NN_QDIR_RXTX), "5");
+	assert_non_null(strstr(p.nics[0].reason, "even share of 4 cores"));
+	nn_plan_free(&p);
+	host_free(&h);
+
+	/* a small NIC takes what it needs, the big one gets the rest */
+	memset(&h, 0, sizeof(h));
+	for (c = 0; c < 8; c++)
+		add_cpu(&h, c, 0, 0, c, 0);
+	finish(&h, 1, NULL);
+	add_nic(&h, "etha", "0000:01:00.0", 0, "0-7", 1, 40, I40E);
+	add_nic(&h, "ethb", "0000:02:00.0", 0, "0-7", 16, 60, I40E);
+	plan_ok(&h, NULL, &p);
+	assert_string_equal(qcpus(&p, "etha", 0, NN_QDIR_RXTX), "1");
+	{
+		char *b = nn_cpuset_format_list(&p.nics[1].cpus);
+
+		assert_string_equal(b, "2-7");
+		free(b);
+	}
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
+static void test_housekeeping_reserve_and_cpus(void **state)
+{
+	struct nn_plan_opts o;
+	struct nn_host h;
+	struct nn_plan p;
+
+	(void)state;
+	xeon(&h);
+	add_nic(&h, "mlx0", "0000:81:00.0", 1, "4-7,12-15", 2, 100, MLX5);
+	memset(&o, 0, sizeof(o));
+	o.has_reserve = true;
+	set_list(&o.reserve, "4-5,12-13");
+	plan_ok(&h, &o, &p);
+	assert_string_equal(qcpus(&p, "mlx0", 0, NN_QDIR_RXTX), "6");
+	assert_string_equal(qcpus(&p, "mlx0", 1, NN_QDIR_RXTX), "7");
+	assert_string_equal(qcpus(&p, "mlx0", -1, NN_QDIR_NONE), "4-5,12-13");
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+
+	/* --cpus restricts the queues */
+	memset(&o, 0, sizeof(o));
+	set_list(&o.cpus, "6,14-15");
+	plan_ok(&h, &o, &p);
+	assert_string_equal(qcpus(&p, "mlx0", 0, NN_QDIR_RXTX), "6");
+	assert_string_equal(qcpus(&p, "mlx0", 1, NN_QDIR_RXTX), "15");
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+
+	/* nothing online in --cpus: refused */
+	memset(&o, 0, sizeof(o));
+	set_list(&o.cpus, "100");
+	assert_int_equal(nn_plan_make(&h, &o, &p), -EINVAL);
+	nn_plan_opts_free(&o);
+
+	/* unknown NIC name: refused */
+	memset(&o, 0, sizeof(o));
+	o.nics = calloc(1, sizeof(char *));
+	o.nics[0] = strdup("nope");
+	o.nnics = 1;
+	assert_int_equal(nn_plan_make(&h, &o, &p), -ENODEV);
+	nn_plan_opts_free(&o);
+	host_free(&h);
+}
+
+static void test_remote_and_spread_policy(void **state)
+{
+	static const int d[9] = { 10, 20, 30, 20, 10, 20, 30, 20, 10 };
+	struct nn_plan_opts o;
+	struct nn_host h;
+	struct nn_plan p;
+	int c;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	for (c = 0; c < 12; c++)
+		add_cpu(&h, c, c / 4, c / 4, c % 4, (c / 4) * 4);
+	finish(&h, 3, d);
+	add_nic(&h, "eth0", "0000:01:00.0", 0, "0-3", 2, 10, I40E);
+	memset(&o, 0, sizeof(o));
+	o.policy = NN_POLICY_REMOTE;
+	plan_ok(&h, &o, &p);
+	assert_string_equal(qcpus(&p, "eth0", 0, NN_QDIR_RXTX), "9");
+	assert_string_equal(qcpus(&p, "eth0", 1, NN_QDIR_RXTX), "10");
+	assert_non_null(strstr(irq_of(&p, "eth0", 0, NN_QDIR_RXTX)->reason, "remote node 2 (distance 30)"));
+	assert_string_equal(qcpus(&p, "eth0", -1, NN_QDIR_NONE), "8");
+	nn_plan_free(&p);
+
+	o.policy = NN_POLICY_SPREAD;
+	o.hugepage_size_kb = 2048;
+	o.hugepage_count = 512;
+	plan_ok(&h, &o, &p);
+	assert_string_equal(qcpus(&p, "eth0", 0, NN_QDIR_RXTX), "1");
+	assert_string_equal(qcpus(&p, "eth0", 1, NN_QDIR_RXTX), "5");
+	/* hugepages stay on the NIC's node */
+	assert_int_equal(p.nhugepages, 1);
+	assert_int_equal(p.hugepages[0].node, 0);
+	assert_int_equal(p.hugepages[0].target, 512);
+	assert_int_equal(p.hugepages[0].current, 0);
+	{
+		char *eal;
+		bool shared;
+
+		assert_int_equal(nn_plan_eal_args(&p, &h, 0, &eal, &shared), 0);
+		assert_string_equal(eal, "-l 2-3 --socket-mem 1024,0,0 -a 0000:01:00.0");
+		free(eal);
+	}
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+	host_free(&h);
+}
+
+static void test_channels_irqbalance_novirt(void **state)
+{
+	struct nn_plan_opts o;
+	struct nn_host h;
+	struct nn_plan p;
+
+	(void)state;
+	xeon(&h);
+	add_nic(&h, "mlx0", "0000:81:00.0", 1, "4-7,12-15", 8, 100, MLX5);
+	add_nic(&h, "veth0", NULL, -1, "", 4, 0, NOIRQ);
+	h.irqbalance.running = true;
+	memset(&o, 0, sizeof(o));
+	o.channels = true;
+	o.irqbalance = NN_IRQB_BAN;
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nnics, 1);	/* virtual NICs only when named */
+	assert_int_equal(p.nchannels, 1);
+	assert_int_equal(p.channels[0].target, 3);	/* one channel per planned core */
+	assert_int_equal(p.channels[0].current, 8);
+	assert_true(p.irqbalance.running);
+	assert_int_equal(p.irqbalance.action, NN_IRQB_BAN);
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+
+	/* a named veth without IRQs: XPS spread over its planned CPUs */
+	memset(&o, 0, sizeof(o));
+	o.nics = calloc(1, sizeof(char *));
+	o.nics[0] = strdup("veth0");
+	o.nnics = 1;
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nirqs, 0);
+	assert_int_equal(p.nxps, 4);
+	assert_true(has_warning(&p, "veth0: unknown locality"));
+	assert_true(nn_cpuset_test(&p.xps[0].cpus, 1));
+	assert_true(nn_cpuset_test(&p.xps[1].cpus, 5));
+	assert_int_equal(p.shape.npci, 0);
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+	host_free(&h);
+}
+
+static char *plan_text(const struct nn_plan *p)
+{
+	struct json_object *j = nn_plan_to_json(p);
+	char *s;
+
+	assert_non_null(j);
+	s = strdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+	json_object_put(j);
+	return s;
+}
+
+static void test_json_round_trip(void **state)
+{
+	struct nn_plan_opts o;
+	struct nn_host h;
+	struct nn_plan p, q;
+	struct json_object *j;
+	char why[256], *a, *b;
+
+	(void)state;
+	xeon(&h);
+	add_nic(&h, "mlx0", "0000:81:00.0", 1, "4-7,12-15", 8, 100, MLX5);
+	add_nic(&h, "vnet0", "0000:00:03.0", -1, "0-15", 2, 30, VIRTIO);
+	h.irqbalance.running = true;
+	memset(&o, 0, sizeof(o));
+	o.channels = true;
+	o.hugepage_size_kb = 1048576;
+	o.hugepage_count = 2;
+	plan_ok(&h, &o, &p);
+	a = plan_text(&p);
+	j = json_tokener_parse(a);
+	assert_non_null(j);
+	assert_int_equal(nn_plan_from_json(j, &q, why, sizeof(why)), 0);
+	json_object_put(j);
+	b = plan_text(&q);
+	assert_string_equal(a, b);
+	assert_int_equal(q.nirqs, p.nirqs);
+	assert_int_equal(q.irqs[1].dir, p.irqs[1].dir);
+	assert_int_equal(nn_plan_check_shape(&q, &h, why, sizeof(why)), 0);
+	free(b);
+	nn_plan_free(&q);
+
+	/* strict reading names the key */
+	j = json_tokener_parse(a);
+	json_object_object_add(json_object_array_get_idx(
+		json_object_object_get(json_object_object_get(j, "plan"), "irqs"), 2),
+		"cpus", json_object_new_string("0-x"));
+	assert_int_equal(nn_plan_from_json(j, &q, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "plan.irqs[2].cpus: bad CPU list '0-x'");
+	json_object_put(j);
+	j = json_tokener_parse("{\"plan\":{\"shape\":{\"ncpus\":\"16\"}}}");
+	assert_int_equal(nn_plan_from_json(j, &q, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "plan.shape.ncpus: expected int, got string");
+	json_object_put(j);
+	free(a);
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+	host_free(&h);
+}
+
+static void test_shape_mismatch_refused(void **state)
+{
+	struct nn_host h, other;
+	struct nn_plan p;
+	char why[256];
+
+	(void)state;
+	xeon(&h);
+	add_nic(&h, "mlx0", "0000:81:00.0", 1, "4-7,12-15", 2, 100, MLX5);
+	plan_ok(&h, NULL, &p);
+
+	/* fewer CPUs */
+	memset(&other, 0, sizeof(other));
+	add_cpu(&other, 0, 0, 0, 0, 0);
+	add_cpu(&other, 1, 0, 0, 1, 0);
+	finish(&other, 1, NULL);
+	add_nic(&other, "mlx0", "0000:81:00.0", 0, "0-1", 2, 100, MLX5);
+	assert_int_equal(nn_plan_check_shape(&p, &other, why, sizeof(why)), -EXDEV);
+	assert_string_equal(why, "plan is for 16 CPUs, host has 2");
+	host_free(&other);
+
+	/* same CPUs, NIC at another PCI address */
+	xeon(&other);
+	add_nic(&other, "mlx0", "0000:82:00.0", 1, "4-7,12-15", 2, 100, MLX5);
+	assert_int_equal(nn_plan_check_shape(&p, &other, why, sizeof(why)), -EXDEV);
+	assert_string_equal(why, "plan names NIC PCI address 0000:81:00.0, which this host does not have");
+	host_free(&other);
+
+	/* IRQ numbers moved (driver reload) */
+	xeon(&other);
+	add_nic(&other, "mlx0", "0000:81:00.0", 1, "4-7,12-15", 2, 150, MLX5);
+	assert_int_equal(nn_plan_check_shape(&p, &other, why, sizeof(why)), -EXDEV);
+	assert_non_null(strstr(why, "plan has IRQ 100 for mlx0"));
+	host_free(&other);
+
+	assert_int_equal(nn_plan_check_shape(&p, &h, why, sizeof(why)), 0);
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
+/* All CPUs housekeeping (a 1-core host): queue IRQs still get a CPU, with a warning. */
+static void test_tiny_host(void **state)
+{
+	struct nn_host h;
+	struct nn_plan p;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	add_cpu(&h, 0, 0, 0, 0, 0);
+	finish(&h, 1, NULL);
+	add_nic(&h, "eth0", "0000:00:03.0", -1, "0", 1, 30, VIRTIO);
+	h.nics[0].irqs[0].has_affinity = false;	/* listed in msi_irqs, no /proc/irq/30 */
+	plan_ok(&h, NULL, &p);
+	assert_true(has_warning(&p, "every allowed CPU is a housekeeping CPU"));
+	assert_true(has_warning(&p, "eth0: IRQ 30 has no readable affinity: left out of the plan"));
+	assert_int_equal(p.nirqs, 2);
+	assert_string_equal(qcpus(&p, "eth0", 0, NN_QDIR_RX), "0");
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_smt_cores_before_siblings),
+		cmocka_unit_test(test_more_queues_than_cpus_wrap),
+		cmocka_unit_test(test_nps4_spill_by_distance),
+		cmocka_unit_test(test_no_spill_into_busy_node),
+		cmocka_unit_test(test_even_odd_nodes),
+		cmocka_unit_test(test_unknown_node_local_cpus),
+		cmocka_unit_test(test_two_nics_one_node),
+		cmocka_unit_test(test_housekeeping_reserve_and_cpus),
+		cmocka_unit_test(test_remote_and_spread_policy),
+		cmocka_unit_test(test_channels_irqbalance_novirt),
+		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_shape_mismatch_refused),
+		cmocka_unit_test(test_tiny_host),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
