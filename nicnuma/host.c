@@ -43,7 +43,7 @@ static char *read_cmdline(struct nn_ctx *ctx, const char *path)
 	return text;
 }
 
-static int find_irqbalance(struct nn_ctx *ctx, struct nn_irqbalance_state *st)
+int nn_host_find_irqbalance(struct nn_ctx *ctx, struct nn_irqbalance_state *st)
 {
 	struct dirent *de;
 	char comm[64];
@@ -85,26 +85,36 @@ static int find_irqbalance(struct nn_ctx *ctx, struct nn_irqbalance_state *st)
 	return 0;
 }
 
-int nn_host_discover(struct nn_ctx *ctx, struct nn_host *host)
+static int host_discover(struct nn_ctx *ctx, struct nn_host *host, bool cpu_detail)
 {
 	int err;
 
 	memset(host, 0, sizeof(*host));
 	host->irqbalance.pid = -1;
-	err = nn_topo_discover(ctx, &host->topo);
+	err = cpu_detail ? nn_topo_discover(ctx, &host->topo) : nn_topo_discover_basic(ctx, &host->topo);
 	if (err)
 		return err;
 	err = nn_nics_discover(ctx, &host->topo, &host->nics, &host->nnics);
 	if (err == -ENOMEM)
 		goto fail;
 	/* No /sys/class/net is a warning already; the topology still stands. */
-	err = find_irqbalance(ctx, &host->irqbalance);
+	err = nn_host_find_irqbalance(ctx, &host->irqbalance);
 	if (err)
 		goto fail;
 	return 0;
 fail:
 	nn_host_free(host);
 	return err;
+}
+
+int nn_host_discover(struct nn_ctx *ctx, struct nn_host *host)
+{
+	return host_discover(ctx, host, true);
+}
+
+int nn_host_discover_nics(struct nn_ctx *ctx, struct nn_host *host)
+{
+	return host_discover(ctx, host, false);
 }
 
 void nn_host_free(struct nn_host *host)

@@ -182,24 +182,29 @@ static int read_irq(struct nic_scan *s, struct nn_nic *nic, const char *msi_dir,
 		nn_irq_name_queue(q->name, nic->name, nic->pci, &q->queue, &q->dir);
 	}
 
-	snprintf(path, sizeof(path), "/proc/irq/%d", q->irq);
-	err = nn_root_access(&s->ctx->root, path, 0);
-	if (err) {
-		nn_warn(s->ctx, path, "IRQ %d is listed in %s but has no %s (%s): its affinity is unknown",
-			q->irq, msi_dir, path, errtext(err));
-		return 0;
-	}
-	if (s->have_intr && !it)
-		nn_warn(s->ctx, "/proc/interrupts", "IRQ %d (listed in %s) is not in /proc/interrupts: name unknown",
-			q->irq, msi_dir);
-
+	/* Read first, ask why after: one open per file on the common path. */
 	snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", q->irq);
 	err = nn_read_cpulist(&s->ctx->root, path, &q->affinity);
 	if (err == -ENOMEM)
 		return err;
+	if (err == -ENOENT) {
+		char dir[32];
+		int derr;
+
+		snprintf(dir, sizeof(dir), "/proc/irq/%d", q->irq);
+		derr = nn_root_access(&s->ctx->root, dir, 0);
+		if (derr) {
+			nn_warn(s->ctx, dir, "IRQ %d is listed in %s but has no %s (%s): its affinity is unknown",
+				q->irq, msi_dir, dir, errtext(derr));
+			return 0;
+		}
+	}
 	if (err)
 		nn_warn(s->ctx, path, "%s cpulist: affinity of IRQ %d unknown", errtext(err), q->irq);
 	q->has_affinity = !err;
+	if (s->have_intr && !it)
+		nn_warn(s->ctx, "/proc/interrupts", "IRQ %d (listed in %s) is not in /proc/interrupts: name unknown",
+			q->irq, msi_dir);
 
 	/* effective_affinity_list appeared in 4.13 and not every irqchip fills it:
 	 * absence is "unknown", not an error. */
@@ -300,6 +305,7 @@ static int read_locality(struct nic_scan *s, struct nn_nic *nic, const char *fn_
 	err = nn_read_cpulist(&s->ctx->root, path, &nic->local_cpus);
 	if (err == -ENOMEM)
 		return err;
+	nic->local_cpus_read = !err;
 	if (err) {
 		nn_cpuset_zero(&nic->local_cpus);
 		if (err != -ENOENT || is_pci)

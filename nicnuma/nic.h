@@ -37,6 +37,7 @@ struct nn_nic {
 	char *driver;			/* NULL when virtual */
 	int numa_node;			/* as the kernel says; -1 unknown */
 	struct nn_cpuset local_cpus;	/* PCI local_cpulist; empty when unknown */
+	bool local_cpus_read;		/* local_cpulist was read; empty then means a CPU-less node */
 	bool locality_known;		/* numa_node >= 0 or local_cpus narrower than all CPUs */
 	long speed_mbps;		/* -1 unknown */
 	int rx_queues, tx_queues;	/* /sys/class/net/X/queues; -1 unknown */

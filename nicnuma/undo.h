@@ -12,6 +12,7 @@
 #ifndef NICNUMA_UNDO_H
 #define NICNUMA_UNDO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct nn_ctx;
@@ -53,5 +54,29 @@ int nn_undo_load(struct nn_ctx *ctx, const char *file, struct nn_undo *u);
  * value through ctx->out. Returns 0, or the first error after trying all. */
 int nn_undo_rollback(struct nn_ctx *ctx, const struct nn_undo *u);
 void nn_undo_free(struct nn_undo *u);
+
+/* Batch form for writers with many values (apply: ~1100 IRQs): add every
+ * change in memory, then persist once with nn_undo_save() before the first
+ * write. nn_undo_record() is add + save. */
+int nn_undo_add(struct nn_undo *u, enum nn_change_kind kind, const char *path,
+		const char *before, const char *after, const char *detail);
+int nn_undo_save(struct nn_ctx *ctx, struct nn_undo *u);
+/* Marks a log as rolled back (rewritten atomically); nn_undo_load(NULL) then
+ * skips it, so repeated rollbacks walk back through older runs in order. */
+int nn_undo_mark_rolled_back(struct nn_ctx *ctx, const struct nn_undo *u);
+
+/* Exclusive lock on STATE_DIR/lock (flock), so two writers never interleave.
+ * -EBUSY (with a message naming the holder's pid) when another run holds it.
+ * Returns the fd to pass to nn_state_unlock(). */
+int nn_state_lock(struct nn_ctx *ctx);
+void nn_state_unlock(int fd);
+/* Opens (creating with mode 0700 when @create) ctx->state_dir inside the root. */
+int nn_state_dir_open(struct nn_ctx *ctx, int create);
+
+/* Same value as the kernel would print it: cpulists (paths ending in "_list")
+ * and masks (xps_cpus, smp_affinity) compare as sets, the rest as trimmed text. */
+bool nn_value_equal(const char *path, const char *a, const char *b);
+
+const char *nn_change_kind_name(enum nn_change_kind kind);
 
 #endif

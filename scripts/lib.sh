@@ -9,7 +9,7 @@ export NN_TOP
 NN_PACKAGES=(
   build-essential meson ninja-build pkg-config python3
   libjson-c-dev libmnl-dev libnuma-dev libcmocka-dev
-  numactl hwloc irqbalance ethtool iproute2 procps kmod shellcheck
+  numactl hwloc irqbalance ethtool iproute2 procps kmod shellcheck jq strace
   libdpdk-dev dpdk dpdk-dev
   clang libclang-rt-14-dev
 )

@@ -24,6 +24,11 @@ int nn_cmd_nics(struct nn_ctx *ctx, int argc, char **argv);
 int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv);
 int nn_cmd_script(struct nn_ctx *ctx, int argc, char **argv);
 
+/* Carrying a plan out (cmd_apply.c, cmd_check.c, cmd_rollback.c). */
+int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv);
+int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv);
+int nn_cmd_rollback(struct nn_ctx *ctx, int argc, char **argv);
+
 /* Status for a finished report: error beats warnings beats clean. */
 int nn_cli_status(const struct nn_ctx *ctx, int err);
 

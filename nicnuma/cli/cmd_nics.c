@@ -136,21 +136,46 @@ static void print_irqs(struct nn_out *o, const struct nn_nic *nic, bool table)
 	nn_close_array(o);
 }
 
+/* The nearest node that has CPUs, for a device on a CPU-less node. */
+static int nearest_cpu_node(const struct nn_topo *t, int from)
+{
+	int ids[64];
+	size_t n = nn_topo_nodes_by_distance(t, from, ids, 64), i;
+
+	for (i = 0; i < n; i++) {
+		const struct nn_node *nd = nn_topo_node(t, ids[i]);
+
+		if (nd && !nn_cpuset_empty(&nd->cpus))
+			return ids[i];
+	}
+	return -1;
+}
+
 static void locality_line(struct nn_out *o, const struct nn_nic *nic, const struct nn_topo *t)
 {
 	char *local = nn_cpuset_format_list(&nic->local_cpus);
 
-	if (nic->numa_node >= 0)
+	if (nic->numa_node >= 0 && nic->local_cpus_read && nn_cpuset_empty(&nic->local_cpus)) {
+		int near = nearest_cpu_node(t, nic->numa_node);
+		const struct nn_node *nd = near >= 0 ? nn_topo_node(t, near) : NULL;
+		char *cpus = nd ? nn_cpuset_format_list(&nd->cpus) : NULL;
+
+		nn_printf(o, "node %d, which has no CPUs", nic->numa_node);
+		if (nd && cpus)
+			nn_printf(o, " (nearest CPUs: node %d, %s, distance %d)", near, cpus,
+				  nn_topo_distance(t, nic->numa_node, near));
+		free(cpus);
+	} else if (nic->numa_node >= 0) {
 		nn_printf(o, "node %d, local CPUs %s", nic->numa_node,
-			  local && *local ? local : "unknown");
-	else if (nic->locality_known)
+			  nic->local_cpus_read && local ? local : "unknown");
+	} else if (nic->locality_known) {
 		nn_printf(o, "numa_node -1 but local CPUs %s (narrower than all CPUs)", local);
-	else if (local && *local)
+	} else if (local && *local) {
 		nn_printf(o, "unknown locality (numa_node -1, local_cpulist %s spans every CPU)", local);
-	else
+	} else {
 		nn_printf(o, "unknown locality (numa_node -1, no local_cpulist)");
+	}
 	free(local);
-	(void)t;
 }
 
 static void print_nic(struct nn_out *o, const struct nn_nic *nic, const struct nn_topo *t, bool brief)
@@ -166,7 +191,10 @@ static void print_nic(struct nn_out *o, const struct nn_nic *nic, const struct n
 	nn_print_string(o, PRINT_JSON, "pci", NULL, nic->pci);
 	nn_print_string(o, PRINT_JSON, "driver", NULL, nic->driver);
 	nn_print_opt_int(o, PRINT_JSON, "numa_node", NULL, nic->numa_node, NULL);
-	print_cpuset_or_null(o, PRINT_JSON, "local_cpus", NULL, &nic->local_cpus, true);
+	if (nic->local_cpus_read)
+		nn_print_cpuset(o, PRINT_JSON, "local_cpus", NULL, &nic->local_cpus);
+	else
+		nn_print_null(o, PRINT_JSON, "local_cpus", NULL);
 	nn_print_bool(o, PRINT_JSON, "locality_known", NULL, nic->locality_known);
 	nn_print_opt_int(o, PRINT_JSON, "speed_mbps", NULL, nic->speed_mbps, NULL);
 	nn_print_opt_int(o, PRINT_JSON, "rx_queues", NULL, nic->rx_queues, NULL);
@@ -271,7 +299,8 @@ int nn_cmd_nics(struct nn_ctx *ctx, int argc, char **argv)
 		}
 	}
 
-	err = nn_host_discover(ctx, &h);
+	/* Per-CPU topology is not shown here: skip its files (topo shows them). */
+	err = nn_host_discover_nics(ctx, &h);
 	nn_open_object(o, NULL);
 	if (err) {
 		nn_print_warnings(ctx);

@@ -208,14 +208,22 @@ static void print_nodes(struct nn_out *o, const struct nn_topo *t)
 	nn_open_array(o, "nodes");
 	for (i = 0; i < t->nnodes; i++) {
 		const struct nn_node *n = &t->nodes[i];
-		bool no_cpus = nn_cpuset_empty(&n->cpus);
+		bool no_cpus = nn_cpuset_empty(&n->cpus) && !n->cpus_unknown;
 
 		nn_open_object(o, NULL);
 		nn_print_int(o, PRINT_ANY, "id", "%-5lld ", n->id);
-		if (no_cpus)
-			nn_printf(o, "%-*s  ", w, "(none)");
-		nn_print_cpuset(o, no_cpus ? PRINT_JSON : PRINT_ANY, "cpus", fmt, &n->cpus);
-		nn_print_uint(o, PRINT_ANY, "ncpus", "%5llu ", nn_cpuset_count(&n->cpus));
+		if (n->cpus_unknown) {
+			nn_printf(o, "%-*s  ", w, "unknown");
+			nn_print_null(o, PRINT_JSON, "cpus", NULL);
+		} else {
+			if (no_cpus)
+				nn_printf(o, "%-*s  ", w, "(none)");
+			nn_print_cpuset(o, no_cpus ? PRINT_JSON : PRINT_ANY, "cpus", fmt, &n->cpus);
+		}
+		if (n->cpus_unknown)
+			nn_print_null(o, PRINT_ANY, "ncpus", "%5s ");
+		else
+			nn_print_uint(o, PRINT_ANY, "ncpus", "%5llu ", nn_cpuset_count(&n->cpus));
 		human_kb(n->mem_total_kb, a, sizeof(a));
 		human_kb(n->mem_free_kb, b, sizeof(b));
 		nn_printf(o, "%10s %10s  ", a, b);

@@ -15,6 +15,9 @@ static const struct nn_cmd cmds[] = {
 	{ "topo", nn_cmd_topo, "NUMA nodes, CPUs, memory, distances and kernel NUMA knobs" },
 	{ "nics", nn_cmd_nics, "network devices: PCI locality, local CPUs, queues and queue IRQs" },
 	{ "plan", nn_cmd_plan, "plan where queue IRQs, XPS, channels and hugepages go (changes nothing)" },
+	{ "apply", nn_cmd_apply, "carry out a plan: snapshot, write, read back (--dry-run to preview)" },
+	{ "check", nn_cmd_check, "compare live IRQ/XPS placement and irqbalance with a plan" },
+	{ "rollback", nn_cmd_rollback, "restore the values the newest (or a given) snapshot saved" },
 	{ "script", nn_cmd_script, "render a plan as a standalone POSIX sh script (with restore)" },
 	{ NULL, NULL, NULL },
 };

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cmd_apply.c - "nicnuma apply": carry out a plan, snapshot first, read back after */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "plan_opts.h"
+#include "irq/apply.h"
+#include "nicnuma/host.h"
+#include "nicnuma/plan.h"
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+"Usage: nicnuma [--root DIR] [--json] apply [--plan FILE] [--dry-run] [--keep-going]\n"
+"               [--irqbalance stop|ban|ignore] [--state-dir DIR] [PLAN OPTIONS]\n"
+"\n"
+"Put every planned queue IRQ, XPS mask (and, with --channels, channel count)\n"
+"in place. Without --plan, the discovered host is planned with the same rules\n"
+"and options as 'nicnuma plan'; with --plan FILE (from 'nicnuma plan --json',\n"
+"'-' for stdin) that plan is used, and refused if it was made for another host\n"
+"shape (CPU count, node count, NIC PCI addresses).\n"
+"\n"
+"How it writes:\n"
+"  1. every value the plan touches is read first; one that cannot be read stops\n"
+"     the run with nothing changed;\n"
+"  2. a snapshot of all of them (and of irqbalance's state) is saved under the\n"
+"     state directory before the first write: written to a temporary file,\n"
+"     fsync'd and renamed, mode 0600; 'nicnuma rollback' replays it;\n"
+"  3. irqbalance is handled (see --irqbalance), then each IRQ is probed by\n"
+"     writing its current value back: the kernel refuses that for kernel-\n"
+"     managed IRQs (EIO; EPERM on 6.x kernels), which are reported 'managed'\n"
+"     and left alone;\n"
+"  4. the planned CPUs are ANDed with the online CPUs and written with one\n"
+"     write(2); smp_affinity_list and effective_affinity_list are read back.\n"
+"The kernel's errno decides what follows: ENOSPC (no vectors left on that CPU)\n"
+"tries the NIC's next planned CPU; EINVAL, ERANGE, EOVERFLOW (bad mask) fail\n"
+"that value only; EBUSY and EAGAIN are retried once; any other error, or a\n"
+"value that reads back different, rolls back everything changed so far.\n"
+"A lock (flock on STATE_DIR/lock) keeps two applies from running at once.\n"
+"\n"
+"Options:\n"
+"      --plan FILE       apply this plan instead of planning now\n"
+"  -n, --dry-run         print current -> planned for every value; write nothing\n"
+"      --keep-going      on a fatal write error, go on instead of rolling back\n"
+"      --irqbalance MODE what to do with a running irqbalance, which would\n"
+"                        rewrite the planned affinities on its next pass:\n"
+"                        stop    (default) systemctl disable --now under systemd,\n"
+"                                else SIGTERM it, remembering its command line and\n"
+"                                IRQBALANCE_* environment so rollback restarts it\n"
+"                        ban     keep it, restarted with --policyscript=STATE_DIR/\n"
+"                                irqbalance-ban.sh, which bans the planned IRQs\n"
+"                        ignore  leave it running (the plan will not last)\n"
+"                        (default: the plan file's choice, else stop)\n"
+"      --state-dir DIR   snapshots and the lock (default /var/lib/nicnuma, or\n"
+"                        $NICNUMA_STATE_DIR); resolved inside --root, so a fixture\n"
+"                        tree keeps its own snapshots\n"
+"  -h, --help            this help\n"
+"\n"
+"Plan options (as for 'nicnuma plan'; without --plan only):\n"
+NN_PLAN_OPTS_HELP
+"\n"
+"Under --root DIR the files under DIR are written (a writable copy of a captured\n"
+"tree); irqbalance, channels and anything else live are reported 'not touched\n"
+"(fake root)'.\n"
+"\n"
+"Output: one row per value: KIND (irq, xps, channels), TARGET, BEFORE, PLANNED,\n"
+"AFTER (read back), EFFECTIVE (effective_affinity_list), STATUS (changed,\n"
+"unchanged, managed, failed, rolled_back, skipped; would_change in a dry run)\n"
+"and a note. --json: {\"apply\":{\"dry_run\",\"values\":[{\"kind\",\"irq\",\"nic\",\n"
+"\"queue\",\"path\",\"before\",\"planned\",\"after\",\"effective\",\"status\",\"note\"}],\n"
+"\"irqbalance\":{\"before\",\"action\",\"status\"},\"summary\":{..},\"rolled_back\",\n"
+"\"snapshot\"},\"warnings\":[..]}.\n"
+"\n"
+"Exit status: 0 every value applied (or unchanged, or managed); 1 done, but some\n"
+"values failed (bad mask, no vectors, busy) or warnings; 2 error: nothing written,\n"
+"or a fatal write error after which everything was rolled back.\n"
+"\n"
+"Example:\n"
+"  nicnuma plan --json > p.json && nicnuma apply --plan p.json --dry-run\n"
+"  nicnuma apply --plan p.json --irqbalance ban && nicnuma check --plan p.json\n");
+}
+
+enum { OPT_KEEP_GOING = 0x400 };
+
+static const struct option longopts[] = {
+	{ "plan", required_argument, NULL, NN_OPT_PLAN },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
+	{ "state-dir", required_argument, NULL, NN_OPT_STATE_DIR },
+	{ "help", no_argument, NULL, 'h' },
+	NN_PLAN_LONGOPTS,
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The host shape the plan was made for, kept in the snapshot. */
+static struct json_object *plan_shape(const struct nn_plan *plan)
+{
+	struct json_object *doc = nn_plan_to_json(plan), *p, *s = NULL;
+
+	if (doc && json_object_object_get_ex(doc, "plan", &p) &&
+	    json_object_object_get_ex(p, "shape", &s))
+		json_object_get(s);
+	else
+		s = NULL;
+	json_object_put(doc);
+	return s;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
+{
+	struct nn_plan_opts popts = { 0 };
+	struct nn_apply_opts aopts = { 0 };
+	struct nn_apply_report rep = { 0 };
+	struct nn_host host;
+	struct nn_plan plan;
+	struct json_object *shape = NULL;
+	const char *plan_file = NULL;
+	bool irqb_given = false, plan_opts = false;
+	double t0 = now_ms();
+	int opt, err, ret = NN_EXIT_ERROR;
+	size_t i;
+
+	memset(&host, 0, sizeof(host));
+	memset(&plan, 0, sizeof(plan));
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "nh", longopts, NULL)) != -1) {
+		if (opt == NN_OPT_IRQBALANCE)
+			irqb_given = true;
+		err = nn_plan_opt(ctx, opt, optarg, &popts);
+		if (err < 0)
+			goto out;
+		if (err == 0) {
+			plan_opts |= opt != NN_OPT_IRQBALANCE;
+			continue;
+		}
+		switch (opt) {
+		case NN_OPT_PLAN:
+			plan_file = optarg;
+			break;
+		case 'n':
+			aopts.dry_run = true;
+			break;
+		case OPT_KEEP_GOING:
+			aopts.keep_going = true;
+			break;
+		case NN_OPT_STATE_DIR:
+			ctx->state_dir = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			ret = NN_EXIT_OK;
+			goto out;
+		default:
+			usage(stderr);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		nn_err(ctx, "apply: unexpected argument '%s' (see nicnuma apply --help)", argv[optind]);
+		goto out;
+	}
+	if (plan_file && plan_opts) {
+		nn_err(ctx, "apply: plan options (--nics, --cpus, ...) make a new plan; they "
+		       "cannot change --plan %s", plan_file);
+		goto out;
+	}
+	err = nn_host_discover(ctx, &host);
+	if (err) {
+		nn_err(ctx, "cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
+		goto out;
+	}
+	if (nn_cli_get_plan(ctx, &host, plan_file, &popts, &plan))
+		goto out;
+	aopts.irqbalance = irqb_given || !plan_file ? popts.irqbalance : plan.irqbalance.action;
+	shape = plan_shape(&plan);
+	aopts.shape = shape;
+
+	nn_open_object(&ctx->out, NULL);
+	nn_open_object(&ctx->out, "apply");
+	for (i = 0; i < plan.nwarnings; i++)
+		nn_printf(&ctx->out, "plan: %s\n", plan.warnings[i]);
+	err = nn_apply_run(ctx, &plan, &aopts, &rep);
+	nn_apply_print(ctx, &rep);
+	if (ctx->verbose)
+		nn_print_double(&ctx->out, PRINT_ANY, "elapsed_ms", "elapsed: %.1f ms\n",
+				now_ms() - t0);
+	nn_close_object(&ctx->out);
+	nn_print_warnings(ctx);
+	nn_close_object(&ctx->out);
+	if (rep.rolled_back)
+		nn_err(ctx, "apply failed and was rolled back: every value is as it was");
+	ret = nn_cli_status(ctx, err);
+out:
+	nn_apply_report_free(&rep);
+	json_object_put(shape);
+	nn_plan_free(&plan);
+	nn_host_free(&host);
+	nn_plan_opts_free(&popts);
+	return ret;
+}

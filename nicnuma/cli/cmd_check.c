@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cmd_check.c - "nicnuma check": does the live host still match the plan? */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "plan_opts.h"
+#include "irq/apply.h"
+#include "nicnuma/host.h"
+#include "nicnuma/plan.h"
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+"Usage: nicnuma [--root DIR] [--json] [-v] check [--plan FILE] [PLAN OPTIONS]\n"
+"\n"
+"Compare the host's IRQ affinities, XPS masks (and channel counts, when the plan\n"
+"sets them) with a plan: the given --plan FILE (checked against this host's\n"
+"shape), or, without one, a fresh plan of this host by the locality rule with\n"
+"the plan options below. Nothing is written.\n"
+"\n"
+"Each drifted value is listed with its current and expected value (-v lists the\n"
+"aligned ones too). Kernel-managed IRQs (debugfs says IRQD_AFFINITY_MANAGED)\n"
+"are reported 'managed', not drift. A running irqbalance that is not fenced by\n"
+"nicnuma's ban script counts as drift: its next pass rewrites the affinities.\n"
+"Works on a captured tree with --root.\n"
+"\n"
+"Options:\n"
+"      --plan FILE       the plan to check against ('-' for stdin)\n"
+"  -h, --help            this help\n"
+"\n"
+"Plan options (as for 'nicnuma plan'; without --plan only):\n"
+NN_PLAN_OPTS_HELP
+"\n"
+"--json: {\"check\":{\"values\":[{\"kind\",\"irq\",\"nic\",\"queue\",\"path\",\"current\",\n"
+"\"expected\",\"status\":\"aligned|drift|managed|skipped\",\"note\"}],\"irqbalance\":\n"
+"{\"running\",\"pid\",\"fenced\",\"drift\"},\"drift_count\"},\"warnings\":[..]}.\n"
+"\n"
+"Exit status: 0 aligned, 1 drift (or warnings), 2 error (bad plan, plan for\n"
+"another host, unreadable tree).\n");
+}
+
+static const struct option longopts[] = {
+	{ "plan", required_argument, NULL, NN_OPT_PLAN },
+	{ "help", no_argument, NULL, 'h' },
+	NN_PLAN_LONGOPTS,
+	{ NULL, 0, NULL, 0 },
+};
+
+int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
+{
+	struct nn_plan_opts popts = { 0 };
+	struct nn_check_report rep = { 0 };
+	const char *plan_file = NULL;
+	bool plan_opts = false, irqb_given = false;
+	struct nn_host host;
+	struct nn_plan plan;
+	int opt, err, ret = NN_EXIT_ERROR;
+
+	memset(&host, 0, sizeof(host));
+	memset(&plan, 0, sizeof(plan));
+	rep.irqb.pid = -1;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (opt == NN_OPT_IRQBALANCE)
+			irqb_given = true;
+		err = nn_plan_opt(ctx, opt, optarg, &popts);
+		if (err < 0)
+			goto out;
+		if (err == 0) {
+			plan_opts |= opt != NN_OPT_IRQBALANCE;
+			continue;
+		}
+		switch (opt) {
+		case NN_OPT_PLAN:
+			plan_file = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			ret = NN_EXIT_OK;
+			goto out;
+		default:
+			usage(stderr);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		nn_err(ctx, "check: unexpected argument '%s' (see nicnuma check --help)", argv[optind]);
+		goto out;
+	}
+	if (plan_file && plan_opts) {
+		nn_err(ctx, "check: plan options make a new plan; they cannot change --plan %s",
+		       plan_file);
+		goto out;
+	}
+	(void)irqb_given;
+	err = nn_host_discover(ctx, &host);
+	if (err) {
+		nn_err(ctx, "cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
+		goto out;
+	}
+	if (nn_cli_get_plan(ctx, &host, plan_file, &popts, &plan))
+		goto out;
+	err = nn_check_run(ctx, &plan, &rep);
+	if (err < 0) {
+		nn_err(ctx, "check failed: %s", strerror(-err));
+		goto out;
+	}
+	nn_open_object(&ctx->out, NULL);
+	nn_open_object(&ctx->out, "check");
+	nn_print_string(&ctx->out, PRINT_ANY, "plan", "plan: %s\n",
+			plan_file ? plan_file : "fresh (locality rule)");
+	nn_check_print(ctx, &rep);
+	nn_close_object(&ctx->out);
+	nn_print_warnings(ctx);
+	nn_close_object(&ctx->out);
+	ret = rep.ndrift ? NN_EXIT_WARN : nn_cli_status(ctx, 0);
+out:
+	nn_check_report_free(&rep);
+	nn_plan_free(&plan);
+	nn_host_free(&host);
+	nn_plan_opts_free(&popts);
+	return ret;
+}

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cmd_rollback.c - "nicnuma rollback": put back what an apply (or reserve) changed */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "plan_opts.h"
+#include "nicnuma/undo.h"
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+"Usage: nicnuma [--root DIR] [--json] rollback [--state-dir DIR] [SNAPSHOT]\n"
+"\n"
+"Restore every value a writing command (apply, hugepages reserve) saved in its\n"
+"snapshot before changing it: in reverse order, each value read first (one\n"
+"already as it was is left alone and reported 'unchanged'), written back with\n"
+"one write(2) and read back. irqbalance is brought back last, the way it was\n"
+"started (or its systemd unit re-enabled and started).\n"
+"\n"
+"Without SNAPSHOT the newest snapshot in the state directory that was not\n"
+"rolled back yet is used; a rolled-back snapshot is marked so, so a second\n"
+"rollback walks back to the run before. SNAPSHOT is a file name in the state\n"
+"directory or a path (inside --root, like every path).\n"
+"\n"
+"Options:\n"
+"      --state-dir DIR   where snapshots are (default /var/lib/nicnuma, or\n"
+"                        $NICNUMA_STATE_DIR); resolved inside --root\n"
+"  -h, --help            this help\n"
+"\n"
+"Output: one row per value: KIND, PATH, CURRENT, RESTORED, STATUS (restored,\n"
+"unchanged, failed, skipped). --json: {\"rollback\":{\"snapshot\",\"values\":\n"
+"[{\"kind\",\"path\",\"current\",\"restored\",\"status\",\"error\"}]},\"warnings\":[..]}.\n"
+"\n"
+"Exit status: 0 everything restored, 1 warnings, 2 a value could not be\n"
+"restored (it is named) or no snapshot.\n");
+}
+
+static const struct option longopts[] = {
+	{ "state-dir", required_argument, NULL, NN_OPT_STATE_DIR },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int nn_cmd_rollback(struct nn_ctx *ctx, int argc, char **argv)
+{
+	const char *file = NULL;
+	struct nn_undo u = { 0 };
+	int opt, err, lock = -1, ret = NN_EXIT_ERROR;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case NN_OPT_STATE_DIR:
+			ctx->state_dir = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return NN_EXIT_OK;
+		default:
+			usage(stderr);
+			return NN_EXIT_ERROR;
+		}
+	}
+	if (optind < argc)
+		file = argv[optind++];
+	if (optind < argc) {
+		nn_err(ctx, "rollback: one snapshot at a time ('%s' is extra)", argv[optind]);
+		return NN_EXIT_ERROR;
+	}
+	lock = nn_state_lock(ctx);
+	if (lock < 0)
+		return NN_EXIT_ERROR;
+	err = nn_undo_load(ctx, file, &u);
+	if (err)
+		goto out;
+	nn_open_object(&ctx->out, NULL);
+	nn_open_object(&ctx->out, "rollback");
+	nn_print_string(&ctx->out, PRINT_JSON, "command", NULL, u.command);
+	err = nn_undo_rollback(ctx, &u);
+	nn_close_object(&ctx->out);
+	if (!err)
+		err = nn_undo_mark_rolled_back(ctx, &u);
+	else
+		nn_err(ctx, "some values could not be restored (see above); the snapshot %s is "
+		       "kept for another try", u.file);
+	nn_print_warnings(ctx);
+	nn_close_object(&ctx->out);
+	ret = nn_cli_status(ctx, err);
+out:
+	nn_undo_free(&u);
+	nn_state_unlock(lock);
+	return ret;
+}

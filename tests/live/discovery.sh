@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/live/discovery.sh NICNUMA CAPTURE_HOST - discovery on this machine (suite 'live')
+#
+#  1. eth0's IRQs from `nics --json` are exactly its msi_irqs, with the names,
+#     queues and affinities of /proc/interrupts and /proc/irq/N.
+#  2. veth and tun devices made in a private netns (disc-*) show as virtual with
+#     the right kind, and rtnetlink agrees with sysfs (no warnings; ifindexes
+#     equal `ip -j link`).
+#  3. Under --root nothing opens a socket (strace), while the live run does.
+#  4. A root that does not exist exits 2.
+#  5. In a writable capture of this host: garbage numa_node, a truncated
+#     cpulist and an IRQ missing from /proc/irq each give a warning naming the
+#     file, the rest of the report still prints, and the exit status is 1.
+# Needs root (netns, /proc/irq); exits 77 with the reason otherwise. Everything
+# it makes (netns, temp trees) is removed on exit.
+# shellcheck disable=SC2016  # jq programs use $vars of their own
+set -uo pipefail
+
+nn=${1:?usage: discovery.sh NICNUMA CAPTURE_HOST}
+capture=${2:?usage: discovery.sh NICNUMA CAPTURE_HOST}
+[ "$(id -u)" -eq 0 ] || { echo "skip: needs root (network namespaces, /proc/irq)"; exit 77; }
+for t in jq ip strace; do
+  command -v "$t" >/dev/null || { echo "skip: $t is not installed"; exit 77; }
+done
+
+ns=disc-live-$$
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/disc-live.XXXXXX")
+cleanup() {
+  ip netns del "$ns" 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+fails=0
+pass() { printf 'ok   %s\n' "$*"; }
+fail() { printf 'FAIL %s\n' "$*"; fails=$((fails + 1)); }
+check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
+jqok() { jq -e "$@" > /dev/null; }
+
+# --- 1. eth0's IRQs against msi_irqs and /proc/interrupts ---------------------
+nic=eth0
+if [ ! -e /sys/class/net/$nic/device ]; then
+  nic=
+  for d in /sys/class/net/*; do
+    [ -e "$d/device" ] && { nic=${d##*/}; break; }
+  done
+fi
+if [ -z "$nic" ]; then
+  echo "note: no physical NIC on this host; IRQ checks not run"
+else
+  dev=$(readlink -f "/sys/class/net/$nic/device")
+  case ${dev##*/} in virtio*) fn=${dev%/*};; *) fn=$dev;; esac
+  "$nn" nics --json "$nic" > "$tmp/live.json" 2> "$tmp/live.err"
+  rc=$?
+  check "nics --json $nic exits 0 (got $rc: $(tr '\n' ' ' < "$tmp/live.err"))" [ "$rc" -eq 0 ]
+  want=$(find "$fn/msi_irqs" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -n | tr '\n' ' ')
+  got=$(jq -r '.nics[0].irqs[].irq' "$tmp/live.json" | tr '\n' ' ')
+  check "$nic IRQs [$got] = $fn/msi_irqs [$want]" [ -n "$want" ] && [ "$got" = "$want" ]
+  check "$nic pci is ${fn##*/}" [ "$(jq -r '.nics[0].pci' "$tmp/live.json")" = "${fn##*/}" ]
+  check "$nic driver is $(basename "$(readlink "$dev/driver")")" \
+    [ "$(jq -r '.nics[0].driver' "$tmp/live.json")" = "$(basename "$(readlink "$dev/driver")")" ]
+  ncpu=$(head -1 /proc/interrupts | wc -w)
+  for irq in $want; do
+    name=$(awk -v irq="$irq:" -v n="$ncpu" '$1 == irq { s = $(n + 4); for (i = n + 5; i <= NF; i++) s = s " " $i; print s }' /proc/interrupts)
+    jname=$(jq -r --argjson i "$irq" '.nics[0].irqs[] | select(.irq == $i) | .name' "$tmp/live.json")
+    check "IRQ $irq name '$jname' = /proc/interrupts '$name'" [ -n "$name" ] && [ "$jname" = "$name" ]
+    aff=$(cat /proc/irq/"$irq"/smp_affinity_list)
+    jaff=$(jq -r --argjson i "$irq" '.nics[0].irqs[] | select(.irq == $i) | .affinity' "$tmp/live.json")
+    # Other live tests may move this IRQ meanwhile: re-read once before failing.
+    [ "$jaff" = "$aff" ] || { "$nn" nics --json "$nic" > "$tmp/live.json" 2>/dev/null
+      aff=$(cat /proc/irq/"$irq"/smp_affinity_list)
+      jaff=$(jq -r --argjson i "$irq" '.nics[0].irqs[] | select(.irq == $i) | .affinity' "$tmp/live.json"); }
+    check "IRQ $irq affinity '$jaff' = /proc/irq/$irq/smp_affinity_list '$aff'" [ "$jaff" = "$aff" ]
+    case $name in
+      virtio*-input.*)  wq=${name##*.} wd=rx;;
+      virtio*-output.*) wq=${name##*.} wd=tx;;
+      *-TxRx-*)         wq=${name##*-} wd=rxtx;;
+      *)                wq=null wd=null;;
+    esac
+    jq_q=$(jq -r --argjson i "$irq" '.nics[0].irqs[] | select(.irq == $i) | "\(.queue) \(.dir)"' "$tmp/live.json")
+    check "IRQ $irq ($name) queue/dir '$jq_q' = '$wq $wd'" [ "$jq_q" = "$wq $wd" ]
+  done
+fi
+
+# --- 2. virtual devices in a private netns; netlink agrees with sysfs ---------
+ip netns add "$ns" || { fail "cannot create netns $ns"; exit 1; }
+ip -n "$ns" link set lo up
+check "veth pair disc-v0/disc-v1 created" ip -n "$ns" link add disc-v0 type veth peer name disc-v1
+check "tun device disc-t0 created" ip -n "$ns" tuntap add dev disc-t0 mode tun
+have_dummy=0
+if ip -n "$ns" link add disc-d0 type dummy 2>/dev/null; then
+  have_dummy=1
+else
+  echo "note: this kernel has no 'dummy' link type (no module loading here); veth and tun stand in for it"
+fi
+ip netns exec "$ns" "$nn" nics --json > "$tmp/ns.json" 2> "$tmp/ns.err"
+rc=$?
+check "nics in netns exits 0, no warnings (got $rc: $(tr '\n' ' ' < "$tmp/ns.err"))" \
+  [ "$rc" -eq 0 ] && [ "$(jq '.warnings | length' "$tmp/ns.json")" -eq 0 ]
+kind() { jq -r --arg n "$1" '.nics[] | select(.name == $n) | "\(.virtual) \(.kind) \(.pci) \(.driver)"' "$tmp/ns.json"; }
+check "disc-v0 is virtual veth without pci/driver ($(kind disc-v0))" [ "$(kind disc-v0)" = "true veth null null" ]
+check "disc-v1 is virtual veth without pci/driver ($(kind disc-v1))" [ "$(kind disc-v1)" = "true veth null null" ]
+check "disc-t0 is virtual tun without pci/driver ($(kind disc-t0))" [ "$(kind disc-t0)" = "true tun null null" ]
+check "lo is virtual loopback ($(kind lo))" [ "$(kind lo)" = "true loopback null null" ]
+[ "$have_dummy" = 1 ] && check "disc-d0 is virtual dummy ($(kind disc-d0))" [ "$(kind disc-d0)" = "true dummy null null" ]
+want=$(ip -n "$ns" -j link show | jq -r '.[] | "\(.ifname) \(.ifindex)"' | sort)
+got=$(jq -r '.nics[] | "\(.name) \(.ifindex)"' "$tmp/ns.json" | sort)
+check "netns links and ifindexes = ip -j link ($(tr '\n' ' ' <<< "$got"))" [ "$got" = "$want" ]
+
+# --- 3. --root never opens a socket; the live run does ----------------------
+"$capture" "$tmp/cap.tar.gz" 2>/dev/null || fail "capture-host failed"
+mkdir "$tmp/cap"
+tar -C "$tmp/cap" -xzf "$tmp/cap.tar.gz"
+strace -f -e trace=socket -o "$tmp/strace.root" "$nn" --root "$tmp/cap" nics --json > /dev/null 2>&1
+check "--root run makes no socket (no netlink, no ioctl socket)" \
+  [ -s "$tmp/strace.root" ] && ! grep -q 'socket(' "$tmp/strace.root"
+strace -f -e trace=socket -o "$tmp/strace.live" "$nn" nics --json > /dev/null 2>&1
+check "live run opens a netlink socket (the check above can fail)" grep -q 'socket(AF_NETLINK' "$tmp/strace.live"
+
+# --- 4. a root that does not exist -------------------------------------------
+"$nn" --root "$tmp/does-not-exist" topo > /dev/null 2> "$tmp/noroot.err"
+rc=$?
+check "nonexistent --root exits 2 (got $rc)" [ "$rc" -eq 2 ]
+check "its message names the root" grep -q "does-not-exist" "$tmp/noroot.err"
+
+# --- 5. malformed files in a writable copy of the capture --------------------
+# bad NAME CMD FILE: run CMD on copy NAME, want exit 1, a warning naming FILE in
+# the JSON and on stderr, and the rest of the report present.
+bad() {
+  local name=$1 cmd=$2 file=$3 root=$tmp/$1 rc
+  "$nn" --root "$root" "$cmd" --json > "$tmp/$name.json" 2> "$tmp/$name.err"
+  rc=$?
+  check "$name: exit 1 (got $rc)" [ "$rc" -eq 1 ]
+  check "$name: JSON warning names $file" \
+    jqok --arg f "$file" '[.warnings[] | select(.file == $f)] | length > 0' "$tmp/$name.json"
+  check "$name: stderr names $file" grep -qF "$file" "$tmp/$name.err"
+}
+if [ -n "$nic" ]; then
+  capdev=$(readlink -f "$tmp/cap/sys/class/net/$nic/device")
+  capdev=${capdev#"$tmp/cap"}
+  case ${capdev##*/} in virtio*) capfn=${capdev%/*};; *) capfn=$capdev;; esac
+
+  cp -a "$tmp/cap" "$tmp/numa"
+  printf 'banana\n' > "$tmp/numa$capfn/numa_node"
+  bad numa nics "$capfn/numa_node"
+  check "numa: $nic still listed, numa_node null, IRQs still there" \
+    jqok --arg n "$nic" '.nics[] | select(.name == $n) | .numa_node == null and (.irqs | length) > 0' \
+    "$tmp/numa.json"
+
+  first=$(find "$tmp/cap$capfn/msi_irqs" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -n | head -1)
+  cp -a "$tmp/cap" "$tmp/noirq"
+  rm -rf "$tmp/noirq/proc/irq/$first"
+  bad noirq nics "/proc/irq/$first"
+  check "noirq: IRQ $first listed with null affinity, the others still have theirs" \
+    jqok --arg n "$nic" --argjson i "$first" \
+    '.nics[] | select(.name == $n) | .irqs | (map(select(.irq == $i))[0].affinity == null) and (map(select(.irq != $i and .affinity != null)) | length) == (length - 1)' \
+    "$tmp/noirq.json"
+fi
+
+cp -a "$tmp/cap" "$tmp/cpulist"
+printf '0-\n' > "$tmp/cpulist/sys/devices/system/node/node0/cpulist"
+bad cpulist topo /sys/devices/system/node/node0/cpulist
+check "cpulist: nodes and cpus still printed" \
+  jqok '(.nodes | length) > 0 and (.cpus | length) > 0 and .nodes[0].cpus == null' "$tmp/cpulist.json"
+
+cp -a "$tmp/cap" "$tmp/sibl"
+printf '0-x\n' > "$tmp/sibl/sys/devices/system/cpu/cpu0/topology/thread_siblings_list"
+bad sibl topo /sys/devices/system/cpu/cpu0/topology/thread_siblings_list
+
+echo "$fails failure(s)"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_discover.c - topology and NIC discovery on small trees built here:
+ * the corners the hand-built host fixtures do not reach (no node directory,
+ * a misaligned distance row, non-PCI and software devices, IRQs missing from
+ * /proc/interrupts or /proc/irq), and the pure lookups over a snapshot. */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "nicnuma/ctx.h"
+#include "nicnuma/host.h"
+#include "nicnuma/nic.h"
+#include "nicnuma/topo.h"
+
+static char tmp[PATH_MAX];
+
+static void mkdirs(const char *rel)
+{
+	char p[PATH_MAX * 2], *s;
+
+	snprintf(p, sizeof(p), "%s/%s", tmp, rel);
+	for (s = p + strlen(tmp) + 1; (s = strchr(s, '/')); s++) {
+		*s = '\0';
+		mkdir(p, 0755);
+		*s = '/';
+	}
+	mkdir(p, 0755);
+}
+
+static void put(const char *rel, const char *content)
+{
+	char p[PATH_MAX * 2], dir[PATH_MAX * 2], *slash;
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s", rel);
+	slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		mkdirs(dir);
+	}
+	snprintf(p, sizeof(p), "%s/%s", tmp, rel);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(content, f);
+	fclose(f);
+}
+
+static void ln(const char *target, const char *rel)
+{
+	char p[PATH_MAX * 2], dir[PATH_MAX * 2], *slash;
+
+	snprintf(dir, sizeof(dir), "%s", rel);
+	slash = strrchr(dir, '/');
+	*slash = '\0';
+	mkdirs(dir);
+	snprintf(p, sizeof(p), "%s/%s", tmp, rel);
+	assert_int_equal(symlink(target, p), 0);
+}
+
+static void cpu(int n, int pkg, int core, const char *sib, bool with_core)
+{
+	char p[128], v[32];
+
+	snprintf(p, sizeof(p), "sys/devices/system/cpu/cpu%d/topology/physical_package_id", n);
+	snprintf(v, sizeof(v), "%d\n", pkg);
+	put(p, v);
+	if (with_core) {
+		snprintf(p, sizeof(p), "sys/devices/system/cpu/cpu%d/topology/core_id", n);
+		snprintf(v, sizeof(v), "%d\n", core);
+		put(p, v);
+	}
+	snprintf(p, sizeof(p), "sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", n);
+	put(p, sib);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmp, sizeof(tmp), "/tmp/disc-unit-XXXXXX");
+	return mkdtemp(tmp) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static bool warned(const struct nn_ctx *ctx, const char *file, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->nwarns; i++)
+		if (ctx->warns[i].file && !strcmp(ctx->warns[i].file, file) &&
+		    (!text || strstr(ctx->warns[i].msg, text)))
+			return true;
+	return false;
+}
+
+static void knobs(void)
+{
+	put("proc/sys/kernel/numa_balancing", "1\n");
+	put("proc/sys/vm/zone_reclaim_mode", "0\n");
+	put("sys/kernel/mm/transparent_hugepage/enabled", "[always] madvise never\n");
+	put("sys/kernel/mm/transparent_hugepage/defrag", "always defer [defer+madvise] madvise never\n");
+	put("proc/cpuinfo", "processor\t: 0\nmodel name\t: Test CPU\nflags\t\t: fpu sse2\n\n"
+			    "processor\t: 1\nmodel name\t: Other\nflags\t\t: fpu hypervisor\n");
+}
+
+/* CONFIG_NUMA=n: no node directory; missing core_id on every CPU is one warning. */
+static void no_node_dir(void **state)
+{
+	struct nn_ctx ctx;
+	struct nn_topo t;
+	int i;
+
+	(void)state;
+	put("sys/devices/system/cpu/online", "0-3\n");
+	for (i = 0; i < 4; i++)
+		cpu(i, 0, i, i < 2 ? "0-1\n" : "2-3\n", false);
+	knobs();
+	assert_int_equal(nn_ctx_init(&ctx, tmp, false), 0);
+	assert_int_equal(nn_topo_discover(&ctx, &t), 0);
+	assert_int_equal(t.nnodes, 1);
+	assert_int_equal(t.nodes[0].id, 0);
+	assert_int_equal(nn_cpuset_count(&t.nodes[0].cpus), 4);
+	assert_int_equal(t.nodes[0].mem_total_kb, -1);
+	assert_int_equal(t.ncpus, 4);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(t.cpus[i].node, 0);
+		assert_int_equal(t.cpus[i].core, -1);
+		assert_int_equal(t.cpus[i].die, -1);
+		assert_int_equal(t.cpus[i].l3, -1);
+	}
+	assert_true(nn_cpuset_test(&t.cpus[3].siblings, 2));
+	assert_true(warned(&ctx, "/sys/devices/system/node", "one node 0"));
+	assert_true(warned(&ctx, "/sys/devices/system/cpu/cpu0/topology/core_id", "3 more CPUs"));
+	assert_int_equal(ctx.nwarns, 2);	/* die_id and caches absent: no warning */
+	assert_int_equal(t.knobs.numa_balancing, 1);
+	assert_string_equal(t.knobs.thp_enabled, "always");
+	assert_string_equal(t.knobs.thp_defrag, "defer+madvise");
+	assert_string_equal(t.knobs.cpu_model, "Test CPU");
+	assert_int_equal(t.knobs.hypervisor, 0);	/* first flags line only */
+	nn_topo_free(&t);
+	nn_ctx_free(&ctx);
+}
+
+/* No CPU list at all: nothing to report, an error. */
+static void no_online(void **state)
+{
+	struct nn_ctx ctx;
+	struct nn_topo t;
+
+	(void)state;
+	put("sys/devices/system/cpu/online", "\n");
+	assert_int_equal(nn_ctx_init(&ctx, tmp, false), 0);
+	assert_int_equal(nn_topo_discover(&ctx, &t), -EINVAL);
+	assert_true(warned(&ctx, "/sys/devices/system/cpu/online", NULL));
+	nn_ctx_free(&ctx);
+}
+
+static void three_nodes(void)
+{
+	int i;
+
+	put("sys/devices/system/cpu/online", "0-3\n");
+	for (i = 0; i < 4; i++)
+		cpu(i, i / 2, i % 2, i == 0 ? "0\n" : i == 1 ? "1\n" : i == 2 ? "2\n" : "3\n", true);
+	put("sys/devices/system/cpu/cpu0/cache/index0/level", "1\n");
+	put("sys/devices/system/cpu/cpu0/cache/index0/shared_cpu_list", "0\n");
+	put("sys/devices/system/cpu/cpu0/cache/index3/level", "3\n");
+	put("sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list", "0-1\n");
+	/* node ids with a hole: 0, 2, 5 */
+	put("sys/devices/system/node/node0/cpulist", "0-1\n");
+	put("sys/devices/system/node/node0/distance", "10 20 30\n");
+	put("sys/devices/system/node/node0/meminfo",
+	    "Node 0 MemTotal: 1000 kB\nNode 0 MemFree: 500 kB\n");
+	put("sys/devices/system/node/node0/hugepages/hugepages-1048576kB/nr_hugepages", "1\n");
+	put("sys/devices/system/node/node0/hugepages/hugepages-1048576kB/free_hugepages", "1\n");
+	put("sys/devices/system/node/node0/hugepages/hugepages-1048576kB/surplus_hugepages", "0\n");
+	put("sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages", "8\n");
+	put("sys/devices/system/node/node0/hugepages/hugepages-2048kB/free_hugepages", "x\n");
+	put("sys/devices/system/node/node0/hugepages/hugepages-2048kB/surplus_hugepages", "0\n");
+	put("sys/devices/system/node/node2/cpulist", "2-3\n");
+	put("sys/devices/system/node/node2/distance", "20 10\n");	/* one short */
+	put("sys/devices/system/node/node2/meminfo",
+	    "Node 2 MemTotal: 0 kB\nNode 2 MemFree: 0 kB\n");
+	put("sys/devices/system/node/node5/cpulist", "\n");
+	put("sys/devices/system/node/node5/distance", "30 30 10\n");
+	put("sys/devices/system/node/node5/meminfo",
+	    "Node 5 MemTotal: 4000 kB\nNode 5 MemFree: 4000 kB\n");
+	put("sys/devices/system/node/possible", "0-7\n");	/* not a node dir */
+	knobs();
+}
+
+static void nodes_and_distances(void **state)
+{
+	struct nn_ctx ctx;
+	struct nn_topo t;
+	int ids[8];
+
+	(void)state;
+	three_nodes();
+	assert_int_equal(nn_ctx_init(&ctx, tmp, false), 0);
+	assert_int_equal(nn_topo_discover(&ctx, &t), 0);
+	assert_int_equal(t.nnodes, 3);
+	assert_int_equal(t.nodes[1].id, 2);
+	assert_int_equal(t.nodes[2].id, 5);
+	/* memory-only node 5, CPU-only node 2 */
+	assert_true(nn_cpuset_empty(&t.nodes[2].cpus));
+	assert_false(t.nodes[2].cpus_unknown);
+	assert_int_equal(t.nodes[2].mem_total_kb, 4000);
+	assert_int_equal(t.nodes[1].mem_total_kb, 0);
+	/* hugepages sorted by size; an unreadable count is -1 with a warning */
+	assert_int_equal(t.nodes[0].nhugepages, 2);
+	assert_int_equal(t.nodes[0].hugepages[0].size_kb, 2048);
+	assert_int_equal(t.nodes[0].hugepages[0].total, 8);
+	assert_int_equal(t.nodes[0].hugepages[0].free, -1);
+	assert_int_equal(t.nodes[0].hugepages[1].size_kb, 1048576);
+	assert_true(warned(&ctx, "/sys/devices/system/node/node0/hugepages/hugepages-2048kB/free_hugepages",
+			   NULL));
+	/* node 2's row cannot be aligned: unknown, with a warning */
+	assert_int_equal(t.nodes[1].ndistances, 0);
+	assert_true(warned(&ctx, "/sys/devices/system/node/node2/distance", "2 entries for 3 nodes"));
+	assert_int_equal(nn_topo_distance(&t, 0, 5), 30);
+	assert_int_equal(nn_topo_distance(&t, 5, 2), 30);
+	assert_int_equal(nn_topo_distance(&t, 2, 0), -1);
+	assert_int_equal(nn_topo_distance(&t, 0, 7), -1);
+	assert_int_equal(nn_topo_node_index(&t, 5), 2);
+	assert_int_equal(nn_topo_node_index(&t, 1), -1);
+	assert_null(nn_topo_node(&t, 3));
+	assert_int_equal(nn_topo_cpu_node(&t, 3), 2);
+	assert_int_equal(nn_topo_cpu_node(&t, 9), -1);
+	assert_int_equal(t.cpus[0].l3, 0);
+	assert_true(nn_cpuset_test(&t.cpus[0].l3_cpus, 1));
+	assert_int_equal(t.cpus[1].l3, -1);	/* no cache dir: unknown */
+	assert_int_equal(t.cpus[2].package, 1);
+	/* nearest first, self first, ties by id */
+	assert_int_equal(nn_topo_nodes_by_distance(&t, 5, ids, 8), 3);
+	assert_int_equal(ids[0], 5);
+	assert_int_equal(ids[1], 0);
+	assert_int_equal(ids[2], 2);
+	assert_int_equal(nn_topo_nodes_by_distance(&t, 0, ids, 2), 2);
+	assert_int_equal(ids[0], 0);
+	assert_int_equal(ids[1], 2);
+	/* from node 2 every distance is unknown: self, then by id */
+	assert_int_equal(nn_topo_nodes_by_distance(&t, 2, ids, 8), 3);
+	assert_int_equal(ids[0], 2);
+	assert_int_equal(ids[1], 0);
+	assert_int_equal(ids[2], 5);
+	nn_topo_free(&t);
+	nn_ctx_free(&ctx);
+}
+
+static void nic_tree(void)
+{
+	const char *pci = "sys/devices/pci0000:00/0000:00:05.0";
+	char p[256];
+
+	three_nodes();
+	/* a PCI NIC with a driver, numa_node -1 but a narrower local_cpulist */
+	snprintf(p, sizeof(p), "%s/net/ens5/ifindex", pci);
+	put(p, "7\n");
+	snprintf(p, sizeof(p), "%s/net/ens5/speed", pci);
+	put(p, "25000\n");
+	snprintf(p, sizeof(p), "%s/net/ens5/queues/rx-0/x", pci);
+	put(p, "");
+	snprintf(p, sizeof(p), "%s/net/ens5/queues/tx-0/xps_cpus", pci);
+	put(p, "0\n");
+	snprintf(p, sizeof(p), "%s/net/ens5/queues/tx-1/xps_cpus", pci);
+	put(p, "0\n");
+	snprintf(p, sizeof(p), "%s/numa_node", pci);
+	put(p, "-1\n");
+	snprintf(p, sizeof(p), "%s/local_cpulist", pci);
+	put(p, "0-1\n");
+	snprintf(p, sizeof(p), "%s/msi_irqs/50", pci);
+	put(p, "msix\n");
+	snprintf(p, sizeof(p), "%s/msi_irqs/51", pci);
+	put(p, "msix\n");
+	snprintf(p, sizeof(p), "%s/msi_irqs/52", pci);
+	put(p, "msix\n");
+	snprintf(p, sizeof(p), "%s/net/ens5/device", pci);
+	ln("../../../0000:00:05.0", p);
+	mkdirs("sys/bus/pci/drivers/ice");
+	snprintf(p, sizeof(p), "%s/driver", pci);
+	ln("../../../bus/pci/drivers/ice", p);
+	ln("../../devices/pci0000:00/0000:00:05.0/net/ens5", "sys/class/net/ens5");
+	put("proc/interrupts",
+	    "      CPU0 CPU1 CPU2 CPU3\n"
+	    " 50:  1 2 3 4  PCI-MSIX-0000:00:05.0  0-edge  ice-ens5-TxRx-0\n"
+	    " 60:  1 2 3 4  PCI-MSIX-0000:00:06.0  0-edge  other\n");
+	put("proc/irq/50/smp_affinity_list", "2\n");
+	put("proc/irq/50/effective_affinity_list", "2\n");
+	put("proc/irq/51/smp_affinity_list", "0-1\n");
+
+	/* a NIC on a platform bus: not virtual, no PCI, no IRQ list expected */
+	put("sys/devices/platform/soc/eth-mac.0/net/end0/ifindex", "8\n");
+	put("sys/devices/platform/soc/eth-mac.0/net/end0/speed", "-1\n");
+	ln("../../../eth-mac.0", "sys/devices/platform/soc/eth-mac.0/net/end0/device");
+	ln("../../devices/platform/soc/eth-mac.0/net/end0", "sys/class/net/end0");
+
+	/* software devices: the kernel's own evidence of their kind */
+	put("sys/devices/virtual/net/t0/ifindex", "9\n");
+	put("sys/devices/virtual/net/t0/tun_flags", "0x1002\n");
+	ln("../../devices/virtual/net/t0", "sys/class/net/t0");
+	put("sys/devices/virtual/net/br0/ifindex", "10\n");
+	mkdirs("sys/devices/virtual/net/br0/bridge");
+	ln("../../devices/virtual/net/br0", "sys/class/net/br0");
+	put("sys/devices/virtual/net/v100/ifindex", "11\n");
+	put("sys/devices/virtual/net/v100/uevent", "DEVTYPE=vlan\nINTERFACE=v100\nIFINDEX=11\n");
+	ln("../../devices/virtual/net/v100", "sys/class/net/v100");
+	put("sys/devices/virtual/net/lo/ifindex", "1\n");
+	put("sys/devices/virtual/net/lo/type", "772\n");
+	ln("../../devices/virtual/net/lo", "sys/class/net/lo");
+	put("sys/devices/virtual/net/odd/ifindex", "garbage\n");
+	ln("../../devices/virtual/net/odd", "sys/class/net/odd");
+	/* not a device */
+	put("sys/class/net/bonding_masters", "\n");
+	put("proc/1/comm", "systemd\n");
+	put("proc/77/comm", "irqbalance\n");
+	{
+		char p2[PATH_MAX * 2];
+		FILE *f;
+
+		snprintf(p2, sizeof(p2), "%s/proc/77/cmdline", tmp);
+		f = fopen(p2, "w");
+		assert_non_null(f);
+		fwrite("/usr/sbin/irqbalance\0--foreground\0", 1, 34, f);
+		fclose(f);
+	}
+	put("proc/12/comm", "bash\n");
+}
+
+static void nics(void **state)
+{
+	const struct nn_nic *n;
+	struct nn_ctx ctx;
+	struct nn_host h;
+
+	(void)state;
+	nic_tree();
+	assert_int_equal(nn_ctx_init(&ctx, tmp, false), 0);
+	assert_int_equal(nn_host_discover(&ctx, &h), 0);
+	assert_int_equal(h.nnics, 7);
+	assert_string_equal(h.nics[0].name, "br0");	/* sorted by name */
+
+	n = nn_nic_find(h.nics, h.nnics, "ens5");
+	assert_non_null(n);
+	assert_false(n->is_virtual);
+	assert_string_equal(n->pci, "0000:00:05.0");
+	assert_string_equal(n->driver, "ice");
+	assert_int_equal(n->ifindex, 7);
+	assert_int_equal(n->numa_node, -1);
+	assert_true(n->locality_known);		/* 0-1 of 0-3 */
+	assert_true(n->local_cpus_read);
+	assert_int_equal(n->speed_mbps, 25000);
+	assert_int_equal(n->rx_queues, 1);
+	assert_int_equal(n->tx_queues, 2);
+	assert_int_equal(n->channels_combined, -1);	/* live only */
+	assert_int_equal(n->nirqs, 3);
+	assert_int_equal(n->irqs[0].irq, 50);
+	assert_string_equal(n->irqs[0].name, "ice-ens5-TxRx-0");
+	assert_int_equal(n->irqs[0].queue, 0);
+	assert_int_equal(n->irqs[0].dir, NN_QDIR_RXTX);
+	assert_true(n->irqs[0].has_effective);
+	assert_true(nn_cpuset_test(&n->irqs[0].affinity, 2));
+	/* 51: in /proc/irq, not in /proc/interrupts */
+	assert_null(n->irqs[1].name);
+	assert_int_equal(n->irqs[1].queue, -1);
+	assert_true(n->irqs[1].has_affinity);
+	assert_false(n->irqs[1].has_effective);
+	assert_true(warned(&ctx, "/proc/interrupts", "IRQ 51"));
+	/* 52: nowhere */
+	assert_false(n->irqs[2].has_affinity);
+	assert_true(warned(&ctx, "/proc/irq/52", "msi_irqs"));
+
+	n = nn_nic_find(h.nics, h.nnics, "end0");
+	assert_non_null(n);
+	assert_false(n->is_virtual);
+	assert_null(n->pci);
+	assert_null(n->driver);
+	assert_int_equal(n->speed_mbps, -1);
+	assert_int_equal(n->nirqs, 0);
+	assert_false(n->locality_known);
+	assert_true(warned(&ctx, "/sys/class/net/end0/device/driver", NULL));
+
+	n = nn_nic_find(h.nics, h.nnics, "t0");
+	assert_true(n->is_virtual);
+	assert_string_equal(n->kind, "tun");
+	assert_null(n->pci);
+	n = nn_nic_find(h.nics, h.nnics, "br0");
+	assert_string_equal(n->kind, "bridge");
+	n = nn_nic_find(h.nics, h.nnics, "v100");
+	assert_string_equal(n->kind, "vlan");
+	n = nn_nic_find(h.nics, h.nnics, "lo");
+	assert_string_equal(n->kind, "loopback");
+	assert_int_equal(n->ifindex, 1);
+	n = nn_nic_find(h.nics, h.nnics, "odd");
+	assert_int_equal(n->ifindex, -1);
+	assert_null(n->kind);
+	assert_true(warned(&ctx, "/sys/class/net/odd/ifindex", NULL));
+	assert_null(nn_nic_find(h.nics, h.nnics, "bonding_masters"));
+	assert_true(warned(&ctx, "/sys/class/net/ens5/queues", NULL) == false);
+
+	assert_true(h.irqbalance.running);
+	assert_int_equal(h.irqbalance.pid, 77);
+	assert_string_equal(h.irqbalance.cmdline, "/usr/sbin/irqbalance --foreground");
+	assert_true(h.irqbalance.systemd);
+	nn_host_free(&h);
+	nn_ctx_free(&ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(no_node_dir, setup, teardown),
+		cmocka_unit_test_setup_teardown(no_online, setup, teardown),
+		cmocka_unit_test_setup_teardown(nodes_and_distances, setup, teardown),
+		cmocka_unit_test_setup_teardown(nics, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
