@@ -1278,7 +1278,9 @@ static int add_hugepage_node(struct state *st, int node)
 	h->node = node;
 	h->size_kb = st->opts->hugepage_size_kb;
 	h->current = node_hugepages(st->topo, node, h->size_kb);
-	h->target = st->opts->hugepage_count;
+	/* Reserve at least COUNT: never shrink a pool someone else may use. */
+	h->request = st->opts->hugepage_count;
+	h->target = h->current > h->request ? h->current : h->request;
 	plan->nhugepages++;
 	return 0;
 }
@@ -1308,13 +1310,6 @@ static int emit_hugepages(struct state *st)
 		for (i = 0; i < t->nnodes; i++)
 			if (t->nodes[i].mem_total_kb != 0 && add_hugepage_node(st, t->nodes[i].id))
 				return -ENOMEM;
-	}
-	for (i = 0; i < st->plan->nhugepages; i++) {
-		const struct nn_plan_hugepages *h = &st->plan->hugepages[i];
-
-		if (h->current > h->target)
-			WARN(st, "hugepages: node %d has %ld pages of %lu kB; the plan lowers it to %ld",
-			     h->node, h->current, h->size_kb, h->target);
 	}
 	return 0;
 }

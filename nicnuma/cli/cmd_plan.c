@@ -148,19 +148,29 @@ static void print_irqs(struct nn_out *o, const struct nn_plan *p, const struct n
 	}
 }
 
+/* One line per NIC (eight queues a line): "tx-0:29 tx-1:30 ...". */
 static void print_xps(struct nn_out *o, const struct nn_plan *p)
 {
-	size_t i;
+	size_t i, col = 0;
 
 	if (!p->nxps)
 		return;
-	nn_printf(o, "\nXPS (tx queue -> CPUs)\n");
+	nn_printf(o, "\nXPS (tx queue:CPUs)");
 	for (i = 0; i < p->nxps; i++) {
 		char *l = nn_cpuset_format_list(&p->xps[i].cpus);
 
-		nn_printf(o, "  %-16s tx-%-4d %s\n", p->xps[i].nic, p->xps[i].queue, l ? l : "?");
+		if (!i || strcmp(p->xps[i].nic, p->xps[i - 1].nic)) {
+			nn_printf(o, "\n  %-16s", p->xps[i].nic);
+			col = 0;
+		} else if (col == 8) {
+			nn_printf(o, "\n  %-16s", "");
+			col = 0;
+		}
+		nn_printf(o, " tx-%d:%s", p->xps[i].queue, l ? l : "?");
+		col++;
 		free(l);
 	}
+	nn_printf(o, "\n");
 }
 
 static void print_channels_hugepages(struct nn_out *o, const struct nn_plan *p)
@@ -186,8 +196,9 @@ static void print_channels_hugepages(struct nn_out *o, const struct nn_plan *p)
 			snprintf(cur, sizeof(cur), "%ld", hp->current);
 		else
 			snprintf(cur, sizeof(cur), "?");
-		nn_printf(o, "  node %-3d %7lu kB pages: %s -> %ld (%lu MB)\n", hp->node, hp->size_kb, cur,
-			  hp->target, hp->size_kb * (unsigned long)hp->target / 1024);
+		nn_printf(o, "  node %-3d %7lu kB pages: %s -> %ld (%lu MB asked for%s)\n", hp->node,
+			  hp->size_kb, cur, hp->target, hp->size_kb * (unsigned long)hp->request / 1024,
+			  hp->target > hp->request ? "; the pool already holds more and is kept" : "");
 	}
 }
 

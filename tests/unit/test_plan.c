@@ -576,6 +576,22 @@ static void test_remote_and_spread_policy(void **state)
 		free(eal);
 	}
 	nn_plan_free(&p);
+
+	/* a pool that already holds more is kept; DPDK still asks for COUNT */
+	h.topo.nodes[0].hugepages[0].total = 2048;
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.hugepages[0].current, 2048);
+	assert_int_equal(p.hugepages[0].target, 2048);
+	assert_int_equal(p.hugepages[0].request, 512);
+	{
+		char *eal;
+		bool shared;
+
+		assert_int_equal(nn_plan_eal_args(&p, &h, 0, &eal, &shared), 0);
+		assert_non_null(strstr(eal, "--socket-mem 1024,0,0"));
+		free(eal);
+	}
+	nn_plan_free(&p);
 	nn_plan_opts_free(&o);
 	host_free(&h);
 }
