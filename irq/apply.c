@@ -9,6 +9,7 @@
 
 #include "nicnuma/ctx.h"
 #include "nicnuma/undo.h"
+#include "hugepages/hugepages.h"
 #include "affinity.h"
 #include "apply.h"
 #include "channels.h"
@@ -422,7 +423,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 {
 	struct nn_cpuset online = NN_CPUSET_INIT;
 	struct nn_undo u = { 0 };
-	bool pending = false, soft_fail = false, channels_changed = false;
+	bool pending = false, soft_fail = false, channels_changed = false, hp_pending = false;
 	int *irqs = NULL, err, lock = -1;
 	size_t i, nirqs = 0;
 
@@ -443,6 +444,24 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		nn_err(ctx, "cannot inspect irqbalance: %s", strerror(-err));
 		goto out;
 	}
+	if (plan->nhugepages) {
+		rep->hp = calloc(plan->nhugepages, sizeof(*rep->hp));
+		if (!rep->hp) {
+			err = -ENOMEM;
+			goto out;
+		}
+		rep->nhp = plan->nhugepages;
+		/* Checked before any write: a pool the host cannot hold stops it all. */
+		err = nn_hugepages_apply_plan(ctx, NULL, plan->hugepages, rep->nhp, NN_HP_DRY_RUN, rep->hp);
+		if (err) {
+			nn_err(ctx, "hugepages: the plan's pools cannot be set here: %s; nothing was changed",
+			       strerror(-err));
+			goto out;
+		}
+		for (i = 0; i < rep->nhp; i++)
+			if (rep->hp[i].before != rep->hp[i].target)
+				hp_pending = true;
+	}
 	for (i = 0; i < rep->nvals; i++) {
 		struct nn_apply_val *v = &rep->vals[i];
 
@@ -461,7 +480,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 				 nn_irqbalance_action_name(rep->irqb.action), rep->irqb.proc.pid);
 		goto count;
 	}
-	if (!pending && rep->irqb.noop)
+	if (!pending && rep->irqb.noop && !hp_pending)
 		goto count;	/* aligned already: no snapshot, no lock needed */
 
 	lock = nn_state_lock(ctx);
@@ -550,6 +569,11 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			break;
 		}
 	}
+	/* Packet memory last: all or nothing over the pools, in the same log; a
+	 * shortfall puts every pool back and is a warning, not a rollback of IRQs. */
+	if (hp_pending && !rep->fatal && nn_hugepages_apply_plan(ctx, &u, plan->hugepages,
+								  rep->nhp, 0, rep->hp))
+		soft_fail = true;
 count:
 	for (i = 0; i < rep->nvals; i++)
 		rep->counts[rep->vals[i].status]++;
@@ -602,6 +626,49 @@ static void print_val(struct nn_ctx *ctx, const struct nn_apply_val *v, bool che
 	nn_close_object(o);
 }
 
+static const char *hp_status(const struct nn_apply_report *rep, const struct nn_hp_result *r)
+{
+	if (r->before == r->target)
+		return "unchanged";
+	if (rep->dry_run)
+		return "planned";
+	if (r->restored)
+		return "restored";	/* shortfall: the warning says what the kernel gave */
+	if (r->after != r->target)
+		return "partial";
+	return r->changed ? "changed" : "skipped";
+}
+
+static void print_hugepages(struct nn_ctx *ctx, const struct nn_apply_report *rep)
+{
+	struct nn_out *o = &ctx->out;
+	size_t i;
+
+	if (!rep->nhp)
+		return;
+	nn_open_array(o, "hugepages");
+	for (i = 0; i < rep->nhp; i++) {
+		const struct nn_hp_result *r = &rep->hp[i];
+		char path[96];
+
+		snprintf(path, sizeof(path), "node%d %lukB", r->node, r->size_kb);
+		nn_open_object(o, NULL);
+		nn_printf(o, "%-8s %-20s ", "hugepg", path);
+		nn_print_int(o, PRINT_JSON, "node", NULL, r->node);
+		nn_print_uint(o, PRINT_JSON, "size_kb", NULL, r->size_kb);
+		nn_print_opt_int(o, PRINT_ANY, "before", "%-12lld ", r->before, "?");
+		nn_print_opt_int(o, PRINT_ANY, "planned", "%-12lld ", r->target, "?");
+		if (rep->dry_run)
+			nn_print_null(o, PRINT_ANY, "after", "%-12s ");
+		else
+			nn_print_opt_int(o, PRINT_ANY, "after", "%-12lld ", r->after, "?");
+		nn_printf(o, "%-10s ", "");
+		nn_print_string(o, PRINT_ANY, "status", "%s\n", hp_status(rep, r));
+		nn_close_object(o);
+	}
+	nn_close_array(o);
+}
+
 void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
 {
 	struct nn_out *o = &ctx->out;
@@ -614,9 +681,10 @@ void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
 	for (i = 0; i < rep->nvals; i++)
 		print_val(ctx, &rep->vals[i], false);
 	nn_close_array(o);
+	print_hugepages(ctx, rep);
 	nn_open_object(o, "irqbalance");
-	nn_print_string(o, PRINT_ANY, "before", "irqbalance: %s", rep->irqb.before[0] ?
-			rep->irqb.before : "unknown");
+	nn_print_string(o, PRINT_JSON, "before", NULL, rep->irqb.before[0] ? rep->irqb.before : NULL);
+	nn_printf(o, "irqbalance: %s", !strcmp(rep->irqb.before, "running") ? "running" : "not running");
 	nn_print_string(o, PRINT_ANY, "action", " (--irqbalance=%s)",
 			nn_irqbalance_action_name(rep->irqb.action));
 	nn_print_string(o, PRINT_ANY, "status", ": %s\n", rep->irqb.status[0] ? rep->irqb.status
@@ -644,9 +712,37 @@ void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
 void nn_apply_report_free(struct nn_apply_report *rep)
 {
 	vals_free(rep->vals, rep->nvals);
+	free(rep->hp);
 	nn_irqb_op_free(&rep->irqb);
 	free(rep->snapshot);
 	memset(rep, 0, sizeof(*rep));
+}
+
+/* irqbalance started with --banirq for every planned IRQ (how `nicnuma
+ * script` fences it) leaves them alone as surely as our policy script. */
+static bool banned_by_args(const struct nn_irqb_proc *p, const struct nn_plan *plan)
+{
+	size_t i, k;
+
+	for (i = 0; i < plan->nirqs; i++) {
+		bool found = false;
+
+		for (k = 0; k < p->argc && !found; k++) {
+			const char *a = p->argv[k], *v = NULL;
+			long n;
+
+			if (!strncmp(a, "--banirq=", 9))
+				v = a + 9;
+			else if ((!strcmp(a, "--banirq") || !strcmp(a, "-i")) && k + 1 < p->argc)
+				v = p->argv[k + 1];
+			else if (!strncmp(a, "-i", 2) && a[2])
+				v = a + 2;
+			found = v && !nn_parse_long(v, &n) && n == plan->irqs[i].irq;
+		}
+		if (!found)
+			return false;
+	}
+	return plan->nirqs > 0;
 }
 
 int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check_report *rep)
@@ -684,7 +780,7 @@ int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check
 	err = nn_irqb_inspect(ctx, &rep->irqb);
 	if (err)
 		return err;
-	rep->irqb_fenced = nn_irqb_is_fenced(&rep->irqb);
+	rep->irqb_fenced = nn_irqb_is_fenced(&rep->irqb) || banned_by_args(&rep->irqb, plan);
 	if (rep->irqb.pid > 0 && !rep->irqb_fenced && plan->nirqs) {
 		rep->irqb_drift = true;
 		rep->ndrift++;
@@ -717,7 +813,7 @@ void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep)
 	nn_print_bool(o, PRINT_JSON, "drift", NULL, rep->irqb_drift);
 	nn_printf(o, "%s\n", rep->irqb_drift ? ", not fenced: its next pass rewrites the planned "
 		  "affinities (apply --irqbalance=stop|ban)" : rep->irqb_fenced ?
-		  ", planned IRQs banned by nicnuma's policy script" : "");
+		  ", planned IRQs banned (policy script or --banirq)" : "");
 	nn_close_object(o);
 	nn_print_uint(o, PRINT_JSON, "drift_count", NULL, rep->ndrift);
 	nn_printf(o, "%zu values checked, %zu drifted%s\n", rep->nvals,

@@ -17,6 +17,8 @@
 #include "nicnuma/plan.h"
 #include "irqbalance.h"
 
+struct nn_hp_result;
+
 struct nn_ctx;
 struct json_object;
 
@@ -69,6 +71,8 @@ struct nn_apply_report {
 	bool rolled_back;
 	size_t counts[NN_VAL_DRIFT + 1];
 	int fatal;			/* negative errno that stopped the apply, or 0 */
+	struct nn_hp_result *hp;	/* one per plan hugepage entry */
+	size_t nhp;
 };
 
 /* Returns 0 clean, 1 finished with failed values, negative errno on a fatal

@@ -326,12 +326,15 @@ static int spawn_detached(const char *exe, char **argv, char **env, size_t nenv)
 static int wait_started(struct nn_ctx *ctx, int old)
 {
 	struct timespec ts = { 0, 50 * 1000 * 1000 };
-	int i, pid;
+	int i, pid, seen = -1;
 
+	/* The same pid twice in a row: a daemonizing irqbalance forks and its
+	 * first process exits, so the first pid seen may not be the daemon. */
 	for (i = 0; i < WAIT_MS / 50; i++) {
 		pid = find_pid(ctx);
-		if (pid > 0 && pid != old)
+		if (pid > 0 && pid != old && pid == seen)
 			return pid;
+		seen = pid;
 		nanosleep(&ts, NULL);
 	}
 	return -ETIMEDOUT;
@@ -398,8 +401,7 @@ static int write_file(const char *path, const char *text, mode_t mode)
 	return err;
 }
 
-/* The original --policyscript, if irqbalance had one: our script chains to it. */
-static const char *orig_policy(const struct nn_irqb_proc *p)
+const char *nn_irqb_policy_arg(const struct nn_irqb_proc *p)
 {
 	size_t i;
 
@@ -441,7 +443,7 @@ static int sh_quote(char **out, const char *s)
 	return 0;
 }
 
-static char *ban_script_text(const int *irqs, size_t n, const char *chain)
+char *nn_irqb_ban_script(const int *irqs, size_t n, const char *chain)
 {
 	size_t cap = 256 + n * 12 + (chain ? strlen(chain) * 4 + 32 : 0), len = 0, i;
 	char *s = malloc(cap), *q = NULL;
@@ -468,8 +470,7 @@ static char *ban_script_text(const int *irqs, size_t n, const char *chain)
 	return s;
 }
 
-/* argv of @p without any policy script option, plus --policyscript=@script. */
-static char **ban_argv(const struct nn_irqb_proc *p, const char *script)
+char **nn_irqb_ban_argv(const struct nn_irqb_proc *p, const char *script)
 {
 	char **v = calloc(p->argc + 2, sizeof(*v));
 	size_t i, k = 0;
@@ -522,7 +523,7 @@ int nn_irqb_prepare(struct nn_ctx *ctx, enum nn_irqbalance_action action,
 	}
 	if (op->proc.pid < 0) {
 		op->noop = true;
-		snprintf(op->status, sizeof(op->status), "not running");
+		snprintf(op->status, sizeof(op->status), "nothing to do");
 		return 0;
 	}
 	if (action == NN_IRQB_BAN && nn_irqb_is_fenced(&op->proc) && !op->proc.systemd) {
@@ -530,7 +531,7 @@ int nn_irqb_prepare(struct nn_ctx *ctx, enum nn_irqbalance_action action,
 		snprintf(op->status, sizeof(op->status), "already fenced (pid %d)", op->proc.pid);
 	}
 	if (action == NN_IRQB_BAN) {
-		const char *chain = orig_policy(&op->proc);
+		const char *chain = nn_irqb_policy_arg(&op->proc);
 
 		if (chain && strstr(chain, BAN_SCRIPT))
 			chain = NULL;	/* our own from an earlier run: do not loop */
@@ -538,7 +539,7 @@ int nn_irqb_prepare(struct nn_ctx *ctx, enum nn_irqbalance_action action,
 			op->script = NULL;
 			return -ENOMEM;
 		}
-		op->script_text = ban_script_text(irqs, nirqs, chain);
+		op->script_text = nn_irqb_ban_script(irqs, nirqs, chain);
 		if (!op->script_text)
 			return -ENOMEM;
 	}
@@ -568,7 +569,7 @@ int nn_irqb_prepare(struct nn_ctx *ctx, enum nn_irqbalance_action action,
 
 static int write_dropin(const struct nn_irqb_op *op)
 {
-	char **argv = ban_argv(&op->proc, op->script), *text = NULL, *q;
+	char **argv = nn_irqb_ban_argv(&op->proc, op->script), *text = NULL, *q;
 	size_t cap = 256, len, i;
 	int err = 0;
 
@@ -661,7 +662,7 @@ int nn_irqb_act(struct nn_ctx *ctx, struct nn_irqb_op *op, char *why, size_t why
 	err = stop_pid(ctx, op->proc.pid, why, whylen);
 	if (err)
 		return err;
-	argv = ban_argv(&op->proc, op->script);
+	argv = nn_irqb_ban_argv(&op->proc, op->script);
 	if (!argv)
 		return -ENOMEM;
 	err = spawn_detached(op->proc.exe, argv, op->proc.env, op->proc.nenv);

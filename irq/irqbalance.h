@@ -40,6 +40,17 @@ void nn_irqb_proc_free(struct nn_irqb_proc *p);
  * to tell a fenced daemon from one that will undo the plan). */
 bool nn_irqb_is_fenced(const struct nn_irqb_proc *p);
 
+/* Pure helpers (unit-tested). The ban script: prints ban=true when irqbalance
+ * asks about one of @irqs ($2), otherwise execs @chain (the daemon's own
+ * policy script, single-quoted) or prints nothing. Malloc'd. */
+char *nn_irqb_ban_script(const int *irqs, size_t n, const char *chain);
+/* @p's argv without any policy script option (--policyscript=X, --policyscript
+ * X, -l X, -lX) plus "--policyscript=@script" (the only malloc'd element);
+ * NULL-terminated. */
+char **nn_irqb_ban_argv(const struct nn_irqb_proc *p, const char *script);
+/* The daemon's own --policyscript/-l argument, NULL when it has none. */
+const char *nn_irqb_policy_arg(const struct nn_irqb_proc *p);
+
 /* One irqbalance action of an apply: prepared first (no side effects) so the
  * undo log holds its before/after/detail before anything happens. */
 struct nn_irqb_op {

@@ -19,6 +19,8 @@ struct nn_cmd {
 /* Discovery commands (cmd_topo.c, cmd_nics.c). */
 int nn_cmd_topo(struct nn_ctx *ctx, int argc, char **argv);
 int nn_cmd_nics(struct nn_ctx *ctx, int argc, char **argv);
+int nn_cmd_hugepages(struct nn_ctx *ctx, int argc, char **argv);
+int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv);
 
 /* Planning commands (cmd_plan.c, cmd_script.c). */
 int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv);

@@ -73,7 +73,7 @@ NN_PLAN_OPTS_HELP
 "Output: one row per value: KIND (irq, xps, channels), TARGET, BEFORE, PLANNED,\n"
 "AFTER (read back), EFFECTIVE (effective_affinity_list), STATUS (changed,\n"
 "unchanged, managed, failed, rolled_back, skipped; would_change in a dry run)\n"
-"and a note. --json: {\"apply\":{\"dry_run\",\"values\":[{\"kind\",\"irq\",\"nic\",\n"
+"and a note. --json: {\"apply\":{\"plan_warnings\":[..],\"dry_run\",\"values\":[{\"kind\",\"irq\",\"nic\",\n"
 "\"queue\",\"path\",\"before\",\"planned\",\"after\",\"effective\",\"status\",\"note\"}],\n"
 "\"irqbalance\":{\"before\",\"action\",\"status\"},\"summary\":{..},\"rolled_back\",\n"
 "\"snapshot\"},\"warnings\":[..]}.\n"
@@ -192,8 +192,10 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 
 	nn_open_object(&ctx->out, NULL);
 	nn_open_object(&ctx->out, "apply");
+	nn_open_array(&ctx->out, "plan_warnings");
 	for (i = 0; i < plan.nwarnings; i++)
-		nn_printf(&ctx->out, "plan: %s\n", plan.warnings[i]);
+		nn_print_string(&ctx->out, PRINT_ANY, NULL, "plan: %s\n", plan.warnings[i]);
+	nn_close_array(&ctx->out);
 	err = nn_apply_run(ctx, &plan, &aopts, &rep);
 	nn_apply_print(ctx, &rep);
 	if (ctx->verbose)

@@ -19,6 +19,8 @@ static const struct nn_cmd cmds[] = {
 	{ "check", nn_cmd_check, "compare live IRQ/XPS placement and irqbalance with a plan" },
 	{ "rollback", nn_cmd_rollback, "restore the values the newest (or a given) snapshot saved" },
 	{ "script", nn_cmd_script, "render a plan as a standalone POSIX sh script (with restore)" },
+	{ "hugepages", nn_cmd_hugepages, "per-node hugepage pools: show, reserve, release" },
+	{ "bench", nn_cmd_bench, "prove what NUMA misplacement costs: nicnuma-fwd local vs remote" },
 	{ NULL, NULL, NULL },
 };
 

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* hugepages.h - per-node hugepage pools: read, reserve, release, mount
+ *
+ * DPDK and other user-space data planes take packet memory from hugepages;
+ * pages on the wrong node put every DMA and packet touch across the
+ * interconnect. The kernel keeps one pool per node and page size:
+ *   /sys/devices/system/node/nodeN/hugepages/hugepages-<S>kB/nr_hugepages
+ * A write asks for a count; the kernel gives what it can find in contiguous
+ * memory, so every write is read back, a shortfall is retried once after
+ * compaction, and by default a short result is put back rather than kept.
+ *
+ * Parsers (hp_parse.c) are pure; the state reader and the writers go through
+ * the fs root only; mounting is live-only.
+ */
+#ifndef NICNUMA_HUGEPAGES_H
+#define NICNUMA_HUGEPAGES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct nn_ctx;
+struct nn_undo;
+struct nn_cpuset;
+struct nn_plan_hugepages;
+
+#define NN_HP_SYS_NODE	"/sys/devices/system/node"
+#define NN_HP_SYS_MM	"/sys/kernel/mm/hugepages"
+#define NN_HP_COMPACT	"/proc/sys/vm/compact_memory"
+
+/* ---- pure parsers and formatters ---------------------------------------- */
+
+/* Page size as the user or the kernel writes it: "2M", "2MB", "1G", "1GB",
+ * "2048kB", "2048K", "1048576kB". A unit is required (a bare "2048" is
+ * ambiguous); the size must be a power of two of at least 4 kB.
+ * -EINVAL on garbage, -ERANGE when it does not fit. */
+int nn_hp_parse_size(const char *str, unsigned long *size_kb);
+/* "hugepages-2048kB" (a /sys/kernel/mm/hugepages entry) -> 2048. */
+int nn_hp_parse_dirname(const char *name, unsigned long *size_kb);
+/* Page count: a plain non-negative decimal ("64"); no sign, no unit.
+ * -EINVAL on garbage, -ERANGE above LONG_MAX. */
+int nn_hp_parse_count(const char *str, long *count);
+/* Memory amount with a binary unit: "4G", "512M", "4GiB", "1T", "65536K".
+ * A unit is required. Result in kB; -ERANGE on overflow. */
+int nn_hp_parse_mem(const char *str, unsigned long long *kb);
+/* Pages of @size_kb needed to hold @kb (rounded up); -ERANGE if > LONG_MAX. */
+int nn_hp_pages_for_mem(unsigned long long kb, unsigned long size_kb, long *count);
+/* @count pages of @size_kb in kB, or -ERANGE on overflow. */
+int nn_hp_pages_kb(long count, unsigned long size_kb, unsigned long long *kb);
+/* Shortest exact form the kernel accepts: 2048 -> "2M", 1048576 -> "1G",
+ * 64 -> "64K". -ENAMETOOLONG if @size is too small. */
+int nn_hp_format_size(unsigned long size_kb, char *buf, size_t size);
+/* Node list as the user writes it: "all" (sets @all, leaves @nodes empty) or
+ * a kernel list "0", "0,2", "0-3". -EINVAL on garbage or an empty list. */
+int nn_hp_parse_nodes(const char *str, struct nn_cpuset *nodes, bool *all);
+/* A field of /proc/meminfo or nodeN/meminfo ("Hugepagesize", "MemTotal";
+ * the "Node N " prefix is skipped), in kB. -ENOENT when absent. */
+int nn_hp_meminfo_kb(const char *text, const char *key, long *kb);
+
+struct nn_hp_mount {
+	char *path;		/* mount point, /proc/mounts escapes decoded */
+	unsigned long size_kb;	/* pagesize= option, else the default size; 0 unknown */
+};
+
+/* One /proc/mounts line: 1 and @m filled for hugetlbfs, 0 for another file
+ * system, -EINVAL for a malformed line. @default_kb stands in when the kernel
+ * shows no pagesize= (it always does since 2.6.32; 0 = unknown). */
+int nn_hp_parse_mount_line(const char *line, unsigned long default_kb, struct nn_hp_mount *m);
+/* Every hugetlbfs mount in /proc/mounts text; malformed lines are counted in
+ * @bad (may be NULL) and skipped. */
+int nn_hp_parse_mounts(const char *text, unsigned long default_kb,
+		       struct nn_hp_mount **mounts, size_t *n, size_t *bad);
+void nn_hp_mounts_free(struct nn_hp_mount *mounts, size_t n);
+
+/* Boot arguments that reserve @e[i].target pages of @size_kb on node
+ * @e[i].node (the kernel's per-node form, Linux 5.16+):
+ *   "hugepagesz=1G hugepages=0:4,1:4"
+ * Entries of another size or with target 0 are skipped; nodes ascend. Returns
+ * the length, -ENOENT when nothing is left, -ENAMETOOLONG when it does not fit. */
+int nn_hp_format_boot_args(unsigned long size_kb, const struct nn_plan_hugepages *e, size_t n,
+			   char *buf, size_t size);
+
+/* ---- the host's pools (read through the fs root) ------------------------ */
+
+struct nn_hp_pool {
+	int node;		/* -1: the host-wide pool (/sys/kernel/mm/hugepages) */
+	unsigned long size_kb;
+	long total;		/* nr_hugepages; -1 where the kernel did not say */
+	long free;		/* free_hugepages */
+	long surplus;		/* surplus_hugepages */
+	long reserved;		/* resv_hugepages: host-wide only, -1 per node */
+};
+
+struct nn_hp_node {
+	int id;
+	long mem_total_kb;	/* -1 unknown; 0: no memory (CPU-only node) */
+	long mem_free_kb;	/* -1 unknown */
+};
+
+struct nn_hp_state {
+	unsigned long *sizes;		/* supported sizes, ascending */
+	size_t nsizes;
+	unsigned long default_kb;	/* Hugepagesize in /proc/meminfo; 0 unknown */
+	bool numa;			/* false: no node directory, node 0 = host pool */
+	struct nn_hp_node *nodes;	/* ascending id */
+	size_t nnodes;
+	struct nn_hp_pool *pools;	/* per node, node-major then size */
+	size_t npools;
+	struct nn_hp_pool *totals;	/* host-wide, one per size */
+	size_t ntotals;
+	struct nn_hp_mount *mounts;
+	size_t nmounts;
+};
+
+/* Reads sizes, nodes, per-node and host pools and hugetlbfs mounts. Unreadable
+ * values become -1 and warnings; -ENOENT only when the kernel has no hugepage
+ * support at all (no /sys/kernel/mm/hugepages). */
+int nn_hp_state_read(struct nn_ctx *ctx, struct nn_hp_state *st);
+void nn_hp_state_free(struct nn_hp_state *st);
+
+/* Lookups over a state (pure). */
+const struct nn_hp_node *nn_hp_state_node(const struct nn_hp_state *st, int id);
+const struct nn_hp_pool *nn_hp_state_pool(const struct nn_hp_state *st, int node,
+					  unsigned long size_kb);
+bool nn_hp_state_has_size(const struct nn_hp_state *st, unsigned long size_kb);
+/* The first hugetlbfs mount of @size_kb, NULL when there is none. */
+const struct nn_hp_mount *nn_hp_state_mount(const struct nn_hp_state *st, unsigned long size_kb);
+
+/* Whether @node can be set to @target pages of @size_kb: the node exists, has
+ * memory, the size is supported and @target pages fit in the node's memory.
+ * 0, or -ENODEV/-ENOMEM/-EOPNOTSUPP/-ERANGE with @why naming the value. Pure. */
+int nn_hp_check_target(const struct nn_hp_state *st, int node, unsigned long size_kb,
+		       long target, char *why, size_t whylen);
+
+/* nr_hugepages (or @file) path of a pool: the node's, or the host's when the
+ * kernel has no NUMA (@numa false, node 0). Pure. */
+int nn_hp_pool_path(bool numa, int node, unsigned long size_kb, const char *file,
+		    char *buf, size_t size);
+
+/* ---- changing pools ------------------------------------------------------ */
+
+enum {
+	NN_HP_PARTIAL = 1 << 0,	/* keep a short result instead of restoring */
+	NN_HP_DRY_RUN = 1 << 1,	/* read and check, write nothing */
+};
+
+struct nn_hp_result {
+	int node;
+	unsigned long size_kb;
+	long before;		/* nr_hugepages found */
+	long target;		/* asked for */
+	long got;		/* the last readback after setting @target */
+	long after;		/* as left: @target, @got (partial) or @before (restored) */
+	bool compacted;		/* a shortfall made us compact memory and retry */
+	bool restored;		/* a shortfall (or a sibling's) made us put @before back */
+	bool changed;		/* something was written */
+};
+
+/* Sets one pool to @target pages: records the old value in @undo (may be NULL
+ * only with NN_HP_DRY_RUN), writes, reads back; short of @target it writes
+ * compact_memory and tries once more. Still short: restores @before unless
+ * NN_HP_PARTIAL. Returns 0 when @target was reached, -ENOMEM on a shortfall
+ * (@res says what was got and what was left), another -errno on failure. */
+int nn_hugepages_set(struct nn_ctx *ctx, struct nn_undo *undo, const struct nn_hp_state *st,
+		     int node, unsigned long size_kb, long target, int flags,
+		     struct nn_hp_result *res);
+/* Reserve @count more pages on @node (target = current + @count). */
+int nn_hugepages_reserve(struct nn_ctx *ctx, struct nn_undo *undo, int node,
+			 unsigned long size_kb, long count, int flags, struct nn_hp_result *res);
+/* Give back @count pages (-1: all of them). -ERANGE when @node holds fewer. */
+int nn_hugepages_release(struct nn_ctx *ctx, struct nn_undo *undo, int node,
+			 unsigned long size_kb, long count, int flags, struct nn_hp_result *res);
+
+/* All-or-nothing over several pools: every target is checked first (nothing
+ * is written when one is bad), then set in order; on a failure or, without
+ * NN_HP_PARTIAL, a shortfall, the pools already set are put back in reverse
+ * order. @res has @n entries. Returns 0, -ENOMEM (shortfall) or -errno. */
+int nn_hugepages_set_many(struct nn_ctx *ctx, struct nn_undo *undo, const struct nn_hp_state *st,
+			  const struct nn_plan_hugepages *want, size_t n, int flags,
+			  struct nn_hp_result *res);
+
+/* Boot arguments for the pools of @size_kb: each node in @res at its target,
+ * every other node at what it holds now. Length, or -errno as
+ * nn_hp_format_boot_args(). Pure. */
+int nn_hp_boot_args(const struct nn_hp_state *st, unsigned long size_kb,
+		    const struct nn_hp_result *res, size_t n, char *buf, size_t size);
+
+/* For `apply`: sets every plan entry to its target (all or nothing, in the
+ * same undo log as the rest of the plan). A shortfall or failure becomes a
+ * warning naming the pool, what was got, and for sizes the runtime could not
+ * supply the boot arguments. @flags: NN_HP_DRY_RUN (then @undo may be NULL).
+ * @res, when not NULL, has @n entries and receives each pool's outcome. */
+int nn_hugepages_apply_plan(struct nn_ctx *ctx, struct nn_undo *undo,
+			    const struct nn_plan_hugepages *hp, size_t n, int flags,
+			    struct nn_hp_result *res);
+
+/* Mounts hugetlbfs with @size_kb pages on @dir (an existing directory) and
+ * records it in @undo as NN_CHANGE_MOUNT so rollback unmounts it. Live only;
+ * reads /proc/mounts back to prove it. */
+int nn_hp_mount(struct nn_ctx *ctx, struct nn_undo *undo, const char *dir, unsigned long size_kb);
+
+#endif

@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cmd_hugepages.c - "nicnuma hugepages show|reserve|release": per-node
+ * hugepage pools, reserved and given back reversibly */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "hugepages/hugepages.h"
+#include "nicnuma/cpuset.h"
+#include "nicnuma/plan.h"
+#include "nicnuma/undo.h"
+
+static void usage_main(FILE *fp)
+{
+	fprintf(fp,
+"Usage: nicnuma hugepages show\n"
+"       nicnuma hugepages reserve --node NODES --size SIZE (--count K | --mem AMOUNT)\n"
+"                                 [--partial] [--mount DIR] [--dry-run] [--state-dir DIR]\n"
+"       nicnuma hugepages release --node NODES --size SIZE (--count K | --all)\n"
+"                                 [--dry-run] [--state-dir DIR]\n"
+"\n"
+"Per-node hugepage pools for DPDK and other user-space data planes: packet memory\n"
+"belongs on the node of the NIC that DMAs into it. 'COMMAND --help' for details.\n"
+"\n"
+"Every change is written to an undo log first; 'nicnuma rollback' puts the\n"
+"previous page counts back and unmounts what --mount mounted.\n");
+}
+
+static void usage_show(FILE *fp)
+{
+	fprintf(fp,
+"Usage: nicnuma [--root DIR] [--json] hugepages show\n"
+"\n"
+"Lists every NUMA node's hugepage pools, one row per node and page size:\n"
+"  TOTAL    nr_hugepages: persistent pages in the pool\n"
+"  FREE     free_hugepages: not mapped by anyone\n"
+"  SURPLUS  surplus_hugepages: overcommitted pages, freed when unmapped\n"
+"then the host-wide pools (/sys/kernel/mm/hugepages) with RESERVED\n"
+"(resv_hugepages: promised to a mapping, not yet faulted in; the kernel keeps\n"
+"this count host-wide only), and the hugetlbfs mounts with their page size.\n"
+"\n"
+"--json: {\"hugepages\":[{\"node\",\"size_kb\",\"total\",\"free\",\"surplus\"}],\n"
+"         \"totals\":[{\"size_kb\",\"total\",\"free\",\"surplus\",\"reserved\"}],\n"
+"         \"mounts\":[{\"path\",\"size_kb\"}],\"default_size_kb\"}\n"
+"Counts the kernel did not give are null (\"-\" in the table).\n"
+"\n"
+"Exit status: 0 clean, 1 some file unreadable (named on stderr), 2 no hugepage\n"
+"support at all.\n");
+}
+
+static void usage_reserve(FILE *fp)
+{
+	fprintf(fp,
+"Usage: nicnuma hugepages reserve --node NODES --size SIZE (--count K | --mem AMOUNT)\n"
+"                                 [--partial] [--mount DIR] [--dry-run] [--state-dir DIR]\n"
+"\n"
+"Adds K pages of SIZE to each node's pool by writing\n"
+"  /sys/devices/system/node/nodeN/hugepages/hugepages-<SIZE>kB/nr_hugepages\n"
+"and reading it back. The kernel hands out what contiguous memory it finds; on\n"
+"a shortfall nicnuma writes /proc/sys/vm/compact_memory and tries once more,\n"
+"then reports exactly what it got. By default a short result is undone: every\n"
+"node is put back to its previous count (all or nothing). --partial keeps what\n"
+"was got. Pages the running kernel cannot supply (typically 1G pages on a\n"
+"fragmented host) can be reserved at boot: the kernel arguments that would do\n"
+"it per node are printed (hugepagesz=1G hugepages=0:N,1:M; Linux 5.16+).\n"
+"\n"
+"Options:\n"
+"  --node NODES     node ids: 0, 0,2, 1-3, or all (every node with memory)\n"
+"  --size SIZE      page size: 2M, 1G, 2048kB, 1048576kB; must be one the\n"
+"                   kernel offers (/sys/kernel/mm/hugepages). Default: the\n"
+"                   kernel's default size (Hugepagesize in /proc/meminfo)\n"
+"  --count K        pages to add on each node\n"
+"  --mem AMOUNT     memory to add on each node: 512M, 4G, 1T (binary units);\n"
+"                   rounded up to whole pages\n"
+"  --partial        keep a short result instead of restoring the old counts\n"
+"  --mount DIR      also mount hugetlbfs with pagesize=SIZE on DIR (an existing\n"
+"                   directory) unless a hugetlbfs mount of SIZE already exists;\n"
+"                   live machine only, undone by rollback\n"
+"  --dry-run        check everything and show what would change; write nothing\n"
+"  --state-dir DIR  where the undo log goes (default /var/lib/nicnuma,\n"
+"                   $NICNUMA_STATE_DIR); inside --root when one is given\n"
+"  -h, --help       this help\n"
+"\n"
+"Refused with exit status 2 and nothing changed: an unknown node, a node\n"
+"without memory, an unsupported size, a count that overflows or exceeds the\n"
+"node's memory, not root on the live machine, --mount under --root.\n"
+"\n"
+"Exit status: 0 every node got its pages; 1 short but kept (--partial);\n"
+"2 error, or short and restored.\n"
+"\n"
+"Example: nicnuma hugepages reserve --node 1 --size 1G --count 4 --mount /dev/hugepages-1G\n");
+}
+
+static void usage_release(FILE *fp)
+{
+	fprintf(fp,
+"Usage: nicnuma hugepages release --node NODES --size SIZE (--count K | --all)\n"
+"                                 [--dry-run] [--state-dir DIR]\n"
+"\n"
+"Gives K pages (or all) of SIZE back from each node's pool, writing nr_hugepages\n"
+"and reading it back. Pages still mapped are not taken from their users: the\n"
+"kernel turns them into surplus pages and frees them at unmap (a warning says\n"
+"how many). Recorded in the undo log; 'nicnuma rollback' re-reserves them.\n"
+"\n"
+"Options:\n"
+"  --node NODES     node ids: 0, 0,2, 1-3, or all (every node with memory)\n"
+"  --size SIZE      page size: 2M, 1G, 2048kB (default: the kernel's default)\n"
+"  --count K        pages to give back on each node; more than a node holds is\n"
+"                   an error\n"
+"  --all            give back every page of SIZE on each node\n"
+"  --dry-run        show what would change; write nothing\n"
+"  --state-dir DIR  where the undo log goes (default /var/lib/nicnuma)\n"
+"  -h, --help       this help\n"
+"\n"
+"Exit status: 0 done, 2 error (nothing changed, or restored).\n");
+}
+
+/* ---- show ---------------------------------------------------------------- */
+
+static void size_str(unsigned long kb, char *buf, size_t len)
+{
+	if (nn_hp_format_size(kb, buf, len))
+		snprintf(buf, len, "?");
+}
+
+static int cmd_show(struct nn_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct nn_out *o = &ctx->out;
+	struct nn_hp_state st;
+	size_t i;
+	int c, err;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage_show(stdout);
+			return NN_EXIT_OK;
+		default:
+			usage_show(stderr);
+			return NN_EXIT_ERROR;
+		}
+	}
+	if (optind < argc) {
+		nn_err(ctx, "hugepages show: unexpected argument '%s'", argv[optind]);
+		return NN_EXIT_ERROR;
+	}
+	err = nn_hp_state_read(ctx, &st);
+	if (err) {
+		nn_err(ctx, "no hugepage support: %s: %s", NN_HP_SYS_MM, strerror(-err));
+		return NN_EXIT_ERROR;
+	}
+	nn_open_object(o, NULL);
+	nn_printf(o, "%-6s %-6s %8s %8s %8s %9s\n", "NODE", "SIZE", "TOTAL", "FREE", "SURPLUS",
+		  "RESERVED");
+	nn_open_array(o, "hugepages");
+	for (i = 0; i < st.npools; i++) {
+		const struct nn_hp_pool *p = &st.pools[i];
+		const struct nn_hp_node *n = nn_hp_state_node(&st, p->node);
+		char sz[32];
+
+		/* Memoryless nodes have no pools at all: nothing to show. */
+		if (p->total < 0 && n && n->mem_total_kb == 0)
+			continue;
+		size_str(p->size_kb, sz, sizeof(sz));
+		nn_open_object(o, NULL);
+		nn_print_int(o, PRINT_ANY, "node", "%-6lld ", p->node);
+		nn_printf(o, "%-6s ", sz);
+		nn_print_uint(o, PRINT_JSON, "size_kb", NULL, p->size_kb);
+		nn_print_opt_int(o, PRINT_ANY, "total", "%8lld ", p->total, "-");
+		nn_print_opt_int(o, PRINT_ANY, "free", "%8lld ", p->free, "-");
+		nn_print_opt_int(o, PRINT_ANY, "surplus", "%8lld ", p->surplus, "-");
+		nn_printf(o, "%9s\n", "");
+		nn_close_object(o);
+	}
+	nn_close_array(o);
+	nn_open_array(o, "totals");
+	for (i = 0; i < st.ntotals; i++) {
+		const struct nn_hp_pool *p = &st.totals[i];
+		char sz[32];
+
+		size_str(p->size_kb, sz, sizeof(sz));
+		nn_open_object(o, NULL);
+		nn_printf(o, "%-6s %-6s ", "host", sz);
+		nn_print_uint(o, PRINT_JSON, "size_kb", NULL, p->size_kb);
+		nn_print_opt_int(o, PRINT_ANY, "total", "%8lld ", p->total, "-");
+		nn_print_opt_int(o, PRINT_ANY, "free", "%8lld ", p->free, "-");
+		nn_print_opt_int(o, PRINT_ANY, "surplus", "%8lld ", p->surplus, "-");
+		nn_print_opt_int(o, PRINT_ANY, "reserved", "%9lld\n", p->reserved, "-");
+		nn_close_object(o);
+	}
+	nn_close_array(o);
+	if (st.default_kb)
+		nn_print_uint(o, PRINT_JSON, "default_size_kb", NULL, st.default_kb);
+	else
+		nn_print_null(o, PRINT_JSON, "default_size_kb", NULL);
+	nn_printf(o, "\nhugetlbfs mounts:%s\n", st.nmounts ? "" : " none");
+	nn_open_array(o, "mounts");
+	for (i = 0; i < st.nmounts; i++) {
+		char sz[32];
+
+		nn_open_object(o, NULL);
+		nn_print_string(o, PRINT_ANY, "path", "  %s", st.mounts[i].path);
+		if (st.mounts[i].size_kb) {
+			size_str(st.mounts[i].size_kb, sz, sizeof(sz));
+			nn_printf(o, "  pagesize=%s\n", sz);
+			nn_print_uint(o, PRINT_JSON, "size_kb", NULL, st.mounts[i].size_kb);
+		} else {
+			nn_printf(o, "  pagesize unknown\n");
+			nn_print_null(o, PRINT_JSON, "size_kb", NULL);
+		}
+		nn_close_object(o);
+	}
+	nn_close_array(o);
+	nn_print_warnings(ctx);
+	nn_close_object(o);
+	nn_hp_state_free(&st);
+	return nn_cli_status(ctx, 0);
+}
+
+/* ---- reserve / release ---------------------------------------------------- */
+
+struct change_opts {
+	bool release;
+	const char *nodes_arg;
+	const char *size_arg;
+	const char *count_arg;
+	const char *mem_arg;
+	const char *mount_dir;
+	bool all;		/* release --all */
+	bool partial;
+	bool dry_run;
+};
+
+/* The nodes to change: the list as given (each must exist and hold memory),
+ * or every node with memory for "all". */
+static int pick_nodes(struct nn_ctx *ctx, const struct nn_hp_state *st, const char *arg,
+		      int **ids, size_t *n)
+{
+	struct nn_cpuset set = NN_CPUSET_INIT;
+	bool all = false;
+	size_t i, m = 0;
+	int err, id;
+
+	err = nn_hp_parse_nodes(arg, &set, &all);
+	if (err) {
+		nn_err(ctx, "--node '%s': not a node list (0, 0,2, 1-3 or all)", arg);
+		return -EINVAL;
+	}
+	*ids = calloc(st->nnodes + nn_cpuset_count(&set) + 1, sizeof(**ids));
+	if (!*ids) {
+		nn_cpuset_free(&set);
+		return -ENOMEM;
+	}
+	if (all) {
+		for (i = 0; i < st->nnodes; i++) {
+			if (st->nodes[i].mem_total_kb == 0) {
+				nn_printf(&ctx->out, "node %d: no memory, skipped\n", st->nodes[i].id);
+				continue;
+			}
+			(*ids)[m++] = st->nodes[i].id;
+		}
+	} else {
+		nn_cpuset_foreach(id, &set)
+			(*ids)[m++] = id;
+	}
+	nn_cpuset_free(&set);
+	if (!m) {
+		nn_err(ctx, "--node '%s': no node with memory", arg);
+		free(*ids);
+		*ids = NULL;
+		return -ENODEV;
+	}
+	*n = m;
+	return 0;
+}
+
+static int parse_change(struct nn_ctx *ctx, int argc, char **argv, struct change_opts *co)
+{
+	enum { O_NODE = 256, O_SIZE, O_COUNT, O_MEM, O_PARTIAL, O_MOUNT, O_DRY, O_STATE, O_ALL };
+	static const struct option ropts[] = {
+		{ "node", required_argument, NULL, O_NODE },
+		{ "size", required_argument, NULL, O_SIZE },
+		{ "count", required_argument, NULL, O_COUNT },
+		{ "mem", required_argument, NULL, O_MEM },
+		{ "partial", no_argument, NULL, O_PARTIAL },
+		{ "mount", required_argument, NULL, O_MOUNT },
+		{ "dry-run", no_argument, NULL, O_DRY },
+		{ "state-dir", required_argument, NULL, O_STATE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const struct option lopts[] = {
+		{ "node", required_argument, NULL, O_NODE },
+		{ "size", required_argument, NULL, O_SIZE },
+		{ "count", required_argument, NULL, O_COUNT },
+		{ "all", no_argument, NULL, O_ALL },
+		{ "dry-run", no_argument, NULL, O_DRY },
+		{ "state-dir", required_argument, NULL, O_STATE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	void (*usage)(FILE *) = co->release ? usage_release : usage_reserve;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", co->release ? lopts : ropts, NULL)) != -1) {
+		switch (c) {
+		case O_NODE: co->nodes_arg = optarg; break;
+		case O_SIZE: co->size_arg = optarg; break;
+		case O_COUNT: co->count_arg = optarg; break;
+		case O_MEM: co->mem_arg = optarg; break;
+		case O_PARTIAL: co->partial = true; break;
+		case O_MOUNT: co->mount_dir = optarg; break;
+		case O_DRY: co->dry_run = true; break;
+		case O_STATE: ctx->state_dir = optarg; break;
+		case O_ALL: co->all = true; break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		nn_err(ctx, "hugepages %s: unexpected argument '%s'", argv[0], argv[optind]);
+		return -EINVAL;
+	}
+	if (!co->nodes_arg) {
+		nn_err(ctx, "hugepages %s: --node is required (a node id, a list, or all)", argv[0]);
+		return -EINVAL;
+	}
+	if (!co->release && !!co->count_arg + !!co->mem_arg != 1) {
+		nn_err(ctx, "hugepages reserve: give exactly one of --count K or --mem AMOUNT");
+		return -EINVAL;
+	}
+	if (co->release && !!co->count_arg + co->all != 1) {
+		nn_err(ctx, "hugepages release: give exactly one of --count K or --all");
+		return -EINVAL;
+	}
+	if (co->mount_dir && !*co->mount_dir) {
+		nn_err(ctx, "--mount: empty directory name");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void print_result(struct nn_ctx *ctx, const struct nn_hp_result *r, bool dry_run)
+{
+	struct nn_out *o = &ctx->out;
+	char sz[32];
+
+	size_str(r->size_kb, sz, sizeof(sz));
+	nn_open_object(o, NULL);
+	nn_print_int(o, PRINT_ANY, "node", "node %lld ", r->node);
+	nn_printf(o, "%s: ", sz);
+	nn_print_uint(o, PRINT_JSON, "size_kb", NULL, r->size_kb);
+	nn_print_opt_int(o, PRINT_ANY, "before", "%lld -> ", r->before, "?");
+	nn_print_opt_int(o, PRINT_ANY, "target", "%lld", r->target, "?");
+	if (dry_run) {
+		nn_printf(o, " (dry run)\n");
+	} else {
+		nn_print_opt_int(o, PRINT_ANY, "got", ": got %lld", r->got, "?");
+		nn_print_bool(o, PRINT_JSON, "compacted", NULL, r->compacted);
+		if (r->compacted)
+			nn_printf(o, " after compaction");
+		nn_print_bool(o, PRINT_JSON, "restored", NULL, r->restored);
+		nn_print_opt_int(o, PRINT_ANY, "after", ", now %lld", r->after, "?");
+		if (r->restored)
+			nn_printf(o, " (restored)");
+		nn_printf(o, "\n");
+	}
+	nn_close_object(o);
+}
+
+/* Checks the mount request before anything changes; sets *@existing to a
+ * hugetlbfs mount of @size_kb when there already is one. */
+static int check_mount(struct nn_ctx *ctx, const struct nn_hp_state *st, const char *dir,
+		       unsigned long size_kb, bool dry_run, const struct nn_hp_mount **existing)
+{
+	char real[PATH_MAX];
+	struct stat sb;
+
+	*existing = nn_hp_state_mount(st, size_kb);
+	if (*existing)
+		return 0;
+	if (!nn_root_is_live(&ctx->root)) {
+		if (dry_run)
+			return 0;
+		return nn_require_live(ctx, "--mount (hugetlbfs)");
+	}
+	if (stat(dir, &sb) < 0) {
+		nn_err(ctx, "--mount '%s': %s", dir, strerror(errno));
+		return -errno;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		nn_err(ctx, "--mount '%s': not a directory", dir);
+		return -ENOTDIR;
+	}
+	/* Stacking a second hugetlbfs on one holding another size would hide
+	 * its files from whoever uses them. */
+	if (realpath(dir, real)) {
+		size_t i;
+
+		for (i = 0; i < st->nmounts; i++) {
+			char other[32];
+
+			if (strcmp(st->mounts[i].path, real))
+				continue;
+			size_str(st->mounts[i].size_kb, other, sizeof(other));
+			nn_err(ctx, "--mount '%s': already holds hugetlbfs pagesize=%s", dir, other);
+			return -EBUSY;
+		}
+	}
+	return 0;
+}
+
+static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
+{
+	struct change_opts co = { .release = release };
+	const char *verb = release ? "release" : "reserve";
+	struct nn_plan_hugepages *want = NULL;
+	const struct nn_hp_mount *existing = NULL;
+	struct nn_hp_result *res = NULL;
+	struct nn_out *o = &ctx->out;
+	struct nn_undo undo;
+	struct nn_hp_state st;
+	bool undo_open = false, state_open = false, shortfall = false;
+	unsigned long size_kb = 0;
+	long count = 0;
+	unsigned long long mem_kb = 0;
+	int *ids = NULL, err, status = NN_EXIT_ERROR, flags = 0, lock = -1;
+	size_t n = 0, i;
+	char why[256], sz[32];
+
+	memset(&undo, 0, sizeof(undo));
+	err = parse_change(ctx, argc, argv, &co);
+	if (err)
+		return err > 0 ? NN_EXIT_OK : NN_EXIT_ERROR;
+	err = nn_hp_state_read(ctx, &st);
+	if (err) {
+		nn_err(ctx, "no hugepage support: %s: %s", NN_HP_SYS_MM, strerror(-err));
+		return NN_EXIT_ERROR;
+	}
+	state_open = true;
+	if (co.size_arg) {
+		err = nn_hp_parse_size(co.size_arg, &size_kb);
+		if (err) {
+			nn_err(ctx, "--size '%s': %s (use 2M, 1G, 2048kB...)", co.size_arg,
+			       err == -ERANGE ? "too large" : "not a page size");
+			goto out;
+		}
+	} else if (st.default_kb) {
+		size_kb = st.default_kb;
+	} else {
+		nn_err(ctx, "--size not given and /proc/meminfo has no Hugepagesize");
+		goto out;
+	}
+	size_str(size_kb, sz, sizeof(sz));
+	if (!nn_hp_state_has_size(&st, size_kb)) {
+		/* Let the pure check word it, listing the sizes there are. */
+		nn_hp_check_target(&st, st.nnodes ? st.nodes[0].id : 0, size_kb, 0, why, sizeof(why));
+		nn_err(ctx, "--size '%s': %s", co.size_arg ? co.size_arg : sz, why);
+		goto out;
+	}
+	if (co.count_arg) {
+		err = nn_hp_parse_count(co.count_arg, &count);
+		if (err) {
+			nn_err(ctx, "--count '%s': %s", co.count_arg,
+			       err == -ERANGE ? "too large" : "not a page count (a whole number)");
+			goto out;
+		}
+		if (count == 0) {
+			nn_err(ctx, "--count '%s': nothing to %s", co.count_arg, verb);
+			goto out;
+		}
+	}
+	if (co.mem_arg) {
+		err = nn_hp_parse_mem(co.mem_arg, &mem_kb);
+		if (!err)
+			err = nn_hp_pages_for_mem(mem_kb, size_kb, &count);
+		if (err) {
+			nn_err(ctx, "--mem '%s': %s", co.mem_arg,
+			       err == -ERANGE ? "too large" : "not an amount (512M, 4G, 1T)");
+			goto out;
+		}
+		if (count == 0) {
+			nn_err(ctx, "--mem '%s': nothing to reserve", co.mem_arg);
+			goto out;
+		}
+	}
+	if (pick_nodes(ctx, &st, co.nodes_arg, &ids, &n))
+		goto out;
+	want = calloc(n, sizeof(*want));
+	res = calloc(n, sizeof(*res));
+	if (!want || !res) {
+		nn_err(ctx, "out of memory");
+		goto out;
+	}
+	/* Every target is computed and checked before the first write. */
+	for (i = 0; i < n; i++) {
+		const struct nn_hp_pool *p = nn_hp_state_pool(&st, ids[i], size_kb);
+		long cur = p ? p->total : -1;
+
+		want[i].node = ids[i];
+		want[i].size_kb = size_kb;
+		want[i].current = cur;
+		if (cur >= 0 && !release) {
+			if (cur > LONG_MAX - count) {
+				nn_err(ctx, "--count %ld: node %d already holds %ld pages of %s; the sum overflows",
+				       count, ids[i], cur, sz);
+				goto out;
+			}
+			want[i].target = cur + count;
+		} else if (cur >= 0) {
+			if (co.all) {
+				want[i].target = 0;
+			} else if (count > cur) {
+				nn_err(ctx, "--count %ld: node %d holds only %ld pages of %s", count,
+				       ids[i], cur, sz);
+				goto out;
+			} else {
+				want[i].target = cur - count;
+			}
+		}
+		err = nn_hp_check_target(&st, ids[i], size_kb, cur >= 0 ? want[i].target : 0,
+					 why, sizeof(why));
+		if (err) {
+			nn_err(ctx, "hugepages %s: %s", verb, why);
+			goto out;
+		}
+		if (release && p && p->free >= 0 && p->total - p->free > want[i].target)
+			nn_warn(ctx, NULL, "node %d: %ld %s pages are in use; the kernel frees them "
+				"as surplus when unmapped", ids[i], p->total - p->free, sz);
+	}
+	if (co.mount_dir && check_mount(ctx, &st, co.mount_dir, size_kb, co.dry_run, &existing))
+		goto out;
+	if (!co.dry_run && nn_root_is_live(&ctx->root) && geteuid() != 0) {
+		nn_err(ctx, "hugepages %s writes %s/nodeN/hugepages/...: run as root (uid %u)",
+		       verb, NN_HP_SYS_NODE, (unsigned int)geteuid());
+		goto out;
+	}
+	if (co.partial)
+		flags |= NN_HP_PARTIAL;
+	if (co.dry_run)
+		flags |= NN_HP_DRY_RUN;
+	if (!co.dry_run) {
+		/* One writer at a time: apply and rollback take the same lock. */
+		lock = nn_state_lock(ctx);
+		if (lock < 0)
+			goto out;
+		err = nn_undo_begin(ctx, &undo, release ? "hugepages release" : "hugepages reserve");
+		if (err) {
+			nn_err(ctx, "cannot start the undo log in %s: %s", ctx->state_dir,
+			       strerror(-err));
+			goto out;
+		}
+		undo_open = true;
+	}
+
+	err = nn_hugepages_set_many(ctx, undo_open ? &undo : NULL, &st, want, n, flags, res);
+	shortfall = err == -ENOMEM;
+
+	nn_open_object(o, NULL);
+	nn_print_bool(o, PRINT_JSON, "dry_run", NULL, co.dry_run);
+	nn_print_bool(o, PRINT_JSON, "partial", NULL, co.partial);
+	nn_open_array(o, "results");
+	for (i = 0; i < n; i++)
+		print_result(ctx, &res[i], co.dry_run);
+	nn_close_array(o);
+
+	if (shortfall) {
+		char boot[512];
+
+		for (i = 0; i < n; i++)
+			if (res[i].changed && res[i].got != res[i].target)
+				nn_printf(o, "node %d: asked for %ld pages of %s, the kernel gave %ld%s\n",
+					  res[i].node, res[i].target, sz, res[i].got,
+					  co.partial ? " (kept: --partial)" : "; every node put back");
+		if (!release && nn_hp_boot_args(&st, size_kb, res, n, boot, sizeof(boot)) > 0) {
+			nn_print_string(o, PRINT_ANY, "boot_args",
+					"pages the running kernel cannot supply can be reserved at boot; "
+					"kernel command line:\n  %s\n", boot);
+		} else {
+			nn_print_null(o, PRINT_JSON, "boot_args", NULL);
+		}
+	} else if (err) {
+		char path[PATH_MAX];
+		size_t last = 0;
+
+		/* set_many stops at the failing pool: the last one it touched. */
+		for (i = 0; i < n; i++)
+			if (res[i].changed)
+				last = i;
+		if (nn_hp_pool_path(st.numa, want[last].node, size_kb, "nr_hugepages",
+				    path, sizeof(path)))
+			path[0] = '\0';
+		nn_err(ctx, "%s: %s; every node put back", path, strerror(-err));
+	}
+
+	/* A mount only where the pages are (all of them, or --partial's share). */
+	if (co.mount_dir) {
+		nn_open_object(o, "mount");
+		nn_print_string(o, PRINT_JSON, "path", NULL, existing ? existing->path : co.mount_dir);
+		nn_print_uint(o, PRINT_JSON, "size_kb", NULL, size_kb);
+		if (existing) {
+			char real[PATH_MAX];
+
+			nn_print_string(o, PRINT_JSON, "action", NULL, "exists");
+			if (realpath(co.mount_dir, real) && !strcmp(real, existing->path))
+				nn_printf(o, "hugetlbfs pagesize=%s is already mounted on %s\n", sz,
+					  existing->path);
+			else
+				nn_printf(o, "hugetlbfs pagesize=%s already mounted at %s; not mounting %s\n",
+					  sz, existing->path, co.mount_dir);
+		} else if (co.dry_run) {
+			nn_print_string(o, PRINT_JSON, "action", NULL, "would_mount");
+			nn_printf(o, "would mount hugetlbfs pagesize=%s on %s\n", sz, co.mount_dir);
+		} else if (err && !(shortfall && co.partial)) {
+			nn_print_string(o, PRINT_JSON, "action", NULL, "skipped");
+			nn_printf(o, "not mounting %s: the reservation failed\n", co.mount_dir);
+		} else {
+			int merr = nn_hp_mount(ctx, &undo, co.mount_dir, size_kb);
+
+			if (merr) {
+				nn_err(ctx, "--mount '%s': hugetlbfs pagesize=%s: %s", co.mount_dir, sz,
+				       strerror(-merr));
+				nn_print_string(o, PRINT_JSON, "action", NULL, "failed");
+				if (!err)
+					err = merr;
+			} else {
+				nn_print_string(o, PRINT_JSON, "action", NULL, "mounted");
+				nn_printf(o, "mounted hugetlbfs pagesize=%s on %s\n", sz, co.mount_dir);
+			}
+		}
+		nn_close_object(o);
+	}
+	if (undo_open && undo.nchanges) {
+		nn_print_string(o, PRINT_ANY, "undo_log", "undo log: %s (nicnuma rollback)\n",
+				undo.file);
+	} else {
+		nn_print_null(o, PRINT_JSON, "undo_log", NULL);
+	}
+	nn_print_warnings(ctx);
+	nn_close_object(o);
+	if (shortfall && co.partial)
+		status = NN_EXIT_WARN;
+	else
+		status = nn_cli_status(ctx, err);
+out:
+	if (undo_open)
+		nn_undo_free(&undo);
+	nn_state_unlock(lock);
+	if (state_open)
+		nn_hp_state_free(&st);
+	free(ids);
+	free(want);
+	free(res);
+	return status;
+}
+
+int nn_cmd_hugepages(struct nn_ctx *ctx, int argc, char **argv)
+{
+	if (argc < 2) {
+		usage_main(stderr);
+		return NN_EXIT_ERROR;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage_main(stdout);
+		return NN_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "show"))
+		return cmd_show(ctx, argc - 1, argv + 1);
+	if (!strcmp(argv[1], "reserve"))
+		return cmd_change(ctx, argc - 1, argv + 1, false);
+	if (!strcmp(argv[1], "release"))
+		return cmd_change(ctx, argc - 1, argv + 1, true);
+	nn_err(ctx, "hugepages: unknown subcommand '%s' (show, reserve, release)", argv[1]);
+	return NN_EXIT_ERROR;
+}
