@@ -301,28 +301,71 @@ out:
 	return err;
 }
 
-int nn_read_str(const struct nn_root *r, const char *path, char *buf, size_t size)
-{
-	char *data, *nl;
-	size_t len;
-	int err;
+/* Size of the one-read buffer for attribute files: a sysfs attribute is at
+ * most a page. */
+#define ATTR_BUF 4096
 
-	err = nn_read_file(r, path, &data, NULL);
-	if (err)
+/* One read(2) of an attribute file into @buf (NUL-terminated): sysfs and
+ * single-record procfs files (/proc/irq/N/...) render the whole value on the
+ * first read, and a regular file in a captured tree returns all of a short
+ * file at once, so the second read that would only find EOF is skipped: a
+ * quarter of the syscalls of discovery on a 512-CPU host. When the buffer
+ * fills, the caller falls back to nn_read_file(): returns 1 then. */
+static int read_attr(const struct nn_root *r, const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	fd = nn_root_openat(r, path, O_RDONLY, 0);
+	if (fd < 0)
+		return fd;
+	do
+		n = read(fd, buf, size - 1);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		int err = -errno;
+
+		close(fd);
 		return err;
-	nl = strchr(data, '\n');
+	}
+	close(fd);
+	buf[n] = '\0';
+	return (size_t)n == size - 1 ? 1 : 0;
+}
+
+static int first_line(char *data, char *buf, size_t size)
+{
+	char *nl = strchr(data, '\n');
+	size_t len;
+
 	if (nl)
 		*nl = '\0';
 	len = strlen(data);
 	while (len && (data[len - 1] == ' ' || data[len - 1] == '\t' || data[len - 1] == '\r'))
 		data[--len] = '\0';
-	if (len >= size) {
-		free(data);
+	if (len >= size)
 		return -ENAMETOOLONG;
-	}
 	memcpy(buf, data, len + 1);
-	free(data);
 	return 0;
+}
+
+int nn_read_str(const struct nn_root *r, const char *path, char *buf, size_t size)
+{
+	char small[ATTR_BUF], *data;
+	int err;
+
+	err = read_attr(r, path, small, sizeof(small));
+	if (err < 0)
+		return err;
+	/* A full buffer may still hold the whole first line. */
+	if (err == 0 || strchr(small, '\n'))
+		return first_line(small, buf, size);
+	err = nn_read_file(r, path, &data, NULL);
+	if (err)
+		return err;
+	err = first_line(data, buf, size);
+	free(data);
+	return err;
 }
 
 int nn_parse_long(const char *str, long *val)
@@ -360,28 +403,35 @@ int nn_read_long(const struct nn_root *r, const char *path, long *val)
 	return nn_parse_long(buf, val);
 }
 
-int nn_read_cpulist(const struct nn_root *r, const char *path, struct nn_cpuset *set)
+/* Whole-file read for CPU sets: one read when the value fits a page. */
+static int read_set(const struct nn_root *r, const char *path, struct nn_cpuset *set,
+		    int (*parse)(const char *, struct nn_cpuset *))
 {
-	char *data;
-	int err = nn_read_file(r, path, &data, NULL);
+	char small[ATTR_BUF], *data;
+	int err;
 
+	err = read_attr(r, path, small, sizeof(small));
+	if (err < 0)
+		return err;
+	if (err == 0)
+		return parse(small, set);
+	/* Longer than a page (a cpulist of thousands of CPUs): read it all. */
+	err = nn_read_file(r, path, &data, NULL);
 	if (err)
 		return err;
-	err = nn_cpuset_parse_list(data, set);
+	err = parse(data, set);
 	free(data);
 	return err;
 }
 
+int nn_read_cpulist(const struct nn_root *r, const char *path, struct nn_cpuset *set)
+{
+	return read_set(r, path, set, nn_cpuset_parse_list);
+}
+
 int nn_read_cpumask(const struct nn_root *r, const char *path, struct nn_cpuset *set)
 {
-	char *data;
-	int err = nn_read_file(r, path, &data, NULL);
-
-	if (err)
-		return err;
-	err = nn_cpuset_parse_mask(data, set);
-	free(data);
-	return err;
+	return read_set(r, path, set, nn_cpuset_parse_mask);
 }
 
 int nn_write_str(const struct nn_root *r, const char *path, const char *val)

@@ -24,7 +24,6 @@
 #define NL_DUMP_TRIES 3
 
 struct dump {
-	struct nn_ctx *ctx;
 	struct nn_link *links;
 	size_t n, cap;
 	int err;		/* -ENOMEM from a callback */
@@ -225,7 +224,7 @@ static int cmp_link(const void *a, const void *b)
 
 int nn_nl_links(struct nn_ctx *ctx, struct nn_link **links, size_t *n)
 {
-	struct dump d = { .ctx = ctx };
+	struct dump d = { 0 };
 	struct mnl_socket *nl;
 	unsigned int seq;
 	char *buf;

@@ -199,8 +199,13 @@ static int read_irq(struct nic_scan *s, struct nn_nic *nic, const char *msi_dir,
 			return 0;
 		}
 	}
-	if (err)
+	if (!err && nn_cpuset_empty(&q->affinity)) {
+		/* The kernel never accepts an empty mask: this file is corrupt. */
+		nn_warn(s->ctx, path, "empty cpulist: affinity of IRQ %d unknown", q->irq);
+		err = -EINVAL;
+	} else if (err) {
 		nn_warn(s->ctx, path, "%s cpulist: affinity of IRQ %d unknown", errtext(err), q->irq);
+	}
 	q->has_affinity = !err;
 	if (s->have_intr && !it)
 		nn_warn(s->ctx, "/proc/interrupts", "IRQ %d (listed in %s) is not in /proc/interrupts: name unknown",
@@ -305,6 +310,20 @@ static int read_locality(struct nic_scan *s, struct nn_nic *nic, const char *fn_
 	err = nn_read_cpulist(&s->ctx->root, path, &nic->local_cpus);
 	if (err == -ENOMEM)
 		return err;
+	if (!err && nn_cpuset_empty(&nic->local_cpus)) {
+		const struct nn_node *nd = s->topo && nic->numa_node >= 0 ?
+			nn_topo_node(s->topo, nic->numa_node) : NULL;
+
+		/* Empty is right only for a device on a node without CPUs. */
+		if (!nd || !nn_cpuset_empty(&nd->cpus)) {
+			if (nd)
+				nn_warn(s->ctx, path, "empty cpulist although node %d has CPUs: "
+					"%s's local CPUs unknown", nic->numa_node, nic->name);
+			else
+				nn_warn(s->ctx, path, "empty cpulist: %s's local CPUs unknown", nic->name);
+			err = -EINVAL;
+		}
+	}
 	nic->local_cpus_read = !err;
 	if (err) {
 		nn_cpuset_zero(&nic->local_cpus);

@@ -64,6 +64,7 @@ struct nicst {
 	const struct nn_nic *nic;
 	int *slots;			/* distinct queue indices, ascending */
 	size_t nslots;
+	size_t demand;			/* cores it asks for: active queues, <= nslots */
 	size_t group;
 	size_t *share;			/* indices into the group's pool */
 	size_t nshare;
@@ -237,15 +238,20 @@ static int push_int(int **v, size_t *n, int x)
 
 /* ---- cores ---- */
 
+/* Same physical core: the kernel lists one in the other's thread siblings, or
+ * package/die/core ids match. Either alone survives one unreadable file. */
 static bool same_core(const struct core *c, const struct nn_cpu *cpu)
 {
+	size_t k;
+
 	if (c->node != cpu->node)
 		return false;
+	for (k = 0; k < c->nthr; k++)
+		if (nn_cpuset_test(&cpu->siblings, (unsigned)c->thr[k]))
+			return true;
 	if (cpu->package >= 0 && cpu->core >= 0)
 		return c->package == cpu->package && c->die == cpu->die && c->core_id == cpu->core;
-	if (!nn_cpuset_empty(&cpu->siblings))
-		return c->sibkey == nn_cpuset_first(&cpu->siblings);
-	return false;
+	return c->sibkey >= 0 && c->sibkey == cpu->id;
 }
 
 static int core_cmp(const void *a, const void *b)
@@ -379,6 +385,16 @@ static int queue_slots(struct nicst *ns)
 		for (i = 0; i < (size_t)n->tx_queues; i++)
 			if (push_int(&ns->slots, &ns->nslots, (int)i))
 				return -ENOMEM;
+	/* mlx5 requests a completion vector per CPU but runs its netdev on the
+	 * first <channels> of them: the NIC's share of cores is sized by its
+	 * active queues, and the extra vectors wrap over that share. */
+	ns->demand = ns->nslots;
+	{
+		int active = n->rx_queues > n->tx_queues ? n->rx_queues : n->tx_queues;
+
+		if (active > 0 && (size_t)active < ns->demand)
+			ns->demand = (size_t)active;
+	}
 	return 0;
 }
 
@@ -551,7 +567,7 @@ static size_t group_demand(const struct state *st, const struct group *g)
 	size_t i, d = 0;
 
 	for (i = 0; i < g->nn; i++)
-		d += st->nics[g->nics[i]].nslots;
+		d += st->nics[g->nics[i]].demand;
 	return d;
 }
 
@@ -806,7 +822,7 @@ static int allocate_group(struct state *st, struct group *g)
 	if (!want || !got)
 		goto out;
 	for (i = 0; i < k; i++)
-		want[i] = st->nics[g->nics[i]].nslots;
+		want[i] = st->nics[g->nics[i]].demand;
 	if (demand <= g->npool) {
 		for (i = 0; i < k; i++)
 			got[i] = want[i];
@@ -922,13 +938,15 @@ static char *fmt_core(const struct core *c, int cpu, char *buf, size_t len)
 	return buf;
 }
 
-static char *slot_reason(const struct state *st, const struct nicst *ns, size_t pos, bool wrapped)
+static char *slot_reason(const struct state *st, const struct nicst *ns, size_t slot)
 {
+	size_t pos = slot % ns->norder;
 	const struct core *c = &st->cores[ns->ocore[pos]];
 	int dist = ns->odist[pos];
 	char core[48], *r = NULL;
 	const char *sib = ns->othr[pos] ? " (SMT sibling)" : "";
-	const char *wr = wrapped ? " (shared: more queues than CPUs)" : "";
+	const char *wr = slot < ns->norder ? "" : slot >= ns->demand ?
+		" (vector beyond the active queues: shares a CPU)" : " (shared: more queues than CPUs)";
 	int ok = -1;
 
 	fmt_core(c, ns->order[pos], core, sizeof(core));
@@ -1070,7 +1088,7 @@ static int emit_nic(struct state *st, struct nicst *ns)
 	}
 	if (ok < 0)
 		return -ENOMEM;
-	if (ns->nshare && ns->nshare < ns->nslots && g->nn > 1 && ns->nshare < g->npool) {
+	if (ns->nshare && ns->nshare < ns->demand && g->nn > 1 && ns->nshare < g->npool) {
 		char *r;
 
 		if (asprintf(&r, "%s, even share of %zu cores", pn->reason, ns->nshare) < 0)
@@ -1083,7 +1101,7 @@ static int emit_nic(struct state *st, struct nicst *ns)
 
 		for (i = 0; i < g->npool; i++)
 			local += g->pool[i].kind != E_SPILL;
-		for (i = 0; i < ns->nslots; i++)
+		for (i = 0; i < ns->demand; i++)
 			spilled += ns->okind[i % ns->norder] == E_SPILL;
 		WARN(st, "%s: node %d has %zu usable core%s for %zu queue%s: %zu spilled to the nearest nodes by distance",
 		     n->name, g->node, local, local == 1 ? "" : "s", group_demand(st, g),
@@ -1091,8 +1109,8 @@ static int emit_nic(struct state *st, struct nicst *ns)
 	}
 	if (ns->nslots && !ns->norder)
 		WARN(st, "%s: no usable CPU for its queues", n->name);
-	else if (ns->nslots > ns->norder)
-		WARN(st, "%s: %zu queues on %zu CPUs: queues share CPUs", n->name, ns->nslots, ns->norder);
+	else if (ns->demand > ns->norder)
+		WARN(st, "%s: %zu queues on %zu CPUs: queues share CPUs", n->name, ns->demand, ns->norder);
 	if (!ns->nslots && n->nirqs)
 		WARN(st, "%s: no queue IRQs recognised: only its other IRQs are planned", n->name);
 	return 0;
@@ -1138,7 +1156,7 @@ static int emit_irqs(struct state *st, struct nicst *ns)
 
 			if (nn_cpuset_set(&pi->cpus, (unsigned)ns->order[pos]))
 				goto out;
-			pi->reason = slot_reason(st, ns, pos, (size_t)s >= ns->norder);
+			pi->reason = slot_reason(st, ns, (size_t)s);
 		} else if (nn_cpuset_empty(&hk)) {
 			const struct nn_plan_nic *pn = &plan->nics[plan->nnics - 1];
 
@@ -1260,7 +1278,9 @@ static int add_hugepage_node(struct state *st, int node)
 	h->node = node;
 	h->size_kb = st->opts->hugepage_size_kb;
 	h->current = node_hugepages(st->topo, node, h->size_kb);
-	h->target = st->opts->hugepage_count;
+	/* Reserve at least COUNT: never shrink a pool someone else may use. */
+	h->request = st->opts->hugepage_count;
+	h->target = h->current > h->request ? h->current : h->request;
 	plan->nhugepages++;
 	return 0;
 }
@@ -1290,13 +1310,6 @@ static int emit_hugepages(struct state *st)
 		for (i = 0; i < t->nnodes; i++)
 			if (t->nodes[i].mem_total_kb != 0 && add_hugepage_node(st, t->nodes[i].id))
 				return -ENOMEM;
-	}
-	for (i = 0; i < st->plan->nhugepages; i++) {
-		const struct nn_plan_hugepages *h = &st->plan->hugepages[i];
-
-		if (h->current > h->target)
-			WARN(st, "hugepages: node %d has %ld pages of %lu kB; the plan lowers it to %ld",
-			     h->node, h->current, h->size_kb, h->target);
 	}
 	return 0;
 }

@@ -78,7 +78,8 @@ struct nn_plan_hugepages {
 	int node;
 	unsigned long size_kb;
 	long current;			/* nr_hugepages now, -1 unknown */
-	long target;
+	long target;			/* nr_hugepages to set: max(current, request) */
+	long request;			/* pages asked for (--hugepages COUNT): DPDK --socket-mem */
 };
 
 /* Identifies the host a plan was made for; apply refuses another shape. */

@@ -120,7 +120,7 @@ int nn_plan_eal_args(const struct nn_plan *plan, const struct nn_host *host, int
 
 			for (i = 0; i < plan->nhugepages; i++)
 				if (plan->hugepages[i].node == n && n == node)
-					mb = (long)(plan->hugepages[i].size_kb * (unsigned long)plan->hugepages[i].target / 1024);
+					mb = (long)(plan->hugepages[i].size_kb * (unsigned long)plan->hugepages[i].request / 1024);
 			snprintf(num, sizeof(num), "%ld", mb);
 			if (append(&buf, &len, n ? "," : "", num))
 				goto out;

@@ -142,6 +142,7 @@ struct json_object *nn_plan_to_json(const struct nn_plan *plan)
 		CHK(add(o, "size_kb", json_object_new_int64((int64_t)h->size_kb)));
 		CHK(add(o, "current", opt_int(h->current)));
 		CHK(add(o, "target", json_object_new_int64(h->target)));
+		CHK(add(o, "request", json_object_new_int64(h->request)));
 	}
 
 	NEW(o, json_object_new_object());
@@ -470,6 +471,9 @@ static int read_hugepages(struct rd *r, struct json_object *p, struct nn_plan *p
 		x->current = (long)v;
 		TRY(get_int(r, o, where, "target", false, 0, 1LL << 40, &v));
 		x->target = (long)v;
+		/* "request" came later: a plan without it asked for its target. */
+		TRY(get_int(r, o, where, "request", true, 0, 1LL << 40, &v));
+		x->request = v < 0 ? x->target : (long)v;
 	}
 	return 0;
 fail:

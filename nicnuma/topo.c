@@ -253,6 +253,18 @@ static int read_node(struct nn_ctx *ctx, struct nn_topo *t, struct nn_node *n)
 
 /* The L3 group of @cpu: the cache index whose level is 3. A missing cache
  * directory is normal in many VMs and on some arches: unknown, no warning. */
+/* The L3 that a CPU uses is shared with itself at least. */
+static int l3_check(struct nn_ctx *ctx, struct nn_cpu *c, const char *path)
+{
+	if (!nn_cpuset_test(&c->l3_cpus, (unsigned int)c->id)) {
+		nn_warn(ctx, path, "does not list CPU %d itself: L3 group unknown", c->id);
+		nn_cpuset_zero(&c->l3_cpus);
+		return 0;
+	}
+	c->l3 = nn_cpuset_first(&c->l3_cpus);
+	return 0;
+}
+
 static int scan_l3(struct nn_ctx *ctx, struct nn_cpu *c)
 {
 	char dir[64], path[PATH_MAX];
@@ -292,7 +304,7 @@ static int scan_l3(struct nn_ctx *ctx, struct nn_cpu *c)
 			err = 0;
 			break;
 		}
-		c->l3 = nn_cpuset_first(&c->l3_cpus);
+		l3_check(ctx, c, path);
 		break;
 	}
 	closedir(d);
@@ -319,8 +331,7 @@ static int read_l3(struct nn_ctx *ctx, struct nn_cpu *c)
 		nn_cpuset_zero(&c->l3_cpus);
 		return 0;
 	}
-	c->l3 = nn_cpuset_first(&c->l3_cpus);
-	return 0;
+	return l3_check(ctx, c, path);
 }
 
 static int read_cpus(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
@@ -362,6 +373,11 @@ static int read_cpus(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 			missing_note(&m_sib, path);
 		else if (err)
 			nn_warn(ctx, path, "malformed cpulist: SMT siblings of CPU %d unknown", cpu);
+		else if (!nn_cpuset_test(&c->siblings, (unsigned int)cpu)) {
+			/* A CPU is always its own sibling: an empty or foreign list is corrupt. */
+			nn_warn(ctx, path, "does not list CPU %d itself: SMT siblings unknown", cpu);
+			nn_cpuset_zero(&c->siblings);
+		}
 		err = read_l3(ctx, c);
 		if (err)
 			return err;
@@ -395,6 +411,23 @@ static void assign_cpu_nodes(struct nn_ctx *ctx, struct nn_topo *t)
 			}
 			c->node = n->id;
 		}
+	}
+	/* Every online CPU belongs to a node; one that none lists means a
+	 * cpulist was lost or truncated. */
+	{
+		struct nn_cpuset orphans = NN_CPUSET_INIT;
+		char *list;
+
+		for (j = 0; j < t->ncpus; j++)
+			if (t->cpus[j].node < 0 && nn_cpuset_set(&orphans, (unsigned int)t->cpus[j].id))
+				break;
+		if (!nn_cpuset_empty(&orphans)) {
+			list = nn_cpuset_format_list(&orphans);
+			nn_warn(ctx, NODE_DIR, "online CPUs %s are in no node's cpulist: their node is unknown",
+				list ? list : "?");
+			free(list);
+		}
+		nn_cpuset_free(&orphans);
 	}
 }
 
@@ -479,6 +512,8 @@ static void read_cpuinfo(struct nn_ctx *ctx, struct nn_knobs *k)
 		}
 	}
 	free(text);
+	if (!have_model && !have_flags)
+		nn_warn(ctx, path, "no 'model name' and no 'flags' line: CPU model and hypervisor flag unknown");
 }
 
 static void read_knobs(struct nn_ctx *ctx, struct nn_knobs *k)

@@ -34,4 +34,12 @@ int nn_cmd_rollback(struct nn_ctx *ctx, int argc, char **argv);
 /* Status for a finished report: error beats warnings beats clean. */
 int nn_cli_status(const struct nn_ctx *ctx, int err);
 
+/* "nicnuma layout": per-node service instances as systemd units (cmd_layout.c). */
+int nn_cmd_layout(struct nn_ctx *ctx, int argc, char **argv);
+
+/* "nicnuma check --pid PID[,PID] [--watch S] [--count N]": process placement.
+ * Registered as "check-pid" for now; the lead wires "check --pid" (owned by
+ * the plan-drift check) to call this with the same argv. */
+int cmd_check_pid(struct nn_ctx *ctx, int argc, char **argv);
+
 #endif

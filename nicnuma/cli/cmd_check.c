@@ -18,6 +18,7 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 "Usage: nicnuma [--root DIR] [--json] [-v] check [--plan FILE] [PLAN OPTIONS]\n"
+"       nicnuma [--root DIR] [--json] check --pid PID[,PID...] [--watch S] [--count N]\n"
 "\n"
 "Compare the host's IRQ affinities, XPS masks (and channel counts, when the plan\n"
 "sets them) with a plan: the given --plan FILE (checked against this host's\n"
@@ -30,6 +31,9 @@ static void usage(FILE *fp)
 "it is fenced (nicnuma's ban policy script, or --banirq for every planned IRQ):\n"
 "its next pass would rewrite the affinities.\n"
 "Works on a captured tree with --root.\n"
+"\n"
+"With --pid, checks running processes instead: where their threads run and\n"
+"where their memory sits, per node ('nicnuma check --pid --help').\n"
 "\n"
 "Options:\n"
 "      --plan FILE       the plan to check against ('-' for stdin)\n"
@@ -62,6 +66,19 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	struct nn_host host;
 	struct nn_plan plan;
 	int opt, err, ret = NN_EXIT_ERROR;
+
+	/* check --pid is a different question (a process, not the host's IRQs):
+	 * it has its own options and report. */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--pid") && i + 1 < argc &&
+		    (!strcmp(argv[i + 1], "--help") || !strcmp(argv[i + 1], "-h"))) {
+			char *help[] = { argv[0], argv[i + 1], NULL };
+
+			return cmd_check_pid(ctx, 2, help);
+		}
+		if (!strcmp(argv[i], "--pid") || !strncmp(argv[i], "--pid=", 6))
+			return cmd_check_pid(ctx, argc, argv);
+	}
 
 	memset(&host, 0, sizeof(host));
 	memset(&plan, 0, sizeof(plan));

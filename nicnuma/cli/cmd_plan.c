@@ -28,12 +28,15 @@ static void usage(FILE *fp)
 "  - housekeeping CPUs (default: the first core of each node and its siblings)\n"
 "    take no queue IRQ; the NIC's other IRQs (config, async, misc) go there;\n"
 "  - NICs on the same node get disjoint cores while there are enough, otherwise\n"
-"    a fair share each (a NIC that needs fewer keeps what it needs);\n"
+"    a fair share each (a NIC that needs fewer keeps what it needs); a NIC's\n"
+"    need is its active queue count, so extra completion vectors (mlx5 asks\n"
+"    for one per CPU) wrap over its share instead of widening it;\n"
 "  - a node without CPUs (memory-only, CXL) or with fewer cores than queues\n"
 "    (NPS/SNC sub-NUMA nodes) spills to the nearest nodes by the distance\n"
-"    matrix; for too few cores only near nodes (distance below twice the local\n"
-"    one, i.e. the same package) are used: an SMT sibling costs less than the\n"
-"    other socket. Every spill is a warning and named in the IRQ's reason;\n"
+"    matrix, into cores those nodes' own NICs leave free; for too few cores\n"
+"    only near nodes (distance below twice the local one, i.e. the same\n"
+"    package) are used: an SMT sibling costs less than the other socket.\n"
+"    Every spill is a warning and named in the IRQ's reason;\n"
 "  - numa_node -1: the device's local_cpulist when it is narrower than all\n"
 "    CPUs, otherwise the queues are spread over all nodes with the warning\n"
 "    'unknown locality';\n"
@@ -148,19 +151,29 @@ static void print_irqs(struct nn_out *o, const struct nn_plan *p, const struct n
 	}
 }
 
+/* One line per NIC (eight queues a line): "tx-0:29 tx-1:30 ...". */
 static void print_xps(struct nn_out *o, const struct nn_plan *p)
 {
-	size_t i;
+	size_t i, col = 0;
 
 	if (!p->nxps)
 		return;
-	nn_printf(o, "\nXPS (tx queue -> CPUs)\n");
+	nn_printf(o, "\nXPS (tx queue:CPUs)");
 	for (i = 0; i < p->nxps; i++) {
 		char *l = nn_cpuset_format_list(&p->xps[i].cpus);
 
-		nn_printf(o, "  %-16s tx-%-4d %s\n", p->xps[i].nic, p->xps[i].queue, l ? l : "?");
+		if (!i || strcmp(p->xps[i].nic, p->xps[i - 1].nic)) {
+			nn_printf(o, "\n  %-16s", p->xps[i].nic);
+			col = 0;
+		} else if (col == 8) {
+			nn_printf(o, "\n  %-16s", "");
+			col = 0;
+		}
+		nn_printf(o, " tx-%d:%s", p->xps[i].queue, l ? l : "?");
+		col++;
 		free(l);
 	}
+	nn_printf(o, "\n");
 }
 
 static void print_channels_hugepages(struct nn_out *o, const struct nn_plan *p)
@@ -186,8 +199,9 @@ static void print_channels_hugepages(struct nn_out *o, const struct nn_plan *p)
 			snprintf(cur, sizeof(cur), "%ld", hp->current);
 		else
 			snprintf(cur, sizeof(cur), "?");
-		nn_printf(o, "  node %-3d %7lu kB pages: %s -> %ld (%lu MB)\n", hp->node, hp->size_kb, cur,
-			  hp->target, hp->size_kb * (unsigned long)hp->target / 1024);
+		nn_printf(o, "  node %-3d %7lu kB pages: %s -> %ld (%lu MB asked for%s)\n", hp->node,
+			  hp->size_kb, cur, hp->target, hp->size_kb * (unsigned long)hp->request / 1024,
+			  hp->target > hp->request ? "; the pool already holds more and is kept" : "");
 	}
 }
 

@@ -16,11 +16,12 @@ static const struct nn_cmd cmds[] = {
 	{ "nics", nn_cmd_nics, "network devices: PCI locality, local CPUs, queues and queue IRQs" },
 	{ "plan", nn_cmd_plan, "plan where queue IRQs, XPS, channels and hugepages go (changes nothing)" },
 	{ "apply", nn_cmd_apply, "carry out a plan: snapshot, write, read back (--dry-run to preview)" },
-	{ "check", nn_cmd_check, "compare live IRQ/XPS placement and irqbalance with a plan" },
+	{ "check", nn_cmd_check, "compare live IRQ/XPS placement with a plan; --pid: a process's placement" },
 	{ "rollback", nn_cmd_rollback, "restore the values the newest (or a given) snapshot saved" },
 	{ "script", nn_cmd_script, "render a plan as a standalone POSIX sh script (with restore)" },
 	{ "hugepages", nn_cmd_hugepages, "per-node hugepage pools: show, reserve, release" },
 	{ "bench", nn_cmd_bench, "prove what NUMA misplacement costs: nicnuma-fwd local vs remote" },
+	{ "layout", nn_cmd_layout, "one service instance per NUMA node as systemd units" },
 	{ NULL, NULL, NULL },
 };
 

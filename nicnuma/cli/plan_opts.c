@@ -287,8 +287,11 @@ int nn_cli_read_plan(struct nn_ctx *ctx, const char *path, struct nn_plan *plan)
 	}
 	doc = json_tokener_parse_ex(tok, buf, (int)len);
 	if (!doc || json_tokener_get_error(tok) != json_tokener_success) {
+		enum json_tokener_error e = json_tokener_get_error(tok);
+
 		nn_err(ctx, "--plan: %s is not JSON: %s (at byte %zu)", path,
-		       json_tokener_error_desc(json_tokener_get_error(tok)), json_tokener_get_parse_end(tok));
+		       e == json_tokener_continue ? "it ends too early (truncated?)" : json_tokener_error_desc(e),
+		       json_tokener_get_parse_end(tok));
 		goto out;
 	}
 	ret = nn_plan_from_json(doc, plan, why, sizeof(why));

@@ -50,8 +50,9 @@ enum {
 "                       planned IRQs (IRQBALANCE_BANNED_CPULIST / --banirq);\n" \
 "                       ignore: leave it alone (it will move IRQs again)\n" \
 "  --hugepages SIZE:COUNT\n" \
-"                       reserve COUNT pages of SIZE (2M, 1G, 2048kB) on each\n" \
-"                       node that holds a planned NIC; adds DPDK --socket-mem\n"
+"                       reserve at least COUNT pages of SIZE (2M, 1G, 2048kB)\n" \
+"                       on each node that holds a planned NIC (a larger pool\n" \
+"                       is kept); adds DPDK --socket-mem COUNT x SIZE\n"
 
 /* Handles one getopt value; 0 done, 1 not a planning option, -1 bad value
  * (message already printed, naming the option). */

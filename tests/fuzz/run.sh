@@ -22,6 +22,7 @@ crashes=${NN_FUZZ_CRASHES:-$(dirname "$fuzzer")/crashes}
 mkdir -p "$crashes" || exit 2
 work=$(mktemp -d "${TMPDIR:-/tmp}/nicnuma-$name.XXXXXX") || exit 2
 trap 'rm -rf "$work"' EXIT
+trap 'exit 143' TERM INT
 mkdir "$work/corpus"
 cp -R "$seeds/." "$work/corpus/"
 

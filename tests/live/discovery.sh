@@ -6,7 +6,8 @@
 #     queues and affinities of /proc/interrupts and /proc/irq/N.
 #  2. veth and tun devices made in a private netns (disc-*) show as virtual with
 #     the right kind, and rtnetlink agrees with sysfs (no warnings; ifindexes
-#     equal `ip -j link`).
+#     equal `ip -j link`); entered without its own /sys, they disagree and
+#     that is reported.
 #  3. Under --root nothing opens a socket (strace), while the live run does.
 #  4. A root that does not exist exits 2.
 #  5. In a writable capture of this host: garbage numa_node, a truncated
@@ -88,6 +89,10 @@ ip netns add "$ns" || { fail "cannot create netns $ns"; exit 1; }
 ip -n "$ns" link set lo up
 check "veth pair disc-v0/disc-v1 created" ip -n "$ns" link add disc-v0 type veth peer name disc-v1
 check "tun device disc-t0 created" ip -n "$ns" tuntap add dev disc-t0 mode tun
+# Interface names may hold shell and JSON metacharacters.
+# shellcheck disable=SC1003  # the backslash is part of the name
+odd1='disc-$(x);' odd2='disc-"q\'
+check "veth pair with hostile names created" ip -n "$ns" link add "$odd1" type veth peer name "$odd2"
 have_dummy=0
 if ip -n "$ns" link add disc-d0 type dummy 2>/dev/null; then
   have_dummy=1
@@ -103,10 +108,26 @@ check "disc-v0 is virtual veth without pci/driver ($(kind disc-v0))" [ "$(kind d
 check "disc-v1 is virtual veth without pci/driver ($(kind disc-v1))" [ "$(kind disc-v1)" = "true veth null null" ]
 check "disc-t0 is virtual tun without pci/driver ($(kind disc-t0))" [ "$(kind disc-t0)" = "true tun null null" ]
 check "lo is virtual loopback ($(kind lo))" [ "$(kind lo)" = "true loopback null null" ]
+check "$odd1 is virtual veth, name intact in JSON ($(kind "$odd1"))" [ "$(kind "$odd1")" = "true veth null null" ]
+check "$odd2 is virtual veth, name intact in JSON ($(kind "$odd2"))" [ "$(kind "$odd2")" = "true veth null null" ]
 [ "$have_dummy" = 1 ] && check "disc-d0 is virtual dummy ($(kind disc-d0))" [ "$(kind disc-d0)" = "true dummy null null" ]
 want=$(ip -n "$ns" -j link show | jq -r '.[] | "\(.ifname) \(.ifindex)"' | sort)
 got=$(jq -r '.nics[] | "\(.name) \(.ifindex)"' "$tmp/ns.json" | sort)
 check "netns links and ifindexes = ip -j link ($(tr '\n' ' ' <<< "$got"))" [ "$got" = "$want" ]
+
+# The cross-check can fail: entering only the netns (no mount namespace, so
+# /sys still shows this host's devices) makes rtnetlink and sysfs disagree.
+if command -v nsenter > /dev/null; then
+  nsenter --net="/run/netns/$ns" "$nn" nics --json > "$tmp/split.json" 2> "$tmp/split.err"
+  rc=$?
+  check "netns without its sysfs: exit 1 (got $rc)" [ "$rc" -eq 1 ]
+  check "netns without its sysfs: 'rtnetlink lists link disc-v0 that /sys/class/net lacks'" \
+    jqok '[.warnings[].message | select(test("rtnetlink lists link disc-v0 .*lacks"))] | length == 1' "$tmp/split.json"
+  check "netns without its sysfs: lo is in both, so no warning names it" \
+    jqok '[.warnings[] | select(.file == "lo")] | length == 0' "$tmp/split.json"
+else
+  echo "note: nsenter missing; the sysfs/netlink disagreement check was not run"
+fi
 
 # --- 3. --root never opens a socket; the live run does ----------------------
 "$capture" "$tmp/cap.tar.gz" 2>/dev/null || fail "capture-host failed"

@@ -262,6 +262,19 @@ static void nodes_and_distances(void **state)
 	assert_int_equal(ids[2], 5);
 	nn_topo_free(&t);
 	nn_ctx_free(&ctx);
+
+	/* The basic form: same nodes and CPU nodes, no per-CPU topology reads. */
+	assert_int_equal(nn_ctx_init(&ctx, tmp, false), 0);
+	assert_int_equal(nn_topo_discover_basic(&ctx, &t), 0);
+	assert_int_equal(t.nnodes, 3);
+	assert_int_equal(t.ncpus, 4);
+	assert_int_equal(nn_topo_cpu_node(&t, 3), 2);
+	assert_int_equal(t.cpus[2].package, -1);
+	assert_int_equal(t.cpus[0].l3, -1);
+	assert_true(nn_cpuset_empty(&t.cpus[0].siblings));
+	assert_int_equal(nn_topo_distance(&t, 0, 5), 30);
+	nn_topo_free(&t);
+	nn_ctx_free(&ctx);
 }
 
 static void nic_tree(void)

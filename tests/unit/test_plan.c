@@ -576,6 +576,22 @@ static void test_remote_and_spread_policy(void **state)
 		free(eal);
 	}
 	nn_plan_free(&p);
+
+	/* a pool that already holds more is kept; DPDK still asks for COUNT */
+	h.topo.nodes[0].hugepages[0].total = 2048;
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.hugepages[0].current, 2048);
+	assert_int_equal(p.hugepages[0].target, 2048);
+	assert_int_equal(p.hugepages[0].request, 512);
+	{
+		char *eal;
+		bool shared;
+
+		assert_int_equal(nn_plan_eal_args(&p, &h, 0, &eal, &shared), 0);
+		assert_non_null(strstr(eal, "--socket-mem 1024,0,0"));
+		free(eal);
+	}
+	nn_plan_free(&p);
 	nn_plan_opts_free(&o);
 	host_free(&h);
 }
@@ -721,6 +737,35 @@ static void test_shape_mismatch_refused(void **state)
 	host_free(&h);
 }
 
+/* mlx5 asks for more completion vectors than it has channels: its share of
+ * cores follows the active queues, the extra vectors wrap over that share. */
+static void test_extra_vectors(void **state)
+{
+	struct nn_host h;
+	struct nn_plan p;
+	struct nn_nic *n;
+	int c;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	for (c = 0; c < 8; c++)
+		add_cpu(&h, c, 0, 0, c, 0);
+	finish(&h, 1, NULL);
+	n = add_nic(&h, "etha", "0000:01:00.0", 0, "0-7", 6, 40, MLX5);
+	n->rx_queues = n->tx_queues = 3;	/* 3 channels, 6 vectors */
+	add_nic(&h, "ethb", "0000:02:00.0", 0, "0-7", 4, 60, I40E);
+	plan_ok(&h, NULL, &p);
+	/* 3 + 4 active queues fit 7 cores: disjoint, etha 1-3, ethb 4-7 */
+	assert_string_equal(qcpus(&p, "etha", 2, NN_QDIR_RXTX), "3");
+	assert_string_equal(qcpus(&p, "etha", 3, NN_QDIR_RXTX), "1");
+	assert_non_null(strstr(irq_of(&p, "etha", 3, NN_QDIR_RXTX)->reason, "vector beyond the active queues"));
+	assert_string_equal(qcpus(&p, "ethb", 0, NN_QDIR_RXTX), "4");
+	assert_string_equal(qcpus(&p, "ethb", 3, NN_QDIR_RXTX), "7");
+	assert_false(has_warning(&p, "share CPUs"));
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
 /* All CPUs housekeeping (a 1-core host): queue IRQs still get a CPU, with a warning. */
 static void test_tiny_host(void **state)
 {
@@ -757,6 +802,7 @@ int main(void)
 		cmocka_unit_test(test_channels_irqbalance_novirt),
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_shape_mismatch_refused),
+		cmocka_unit_test(test_extra_vectors),
 		cmocka_unit_test(test_tiny_host),
 	};
 
