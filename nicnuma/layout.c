@@ -223,11 +223,17 @@ static int node_hugepages(struct nn_layout_instance *in, const struct nn_node *n
 	size_t i;
 	int err = 0;
 
-	for (i = 0; plan && i < plan->nhugepages && !err; i++)
-		if (plan->hugepages[i].node == in->node && plan->hugepages[i].target > 0) {
-			err = add_hugepages(in, plan->hugepages[i].size_kb, plan->hugepages[i].target);
+	/* The instance's share is what was asked for, not the whole pool: a pool
+	 * the plan keeps larger may serve other tenants too. */
+	for (i = 0; plan && i < plan->nhugepages && !err; i++) {
+		const struct nn_plan_hugepages *h = &plan->hugepages[i];
+		long pages = h->request > 0 ? h->request : h->target;
+
+		if (h->node == in->node && pages > 0) {
+			err = add_hugepages(in, h->size_kb, pages);
 			planned = true;
 		}
+	}
 	for (i = 0; !planned && i < node->nhugepages && !err; i++)
 		err = add_hugepages(in, node->hugepages[i].size_kb, node->hugepages[i].total);
 	return err;
