@@ -280,7 +280,7 @@ def do_plan(r, path):
 def do_applied(r, path, snap=None):
     irqs, xps = plan_irqs(load(path))
     before = load(snap).get('_effective', {}) if snap else {}
-    bad, bade, pending, n = [], [], [], 0
+    bad, bade, badx, pending, n = [], [], [], [], 0
     for i in irqs:
         if not os.path.exists(R + f"/proc/irq/{i['irq']}"):
             continue
@@ -302,7 +302,7 @@ def do_applied(r, path, snap=None):
     r.check(f'apply: effective_affinity_list within the plan ({len(pending)} moves pending until the IRQ fires)',
             n > 0 and not bade, '; '.join(bade))
     for x in xps:
-        f = f"/sys/class/net/{x['nic']}/queues/tx-{x['queue']}/xps_cpus"
+        f = R + f"/sys/class/net/{x['nic']}/queues/tx-{x['queue']}/xps_cpus"
         if not os.path.exists(f):
             continue
         mask = int(read(f).replace(',', ''), 16)
@@ -353,7 +353,7 @@ def main():
         sys.exit(f'truth.py: unknown subcommand {cmd}')
     try:
         fn(r, *args)
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except Exception as e:  # noqa: BLE001 - a broken check is a FAIL, never a silent gap
         r.check(f'{cmd}: {" ".join(args)} readable', False, f'{type(e).__name__}: {e}')
 
 
