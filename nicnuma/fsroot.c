@@ -301,6 +301,86 @@ out:
 	return err;
 }
 
+/* Streaming buffer of nn_read_lines(): big enough for a 4096-CPU line of
+ * /proc/interrupts, small enough to stay in cache; grows for longer lines. */
+#define LINES_BUF (64u << 10)
+
+int nn_read_lines(const struct nn_root *r, const char *path,
+		  int (*line)(void *arg, const char *p, const char *end), void *arg)
+{
+	size_t cap = LINES_BUF, used = 0;
+	bool eof = false;
+	char *buf;
+	int fd, err = 0;
+
+	fd = nn_root_openat(r, path, O_RDONLY, 0);
+	if (fd < 0)
+		return fd;
+	buf = malloc(cap);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	while (!eof) {
+		char *p, *end, *nul;
+		ssize_t n;
+
+		if (used == cap) {
+			char *nb;
+
+			/* One line fills the buffer: same limit as nn_read_file. */
+			if (cap >= (64u << 20)) {
+				err = -EFBIG;
+				goto out;
+			}
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				err = -ENOMEM;
+				goto out;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + used, cap - used);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			goto out;
+		}
+		/* Text ends at EOF or at a NUL, as it would for a string parser. */
+		nul = memchr(buf + used, '\0', (size_t)n);
+		if (nul)
+			n = nul - (buf + used);
+		eof = n == 0 || nul;
+		used += (size_t)n;
+		p = buf;
+		end = buf + used;
+		for (;;) {
+			char *nl = memchr(p, '\n', (size_t)(end - p));
+
+			if (!nl)
+				break;
+			err = line(arg, p, nl);
+			if (err)
+				goto out;
+			p = nl + 1;
+		}
+		if (eof && p < end) {
+			err = line(arg, p, end);	/* no final newline */
+			if (err)
+				goto out;
+			p = end;
+		}
+		used = (size_t)(end - p);
+		memmove(buf, p, used);
+	}
+out:
+	free(buf);
+	close(fd);
+	return err;
+}
+
 /* Size of the one-read buffer for attribute files: a sysfs attribute is at
  * most a page. */
 #define ATTR_BUF 4096

@@ -42,6 +42,12 @@ int nn_root_hostpath(const struct nn_root *r, const char *path, char *buf, size_
 
 /* Whole file, malloc'd and NUL-terminated, any size (sysfs files lie about it). */
 int nn_read_file(const struct nn_root *r, const char *path, char **out, size_t *len);
+/* Streams a text file through a reused buffer, calling @line for each line
+ * (without its '\n'; the text ends at EOF or a NUL). A non-zero return from
+ * @line stops the read and is returned. For files too big to hold at once
+ * (/proc/interrupts on a 512-CPU host is 6 MB). */
+int nn_read_lines(const struct nn_root *r, const char *path,
+		  int (*line)(void *arg, const char *p, const char *end), void *arg);
 /* First line, trailing whitespace stripped; -ENAMETOOLONG if it does not fit. */
 int nn_read_str(const struct nn_root *r, const char *path, char *buf, size_t size);
 /* Strict integer: -EINVAL on garbage, -ERANGE on overflow. */
