@@ -20,6 +20,10 @@ struct nn_root {
 	int fd;		/* -1 for the real root: absolute paths go to the kernel as is */
 	char *path;	/* as given, for messages */
 	bool live;	/* the real machine: live-only actions allowed */
+	/* Only in a directory view (nn_root_view_open), else -1/NULL/0: */
+	int dirfd;	/* the view's directory, resolved inside the root */
+	const char *dir;	/* its absolute path, as the caller named it */
+	size_t dirlen;
 };
 
 /* Opens @path (NULL: $NICNUMA_ROOT, else "/"). -ENOENT/-ENOTDIR when it is not a
@@ -27,6 +31,18 @@ struct nn_root {
 int nn_root_open(struct nn_root *r, const char *path);
 void nn_root_close(struct nn_root *r);
 static inline bool nn_root_is_live(const struct nn_root *r) { return r->live; }
+
+/* A view of @r for many files below one directory @dir ("/proc/irq"): it
+ * takes the same absolute paths and gives the same results as @r, but a path
+ * under @dir is resolved from an fd of @dir, so the kernel walks 2 components
+ * instead of 4-7 (a quarter of discovery's time on a 512-CPU host was path
+ * walking). Nothing outside the root is reachable through it: below @dir the
+ * walk may not leave @dir (RESOLVE_BENEATH); a path that would (an absolute
+ * symlink, "..") is resolved from the root as before. The view borrows @r's
+ * root and path; it is usable even when this fails (then it is just @r).
+ * Close it before @r. */
+int nn_root_view_open(const struct nn_root *r, const char *dir, struct nn_root *view);
+void nn_root_view_close(struct nn_root *view);
 
 /* openat() relative to the root. Under a fake root, absolute symlinks and ".."
  * stay inside it (openat2 RESOLVE_IN_ROOT where the kernel has it). */

@@ -65,6 +65,9 @@ static int setup(void **state)
 	/* Absolute link: must resolve inside the root, never on the host. */
 	snprintf(p, sizeof(p), "%s/sys/class/net/abs", tmp);
 	assert_int_equal(symlink("/sys/devices/pci0000:00/0000:00:03.0", p), 0);
+	/* Absolute link to a host directory that the root does not have. */
+	snprintf(p, sizeof(p), "%s/sys/class/net/host", tmp);
+	assert_int_equal(symlink("/proc/sys/kernel", p), 0);
 	return 0;
 }
 
@@ -119,6 +122,58 @@ static void test_read(void **state)
 	assert_int_equal(nn_root_access(&r, "/sys/class/net/none", 0), -ENOENT);
 	nn_cpuset_free(&s);
 	nn_root_close(&r);
+}
+
+/* A directory view gives what the root gives, and never a host file: the
+ * absolute links and ".." that leave the view are resolved from the root. */
+static void test_view(void **state)
+{
+	struct nn_cpuset s = NN_CPUSET_INIT;
+	struct nn_root r, v;
+	char buf[64];
+	long n;
+
+	(void)state;
+	assert_int_equal(access("/proc/sys/kernel/ostype", R_OK), 0);
+	assert_int_equal(nn_root_open(&r, tmp), 0);
+	assert_int_equal(nn_root_view_open(&r, "/sys/class/net", &v), 0);
+	assert_true(v.dirfd >= 0);
+	/* below the view, through a relative link */
+	assert_int_equal(nn_read_long(&v, "/sys/class/net/eth0/device/../numa_node", &n), 0);
+	assert_int_equal(n, 1);
+	/* an absolute link: inside the root, not the host's /sys */
+	assert_int_equal(nn_read_cpulist(&v, "/sys/class/net/abs/local_cpulist", &s), 0);
+	assert_int_equal(nn_cpuset_count(&s), 2);
+	/* an absolute link to a host path the root lacks: not found */
+	assert_int_equal(nn_read_str(&v, "/sys/class/net/host/ostype", buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(nn_read_str(&r, "/sys/class/net/host/ostype", buf, sizeof(buf)), -ENOENT);
+	/* ".." above the view, and far above the root */
+	assert_int_equal(nn_read_long(&v, "/sys/class/net/../../devices/pci0000:00/0000:00:03.0/numa_node",
+				      &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(nn_read_str(&v, "/sys/class/net/../../../../../../proc/sys/kernel/ostype",
+				     buf, sizeof(buf)), -ENOENT);
+	/* outside the view, and a prefix that is not the directory */
+	assert_int_equal(nn_read_long(&v, "/sys/devices/pci0000:00/0000:00:03.0/numa_node", &n), 0);
+	assert_int_equal(nn_read_long(&v, "/sys/class/netx/numa_node", &n), -ENOENT);
+	assert_int_equal(nn_read_long(&v, "/sys/class/net/eth0/missing", &n), -ENOENT);
+	nn_root_view_close(&v);
+	assert_int_equal(v.dirfd, -1);
+
+	/* A missing directory: the view still works, as the root. */
+	assert_int_equal(nn_root_view_open(&r, "/sys/none", &v), -ENOENT);
+	assert_int_equal(nn_read_long(&v, "/sys/class/net/eth0/device/../numa_node", &n), 0);
+	nn_root_view_close(&v);
+	nn_root_close(&r);
+
+	/* Live: a plain shorter walk. */
+	assert_int_equal(nn_root_open(&r, "/"), 0);
+	assert_int_equal(nn_root_view_open(&r, "/proc/sys/kernel/", &v), 0);
+	assert_int_equal(nn_read_str(&v, "/proc/sys/kernel/ostype", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "Linux");
+	nn_root_view_close(&v);
+	nn_root_close(&r);
+	nn_cpuset_free(&s);
 }
 
 struct lines {
@@ -231,6 +286,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open),
 		cmocka_unit_test(test_read),
+		cmocka_unit_test(test_view),
 		cmocka_unit_test(test_read_lines),
 		cmocka_unit_test(test_write),
 		cmocka_unit_test(test_parse_long),
