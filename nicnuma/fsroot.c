@@ -25,6 +25,9 @@ int nn_root_open(struct nn_root *r, const char *path)
 	r->fd = -1;
 	r->live = true;
 	r->path = NULL;
+	r->dirfd = -1;
+	r->dir = NULL;
+	r->dirlen = 0;
 	if (!path || !*path)
 		path = getenv("NICNUMA_ROOT");
 	if (!path || !*path)
@@ -76,10 +79,96 @@ static const char *rel(const char *path)
 	return *path ? path : ".";
 }
 
-int nn_root_openat(const struct nn_root *r, const char *path, int flags, mode_t mode)
+/* The part of @path below a view's directory, or NULL when it is not below it. */
+static const char *view_rest(const struct nn_root *r, const char *path)
+{
+	const char *p;
+
+	if (r->dirfd < 0 || strncmp(path, r->dir, r->dirlen) || path[r->dirlen] != '/')
+		return NULL;
+	p = path + r->dirlen;
+	while (*p == '/')
+		p++;
+	return *p ? p : NULL;
+}
+
+/* Open @rest below the view's directory. Returns the fd, or -EXDEV when the
+ * caller must resolve the whole path from the root instead. */
+static int view_openat(const struct nn_root *r, const char *rest, int flags, mode_t mode)
 {
 	int fd;
 
+	if (r->fd < 0) {
+		/* Live: no confinement to keep, just a shorter walk. */
+		fd = openat(r->dirfd, rest, flags | O_CLOEXEC, mode);
+		return fd < 0 ? -errno : fd;
+	}
+#ifdef SYS_openat2
+	{
+		struct open_how how = {
+			.flags = (unsigned long long)(flags | O_CLOEXEC),
+			.mode = (flags & O_CREAT) ? mode : 0,
+			/* The dirfd was resolved inside the root, so a walk that
+			 * stays beneath it finds what RESOLVE_IN_ROOT from the
+			 * root would; one that leaves it (EXDEV), a rename race
+			 * (EAGAIN) or no openat2 (ENOSYS, EPERM under seccomp)
+			 * goes back to the root. */
+			.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+		};
+
+		fd = (int)syscall(SYS_openat2, r->dirfd, rest, &how, sizeof(how));
+		if (fd >= 0)
+			return fd;
+		if (errno == EXDEV || errno == EAGAIN || errno == ENOSYS || errno == EPERM)
+			return -EXDEV;
+		return -errno;
+	}
+#else
+	(void)rest;
+	(void)flags;
+	(void)mode;
+	return -EXDEV;
+#endif
+}
+
+int nn_root_view_open(const struct nn_root *r, const char *dir, struct nn_root *view)
+{
+	int fd;
+
+	*view = *r;
+	view->dirfd = -1;
+	view->dir = NULL;
+	view->dirlen = 0;
+	fd = nn_root_openat(r, dir, O_PATH | O_DIRECTORY, 0);
+	if (fd < 0)
+		return fd;
+	view->dirfd = fd;
+	view->dir = dir;
+	view->dirlen = strlen(dir);
+	while (view->dirlen > 1 && dir[view->dirlen - 1] == '/')
+		view->dirlen--;
+	return 0;
+}
+
+void nn_root_view_close(struct nn_root *view)
+{
+	if (view->dirfd >= 0)
+		close(view->dirfd);
+	view->dirfd = -1;
+	view->dir = NULL;
+	view->dirlen = 0;
+}
+
+int nn_root_openat(const struct nn_root *r, const char *path, int flags, mode_t mode)
+{
+	const char *rest = view_rest(r, path);
+	int fd;
+
+	if (rest) {
+		fd = view_openat(r, rest, flags, mode);
+		if (fd != -EXDEV)
+			return fd;
+	}
 	if (r->fd < 0) {
 		fd = open(path, flags | O_CLOEXEC, mode);
 		return fd < 0 ? -errno : fd;
@@ -295,6 +384,86 @@ int nn_read_file(const struct nn_root *r, const char *path, char **out, size_t *
 	buf = NULL;
 	if (len)
 		*len = used;
+out:
+	free(buf);
+	close(fd);
+	return err;
+}
+
+/* Streaming buffer of nn_read_lines(): big enough for a 4096-CPU line of
+ * /proc/interrupts, small enough to stay in cache; grows for longer lines. */
+#define LINES_BUF (64u << 10)
+
+int nn_read_lines(const struct nn_root *r, const char *path,
+		  int (*line)(void *arg, const char *p, const char *end), void *arg)
+{
+	size_t cap = LINES_BUF, used = 0;
+	bool eof = false;
+	char *buf;
+	int fd, err = 0;
+
+	fd = nn_root_openat(r, path, O_RDONLY, 0);
+	if (fd < 0)
+		return fd;
+	buf = malloc(cap);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	while (!eof) {
+		char *p, *end, *nul;
+		ssize_t n;
+
+		if (used == cap) {
+			char *nb;
+
+			/* One line fills the buffer: same limit as nn_read_file. */
+			if (cap >= (64u << 20)) {
+				err = -EFBIG;
+				goto out;
+			}
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				err = -ENOMEM;
+				goto out;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + used, cap - used);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			goto out;
+		}
+		/* Text ends at EOF or at a NUL, as it would for a string parser. */
+		nul = memchr(buf + used, '\0', (size_t)n);
+		if (nul)
+			n = nul - (buf + used);
+		eof = n == 0 || nul;
+		used += (size_t)n;
+		p = buf;
+		end = buf + used;
+		for (;;) {
+			char *nl = memchr(p, '\n', (size_t)(end - p));
+
+			if (!nl)
+				break;
+			err = line(arg, p, nl);
+			if (err)
+				goto out;
+			p = nl + 1;
+		}
+		if (eof && p < end) {
+			err = line(arg, p, end);	/* no final newline */
+			if (err)
+				goto out;
+			p = end;
+		}
+		used = (size_t)(end - p);
+		memmove(buf, p, used);
+	}
 out:
 	free(buf);
 	close(fd);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -19,6 +20,23 @@ static const char *skip_ws(const char *p, const char *end)
 	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
 		p++;
 	return p;
+}
+
+/* skip_ws for the count columns: "%10u " pads each count with spaces, so
+ * eight at a time first (a 512-CPU line is ~5 KB, mostly spaces). */
+static const char *skip_pad(const char *p, const char *end)
+{
+	static const uint64_t spaces = 0x2020202020202020ull;
+
+	while (end - p >= 8) {
+		uint64_t w;
+
+		memcpy(&w, p, sizeof(w));
+		if (w != spaces)
+			break;
+		p += 8;
+	}
+	return skip_ws(p, end);
 }
 
 static const char *token_end(const char *p, const char *end)
@@ -144,7 +162,7 @@ static int parse_line(const char *p, const char *end, size_t ncpus, struct nn_in
 
 		if (ncpus && col == ncpus)
 			break;
-		p = skip_ws(p, end);
+		p = skip_pad(p, end);
 		for (t = p; t < end && *t >= '0' && *t <= '9'; t++) {
 			unsigned int d = (unsigned int)(*t - '0');
 
@@ -218,74 +236,97 @@ static int cmp_interrupt(const void *a, const void *b)
 	return (x->irq > y->irq) - (x->irq < y->irq);
 }
 
+void nn_intr_parse_init(struct nn_intr_parse *st)
+{
+	memset(st, 0, sizeof(*st));
+}
+
+int nn_intr_parse_line(struct nn_intr_parse *st, const char *p, const char *le)
+{
+	struct nn_interrupt it;
+	int r;
+
+	if (!st->header) {
+		const char *q = skip_ws(p, le);
+
+		if (q < le) {
+			st->header = true;
+			st->ncpus = count_cpu_columns(q, le);
+			if (st->ncpus)
+				return 0;
+			/* No header: counts are every leading number. */
+		}
+	}
+	r = parse_line(p, le, st->ncpus, &it);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		st->nbad++;
+		return 0;
+	}
+	if (r == 0)
+		return 0;
+	if (st->nv == st->cap) {
+		size_t ncap = st->cap ? st->cap * 2 : 64;
+		struct nn_interrupt *nvp = realloc(st->v, ncap * sizeof(*nvp));
+
+		if (!nvp) {
+			free(it.chip);
+			free(it.hwirq);
+			free(it.name);
+			return -ENOMEM;
+		}
+		st->v = nvp;
+		st->cap = ncap;
+	}
+	st->v[st->nv++] = it;
+	return 0;
+}
+
+void nn_intr_parse_finish(struct nn_intr_parse *st, struct nn_interrupt **out, size_t *n, size_t *bad)
+{
+	if (st->nv > 1)
+		qsort(st->v, st->nv, sizeof(*st->v), cmp_interrupt);
+	*out = st->v;
+	*n = st->nv;
+	if (bad)
+		*bad = st->nbad;
+	st->v = NULL;
+	st->nv = st->cap = 0;
+}
+
+void nn_intr_parse_abort(struct nn_intr_parse *st)
+{
+	nn_interrupts_free(st->v, st->nv);
+	st->v = NULL;
+	st->nv = st->cap = 0;
+}
+
 int nn_parse_interrupts(const char *text, struct nn_interrupt **out, size_t *n, size_t *bad)
 {
-	struct nn_interrupt *v = NULL;
-	size_t nv = 0, cap = 0, nbad = 0, ncpus = 0;
+	struct nn_intr_parse st;
 	const char *p = text, *end;
-	bool header = false;
-	int err = 0;
+	int err;
 
 	*out = NULL;
 	*n = 0;
 	if (!text)
 		return -EINVAL;
+	nn_intr_parse_init(&st);
 	end = text + strlen(text);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
-		struct nn_interrupt it;
-		int r;
 
-		if (!header) {
-			const char *q = skip_ws(p, le);
-
-			if (q < le) {
-				header = true;
-				ncpus = count_cpu_columns(q, le);
-				if (ncpus) {
-					p = nl ? nl + 1 : end;
-					continue;
-				}
-				/* No header: counts are every leading number. */
-			}
-		}
-		r = parse_line(p, le, ncpus, &it);
-		if (r == -ENOMEM) {
-			err = -ENOMEM;
-			goto fail;
-		}
-		if (r < 0) {
-			nbad++;
-		} else if (r > 0) {
-			if (nv == cap) {
-				size_t ncap = cap ? cap * 2 : 64;
-				struct nn_interrupt *nvp = realloc(v, ncap * sizeof(*v));
-
-				if (!nvp) {
-					free(it.chip);
-					free(it.hwirq);
-					free(it.name);
-					err = -ENOMEM;
-					goto fail;
-				}
-				v = nvp;
-				cap = ncap;
-			}
-			v[nv++] = it;
+		err = nn_intr_parse_line(&st, p, le);
+		if (err) {
+			nn_intr_parse_abort(&st);
+			return err;
 		}
 		p = nl ? nl + 1 : end;
 	}
-	if (nv > 1)
-		qsort(v, nv, sizeof(*v), cmp_interrupt);
-	*out = v;
-	*n = nv;
-	if (bad)
-		*bad = nbad;
+	nn_intr_parse_finish(&st, out, n, bad);
 	return 0;
-fail:
-	nn_interrupts_free(v, nv);
-	return err;
 }
 
 const struct nn_interrupt *nn_interrupts_find(const struct nn_interrupt *v, size_t n, int irq)

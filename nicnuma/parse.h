@@ -3,6 +3,7 @@
 #ifndef NICNUMA_PARSE_H
 #define NICNUMA_PARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "nic.h"
@@ -19,6 +20,18 @@ struct nn_interrupt {
 /* Parses the whole file, any number of CPU columns. Lines it cannot read are
  * skipped and counted in @bad (may be NULL). */
 int nn_parse_interrupts(const char *text, struct nn_interrupt **out, size_t *n, size_t *bad);
+/* The same parse a line at a time, for a reader that streams the file (a
+ * 512-CPU host's is megabytes): init, one call per line (without its '\n';
+ * 0 or -ENOMEM), then finish (hands over the sorted vector) or abort. */
+struct nn_intr_parse {
+	struct nn_interrupt *v;
+	size_t nv, cap, nbad, ncpus;
+	bool header;
+};
+void nn_intr_parse_init(struct nn_intr_parse *st);
+int nn_intr_parse_line(struct nn_intr_parse *st, const char *line, const char *end);
+void nn_intr_parse_finish(struct nn_intr_parse *st, struct nn_interrupt **out, size_t *n, size_t *bad);
+void nn_intr_parse_abort(struct nn_intr_parse *st);
 void nn_interrupts_free(struct nn_interrupt *v, size_t n);
 const struct nn_interrupt *nn_interrupts_find(const struct nn_interrupt *v, size_t n, int irq);
 

@@ -45,11 +45,13 @@ static void missing_flush(struct nn_ctx *ctx, struct missing *m)
 			m->what, m->count - 1, m->what);
 }
 
-/* Reads an integer file; ENOENT goes to @m (when given), other failures warn. */
-static long read_num(struct nn_ctx *ctx, const char *path, const char *what, struct missing *m)
+/* Reads an integer file through @r (the root or a view of it); ENOENT goes
+ * to @m (when given), other failures warn. */
+static long read_num_in(struct nn_ctx *ctx, const struct nn_root *r, const char *path,
+			const char *what, struct missing *m)
 {
 	long v;
-	int err = nn_read_long(&ctx->root, path, &v);
+	int err = nn_read_long(r, path, &v);
 
 	if (!err)
 		return v;
@@ -60,6 +62,11 @@ static long read_num(struct nn_ctx *ctx, const char *path, const char *what, str
 	else
 		nn_warn(ctx, path, "cannot read %s: %s", what, strerror(-err));
 	return -1;
+}
+
+static long read_num(struct nn_ctx *ctx, const char *path, const char *what, struct missing *m)
+{
+	return read_num_in(ctx, &ctx->root, path, what, m);
 }
 
 static int to_int(long v)
@@ -265,7 +272,7 @@ static int l3_check(struct nn_ctx *ctx, struct nn_cpu *c, const char *path)
 	return 0;
 }
 
-static int scan_l3(struct nn_ctx *ctx, struct nn_cpu *c)
+static int scan_l3(struct nn_ctx *ctx, const struct nn_root *r, struct nn_cpu *c)
 {
 	char dir[64], path[PATH_MAX];
 	struct dirent *de;
@@ -273,7 +280,7 @@ static int scan_l3(struct nn_ctx *ctx, struct nn_cpu *c)
 	int err = 0;
 
 	snprintf(dir, sizeof(dir), CPU_DIR "/cpu%d/cache", c->id);
-	if (nn_root_opendir(&ctx->root, dir, &d))
+	if (nn_root_opendir(r, dir, &d))
 		return 0;
 	while ((de = readdir(d))) {
 		long level;
@@ -281,7 +288,7 @@ static int scan_l3(struct nn_ctx *ctx, struct nn_cpu *c)
 		if (strncmp(de->d_name, "index", 5))
 			continue;
 		nn_pathf(path, sizeof(path), "%s/%s/level", dir, de->d_name);
-		err = nn_read_long(&ctx->root, path, &level);
+		err = nn_read_long(r, path, &level);
 		if (err == -ENOENT) {
 			err = 0;
 			continue;
@@ -294,7 +301,7 @@ static int scan_l3(struct nn_ctx *ctx, struct nn_cpu *c)
 		if (level != 3)
 			continue;
 		nn_pathf(path, sizeof(path), "%s/%s/shared_cpu_list", dir, de->d_name);
-		err = nn_read_cpulist(&ctx->root, path, &c->l3_cpus);
+		err = nn_read_cpulist(r, path, &c->l3_cpus);
 		if (err == -ENOMEM)
 			break;
 		if (err) {
@@ -311,7 +318,7 @@ static int scan_l3(struct nn_ctx *ctx, struct nn_cpu *c)
 	return err;
 }
 
-static int read_l3(struct nn_ctx *ctx, struct nn_cpu *c)
+static int read_l3(struct nn_ctx *ctx, const struct nn_root *r, struct nn_cpu *c)
 {
 	char path[PATH_MAX];
 	long level;
@@ -320,10 +327,10 @@ static int read_l3(struct nn_ctx *ctx, struct nn_cpu *c)
 	/* x86 and most arm64 put L3 at index3: try it before listing the
 	 * directory, which saves four opens per CPU on a 512-CPU host. */
 	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cache/index3/level", c->id);
-	if (nn_read_long(&ctx->root, path, &level) || level != 3)
-		return scan_l3(ctx, c);
+	if (nn_read_long(r, path, &level) || level != 3)
+		return scan_l3(ctx, r, c);
 	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cache/index3/shared_cpu_list", c->id);
-	err = nn_read_cpulist(&ctx->root, path, &c->l3_cpus);
+	err = nn_read_cpulist(r, path, &c->l3_cpus);
 	if (err == -ENOMEM)
 		return err;
 	if (err) {
@@ -340,6 +347,7 @@ static int read_cpus(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 	struct missing m_core = { "core_id", "", 0 };
 	struct missing m_sib = { "thread_siblings_list", "", 0 };
 	struct missing m_die = { "die_id", "", 0 };
+	struct nn_root cpus;
 	size_t i = 0;
 	int cpu, err = 0;
 
@@ -347,6 +355,8 @@ static int read_cpus(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 	t->cpus = calloc(t->ncpus ? t->ncpus : 1, sizeof(*t->cpus));
 	if (!t->cpus)
 		return -ENOMEM;
+	/* Six files per CPU: walk from the cpu directory, not from the root. */
+	nn_root_view_open(&ctx->root, CPU_DIR, &cpus);
 	nn_cpuset_foreach(cpu, &t->online) {
 		struct nn_cpu *c = &t->cpus[i++];
 		char path[PATH_MAX];
@@ -359,16 +369,16 @@ static int read_cpus(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 			continue;
 		}
 		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/physical_package_id", cpu);
-		c->package = to_int(read_num(ctx, path, "physical_package_id", &m_pkg));
+		c->package = to_int(read_num_in(ctx, &cpus, path, "physical_package_id", &m_pkg));
 		/* die_id exists since Linux 5.2; older kernels simply lack it. */
 		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/die_id", cpu);
-		c->die = to_int(read_num(ctx, path, "die_id", &m_die));
+		c->die = to_int(read_num_in(ctx, &cpus, path, "die_id", &m_die));
 		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/core_id", cpu);
-		c->core = to_int(read_num(ctx, path, "core_id", &m_core));
+		c->core = to_int(read_num_in(ctx, &cpus, path, "core_id", &m_core));
 		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/thread_siblings_list", cpu);
-		err = nn_read_cpulist(&ctx->root, path, &c->siblings);
+		err = nn_read_cpulist(&cpus, path, &c->siblings);
 		if (err == -ENOMEM)
-			return err;
+			goto out;
 		if (err == -ENOENT)
 			missing_note(&m_sib, path);
 		else if (err)
@@ -378,15 +388,18 @@ static int read_cpus(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 			nn_warn(ctx, path, "does not list CPU %d itself: SMT siblings unknown", cpu);
 			nn_cpuset_zero(&c->siblings);
 		}
-		err = read_l3(ctx, c);
+		err = read_l3(ctx, &cpus, c);
 		if (err)
-			return err;
+			goto out;
 	}
+	err = 0;
 	missing_flush(ctx, &m_pkg);
 	missing_flush(ctx, &m_core);
 	missing_flush(ctx, &m_sib);
 	(void)m_die;	/* absent on pre-5.2 kernels: unknown without a warning */
-	return 0;
+out:
+	nn_root_view_close(&cpus);
+	return err;
 }
 
 static void assign_cpu_nodes(struct nn_ctx *ctx, struct nn_topo *t)

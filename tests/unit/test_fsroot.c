@@ -65,6 +65,9 @@ static int setup(void **state)
 	/* Absolute link: must resolve inside the root, never on the host. */
 	snprintf(p, sizeof(p), "%s/sys/class/net/abs", tmp);
 	assert_int_equal(symlink("/sys/devices/pci0000:00/0000:00:03.0", p), 0);
+	/* Absolute link to a host directory that the root does not have. */
+	snprintf(p, sizeof(p), "%s/sys/class/net/host", tmp);
+	assert_int_equal(symlink("/proc/sys/kernel", p), 0);
 	return 0;
 }
 
@@ -121,6 +124,135 @@ static void test_read(void **state)
 	nn_root_close(&r);
 }
 
+/* A directory view gives what the root gives, and never a host file: the
+ * absolute links and ".." that leave the view are resolved from the root. */
+static void test_view(void **state)
+{
+	struct nn_cpuset s = NN_CPUSET_INIT;
+	struct nn_root r, v;
+	char buf[64];
+	long n;
+
+	(void)state;
+	assert_int_equal(access("/proc/sys/kernel/ostype", R_OK), 0);
+	assert_int_equal(nn_root_open(&r, tmp), 0);
+	assert_int_equal(nn_root_view_open(&r, "/sys/class/net", &v), 0);
+	assert_true(v.dirfd >= 0);
+	/* below the view, through a relative link */
+	assert_int_equal(nn_read_long(&v, "/sys/class/net/eth0/device/../numa_node", &n), 0);
+	assert_int_equal(n, 1);
+	/* an absolute link: inside the root, not the host's /sys */
+	assert_int_equal(nn_read_cpulist(&v, "/sys/class/net/abs/local_cpulist", &s), 0);
+	assert_int_equal(nn_cpuset_count(&s), 2);
+	/* an absolute link to a host path the root lacks: not found */
+	assert_int_equal(nn_read_str(&v, "/sys/class/net/host/ostype", buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(nn_read_str(&r, "/sys/class/net/host/ostype", buf, sizeof(buf)), -ENOENT);
+	/* ".." above the view, and far above the root */
+	assert_int_equal(nn_read_long(&v, "/sys/class/net/../../devices/pci0000:00/0000:00:03.0/numa_node",
+				      &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(nn_read_str(&v, "/sys/class/net/../../../../../../proc/sys/kernel/ostype",
+				     buf, sizeof(buf)), -ENOENT);
+	/* outside the view, and a prefix that is not the directory */
+	assert_int_equal(nn_read_long(&v, "/sys/devices/pci0000:00/0000:00:03.0/numa_node", &n), 0);
+	assert_int_equal(nn_read_long(&v, "/sys/class/netx/numa_node", &n), -ENOENT);
+	assert_int_equal(nn_read_long(&v, "/sys/class/net/eth0/missing", &n), -ENOENT);
+	nn_root_view_close(&v);
+	assert_int_equal(v.dirfd, -1);
+
+	/* A missing directory: the view still works, as the root. */
+	assert_int_equal(nn_root_view_open(&r, "/sys/none", &v), -ENOENT);
+	assert_int_equal(nn_read_long(&v, "/sys/class/net/eth0/device/../numa_node", &n), 0);
+	nn_root_view_close(&v);
+	nn_root_close(&r);
+
+	/* Live: a plain shorter walk. */
+	assert_int_equal(nn_root_open(&r, "/"), 0);
+	assert_int_equal(nn_root_view_open(&r, "/proc/sys/kernel/", &v), 0);
+	assert_int_equal(nn_read_str(&v, "/proc/sys/kernel/ostype", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "Linux");
+	nn_root_view_close(&v);
+	nn_root_close(&r);
+	nn_cpuset_free(&s);
+}
+
+struct lines {
+	size_t n;
+	size_t bytes;
+	size_t longest;
+	char last[32];
+};
+
+static int count_line(void *arg, const char *p, const char *end)
+{
+	struct lines *l = arg;
+	size_t len = (size_t)(end - p);
+
+	assert_null(memchr(p, '\n', len));
+	l->n++;
+	l->bytes += len;
+	if (len > l->longest)
+		l->longest = len;
+	snprintf(l->last, sizeof(l->last), "%.*s", (int)(len < 31 ? len : 31), p);
+	return 0;
+}
+
+static int stop_at_3(void *arg, const char *p, const char *end)
+{
+	(void)p;
+	(void)end;
+	return ++((struct lines *)arg)->n == 3 ? -ECANCELED : 0;
+}
+
+/* Streaming: lines cut by every chunk boundary, one line longer than the
+ * buffer (it must grow), no final newline, text ending at a NUL. */
+static void test_read_lines(void **state)
+{
+	struct lines l = { 0 };
+	struct nn_root r;
+	size_t i, want = 0;
+	char *big, *p;
+
+	(void)state;
+	big = malloc(1u << 20);
+	assert_non_null(big);
+	p = big;
+	for (i = 0; i < 20000; i++)
+		p += sprintf(p, "%zu: %*s x\n", i, (int)(i % 37), "");
+	want = (size_t)(p - big) - 20000;
+	memset(p, 'y', 200000);		/* longer than the 64 KiB buffer */
+	p += 200000;
+	strcpy(p, "\nend");
+	want += 200000 + 3;
+	put("proc_lines", big);
+	assert_int_equal(nn_root_open(&r, tmp), 0);
+	assert_int_equal(nn_read_lines(&r, "/proc_lines", count_line, &l), 0);
+	assert_int_equal(l.n, 20002);
+	assert_int_equal(l.bytes, want);
+	assert_int_equal(l.longest, 200000);
+	assert_string_equal(l.last, "end");
+
+	memset(&l, 0, sizeof(l));
+	assert_int_equal(nn_read_lines(&r, "/proc_lines", stop_at_3, &l), -ECANCELED);
+	assert_int_equal(nn_read_lines(&r, "/proc_none", count_line, &l), -ENOENT);
+	{
+		char p2[PATH_MAX * 2];
+		FILE *f;
+
+		snprintf(p2, sizeof(p2), "%s/nul_lines", tmp);
+		f = fopen(p2, "w");
+		assert_non_null(f);
+		fwrite("a\nbb\0cc\ndd\n", 1, 12, f);
+		fclose(f);
+	}
+	memset(&l, 0, sizeof(l));
+	assert_int_equal(nn_read_lines(&r, "/nul_lines", count_line, &l), 0);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.last, "bb");
+	free(big);
+	nn_root_close(&r);
+}
+
 static void test_write(void **state)
 {
 	struct nn_root r;
@@ -154,6 +286,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open),
 		cmocka_unit_test(test_read),
+		cmocka_unit_test(test_view),
+		cmocka_unit_test(test_read_lines),
 		cmocka_unit_test(test_write),
 		cmocka_unit_test(test_parse_long),
 	};
