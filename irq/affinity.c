@@ -169,6 +169,16 @@ int nn_irq_set_affinity(struct nn_ctx *ctx, int irq, const struct nn_cpuset *pla
 		return finish(res, -EINVAL);
 	}
 	err = write_set(ctx, path, &try, false);
+	/* This first write is also the managed-IRQ probe: the kernel refuses a
+	 * managed IRQ any mask before it looks at the value (EIO; EPERM on
+	 * 6.x live), so a write of the planned mask finds it as surely as the
+	 * current mask written back would, and changes nothing. */
+	if (err == -EPERM && nn_root_is_live(&ctx->root)) {
+		nn_cpuset_free(&try);
+		res->err = err;
+		res->cls = NN_AFF_MANAGED;
+		return err;
+	}
 	if (err == -ENOSPC && fallback) {
 		/* The vector allocator already tried every CPU of the mask; walk
 		 * the NIC's other planned CPUs one at a time. */
