@@ -276,7 +276,11 @@ static void set_after(struct nn_apply_val *v, const struct nn_aff_result *r, boo
 {
 	free(v->after);
 	free(v->effective);
-	v->after = mask ? nn_cpuset_format_mask(&r->after, 0) : nn_cpuset_format_list(&r->after);
+	/* The usual case reads back the planned set: its text is formatted already. */
+	if (v->planned && nn_cpuset_equal(&r->after, &v->want))
+		v->after = strdup(v->planned);
+	else
+		v->after = mask ? nn_cpuset_format_mask(&r->after, 0) : nn_cpuset_format_list(&r->after);
 	v->effective = r->has_effective ? nn_cpuset_format_list(&r->effective) : NULL;
 }
 
