@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
 
 #include "nicnuma/ctx.h"
 #include "affinity.h"
@@ -133,6 +135,62 @@ static int write_set(struct nn_ctx *ctx, const char *path, const struct nn_cpuse
 	return err;
 }
 
+/* Writes @set and reads it back through the same open file: one open(2)
+ * instead of two. procfs and sysfs render the value afresh on a read at
+ * offset 0 (seq_file), a fixture's regular file holds what was written.
+ * Returns the write's result (EBUSY/EAGAIN retried once, as write_set());
+ * *@rerr gets the readback's: 0, -errno, or 1 when nothing was read (a
+ * failed write, a value longer than a page): the caller reads it then. */
+static int write_readback(struct nn_ctx *ctx, const char *path, const struct nn_cpuset *set,
+			  bool mask, struct nn_cpuset *after, int *rerr)
+{
+	char *text = mask ? nn_cpuset_format_mask(set, 0) : nn_cpuset_format_list(set);
+	char buf[4096], *line;
+	size_t len;
+	ssize_t n;
+	int fd, err = 0, tries = 0;
+
+	*rerr = 1;
+	if (!text)
+		return -ENOMEM;
+	len = strlen(text);
+	line = realloc(text, len + 2);	/* one write(2) with the newline, as nn_write_value() */
+	if (!line) {
+		err = -ENOMEM;
+		goto out;
+	}
+	text = line;
+	text[len] = '\n';
+	text[len + 1] = '\0';
+	fd = nn_root_openat(&ctx->root, path, O_RDWR | O_TRUNC, 0);
+	if (fd < 0) {
+		err = fd;
+		goto out;
+	}
+	do {
+		do
+			n = write(fd, text, len + 1);
+		while (n < 0 && errno == EINTR);
+		err = n < 0 ? -errno : (size_t)n != len + 1 ? -EIO : 0;
+	} while (nn_aff_classify(err) == NN_AFF_RETRY && ++tries < 2);
+	if (!err) {
+		do
+			n = pread(fd, buf, sizeof(buf) - 1, 0);
+		while (n < 0 && errno == EINTR);
+		if (n < 0) {
+			*rerr = -errno;
+		} else if ((size_t)n < sizeof(buf) - 1) {
+			buf[n] = '\0';
+			*rerr = mask ? nn_cpuset_parse_mask(buf, after) : nn_cpuset_parse_list(buf, after);
+		}
+	}
+	if (close(fd) < 0 && !err)
+		err = -errno;
+out:
+	free(text);
+	return err;
+}
+
 static void readback(struct nn_ctx *ctx, int irq, struct nn_aff_result *res)
 {
 	char path[64];
@@ -154,7 +212,7 @@ int nn_irq_set_affinity(struct nn_ctx *ctx, int irq, const struct nn_cpuset *pla
 {
 	struct nn_cpuset try = NN_CPUSET_INIT, tried = NN_CPUSET_INIT;
 	char path[64];
-	int err, cpu;
+	int err, cpu, rerr = 1;
 
 	memset(res, 0, sizeof(*res));
 	nn_irq_path(path, sizeof(path), irq, "smp_affinity_list");
@@ -168,12 +226,23 @@ int nn_irq_set_affinity(struct nn_ctx *ctx, int irq, const struct nn_cpuset *pla
 		snprintf(res->note, sizeof(res->note), "no planned CPU is online");
 		return finish(res, -EINVAL);
 	}
-	err = write_set(ctx, path, &try, false);
+	err = write_readback(ctx, path, &try, false, &res->after, &rerr);
+	/* This first write is also the managed-IRQ probe: the kernel refuses a
+	 * managed IRQ any mask before it looks at the value (EIO; EPERM on
+	 * 6.x live), so a write of the planned mask finds it as surely as the
+	 * current mask written back would, and changes nothing. */
+	if (err == -EPERM && nn_root_is_live(&ctx->root)) {
+		nn_cpuset_free(&try);
+		res->err = err;
+		res->cls = NN_AFF_MANAGED;
+		return err;
+	}
 	if (err == -ENOSPC && fallback) {
 		/* The vector allocator already tried every CPU of the mask; walk
 		 * the NIC's other planned CPUs one at a time. */
 		char *full = nn_cpuset_format_list(&try);
 
+		rerr = 1;	/* read back whichever CPU takes it */
 		nn_cpuset_copy(&tried, &try);
 		nn_cpuset_foreach(cpu, fallback) {
 			if (nn_cpuset_test(&tried, (unsigned int)cpu) ||
@@ -203,7 +272,7 @@ int nn_irq_set_affinity(struct nn_ctx *ctx, int irq, const struct nn_cpuset *pla
 		return finish(res, err);
 	}
 	res->written = try;
-	err = nn_read_cpulist(&ctx->root, path, &res->after);
+	err = rerr <= 0 ? rerr : nn_read_cpulist(&ctx->root, path, &res->after);
 	if (!err && !nn_cpuset_equal(&res->after, &res->written)) {
 		char *a = nn_cpuset_format_list(&res->after), *w = nn_cpuset_format_list(&res->written);
 
@@ -231,7 +300,7 @@ int nn_xps_set(struct nn_ctx *ctx, const char *nic, int queue, const struct nn_c
 	       const struct nn_cpuset *online, struct nn_aff_result *res)
 {
 	char path[512];
-	int err;
+	int err, rerr;
 
 	memset(res, 0, sizeof(*res));
 	err = nn_xps_path(path, sizeof(path), nic, queue);
@@ -241,10 +310,10 @@ int nn_xps_set(struct nn_ctx *ctx, const char *nic, int queue, const struct nn_c
 		return finish(res, err);
 	if (online && !nn_cpuset_empty(online))
 		nn_cpuset_and(&res->written, online);
-	err = write_set(ctx, path, &res->written, true);
+	err = write_readback(ctx, path, &res->written, true, &res->after, &rerr);
 	if (err)
 		return finish(res, err);
-	err = nn_read_cpumask(&ctx->root, path, &res->after);
+	err = rerr <= 0 ? rerr : nn_read_cpumask(&ctx->root, path, &res->after);
 	if (!err && !nn_cpuset_equal(&res->after, &res->written)) {
 		char *a = nn_cpuset_format_mask(&res->after, 0);
 		char *w = nn_cpuset_format_mask(&res->written, 0);

@@ -210,27 +210,77 @@ fail:
 	return err;
 }
 
-/* The NIC's other planned CPUs: where an IRQ goes when its own CPU is out of vectors. */
-static void nic_fallback(const struct nn_apply_report *rep, const struct nn_apply_val *v,
-			 struct nn_cpuset *fb)
+/* Per NIC, its planned CPUs: where an IRQ goes when its own CPU is out of
+ * vectors. Built once per apply (one pass over the values), not per IRQ. */
+struct nic_fb {
+	const char *nic;
+	struct nn_cpuset cpus;
+};
+
+struct fb_table {
+	struct nic_fb *v;
+	size_t n;
+};
+
+static void fb_table_free(struct fb_table *t)
 {
 	size_t i;
 
-	nn_cpuset_zero(fb);
+	for (i = 0; i < t->n; i++)
+		nn_cpuset_free(&t->v[i].cpus);
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+static struct nic_fb *fb_find(const struct fb_table *t, const char *nic)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->v[i].nic == nic || !strcmp(t->v[i].nic, nic))
+			return &t->v[i];
+	return NULL;
+}
+
+static int fb_table_build(const struct nn_apply_report *rep, struct fb_table *t)
+{
+	size_t i;
+	int err;
+
+	memset(t, 0, sizeof(*t));
 	for (i = 0; i < rep->nvals; i++) {
 		const struct nn_apply_val *o = &rep->vals[i];
+		struct nic_fb *f;
 
-		if (o->kind == NN_VAL_IRQ && o->queue >= 0 && o->nic && v->nic &&
-		    !strcmp(o->nic, v->nic))
-			nn_cpuset_or(fb, &o->want);
+		if (o->kind != NN_VAL_IRQ || o->queue < 0 || !o->nic)
+			continue;
+		f = fb_find(t, o->nic);
+		if (!f) {
+			struct nic_fb *nv = realloc(t->v, (t->n + 1) * sizeof(*nv));
+
+			if (!nv)
+				return -ENOMEM;
+			t->v = nv;
+			f = &t->v[t->n++];
+			f->nic = o->nic;
+			f->cpus = (struct nn_cpuset)NN_CPUSET_INIT;
+		}
+		err = nn_cpuset_or(&f->cpus, &o->want);
+		if (err)
+			return err;
 	}
+	return 0;
 }
 
 static void set_after(struct nn_apply_val *v, const struct nn_aff_result *r, bool mask)
 {
 	free(v->after);
 	free(v->effective);
-	v->after = mask ? nn_cpuset_format_mask(&r->after, 0) : nn_cpuset_format_list(&r->after);
+	/* The usual case reads back the planned set: its text is formatted already. */
+	if (v->planned && nn_cpuset_equal(&r->after, &v->want))
+		v->after = strdup(v->planned);
+	else
+		v->after = mask ? nn_cpuset_format_mask(&r->after, 0) : nn_cpuset_format_list(&r->after);
 	v->effective = r->has_effective ? nn_cpuset_format_list(&r->effective) : NULL;
 }
 
@@ -301,36 +351,38 @@ static void rollback_all(struct nn_ctx *ctx, struct nn_apply_report *rep, struct
 		nn_undo_mark_rolled_back(ctx, u);
 }
 
-static int write_irq(struct nn_ctx *ctx, struct nn_apply_report *rep, struct nn_apply_val *v,
+static int write_irq(struct nn_ctx *ctx, const struct fb_table *fbt, struct nn_apply_val *v,
 		     const struct nn_cpuset *online, bool after_channels)
 {
-	struct nn_cpuset fb = NN_CPUSET_INIT;
+	const struct nic_fb *fb = v->nic ? fb_find(fbt, v->nic) : NULL;
 	struct nn_aff_result r;
 	int err, ret;
 
-	/* Probe: the current value written back. Kernel-managed IRQs refuse
-	 * any write (EIO, EPERM on 6.x), so they are found before we move them. */
-	err = nn_irq_probe(ctx, v->irq, v->before);
-	if (nn_probe_managed(ctx, err)) {
-		v->status = NN_VAL_MANAGED;
-		snprintf(v->note, sizeof(v->note), "managed, left to the kernel");
-		return 0;
-	}
-	if (err) {
-		v->written = true;	/* be safe: compare and restore on rollback */
-		v->status = NN_VAL_FAILED;
-		snprintf(v->note, sizeof(v->note), "probe: %s (%s)", strerror(-err),
-			 nn_aff_class_name(nn_aff_classify(err)));
-		if (after_channels && err == -ENOENT) {
-			v->written = false;
+	/* Without a channel change the write of the planned mask is the probe
+	 * (nn_irq_set_affinity: a managed IRQ refuses it, EIO/EPERM, and keeps
+	 * its mask), which halves the writes. After one, the IRQ may be gone or
+	 * renumbered: the current value written back finds that first. */
+	if (after_channels) {
+		err = nn_irq_probe(ctx, v->irq, v->before);
+		if (nn_probe_managed(ctx, err)) {
+			v->status = NN_VAL_MANAGED;
+			snprintf(v->note, sizeof(v->note), "managed, left to the kernel");
+			return 0;
+		}
+		if (err == -ENOENT) {
+			v->status = NN_VAL_FAILED;
 			snprintf(v->note, sizeof(v->note), "IRQ gone after the channel change");
 			return 1;
 		}
-		return nn_aff_classify(err) == NN_AFF_FATAL ? err : 1;
+		if (err) {
+			v->written = true;	/* be safe: compare and restore on rollback */
+			v->status = NN_VAL_FAILED;
+			snprintf(v->note, sizeof(v->note), "probe: %s (%s)", strerror(-err),
+				 nn_aff_class_name(nn_aff_classify(err)));
+			return nn_aff_classify(err) == NN_AFF_FATAL ? err : 1;
+		}
 	}
-	nic_fallback(rep, v, &fb);
-	nn_irq_set_affinity(ctx, v->irq, &v->want, online, &fb, &r);
-	nn_cpuset_free(&fb);
+	nn_irq_set_affinity(ctx, v->irq, &v->want, online, fb ? &fb->cpus : NULL, &r);
 	if (r.note[0])
 		snprintf(v->note, sizeof(v->note), "%s", r.note);
 	switch (r.cls) {
@@ -363,7 +415,8 @@ static int write_irq(struct nn_ctx *ctx, struct nn_apply_report *rep, struct nn_
 	default:
 		v->written = true;
 		v->status = NN_VAL_FAILED;
-		set_after(v, &r, false);
+		if (!nn_cpuset_empty(&r.written))	/* written, then a bad readback */
+			set_after(v, &r, false);
 		if (!r.note[0])
 			snprintf(v->note, sizeof(v->note), "%s", strerror(-r.err));
 		nn_warn(ctx, v->path, "write failed: %s", v->note);
@@ -423,6 +476,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 {
 	struct nn_cpuset online = NN_CPUSET_INIT;
 	struct nn_undo u = { 0 };
+	struct fb_table fbt = { 0 };
 	bool pending = false, soft_fail = false, channels_changed = false, hp_pending = false;
 	int *irqs = NULL, err, lock = -1;
 	size_t i, nirqs = 0;
@@ -483,6 +537,9 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 	if (!pending && rep->irqb.noop && !hp_pending)
 		goto count;	/* aligned already: no snapshot, no lock needed */
 
+	err = fb_table_build(rep, &fbt);
+	if (err)
+		goto out;
 	lock = nn_state_lock(ctx);
 	if (lock < 0) {
 		err = lock;
@@ -552,7 +609,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 					 "again to place new ones");
 			}
 		} else if (v->kind == NN_VAL_IRQ) {
-			r = write_irq(ctx, rep, v, &online, channels_changed);
+			r = write_irq(ctx, &fbt, v, &online, channels_changed);
 		} else {
 			r = write_xps(ctx, v, &online);
 		}
@@ -580,6 +637,7 @@ count:
 	err = rep->fatal ? rep->fatal : soft_fail ? 1 : 0;
 out:
 	nn_state_unlock(lock);
+	fb_table_free(&fbt);
 	nn_undo_free(&u);
 	nn_cpuset_free(&online);
 	free(irqs);

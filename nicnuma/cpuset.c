@@ -402,13 +402,17 @@ char *nn_cpuset_format_mask(const struct nn_cpuset *s, unsigned int nbits)
 	if (!buf)
 		return NULL;
 	p = buf;
+	/* A 32-bit group is a shift of one word, and hex digits need no
+	 * sprintf: an XPS mask of a 512-CPU host is formatted per queue. */
 	for (g = ngroups; g-- > 0;) {
-		unsigned int v = 0;
+		unsigned int bit = g * 32, w = (unsigned int)(bit / WORD_BITS);
+		unsigned int v = w < s->nwords ? (unsigned int)(s->bits[w] >> (bit % WORD_BITS)) : 0;
 
-		for (unsigned int b = 0; b < 32; b++)
-			if (nn_cpuset_test(s, g * 32 + b))
-				v |= 1U << b;
-		p += sprintf(p, g + 1 == ngroups ? "%08x" : ",%08x", v);
+		if (g + 1 != ngroups)
+			*p++ = ',';
+		for (int d = 7; d >= 0; d--)
+			*p++ = "0123456789abcdef"[(v >> (d * 4)) & 0xf];
 	}
+	*p = '\0';
 	return buf;
 }

@@ -121,6 +121,8 @@ void nn_plan_opts_free(struct nn_plan_opts *opts);
 /* {"plan":{"shape":{..},"irqs":[..],"xps":[..],"channels":[..],"hugepages":[..],
  *  "irqbalance":{"running","action"},"warnings":[..]}} - stable keys. */
 struct json_object *nn_plan_to_json(const struct nn_plan *plan);
+/* Just its "shape" object (what an undo log keeps), without the whole plan. */
+struct json_object *nn_plan_shape_to_json(const struct nn_plan *plan);
 /* Parses what nn_plan_to_json() wrote; -EINVAL with @why filled on bad input. */
 int nn_plan_from_json(struct json_object *doc, struct nn_plan *plan, char *why, size_t whylen);
 /* 0 when @plan fits @host; -EXDEV with @why ("plan is for 112 CPUs, host has 2") otherwise. */

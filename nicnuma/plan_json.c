@@ -52,6 +52,26 @@ static struct json_object *cpus_json(const struct nn_cpuset *s)
 /* A non-NULL required value: json-c returns NULL only on ENOMEM. */
 #define NEW(var, expr) do { (var) = (expr); if (!(var)) goto fail; } while (0)
 
+struct json_object *nn_plan_shape_to_json(const struct nn_plan *plan)
+{
+	struct json_object *o = NULL, *a, *v;
+	size_t i;
+
+	NEW(o, json_object_new_object());
+	CHK(add(o, "ncpus", json_object_new_int(plan->shape.ncpus)));
+	CHK(add(o, "nnodes", json_object_new_int(plan->shape.nnodes)));
+	NEW(a, json_object_new_array());
+	CHK(add(o, "pci", a));
+	for (i = 0; i < plan->shape.npci; i++) {
+		NEW(v, json_object_new_string(plan->shape.pci[i]));
+		CHK(json_object_array_add(a, v));
+	}
+	return o;
+fail:
+	json_object_put(o);
+	return NULL;
+}
+
 struct json_object *nn_plan_to_json(const struct nn_plan *plan)
 {
 	struct json_object *doc = NULL, *p, *a, *o, *v;
@@ -61,16 +81,8 @@ struct json_object *nn_plan_to_json(const struct nn_plan *plan)
 	NEW(p, json_object_new_object());
 	CHK(add(doc, "plan", p));
 
-	NEW(o, json_object_new_object());
+	NEW(o, nn_plan_shape_to_json(plan));
 	CHK(add(p, "shape", o));
-	CHK(add(o, "ncpus", json_object_new_int(plan->shape.ncpus)));
-	CHK(add(o, "nnodes", json_object_new_int(plan->shape.nnodes)));
-	NEW(a, json_object_new_array());
-	CHK(add(o, "pci", a));
-	for (i = 0; i < plan->shape.npci; i++) {
-		NEW(v, json_object_new_string(plan->shape.pci[i]));
-		CHK(json_object_array_add(a, v));
-	}
 
 	CHK(add(p, "policy", json_object_new_string(nn_policy_name(plan->policy))));
 	NEW(v, cpus_json(&plan->housekeeping));

@@ -99,20 +99,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* The host shape the plan was made for, kept in the snapshot. */
-static struct json_object *plan_shape(const struct nn_plan *plan)
-{
-	struct json_object *doc = nn_plan_to_json(plan), *p, *s = NULL;
-
-	if (doc && json_object_object_get_ex(doc, "plan", &p) &&
-	    json_object_object_get_ex(p, "shape", &s))
-		json_object_get(s);
-	else
-		s = NULL;
-	json_object_put(doc);
-	return s;
-}
-
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -187,7 +173,8 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	if (nn_cli_get_plan(ctx, &host, plan_file, &popts, &plan))
 		goto out;
 	aopts.irqbalance = irqb_given || !plan_file ? popts.irqbalance : plan.irqbalance.action;
-	shape = plan_shape(&plan);
+	/* The host shape the plan was made for, kept in the snapshot. */
+	shape = nn_plan_shape_to_json(&plan);
 	aopts.shape = shape;
 
 	nn_open_object(&ctx->out, NULL);
