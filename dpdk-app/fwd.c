@@ -15,8 +15,10 @@
 
 #include "app.h"
 
-/* Relaxed stores: the reporter reads them from another lcore; on x86-64 this
- * is a plain mov, but the compiler may not cache the counter in a register. */
+/* Relaxed stores, once per burst: the reporter reads them from another lcore.
+ * On x86-64 this is a plain mov (no lock prefix, no fence) into this lcore's
+ * own cache-aligned lcore_state; it only stops the compiler from tearing or
+ * caching the counter. */
 #define CNT_ADD(field, n) __atomic_store_n(&(field), (field) + (n), __ATOMIC_RELAXED)
 
 /* dst + src as they go on the wire: one 12-byte copy (an 8- and a 4-byte
@@ -25,6 +27,10 @@ struct mac_tmpl {
 	uint8_t b[2 * RTE_ETHER_ADDR_LEN];
 };
 
+/* Prefetch one frame ahead, as testpmd's macfwd does. Four ahead (with no
+ * per-frame branch) was not faster on net_null, whose frames come from the
+ * mempool cache still hot (medians of alternating runs a few % lower, within
+ * the noise of a shared 2-vCPU host), so the simpler form stays. */
 static inline void mac_update(struct rte_mbuf **pkts, uint16_t n, const struct mac_tmpl *t)
 {
 	uint16_t i;
@@ -54,6 +60,7 @@ int fwd_loop(struct fwd_app *app, unsigned int lcore)
 	const unsigned int nrxq = ls->nrxq;
 	uint64_t cpu0 = thread_cpu_ns();
 	unsigned int i;
+	uint64_t loops = 0;
 	uint16_t nb, sent;
 
 	for (i = 0; i < nrxq; i++) {
@@ -82,8 +89,9 @@ int fwd_loop(struct fwd_app *app, unsigned int lcore)
 			CNT_ADD(q->rx, nb);
 			CNT_ADD(q->tx, sent);
 		}
-		ls->loops++;
+		loops++;	/* a register, not a store per pass */
 	}
+	ls->loops = loops;
 	ls->cpu_ns = thread_cpu_ns() - cpu0;
 	return 0;
 }

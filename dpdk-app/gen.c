@@ -11,40 +11,64 @@
  * by a forwarder), 1 s passes without one coming back, or 5 s in all, so
  * that tx = rx + drops holds.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_pause.h>
+#include <rte_prefetch.h>
 
 #include "app.h"
 
 #define CNT_SET(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELAXED)
 
-void frame_build(struct fwd_app *app, struct rte_mbuf *m, unsigned int port_idx,
-		 uint64_t seq, uint64_t tsc, bool stamped)
+/* What every frame from @port_idx starts with: the Ethernet header, magic and
+ * flags. The generator copies it whole (a constant-size memcpy the compiler
+ * turns into two stores) and then writes only {seq, tsc} per frame. */
+struct frame_tmpl {
+	uint8_t b[sizeof(struct rte_ether_hdr) + offsetof(struct fwd_stamp, seq)];
+};
+
+static void frame_template(const struct fwd_app *app, unsigned int port_idx, bool stamped,
+			   struct frame_tmpl *t)
 {
 	const struct fwd_port *p = &app->ports[port_idx];
-	struct rte_ether_hdr *eth;
-	struct fwd_stamp *st;
-	unsigned int len = app->cfg.size;
-	char *data;
+	struct rte_ether_hdr eth;
+	struct fwd_stamp st;
 
-	data = rte_pktmbuf_mtod(m, char *);
-	eth = (struct rte_ether_hdr *)data;
-	memset(&eth->dst_addr, 0, sizeof(eth->dst_addr));
-	eth->dst_addr.addr_bytes[0] = 0x02;
-	eth->dst_addr.addr_bytes[5] = (uint8_t)p->id;
-	eth->src_addr = p->mac;
-	eth->ether_type = rte_cpu_to_be_16(FWD_ETHERTYPE);
-	st = (struct fwd_stamp *)(eth + 1);
-	st->magic = FWD_MAGIC;
-	st->flags = stamped ? 1u : 0u;
+	memset(&eth.dst_addr, 0, sizeof(eth.dst_addr));
+	eth.dst_addr.addr_bytes[0] = 0x02;
+	eth.dst_addr.addr_bytes[5] = (uint8_t)p->id;
+	eth.src_addr = p->mac;
+	eth.ether_type = rte_cpu_to_be_16(FWD_ETHERTYPE);
+	st.magic = FWD_MAGIC;
+	st.flags = stamped ? 1u : 0u;
+	memcpy(t->b, &eth, sizeof(eth));
+	memcpy(t->b + sizeof(eth), &st, sizeof(t->b) - sizeof(eth));
+}
+
+static inline void frame_fill(struct rte_mbuf *m, const struct frame_tmpl *t, unsigned int len,
+			      uint64_t seq, uint64_t tsc)
+{
+	char *data = rte_pktmbuf_mtod(m, char *);
+	struct fwd_stamp *st = (struct fwd_stamp *)(data + sizeof(struct rte_ether_hdr));
+
+	memcpy(data, t->b, sizeof(t->b));
 	st->seq = seq;
 	st->tsc = tsc;
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
+}
+
+void frame_build(struct fwd_app *app, struct rte_mbuf *m, unsigned int port_idx,
+		 uint64_t seq, uint64_t tsc, bool stamped)
+{
+	struct frame_tmpl t;
+
+	frame_template(app, port_idx, stamped, &t);
+	frame_fill(m, &t, app->cfg.size, seq, tsc);
 }
 
 static uint64_t fwd_drops(struct fwd_app *app)
@@ -61,66 +85,79 @@ static uint64_t fwd_drops(struct fwd_app *app)
 	return d;
 }
 
-/* Returns the frames received; *nstamped: how many carried a stamp. */
+/* Frames of one TX burst carry one TSC, so a run of equal stamps in an RX
+ * burst is one latency: record it once. The RX TSC is read when the first
+ * stamped frame of the burst is looked at (unstamped bursts read none). */
+static inline void lat_flush(struct nn_hist *h, uint64_t now, uint64_t tsc, uint64_t n)
+{
+	if (n && now >= tsc)	/* a stamp from the future: TSCs out of sync, skip */
+		nn_hist_record_n(h, now - tsc, n);
+}
+
+/* Returns the frames received; *nstamped: how many carried a stamp. The
+ * per-frame work is a magic check, the reorder check and, for a stamped
+ * frame, one compare with the current run's TSC; stats live in locals and are
+ * written back once per burst. */
 static uint16_t gen_receive(struct fwd_app *app, struct lcore_state *ls, uint16_t port, uint16_t nq,
 			    bool stamp, uint16_t *nstamped)
 {
 	struct rte_mbuf *pkts[FWD_BURST];
 	struct gen_stats *g = &ls->gen;
-	uint64_t now, run_v = 0, run_n = 0, v;
-	uint16_t q, nb, i, got = 0;
+	uint64_t now, run_tsc, run_n, max_seq = g->max_seq_seen, reordered = 0, foreign = 0;
+	uint16_t q, nb, i, got = 0, nst = 0;
+	bool seen = g->seen_any;
 
 	for (q = 0; q < nq; q++) {
 		nb = rte_eth_rx_burst(port, q, pkts, FWD_BURST);
 		if (!nb)
 			continue;
 		now = 0;
+		run_tsc = 0;
+		run_n = 0;
 		for (i = 0; i < nb; i++) {
 			const struct fwd_stamp *st;
 
-			if (pkts[i]->data_len < sizeof(struct rte_ether_hdr) + sizeof(*st)) {
-				g->foreign++;
+			if (i + 1 < nb)
+				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+			if (unlikely(pkts[i]->data_len < sizeof(struct rte_ether_hdr) + sizeof(*st))) {
+				foreign++;
 				continue;
 			}
 			st = rte_pktmbuf_mtod_offset(pkts[i], const struct fwd_stamp *,
 						     sizeof(struct rte_ether_hdr));
-			if (st->magic != FWD_MAGIC) {
-				g->foreign++;
+			if (unlikely(st->magic != FWD_MAGIC)) {
+				foreign++;
 				continue;
 			}
-			if (g->seen_any && st->seq < g->max_seq_seen)
-				g->reordered++;
+			if (seen && st->seq < max_seq)
+				reordered++;
 			else
-				g->max_seq_seen = st->seq;
-			g->seen_any = true;
+				max_seq = st->seq;
+			seen = true;
 			if (!stamp || !(st->flags & 1u))
 				continue;
-			(*nstamped)++;
-			if (!now)
-				now = rte_rdtsc();	/* only for bursts that carry stamps */
-			if (now < st->tsc)
-				continue;
-			/* One TSC read per burst on each side: frames of one TX
-			 * burst received in one RX burst share a latency, so runs
-			 * of equal values go into the histogram at once. */
-			v = now - st->tsc;
-			if (run_n && v == run_v) {
-				run_n++;
-			} else {
-				if (run_n)
-					nn_hist_record_n(ls->lat, run_v, run_n);
-				run_v = v;
-				run_n = 1;
+			nst++;
+			if (st->tsc != run_tsc) {
+				if (!now)
+					now = rte_rdtsc();
+				lat_flush(ls->lat, now, run_tsc, run_n);
+				run_tsc = st->tsc;
+				run_n = 0;
 			}
+			run_n++;
 		}
-		if (run_n) {
-			nn_hist_record_n(ls->lat, run_v, run_n);
-			run_n = 0;
-		}
+		lat_flush(ls->lat, now, run_tsc, run_n);
 		rte_pktmbuf_free_bulk(pkts, nb);
-		CNT_SET(g->rx, g->rx + nb);
 		got += nb;
 	}
+	if (got) {
+		g->max_seq_seen = max_seq;
+		g->seen_any = seen;
+		g->reordered += reordered;
+		g->foreign += foreign;
+		CNT_SET(g->rx, g->rx + got);
+	}
+	*nstamped += nst;
 	return got;
 }
 
@@ -139,10 +176,15 @@ int gen_loop(struct fwd_app *app, unsigned int lcore)
 	const bool ab = app->cfg.stamp_ab;
 	bool tx_stamp = false;
 	const uint64_t long_iter = app->hz / 10000;
+	const unsigned int len = app->cfg.size;
+	struct frame_tmpl tmpl_st, tmpl_un;
+	const struct frame_tmpl *t;
 
 	nn_hist_init(ls->lat);
 	nn_hist_init(ls->cost);
 	nn_hist_init(ls->cost_u);
+	frame_template(app, 0, true, &tmpl_st);
+	frame_template(app, 0, false, &tmpl_un);
 	for (;;) {
 		now = rte_rdtsc();
 		if (!app->stop_tx && app_time_up(app, now)) {
@@ -170,10 +212,13 @@ int gen_loop(struct fwd_app *app, unsigned int lcore)
 				/* --stamp-ab: every other burst unstamped, so both
 				 * costs are measured in the same run and conditions. */
 				tx_stamp = stamp && (!ab || (bursts++ & 1));
-				if (tx_stamp)
-					tsc = rte_rdtsc();
+				t = tx_stamp ? &tmpl_st : &tmpl_un;
+				/* One TSC per burst: the burst leaves together, so
+				 * each frame's stamp is its departure time to within
+				 * building the burst (tens of ns). */
+				tsc = tx_stamp ? rte_rdtsc() : 0;
 				for (k = 0; k < n; k++)
-					frame_build(app, pkts[k], 0, g->next_seq + k, tsc, tx_stamp);
+					frame_fill(pkts[k], t, len, g->next_seq + k, tsc);
 				sent = rte_eth_tx_burst(txp->id, q, pkts, n);
 				if (sent < n) {
 					rte_pktmbuf_free_bulk(pkts + sent, n - sent);
