@@ -181,7 +181,14 @@ int nn_root_openat(const struct nn_root *r, const char *path, int flags, mode_t 
 			.resolve = RESOLVE_IN_ROOT,
 		};
 
-		fd = (int)syscall(SYS_openat2, r->fd, rel(path), &how, sizeof(how));
+		/* RESOLVE_IN_ROOT fails with EAGAIN when a rename anywhere on the
+		 * system races a ".." step of the walk: that is not an answer about
+		 * the file, so walk again (bounded). */
+		for (int tries = 0; tries < 16; tries++) {
+			fd = (int)syscall(SYS_openat2, r->fd, rel(path), &how, sizeof(how));
+			if (fd >= 0 || errno != EAGAIN)
+				break;
+		}
 		if (fd >= 0)
 			return fd;
 		if (errno != ENOSYS && errno != EPERM)
