@@ -192,7 +192,7 @@ PY
 fi
 
 section "irqbalance in both modes"
-if ! has apply || ! "$nn" apply --help 2>/dev/null | grep -q -- '--irqbalance'; then
+if ! has apply || ! "$nn" apply --help 2>/dev/null | grep -- '--irqbalance' >/dev/null; then
   skip "irqbalance: apply --irqbalance not in this build of nicnuma"
 elif [ ! -s "$work/plan.json" ]; then
   skip "irqbalance: no plan from the section above"
