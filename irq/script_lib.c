@@ -8,6 +8,34 @@
  */
 #include "script_internal.h"
 
+/* Mask comparison by value, shared by the script and its restore script. */
+#define SH_NORM_SAME \
+	"norm() {\n" \
+	"	NORM=\n" \
+	"	case $1 in *[ABCDEF]*) set -- \"$(printf '%s' \"$1\" | tr 'ABCDEF' 'abcdef')\" ;; esac\n" \
+	"	rest=$1\n" \
+	"	while :; do\n" \
+	"		case $rest in\n" \
+	"		*,*) NORM=$NORM${rest%%,*}; rest=${rest#*,} ;;\n" \
+	"		*) NORM=$NORM$rest; break ;;\n" \
+	"		esac\n" \
+	"	done\n" \
+	"	while :; do\n" \
+	"		case $NORM in 0?*) NORM=${NORM#0} ;; *) break ;; esac\n" \
+	"	done\n" \
+	"	[ -n \"$NORM\" ] || NORM=0\n" \
+	"}\n" \
+	"same() {\n" \
+	"	if [ \"$1\" = mask ]; then\n" \
+	"		norm \"$2\"\n" \
+	"		a=$NORM\n" \
+	"		norm \"$3\"\n" \
+	"		[ \"$a\" = \"$NORM\" ]\n" \
+	"	else\n" \
+	"		[ \"$2\" = \"$3\" ]\n" \
+	"	fi\n" \
+	"}\n"
+
 /* Helpers of the script itself: checks, snapshot, apply with readback, irqbalance. */
 const char nn_script_lib[] =
 	"say() { printf '%s\\n' \"$*\"; }\n"
@@ -26,31 +54,7 @@ const char nn_script_lib[] =
 	"\n"
 	"# NORM = hex mask $1 by value: no commas, lower case, no leading zeros.\n"
 	"# Builtins only: a host has thousands of these to compare.\n"
-	"norm() {\n"
-	"	NORM=\n"
-	"	case $1 in *[ABCDEF]*) set -- \"$(printf '%s' \"$1\" | tr 'ABCDEF' 'abcdef')\" ;; esac\n"
-	"	rest=$1\n"
-	"	while :; do\n"
-	"		case $rest in\n"
-	"		*,*) NORM=$NORM${rest%%,*}; rest=${rest#*,} ;;\n"
-	"		*) NORM=$NORM$rest; break ;;\n"
-	"		esac\n"
-	"	done\n"
-	"	while :; do\n"
-	"		case $NORM in 0?*) NORM=${NORM#0} ;; *) break ;; esac\n"
-	"	done\n"
-	"	[ -n \"$NORM\" ] || NORM=0\n"
-	"}\n"
-	"same() {\n"
-	"	if [ \"$1\" = mask ]; then\n"
-	"		norm \"$2\"\n"
-	"		a=$NORM\n"
-	"		norm \"$3\"\n"
-	"		[ \"$a\" = \"$NORM\" ]\n"
-	"	else\n"
-	"		[ \"$2\" = \"$3\" ]\n"
-	"	fi\n"
-	"}\n"
+	SH_NORM_SAME
 	"\n"
 	"# get PATH: CUR = the file's first line (builtin read: no fork).\n"
 	"get() {\n"
@@ -324,31 +328,7 @@ const char nn_script_restore_head[] =
 	"LC_ALL=C\n"
 	"export LC_ALL\n"
 	"fail=0\n"
-	"norm() {\n"
-	"	NORM=\n"
-	"	case $1 in *[ABCDEF]*) set -- \"$(printf '%s' \"$1\" | tr 'ABCDEF' 'abcdef')\" ;; esac\n"
-	"	rest=$1\n"
-	"	while :; do\n"
-	"		case $rest in\n"
-	"		*,*) NORM=$NORM${rest%%,*}; rest=${rest#*,} ;;\n"
-	"		*) NORM=$NORM$rest; break ;;\n"
-	"		esac\n"
-	"	done\n"
-	"	while :; do\n"
-	"		case $NORM in 0?*) NORM=${NORM#0} ;; *) break ;; esac\n"
-	"	done\n"
-	"	[ -n \"$NORM\" ] || NORM=0\n"
-	"}\n"
-	"same() {\n"
-	"	if [ \"$1\" = mask ]; then\n"
-	"		norm \"$2\"\n"
-	"		a=$NORM\n"
-	"		norm \"$3\"\n"
-	"		[ \"$a\" = \"$NORM\" ]\n"
-	"	else\n"
-	"		[ \"$2\" = \"$3\" ]\n"
-	"	fi\n"
-	"}\n"
+	SH_NORM_SAME
 	"get() {\n"
 	"	CUR=\n"
 	"	IFS= read -r CUR <\"$1\" 2>/dev/null || [ -n \"$CUR\" ]\n"
