@@ -343,6 +343,22 @@ int nn_root_hostpath(const struct nn_root *r, const char *path, char *buf, size_
 	return (n < 0 || (size_t)n >= size) ? -ENAMETOOLONG : 0;
 }
 
+/* Doubles a read buffer, up to 64 MiB: a kernel file larger than that is
+ * garbage, not data. */
+static int grow(char **buf, size_t *cap)
+{
+	char *nb;
+
+	if (*cap >= (64u << 20))
+		return -EFBIG;
+	nb = realloc(*buf, *cap * 2);
+	if (!nb)
+		return -ENOMEM;
+	*buf = nb;
+	*cap *= 2;
+	return 0;
+}
+
 int nn_read_file(const struct nn_root *r, const char *path, char **out, size_t *len)
 {
 	size_t cap = 4096, used = 0;
@@ -361,19 +377,9 @@ int nn_read_file(const struct nn_root *r, const char *path, char **out, size_t *
 		ssize_t n;
 
 		if (used + 1 >= cap) {
-			char *nb;
-
-			if (cap >= (64u << 20)) {
-				err = -EFBIG;
+			err = grow(&buf, &cap);
+			if (err)
 				goto out;
-			}
-			nb = realloc(buf, cap * 2);
-			if (!nb) {
-				err = -ENOMEM;
-				goto out;
-			}
-			buf = nb;
-			cap *= 2;
 		}
 		n = read(fd, buf + used, cap - used - 1);
 		if (n < 0) {
@@ -422,20 +428,10 @@ int nn_read_lines(const struct nn_root *r, const char *path,
 		ssize_t n;
 
 		if (used == cap) {
-			char *nb;
-
 			/* One line fills the buffer: same limit as nn_read_file. */
-			if (cap >= (64u << 20)) {
-				err = -EFBIG;
+			err = grow(&buf, &cap);
+			if (err)
 				goto out;
-			}
-			nb = realloc(buf, cap * 2);
-			if (!nb) {
-				err = -ENOMEM;
-				goto out;
-			}
-			buf = nb;
-			cap *= 2;
 		}
 		n = read(fd, buf + used, cap - used);
 		if (n < 0) {
