@@ -245,7 +245,10 @@ static void nodes_and_distances(void **state)
 	assert_int_equal(nn_topo_cpu_node(&t, 9), -1);
 	assert_int_equal(t.cpus[0].l3, 0);
 	assert_true(nn_cpuset_test(&t.cpus[0].l3_cpus, 1));
-	assert_int_equal(t.cpus[1].l3, -1);	/* no cache dir: unknown */
+	/* cpu1 has no cache dir, but cpu0's L3 list names it: one read per group */
+	assert_int_equal(t.cpus[1].l3, 0);
+	assert_true(nn_cpuset_equal(&t.cpus[1].l3_cpus, &t.cpus[0].l3_cpus));
+	assert_int_equal(t.cpus[2].l3, -1);	/* no cache dir, in no list: unknown */
 	assert_int_equal(t.cpus[2].package, 1);
 	/* nearest first, self first, ties by id */
 	assert_int_equal(nn_topo_nodes_by_distance(&t, 5, ids, 8), 3);
@@ -435,12 +438,55 @@ static void nics(void **state)
 	nn_ctx_free(&ctx);
 }
 
+/* SMT and L3 lists are read once per group: a CPU named by an earlier CPU's
+ * good list takes that list (its own file is not read, so garbage there goes
+ * unseen, as in hwloc); a bad first list makes the next member read its own. */
+static void group_lists_read_once(void **state)
+{
+	struct nn_ctx ctx;
+	struct nn_topo t;
+	int i;
+
+	(void)state;
+	put("sys/devices/system/cpu/online", "0-3\n");
+	put("sys/devices/system/node/node0/cpulist", "0-3\n");
+	knobs();
+	cpu(0, 0, 0, "0,2\n", true);
+	cpu(1, 0, 1, "1-\n", true);		/* corrupt, and first of its group */
+	cpu(2, 0, 0, "garbage\n", true);	/* covered by cpu0's list: unread */
+	cpu(3, 0, 1, "1,3\n", true);		/* reads its own: cpu1's was bad */
+	for (i = 0; i < 4; i++) {
+		char p[96];
+
+		snprintf(p, sizeof(p), "sys/devices/system/cpu/cpu%d/cache/index3/level", i);
+		put(p, "3\n");
+		snprintf(p, sizeof(p), "sys/devices/system/cpu/cpu%d/cache/index3/shared_cpu_list", i);
+		put(p, i == 0 ? "0-1\n" : i == 1 ? "x\n" : "2-3\n");
+	}
+	assert_int_equal(nn_ctx_init(&ctx, tmp, false), 0);
+	assert_int_equal(nn_topo_discover(&ctx, &t), 0);
+	assert_int_equal(nn_cpuset_first(&t.cpus[2].siblings), 0);
+	assert_int_equal(nn_cpuset_count(&t.cpus[2].siblings), 2);
+	assert_false(warned(&ctx, "/sys/devices/system/cpu/cpu2/topology/thread_siblings_list", NULL));
+	assert_true(warned(&ctx, "/sys/devices/system/cpu/cpu1/topology/thread_siblings_list", NULL));
+	assert_true(nn_cpuset_empty(&t.cpus[1].siblings));
+	assert_int_equal(nn_cpuset_count(&t.cpus[3].siblings), 2);
+	/* L3: cpu1 is covered by cpu0's list, so its garbage is unread */
+	assert_int_equal(t.cpus[1].l3, 0);
+	assert_false(warned(&ctx, "/sys/devices/system/cpu/cpu1/cache/index3/shared_cpu_list", NULL));
+	assert_int_equal(t.cpus[2].l3, 2);
+	assert_int_equal(t.cpus[3].l3, 2);
+	nn_topo_free(&t);
+	nn_ctx_free(&ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(no_node_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(no_online, setup, teardown),
 		cmocka_unit_test_setup_teardown(nodes_and_distances, setup, teardown),
+		cmocka_unit_test_setup_teardown(group_lists_read_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(nics, setup, teardown),
 	};
 
