@@ -51,6 +51,30 @@ int nn_cpuset_set(struct nn_cpuset *s, unsigned int cpu)
 	return 0;
 }
 
+/* CPUs @a..@b, a word at a time: a 512-CPU list is one range per node. */
+static int set_range(struct nn_cpuset *s, unsigned int a, unsigned int b)
+{
+	unsigned int wa = a / WORD_BITS, wb = b / WORD_BITS, i;
+	unsigned long first = ~0UL << (a % WORD_BITS);
+	unsigned long last = ~0UL >> (WORD_BITS - 1 - b % WORD_BITS);
+	int err;
+
+	if (b >= NN_CPU_MAX)
+		return -ERANGE;
+	err = grow(s, wb + 1);
+	if (err)
+		return err;
+	if (wa == wb) {
+		s->bits[wa] |= first & last;
+		return 0;
+	}
+	s->bits[wa] |= first;
+	for (i = wa + 1; i < wb; i++)
+		s->bits[i] = ~0UL;
+	s->bits[wb] |= last;
+	return 0;
+}
+
 void nn_cpuset_clear(struct nn_cpuset *s, unsigned int cpu)
 {
 	if (cpu / WORD_BITS < s->nwords)
@@ -266,7 +290,12 @@ int nn_cpuset_parse_list(const char *str, struct nn_cpuset *out)
 				}
 			}
 		}
-		for (cpu = a; cpu <= b; cpu++) {
+		if (used == group) {
+			err = set_range(&s, a, b);
+			if (err)
+				goto fail;
+		}
+		for (cpu = a; used != group && cpu <= b; cpu++) {
 			if ((cpu - a) % group >= used)
 				continue;
 			err = nn_cpuset_set(&s, cpu);
@@ -333,13 +362,14 @@ int nn_cpuset_parse_mask(const char *str, struct nn_cpuset *out)
 			err = -EINVAL;
 			goto fail;
 		}
-		for (int b = 0; b < 4; b++, bit++) {
-			if (!(v & (1 << b)))
-				continue;
-			err = nn_cpuset_set(&s, bit);
+		/* A nibble never straddles a word: WORD_BITS is a multiple of 4. */
+		if (v) {
+			err = bit >= NN_CPU_MAX ? -ERANGE : grow(&s, bit / WORD_BITS + 1);
 			if (err)
 				goto fail;
+			s.bits[bit / WORD_BITS] |= (unsigned long)v << (bit % WORD_BITS);
 		}
+		bit += 4;
 		ndigits++;
 	}
 	nn_cpuset_free(out);
@@ -348,6 +378,20 @@ int nn_cpuset_parse_mask(const char *str, struct nn_cpuset *out)
 fail:
 	nn_cpuset_free(&s);
 	return err;
+}
+
+/* Last CPU of the run of set bits that starts at @cpu (which is set). */
+static int run_end(const struct nn_cpuset *s, int cpu)
+{
+	unsigned int i = (unsigned int)cpu / WORD_BITS;
+	unsigned long w = ~s->bits[i] & (~0UL << ((unsigned int)cpu % WORD_BITS));
+
+	while (!w) {
+		if (++i >= s->nwords)
+			return (int)(s->nwords * WORD_BITS) - 1;
+		w = ~s->bits[i];
+	}
+	return (int)(i * WORD_BITS + __builtin_ctzl(w)) - 1;
 }
 
 char *nn_cpuset_format_list(const struct nn_cpuset *s)
@@ -364,8 +408,8 @@ char *nn_cpuset_format_list(const struct nn_cpuset *s)
 		char tmp[32];
 		int n;
 
-		while ((next = nn_cpuset_next(s, end)) == end + 1)
-			end = next;
+		end = run_end(s, cpu);
+		next = nn_cpuset_next(s, end);
 		if (end == cpu)
 			n = snprintf(tmp, sizeof(tmp), "%s%d", len ? "," : "", cpu);
 		else

@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +127,70 @@ static void test_ops(void **state)
 	nn_cpuset_free(&c);
 }
 
+/* The word-at-a-time range setter, run finder and nibble parser against a
+ * bit-by-bit reference, on random sets whose runs cross word boundaries. */
+static void ref_list(const bool *bits, int n, char *buf, size_t size)
+{
+	size_t len = 0;
+	int i = 0;
+
+	buf[0] = '\0';
+	while (i < n) {
+		int j;
+
+		if (!bits[i]) {
+			i++;
+			continue;
+		}
+		for (j = i; j + 1 < n && bits[j + 1]; j++)
+			;
+		len += (size_t)snprintf(buf + len, size - len, j > i ? "%s%d-%d" : "%s%d",
+					len ? "," : "", i, j);
+		i = j + 1;
+	}
+}
+
+static void test_random_vs_reference(void **state)
+{
+	enum { N = 300 };
+	unsigned int seed = 12345;
+	int round;
+
+	(void)state;
+	for (round = 0; round < 500; round++) {
+		struct nn_cpuset s = NN_CPUSET_INIT, back = NN_CPUSET_INIT;
+		bool bits[N] = { false };
+		char want[4096];
+		char *list, *mask;
+		int i, runs = 1 + (int)(rand_r(&seed) % 6);
+
+		for (i = 0; i < runs; i++) {
+			int a = (int)(rand_r(&seed) % N), len = (int)(rand_r(&seed) % 140), c;
+
+			for (c = a; c < N && c <= a + len; c++) {
+				bits[c] = true;
+				assert_int_equal(nn_cpuset_set(&s, (unsigned int)c), 0);
+			}
+		}
+		ref_list(bits, N, want, sizeof(want));
+		list = nn_cpuset_format_list(&s);
+		assert_non_null(list);
+		assert_string_equal(list, want);
+		assert_int_equal(nn_cpuset_parse_list(list, &back), 0);
+		assert_true(nn_cpuset_equal(&s, &back));
+		mask = nn_cpuset_format_mask(&s, N);
+		assert_non_null(mask);
+		assert_int_equal(nn_cpuset_parse_mask(mask, &back), 0);
+		assert_true(nn_cpuset_equal(&s, &back));
+		for (i = 0; i < N; i++)
+			assert_int_equal(nn_cpuset_test(&back, (unsigned int)i), bits[i]);
+		free(list);
+		free(mask);
+		nn_cpuset_free(&s);
+		nn_cpuset_free(&back);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +198,7 @@ int main(void)
 		cmocka_unit_test(test_list_errors),
 		cmocka_unit_test(test_mask),
 		cmocka_unit_test(test_ops),
+		cmocka_unit_test(test_random_vs_reference),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
