@@ -23,7 +23,9 @@ static const char *skip_ws(const char *p, const char *end)
 }
 
 /* skip_ws for the count columns: "%10u " pads each count with spaces, so
- * eight at a time first (a 512-CPU line is ~5 KB, mostly spaces). */
+ * eight at a time (a 512-CPU line is ~5 KB, mostly spaces); the first byte
+ * that is not a space is found in the word itself, then skip_ws takes over
+ * for tabs and CRs. */
 static const char *skip_pad(const char *p, const char *end)
 {
 	static const uint64_t spaces = 0x2020202020202020ull;
@@ -32,8 +34,13 @@ static const char *skip_pad(const char *p, const char *end)
 		uint64_t w;
 
 		memcpy(&w, p, sizeof(w));
-		if (w != spaces)
+		w ^= spaces;
+		if (w) {
+			/* lowest differing byte: the first in memory on little endian */
+			if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+				p += __builtin_ctzll(w) >> 3;
 			break;
+		}
 		p += 8;
 	}
 	return skip_ws(p, end);
@@ -163,15 +170,18 @@ static int parse_line(const char *p, const char *end, size_t ncpus, struct nn_in
 		if (ncpus && col == ncpus)
 			break;
 		p = skip_pad(p, end);
-		for (t = p; t < end && *t >= '0' && *t <= '9'; t++) {
-			unsigned int d = (unsigned int)(*t - '0');
+		for (t = p; t < end && (unsigned char)(*t - '0') < 10; t++)
+			;
+		if (t == p || (t < end && *t != ' ' && *t != '\t' && *t != '\r'))
+			break;	/* not a count: the chip name starts here */
+		/* 19 digits always fit; only longer counts need the overflow check */
+		for (const char *q = p; q < t; q++) {
+			unsigned int d = (unsigned int)(*q - '0');
 
-			if (v > (ULLONG_MAX - d) / 10)
+			if (t - p > 19 && v > (ULLONG_MAX - d) / 10)
 				return -EINVAL;
 			v = v * 10 + d;
 		}
-		if (t == p || (t < end && *t != ' ' && *t != '\t' && *t != '\r'))
-			break;	/* not a count: the chip name starts here */
 		total = (total > ULLONG_MAX - v) ? ULLONG_MAX : total + v;
 		col++;
 		p = t;
