@@ -455,6 +455,9 @@ static void group_lists_read_once(void **state)
 	cpu(1, 0, 1, "1-\n", true);		/* corrupt, and first of its group */
 	cpu(2, 0, 0, "garbage\n", true);	/* covered by cpu0's list: unread */
 	cpu(3, 0, 1, "1,3\n", true);		/* reads its own: cpu1's was bad */
+	/* cpu2 is cpu0's sibling: same core, so its ids are not read either */
+	put("sys/devices/system/cpu/cpu2/topology/physical_package_id", "junk\n");
+	put("sys/devices/system/cpu/cpu2/topology/core_id", "junk\n");
 	for (i = 0; i < 4; i++) {
 		char p[96];
 
@@ -471,6 +474,9 @@ static void group_lists_read_once(void **state)
 	assert_true(warned(&ctx, "/sys/devices/system/cpu/cpu1/topology/thread_siblings_list", NULL));
 	assert_true(nn_cpuset_empty(&t.cpus[1].siblings));
 	assert_int_equal(nn_cpuset_count(&t.cpus[3].siblings), 2);
+	assert_int_equal(t.cpus[2].package, 0);
+	assert_int_equal(t.cpus[2].core, 0);
+	assert_false(warned(&ctx, "/sys/devices/system/cpu/cpu2/topology/core_id", NULL));
 	/* L3: cpu1 is covered by cpu0's list, so its garbage is unread */
 	assert_int_equal(t.cpus[1].l3, 0);
 	assert_false(warned(&ctx, "/sys/devices/system/cpu/cpu1/cache/index3/shared_cpu_list", NULL));
