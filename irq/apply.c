@@ -69,10 +69,33 @@ static void read_online(struct nn_ctx *ctx, struct nn_cpuset *online)
 	}
 }
 
+static int cmp_irq_key(const void *key, const void *elem)
+{
+	int irq = *(const int *)key, e = ((const struct nn_irq *)elem)->irq;
+
+	return (irq > e) - (irq < e);
+}
+
+/* The affinity discovery read for @irq of @nic, or NULL when it has none. */
+static const struct nn_cpuset *known_affinity(const struct nn_host *host, const char *nic, int irq)
+{
+	const struct nn_nic *n;
+	const struct nn_irq *q;
+
+	if (!host || !nic)
+		return NULL;
+	n = nn_nic_find(host->nics, host->nnics, nic);
+	if (!n || !n->nirqs)
+		return NULL;
+	q = bsearch(&irq, n->irqs, n->nirqs, sizeof(*n->irqs), cmp_irq_key);
+	return q && q->has_affinity ? &q->affinity : NULL;
+}
+
 /* Builds one value per plan entry with its current state; a value we cannot
- * read aborts the whole run (-errno) before anything is written. */
+ * read aborts the whole run (-errno) before anything is written. @host is
+ * the discovery of this same run, or NULL to read every value afresh. */
 static int collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct nn_cpuset *online,
-		   bool check, struct nn_apply_val **out, size_t *nout)
+		   const struct nn_host *host, bool check, struct nn_apply_val **out, size_t *nout)
 {
 	size_t n = plan->nirqs + plan->nxps + plan->nchannels, k = 0, i;
 	struct nn_apply_val *vals = calloc(n ? n : 1, sizeof(*vals));
@@ -112,6 +135,7 @@ static int collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct 
 	for (i = 0; i < plan->nirqs; i++) {
 		const struct nn_plan_irq *p = &plan->irqs[i];
 		struct nn_apply_val *v = &vals[k++];
+		const struct nn_cpuset *known;
 
 		v->kind = NN_VAL_IRQ;
 		v->irq = p->irq;
@@ -126,6 +150,23 @@ static int collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct 
 		if (!nn_cpuset_empty(online))
 			nn_cpuset_and(&v->want, online);
 		v->planned = nn_cpuset_format_list(&v->want);
+		known = known_affinity(host, p->nic, p->irq);
+		if (known) {
+			v->before = nn_cpuset_format_list(known);
+			if (!v->before || !v->planned) {
+				err = -ENOMEM;
+				goto fail;
+			}
+			if (nn_cpuset_empty(&v->want)) {
+				v->status = NN_VAL_FAILED;
+				snprintf(v->note, sizeof(v->note), "bad mask: no planned CPU is online");
+			} else if (nn_cpuset_equal(known, &v->want)) {
+				v->status = check ? NN_VAL_ALIGNED : NN_VAL_UNCHANGED;
+			} else if (check) {
+				v->status = NN_VAL_DRIFT;
+			}
+			continue;
+		}
 		err = nn_read_str(&ctx->root, path, buf, sizeof(buf));
 		if (err && check) {
 			v->status = NN_VAL_DRIFT;
@@ -484,7 +525,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 	memset(rep, 0, sizeof(*rep));
 	rep->dry_run = opts->dry_run;
 	read_online(ctx, &online);
-	err = collect(ctx, plan, &online, false, &rep->vals, &rep->nvals);
+	err = collect(ctx, plan, &online, opts->host, false, &rep->vals, &rep->nvals);
 	if (err)
 		goto out;
 	irqs = planned_irqs(plan, &nirqs);
@@ -812,7 +853,7 @@ int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check
 	memset(rep, 0, sizeof(*rep));
 	rep->irqb.pid = -1;
 	read_online(ctx, &online);
-	err = collect(ctx, plan, &online, true, &rep->vals, &rep->nvals);
+	err = collect(ctx, plan, &online, NULL, true, &rep->vals, &rep->nvals);
 	nn_cpuset_free(&online);
 	if (err)
 		return err;

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "nicnuma/cpuset.h"
+#include "nicnuma/host.h"
 #include "nicnuma/plan.h"
 #include "irqbalance.h"
 
@@ -59,6 +60,10 @@ struct nn_apply_opts {
 	bool keep_going;
 	enum nn_irqbalance_action irqbalance;
 	struct json_object *shape;	/* host shape for the log (borrowed) */
+	/* The discovery this run made (borrowed, may be NULL): an IRQ whose
+	 * smp_affinity_list it read takes that as its value before, instead of
+	 * a second read of the same file milliseconds later. */
+	const struct nn_host *host;
 };
 
 struct nn_apply_report {

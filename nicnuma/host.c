@@ -85,7 +85,8 @@ int nn_host_find_irqbalance(struct nn_ctx *ctx, struct nn_irqbalance_state *st)
 	return 0;
 }
 
-static int host_discover(struct nn_ctx *ctx, struct nn_host *host, bool cpu_detail)
+static int host_discover(struct nn_ctx *ctx, struct nn_host *host, bool cpu_detail,
+			 unsigned int nic_flags)
 {
 	int err;
 
@@ -94,7 +95,7 @@ static int host_discover(struct nn_ctx *ctx, struct nn_host *host, bool cpu_deta
 	err = cpu_detail ? nn_topo_discover(ctx, &host->topo) : nn_topo_discover_basic(ctx, &host->topo);
 	if (err)
 		return err;
-	err = nn_nics_discover(ctx, &host->topo, &host->nics, &host->nnics);
+	err = nn_nics_discover(ctx, &host->topo, nic_flags, &host->nics, &host->nnics);
 	if (err == -ENOMEM)
 		goto fail;
 	/* No /sys/class/net is a warning already; the topology still stands. */
@@ -109,12 +110,17 @@ fail:
 
 int nn_host_discover(struct nn_ctx *ctx, struct nn_host *host)
 {
-	return host_discover(ctx, host, true);
+	return host_discover(ctx, host, true, 0);
+}
+
+int nn_host_discover_flags(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags)
+{
+	return host_discover(ctx, host, true, nic_flags);
 }
 
 int nn_host_discover_nics(struct nn_ctx *ctx, struct nn_host *host)
 {
-	return host_discover(ctx, host, false);
+	return host_discover(ctx, host, false, 0);
 }
 
 void nn_host_free(struct nn_host *host)

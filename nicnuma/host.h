@@ -25,6 +25,8 @@ struct nn_host {
 
 /* Topology, NICs and irqbalance, all through ctx->root. */
 int nn_host_discover(struct nn_ctx *ctx, struct nn_host *host);
+/* The same with NN_NICS_* flags for the NIC part (NN_NICS_NO_EFFECTIVE). */
+int nn_host_discover_flags(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags);
 void nn_host_free(struct nn_host *host);
 /* The pieces of nn_host_discover, for reports that need less: nodes without
  * per-CPU topology (nn_topo_discover_basic) plus NICs plus irqbalance. */

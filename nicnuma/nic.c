@@ -29,6 +29,7 @@ struct nic_scan {
 	struct nn_interrupt *intr;	/* parsed /proc/interrupts */
 	size_t nintr;
 	bool have_intr;
+	unsigned int flags;		/* NN_NICS_* */
 	struct nn_root irqs;		/* view of /proc/irq: two files per IRQ */
 };
 
@@ -212,6 +213,8 @@ static int read_irq(struct nic_scan *s, struct nn_nic *nic, const char *msi_dir,
 		nn_warn(s->ctx, "/proc/interrupts", "IRQ %d (listed in %s) is not in /proc/interrupts: name unknown",
 			q->irq, msi_dir);
 
+	if (s->flags & NN_NICS_NO_EFFECTIVE)
+		return 0;
 	/* effective_affinity_list appeared in 4.13 and not every irqchip fills it:
 	 * absence is "unknown", not an error. */
 	snprintf(path, sizeof(path), "/proc/irq/%d/effective_affinity_list", q->irq);
@@ -583,10 +586,10 @@ static int load_interrupts(struct nic_scan *s)
 	return 0;
 }
 
-int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo,
+int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned int flags,
 		     struct nn_nic **out, size_t *nout)
 {
-	struct nic_scan s = { .ctx = ctx, .topo = topo, .irqs = { .dirfd = -1 } };
+	struct nic_scan s = { .ctx = ctx, .topo = topo, .flags = flags, .irqs = { .dirfd = -1 } };
 	struct nn_nic *nics = NULL;
 	struct dirent *de;
 	size_t n = 0, cap = 0, i;

@@ -47,9 +47,14 @@ struct nn_nic {
 	size_t nirqs;
 };
 
+/* Discovery flags. NN_NICS_NO_EFFECTIVE: leave effective_affinity_list
+ * unread (has_effective false), for callers that never show it (plan, apply):
+ * one open fewer per IRQ, a thousand on a large host. */
+#define NN_NICS_NO_EFFECTIVE 0x1u
+
 /* Every netdev in /sys/class/net (sorted by name). Live root: cross-checks
  * with rtnetlink and the ethtool ioctl and warns on disagreement. */
-int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo,
+int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned int flags,
 		     struct nn_nic **nics, size_t *nnics);
 void nn_nics_free(struct nn_nic *nics, size_t nnics);
 const struct nn_nic *nn_nic_find(const struct nn_nic *nics, size_t n, const char *name);

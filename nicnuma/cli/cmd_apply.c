@@ -165,7 +165,8 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 		       "cannot change --plan %s", plan_file);
 		goto out;
 	}
-	err = nn_host_discover(ctx, &host);
+	/* apply never shows effective affinities before: skip reading them */
+	err = nn_host_discover_flags(ctx, &host, NN_NICS_NO_EFFECTIVE);
 	if (err) {
 		nn_err(ctx, "cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
 		goto out;
@@ -176,6 +177,7 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	/* The host shape the plan was made for, kept in the snapshot. */
 	shape = nn_plan_shape_to_json(&plan);
 	aopts.shape = shape;
+	aopts.host = &host;
 
 	nn_open_object(&ctx->out, NULL);
 	nn_open_object(&ctx->out, "apply");

@@ -326,7 +326,8 @@ int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv)
 		nn_plan_opts_free(&po);
 		return NN_EXIT_ERROR;
 	}
-	err = nn_host_discover(ctx, &h);
+	/* a plan shows current affinities, never effective ones */
+	err = nn_host_discover_flags(ctx, &h, NN_NICS_NO_EFFECTIVE);
 	nn_open_object(o, NULL);
 	if (err) {
 		nn_print_warnings(ctx);
