@@ -69,6 +69,50 @@ static void read_online(struct nn_ctx *ctx, struct nn_cpuset *online)
 	}
 }
 
+/* Directory views for the value loops: /proc/irq, and the queues directory
+ * of one NIC at a time (values come grouped by NIC). Through them the kernel
+ * walks two path components instead of four to ten and a symlink, a fifth of
+ * apply's time on a large host. A view takes the same absolute paths as the
+ * root it stands for, so ctx->root is swapped for one around each value. */
+struct views {
+	struct nn_root base, irq, nic;
+	char nic_dir[320];
+};
+
+static void views_open(struct nn_ctx *ctx, struct views *w)
+{
+	w->base = ctx->root;
+	nn_root_view_open(&w->base, "/proc/irq", &w->irq);
+	w->nic = w->base;	/* no NIC yet: the root itself, nothing to close */
+	w->nic_dir[0] = '\0';
+}
+
+static void views_close(struct nn_ctx *ctx, struct views *w)
+{
+	ctx->root = w->base;
+	nn_root_view_close(&w->irq);
+	nn_root_view_close(&w->nic);
+}
+
+/* Points ctx->root at the view for @v (the root itself for other kinds). */
+static void views_enter(struct nn_ctx *ctx, struct views *w, const struct nn_apply_val *v)
+{
+	char dir[sizeof(w->nic_dir)];
+
+	ctx->root = w->base;
+	if (v->kind == NN_VAL_IRQ) {
+		ctx->root = w->irq;
+	} else if (v->kind == NN_VAL_XPS && v->nic &&
+		   snprintf(dir, sizeof(dir), "/sys/class/net/%s/queues", v->nic) < (int)sizeof(dir)) {
+		if (strcmp(dir, w->nic_dir)) {
+			nn_root_view_close(&w->nic);
+			memcpy(w->nic_dir, dir, sizeof(dir));
+			nn_root_view_open(&w->base, w->nic_dir, &w->nic);
+		}
+		ctx->root = w->nic;
+	}
+}
+
 static int cmp_irq_key(const void *key, const void *elem)
 {
 	int irq = *(const int *)key, e = ((const struct nn_irq *)elem)->irq;
@@ -101,10 +145,12 @@ static int collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct 
 	struct nn_apply_val *vals = calloc(n ? n : 1, sizeof(*vals));
 	struct nn_cpuset cur = NN_CPUSET_INIT;
 	char path[512], buf[4096];
+	struct views views;
 	int err = 0;
 
 	if (!vals)
 		return -ENOMEM;
+	views_open(ctx, &views);
 	for (i = 0; i < plan->nchannels; i++) {
 		const struct nn_plan_channels *c = &plan->channels[i];
 		struct nn_apply_val *v = &vals[k++];
@@ -167,7 +213,9 @@ static int collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct 
 			}
 			continue;
 		}
+		views_enter(ctx, &views, v);
 		err = nn_read_str(&ctx->root, path, buf, sizeof(buf));
+		ctx->root = views.base;
 		if (err && check) {
 			v->status = NN_VAL_DRIFT;
 			if (err == -ENOENT)
@@ -218,7 +266,9 @@ static int collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct 
 		if (!nn_cpuset_empty(online))
 			nn_cpuset_and(&v->want, online);
 		v->planned = nn_cpuset_format_mask(&v->want, 0);
+		views_enter(ctx, &views, v);
 		err = nn_read_str(&ctx->root, path, buf, sizeof(buf));
+		ctx->root = views.base;
 		if (err == -ENOENT) {
 			/* Single-queue devices and kernels without CONFIG_XPS have none. */
 			v->status = NN_VAL_SKIPPED;
@@ -241,11 +291,13 @@ static int collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct 
 		else if (check)
 			v->status = NN_VAL_DRIFT;
 	}
+	views_close(ctx, &views);
 	nn_cpuset_free(&cur);
 	*out = vals;
 	*nout = k;
 	return 0;
 fail:
+	views_close(ctx, &views);
 	nn_cpuset_free(&cur);
 	vals_free(vals, k);
 	return err;
@@ -518,6 +570,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 	struct nn_cpuset online = NN_CPUSET_INIT;
 	struct nn_undo u = { 0 };
 	struct fb_table fbt = { 0 };
+	struct views views;
 	bool pending = false, soft_fail = false, channels_changed = false, hp_pending = false;
 	int *irqs = NULL, err, lock = -1;
 	size_t i, nirqs = 0;
@@ -628,12 +681,14 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			soft_fail = true;
 		}
 	}
+	views_open(ctx, &views);
 	for (i = 0; i < rep->nvals; i++) {
 		struct nn_apply_val *v = &rep->vals[i];
 		int r = 0;
 
 		if (v->status != NN_VAL_PENDING)
 			continue;
+		views_enter(ctx, &views, v);
 		if (v->kind == NN_VAL_CHANNELS) {
 			char why[192];
 
@@ -654,6 +709,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		} else {
 			r = write_xps(ctx, v, &online);
 		}
+		ctx->root = views.base;
 		if (r > 0)
 			soft_fail = true;
 		if (r < 0) {
@@ -667,6 +723,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			break;
 		}
 	}
+	views_close(ctx, &views);
 	/* Packet memory last: all or nothing over the pools, in the same log; a
 	 * shortfall puts every pool back and is a warning, not a rollback of IRQs. */
 	if (hp_pending && !rep->fatal && nn_hugepages_apply_plan(ctx, &u, plan->hugepages,
