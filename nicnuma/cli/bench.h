@@ -24,17 +24,22 @@ int bench_signals_block(sigset_t *old);
 /* True when a SIGINT/SIGTERM is pending (consumes it). */
 bool bench_interrupted(void);
 
-/* Hugepages added for the run, removed again by bench_hugepages_restore. */
+struct nn_undo;
+
+/* Hugepages added for the run: recorded in an undo log before the write (so a
+ * bench killed outright leaves `nicnuma rollback` to give them back) and
+ * rolled back when the runs are over. */
 struct bench_hp {
 	int node;
 	long added;		/* 2 MB pages we added to nr_hugepages */
 };
 
-/* Makes sure @node has @pages free 2 MB hugepages, adding the difference to
- * nr_hugepages (read back). @hp records what to give back. Warns and returns
- * a negative errno when the kernel does not give them. */
-int bench_hugepages_ensure(struct nn_ctx *ctx, int node, long pages, struct bench_hp *hp);
-void bench_hugepages_restore(struct nn_ctx *ctx, struct bench_hp *hp);
+/* Makes sure @node has @pages free 2 MB hugepages, reserving the difference
+ * through hugepages/ (readback, compaction retry) with @undo recording the
+ * old count; a short result is kept. Warns and returns a negative errno when
+ * the kernel does not give them all. */
+int bench_hugepages_ensure(struct nn_ctx *ctx, struct nn_undo *undo, int node, long pages,
+			   struct bench_hp *hp);
 long bench_hugepages_free(struct nn_ctx *ctx, int node);
 
 #endif

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "hugepages/hugepages.h"
 #include "nicnuma/ctx.h"
 
 int bench_signals_block(sigset_t *old)
@@ -169,56 +170,36 @@ long bench_hugepages_free(struct nn_ctx *ctx, int node)
 	return nn_read_long(&ctx->root, path, &v) < 0 ? -1 : v;
 }
 
-int bench_hugepages_ensure(struct nn_ctx *ctx, int node, long pages, struct bench_hp *hp)
+int bench_hugepages_ensure(struct nn_ctx *ctx, struct nn_undo *undo, int node, long pages,
+			   struct bench_hp *hp)
 {
-	char path[128], val[32];
-	long nr, free_now, after;
-	int ret;
+	struct nn_hp_result res;
+	char path[128];
+	long free_now;
+	int err;
 
 	hp->node = node;
 	hp->added = 0;
+	hp_path(path, sizeof(path), node, "free_hugepages");
 	free_now = bench_hugepages_free(ctx, node);
-	hp_path(path, sizeof(path), node, "nr_hugepages");
-	if (free_now < 0 || nn_read_long(&ctx->root, path, &nr) < 0) {
-		nn_warn(ctx, path, "cannot read node %d's 2 MB hugepage counts", node);
+	if (free_now < 0) {
+		nn_warn(ctx, path, "cannot read node %d's free 2 MB hugepages", node);
 		return -ENOENT;
 	}
 	if (free_now >= pages)
 		return 0;
-	snprintf(val, sizeof(val), "%ld", nr + (pages - free_now));
-	ret = nn_write_str(&ctx->root, path, val);
-	if (ret < 0) {
+	err = nn_hugepages_reserve(ctx, undo, node, 2048, pages - free_now, NN_HP_PARTIAL, &res);
+	if (res.changed && res.after > res.before)
+		hp->added = res.after - res.before;
+	if (err && err != -ENOMEM) {
 		nn_warn(ctx, path, "cannot reserve %ld hugepages on node %d: %s", pages - free_now, node,
-			strerror(-ret));
-		return ret;
+			strerror(-err));
+		return err;
 	}
-	if (nn_read_long(&ctx->root, path, &after) == 0)
-		hp->added = after - nr;
-	if (bench_hugepages_free(ctx, node) < pages) {
+	if (err || bench_hugepages_free(ctx, node) < pages) {
 		nn_warn(ctx, path, "the kernel gave %ld of %ld hugepages on node %d (memory fragmented "
 			"or short); rows using it may fail", hp->added, pages - free_now, node);
 		return -ENOMEM;
 	}
 	return 0;
-}
-
-void bench_hugepages_restore(struct nn_ctx *ctx, struct bench_hp *hp)
-{
-	char path[128], val[32];
-	long nr;
-	int ret;
-
-	if (hp->added <= 0)
-		return;
-	hp_path(path, sizeof(path), hp->node, "nr_hugepages");
-	if (nn_read_long(&ctx->root, path, &nr) < 0)
-		return;
-	/* Give back exactly what we added: others may have changed it meanwhile. */
-	snprintf(val, sizeof(val), "%ld", nr > hp->added ? nr - hp->added : 0);
-	ret = nn_write_str(&ctx->root, path, val);
-	if (ret < 0)
-		nn_warn(ctx, path, "cannot give back %ld hugepages on node %d: %s", hp->added,
-			hp->node, strerror(-ret));
-	else
-		hp->added = 0;
 }

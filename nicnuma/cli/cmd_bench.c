@@ -22,6 +22,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "nicnuma/topo.h"
+#include "nicnuma/undo.h"
 
 #define BENCH_PAGES 48		/* 2 MB pages per mbuf node: 2 pools of 8191 mbufs + EAL */
 #define NPCT 5
@@ -30,7 +31,7 @@
 static const char *const pct_keys[NPCT] = { "p50", "p90", "p99", "p999", "max" };
 
 enum {
-	OPT_DURATION = 256, OPT_REPEAT, OPT_PCI, OPT_SIZE, OPT_RATE, OPT_IN_MEMORY, OPT_FWD,
+	OPT_DURATION = 256, OPT_REPEAT, OPT_PCI, OPT_SIZE, OPT_RATE, OPT_IN_MEMORY, OPT_FWD, OPT_STATE_DIR,
 };
 
 static const struct option long_opts[] = {
@@ -41,6 +42,7 @@ static const struct option long_opts[] = {
 	{ "rate", required_argument, NULL, OPT_RATE },
 	{ "in-memory", no_argument, NULL, OPT_IN_MEMORY },
 	{ "fwd", required_argument, NULL, OPT_FWD },
+	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -82,6 +84,10 @@ struct bench {
 	struct row rows[4];
 	struct bench_hp hp[4];
 	int nhp;
+	const char *state_dir;		/* --state-dir, NULL: the default */
+	struct nn_undo undo;		/* the pages added, when any were */
+	bool undo_open;
+	int lock;
 	bool interrupted;
 };
 
@@ -90,6 +96,7 @@ static void usage(FILE *fp)
 	fprintf(fp,
 "Usage: nicnuma [--json] bench mismatch [--duration S] [--repeat N] [--pci ADDR[,ADDR]]\n"
 "                                [--size B] [--rate PPS] [--in-memory] [--fwd PATH]\n"
+"                                [--state-dir DIR]\n"
 "\n"
 "Measure what NUMA misplacement costs on this host. The same forwarder\n"
 "(nicnuma-fwd), the same traffic and duration run with its forwarding lcores and\n"
@@ -121,10 +128,14 @@ static void usage(FILE *fp)
 "                       below the matched row's Mpps to compare latency at a load\n"
 "      --in-memory      use the free hugepages as they are; without it, the 2 MB\n"
 "                       pages each mbuf node lacks (%d) are added to nr_hugepages\n"
-"                       for the benchmark and given back afterwards. EAL always runs\n"
-"                       --in-memory, so no rtemap file outlives a run\n"
+"                       for the benchmark and given back afterwards, through an\n"
+"                       undo log like apply's: if the bench is killed, 'nicnuma\n"
+"                       rollback' gives them back. EAL always runs --in-memory, so\n"
+"                       no rtemap file outlives a run\n"
 "      --fwd PATH       the nicnuma-fwd binary (default: next to nicnuma, or\n"
 "                       ../dpdk-app/nicnuma-fwd in a build tree)\n"
+"      --state-dir DIR  where the hugepage undo log and lock go (default\n"
+"                       /var/lib/nicnuma)\n"
 "  -h, --help           this help\n"
 "\n"
 "Trust: on a VM (hypervisor CPU flag) node distances are what the hypervisor\n"
@@ -204,6 +215,9 @@ static int parse_opts(struct bench *b, int argc, char **argv)
 			break;
 		case OPT_FWD:
 			b->fwd_opt = optarg;
+			break;
+		case OPT_STATE_DIR:
+			b->state_dir = optarg;
 			break;
 		case 'h':
 			return 1;
@@ -801,14 +815,18 @@ static void free_bench(struct bench *b)
 	nn_topo_free(&b->topo);
 }
 
+/* Adds the 2 MB pages each mbuf node lacks, under the state lock and in an
+ * undo log begun only when a node lacks some. Returns -errno when the lock
+ * or the log cannot be had: then nothing was written. */
 static int reserve(struct nn_ctx *ctx, struct bench *b)
 {
-	int i, j;
+	int i, j, err;
 
 	if (b->in_memory)
 		return 0;
 	for (i = 0; i < 4; i++) {
 		const struct row *r = &b->rows[i];
+		long free_now;
 		bool seen = false;
 
 		if (r->skipped[0])
@@ -817,10 +835,43 @@ static int reserve(struct nn_ctx *ctx, struct bench *b)
 			seen = seen || b->hp[j].node == r->mbuf_node;
 		if (seen)
 			continue;
-		bench_hugepages_ensure(ctx, r->mbuf_node, BENCH_PAGES, &b->hp[b->nhp]);
+		free_now = bench_hugepages_free(ctx, r->mbuf_node);
+		if (free_now >= 0 && free_now < BENCH_PAGES && !b->undo_open) {
+			b->lock = nn_state_lock(ctx);
+			if (b->lock < 0)
+				return b->lock;
+			err = nn_undo_begin(ctx, &b->undo, "bench mismatch");
+			if (err) {
+				nn_err(ctx, "bench: cannot start the undo log in %s: %s", ctx->state_dir,
+				       strerror(-err));
+				return err;
+			}
+			b->undo_open = true;
+		}
+		bench_hugepages_ensure(ctx, b->undo_open ? &b->undo : NULL, r->mbuf_node,
+				       BENCH_PAGES, &b->hp[b->nhp]);
 		b->nhp++;
 	}
 	return 0;
+}
+
+/* Gives the added pages back by replaying the log, reported as rollback does. */
+static void give_back(struct nn_ctx *ctx, struct bench *b)
+{
+	if (!b->undo_open)
+		return;
+	if (b->undo.nchanges) {
+		nn_printf(&ctx->out, "\nhugepages added for the bench, given back:\n");
+		nn_open_object(&ctx->out, "hugepages_given_back");
+		if (nn_undo_rollback(ctx, &b->undo) == 0)
+			nn_undo_mark_rolled_back(ctx, &b->undo);
+		else
+			nn_err(ctx, "bench: not every hugepage count could be put back: see above; "
+			       "'nicnuma rollback --state-dir %s' retries", ctx->state_dir);
+		nn_close_object(&ctx->out);
+	}
+	nn_undo_free(&b->undo);
+	b->undo_open = false;
 }
 
 int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
@@ -828,7 +879,7 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 	static const char *const sel[4][2] = {
 		{ "local", "local" }, { "local", "remote" }, { "remote", "local" }, { "remote", "remote" },
 	};
-	struct bench b = { .duration = 5, .repeat = 3, .size = 64, .port_node = -1 };
+	struct bench b = { .duration = 5, .repeat = 3, .size = 64, .port_node = -1, .lock = -1 };
 	sigset_t old;
 	int ret, i, status = NN_EXIT_OK;
 
@@ -879,16 +930,22 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 		free_bench(&b);
 		return NN_EXIT_ERROR;
 	}
-	reserve(ctx, &b);
+	if (b.state_dir)
+		ctx->state_dir = b.state_dir;
+	ret = reserve(ctx, &b);
+	if (ret < 0) {
+		give_back(ctx, &b);
+		nn_state_unlock(b.lock);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		free_bench(&b);
+		return NN_EXIT_ERROR;
+	}
 	for (i = 0; i < 4 && !b.interrupted; i++) {
 		if (b.rows[i].skipped[0])
 			continue;
 		run_row(ctx, &b, &b.rows[i], &old);
 		b.interrupted = b.interrupted || bench_interrupted();
 	}
-	for (i = 0; i < b.nhp; i++)
-		bench_hugepages_restore(ctx, &b.hp[i]);
-	sigprocmask(SIG_SETMASK, &old, NULL);
 
 	nn_open_object(&ctx->out, NULL);
 	print_host(ctx, &b);
@@ -914,6 +971,10 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 			status = NN_EXIT_ERROR;
 		}
 	}
+	/* Signals stay blocked until the pages are back: a Ctrl-C here waits. */
+	give_back(ctx, &b);
+	nn_state_unlock(b.lock);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	nn_print_warnings(ctx);
 	nn_close_object(&ctx->out);
 	free_bench(&b);

@@ -12,8 +12,11 @@ runs EAL with --in-memory so no rtemap file can outlive the process.
 import glob
 import json
 import os
+import signal
 import subprocess
 import sys
+import tempfile
+import time
 
 NODE0_NR = "/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages"
 NODE0_FREE = "/sys/devices/system/node/node0/hugepages/hugepages-2048kB/free_hugepages"
@@ -233,12 +236,86 @@ def case_no_hugepages(fwd):
         fail("--no-huge run: counters %s" % d["gen"])
 
 
+BENCH_PAGES = 48     # nicnuma bench mismatch's own need per mbuf node
+
+
+def bench_logs(state):
+    return sorted(f for f in os.listdir(state) if f.endswith(".json"))
+
+
+def fwd_running():
+    for c in glob.glob("/proc/[0-9]*/comm"):
+        try:
+            with open(c, "rb") as f:
+                if f.read().strip() == b"nicnuma-fwd":
+                    return True
+        except OSError:
+            pass        # exited while we looked
+    return False
+
+
+def case_bench_killed(fwd, nicnuma):
+    """A bench killed outright (no chance to give pages back) leaves an undo
+    log; nicnuma rollback then puts nr_hugepages back exactly."""
+    nr0 = read_int(NODE0_NR)
+    if read_int(NODE0_FREE) >= BENCH_PAGES:
+        print("note: killed-bench rollback not exercised: %d free 2 MB pages already"
+              % read_int(NODE0_FREE))
+        return
+    state = tempfile.mkdtemp(prefix="nn-bench-killed.")
+    p = subprocess.Popen([nicnuma, "bench", "mismatch", "--duration", "30", "--repeat", "1",
+                          "--fwd", fwd, "--state-dir", state], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.time() + 20
+        while read_int(NODE0_NR) == nr0 and time.time() < deadline and p.poll() is None:
+            time.sleep(0.05)
+        if read_int(NODE0_NR) == nr0:
+            fail("bench never reserved its hugepages (nr_hugepages stayed %d)" % nr0)
+        time.sleep(0.5)     # let the forwarder start on them
+    finally:
+        os.killpg(p.pid, signal.SIGKILL)    # nicnuma and its nicnuma-fwd child
+        p.wait()
+    deadline = time.time() + 10
+    while fwd_running() and time.time() < deadline:
+        time.sleep(0.05)
+    if read_int(NODE0_NR) == nr0:
+        fail("killed bench gave its pages back by itself (cannot happen after SIGKILL)")
+    logs = bench_logs(state)
+    if len(logs) != 1:
+        fail("killed bench: want one undo log in %s, got %s" % (state, logs))
+    rc, out, err = run([nicnuma, "--json", "rollback", "--state-dir", state])
+    if rc != 0:
+        fail("rollback after a killed bench exited %d: %s" % (rc, err))
+    if read_int(NODE0_NR) != nr0:
+        fail("rollback left nr_hugepages at %d, was %d" % (read_int(NODE0_NR), nr0))
+    print("killed bench: %s rolled back, nr_hugepages %d again" % (logs[0], nr0))
+
+
 def case_bench(fwd, nicnuma):
+    """Runs outside the Hugepages() guard: the bench reserves (and, through its
+    undo log, gives back) the pages it lacks by itself."""
+    nr0, free0 = read_int(NODE0_NR), read_int(NODE0_FREE)
+    state = tempfile.mkdtemp(prefix="nn-bench.")
     rc, out, err = run([nicnuma, "--json", "bench", "mismatch", "--duration", "1", "--repeat", "1",
-                        "--fwd", fwd], timeout=120)
+                        "--fwd", fwd, "--state-dir", state], timeout=120)
     if rc not in (0, 1):
         fail("bench mismatch exited %d\n%s" % (rc, err))
     d = json.loads(out)
+    if read_int(NODE0_NR) != nr0:
+        fail("bench left nr_hugepages at %d, was %d" % (read_int(NODE0_NR), nr0))
+    given = d.get("hugepages_given_back", "missing")
+    if free0 < BENCH_PAGES:
+        vals = given["values"] if isinstance(given, dict) else []
+        if [v["status"] for v in vals] != ["restored"] or vals[0]["restored"] != str(nr0):
+            fail("bench reserved pages but hugepages_given_back says %s" % given)
+        logs = bench_logs(state)
+        with open(os.path.join(state, logs[-1])) as f:
+            log = json.load(f)
+        if log.get("command") != "bench mismatch" or not log.get("rolled_back"):
+            fail("bench undo log not marked rolled back: %s" % log)
+    elif given is not None:
+        fail("no page was needed, yet hugepages_given_back is %s" % given)
     rows = {(r["lcores"], r["mbufs"]): r for r in d["rows"]}
     if len(rows) != 4:
         fail("want 4 rows, got %s" % list(rows))
@@ -263,6 +340,13 @@ def case_bench(fwd, nicnuma):
         fail("bench under --root: exit %d, stderr %r" % (rc, err))
 
 
+def probe_eal(fwd):
+    """One cheap run: if EAL cannot start at all, say why and skip."""
+    rc, out, err = run([fwd] + EAL + RING + ["--", "--duration", "0.1", "--quiet", "--tx-first"])
+    if rc != 0 and "EAL initialisation failed" in err:
+        skip("EAL cannot start on this host: " + err.strip().splitlines()[-1])
+
+
 def main():
     if len(sys.argv) < 3:
         fail(__doc__)
@@ -277,11 +361,15 @@ def main():
         case_no_hugepages(fwd)
         print("ok: " + case)
         return
+    if case == "bench":
+        with Hugepages():
+            probe_eal(fwd)
+        case_bench(fwd, sys.argv[3])
+        case_bench_killed(fwd, sys.argv[3])
+        print("ok: " + case)
+        return
     with Hugepages():
-        # One cheap probe: if EAL cannot start at all, say why and skip.
-        rc, out, err = run([fwd] + EAL + RING + ["--", "--duration", "0.1", "--quiet", "--tx-first"])
-        if rc != 0 and "EAL initialisation failed" in err:
-            skip("EAL cannot start on this host: " + err.strip().splitlines()[-1])
+        probe_eal(fwd)
         if case == "shape":
             case_shape(fwd)
         elif case == "counters":
@@ -290,8 +378,6 @@ def main():
             case_placement(fwd)
         elif case == "bad-input":
             case_bad_input(fwd)
-        elif case == "bench":
-            case_bench(fwd, sys.argv[3])
         else:
             fail("unknown case " + case)
     print("ok: " + case)
