@@ -138,6 +138,14 @@ static void interrupts_garbage(void **state)
 	assert_int_equal(v[0].total, 6);
 	assert_string_equal(v[0].name, "eth9-rx-3");
 	nn_interrupts_free(v, n);
+	/* an 11-byte "          0" not followed by a space is no count: the
+	 * chip name "0chip" starts there (exact kernel width, fast path) */
+	assert_int_equal(nn_parse_interrupts("  CPU0  CPU1\n 8:          5          0chip 1-edge z\n",
+					     &v, &n, &bad), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].total, 5);
+	assert_string_equal(v[0].chip, "0chip");
+	nn_interrupts_free(v, n);
 	/* the largest count fits, one more does not; tabs inside the padding */
 	assert_int_equal(nn_parse_interrupts("  CPU0  CPU1\n 9:  18446744073709551615 \t        0 c 1-edge q\n"
 					     "10: 18446744073709551616 0 c 1-edge r\n", &v, &n, &bad), 0);
