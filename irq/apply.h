@@ -2,6 +2,7 @@
 /* apply.h - carry out a plan value by value, reversibly; compare live with it
  *
  * nn_apply_run() reads every value the plan touches before writing any (an
+ * IRQ's affinity may come from the same run's discovery, opts->host; an
  * unreadable value aborts with nothing changed), saves the undo log once,
  * then handles irqbalance, channels, IRQ affinities and XPS masks in that
  * order. A fatal write error rolls back everything changed so far unless
