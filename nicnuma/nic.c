@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,9 @@ struct nic_scan {
 	size_t nintr;
 	bool have_intr;
 	unsigned int flags;		/* NN_NICS_* */
+	unsigned int nthreads;		/* IRQ file readers besides the caller */
+	struct nn_nic *nics;		/* the NICs being read */
+	char **msi_dir;			/* per NIC: its msi_irqs dir, NULL without */
 	struct nn_root irqs;		/* view of /proc/irq: two files per IRQ */
 };
 
@@ -168,7 +172,67 @@ static const char *sysfs_kind(struct nic_scan *s, const char *name, bool *sure, 
 	return NULL;
 }
 
-static int read_irq(struct nic_scan *s, struct nn_nic *nic, const char *msi_dir, struct nn_irq *q)
+/* The two affinity files of every NIC IRQ are read in one batch before
+ * read_irq() looks at them: on a large host they are thousands of independent
+ * opens, so a few threads share them (a read touches only the fs root's
+ * directory fds, errno and malloc). One batch for all NICs, because a thread
+ * takes longer to wake than one NIC's files take to read. Results land in
+ * per-IRQ slots; every warning is still issued by read_irq(), in order. */
+struct irq_pre {
+	int aff, eff;		/* nn_read_cpulist() results */
+};
+
+struct prefetch {
+	const struct nn_root *r;
+	struct nn_irq **irqs;
+	struct irq_pre *pre;
+	size_t n;
+	size_t next;		/* the next index to take, shared (atomic) */
+	bool effective;
+};
+
+/* Below this many IRQs a thread costs more than it saves. */
+#define PREFETCH_MIN 64
+#define PREFETCH_THREADS 3	/* besides the caller */
+
+static void *prefetch_worker(void *arg)
+{
+	struct prefetch *p = arg;
+	char path[64];
+	size_t i;
+
+	while ((i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED)) < p->n) {
+		struct nn_irq *q = p->irqs[i];
+
+		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", q->irq);
+		p->pre[i].aff = nn_read_cpulist(p->r, path, &q->affinity);
+		p->pre[i].eff = -ENOENT;
+		if (p->effective) {
+			snprintf(path, sizeof(path), "/proc/irq/%d/effective_affinity_list", q->irq);
+			p->pre[i].eff = nn_read_cpulist(p->r, path, &q->effective);
+		}
+	}
+	return NULL;
+}
+
+/* Reads the files of all @n IRQs in @irqs into @pre, over s->nthreads
+ * threads and the caller. */
+static void prefetch_run(struct nic_scan *s, struct nn_irq **irqs, struct irq_pre *pre, size_t n)
+{
+	struct prefetch p = { &s->irqs, irqs, pre, n, 0, !(s->flags & NN_NICS_NO_EFFECTIVE) };
+	pthread_t tid[PREFETCH_THREADS];
+	unsigned int k, started = 0;
+
+	for (k = 0; n >= PREFETCH_MIN && k < s->nthreads; k++)
+		if (!pthread_create(&tid[started], NULL, prefetch_worker, &p))
+			started++;	/* one that fails to start leaves more for the rest */
+	prefetch_worker(&p);
+	while (started--)
+		pthread_join(tid[started], NULL);
+}
+
+static int read_irq(struct nic_scan *s, const struct nn_nic *nic, const char *msi_dir,
+		    struct nn_irq *q, const struct irq_pre *pre)
 {
 	const struct nn_interrupt *it;
 	char path[PATH_MAX];
@@ -186,7 +250,7 @@ static int read_irq(struct nic_scan *s, struct nn_nic *nic, const char *msi_dir,
 
 	/* Read first, ask why after: one open per file on the common path. */
 	snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", q->irq);
-	err = nn_read_cpulist(&s->irqs, path, &q->affinity);
+	err = pre->aff;
 	if (err == -ENOMEM)
 		return err;
 	if (err == -ENOENT) {
@@ -218,7 +282,7 @@ static int read_irq(struct nic_scan *s, struct nn_nic *nic, const char *msi_dir,
 	/* effective_affinity_list appeared in 4.13 and not every irqchip fills it:
 	 * absence is "unknown", not an error. */
 	snprintf(path, sizeof(path), "/proc/irq/%d/effective_affinity_list", q->irq);
-	err = nn_read_cpulist(&s->irqs, path, &q->effective);
+	err = pre->eff;
 	if (err == -ENOMEM)
 		return err;
 	if (err && err != -ENOENT)
@@ -240,7 +304,7 @@ static int read_irqs(struct nic_scan *s, struct nn_nic *nic, const char *fn_dir)
 {
 	char dir[PATH_MAX];
 	struct dirent *de;
-	size_t cap = 0, i;
+	size_t cap = 0;
 	DIR *d;
 	int err;
 
@@ -278,12 +342,40 @@ static int read_irqs(struct nic_scan *s, struct nn_nic *nic, const char *fn_dir)
 	closedir(d);
 	if (nic->nirqs > 1)
 		qsort(nic->irqs, nic->nirqs, sizeof(*nic->irqs), cmp_irq);
-	for (i = 0; i < nic->nirqs; i++) {
-		err = read_irq(s, nic, dir, &nic->irqs[i]);
-		if (err)
-			return err;
+	/* Their files are read later, all NICs' in one batch (read_all_irqs). */
+	return set_str(&s->msi_dir[nic - s->nics], dir);
+}
+
+/* Second pass over the NICs: the affinity files of every IRQ listed by the
+ * first, read in one batch, then checked NIC by NIC, IRQ by IRQ. */
+static int read_all_irqs(struct nic_scan *s, size_t nnics)
+{
+	struct nn_irq **all = NULL;
+	struct irq_pre *pre = NULL;
+	size_t total = 0, i, j, k;
+	int err = 0;
+
+	for (i = 0; i < nnics; i++)
+		total += s->msi_dir[i] ? s->nics[i].nirqs : 0;
+	if (!total)
+		return 0;
+	all = calloc(total, sizeof(*all));
+	pre = calloc(total, sizeof(*pre));
+	if (!all || !pre) {
+		err = -ENOMEM;
+		goto out;
 	}
-	return 0;
+	for (i = 0, k = 0; i < nnics; i++)
+		for (j = 0; s->msi_dir[i] && j < s->nics[i].nirqs; j++)
+			all[k++] = &s->nics[i].irqs[j];
+	prefetch_run(s, all, pre, total);
+	for (i = 0, k = 0; i < nnics && !err; i++)
+		for (j = 0; s->msi_dir[i] && j < s->nics[i].nirqs && !err; j++, k++)
+			err = read_irq(s, &s->nics[i], s->msi_dir[i], all[k], &pre[k]);
+out:
+	free(all);
+	free(pre);
+	return err;
 }
 
 /* numa_node and local_cpulist of the device (PCI function or other bus device). */
@@ -586,16 +678,28 @@ static int load_interrupts(struct nic_scan *s)
 	return 0;
 }
 
+static void free_dirs(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned int flags,
 		     struct nn_nic **out, size_t *nout)
 {
 	struct nic_scan s = { .ctx = ctx, .topo = topo, .flags = flags, .irqs = { .dirfd = -1 } };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct nn_nic *nics = NULL;
 	struct dirent *de;
 	size_t n = 0, cap = 0, i;
 	DIR *d;
 	int err;
 
+	/* This machine's parallelism, whatever root is read: it is about the reads. */
+	s.nthreads = ncpu > PREFETCH_THREADS ? PREFETCH_THREADS : ncpu > 1 ? (unsigned int)ncpu - 1 : 0;
 	*out = NULL;
 	*nout = 0;
 	err = nn_root_opendir(&ctx->root, NET_DIR, &d);
@@ -643,11 +747,20 @@ int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned in
 	if (err)
 		goto fail;
 	nn_root_view_open(&ctx->root, "/proc/irq", &s.irqs);
+	s.nics = nics;
+	s.msi_dir = calloc(n ? n : 1, sizeof(*s.msi_dir));
+	if (!s.msi_dir) {
+		err = -ENOMEM;
+		goto fail;
+	}
 	for (i = 0; i < n; i++) {
 		err = read_nic(&s, &nics[i]);
 		if (err)
 			goto fail;
 	}
+	err = read_all_irqs(&s, n);
+	if (err)
+		goto fail;
 	if (nn_root_is_live(&ctx->root)) {
 		err = netlink_check(&s, nics, n);
 		if (err)
@@ -656,6 +769,7 @@ int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned in
 	}
 	nn_root_view_close(&s.irqs);
 	nn_interrupts_free(s.intr, s.nintr);
+	free_dirs(s.msi_dir, n);
 	*out = nics;
 	*nout = n;
 	return 0;
@@ -664,6 +778,7 @@ fail:
 		closedir(d);
 	nn_root_view_close(&s.irqs);
 	nn_interrupts_free(s.intr, s.nintr);
+	free_dirs(s.msi_dir, n);
 	nn_nics_free(nics, n);
 	return err;
 }
