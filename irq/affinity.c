@@ -149,7 +149,6 @@ static int write_readback(struct nn_ctx *ctx, const char *path, const struct nn_
 	size_t len;
 	ssize_t n;
 	int fd, err = 0, tries = 0;
-	bool live;
 
 	*rerr = 1;
 	if (!text)
@@ -163,12 +162,7 @@ static int write_readback(struct nn_ctx *ctx, const char *path, const struct nn_
 	text = line;
 	text[len] = '\n';
 	text[len + 1] = '\0';
-	/* A fake root's files are regular files: overwrite in place and cut to
-	 * length. O_TRUNC would free the page and allocate another for each of
-	 * thousands of values (tmpfs: 16 against 12 us a value). Kernel files
-	 * ignore both; they get the plain O_TRUNC open, as before. */
-	live = nn_root_is_live(&ctx->root);
-	fd = nn_root_openat(&ctx->root, path, live ? O_RDWR | O_TRUNC : O_RDWR, 0);
+	fd = nn_root_open_value(&ctx->root, path, O_RDWR);
 	if (fd < 0) {
 		err = fd;
 		goto out;
@@ -179,8 +173,8 @@ static int write_readback(struct nn_ctx *ctx, const char *path, const struct nn_
 		while (n < 0 && errno == EINTR);
 		err = n < 0 ? -errno : (size_t)n != len + 1 ? -EIO : 0;
 	} while (nn_aff_classify(err) == NN_AFF_RETRY && ++tries < 2);
-	if (!err && !live && ftruncate(fd, (off_t)(len + 1)) < 0)
-		err = -errno;
+	if (!err)
+		err = nn_root_value_written(&ctx->root, fd, len + 1);
 	if (!err) {
 		do
 			n = pread(fd, buf, sizeof(buf) - 1, 0);

@@ -606,13 +606,25 @@ int nn_read_cpumask(const struct nn_root *r, const char *path, struct nn_cpuset 
 	return read_set(r, path, set, nn_cpuset_parse_mask);
 }
 
+int nn_root_open_value(const struct nn_root *r, const char *path, int accmode)
+{
+	return nn_root_openat(r, path, r->live ? accmode | O_TRUNC : accmode, 0);
+}
+
+int nn_root_value_written(const struct nn_root *r, int fd, size_t len)
+{
+	if (!r->live && ftruncate(fd, (off_t)len) < 0)
+		return -errno;
+	return 0;
+}
+
 int nn_write_str(const struct nn_root *r, const char *path, const char *val)
 {
 	size_t len = strlen(val);
 	ssize_t n;
 	int fd, err = 0;
 
-	fd = nn_root_openat(r, path, O_WRONLY | O_TRUNC, 0);
+	fd = nn_root_open_value(r, path, O_WRONLY);
 	if (fd < 0)
 		return fd;
 	/* One write: procfs/sysfs parse each write() as a whole value. */
@@ -623,6 +635,8 @@ int nn_write_str(const struct nn_root *r, const char *path, const char *val)
 		err = -errno;
 	else if ((size_t)n != len)
 		err = -EIO;
+	else
+		err = nn_root_value_written(r, fd, len);
 	if (close(fd) < 0 && !err)
 		err = -errno;
 	return err;

@@ -71,6 +71,14 @@ int nn_read_long(const struct nn_root *r, const char *path, long *val);
 int nn_read_cpulist(const struct nn_root *r, const char *path, struct nn_cpuset *set);
 int nn_read_cpumask(const struct nn_root *r, const char *path, struct nn_cpuset *set);
 
+/* A kernel value is replaced by one write(2) at offset 0. Kernel files get
+ * O_TRUNC (ignored there); a fake root's regular files are overwritten in
+ * place and cut to length by nn_root_value_written() after the write, since
+ * O_TRUNC frees and reallocates a page per value on tmpfs (16 against 12 us
+ * a value over thousands). @accmode: O_WRONLY, or O_RDWR to read it back. */
+int nn_root_open_value(const struct nn_root *r, const char *path, int accmode);
+int nn_root_value_written(const struct nn_root *r, int fd, size_t len);
+
 /* One write(2) of @val, checked in full; returns 0 or the kernel's -errno
  * (EIO for managed IRQs, ENOSPC for exhausted vectors). No O_CREAT: writing a
  * file that does not exist is an error, as in sysfs. */
