@@ -135,6 +135,25 @@ static const struct nn_cpuset *known_affinity(const struct nn_host *host, const 
 	return q && q->has_affinity ? &q->affinity : NULL;
 }
 
+/* An IRQ mask with no online CPU left cannot be written: failed up front. */
+static bool want_online(struct nn_apply_val *v)
+{
+	if (!nn_cpuset_empty(&v->want))
+		return true;
+	v->status = NN_VAL_FAILED;
+	snprintf(v->note, sizeof(v->note), "bad mask: no planned CPU is online");
+	return false;
+}
+
+/* Status of a value that now holds @cur: left pending when it must change. */
+static void classify(struct nn_apply_val *v, const struct nn_cpuset *cur, bool check)
+{
+	if (nn_cpuset_equal(cur, &v->want))
+		v->status = check ? NN_VAL_ALIGNED : NN_VAL_UNCHANGED;
+	else if (check)
+		v->status = NN_VAL_DRIFT;
+}
+
 /* Builds one value per plan entry with its current state; a value we cannot
  * read aborts the whole run (-errno) before anything is written. @host is
  * the discovery of this same run, or NULL to read every value afresh. */
@@ -199,18 +218,12 @@ static int collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct 
 		known = known_affinity(host, p->nic, p->irq);
 		if (known) {
 			v->before = nn_cpuset_format_list(known);
-			if (!v->before || !v->planned) {
+			if (!v->before) {
 				err = -ENOMEM;
 				goto fail;
 			}
-			if (nn_cpuset_empty(&v->want)) {
-				v->status = NN_VAL_FAILED;
-				snprintf(v->note, sizeof(v->note), "bad mask: no planned CPU is online");
-			} else if (nn_cpuset_equal(known, &v->want)) {
-				v->status = check ? NN_VAL_ALIGNED : NN_VAL_UNCHANGED;
-			} else if (check) {
-				v->status = NN_VAL_DRIFT;
-			}
+			if (want_online(v))
+				classify(v, known, check);
 			continue;
 		}
 		views_enter(ctx, &views, v);
@@ -230,20 +243,14 @@ static int collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct 
 			goto fail;
 		}
 		v->before = strdup(buf);
-		if (nn_cpuset_empty(&v->want)) {
-			v->status = NN_VAL_FAILED;
-			snprintf(v->note, sizeof(v->note), "bad mask: no planned CPU is online");
+		if (!want_online(v))
 			continue;
-		}
 		err = nn_cpuset_parse_list(buf, &cur);
 		if (err) {
 			nn_err(ctx, "%s: unexpected content '%s'", path, buf);
 			goto fail;
 		}
-		if (nn_cpuset_equal(&cur, &v->want))
-			v->status = check ? NN_VAL_ALIGNED : NN_VAL_UNCHANGED;
-		else if (check)
-			v->status = NN_VAL_DRIFT;
+		classify(v, &cur, check);
 	}
 	for (i = 0; i < plan->nxps; i++) {
 		const struct nn_plan_xps *p = &plan->xps[i];
@@ -286,10 +293,7 @@ static int collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct 
 			nn_err(ctx, "%s: unexpected content '%s'", path, buf);
 			goto fail;
 		}
-		if (nn_cpuset_equal(&cur, &v->want))
-			v->status = check ? NN_VAL_ALIGNED : NN_VAL_UNCHANGED;
-		else if (check)
-			v->status = NN_VAL_DRIFT;
+		classify(v, &cur, check);
 	}
 	views_close(ctx, &views);
 	nn_cpuset_free(&cur);
