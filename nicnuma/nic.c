@@ -248,7 +248,7 @@ static int read_irq(struct nic_scan *s, const struct nn_nic *nic, const char *ms
 		nn_irq_name_queue(q->name, nic->name, nic->pci, &q->queue, &q->dir);
 	}
 
-	/* Read first, ask why after: one open per file on the common path. */
+	/* Read first (prefetch_run), ask why after: one open per file on the common path. */
 	snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", q->irq);
 	err = pre->aff;
 	if (err == -ENOMEM)
