@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* strbuf.h - one growable string builder with a sticky error
+ *
+ * Every piece of text nicnuma builds (scripts, drop-ins, messages, reports)
+ * goes through this instead of "len += snprintf(s + len, cap - len, ...)"
+ * into an estimated buffer: the first failed append (ENOMEM, EOVERFLOW)
+ * sticks, later appends do nothing, and the caller checks once at the end.
+ */
+#ifndef NICNUMA_BASIC_STRBUF_H
+#define NICNUMA_BASIC_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct nn_sb {
+	char *buf;	/* NUL-terminated once anything was appended; may be NULL */
+	size_t len;
+	size_t cap;
+	int err;	/* 0, or the first negative errno */
+};
+
+#define NN_SB_INIT { NULL, 0, 0, 0 }
+
+void nn_sb_init(struct nn_sb *sb);
+void nn_sb_free(struct nn_sb *sb);
+/* Empties the text, keeps the allocation; clears the error. */
+void nn_sb_reset(struct nn_sb *sb);
+
+void nn_sb_putn(struct nn_sb *sb, const char *s, size_t n);
+void nn_sb_puts(struct nn_sb *sb, const char *s);
+void nn_sb_putc(struct nn_sb *sb, char c);
+void nn_sb_printf(struct nn_sb *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void nn_sb_vprintf(struct nn_sb *sb, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+/* @s as one POSIX sh word in single quotes ('it'\''s'). */
+void nn_sb_shquote(struct nn_sb *sb, const char *s);
+/* @s with every byte that is not printable ASCII (control bytes, DEL, bytes
+ * >= 0x80) as \xNN and a backslash as \\, so names from the kernel or a
+ * process never reach a terminal raw. */
+void nn_sb_escape(struct nn_sb *sb, const char *s);
+
+/* The text (never NULL: "" when empty), or NULL when an append failed. */
+const char *nn_sb_str(const struct nn_sb *sb);
+/* 0 or the sticky error. */
+static inline int nn_sb_error(const struct nn_sb *sb) { return sb->err; }
+/* Hands the malloc'd text to the caller and empties @sb. Returns 0 and sets
+ * *@out, or the sticky error (text freed, *@out = NULL). */
+int nn_sb_steal(struct nn_sb *sb, char **out);
+
+/* Convenience: a malloc'd sh-quoted copy of @s, NULL on ENOMEM. */
+char *nn_shquote(const char *s);
+
+#endif

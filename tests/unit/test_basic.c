@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_basic.c - the basic layer: string builder, quoting, atomic write, mkdir -p */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "nicnuma/basic/fileio.h"
+#include "nicnuma/basic/strbuf.h"
+
+static void test_sb_grows(void **state)
+{
+	struct nn_sb sb = NN_SB_INIT;
+	char *out;
+	int i;
+
+	(void)state;
+	assert_string_equal(nn_sb_str(&sb), "");
+	/* Far past any first guess at a size: the old estimated buffers' bug. */
+	for (i = 0; i < 10000; i++)
+		nn_sb_printf(&sb, "%d,", i);
+	assert_int_equal(nn_sb_error(&sb), 0);
+	assert_int_equal(sb.len, strlen(sb.buf));
+	assert_memory_equal(sb.buf, "0,1,2,", 6);
+	assert_int_equal(nn_sb_steal(&sb, &out), 0);
+	assert_null(sb.buf);
+	assert_non_null(strstr(out, ",9999,"));
+	free(out);
+	assert_int_equal(nn_sb_steal(&sb, &out), 0);
+	assert_string_equal(out, "");
+	free(out);
+}
+
+static void test_sb_sticky(void **state)
+{
+	struct nn_sb sb = NN_SB_INIT;
+	char *out = (char *)1;
+
+	(void)state;
+	nn_sb_puts(&sb, "a");
+	sb.err = -ENOMEM;	/* as a failed realloc leaves it */
+	nn_sb_puts(&sb, "b");
+	nn_sb_printf(&sb, "%s", "c");
+	assert_int_equal(sb.len, 1);
+	assert_null(nn_sb_str(&sb));
+	assert_int_equal(nn_sb_steal(&sb, &out), -ENOMEM);
+	assert_null(out);
+	assert_null(sb.buf);
+}
+
+static void test_shquote(void **state)
+{
+	char *q;
+
+	(void)state;
+	q = nn_shquote("it's $(rm -rf /);`x`\n");
+	assert_string_equal(q, "'it'\\''s $(rm -rf /);`x`\n'");
+	free(q);
+	q = nn_shquote("");
+	assert_string_equal(q, "''");
+	free(q);
+}
+
+static void test_escape(void **state)
+{
+	struct nn_sb sb = NN_SB_INIT;
+
+	(void)state;
+	nn_sb_escape(&sb, "eth0\x1b[2J\\\x7f\xc3\xa9 ok");
+	assert_string_equal(nn_sb_str(&sb), "eth0\\x1b[2J\\\\\\x7f\\xc3\\xa9 ok");
+	nn_sb_free(&sb);
+}
+
+static int tmpdir(char *buf, size_t size)
+{
+	const char *t = getenv("TMPDIR");
+
+	snprintf(buf, size, "%s/nn-basic-XXXXXX", t && *t ? t : "/tmp");
+	return mkdtemp(buf) ? 0 : -errno;
+}
+
+static void test_atomic_write(void **state)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 16], buf[64];
+	struct stat st;
+	mode_t old = umask(0077);
+	int dfd, fd;
+	ssize_t n;
+
+	(void)state;
+	assert_int_equal(tmpdir(dir, sizeof(dir)), 0);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(dfd >= 0);
+	assert_int_equal(nn_write_atomic_at(dfd, "f", "one", 3, 0644), 0);
+	assert_int_equal(nn_write_atomic_at(dfd, "f", "second", 6, 0644), 0);
+	snprintf(path, sizeof(path), "%s/f", dir);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);	/* explicit, umask ignored */
+	fd = open(path, O_RDONLY);
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	assert_int_equal(n, 6);
+	assert_memory_equal(buf, "second", 6);
+	assert_int_equal(nn_write_atomic_at(dfd, "a/b", "x", 1, 0600), -EINVAL);
+	/* Only "f" is left: no temp files. */
+	{
+		char cmd[PATH_MAX + 64];
+		FILE *p;
+
+		snprintf(cmd, sizeof(cmd), "ls -A '%s' | wc -l", dir);
+		p = popen(cmd, "r");
+		assert_non_null(fgets(buf, sizeof(buf), p));
+		pclose(p);
+		assert_int_equal(atoi(buf), 1);
+	}
+	unlink(path);
+	close(dfd);
+	rmdir(dir);
+	umask(old);
+}
+
+static void test_mkdir_p(void **state)
+{
+	char dir[PATH_MAX], p[PATH_MAX + 64];
+	struct stat st;
+	mode_t old = umask(0);
+	int dfd, fd;
+
+	(void)state;
+	assert_int_equal(tmpdir(dir, sizeof(dir)), 0);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	fd = nn_mkdirat_p(dfd, "/a//b/./c/", 0700);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(p, sizeof(p), "%s/a/b/c", dir);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0700);
+	/* Again: exists is fine. */
+	fd = nn_mkdirat_p(dfd, "a/b/c", 0700);
+	assert_true(fd >= 0);
+	close(fd);
+	/* A symlink on the way is refused, not followed. */
+	snprintf(p, sizeof(p), "%s/link", dir);
+	assert_int_equal(symlink("/tmp", p), 0);
+	fd = nn_mkdirat_p(dfd, "link/x", 0700);
+	assert_true(fd == -ELOOP || fd == -ENOTDIR);
+	assert_int_equal(nn_mkdirat_p(dfd, "a/../x", 0700), -EINVAL);
+	unlink(p);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+	close(dfd);
+	umask(old);
+}
+
+static void test_grow(void **state)
+{
+	int *a = NULL;
+	size_t n, cap = 0, reallocs = 0, last = 0;
+
+	(void)state;
+	for (n = 0; n < 100000; n++) {
+		assert_int_equal(NN_GROW(a, n, cap), 0);
+		a[n] = (int)n;
+		if (cap != last)
+			reallocs++, last = cap;
+	}
+	assert_true(reallocs < 20);	/* doubling, not one by one */
+	assert_int_equal(a[99999], 99999);
+	free(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sb_grows),
+		cmocka_unit_test(test_sb_sticky),
+		cmocka_unit_test(test_shquote),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_atomic_write),
+		cmocka_unit_test(test_mkdir_p),
+		cmocka_unit_test(test_grow),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
