@@ -134,7 +134,7 @@ static void print_hist(struct nn_out *o, const struct fwd_app *app, const char *
 
 		snprintf(fmt, sizeof(fmt), " %s %%.0f", ps[i].key);
 		if (h && h->count)
-			nn_print_double(o, PRINT_ANY, ps[i].key, fmt, ns(app, nn_hist_percentile(h, ps[i].p)));
+			nn_print_double(o, PRINT_ANY, ps[i].key, (const char *)fmt, ns(app, nn_hist_percentile(h, ps[i].p)));
 		else
 			nn_print_null(o, PRINT_JSON, ps[i].key, NULL);
 	}

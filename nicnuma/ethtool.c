@@ -70,9 +70,11 @@ static long speed_or_unknown(uint32_t speed)
  * how many mask words it wants (as a negative number); the second reads. */
 static int link_speed(int fd, const char *ifname, long *speed)
 {
-	struct {
+	/* A union, not a struct with the masks after s: s ends in a flexible
+	 * array, and clang rejects a field after one (-Wgnu-variable-sized-type-not-at-end). */
+	union {
 		struct ethtool_link_settings s;
-		uint32_t masks[3 * 127];
+		uint8_t buf[sizeof(struct ethtool_link_settings) + 3 * 127 * sizeof(uint32_t)];
 	} req;
 	int8_t nwords;
 	int err;

@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "cpuset.h"
+#define NN_PRINT_IMPL
 #include "print.h"
 
 void nn_out_init(struct nn_out *o, FILE *fp, bool json)

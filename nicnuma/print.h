@@ -60,6 +60,25 @@ void nn_print_cpuset(struct nn_out *o, int type, const char *key, const char *fm
 		     const struct nn_cpuset *set);
 /* Attach an existing json object (takes ownership); JSON mode only. */
 void nn_print_json(struct nn_out *o, const char *key, struct json_object *obj);
+#ifndef NN_PRINT_IMPL
+/* The compiler checks each nn_print_*() @fmt against the value as fprintf gets
+ * it (long long for int, "%s" for bool/null/cpuset): a string literal is
+ * checked by nn_fmt_check's format attribute (never called, only in sizeof);
+ * NULL and formats built at run time (pass them as const char *) are not. */
+void nn_fmt_check(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void nn_fmt_skip(const char *fmt, ...);
+#define NN_FMT_CHECK(fmt, val) \
+	((void)sizeof(_Generic((fmt), char *: nn_fmt_check, default: nn_fmt_skip)((fmt), val), 0))
+#define nn_print_string(o, t, k, fmt, v) (NN_FMT_CHECK(fmt, (const char *)(v)), (nn_print_string)(o, t, k, fmt, v))
+#define nn_print_int(o, t, k, fmt, v) (NN_FMT_CHECK(fmt, (long long)(v)), (nn_print_int)(o, t, k, fmt, v))
+#define nn_print_uint(o, t, k, fmt, v) (NN_FMT_CHECK(fmt, (unsigned long long)(v)), (nn_print_uint)(o, t, k, fmt, v))
+#define nn_print_double(o, t, k, fmt, v) (NN_FMT_CHECK(fmt, (double)(v)), (nn_print_double)(o, t, k, fmt, v))
+#define nn_print_bool(o, t, k, fmt, v) (NN_FMT_CHECK(fmt, "yes"), (nn_print_bool)(o, t, k, fmt, v))
+#define nn_print_null(o, t, k, fmt) (NN_FMT_CHECK(fmt, "-"), (nn_print_null)(o, t, k, fmt))
+#define nn_print_opt_int(o, t, k, fmt, v, u) (NN_FMT_CHECK(fmt, (long long)(v)), (nn_print_opt_int)(o, t, k, fmt, v, u))
+#define nn_print_cpuset(o, t, k, fmt, v) (NN_FMT_CHECK(fmt, "0-3"), (nn_print_cpuset)(o, t, k, fmt, v))
+#endif
+
 /* Text-only formatted output. */
 void nn_printf(struct nn_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

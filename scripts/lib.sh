@@ -38,11 +38,14 @@ nn_install() {
 
 nn_deps() { nn_install "${NN_PACKAGES[@]}"; }
 
-# nn_build DIR [meson options...]: configure once, then ninja.
+# nn_build DIR [meson options...]: configure (once; later runs apply the
+# options to the existing directory, so -Dwerror=true reaches old builds), then ninja.
 nn_build() {
   local dir=$1; shift
   if [ ! -f "$NN_TOP/$dir/build.ninja" ]; then
     meson setup "$NN_TOP/$dir" "$NN_TOP" "$@" >/dev/null || nn_die "meson setup $dir failed"
+  elif [ $# -gt 0 ]; then
+    meson configure "$NN_TOP/$dir" "$@" >/dev/null || nn_die "meson configure $dir failed"
   fi
   ninja -C "$NN_TOP/$dir" >/dev/null || { ninja -C "$NN_TOP/$dir"; nn_die "build $dir failed"; }
 }

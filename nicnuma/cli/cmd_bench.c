@@ -668,7 +668,7 @@ static void print_conditions(struct nn_ctx *ctx, const struct bench *b)
 	for (i = 0; i < b->npci; i++)
 		nn_print_string(o, PRINT_ANY, NULL, " %s", b->pci[i]);
 	nn_close_array(o);
-	nn_print_opt_int(o, PRINT_ANY, "port_node", "\nport node %s", b->port_node, "unknown");
+	nn_print_opt_int(o, PRINT_ANY, "port_node", "\nport node %lld", b->port_node, "unknown");
 	nn_print_int(o, PRINT_ANY, "reference_node", ", 'local' = node %lld", b->ref_node);
 	nn_printf(o, "%s\n", b->port_node < 0
 		  ? (b->npci ? " (port locality unknown: using the first CPU node)"

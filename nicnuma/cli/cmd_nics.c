@@ -121,7 +121,7 @@ static void print_irqs(struct nn_out *o, const struct nn_nic *nic, bool table)
 			nn_printf(o, "  ");
 		nn_print_int(o, t, "irq", "%-6lld ", q->irq);
 		nn_print_string(o, PRINT_JSON, "name", NULL, q->name);
-		nn_print_opt_int(o, t, "queue", "%-6d ", q->queue, "-");
+		nn_print_opt_int(o, t, "queue", "%-6lld ", q->queue, "-");
 		nn_print_string(o, t, "dir", "%-5s ", dir_name(q->dir));
 		print_cpuset_or_null(o, t, "affinity", fa, &q->affinity, q->has_affinity);
 		print_cpuset_or_null(o, t, "effective_affinity", fe, &q->effective, q->has_effective);

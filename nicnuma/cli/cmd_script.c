@@ -11,11 +11,8 @@
 
 #include "cli.h"
 #include "irq/script.h"
+#include "nn_version.h"
 #include "plan_opts.h"
-
-#ifndef NICNUMA_VERSION
-#define NICNUMA_VERSION "0.1.0"
-#endif
 
 static void usage(FILE *fp)
 {

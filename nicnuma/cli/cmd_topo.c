@@ -123,7 +123,7 @@ static void knob_int(struct nn_out *o, const char *key, const char *label, int v
 {
 	nn_open_object(o, key);
 	nn_printf(o, "  %-30s ", label);
-	nn_print_opt_int(o, PRINT_ANY, "value", "%-14d ", v, "unknown");
+	nn_print_opt_int(o, PRINT_ANY, "value", "%-14lld ", v, "unknown");
 	nn_print_string(o, PRINT_ANY, "meaning", "%s\n", meaning);
 	nn_close_object(o);
 }
@@ -218,7 +218,7 @@ static void print_nodes(struct nn_out *o, const struct nn_topo *t)
 		} else {
 			if (no_cpus)
 				nn_printf(o, "%-*s  ", w, "(none)");
-			nn_print_cpuset(o, no_cpus ? PRINT_JSON : PRINT_ANY, "cpus", fmt, &n->cpus);
+			nn_print_cpuset(o, no_cpus ? PRINT_JSON : PRINT_ANY, "cpus", (const char *)fmt, &n->cpus);
 		}
 		if (n->cpus_unknown)
 			nn_print_null(o, PRINT_ANY, "ncpus", "%5s ");
@@ -247,9 +247,9 @@ static void print_nodes(struct nn_out *o, const struct nn_topo *t)
 			nn_printf(o, "%s%s ", j ? ", " : "", a);
 			nn_open_object(o, NULL);
 			nn_print_uint(o, PRINT_JSON, "size_kb", NULL, h->size_kb);
-			nn_print_opt_int(o, PRINT_ANY, "total", "%ld/", h->total, "?");
-			nn_print_opt_int(o, PRINT_ANY, "free", "%ld/", h->free, "?");
-			nn_print_opt_int(o, PRINT_ANY, "surplus", "%ld", h->surplus, "?");
+			nn_print_opt_int(o, PRINT_ANY, "total", "%lld/", h->total, "?");
+			nn_print_opt_int(o, PRINT_ANY, "free", "%lld/", h->free, "?");
+			nn_print_opt_int(o, PRINT_ANY, "surplus", "%lld", h->surplus, "?");
 			nn_close_object(o);
 		}
 		if (!n->nhugepages)
@@ -304,16 +304,16 @@ static void print_cpus(struct nn_out *o, const struct nn_topo *t, bool table)
 
 		nn_open_object(o, NULL);
 		nn_print_int(o, ts, "id", "%-5lld ", c->id);
-		nn_print_opt_int(o, ts, "node", "%-7d ", c->node, "?");
-		nn_print_opt_int(o, ts, "package", "%-7d ", c->package, "?");
-		nn_print_opt_int(o, ts, "die", "%-5d ", c->die, "?");
-		nn_print_opt_int(o, ts, "core", "%-7d ", c->core, "?");
+		nn_print_opt_int(o, ts, "node", "%-7lld ", c->node, "?");
+		nn_print_opt_int(o, ts, "package", "%-7lld ", c->package, "?");
+		nn_print_opt_int(o, ts, "die", "%-5lld ", c->die, "?");
+		nn_print_opt_int(o, ts, "core", "%-7lld ", c->core, "?");
 		if (nn_cpuset_empty(&c->siblings)) {
 			nn_print_null(o, PRINT_JSON, "siblings", NULL);
 			if (table)
 				nn_printf(o, "%-*s  ", ws, "?");
 		} else {
-			nn_print_cpuset(o, ts, "siblings", fs, &c->siblings);
+			nn_print_cpuset(o, ts, "siblings", (const char *)fs, &c->siblings);
 		}
 		nn_print_opt_int(o, PRINT_JSON, "l3", NULL, c->l3, NULL);
 		if (nn_cpuset_empty(&c->l3_cpus)) {
@@ -321,7 +321,7 @@ static void print_cpus(struct nn_out *o, const struct nn_topo *t, bool table)
 			if (table)
 				nn_printf(o, "?\n");
 		} else {
-			nn_print_cpuset(o, ts, "l3_cpus", fl, &c->l3_cpus);
+			nn_print_cpuset(o, ts, "l3_cpus", (const char *)fl, &c->l3_cpus);
 		}
 		nn_close_object(o);
 	}

@@ -6,10 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-
-#ifndef NICNUMA_VERSION
-#define NICNUMA_VERSION "0.1.0"
-#endif
+#include "nn_version.h"
 
 static const struct nn_cmd cmds[] = {
 	{ "topo", nn_cmd_topo, "NUMA nodes, CPUs, memory, distances and kernel NUMA knobs" },

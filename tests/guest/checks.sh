@@ -10,7 +10,7 @@
 # "checks.sh quick" leaves out apply/irqbalance and bench/layout (the 4-node
 # shape, whose emulation costs twice the CPU): discovery, capture, plan,
 # script, hugepages and the forwarder on its node 3 NIC still run.
-# A feature that is not built yet is a SKIP with the reason, never a PASS.
+# A command missing from nicnuma is a FAIL (its run exits with the wrong status).
 set -uo pipefail
 
 [ "${NN_GUEST:-}" = 1 ] || { echo "checks.sh: run me inside scripts/testhost" >&2; exit 2; }
@@ -30,8 +30,6 @@ skip() { echo "SKIP $*" | tee -a "$results"; }
 # truth SUBCOMMAND ARGS: truth.py's PASS/FAIL lines go into the tally.
 truth() { python3 "$here/truth.py" "$@" | tee -a "$results"; }
 section() { printf '\n== %s (%s, %d s)\n' "$*" "$shape" "$SECONDS"; }
-# has CMD: the CLI lists CMD in its --help (features land progressively).
-has() { "$nn" --help 2>/dev/null | awk -v c="$1" '$1 == c { f = 1 } END { exit !f }'; }
 # run NAME WANT_RC... -- CMD: run, keep output in $work/NAME.{out,err}, check the status.
 run() {
   local name=$1; shift
@@ -75,9 +73,7 @@ fi
 
 section "discovery: topo, nics"
 if [ ! -x "$nn" ]; then
-  skip "topo/nics: $nn not built"
-elif ! has topo || ! has nics; then
-  skip "topo/nics: not in this build of nicnuma"
+  fail "topo/nics: $nn not built"
 else
   run topo 0 -- "$nn" topo --json && truth topo "$work/topo.out"
   run nics 0 1 -- "$nn" nics --json && truth nics "$work/nics.out"
@@ -107,38 +103,30 @@ else
 fi
 
 section "plan, and the plan as a standalone script"
-if ! has plan; then
-  skip "plan: not in this build of nicnuma"
-else
-  truth snap "$work/before.json"
-  if run plan 0 1 -- "$nn" plan --json; then
-    cp "$work/plan.out" "$work/plan.json"
-    truth plan "$work/plan.json"
+truth snap "$work/before.json"
+if run plan 0 1 -- "$nn" plan --json; then
+  cp "$work/plan.out" "$work/plan.json"
+  truth plan "$work/plan.json"
+fi
+if [ -s "$work/plan.json" ] && run script 0 1 -- "$nn" script --plan "$work/plan.json" -o "$work/bind.sh"; then
+  # The script on the real kernel: values read back, restore script puts back every one.
+  if run script-run 0 -- env NICNUMA_RESTORE="$work/restore.sh" sh "$work/bind.sh"; then
+    TRUTH_LABEL="script" truth applied "$work/plan.json" "$work/before.json"
+    run script-again 0 -- env NICNUMA_RESTORE="$work/restore2.sh" sh "$work/bind.sh"
   fi
-  if ! has script; then
-    skip "script: not in this build of nicnuma"
-  elif [ -s "$work/plan.json" ] && run script 0 1 -- "$nn" script --plan "$work/plan.json" -o "$work/bind.sh"; then
-    # The script on the real kernel: values read back, restore script puts back every one.
-    if run script-run 0 -- env NICNUMA_RESTORE="$work/restore.sh" sh "$work/bind.sh"; then
-      TRUTH_LABEL="script" truth applied "$work/plan.json" "$work/before.json"
-      run script-again 0 -- env NICNUMA_RESTORE="$work/restore2.sh" sh "$work/bind.sh"
-    fi
-    if [ -s "$work/restore.sh" ]; then
-      run script-restore 0 -- sh "$work/restore.sh"
-    else
-      fail "script: no restore script at $work/restore.sh"
-    fi
-    TRUTH_LABEL="script restore" truth unchanged "$work/before.json"
+  if [ -s "$work/restore.sh" ]; then
+    run script-restore 0 -- sh "$work/restore.sh"
+  else
+    fail "script: no restore script at $work/restore.sh"
   fi
+  TRUTH_LABEL="script restore" truth unchanged "$work/before.json"
 fi
 
 if [ "$quick" = 1 ]; then
   skip "apply, irqbalance: the $shape run is the quick one (tests/guest/run.sh runs them on 2node)"
 else
 section "apply, check, drift, rollback"
-if ! has apply || ! has check || ! has rollback; then
-  skip "apply/check/rollback: not in this build of nicnuma"
-elif [ ! -s "$work/plan.json" ]; then
+if [ ! -s "$work/plan.json" ]; then
   fail "apply: no plan to apply (the plan section failed)"
 else
   truth snap "$work/before.json"
@@ -192,9 +180,7 @@ PY
 fi
 
 section "irqbalance in both modes"
-if ! has apply || ! "$nn" apply --help 2>/dev/null | grep -- '--irqbalance' >/dev/null; then
-  skip "irqbalance: apply --irqbalance not in this build of nicnuma"
-elif [ ! -s "$work/plan.json" ]; then
+if [ ! -s "$work/plan.json" ]; then
   skip "irqbalance: no plan from the section above"
 else
   for m in stop ban; do
@@ -229,34 +215,30 @@ fi
 section "hugepages on node $node"
 hp=/sys/devices/system/node/node$node/hugepages/hugepages-2048kB/nr_hugepages
 hp0=/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages
-if ! has hugepages; then
-  skip "hugepages: not in this build of nicnuma"
-else
-  b=$(cat "$hp"); b0=$(cat "$hp0")
-  if run hugepages-reserve 0 -- "$nn" hugepages reserve --node "$node" --size 2M --count 16; then
-    a=$(cat "$hp"); a0=$(cat "$hp0")
-    if [ "$a" -eq $((b + 16)) ] && { [ "$node" -eq 0 ] || [ "$a0" -eq "$b0" ]; }; then
-      pass "hugepages: node $node $b -> $a, node 0 stays $b0"
-    else
-      fail "hugepages: node $node $b -> $a (wanted $((b + 16))), node 0 $b0 -> $a0"
-    fi
-    run hugepages-show 0 -- "$nn" hugepages show --json
-    python3 - "$work/hugepages-show.out" "$node" "$a" <<'EOF' | tee -a "$results"
+b=$(cat "$hp"); b0=$(cat "$hp0")
+if run hugepages-reserve 0 -- "$nn" hugepages reserve --node "$node" --size 2M --count 16; then
+  a=$(cat "$hp"); a0=$(cat "$hp0")
+  if [ "$a" -eq $((b + 16)) ] && { [ "$node" -eq 0 ] || [ "$a0" -eq "$b0" ]; }; then
+    pass "hugepages: node $node $b -> $a, node 0 stays $b0"
+  else
+    fail "hugepages: node $node $b -> $a (wanted $((b + 16))), node 0 $b0 -> $a0"
+  fi
+  run hugepages-show 0 -- "$nn" hugepages show --json
+  python3 - "$work/hugepages-show.out" "$node" "$a" <<'EOF' | tee -a "$results"
 import json, sys
 d = json.load(open(sys.argv[1]))
 row = [h for h in d.get('hugepages', []) if h.get('node') == int(sys.argv[2]) and h.get('size_kb') == 2048]
 ok = len(row) == 1 and row[0].get('total') == int(sys.argv[3])
 print(('PASS' if ok else 'FAIL') + f' hugepages show: node {sys.argv[2]} 2M total = {sys.argv[3]}' + ('' if ok else f': {row}'))
 EOF
-    run hugepages-release 0 -- "$nn" hugepages release --node "$node" --size 2M --count 16
-    if [ "$(cat "$hp")" -eq "$b" ]; then pass "hugepages release: node $node back to $b"
-    else fail "hugepages release: node $node at $(cat "$hp"), was $b"; fi
-  fi
-  if run hugepages-reserve2 0 -- "$nn" hugepages reserve --node "$node" --size 2M --count 8; then
-    run hugepages-rollback 0 1 -- "$nn" rollback
-    if [ "$(cat "$hp")" -eq "$b" ]; then pass "hugepages rollback: node $node back to $b"
-    else fail "hugepages rollback: node $node at $(cat "$hp"), was $b"; fi
-  fi
+  run hugepages-release 0 -- "$nn" hugepages release --node "$node" --size 2M --count 16
+  if [ "$(cat "$hp")" -eq "$b" ]; then pass "hugepages release: node $node back to $b"
+  else fail "hugepages release: node $node at $(cat "$hp"), was $b"; fi
+fi
+if run hugepages-reserve2 0 -- "$nn" hugepages reserve --node "$node" --size 2M --count 8; then
+  run hugepages-rollback 0 1 -- "$nn" rollback
+  if [ "$(cat "$hp")" -eq "$b" ]; then pass "hugepages rollback: node $node back to $b"
+  else fail "hugepages rollback: node $node at $(cat "$hp"), was $b"; fi
 fi
 
 section "nicnuma-fwd on a DPDK-bound NIC"
@@ -270,11 +252,8 @@ if [ "$quick" = 1 ]; then
   skip "bench, layout: the $shape run is the quick one (tests/guest/run.sh runs them on 2node)"
 else
 section "bench mismatch"
-if ! has bench; then
-  skip "bench mismatch: not in this build of nicnuma"
-else
-  if run bench 0 1 -- "$nn" bench mismatch --duration 1 --repeat 1 --json; then
-    python3 - "$work/bench.out" <<'EOF' | tee -a "$results"
+if run bench 0 1 -- "$nn" bench mismatch --duration 1 --repeat 1 --json; then
+  python3 - "$work/bench.out" <<'EOF' | tee -a "$results"
 import json, sys
 d = json.load(open(sys.argv[1]))
 def check(name, ok, why=''):
@@ -294,13 +273,10 @@ check('report says the nodes are emulated (hypervisor flag, timings not trusted)
       host.get('hypervisor') is True and 'cannot be trusted' in (host.get('trust') or ''),
       f"hypervisor {host.get('hypervisor')!r}, trust {host.get('trust')!r}")
 EOF
-  fi
 fi
 
 section "layout and check --pid"
-if ! has layout; then
-  skip "layout/check --pid: not in this build of nicnuma"
-elif [ ! -f "$here/layout_instances.sh" ]; then
+if [ ! -f "$here/layout_instances.sh" ]; then
   skip "layout/check --pid: tests/guest/layout_instances.sh not in this tree"
 else
   bash "$here/layout_instances.sh" "$nn" >"$work/layout.out" 2>&1; rc=$?

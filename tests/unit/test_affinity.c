@@ -18,6 +18,7 @@
 
 #include "nicnuma/ctx.h"
 #include "irq/affinity.h"
+#include "tmptree.h"
 
 static char tmp[PATH_MAX];
 static struct nn_ctx ctx;
@@ -71,8 +72,7 @@ static void set_of(struct nn_cpuset *s, const char *list)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmp, sizeof(tmp), "/tmp/apply-aff-XXXXXX");
-	if (!mkdtemp(tmp))
+	if (tmptree_make(tmp, sizeof(tmp), "affinity"))
 		return -1;
 	mk("proc");
 	mk("proc/irq");
@@ -95,12 +95,9 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
 	(void)state;
 	nn_ctx_free(&ctx);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	return system(cmd);
+	return tmptree_remove(tmp);
 }
 
 static void test_classify(void **state)

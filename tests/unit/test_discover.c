@@ -20,6 +20,7 @@
 #include "nicnuma/host.h"
 #include "nicnuma/nic.h"
 #include "nicnuma/topo.h"
+#include "tmptree.h"
 
 static char tmp[PATH_MAX];
 
@@ -85,17 +86,13 @@ static void cpu(int n, int pkg, int core, const char *sib, bool with_core)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmp, sizeof(tmp), "/tmp/disc-unit-XXXXXX");
-	return mkdtemp(tmp) ? 0 : -1;
+	return tmptree_make(tmp, sizeof(tmp), "discover");
 }
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmptree_remove(tmp);
 }
 
 static bool warned(const struct nn_ctx *ctx, const char *file, const char *text)

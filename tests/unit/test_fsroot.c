@@ -16,6 +16,7 @@
 
 #include "nicnuma/cpuset.h"
 #include "nicnuma/fsroot.h"
+#include "tmptree.h"
 
 static char tmp[PATH_MAX];
 
@@ -44,8 +45,7 @@ static int setup(void **state)
 	char p[PATH_MAX * 2];
 
 	(void)state;
-	snprintf(tmp, sizeof(tmp), "/tmp/nn-fsroot-XXXXXX");
-	if (!mkdtemp(tmp))
+	if (tmptree_make(tmp, sizeof(tmp), "fsroot"))
 		return -1;
 	mk("sys");
 	mk("sys/devices");
@@ -73,11 +73,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmptree_remove(tmp);
 }
 
 static void test_open(void **state)

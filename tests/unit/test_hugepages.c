@@ -19,6 +19,7 @@
 #include "nicnuma/ctx.h"
 #include "nicnuma/plan.h"
 #include "nicnuma/undo.h"
+#include "tmptree.h"
 
 static void test_size(void **state)
 {
@@ -437,8 +438,7 @@ static int tree_setup(void **state)
 	size_t i;
 
 	(void)state;
-	snprintf(tmp, sizeof(tmp), "/tmp/nn-hp-unit-XXXXXX");
-	if (!mkdtemp(tmp))
+	if (tmptree_make(tmp, sizeof(tmp), "hugepages"))
 		return -1;
 	for (n = 0; n < 2; n++) {
 		snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/meminfo", n);
@@ -476,11 +476,8 @@ static int tree_setup(void **state)
 
 static int tree_teardown(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	return system(cmd);
+	return tmptree_remove(tmp);
 }
 
 static void ctx_open(struct nn_ctx *ctx, FILE **devnull)

@@ -17,6 +17,7 @@
 
 #include "nicnuma/ctx.h"
 #include "irq/irqbalance.h"
+#include "tmptree.h"
 
 static char tmp[PATH_MAX];
 
@@ -48,17 +49,13 @@ static void mk(const char *rel)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmp, sizeof(tmp), "/tmp/apply-irqb-XXXXXX");
-	return mkdtemp(tmp) ? 0 : -1;
+	return tmptree_make(tmp, sizeof(tmp), "irqbalance");
 }
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	return system(cmd);
+	return tmptree_remove(tmp);
 }
 
 /* Runs @script with sh and the args irqbalance passes; stdout into @out. */

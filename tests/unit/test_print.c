@@ -33,7 +33,7 @@ static char *render(bool json)
 	nn_print_cpuset(&o, PRINT_ANY, "local_cpus", " cpus %s", &s);
 	nn_print_string(&o, PRINT_ANY, "pci", " pci %s", NULL);
 	nn_print_bool(&o, PRINT_ANY, "virtual", " virtual %s", false);
-	nn_print_string(&o, PRINT_FP, NULL, "\n", NULL);
+	nn_printf(&o, "\n");
 	nn_close_object(&o);
 	nn_close_array(&o);
 	nn_close_object(&o);

@@ -265,11 +265,12 @@ static void test_policy_words(void **state)
 static void test_long_path(void **state)
 {
 	struct nn_numa_maps m;
-	char *text = malloc(9000);
+	/* static, not malloc: GCC 12 with -fsanitize cannot see that cmocka's
+	 * assert stops on NULL and flags the memset under -Werror=array-bounds */
+	static char text[9000];
 	size_t n;
 
 	(void)state;
-	assert_non_null(text);
 	/* a file= path longer than a page must not cut off the counts after it */
 	n = (size_t)sprintf(text, "1000 default file=/");
 	memset(text + n, 'a', 8000);
@@ -279,7 +280,6 @@ static void test_long_path(void **state)
 	assert_int_equal(nn_numa_maps_node(&m, 1)->bytes[NN_MEM_ANON], 2 * 4 * KB);
 	assert_int_equal(nn_numa_maps_node(&m, 1)->bytes[NN_MEM_FILE], 1 * 4 * KB);
 	nn_numa_maps_free(&m);
-	free(text);
 }
 
 static void test_bad_lines(void **state)

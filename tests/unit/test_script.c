@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_script.c - sh quoting and the rendered script, checked by /bin/sh itself */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "irq/script.h"
+#include "tmptree.h"
 
 static void test_quote_forms(void **state)
 {
@@ -49,11 +51,11 @@ static void test_quote_round_trip_through_sh(void **state)
 		"a$(touch x)", ";", "'", "a\nb", "x'; touch x; echo '", "$(touch x)`touch x`", "\n\n'\n",
 		"-n", "%s%d\\",
 	};
-	char dir[] = "/tmp/nicnuma-test-quote.XXXXXX", cmd[8192], x[64];
+	char dir[PATH_MAX], cmd[8192], x[PATH_MAX + 8];
 	size_t i;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
+	assert_int_equal(tmptree_make(dir, sizeof(dir), "script-quote"), 0);
 	snprintf(x, sizeof(x), "%s/x", dir);
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
 		char *q = nn_sh_quote(words[i]), got[512];
@@ -72,7 +74,7 @@ static void test_quote_round_trip_through_sh(void **state)
 		assert_int_equal(access(x, F_OK), -1);
 		free(q);
 	}
-	rmdir(dir);
+	assert_int_equal(tmptree_remove(dir), 0);
 }
 
 static void set_list(struct nn_cpuset *s, const char *l)
@@ -86,7 +88,7 @@ static void test_render_hostile_names(void **state)
 {
 	static const char *const names[] = { "a$(touch x)", "b;c", "d'e", "f`g`" };
 	struct nn_plan p;
-	char *buf = NULL, path[] = "/tmp/nicnuma-test-script.XXXXXX", cmd[256];
+	char *buf = NULL, dir[PATH_MAX], path[PATH_MAX + 16], cmd[PATH_MAX + 32];
 	size_t len = 0, i;
 	FILE *fp;
 	int fd;
@@ -129,13 +131,15 @@ static void test_render_hostile_names(void **state)
 	assert_non_null(strstr(buf, "BANNED_ARGS='--banirq=40 --banirq=41 --banirq=42 --banirq=43'"));
 	assert_non_null(strstr(buf, "hugepages-2048kB/nr_hugepages' num '64'"));
 
+	assert_int_equal(tmptree_make(dir, sizeof(dir), "script-render"), 0);
+	snprintf(path, sizeof(path), "%s/script.XXXXXX", dir);
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, buf, len), (ssize_t)len);
 	close(fd);
 	snprintf(cmd, sizeof(cmd), "sh -n '%s'", path);
 	assert_int_equal(system(cmd), 0);
-	unlink(path);
+	assert_int_equal(tmptree_remove(dir), 0);
 	free(buf);
 	nn_plan_free(&p);
 }

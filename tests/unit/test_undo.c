@@ -17,6 +17,7 @@
 
 #include "nicnuma/ctx.h"
 #include "nicnuma/undo.h"
+#include "tmptree.h"
 
 static char tmp[PATH_MAX];
 static struct nn_ctx ctx;
@@ -61,8 +62,7 @@ static int setup(void **state)
 	char p[PATH_MAX * 2];
 
 	(void)state;
-	snprintf(tmp, sizeof(tmp), "/tmp/apply-undo-XXXXXX");
-	if (!mkdtemp(tmp))
+	if (tmptree_make(tmp, sizeof(tmp), "undo"))
 		return -1;
 	hpath(p, sizeof(p), "proc");
 	mkdir(p, 0755);
@@ -84,13 +84,10 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
 	(void)state;
 	nn_ctx_free(&ctx);
 	fclose(devnull);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	return system(cmd);
+	return tmptree_remove(tmp);
 }
 
 static void test_record_persists_0600_inside_root(void **state)
