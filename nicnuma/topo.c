@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ctx.h"
+#include "hugepages/hugepages.h"
 #include "parse.h"
 #include "pathf.h"
 #include "topo.h"
@@ -81,22 +82,6 @@ static int cmp_hp(const void *a, const void *b)
 	return (x->size_kb > y->size_kb) - (x->size_kb < y->size_kb);
 }
 
-/* "hugepages-2048kB" -> 2048 */
-static int hp_size(const char *name, unsigned long *kb)
-{
-	char *e;
-	unsigned long v;
-
-	if (strncmp(name, "hugepages-", 10) || !isdigit((unsigned char)name[10]))
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(name + 10, &e, 10);
-	if (errno || strcmp(e, "kB"))
-		return -EINVAL;
-	*kb = v;
-	return 0;
-}
-
 static int read_hugepages(struct nn_ctx *ctx, const char *dir, struct nn_node *node)
 {
 	struct dirent *de;
@@ -112,10 +97,10 @@ static int read_hugepages(struct nn_ctx *ctx, const char *dir, struct nn_node *n
 	}
 	while ((de = readdir(d))) {
 		struct nn_hugepages *hp, *nv;
+		struct nn_hp_pool pool;
 		unsigned long kb;
-		char path[PATH_MAX];
 
-		if (hp_size(de->d_name, &kb))
+		if (nn_hp_parse_dirname(de->d_name, &kb))
 			continue;
 		nv = realloc(node->hugepages, (node->nhugepages + 1) * sizeof(*nv));
 		if (!nv) {
@@ -124,13 +109,11 @@ static int read_hugepages(struct nn_ctx *ctx, const char *dir, struct nn_node *n
 		}
 		node->hugepages = nv;
 		hp = &nv[node->nhugepages++];
+		nn_hp_pool_read(ctx, true, node->id, kb, &pool);
 		hp->size_kb = kb;
-		nn_pathf(path, sizeof(path), "%s/%s/nr_hugepages", dir, de->d_name);
-		hp->total = read_num(ctx, path, "hugepage count", NULL);
-		nn_pathf(path, sizeof(path), "%s/%s/free_hugepages", dir, de->d_name);
-		hp->free = read_num(ctx, path, "free hugepage count", NULL);
-		nn_pathf(path, sizeof(path), "%s/%s/surplus_hugepages", dir, de->d_name);
-		hp->surplus = read_num(ctx, path, "surplus hugepage count", NULL);
+		hp->total = pool.total;
+		hp->free = pool.free;
+		hp->surplus = pool.surplus;
 	}
 	closedir(d);
 	if (node->nhugepages > 1)
