@@ -16,10 +16,10 @@ int nn_hp_pool_path(bool numa, int node, unsigned long size_kb, const char *file
 {
 	int n;
 
-	if (numa)
+	if (numa && node >= 0)
 		n = snprintf(buf, size, NN_HP_SYS_NODE "/node%d/hugepages/hugepages-%lukB/%s",
 			     node, size_kb, file);
-	else if (node == 0)
+	else if (node == 0 || node < 0)
 		n = snprintf(buf, size, NN_HP_SYS_MM "/hugepages-%lukB/%s", size_kb, file);
 	else
 		return -ENODEV;
@@ -153,33 +153,45 @@ static int read_nodes(struct nn_ctx *ctx, struct nn_hp_state *st)
 	return 0;
 }
 
-/* Reads one counter of a pool; -1 (with a warning) when unreadable. */
-static long read_counter(struct nn_ctx *ctx, const char *path, bool warn)
+/* One counter of a pool; -1 with a warning naming the file when it is
+ * missing, unreadable, not an integer or negative. */
+static long read_counter(struct nn_ctx *ctx, const char *path, const char *what)
 {
 	long v;
 	int err = nn_read_long(&ctx->root, path, &v);
 
 	if (!err && v >= 0)
 		return v;
-	if (warn)
-		nn_warn(ctx, path, "unreadable: %s", err ? strerror(-err) : "negative value");
+	if (!err || err == -EINVAL || err == -ERANGE)
+		nn_warn(ctx, path, "malformed %s (not an integer): %s unknown", what, what);
+	else
+		nn_warn(ctx, path, "cannot read %s: %s", what, strerror(-err));
 	return -1;
 }
 
-static void read_pool(struct nn_ctx *ctx, const char *dir, struct nn_hp_pool *p, bool host)
+void nn_hp_pool_read(struct nn_ctx *ctx, bool numa, int node, unsigned long size_kb,
+		     struct nn_hp_pool *p)
 {
+	static const struct { const char *file, *what; } f[] = {
+		{ "nr_hugepages", "hugepage count" },
+		{ "free_hugepages", "free hugepage count" },
+		{ "surplus_hugepages", "surplus hugepage count" },
+		{ "resv_hugepages", "reserved hugepage count" },
+	};
+	long *out[] = { &p->total, &p->free, &p->surplus, &p->reserved };
 	char path[PATH_MAX];
+	size_t i;
 
-	snprintf(path, sizeof(path), "%s/nr_hugepages", dir);
-	p->total = read_counter(ctx, path, true);
-	snprintf(path, sizeof(path), "%s/free_hugepages", dir);
-	p->free = read_counter(ctx, path, true);
-	snprintf(path, sizeof(path), "%s/surplus_hugepages", dir);
-	p->surplus = read_counter(ctx, path, true);
-	p->reserved = -1;
-	if (host) {
-		snprintf(path, sizeof(path), "%s/resv_hugepages", dir);
-		p->reserved = read_counter(ctx, path, true);
+	p->node = node;
+	p->size_kb = size_kb;
+	for (i = 0; i < 4; i++) {
+		*out[i] = -1;
+		/* The kernel keeps reservations host-wide only. */
+		if (i == 3 && node >= 0)
+			continue;
+		if (nn_hp_pool_path(numa, node, size_kb, f[i].file, path, sizeof(path)))
+			continue;
+		*out[i] = read_counter(ctx, path, f[i].what);
 	}
 }
 
@@ -191,15 +203,8 @@ static int read_pools(struct nn_ctx *ctx, struct nn_hp_state *st)
 	st->pools = calloc(st->nsizes * st->nnodes + 1, sizeof(*st->pools));
 	if (!st->totals || !st->pools)
 		return -ENOMEM;
-	for (j = 0; j < st->nsizes; j++) {
-		char dir[PATH_MAX];
-		struct nn_hp_pool *t = &st->totals[st->ntotals++];
-
-		snprintf(dir, sizeof(dir), NN_HP_SYS_MM "/hugepages-%lukB", st->sizes[j]);
-		t->node = -1;
-		t->size_kb = st->sizes[j];
-		read_pool(ctx, dir, t, true);
-	}
+	for (j = 0; j < st->nsizes; j++)
+		nn_hp_pool_read(ctx, st->numa, -1, st->sizes[j], &st->totals[st->ntotals++]);
 	for (i = 0; i < st->nnodes; i++) {
 		const struct nn_hp_node *n = &st->nodes[i];
 
@@ -215,14 +220,14 @@ static int read_pools(struct nn_ctx *ctx, struct nn_hp_state *st)
 				p->reserved = -1;
 				continue;
 			}
-			snprintf(dir, sizeof(dir), NN_HP_SYS_NODE "/node%d/hugepages/hugepages-%lukB",
-				 n->id, st->sizes[j]);
 			/* The kernel gives memoryless nodes no pools: not worth a warning. */
-			if (n->mem_total_kb == 0 && nn_root_access(&ctx->root, dir, 0) == -ENOENT) {
+			if (n->mem_total_kb == 0 &&
+			    !nn_hp_pool_path(true, n->id, st->sizes[j], "", dir, sizeof(dir)) &&
+			    nn_root_access(&ctx->root, dir, 0) == -ENOENT) {
 				p->total = p->free = p->surplus = p->reserved = -1;
 				continue;
 			}
-			read_pool(ctx, dir, p, false);
+			nn_hp_pool_read(ctx, true, n->id, st->sizes[j], p);
 		}
 	}
 	return 0;

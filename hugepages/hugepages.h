@@ -131,10 +131,17 @@ const struct nn_hp_mount *nn_hp_state_mount(const struct nn_hp_state *st, unsign
 int nn_hp_check_target(const struct nn_hp_state *st, int node, unsigned long size_kb,
 		       long target, char *why, size_t whylen);
 
-/* nr_hugepages (or @file) path of a pool: the node's, or the host's when the
- * kernel has no NUMA (@numa false, node 0). Pure. */
+/* nr_hugepages (or @file) path of a pool: the node's, or the host's when
+ * @node is -1 or the kernel has no NUMA (@numa false, node 0). Pure; every
+ * pool path is made here. */
 int nn_hp_pool_path(bool numa, int node, unsigned long size_kb, const char *file,
 		    char *buf, size_t size);
+
+/* Reads one pool's counters (resv_hugepages only for the host-wide pool,
+ * @node -1) into @p; each missing, malformed or negative one is -1 with a
+ * warning naming the file. Every pool read goes through here. */
+void nn_hp_pool_read(struct nn_ctx *ctx, bool numa, int node, unsigned long size_kb,
+		     struct nn_hp_pool *p);
 
 /* ---- changing pools ------------------------------------------------------ */
 

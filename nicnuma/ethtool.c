@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* ethtool.c - SIOCETHTOOL queries: driver/bus info, channels, link speed
+/* ethtool.c - every SIOCETHTOOL ioctl: driver/bus info, channels, link speed
  *
  * Implementation of what "ethtool -i", "ethtool -l" and the speed line of
- * "ethtool IF" tell, for the cross-check against sysfs. Live root only.
+ * "ethtool IF" tell, for the cross-check against sysfs, and of "ethtool -L
+ * IF combined N" for apply and rollback. Live root only.
  */
 #include <errno.h>
 #include <limits.h>
 #include <net/if.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +44,14 @@ static int ethtool_ioctl(int fd, const char *ifname, void *cmd)
 	memcpy(ifr.ifr_name, ifname, strlen(ifname) + 1);
 	ifr.ifr_data = cmd;
 	return ioctl(fd, SIOCETHTOOL, &ifr) < 0 ? -errno : 0;
+}
+
+/* ETHTOOL_GCHANNELS: the one place the channel counts are asked. */
+static int get_channels(int fd, const char *ifname, struct ethtool_channels *ch)
+{
+	memset(ch, 0, sizeof(*ch));
+	ch->cmd = ETHTOOL_GCHANNELS;
+	return ethtool_ioctl(fd, ifname, ch);
 }
 
 /* Drivers without the operation answer EOPNOTSUPP (or EINVAL on old kernels). */
@@ -136,9 +146,7 @@ int nn_ethtool_query(struct nn_ctx *ctx, int fd, const char *ifname, struct nn_e
 		nn_warn(ctx, ifname, "ETHTOOL_GDRVINFO failed: %s", strerror(-err));
 	}
 
-	memset(&ch, 0, sizeof(ch));
-	ch.cmd = ETHTOOL_GCHANNELS;
-	err = ethtool_ioctl(fd, ifname, &ch);
+	err = get_channels(fd, ifname, &ch);
 	if (!err) {
 		e->combined = ch.combined_count > INT_MAX ? -1 : (int)ch.combined_count;
 		e->max_combined = ch.max_combined > INT_MAX ? -1 : (int)ch.max_combined;
@@ -152,4 +160,85 @@ int nn_ethtool_query(struct nn_ctx *ctx, int fd, const char *ifname, struct nn_e
 	if (err && !unsupported(err))
 		nn_warn(ctx, ifname, "ethtool link settings failed: %s", strerror(-err));
 	return 0;
+}
+
+/* A socket for one request: apply and rollback change one NIC at a time. */
+static int open_fd(void)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int nn_channels_get(struct nn_ctx *ctx, const char *ifname, int *combined, int *max)
+{
+	struct ethtool_channels ch;
+	int fd, err;
+
+	if (!nn_root_is_live(&ctx->root))
+		return -EPERM;
+	fd = open_fd();
+	if (fd < 0)
+		return fd;
+	err = get_channels(fd, ifname, &ch);
+	close(fd);
+	if (err)
+		return err;
+	*combined = (int)ch.combined_count;
+	*max = (int)ch.max_combined;
+	return 0;
+}
+
+static int set_channels(int fd, const char *ifname, int combined, char *why, size_t whylen)
+{
+	struct ethtool_channels ch;
+	int err;
+
+	err = get_channels(fd, ifname, &ch);
+	if (err) {
+		snprintf(why, whylen, "%s: ETHTOOL_GCHANNELS: %s", ifname, strerror(-err));
+		return err;
+	}
+	if (combined < 1 || (unsigned int)combined > ch.max_combined) {
+		snprintf(why, whylen, "%s: %d combined channels asked, the driver allows 1-%u",
+			 ifname, combined, ch.max_combined);
+		return -ERANGE;
+	}
+	if (ch.combined_count == (unsigned int)combined)
+		return 0;
+	ch.cmd = ETHTOOL_SCHANNELS;
+	ch.combined_count = (unsigned int)combined;
+	err = ethtool_ioctl(fd, ifname, &ch);
+	if (err) {
+		snprintf(why, whylen, "%s: ETHTOOL_SCHANNELS %d: %s", ifname, combined, strerror(-err));
+		return err;
+	}
+	err = get_channels(fd, ifname, &ch);
+	if (!err && ch.combined_count != (unsigned int)combined) {
+		snprintf(why, whylen, "%s: read back %u combined channels, wanted %d", ifname,
+			 ch.combined_count, combined);
+		return -EIO;
+	}
+	if (err)
+		snprintf(why, whylen, "%s: reading back channels: %s", ifname, strerror(-err));
+	return err;
+}
+
+int nn_channels_set(struct nn_ctx *ctx, const char *ifname, int combined, char *why, size_t whylen)
+{
+	int fd, err;
+
+	err = nn_require_live(ctx, "setting channels");
+	if (err) {
+		snprintf(why, whylen, "not touched (fake root)");
+		return err;
+	}
+	fd = open_fd();
+	if (fd < 0) {
+		snprintf(why, whylen, "%s: socket: %s", ifname, strerror(-fd));
+		return fd;
+	}
+	err = set_channels(fd, ifname, combined, why, whylen);
+	close(fd);
+	return err;
 }

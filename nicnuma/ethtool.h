@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ethtool.h - driver, bus, channels and speed from the SIOCETHTOOL ioctl
- * (private to libnicnuma; live root only)
+/* ethtool.h - the SIOCETHTOOL ioctl: driver, bus, channels and speed, and
+ * setting the channel count (private to libnicnuma; live root only). Every
+ * ETHTOOL_* request nicnuma makes is in ethtool.c.
  */
 #ifndef NICNUMA_ETHTOOL_H
 #define NICNUMA_ETHTOOL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct nn_ctx;
 
@@ -23,5 +25,13 @@ int nn_ethtool_open(struct nn_ctx *ctx);
  * failures are warnings naming the interface. Returns 0 or a negative errno
  * when even GDRVINFO could not be asked (no such device). */
 int nn_ethtool_query(struct nn_ctx *ctx, int fd, const char *ifname, struct nn_ethtool *e);
+
+/* ETHTOOL_GCHANNELS: current and maximum combined channels of @ifname.
+ * -EPERM under a fake root, -EOPNOTSUPP when the driver has no channels. */
+int nn_channels_get(struct nn_ctx *ctx, const char *ifname, int *combined, int *max);
+/* ETHTOOL_SCHANNELS: sets the combined count (rx/tx/other left as they are)
+ * and reads it back; @why says what failed. */
+int nn_channels_set(struct nn_ctx *ctx, const char *ifname, int combined,
+		    char *why, size_t whylen);
 
 #endif

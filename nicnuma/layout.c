@@ -43,60 +43,6 @@ static void strv_free(char **v, size_t n)
 	free(v);
 }
 
-static const struct nn_cpu *find_cpu(const struct nn_topo *t, int id)
-{
-	size_t i;
-
-	for (i = 0; i < t->ncpus; i++)
-		if (t->cpus[i].id == id)
-			return &t->cpus[i];
-	return NULL;
-}
-
-static const struct nn_node *find_node(const struct nn_topo *t, int id)
-{
-	size_t i;
-
-	for (i = 0; i < t->nnodes; i++)
-		if (t->nodes[i].id == id)
-			return &t->nodes[i];
-	return NULL;
-}
-
-int nn_layout_default_housekeeping(const struct nn_topo *t, struct nn_cpuset *out)
-{
-	size_t i;
-	int err = 0;
-
-	nn_cpuset_zero(out);
-	for (i = 0; i < t->nnodes && !err; i++) {
-		struct nn_cpuset on = NN_CPUSET_INIT;
-		const struct nn_cpu *c;
-		int first;
-
-		err = nn_cpuset_copy(&on, &t->nodes[i].cpus);
-		if (err)
-			break;
-		nn_cpuset_and(&on, &t->online);
-		first = nn_cpuset_first(&on);
-		if (first >= 0) {
-			err = nn_cpuset_set(out, (unsigned int)first);
-			c = find_cpu(t, first);
-			if (!err && c && !nn_cpuset_empty(&c->siblings)) {
-				struct nn_cpuset sib = NN_CPUSET_INIT;
-
-				err = nn_cpuset_copy(&sib, &c->siblings);
-				nn_cpuset_and(&sib, &on);
-				if (!err)
-					err = nn_cpuset_or(out, &sib);
-				nn_cpuset_free(&sib);
-			}
-		}
-		nn_cpuset_free(&on);
-	}
-	return err;
-}
-
 /* The node a NIC belongs to: the kernel's numa_node, else the one node that
  * holds all its local CPUs, else - on a host with a single node - that node. */
 static int nic_node(const struct nn_topo *t, const struct nn_nic *nic, bool *assumed)
@@ -118,33 +64,17 @@ static int nic_node(const struct nn_topo *t, const struct nn_nic *nic, bool *ass
 	return -1;
 }
 
-static bool node_has_cpus(const struct nn_topo *t, int id)
-{
-	const struct nn_node *n = find_node(t, id);
-
-	return n && nn_cpuset_intersects(&n->cpus, &t->online);
-}
-
 /* The node whose instance serves a NIC: its own, or - when that node has no
  * online CPU (CXL or other memory-only node) - the nearest node that has. */
 static int serving_node(const struct nn_topo *t, const struct nn_nic *nic, bool *assumed,
 			int *own)
 {
-	int node = nic_node(t, nic, assumed), *ids, best = -1;
-	size_t n, i;
+	int node = nic_node(t, nic, assumed);
 
 	*own = node;
-	if (node < 0 || !find_node(t, node) || node_has_cpus(t, node))
+	if (node < 0 || !nn_topo_node(t, node))
 		return node;
-	ids = calloc(t->nnodes ? t->nnodes : 1, sizeof(*ids));
-	if (!ids)
-		return -1;
-	n = nn_topo_nodes_by_distance(t, node, ids, t->nnodes);
-	for (i = 0; i < n && best < 0; i++)
-		if (node_has_cpus(t, ids[i]))
-			best = ids[i];
-	free(ids);
-	return best;
+	return nn_topo_nearest_node(t, node, NN_NODE_ONLINE_CPUS, NULL, NULL);
 }
 
 static bool has_instance_node(const struct nn_cpuset *chosen, int node)
@@ -322,7 +252,7 @@ static int add_siblings(const struct nn_topo *t, struct nn_cpuset *set)
 	int cpu, err = 0;
 
 	nn_cpuset_foreach(cpu, set) {
-		const struct nn_cpu *c = find_cpu(t, cpu);
+		const struct nn_cpu *c = nn_topo_cpu(t, cpu);
 
 		if (c && (err = nn_cpuset_or(&add, &c->siblings)))
 			break;
@@ -475,7 +405,7 @@ int nn_layout_make(const struct nn_host *host, const struct nn_plan *plan,
 	if (!nn_cpuset_empty(&o->housekeeping))
 		err = nn_cpuset_copy(&l->housekeeping, &o->housekeeping);
 	else
-		err = nn_layout_default_housekeeping(t, &l->housekeeping);
+		err = nn_topo_default_housekeeping(t, &l->housekeeping);
 	if (err)
 		goto fail;
 
@@ -483,7 +413,7 @@ int nn_layout_make(const struct nn_host *host, const struct nn_plan *plan,
 	switch (o->nodes_mode) {
 	case NN_LAYOUT_LIST:
 		nn_cpuset_foreach(node, &o->nodes) {
-			if (!find_node(t, node)) {
+			if (!nn_topo_node(t, node)) {
 				snprintf(why, whylen, "--nodes: node %d does not exist on this host", node);
 				err = -EINVAL;
 				goto fail;
@@ -493,7 +423,7 @@ int nn_layout_make(const struct nn_host *host, const struct nn_plan *plan,
 		break;
 	case NN_LAYOUT_ALL:
 		for (i = 0; i < t->nnodes && !err; i++)
-			if (nn_cpuset_intersects(&t->nodes[i].cpus, &t->online))
+			if (nn_topo_node_has(t, &t->nodes[i], NN_NODE_ONLINE_CPUS))
 				err = nn_cpuset_set(&chosen, (unsigned int)t->nodes[i].id);
 		break;
 	case NN_LAYOUT_WITH_NICS:
@@ -504,7 +434,7 @@ int nn_layout_make(const struct nn_host *host, const struct nn_plan *plan,
 			if (host->nics[i].is_virtual)
 				continue;
 			node = serving_node(t, &host->nics[i], &assumed, &own);
-			if (node >= 0 && find_node(t, node))
+			if (node >= 0 && nn_topo_node(t, node))
 				err = nn_cpuset_set(&chosen, (unsigned int)node);
 		}
 		if (!err && nn_cpuset_empty(&chosen)) {

@@ -27,7 +27,7 @@ struct nn_layout_opts {
 	const char *service;		/* unit prefix: NAME@N.service */
 	enum nn_layout_nodes nodes_mode;
 	struct nn_cpuset nodes;		/* NN_LAYOUT_LIST */
-	struct nn_cpuset housekeeping;	/* empty: the plan's default, first core of each node */
+	struct nn_cpuset housekeeping;	/* empty: nn_topo_default_housekeeping() */
 	bool include_irq_cores;		/* keep the cores that take queue IRQs */
 	bool dpdk;			/* build EAL arguments */
 };
@@ -76,10 +76,6 @@ struct nn_layout {
 	struct nn_cpuset housekeeping;
 	bool dpdk;
 };
-
-/* The plan's default housekeeping set: first core of each node with CPUs, and
- * its hyperthread siblings. */
-int nn_layout_default_housekeeping(const struct nn_topo *t, struct nn_cpuset *out);
 
 /* @plan may be NULL (no queue IRQs known). Returns 0, -ENOMEM, or -EINVAL /
  * -ENOENT with @why naming the option or node at fault. */

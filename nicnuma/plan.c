@@ -60,6 +60,15 @@ struct group {
 	size_t npool;
 };
 
+/* Where one slot position of a NIC goes, and why. */
+struct pick {
+	int cpu;
+	enum entry_kind kind;
+	size_t core;			/* index into st->cores */
+	int thr;			/* thread index inside the core: 0 primary */
+	int dist;			/* from the group's base node, -1 n/a */
+};
+
 struct nicst {
 	const struct nn_nic *nic;
 	int *slots;			/* distinct queue indices, ascending */
@@ -68,12 +77,8 @@ struct nicst {
 	size_t group;
 	size_t *share;			/* indices into the group's pool */
 	size_t nshare;
-	int *order;			/* CPU per slot position (before wrapping) */
-	enum entry_kind *okind;
-	size_t *ocore;
-	int *othr;			/* thread index inside the core: 0 primary */
-	int *odist;
-	size_t norder;
+	struct pick *order;		/* CPU per slot position (before wrapping) */
+	size_t norder, order_cap;
 	int home;			/* node for hugepages/EAL: -1 several/unknown */
 	bool spilled;
 };
@@ -150,56 +155,6 @@ const char *nn_qdir_name(enum nn_qdir d)
 	case NN_QDIR_NONE: break;
 	}
 	return NULL;
-}
-
-/* ---- small pure lookups (own copies: the planner links without discovery) ---- */
-
-int nn__plan_node_index(const struct nn_topo *t, int id)
-{
-	size_t i;
-
-	for (i = 0; i < t->nnodes; i++)
-		if (t->nodes[i].id == id)
-			return (int)i;
-	return -1;
-}
-
-int nn__plan_distance(const struct nn_topo *t, int a, int b)
-{
-	int ia = nn__plan_node_index(t, a), ib = nn__plan_node_index(t, b);
-
-	if (ia < 0 || ib < 0)
-		return -1;
-	if ((size_t)ib >= t->nodes[ia].ndistances)
-		return a == b ? 10 : -1;
-	return t->nodes[ia].distances[ib];
-}
-
-/* Node ids by distance from @from, nearest first; unknown distances last; ties by id. */
-void nn__plan_nodes_by_distance(const struct nn_topo *t, int from, int *ids)
-{
-	size_t i, j;
-
-	for (i = 0; i < t->nnodes; i++)
-		ids[i] = t->nodes[i].id;
-	for (i = 1; i < t->nnodes; i++) {
-		int v = ids[i];
-		long dv = ids[i] == from ? -1 : nn__plan_distance(t, from, v);
-
-		if (dv < 0 && v != from)
-			dv = LONG_MAX;
-		for (j = i; j > 0; j--) {
-			int u = ids[j - 1];
-			long du = u == from ? -1 : nn__plan_distance(t, from, u);
-
-			if (du < 0 && u != from)
-				du = LONG_MAX;
-			if (du < dv || (du == dv && u < v))
-				break;
-			ids[j] = u;
-		}
-		ids[j] = v;
-	}
 }
 
 int nn__plan_add_warning(struct nn_plan *plan, const char *fmt, ...)
@@ -301,23 +256,6 @@ static int build_cores(struct state *st)
 	return 0;
 }
 
-/* Default housekeeping: the first core (in core order) of each node, all its threads. */
-static int default_housekeeping(struct state *st)
-{
-	size_t i, k;
-	int last = INT_MIN;
-
-	for (i = 0; i < st->ncores; i++) {
-		if (i && st->cores[i].node == last)
-			continue;
-		last = st->cores[i].node;
-		for (k = 0; k < st->cores[i].nthr; k++)
-			if (nn_cpuset_set(&st->hk, (unsigned)st->cores[i].thr[k]))
-				return -ENOMEM;
-	}
-	return 0;
-}
-
 static int fill_usable(struct state *st, bool with_hk)
 {
 	size_t i, k, total = 0;
@@ -402,16 +340,10 @@ static int queue_slots(struct nicst *ns)
 static int cpus_node(const struct nn_topo *t, const struct nn_cpuset *s)
 {
 	int cpu, node = -2;
-	size_t i;
 
 	nn_cpuset_foreach(cpu, s) {
-		int n = -1;
+		int n = nn_topo_cpu_node(t, cpu);
 
-		for (i = 0; i < t->ncpus; i++)
-			if (t->cpus[i].id == cpu) {
-				n = t->cpus[i].node;
-				break;
-			}
 		if (n < 0 || (node != -2 && n != node))
 			return -1;
 		node = n;
@@ -429,23 +361,10 @@ static int node_has_usable(const struct state *st, int node)
 	return 0;
 }
 
-/* Farthest node with usable CPUs from @from; ties by lowest id. -1 when unknown. */
-static int farthest_node(const struct state *st, int from)
+static bool usable_filter(const struct nn_topo *t, int node, void *arg)
 {
-	int best = -1, bestd = -1;
-	size_t i;
-
-	for (i = 0; i < st->topo->nnodes; i++) {
-		int id = st->topo->nodes[i].id, d = nn__plan_distance(st->topo, from, id);
-
-		if (!node_has_usable(st, id) || d < 0)
-			continue;
-		if (d > bestd) {
-			best = id;
-			bestd = d;
-		}
-	}
-	return best;
+	(void)t;
+	return node_has_usable(arg, node);
 }
 
 /* Picks the group kind for one NIC; warnings explain every fallback. */
@@ -453,7 +372,7 @@ static int classify(struct state *st, struct nicst *ns, struct group *key)
 {
 	const struct nn_nic *n = ns->nic;
 	const struct nn_topo *t = st->topo;
-	bool node_ok = n->numa_node >= 0 && nn__plan_node_index(t, n->numa_node) >= 0;
+	bool node_ok = n->numa_node >= 0 && nn_topo_node_index(t, n->numa_node) >= 0;
 
 	memset(key, 0, sizeof(*key));
 	key->node = -1;
@@ -466,7 +385,7 @@ static int classify(struct state *st, struct nicst *ns, struct group *key)
 		return 0;
 	}
 	if (node_ok && st->opts->policy == NN_POLICY_REMOTE) {
-		int far = farthest_node(st, n->numa_node);
+		int far = nn_topo_farthest_node(t, n->numa_node, 0, usable_filter, st);
 
 		if (far < 0) {
 			WARN(st, "%s: no node distances: remote policy spreads over all nodes", n->name);
@@ -590,7 +509,7 @@ static size_t node_cores(const struct state *st, const struct group *g, int node
 static int pool_add_tail(struct state *st, struct group *g, int node, size_t count, int dist)
 {
 	size_t *idx = calloc(st->ncores ? st->ncores : 1, sizeof(*idx));
-	size_t n, i, ix = (size_t)nn__plan_node_index(st->topo, node), end;
+	size_t n, i, ix = (size_t)nn_topo_node_index(st->topo, node), end;
 
 	if (!idx)
 		return -ENOMEM;
@@ -616,17 +535,17 @@ static int pool_by_distance(struct state *st, struct group *g, int base, enum en
 {
 	const struct nn_topo *t = st->topo;
 	size_t demand = group_demand(st, g), i;
-	int self = nn__plan_distance(t, base, base), *ids, r = 0;
+	int self = nn_topo_distance(t, base, base), *ids, r = 0;
 
 	if (self <= 0)
-		self = 10;
+		self = NN_LOCAL_DISTANCE;	/* a bad diagonal entry: the SLIT value */
 	ids = calloc(t->nnodes ? t->nnodes : 1, sizeof(*ids));
 	if (!ids)
 		return -ENOMEM;
-	nn__plan_nodes_by_distance(t, base, ids);
+	nn_topo_nodes_by_distance(t, base, ids, t->nnodes);
 	for (i = 0; i < t->nnodes && !r; i++) {
-		int id = ids[i], d = nn__plan_distance(t, base, id);
-		int ix = nn__plan_node_index(t, id);
+		int id = ids[i], d = nn_topo_distance(t, base, id);
+		int ix = nn_topo_node_index(t, id);
 		size_t need = demand > g->npool ? demand - g->npool : 0, take;
 
 		if (!node_has_usable(st, id))
@@ -748,36 +667,16 @@ static void fair_share(const size_t *want, size_t k, size_t c, size_t *got)
 
 static int order_push(struct nicst *ns, int cpu, const struct entry *e, int thr)
 {
-	size_t n = ns->norder + 1;
-	int *o = realloc(ns->order, n * sizeof(*o)), *t, *d;
-	enum entry_kind *k;
-	size_t *c;
+	if (ns->norder == ns->order_cap) {
+		size_t cap = ns->order_cap ? ns->order_cap * 2 : 8;
+		struct pick *p = realloc(ns->order, cap * sizeof(*p));
 
-	if (!o)
-		return -ENOMEM;
-	ns->order = o;
-	k = realloc(ns->okind, n * sizeof(*k));
-	if (!k)
-		return -ENOMEM;
-	ns->okind = k;
-	c = realloc(ns->ocore, n * sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	ns->ocore = c;
-	t = realloc(ns->othr, n * sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	ns->othr = t;
-	d = realloc(ns->odist, n * sizeof(*d));
-	if (!d)
-		return -ENOMEM;
-	ns->odist = d;
-	o[ns->norder] = cpu;
-	k[ns->norder] = e->kind;
-	c[ns->norder] = e->core;
-	t[ns->norder] = thr;
-	d[ns->norder] = e->dist;
-	ns->norder++;
+		if (!p)
+			return -ENOMEM;
+		ns->order = p;
+		ns->order_cap = cap;
+	}
+	ns->order[ns->norder++] = (struct pick){ cpu, e->kind, e->core, thr, e->dist };
 	return 0;
 }
 
@@ -941,16 +840,17 @@ static char *fmt_core(const struct core *c, int cpu, char *buf, size_t len)
 static char *slot_reason(const struct state *st, const struct nicst *ns, size_t slot)
 {
 	size_t pos = slot % ns->norder;
-	const struct core *c = &st->cores[ns->ocore[pos]];
-	int dist = ns->odist[pos];
+	const struct pick *pk = &ns->order[pos];
+	const struct core *c = &st->cores[pk->core];
+	int dist = pk->dist;
 	char core[48], *r = NULL;
-	const char *sib = ns->othr[pos] ? " (SMT sibling)" : "";
+	const char *sib = pk->thr ? " (SMT sibling)" : "";
 	const char *wr = slot < ns->norder ? "" : slot >= ns->demand ?
 		" (vector beyond the active queues: shares a CPU)" : " (shared: more queues than CPUs)";
 	int ok = -1;
 
-	fmt_core(c, ns->order[pos], core, sizeof(core));
-	switch (ns->okind[pos]) {
+	fmt_core(c, pk->cpu, core, sizeof(core));
+	switch (pk->kind) {
 	case E_LOCAL:
 		ok = asprintf(&r, "local node %d, %s%s%s", c->node, core, sib, wr);
 		break;
@@ -959,7 +859,7 @@ static char *slot_reason(const struct state *st, const struct nicst *ns, size_t 
 		break;
 	case E_REMOTE:
 		ok = asprintf(&r, "remote node %d (distance %d), %s%s%s", c->node,
-			      nn__plan_distance(st->topo, st->groups[ns->group].from, c->node), core, sib, wr);
+			      nn_topo_distance(st->topo, st->groups[ns->group].from, c->node), core, sib, wr);
 		break;
 	case E_SPREAD:
 		ok = asprintf(&r, "spread: node %d, %s%s%s", c->node, core, sib, wr);
@@ -1005,9 +905,9 @@ static int housekeeping_for(struct state *st, const struct nicst *ns, struct nn_
 
 		if (!ids)
 			return -ENOMEM;
-		nn__plan_nodes_by_distance(t, base, ids);
+		nn_topo_nodes_by_distance(t, base, ids, t->nnodes);
 		for (i = 0; i < t->nnodes; i++) {
-			const struct nn_node *n = &t->nodes[nn__plan_node_index(t, ids[i])];
+			const struct nn_node *n = nn_topo_node(t, ids[i]);
 
 			nn_cpuset_foreach(cpu, &n->cpus)
 				if (nn_cpuset_test(&st->hk, (unsigned)cpu) && nn_cpuset_set(out, (unsigned)cpu)) {
@@ -1056,9 +956,9 @@ static int emit_nic(struct state *st, struct nicst *ns)
 	pn->numa_node = n->numa_node;
 	pn->queues = (int)ns->nslots;
 	for (i = 0; i < used; i++) {
-		if (nn_cpuset_set(&pn->cpus, (unsigned)ns->order[i]))
+		if (nn_cpuset_set(&pn->cpus, (unsigned)ns->order[i].cpu))
 			return -ENOMEM;
-		if (ns->okind[i] == E_SPILL)
+		if (ns->order[i].kind == E_SPILL)
 			ns->spilled = true;
 	}
 	pn->node = cpus_node(st->topo, &pn->cpus);
@@ -1073,7 +973,7 @@ static int emit_nic(struct state *st, struct nicst *ns)
 	case G_REMOTE:
 		ns->home = g->node;
 		ok = asprintf(&pn->reason, "remote node %d (distance %d from node %d)", g->node,
-			      nn__plan_distance(st->topo, g->from, g->node), g->from);
+			      nn_topo_distance(st->topo, g->from, g->node), g->from);
 		break;
 	case G_LOCALCPUS:
 		ns->home = cpus_node(st->topo, &n->local_cpus);
@@ -1082,7 +982,7 @@ static int emit_nic(struct state *st, struct nicst *ns)
 	case G_ALL:
 		/* spread moves the queues, not the NIC: its memory stays home */
 		ns->home = !g->unknown && n->numa_node >= 0 &&
-			nn__plan_node_index(st->topo, n->numa_node) >= 0 ? n->numa_node : -1;
+			nn_topo_node_index(st->topo, n->numa_node) >= 0 ? n->numa_node : -1;
 		ok = asprintf(&pn->reason, g->unknown ? "unknown locality: all nodes" : "spread over all nodes");
 		break;
 	}
@@ -1102,7 +1002,7 @@ static int emit_nic(struct state *st, struct nicst *ns)
 		for (i = 0; i < g->npool; i++)
 			local += g->pool[i].kind != E_SPILL;
 		for (i = 0; i < ns->demand; i++)
-			spilled += ns->okind[i % ns->norder] == E_SPILL;
+			spilled += ns->order[i % ns->norder].kind == E_SPILL;
 		WARN(st, "%s: node %d has %zu usable core%s for %zu queue%s: %zu spilled to the nearest nodes by distance",
 		     n->name, g->node, local, local == 1 ? "" : "s", group_demand(st, g),
 		     group_demand(st, g) == 1 ? "" : "s", spilled);
@@ -1154,7 +1054,7 @@ static int emit_irqs(struct state *st, struct nicst *ns)
 		if (s >= 0 && ns->norder) {
 			size_t pos = (size_t)s % ns->norder;
 
-			if (nn_cpuset_set(&pi->cpus, (unsigned)ns->order[pos]))
+			if (nn_cpuset_set(&pi->cpus, (unsigned)ns->order[pos].cpu))
 				goto out;
 			pi->reason = slot_reason(st, ns, (size_t)s);
 		} else if (nn_cpuset_empty(&hk)) {
@@ -1209,7 +1109,7 @@ static int emit_xps(struct state *st, struct nicst *ns)
 			return -ENOMEM;
 		x->queue = (int)i;
 		plan->nxps++;
-		if (nn_cpuset_set(&x->cpus, (unsigned)ns->order[pos]))
+		if (nn_cpuset_set(&x->cpus, (unsigned)ns->order[pos].cpu))
 			return -ENOMEM;
 	}
 	return 0;
@@ -1245,7 +1145,7 @@ static int emit_channels(struct state *st, struct nicst *ns)
 
 static long node_hugepages(const struct nn_topo *t, int node, unsigned long size_kb)
 {
-	int i = nn__plan_node_index(t, node);
+	int i = nn_topo_node_index(t, node);
 	size_t k;
 
 	if (i < 0)
@@ -1355,10 +1255,6 @@ static void state_free(struct state *st)
 		free(ns->slots);
 		free(ns->share);
 		free(ns->order);
-		free(ns->okind);
-		free(ns->ocore);
-		free(ns->othr);
-		free(ns->odist);
 	}
 	free(st->nics);
 	for (i = 0; i < st->ngroups; i++) {
@@ -1396,7 +1292,7 @@ static int setup(struct state *st)
 		if (nn_cpuset_copy(&st->hk, &o->reserve))
 			return -ENOMEM;
 		nn_cpuset_and(&st->hk, &t->online);
-	} else if (default_housekeeping(st)) {
+	} else if (nn_topo_default_housekeeping(t, &st->hk)) {
 		return -ENOMEM;
 	}
 	r = fill_usable(st, false);

@@ -28,12 +28,16 @@ static int append(char **buf, size_t *len, const char *a, const char *b)
 	return 0;
 }
 
-static bool node_has_lcores(const struct nn_plan *plan, const struct nn_topo *t, int idx)
+/* A node with an online CPU outside the plan's housekeeping (filter for
+ * nn_topo_nearest_node). */
+static bool node_has_lcores(const struct nn_topo *t, int node, void *arg)
 {
+	const struct nn_plan *plan = arg;
+	const struct nn_node *n = nn_topo_node(t, node);
 	struct nn_cpuset c = NN_CPUSET_INIT;
 	bool ok;
 
-	if (nn_cpuset_copy(&c, &t->nodes[idx].cpus))
+	if (!n || nn_cpuset_copy(&c, &n->cpus))
 		return false;
 	if (!nn_cpuset_empty(&t->online))
 		nn_cpuset_and(&c, &t->online);
@@ -45,21 +49,7 @@ static bool node_has_lcores(const struct nn_plan *plan, const struct nn_topo *t,
 
 int nn_plan_eal_lcore_node(const struct nn_plan *plan, const struct nn_host *host, int node)
 {
-	const struct nn_topo *t = &host->topo;
-	int *ids, found = -1;
-	size_t i;
-
-	if (nn__plan_node_index(t, node) < 0 || !t->nnodes)
-		return -1;
-	ids = calloc(t->nnodes, sizeof(*ids));
-	if (!ids)
-		return -1;
-	nn__plan_nodes_by_distance(t, node, ids);
-	for (i = 0; i < t->nnodes && found < 0; i++)
-		if (node_has_lcores(plan, t, nn__plan_node_index(t, ids[i])))
-			found = ids[i];
-	free(ids);
-	return found;
+	return nn_topo_nearest_node(&host->topo, node, 0, node_has_lcores, (void *)plan);
 }
 
 int nn_plan_eal_args(const struct nn_plan *plan, const struct nn_host *host, int node,
@@ -73,7 +63,7 @@ int nn_plan_eal_args(const struct nn_plan *plan, const struct nn_host *host, int
 
 	*out = NULL;
 	*shared = false;
-	idx = nn__plan_node_index(t, nn_plan_eal_lcore_node(plan, host, node));
+	idx = nn_topo_node_index(t, nn_plan_eal_lcore_node(plan, host, node));
 	if (idx < 0)
 		return -ENOENT;
 	if (nn_cpuset_copy(&lc, &t->nodes[idx].cpus))

@@ -659,7 +659,7 @@ int nn_plan_check_shape(const struct nn_plan *plan, const struct nn_host *host, 
 				      plan->xps[i].queue, plan->xps[i].nic, n->tx_queues);
 	}
 	for (i = 0; i < plan->nhugepages; i++)
-		if (nn__plan_node_index(&host->topo, plan->hugepages[i].node) < 0)
+		if (nn_topo_node_index(&host->topo, plan->hugepages[i].node) < 0)
 			return refuse(why, whylen, "plan reserves hugepages on node %d, which this host does not have",
 				      plan->hugepages[i].node);
 	return 0;

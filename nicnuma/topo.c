@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ctx.h"
+#include "hugepages/hugepages.h"
 #include "parse.h"
 #include "pathf.h"
 #include "topo.h"
@@ -81,22 +82,6 @@ static int cmp_hp(const void *a, const void *b)
 	return (x->size_kb > y->size_kb) - (x->size_kb < y->size_kb);
 }
 
-/* "hugepages-2048kB" -> 2048 */
-static int hp_size(const char *name, unsigned long *kb)
-{
-	char *e;
-	unsigned long v;
-
-	if (strncmp(name, "hugepages-", 10) || !isdigit((unsigned char)name[10]))
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(name + 10, &e, 10);
-	if (errno || strcmp(e, "kB"))
-		return -EINVAL;
-	*kb = v;
-	return 0;
-}
-
 static int read_hugepages(struct nn_ctx *ctx, const char *dir, struct nn_node *node)
 {
 	struct dirent *de;
@@ -112,10 +97,10 @@ static int read_hugepages(struct nn_ctx *ctx, const char *dir, struct nn_node *n
 	}
 	while ((de = readdir(d))) {
 		struct nn_hugepages *hp, *nv;
+		struct nn_hp_pool pool;
 		unsigned long kb;
-		char path[PATH_MAX];
 
-		if (hp_size(de->d_name, &kb))
+		if (nn_hp_parse_dirname(de->d_name, &kb))
 			continue;
 		nv = realloc(node->hugepages, (node->nhugepages + 1) * sizeof(*nv));
 		if (!nv) {
@@ -124,13 +109,11 @@ static int read_hugepages(struct nn_ctx *ctx, const char *dir, struct nn_node *n
 		}
 		node->hugepages = nv;
 		hp = &nv[node->nhugepages++];
+		nn_hp_pool_read(ctx, true, node->id, kb, &pool);
 		hp->size_kb = kb;
-		nn_pathf(path, sizeof(path), "%s/%s/nr_hugepages", dir, de->d_name);
-		hp->total = read_num(ctx, path, "hugepage count", NULL);
-		nn_pathf(path, sizeof(path), "%s/%s/free_hugepages", dir, de->d_name);
-		hp->free = read_num(ctx, path, "free hugepage count", NULL);
-		nn_pathf(path, sizeof(path), "%s/%s/surplus_hugepages", dir, de->d_name);
-		hp->surplus = read_num(ctx, path, "surplus hugepage count", NULL);
+		hp->total = pool.total;
+		hp->free = pool.free;
+		hp->surplus = pool.surplus;
 	}
 	closedir(d);
 	if (node->nhugepages > 1)
@@ -718,103 +701,4 @@ void nn_topo_free(struct nn_topo *t)
 	free(t->nodes);
 	nn_cpuset_free(&t->online);
 	memset(t, 0, sizeof(*t));
-}
-
-int nn_topo_node_index(const struct nn_topo *t, int id)
-{
-	size_t lo = 0, hi = t->nnodes;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->nodes[mid].id == id)
-			return (int)mid;
-		if (t->nodes[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
-const struct nn_node *nn_topo_node(const struct nn_topo *t, int id)
-{
-	int i = nn_topo_node_index(t, id);
-
-	return i < 0 ? NULL : &t->nodes[i];
-}
-
-const struct nn_cpu *nn_topo_cpu(const struct nn_topo *t, int id)
-{
-	size_t lo = 0, hi = t->ncpus;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->cpus[mid].id == id)
-			return &t->cpus[mid];
-		if (t->cpus[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-int nn_topo_cpu_node(const struct nn_topo *t, int cpu)
-{
-	const struct nn_cpu *c = nn_topo_cpu(t, cpu);
-
-	return c ? c->node : -1;
-}
-
-int nn_topo_distance(const struct nn_topo *t, int a, int b)
-{
-	int ia = nn_topo_node_index(t, a), ib = nn_topo_node_index(t, b);
-
-	if (ia < 0 || ib < 0 || (size_t)ib >= t->nodes[ia].ndistances)
-		return -1;
-	return t->nodes[ia].distances[ib];
-}
-
-/* Sort key: @from itself first, then known distances, unknown (-1) last. */
-static unsigned long dist_key(const struct nn_topo *t, int from, int id)
-{
-	int d;
-
-	if (id == from)
-		return 0;
-	d = nn_topo_distance(t, from, id);
-	return d < 0 ? ULONG_MAX : (unsigned long)d + 1;
-}
-
-size_t nn_topo_nodes_by_distance(const struct nn_topo *t, int from, int *ids, size_t max)
-{
-	size_t n = 0, i;
-
-	/* Selection of the @max nearest: node counts are small (<= 1024) and this
-	 * needs no allocation. Ties by id, so the order is stable. */
-	while (n < max && n < t->nnodes) {
-		int best = -1;
-		unsigned long bkey = 0;
-
-		for (i = 0; i < t->nnodes; i++) {
-			int id = t->nodes[i].id;
-			unsigned long key;
-			size_t k;
-			bool taken = false;
-
-			for (k = 0; k < n && !taken; k++)
-				taken = ids[k] == id;
-			if (taken)
-				continue;
-			key = dist_key(t, from, id);
-			if (best < 0 || key < bkey || (key == bkey && id < best)) {
-				best = id;
-				bkey = key;
-			}
-		}
-		ids[n++] = best;
-	}
-	return n;
 }

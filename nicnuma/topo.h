@@ -71,15 +71,50 @@ int nn_topo_discover(struct nn_ctx *ctx, struct nn_topo *topo);
 int nn_topo_discover_basic(struct nn_ctx *ctx, struct nn_topo *topo);
 void nn_topo_free(struct nn_topo *topo);
 
-/* Lookups over the snapshot (pure). */
-const struct nn_node *nn_topo_node(const struct nn_topo *t, int id);
+/* ---- node questions (topo_facts.c, pure): one answer each ----
+ *
+ * Distances: a node's distance to itself is NN_LOCAL_DISTANCE (10) even when
+ * its row is missing (SLIT fixes the diagonal); any other missing entry is
+ * unknown, -1. Orders put @from first, then known distances ascending, then
+ * unknown ones; ties by node id. */
+#define NN_LOCAL_DISTANCE 10
+
+const struct nn_node *nn_topo_node(const struct nn_topo *t, int id);	/* binary search */
 int nn_topo_node_index(const struct nn_topo *t, int id);	/* -1 absent */
-const struct nn_cpu *nn_topo_cpu(const struct nn_topo *t, int id);
-int nn_topo_cpu_node(const struct nn_topo *t, int cpu);	/* -1 unknown */
-/* Distance from node @a to node @b; -1 when unknown. */
+const struct nn_cpu *nn_topo_cpu(const struct nn_topo *t, int id);	/* binary search */
+/* The node of online CPU @cpu (O(log n)); -1 unknown or not online. Every
+ * CPU-to-node question goes through here. */
+int nn_topo_cpu_node(const struct nn_topo *t, int cpu);
+/* Distance from node @a to node @b; -1 when unknown (rule above). */
 int nn_topo_distance(const struct nn_topo *t, int a, int b);
-/* Node ids sorted by distance from @from (nearest first, @from itself first,
- * ties by id). Writes up to @max ids; returns how many. */
+/* Node ids ordered by distance from @from (rule above). Writes up to @max
+ * ids; returns how many. */
 size_t nn_topo_nodes_by_distance(const struct nn_topo *t, int from, int *ids, size_t max);
+
+/* What a picked node must have (OR them; 0: any node). */
+enum {
+	NN_NODE_CPUS = 1 << 0,		/* a non-empty cpulist */
+	NN_NODE_ONLINE_CPUS = 1 << 1,	/* an online CPU in its cpulist */
+	NN_NODE_MEMORY = 1 << 2,	/* MemTotal not 0 (unknown counts as memory) */
+};
+bool nn_topo_node_has(const struct nn_topo *t, const struct nn_node *n, unsigned int wants);
+/* A caller's own condition on top of the wants (NULL: none). */
+typedef bool (*nn_node_filter)(const struct nn_topo *t, int node, void *arg);
+/* Nearest node to @from with @wants (and @ok): @from itself when it
+ * qualifies, else the least known distance, else - last resort - a node of
+ * unknown distance; ties by id. -1 when none or @from is not a node. */
+int nn_topo_nearest_node(const struct nn_topo *t, int from, unsigned int wants,
+			 nn_node_filter ok, void *arg);
+/* Farthest other node from @from with @wants (and @ok), greatest known
+ * distance, ties by id. A node of unknown distance is never picked: it
+ * cannot be shown to be far. No other node: @from when it qualifies, else -1. */
+int nn_topo_farthest_node(const struct nn_topo *t, int from, unsigned int wants,
+			  nn_node_filter ok, void *arg);
+
+/* Default housekeeping CPUs: on each node, its lowest online CPU with that
+ * CPU's SMT siblings on the node (thread_siblings_list; when unknown, the
+ * same package/die/core ids); CPUs of no known node count as one more node.
+ * 0 or -ENOMEM. */
+int nn_topo_default_housekeeping(const struct nn_topo *t, struct nn_cpuset *out);
 
 #endif

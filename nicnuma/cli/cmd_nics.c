@@ -138,27 +138,12 @@ static void print_irqs(struct nn_out *o, const struct nn_nic *nic, bool table)
 	nn_close_array(o);
 }
 
-/* The nearest node that has CPUs, for a device on a CPU-less node. */
-static int nearest_cpu_node(const struct nn_topo *t, int from)
-{
-	int ids[64];
-	size_t n = nn_topo_nodes_by_distance(t, from, ids, 64), i;
-
-	for (i = 0; i < n; i++) {
-		const struct nn_node *nd = nn_topo_node(t, ids[i]);
-
-		if (nd && !nn_cpuset_empty(&nd->cpus))
-			return ids[i];
-	}
-	return -1;
-}
-
 static void locality_line(struct nn_out *o, const struct nn_nic *nic, const struct nn_topo *t)
 {
 	char *local = nn_cpuset_format_list(&nic->local_cpus);
 
 	if (nic->numa_node >= 0 && nic->local_cpus_read && nn_cpuset_empty(&nic->local_cpus)) {
-		int near = nearest_cpu_node(t, nic->numa_node);
+		int near = nn_topo_nearest_node(t, nic->numa_node, NN_NODE_ONLINE_CPUS, NULL, NULL);
 		const struct nn_node *nd = near >= 0 ? nn_topo_node(t, near) : NULL;
 		char *cpus = nd ? nn_cpuset_format_list(&nd->cpus) : NULL;
 
