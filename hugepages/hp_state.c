@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hugepages/hugepages.h"
+#include "nicnuma/basic/strbuf.h"
 #include "nicnuma/ctx.h"
 
 int nn_hp_pool_path(bool numa, int node, unsigned long size_kb, const char *file,
@@ -336,33 +337,33 @@ int nn_hp_check_target(const struct nn_hp_state *st, int node, unsigned long siz
 {
 	const struct nn_hp_node *n = nn_hp_state_node(st, node);
 	const struct nn_hp_pool *p;
+	struct nn_sb sb = NN_SB_INIT;
 	unsigned long long kb;
 	char sz[32];
 	size_t i;
-	int off;
+	int err;
 
 	if (nn_hp_format_size(size_kb, sz, sizeof(sz)))
 		snprintf(sz, sizeof(sz), "%lukB", size_kb);
 	if (!n) {
-		off = snprintf(why, whylen, "node %d does not exist (nodes:", node);
-		for (i = 0; i < st->nnodes && off > 0 && (size_t)off < whylen; i++)
-			off += snprintf(why + off, whylen - (size_t)off, " %d", st->nodes[i].id);
-		if (off > 0 && (size_t)off < whylen)
-			snprintf(why + off, whylen - (size_t)off, ")");
-		return -ENODEV;
+		nn_sb_printf(&sb, "node %d does not exist (nodes:", node);
+		for (i = 0; i < st->nnodes; i++)
+			nn_sb_printf(&sb, " %d", st->nodes[i].id);
+		nn_sb_putc(&sb, ')');
+		err = -ENODEV;
+		goto out;
 	}
 	if (!nn_hp_state_has_size(st, size_kb)) {
-		off = snprintf(why, whylen, "page size %s is not supported here (sizes:", sz);
-		for (i = 0; i < st->nsizes && off > 0 && (size_t)off < whylen; i++) {
+		nn_sb_printf(&sb, "page size %s is not supported here (sizes:", sz);
+		for (i = 0; i < st->nsizes; i++) {
 			char s[32];
 
-			if (nn_hp_format_size(st->sizes[i], s, sizeof(s)))
-				continue;
-			off += snprintf(why + off, whylen - (size_t)off, " %s", s);
+			if (!nn_hp_format_size(st->sizes[i], s, sizeof(s)))
+				nn_sb_printf(&sb, " %s", s);
 		}
-		if (off > 0 && (size_t)off < whylen)
-			snprintf(why + off, whylen - (size_t)off, ")");
-		return -EOPNOTSUPP;
+		nn_sb_putc(&sb, ')');
+		err = -EOPNOTSUPP;
+		goto out;
 	}
 	if (n->mem_total_kb == 0) {
 		snprintf(why, whylen, "node %d has no memory (CPU-only node): it cannot hold hugepages",
@@ -390,4 +391,9 @@ int nn_hp_check_target(const struct nn_hp_state *st, int node, unsigned long siz
 		return -ERANGE;
 	}
 	return 0;
+out:
+	/* the lists can be long: cut to @whylen like the other reasons */
+	snprintf(why, whylen, "%s", nn_sb_str(&sb) ? nn_sb_str(&sb) : "out of memory");
+	nn_sb_free(&sb);
+	return err;
 }

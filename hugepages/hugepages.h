@@ -143,6 +143,36 @@ int nn_hp_pool_path(bool numa, int node, unsigned long size_kb, const char *file
 void nn_hp_pool_read(struct nn_ctx *ctx, bool numa, int node, unsigned long size_kb,
 		     struct nn_hp_pool *p);
 
+/* ---- what reserve/release asks of each pool (hp_target.c, pure) ---------- */
+
+/* The words of `hugepages reserve|release`, as given. */
+struct nn_hp_request {
+	bool release;
+	const char *nodes;	/* --node: "0", "0,2", "1-3", "all" */
+	const char *size;	/* --size; NULL: the kernel's default size */
+	const char *count;	/* --count K */
+	const char *mem;	/* --mem AMOUNT (reserve) */
+	bool all;		/* --all (release) */
+};
+
+struct nn_hp_targets {
+	unsigned long size_kb;
+	long count;		/* pages to add / give back per node (0 with --all) */
+	struct nn_plan_hugepages *want;	/* one per node: current and target */
+	long *in_use;		/* release: mapped pages above the target, else 0 */
+	size_t n;
+	int *skipped;		/* "all": nodes without memory, left out */
+	size_t nskipped;
+};
+
+/* Every node's target, computed and checked (nn_hp_check_target) before
+ * anything is written. Returns 0, or a negative errno with @why saying what
+ * is wrong in the user's words ("--count 9: node 0 holds only 4 pages of
+ * 2M"); t->skipped is filled either way. Free @t whatever it returns. */
+int nn_hp_targets_make(const struct nn_hp_state *st, const struct nn_hp_request *rq,
+		       struct nn_hp_targets *t, char *why, size_t whylen);
+void nn_hp_targets_free(struct nn_hp_targets *t);
+
 /* ---- changing pools ------------------------------------------------------ */
 
 enum {

@@ -19,7 +19,7 @@ int nn_ctx_init(struct nn_ctx *ctx, const char *root, bool json)
 	return nn_root_open(&ctx->root, root);
 }
 
-void nn_ctx_free(struct nn_ctx *ctx)
+void nn_warnings_clear(struct nn_ctx *ctx)
 {
 	size_t i;
 
@@ -27,9 +27,15 @@ void nn_ctx_free(struct nn_ctx *ctx)
 		free(ctx->warns[i].file);
 		free(ctx->warns[i].msg);
 	}
+	ctx->nwarns = 0;
+}
+
+void nn_ctx_free(struct nn_ctx *ctx)
+{
+	nn_warnings_clear(ctx);
 	free(ctx->warns);
 	ctx->warns = NULL;
-	ctx->nwarns = ctx->warns_cap = 0;
+	ctx->warns_cap = 0;
 	nn_out_free(&ctx->out);
 	nn_root_close(&ctx->root);
 }

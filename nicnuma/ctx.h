@@ -48,6 +48,9 @@ void nn_err(struct nn_ctx *ctx, const char *fmt, ...) __attribute__((format(prin
 /* Prints collected warnings: to stderr in text mode, and as "warnings":[{file,
  * message}] into the current JSON object in JSON mode. */
 void nn_print_warnings(struct nn_ctx *ctx);
+/* Forgets the collected warnings (kept allocation): for a command that
+ * prints a report per sample, each with its own warnings. */
+void nn_warnings_clear(struct nn_ctx *ctx);
 
 /* Refuses live-only actions (netlink, ioctl, signals, service control) under a
  * fake root with a clear message naming @what; returns -EPERM then. */

@@ -378,6 +378,22 @@ out:
 	return err;
 }
 
+int nn_device_numa_node(const struct nn_root *r, const char *dev_dir, long *node)
+{
+	char path[PATH_MAX];
+	int err;
+
+	*node = -1;
+	if (nn_pathf(path, sizeof(path), "%s/numa_node", dev_dir))
+		return -ENAMETOOLONG;
+	err = nn_read_long(r, path, node);
+	if (err) {
+		*node = -1;
+		return err;
+	}
+	return *node < -1 || *node > INT_MAX ? -ERANGE : 0;
+}
+
 /* numa_node and local_cpulist of the device (PCI function or other bus device). */
 static int read_locality(struct nic_scan *s, struct nn_nic *nic, const char *fn_dir, bool is_pci)
 {
@@ -387,10 +403,10 @@ static int read_locality(struct nic_scan *s, struct nn_nic *nic, const char *fn_
 
 	if (nn_pathf(path, sizeof(path), "%s/numa_node", fn_dir))
 		return 0;
-	err = nn_read_long(&s->ctx->root, path, &node);
+	err = nn_device_numa_node(&s->ctx->root, fn_dir, &node);
 	if (err == -ENOMEM)
 		return err;
-	if (!err && (node < -1 || node > INT_MAX)) {
+	if (err == -ERANGE) {
 		nn_warn(s->ctx, path, "numa_node %ld is out of range: locality unknown", node);
 	} else if (!err) {
 		nic->numa_node = (int)node;

@@ -57,6 +57,13 @@ struct nn_nic {
 int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned int flags,
 		     struct nn_nic **nics, size_t *nnics);
 void nn_nics_free(struct nn_nic *nics, size_t nnics);
+/* The NUMA node a device directory's numa_node names ("/sys/bus/pci/devices/
+ * 0000:03:00.0", a NIC's device link): 0 with *@node (-1: the kernel does not
+ * know), -ERANGE with the value in *@node when it is out of range, or the
+ * read's -errno (then *@node is -1). The one reader of numa_node: NIC
+ * discovery and the bench (a vfio-bound port has no netdev) both use it. */
+struct nn_root;
+int nn_device_numa_node(const struct nn_root *r, const char *dev_dir, long *node);
 const struct nn_nic *nn_nic_find(const struct nn_nic *nics, size_t n, const char *name);
 
 #endif

@@ -48,6 +48,32 @@ const char *nn_mem_class_name(int cls)
 	return cls >= 0 && cls < NN_MEM_COUNT ? names[cls] : "unknown";
 }
 
+/* Byte counts saturate instead of wrapping: a numa_maps with absurd counts
+ * (a corrupt capture, a fuzzer) must never turn into "400% off node". */
+static unsigned long long sat_add(unsigned long long a, unsigned long long b)
+{
+	unsigned long long r;
+
+	return __builtin_add_overflow(a, b, &r) ? ULLONG_MAX : r;
+}
+
+static unsigned long long sat_mul(unsigned long long a, unsigned long long b)
+{
+	unsigned long long r;
+
+	return __builtin_mul_overflow(a, b, &r) ? ULLONG_MAX : r;
+}
+
+/* @a * @b / @c with @b <= @c, so the result fits in @a. */
+static unsigned long long mul_div(unsigned long long a, unsigned long long b, unsigned long long c)
+{
+	unsigned long long r;
+
+	if (!__builtin_mul_overflow(a, b, &r))
+		return r / c;
+	return (unsigned long long)((long double)a * (long double)b / (long double)c);
+}
+
 static int parse_ull(const char *s, size_t len, unsigned long long *val)
 {
 	unsigned long long v = 0;
@@ -198,45 +224,44 @@ static struct nn_pm_node *get_node(struct nn_numa_maps *m, int node)
 
 static int fold(struct nn_numa_maps *m, const struct mapping *mp)
 {
-	unsigned long long total = 0;
+	unsigned long long total = 0, anon, pb = mp->page_kb * 1024ULL;
+	bool mixed;
 	size_t i;
 	int err;
 
-	unsigned long long anon;
-	bool mixed;
-
 	for (i = 0; i < mp->nnp; i++)
-		total += mp->np[i].pages;
+		total = sat_add(total, mp->np[i].pages);
 	anon = mp->anon_pages < total ? mp->anon_pages : total;
 	/* A file mapping with some private copies (anon=) among page-cache
 	 * pages: numa_maps counts both per node but says not which is which. */
 	mixed = mp->file && !mp->huge && anon && anon < total;
 	for (i = 0; i < mp->nnp; i++) {
-		unsigned long long pages = mp->np[i].pages, priv_pages;
-		unsigned long long pb = mp->page_kb * 1024ULL;
+		unsigned long long pages = mp->np[i].pages, priv_pages, priv;
 		struct nn_pm_node *n = get_node(m, mp->np[i].node);
 
 		if (!n)
 			return -ENOMEM;
 		if (mp->huge) {
-			n->bytes[NN_MEM_HUGE] += pages * pb;
+			n->bytes[NN_MEM_HUGE] = sat_add(n->bytes[NN_MEM_HUGE], sat_mul(pages, pb));
 			priv_pages = pages;
 		} else if (mp->file) {
 			/* Split each node's pages in proportion, in whole pages: an
 			 * estimate for the report, kept out of the bind check below. */
-			priv_pages = total ? pages * anon / total : 0;
-			n->bytes[NN_MEM_ANON] += priv_pages * pb;
-			n->bytes[NN_MEM_FILE] += (pages - priv_pages) * pb;
+			priv_pages = total ? mul_div(pages, anon, total) : 0;
+			n->bytes[NN_MEM_ANON] = sat_add(n->bytes[NN_MEM_ANON], sat_mul(priv_pages, pb));
+			n->bytes[NN_MEM_FILE] = sat_add(n->bytes[NN_MEM_FILE],
+							sat_mul(pages - priv_pages, pb));
 		} else {
-			n->bytes[NN_MEM_ANON] += pages * pb;
+			n->bytes[NN_MEM_ANON] = sat_add(n->bytes[NN_MEM_ANON], sat_mul(pages, pb));
 			priv_pages = pages;
 		}
-		n->private_by_policy[mp->policy] += priv_pages * pb;
+		priv = sat_mul(priv_pages, pb);
+		n->private_by_policy[mp->policy] = sat_add(n->private_by_policy[mp->policy], priv);
 		/* Page cache read in by another process sits wherever that one ran:
 		 * only pages known to be this process's own can break its bind. */
 		if (mp->policy == NN_MPOL_BIND && !mixed && !nn_cpuset_empty(&mp->policy_nodes) &&
 		    !nn_cpuset_test(&mp->policy_nodes, (unsigned int)mp->np[i].node))
-			n->outside_bind += priv_pages * pb;
+			n->outside_bind = sat_add(n->outside_bind, priv);
 	}
 	switch (mp->policy) {
 	case NN_MPOL_BIND:
@@ -360,7 +385,7 @@ unsigned long long nn_numa_maps_total(const struct nn_numa_maps *m, int cls)
 	for (i = 0; i < m->nnodes; i++)
 		for (c = 0; c < NN_MEM_COUNT; c++)
 			if (cls < 0 || cls == c)
-				t += m->nodes[i].bytes[c];
+				t = sat_add(t, m->nodes[i].bytes[c]);
 	return t;
 }
 
@@ -431,6 +456,9 @@ int nn_proc_status_parse(const char *text, struct nn_proc_status *st)
 
 	memset(st, 0, sizeof(*st));
 	st->tgid = st->threads = -1;
+	name = status_value(text, "State", &len);
+	if (name && len)
+		st->state = name[0];
 	name = status_value(text, "Name", &len);
 	if (name) {
 		if (len >= sizeof(st->name))
@@ -445,11 +473,16 @@ int nn_proc_status_parse(const char *text, struct nn_proc_status *st)
 		err = status_list(text, "Cpus_allowed_list", &st->cpus_allowed, &st->has_cpus_allowed);
 	if (!err)
 		err = status_list(text, "Mems_allowed_list", &st->mems_allowed, &st->has_mems_allowed);
-	if (!err && !st->has_cpus_allowed && !st->has_mems_allowed)
+	if (!err && !st->has_cpus_allowed && !st->has_mems_allowed && !nn_proc_status_exited(st))
 		err = -EINVAL;
 	if (err)
 		nn_proc_status_free(st);
 	return err;
+}
+
+bool nn_proc_status_exited(const struct nn_proc_status *st)
+{
+	return st->state == 'Z' || st->state == 'X';
 }
 
 void nn_proc_status_free(struct nn_proc_status *st)
@@ -503,20 +536,20 @@ void nn_pm_verdict_make(const struct nn_numa_maps *m, const struct nn_cpuset *th
 	v->remote_fraction = -1;
 	for (i = 0; i < m->nnodes; i++) {
 		const struct nn_pm_node *n = &m->nodes[i];
-		unsigned long long priv = n->bytes[NN_MEM_ANON] + n->bytes[NN_MEM_HUGE];
-		unsigned long long il = n->private_by_policy[NN_MPOL_INTERLEAVE] +
-					n->private_by_policy[NN_MPOL_WEIGHTED_INTERLEAVE];
+		unsigned long long priv = sat_add(n->bytes[NN_MEM_ANON], n->bytes[NN_MEM_HUGE]);
+		unsigned long long il = sat_add(n->private_by_policy[NN_MPOL_INTERLEAVE],
+						n->private_by_policy[NN_MPOL_WEIGHTED_INTERLEAVE]);
 		unsigned long long judged = priv > il ? priv - il : 0;
 
-		v->private_bytes += priv;
-		v->interleaved_bytes += il;
-		v->bound_bytes += n->private_by_policy[NN_MPOL_BIND];
-		v->outside_bind_bytes += n->outside_bind;
-		v->judged_bytes += judged;
+		v->private_bytes = sat_add(v->private_bytes, priv);
+		v->interleaved_bytes = sat_add(v->interleaved_bytes, il);
+		v->bound_bytes = sat_add(v->bound_bytes, n->private_by_policy[NN_MPOL_BIND]);
+		v->outside_bind_bytes = sat_add(v->outside_bind_bytes, n->outside_bind);
+		v->judged_bytes = sat_add(v->judged_bytes, judged);
 		if (nn_cpuset_test(thread_nodes, (unsigned int)n->node))
-			v->local_bytes += judged;
+			v->local_bytes = sat_add(v->local_bytes, judged);
 		else
-			v->remote_bytes += judged;
+			v->remote_bytes = sat_add(v->remote_bytes, judged);
 		for (p = 0; p < NN_MPOL_COUNT; p++)
 			if (p != NN_MPOL_DEFAULT && p != NN_MPOL_LOCAL && n->private_by_policy[p])
 				has_policy = true;
@@ -530,7 +563,9 @@ void nn_pm_verdict_make(const struct nn_numa_maps *m, const struct nn_cpuset *th
 	if (!v->private_bytes)
 		v->flags |= NN_PMV_NO_MEMORY;
 	if (known && v->judged_bytes) {
-		v->remote_fraction = (double)v->remote_bytes / (double)v->judged_bytes;
+		/* saturated sums keep remote <= judged; the clamp says so */
+		v->remote_fraction = v->remote_bytes >= v->judged_bytes ? 1.0 :
+			(double)v->remote_bytes / (double)v->judged_bytes;
 		if (v->judged_bytes >= t->min_bytes && v->remote_fraction > t->remote_fraction)
 			v->flags |= NN_PMV_REMOTE;
 	}
@@ -538,12 +573,40 @@ void nn_pm_verdict_make(const struct nn_numa_maps *m, const struct nn_cpuset *th
 		v->flags |= NN_PMV_SPAN_NO_POLICY;
 	if (v->outside_bind_bytes)
 		v->flags |= NN_PMV_OUTSIDE_BIND;
-	else if (v->bound_bytes && v->bound_bytes * 2 >= v->private_bytes)
+	else if (v->bound_bytes && v->bound_bytes >= v->private_bytes - v->private_bytes / 2)
 		v->flags |= NN_PMV_BOUND;
-	if (v->interleaved_bytes && v->interleaved_bytes * 2 > v->private_bytes)
+	if (v->interleaved_bytes && v->interleaved_bytes > v->private_bytes / 2)
 		v->flags |= NN_PMV_INTERLEAVED;
 	if (known && v->judged_bytes && !(v->flags & NN_PMV_REMOTE))
 		v->flags |= NN_PMV_LOCAL;
+}
+
+void nn_pm_verdict_exited(struct nn_pm_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->remote_fraction = -1;
+	v->flags = NN_PMV_EXITED;
+}
+
+void nn_pm_policy_bytes(const struct nn_numa_maps *m, unsigned long long by[NN_MPOL_COUNT])
+{
+	size_t i;
+	int p;
+
+	for (p = 0; p < NN_MPOL_COUNT; p++)
+		by[p] = 0;
+	for (i = 0; i < m->nnodes; i++)
+		for (p = 0; p < NN_MPOL_COUNT; p++)
+			by[p] = sat_add(by[p], m->nodes[i].private_by_policy[p]);
+}
+
+double nn_pm_percent(unsigned long long part, unsigned long long whole)
+{
+	if (!whole)
+		return 0;
+	if (part >= whole)
+		return 100.0;
+	return 100.0 * (double)part / (double)whole;
 }
 
 static const struct {
@@ -559,6 +622,7 @@ static const struct {
 	{ NN_PMV_LOCAL, "local", "local" },
 	{ NN_PMV_NO_MEMORY, "no_resident_memory", "no resident memory" },
 	{ NN_PMV_UNKNOWN_LOCALITY, "unknown_locality", "unknown locality" },
+	{ NN_PMV_EXITED, "exited", "exited (zombie)" },
 };
 
 const char *nn_pm_verdict_key(unsigned int flag)

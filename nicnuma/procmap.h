@@ -69,6 +69,7 @@ unsigned long long nn_numa_maps_total(const struct nn_numa_maps *m, int cls);	/*
 /* The parts of /proc/PID/status the check needs. */
 struct nn_proc_status {
 	char name[64];			/* "" unknown */
+	char state;			/* State: letter ('R', 'S', 'Z'...), 0 unknown */
 	int tgid;			/* -1 unknown */
 	int threads;			/* -1 unknown */
 	struct nn_cpuset cpus_allowed;
@@ -76,9 +77,13 @@ struct nn_proc_status {
 	bool has_cpus_allowed, has_mems_allowed;
 };
 
-/* -EINVAL naming nothing more than "not a status file" when neither list is there. */
+/* -EINVAL naming nothing more than "not a status file" when neither list is
+ * there (a zombie's status is accepted without them: its task is gone). */
 int nn_proc_status_parse(const char *text, struct nn_proc_status *st);
 void nn_proc_status_free(struct nn_proc_status *st);
+/* Zombie ('Z') or dead ('X'): it exited and only waits to be reaped, so it has
+ * no memory and no threads left to judge. */
+bool nn_proc_status_exited(const struct nn_proc_status *st);
 
 /* Field 39 of /proc/PID/task/TID/stat (processor: the CPU it last ran on).
  * The comm field may hold spaces and ')', so fields are counted after the
@@ -94,7 +99,10 @@ enum nn_pm_verdict_flag {
 	NN_PMV_LOCAL = 1u << 5,		/* most private memory on the threads' nodes */
 	NN_PMV_NO_MEMORY = 1u << 6,	/* nothing resident to judge */
 	NN_PMV_UNKNOWN_LOCALITY = 1u << 7,	/* threads' nodes unknown */
+	NN_PMV_EXITED = 1u << 8,	/* a zombie: exited, not reaped yet */
 };
+
+#define NN_PMV_LAST NN_PMV_EXITED
 
 #define NN_PMV_FLAGGED (NN_PMV_REMOTE | NN_PMV_SPAN_NO_POLICY | NN_PMV_OUTSIDE_BIND)
 
@@ -121,10 +129,58 @@ void nn_pm_thresholds_default(struct nn_pm_thresholds *t);
 void nn_pm_verdict_make(const struct nn_numa_maps *m, const struct nn_cpuset *thread_nodes,
 			const struct nn_pm_thresholds *t, struct nn_pm_verdict *v);
 
+/* The verdict of a process that exited (zombie): nothing else applies. */
+void nn_pm_verdict_exited(struct nn_pm_verdict *v);
+
+/* Private bytes under each policy over all nodes (saturating). */
+void nn_pm_policy_bytes(const struct nn_numa_maps *m, unsigned long long by[NN_MPOL_COUNT]);
+/* 100 * @part / @whole, within 0..100 whatever the counts (0 when @whole is 0). */
+double nn_pm_percent(unsigned long long part, unsigned long long whole);
+
 /* Names for output: snake_case key and a phrase for the table. */
 const char *nn_pm_verdict_key(unsigned int flag);
 const char *nn_pm_verdict_text(unsigned int flag);
 const char *nn_mpol_name(enum nn_mpol p);
 const char *nn_mem_class_name(int cls);
+
+/* ---- a process's snapshot, read through the fs root (procmap_read.c) ---- */
+
+struct nn_ctx;
+
+/* CPU -> node, from the node cpulists. */
+struct nn_pm_cpu_nodes {
+	int *node;		/* node[cpu], -1 unknown */
+	size_t ncpus;
+	struct nn_cpuset nodes;	/* nodes that exist */
+};
+
+/* Unreadable lists become warnings (those CPUs are of unknown node); returns
+ * 0 or -ENOMEM. */
+int nn_pm_cpu_nodes_read(struct nn_ctx *ctx, struct nn_pm_cpu_nodes *cn);
+void nn_pm_cpu_nodes_free(struct nn_pm_cpu_nodes *cn);
+int nn_pm_cpu_node(const struct nn_pm_cpu_nodes *cn, int cpu);	/* -1 unknown */
+
+struct nn_pm_thread {
+	int tid, cpu, node;	/* cpu/node -1 unknown */
+};
+
+struct nn_pm_snapshot {
+	int pid;
+	struct nn_proc_status st;
+	bool exited;			/* zombie: no memory, no threads read */
+	struct nn_numa_maps maps;
+	struct nn_pm_thread *threads;	/* ascending tid */
+	size_t nthreads, threads_cap;
+	struct nn_cpuset thread_nodes;
+	size_t unknown_threads;		/* last CPU not on any known node */
+	struct nn_pm_verdict v;
+};
+
+/* Reads /proc/PID/{status,numa_maps,task/TID/stat} and judges them. Errors
+ * are reported here (nn_err), naming the pid and the file; -ENOENT/-ESRCH
+ * when there is no such process (any more). Free @s whatever it returns. */
+int nn_pm_snapshot_read(struct nn_ctx *ctx, const struct nn_pm_cpu_nodes *cn,
+			const struct nn_pm_thresholds *th, int pid, struct nn_pm_snapshot *s);
+void nn_pm_snapshot_free(struct nn_pm_snapshot *s);
 
 #endif

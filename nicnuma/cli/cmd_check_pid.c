@@ -2,11 +2,10 @@
 /* cmd_check_pid.c - "nicnuma check --pid PID[,PID]": where a running process's
  * threads and memory sit, node by node, and whether that is a problem.
  *
- * Reads /proc/PID/{status,numa_maps}, /proc/PID/task/TID/stat and the node
- * cpulists, all through the fs root, so a captured tree is checked the same
- * way as the live machine. Everything it judges is in nicnuma/procmap.c.
+ * Options and output only: the snapshot (status, numa_maps, threads' CPUs,
+ * read through the fs root) is nicnuma/procmap_read.c's, the verdict
+ * nicnuma/procmap.c's.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -14,33 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "nicnuma/basic/strbuf.h"
 #include "nicnuma/cpuset.h"
 #include "nicnuma/procmap.h"
-
-/* CPU -> node, from /sys/devices/system/node/nodeN/cpulist. */
-struct cpu_nodes {
-	int *node;		/* node[cpu], -1 unknown */
-	size_t ncpus;
-	struct nn_cpuset nodes;	/* nodes that exist */
-};
-
-struct thread_cpu {
-	int tid, cpu, node;	/* cpu/node -1 unknown */
-};
-
-struct pid_report {
-	int pid;
-	struct nn_proc_status st;
-	struct nn_numa_maps maps;
-	struct thread_cpu *threads;
-	size_t nthreads;
-	struct nn_cpuset thread_nodes;
-	size_t unknown_threads;		/* last CPU not on any known node */
-	struct nn_pm_verdict v;
-};
 
 struct check_opts {
 	int *pids;
@@ -79,6 +56,7 @@ static void usage(FILE *fp)
 "  bound                         policy bind, memory where bound\n"
 "  interleaved                   most private memory interleaved on purpose\n"
 "  local                         most private memory on the threads' nodes\n"
+"  exited (zombie)               it exited and waits to be reaped\n"
 "  no resident memory, unknown locality: nothing to judge\n"
 "\n"
 "Options:\n"
@@ -217,220 +195,6 @@ static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct check_op
 	return 0;
 }
 
-static void cpu_nodes_free(struct cpu_nodes *cn)
-{
-	free(cn->node);
-	nn_cpuset_free(&cn->nodes);
-	memset(cn, 0, sizeof(*cn));
-}
-
-static int cpu_nodes_read(struct nn_ctx *ctx, struct cpu_nodes *cn)
-{
-	static const char dirpath[] = "/sys/devices/system/node";
-	struct dirent *de;
-	DIR *dir;
-	int err;
-
-	memset(cn, 0, sizeof(*cn));
-	err = nn_root_opendir(&ctx->root, dirpath, &dir);
-	if (err) {
-		nn_warn(ctx, dirpath, "unreadable (%s): threads' nodes unknown", strerror(-err));
-		return 0;
-	}
-	while ((de = readdir(dir))) {
-		struct nn_cpuset cpus = NN_CPUSET_INIT;
-		char path[320];
-		long node;
-		int cpu;
-
-		if (strncmp(de->d_name, "node", 4) || nn_parse_long(de->d_name + 4, &node) ||
-		    node < 0 || node >= NN_CPU_MAX)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/cpulist", dirpath, de->d_name);
-		err = nn_read_cpulist(&ctx->root, path, &cpus);
-		if (err) {
-			nn_warn(ctx, path, "unreadable (%s): its CPUs are of unknown node",
-				strerror(-err));
-			continue;
-		}
-		err = nn_cpuset_set(&cn->nodes, (unsigned int)node);
-		nn_cpuset_foreach(cpu, &cpus) {
-			if (err)
-				break;
-			if ((size_t)cpu >= cn->ncpus) {
-				size_t n = (size_t)cpu + 1, i;
-				int *nn = realloc(cn->node, n * sizeof(*nn));
-
-				if (!nn) {
-					err = -ENOMEM;
-					break;
-				}
-				for (i = cn->ncpus; i < n; i++)
-					nn[i] = -1;
-				cn->node = nn;
-				cn->ncpus = n;
-			}
-			cn->node[cpu] = (int)node;
-		}
-		nn_cpuset_free(&cpus);
-		if (err)
-			break;
-	}
-	closedir(dir);
-	if (err)
-		cpu_nodes_free(cn);
-	return err;
-}
-
-static int cpu_node(const struct cpu_nodes *cn, int cpu)
-{
-	return cpu >= 0 && (size_t)cpu < cn->ncpus ? cn->node[cpu] : -1;
-}
-
-static void report_free(struct pid_report *r)
-{
-	nn_proc_status_free(&r->st);
-	nn_numa_maps_free(&r->maps);
-	free(r->threads);
-	nn_cpuset_free(&r->thread_nodes);
-	memset(r, 0, sizeof(*r));
-}
-
-static int read_threads(struct nn_ctx *ctx, const struct cpu_nodes *cn, struct pid_report *r)
-{
-	char path[128];
-	struct dirent *de;
-	DIR *dir;
-	int err;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", r->pid);
-	err = nn_root_opendir(&ctx->root, path, &dir);
-	if (err)
-		return err;
-	while ((de = readdir(dir))) {
-		struct thread_cpu *t;
-		char spath[192];
-		char *stat;
-		long tid;
-		int cpu;
-
-		if (nn_parse_long(de->d_name, &tid) || tid <= 0)
-			continue;
-		snprintf(spath, sizeof(spath), "%s/%ld/stat", path, tid);
-		err = nn_read_file(&ctx->root, spath, &stat, NULL);
-		if (err == -ENOENT || err == -ESRCH) {
-			err = 0;	/* the thread exited while we looked */
-			continue;
-		}
-		if (err)
-			break;
-		err = nn_task_stat_cpu(stat, &cpu);
-		free(stat);
-		if (err) {
-			nn_warn(ctx, spath, "no processor field: thread's CPU unknown");
-			cpu = -1;
-			err = 0;
-		}
-		t = realloc(r->threads, (r->nthreads + 1) * sizeof(*t));
-		if (!t) {
-			err = -ENOMEM;
-			break;
-		}
-		r->threads = t;
-		t = &r->threads[r->nthreads++];
-		t->tid = (int)tid;
-		t->cpu = cpu;
-		t->node = cpu_node(cn, cpu);
-		if (t->node < 0)
-			r->unknown_threads++;
-		else
-			err = nn_cpuset_set(&r->thread_nodes, (unsigned int)t->node);
-		if (err)
-			break;
-	}
-	closedir(dir);
-	return err;
-}
-
-static int cmp_thread(const void *a, const void *b)
-{
-	const struct thread_cpu *x = a, *y = b;
-
-	return (x->tid > y->tid) - (x->tid < y->tid);
-}
-
-/* Reads one process. Errors are reported here, naming the pid and file. */
-static int read_pid(struct nn_ctx *ctx, const struct cpu_nodes *cn,
-		    const struct nn_pm_thresholds *th, int pid, struct pid_report *r)
-{
-	long page_kb = sysconf(_SC_PAGESIZE) / 1024;
-	char path[128];
-	char *text = NULL;
-	int err;
-
-	memset(r, 0, sizeof(*r));
-	r->pid = pid;
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	err = nn_read_file(&ctx->root, path, &text, NULL);
-	if (err == -ENOENT || err == -ESRCH) {
-		nn_err(ctx, "no such process: %d (no %s%s)", pid,
-		       nn_root_is_live(&ctx->root) ? "" : ctx->root.path, path);
-		return err;
-	}
-	if (err) {
-		nn_err(ctx, "pid %d: cannot read %s: %s", pid, path, strerror(-err));
-		return err;
-	}
-	err = nn_proc_status_parse(text, &r->st);
-	free(text);
-	if (err) {
-		nn_err(ctx, "pid %d: %s has no Cpus_allowed_list/Mems_allowed_list", pid, path);
-		return err;
-	}
-
-	snprintf(path, sizeof(path), "/proc/%d/numa_maps", pid);
-	err = nn_read_file(&ctx->root, path, &text, NULL);
-	if (err == -ENOENT && nn_root_access(&ctx->root, "/proc/self/numa_maps", R_OK) &&
-	    nn_root_is_live(&ctx->root)) {
-		nn_err(ctx, "pid %d: %s missing: kernel built without CONFIG_NUMA", pid, path);
-		return err;
-	}
-	if (err == -ENOENT || err == -ESRCH) {
-		nn_err(ctx, "pid %d: exited while being checked (%s)", pid, path);
-		return err;
-	}
-	if (err) {
-		nn_err(ctx, "pid %d: cannot read %s: %s%s", pid, path, strerror(-err),
-		       err != -EACCES && err != -EPERM ? "" : geteuid() ?
-		       " (another user's process: run as root)" :
-		       " (ptrace read access refused: another PID namespace, Yama or an LSM)");
-		return err;
-	}
-	err = nn_numa_maps_parse(text, page_kb > 0 ? (unsigned long)page_kb : 4, &r->maps);
-	free(text);
-	if (err) {
-		nn_err(ctx, "pid %d: %s: %s", pid, path,
-		       err == -EINVAL ? "no line in the numa_maps format" : strerror(-err));
-		return err;
-	}
-	if (r->maps.nbad)
-		nn_warn(ctx, path, "%zu line(s) not understood, left out of the totals",
-			r->maps.nbad);
-
-	err = read_threads(ctx, cn, r);
-	if (err == -ENOENT || err == -ESRCH) {
-		nn_err(ctx, "pid %d: exited while being checked", pid);
-		return err;
-	}
-	if (err) {
-		nn_err(ctx, "pid %d: cannot read /proc/%d/task: %s", pid, pid, strerror(-err));
-		return err;
-	}
-	qsort(r->threads, r->nthreads, sizeof(*r->threads), cmp_thread);
-	nn_pm_verdict_make(&r->maps, &r->thread_nodes, th, &r->v);
-	return 0;
-}
-
 static void fmt_bytes(char *buf, size_t size, unsigned long long b)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
@@ -453,7 +217,7 @@ static void print_verdicts(struct nn_out *o, const struct nn_pm_verdict *v, bool
 	bool first = true;
 
 	nn_open_array(o, "verdicts");
-	for (f = 1; f <= NN_PMV_UNKNOWN_LOCALITY; f <<= 1) {
+	for (f = 1; f <= NN_PMV_LAST; f <<= 1) {
 		if (!(v->flags & f))
 			continue;
 		nn_print_string(o, PRINT_JSON, NULL, NULL, nn_pm_verdict_key(f));
@@ -466,17 +230,12 @@ static void print_verdicts(struct nn_out *o, const struct nn_pm_verdict *v, bool
 }
 
 /* "bind 1 (99%), default (1%)": the policies that hold private memory. */
-static void policy_summary(const struct pid_report *r, char *buf, size_t size)
+static void policy_summary(const struct nn_pm_snapshot *r, const unsigned long long *by,
+			   struct nn_sb *sb)
 {
-	unsigned long long by[NN_MPOL_COUNT] = { 0 };
-	size_t i, n = 0;
 	int p;
 
-	buf[0] = '\0';
-	for (i = 0; i < r->maps.nnodes; i++)
-		for (p = 0; p < NN_MPOL_COUNT; p++)
-			by[p] += r->maps.nodes[i].private_by_policy[p];
-	for (p = 0; p < NN_MPOL_COUNT && n < size; p++) {
+	for (p = 0; p < NN_MPOL_COUNT; p++) {
 		const struct nn_cpuset *nodes = NULL;
 		char *list = NULL;
 
@@ -488,14 +247,13 @@ static void policy_summary(const struct pid_report *r, char *buf, size_t size)
 			nodes = &r->maps.interleave_nodes;
 		if (nodes)
 			list = nn_cpuset_format_list(nodes);
-		n += (size_t)snprintf(buf + n, size - n, "%s%s%s%s (%.0f%%)", n ? ", " : "",
-				      nn_mpol_name((enum nn_mpol)p), list ? " " : "",
-				      list ? list : "",
-				      100.0 * (double)by[p] / (double)r->v.private_bytes);
+		nn_sb_printf(sb, "%s%s%s%s (%.0f%%)", sb->len ? ", " : "",
+			     nn_mpol_name((enum nn_mpol)p), list ? " " : "", list ? list : "",
+			     nn_pm_percent(by[p], r->v.private_bytes));
 		free(list);
 	}
-	if (!buf[0])
-		snprintf(buf, size, "-");
+	if (!sb->len)
+		nn_sb_puts(sb, "-");
 }
 
 /* JSON keys of the private bytes under each policy. */
@@ -510,11 +268,12 @@ static const char *const policy_keys[NN_MPOL_COUNT] = {
 	[NN_MPOL_UNKNOWN] = "unknown_bytes",
 };
 
-static void print_report(struct nn_ctx *ctx, const struct pid_report *r)
+static void print_report(struct nn_ctx *ctx, const struct nn_pm_snapshot *r)
 {
 	struct nn_out *o = &ctx->out;
-	char sz[3][32], pol[256];
-	unsigned long long by[NN_MPOL_COUNT] = { 0 };
+	unsigned long long by[NN_MPOL_COUNT];
+	struct nn_sb pol = NN_SB_INIT;
+	char sz[3][32];
 	size_t i;
 	int c, p;
 
@@ -565,9 +324,7 @@ static void print_report(struct nn_ctx *ctx, const struct pid_report *r)
 	if (!r->maps.nnodes)
 		nn_printf(o, "  (nothing resident)\n");
 
-	for (i = 0; i < r->maps.nnodes; i++)
-		for (p = 0; p < NN_MPOL_COUNT; p++)
-			by[p] += r->maps.nodes[i].private_by_policy[p];
+	nn_pm_policy_bytes(&r->maps, by);
 	nn_open_object(o, "policy");
 	for (p = 0; p < NN_MPOL_COUNT; p++)
 		if (by[p])
@@ -575,8 +332,9 @@ static void print_report(struct nn_ctx *ctx, const struct pid_report *r)
 	nn_print_cpuset(o, PRINT_JSON, "bind_nodes", NULL, &r->maps.bind_nodes);
 	nn_print_cpuset(o, PRINT_JSON, "interleave_nodes", NULL, &r->maps.interleave_nodes);
 	nn_close_object(o);
-	policy_summary(r, pol, sizeof(pol));
-	nn_printf(o, "  policy (private memory): %s\n", pol);
+	policy_summary(r, by, &pol);
+	nn_printf(o, "  policy (private memory): %s\n", nn_sb_str(&pol) ? nn_sb_str(&pol) : "?");
+	nn_sb_free(&pol);
 
 	fmt_bytes(sz[0], sizeof(sz[0]), r->v.private_bytes);
 	nn_print_uint(o, PRINT_JSON, "private_bytes", NULL, r->v.private_bytes);
@@ -600,7 +358,7 @@ static void print_report(struct nn_ctx *ctx, const struct pid_report *r)
 }
 
 /* One line per process per sample: "12:00:01 pid 42 (w) node 0 | 0:1.2G 1:3.0G | 71% remote | ...". */
-static void print_live(struct nn_ctx *ctx, const struct pid_report *r, const char *stamp)
+static void print_live(struct nn_ctx *ctx, const struct nn_pm_snapshot *r, const char *stamp)
 {
 	struct nn_out *o = &ctx->out;
 	char *tn = nn_cpuset_format_list(&r->thread_nodes);
@@ -626,7 +384,7 @@ static void print_live(struct nn_ctx *ctx, const struct pid_report *r, const cha
 
 static int sample(struct nn_ctx *ctx, const struct check_opts *o, bool live_line)
 {
-	struct cpu_nodes cn;
+	struct nn_pm_cpu_nodes cn;
 	char stamp[32] = "";
 	time_t now = time(NULL);
 	struct tm tm;
@@ -636,7 +394,7 @@ static int sample(struct nn_ctx *ctx, const struct check_opts *o, bool live_line
 
 	if (localtime_r(&now, &tm))
 		strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);
-	err = cpu_nodes_read(ctx, &cn);
+	err = nn_pm_cpu_nodes_read(ctx, &cn);
 	if (err) {
 		nn_err(ctx, "cannot read the node CPU lists: %s", strerror(-err));
 		return NN_EXIT_ERROR;
@@ -646,9 +404,9 @@ static int sample(struct nn_ctx *ctx, const struct check_opts *o, bool live_line
 		nn_print_string(&ctx->out, PRINT_JSON, "time", NULL, stamp);
 	nn_open_array(&ctx->out, "processes");
 	for (i = 0; i < o->npids; i++) {
-		struct pid_report r;
+		struct nn_pm_snapshot r;
 
-		err = read_pid(ctx, &cn, &o->th, o->pids[i], &r);
+		err = nn_pm_snapshot_read(ctx, &cn, &o->th, o->pids[i], &r);
 		if (err) {
 			failed = true;
 			nn_open_object(&ctx->out, NULL);
@@ -657,7 +415,7 @@ static int sample(struct nn_ctx *ctx, const struct check_opts *o, bool live_line
 					err == -ENOENT || err == -ESRCH ? "no such process" :
 					strerror(-err));
 			nn_close_object(&ctx->out);
-			report_free(&r);
+			nn_pm_snapshot_free(&r);
 			continue;
 		}
 		if (r.v.flags & NN_PMV_FLAGGED)
@@ -668,10 +426,10 @@ static int sample(struct nn_ctx *ctx, const struct check_opts *o, bool live_line
 			print_report(ctx, &r);
 		if (!live_line && i + 1 < o->npids)
 			nn_printf(&ctx->out, "\n");
-		report_free(&r);
+		nn_pm_snapshot_free(&r);
 	}
 	nn_close_array(&ctx->out);
-	cpu_nodes_free(&cn);
+	nn_pm_cpu_nodes_free(&cn);
 	nn_print_warnings(ctx);
 	nn_close_object(&ctx->out);
 	if (failed)
@@ -695,17 +453,6 @@ static bool wait_or_signal(const sigset_t *set, double secs)
 			return false;
 		/* EINTR from another signal: wait again (a short extra wait is fine) */
 	}
-}
-
-static void free_warnings(struct nn_ctx *ctx)
-{
-	size_t i;
-
-	for (i = 0; i < ctx->nwarns; i++) {
-		free(ctx->warns[i].file);
-		free(ctx->warns[i].msg);
-	}
-	ctx->nwarns = 0;
 }
 
 int cmd_check_pid(struct nn_ctx *ctx, int argc, char **argv)
@@ -734,7 +481,7 @@ int cmd_check_pid(struct nn_ctx *ctx, int argc, char **argv)
 		if (ret > worst)
 			worst = ret;
 		/* Each sample is its own report: its warnings were printed with it. */
-		free_warnings(ctx);
+		nn_warnings_clear(ctx);
 		if (nn_out_flush(&ctx->out) < 0) {
 			worst = NN_EXIT_ERROR;
 			break;

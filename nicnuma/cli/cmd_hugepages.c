@@ -242,49 +242,6 @@ struct change_opts {
 	bool dry_run;
 };
 
-/* The nodes to change: the list as given (each must exist and hold memory),
- * or every node with memory for "all". */
-static int pick_nodes(struct nn_ctx *ctx, const struct nn_hp_state *st, const char *arg,
-		      int **ids, size_t *n)
-{
-	struct nn_cpuset set = NN_CPUSET_INIT;
-	bool all = false;
-	size_t i, m = 0;
-	int err, id;
-
-	err = nn_hp_parse_nodes(arg, &set, &all);
-	if (err) {
-		nn_err(ctx, "--node '%s': not a node list (0, 0,2, 1-3 or all)", arg);
-		return -EINVAL;
-	}
-	*ids = calloc(st->nnodes + nn_cpuset_count(&set) + 1, sizeof(**ids));
-	if (!*ids) {
-		nn_cpuset_free(&set);
-		return -ENOMEM;
-	}
-	if (all) {
-		for (i = 0; i < st->nnodes; i++) {
-			if (st->nodes[i].mem_total_kb == 0) {
-				nn_printf(&ctx->out, "node %d: no memory, skipped\n", st->nodes[i].id);
-				continue;
-			}
-			(*ids)[m++] = st->nodes[i].id;
-		}
-	} else {
-		nn_cpuset_foreach(id, &set)
-			(*ids)[m++] = id;
-	}
-	nn_cpuset_free(&set);
-	if (!m) {
-		nn_err(ctx, "--node '%s': no node with memory", arg);
-		free(*ids);
-		*ids = NULL;
-		return -ENODEV;
-	}
-	*n = m;
-	return 0;
-}
-
 static int parse_change(struct nn_ctx *ctx, int argc, char **argv, struct change_opts *co)
 {
 	enum { O_NODE = 256, O_SIZE, O_COUNT, O_MEM, O_PARTIAL, O_MOUNT, O_DRY, O_STATE, O_ALL };
@@ -430,19 +387,18 @@ static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 {
 	struct change_opts co = { .release = release };
 	const char *verb = release ? "release" : "reserve";
-	struct nn_plan_hugepages *want = NULL;
+	struct nn_hp_targets tg = { 0 };
+	struct nn_plan_hugepages *want;
 	const struct nn_hp_mount *existing = NULL;
 	struct nn_hp_result *res = NULL;
 	struct nn_out *o = &ctx->out;
 	struct nn_undo undo;
 	struct nn_hp_state st;
 	bool undo_open = false, state_open = false, shortfall = false;
-	unsigned long size_kb = 0;
-	long count = 0;
-	unsigned long long mem_kb = 0;
-	int *ids = NULL, err, status = NN_EXIT_ERROR, flags = 0, lock = -1;
-	size_t n = 0, i;
-	char why[256], sz[32];
+	unsigned long size_kb;
+	int err, status = NN_EXIT_ERROR, flags = 0, lock = -1;
+	size_t n, i;
+	char why[512], sz[32];
 
 	memset(&undo, 0, sizeof(undo));
 	err = parse_change(ctx, argc, argv, &co);
@@ -454,95 +410,27 @@ static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 		return NN_EXIT_ERROR;
 	}
 	state_open = true;
-	if (co.size_arg) {
-		err = nn_hp_parse_size(co.size_arg, &size_kb);
-		if (err) {
-			nn_err(ctx, "--size '%s': %s (use 2M, 1G, 2048kB...)", co.size_arg,
-			       err == -ERANGE ? "too large" : "not a page size");
-			goto out;
-		}
-	} else if (st.default_kb) {
-		size_kb = st.default_kb;
-	} else {
-		nn_err(ctx, "--size not given and /proc/meminfo has no Hugepagesize");
+	err = nn_hp_targets_make(&st, &(struct nn_hp_request){ .release = release,
+				 .nodes = co.nodes_arg, .size = co.size_arg, .count = co.count_arg,
+				 .mem = co.mem_arg, .all = co.all }, &tg, why, sizeof(why));
+	for (i = 0; i < tg.nskipped; i++)
+		nn_printf(o, "node %d: no memory, skipped\n", tg.skipped[i]);
+	if (err) {
+		nn_err(ctx, "%s", why);
 		goto out;
 	}
+	want = tg.want;
+	n = tg.n;
+	size_kb = tg.size_kb;
 	size_str(size_kb, sz, sizeof(sz));
-	if (!nn_hp_state_has_size(&st, size_kb)) {
-		/* Let the pure check word it, listing the sizes there are. */
-		nn_hp_check_target(&st, st.nnodes ? st.nodes[0].id : 0, size_kb, 0, why, sizeof(why));
-		nn_err(ctx, "--size '%s': %s", co.size_arg ? co.size_arg : sz, why);
-		goto out;
-	}
-	if (co.count_arg) {
-		err = nn_hp_parse_count(co.count_arg, &count);
-		if (err) {
-			nn_err(ctx, "--count '%s': %s", co.count_arg,
-			       err == -ERANGE ? "too large" : "not a page count (a whole number)");
-			goto out;
-		}
-		if (count == 0) {
-			nn_err(ctx, "--count '%s': nothing to %s", co.count_arg, verb);
-			goto out;
-		}
-	}
-	if (co.mem_arg) {
-		err = nn_hp_parse_mem(co.mem_arg, &mem_kb);
-		if (!err)
-			err = nn_hp_pages_for_mem(mem_kb, size_kb, &count);
-		if (err) {
-			nn_err(ctx, "--mem '%s': %s", co.mem_arg,
-			       err == -ERANGE ? "too large" : "not an amount (512M, 4G, 1T)");
-			goto out;
-		}
-		if (count == 0) {
-			nn_err(ctx, "--mem '%s': nothing to reserve", co.mem_arg);
-			goto out;
-		}
-	}
-	if (pick_nodes(ctx, &st, co.nodes_arg, &ids, &n))
-		goto out;
-	want = calloc(n, sizeof(*want));
+	for (i = 0; i < n; i++)
+		if (tg.in_use[i])
+			nn_warn(ctx, NULL, "node %d: %ld %s pages are in use; the kernel frees them "
+				"as surplus when unmapped", want[i].node, tg.in_use[i], sz);
 	res = calloc(n, sizeof(*res));
-	if (!want || !res) {
+	if (!res) {
 		nn_err(ctx, "out of memory");
 		goto out;
-	}
-	/* Every target is computed and checked before the first write. */
-	for (i = 0; i < n; i++) {
-		const struct nn_hp_pool *p = nn_hp_state_pool(&st, ids[i], size_kb);
-		long cur = p ? p->total : -1;
-
-		want[i].node = ids[i];
-		want[i].size_kb = size_kb;
-		want[i].current = cur;
-		if (cur >= 0 && !release) {
-			if (cur > LONG_MAX - count) {
-				nn_err(ctx, "--count %ld: node %d already holds %ld pages of %s; the sum overflows",
-				       count, ids[i], cur, sz);
-				goto out;
-			}
-			want[i].target = cur + count;
-		} else if (cur >= 0) {
-			if (co.all) {
-				want[i].target = 0;
-			} else if (count > cur) {
-				nn_err(ctx, "--count %ld: node %d holds only %ld pages of %s", count,
-				       ids[i], cur, sz);
-				goto out;
-			} else {
-				want[i].target = cur - count;
-			}
-		}
-		err = nn_hp_check_target(&st, ids[i], size_kb, cur >= 0 ? want[i].target : 0,
-					 why, sizeof(why));
-		if (err) {
-			nn_err(ctx, "hugepages %s: %s", verb, why);
-			goto out;
-		}
-		if (release && p && p->free >= 0 && p->total - p->free > want[i].target)
-			nn_warn(ctx, NULL, "node %d: %ld %s pages are in use; the kernel frees them "
-				"as surplus when unmapped", ids[i], p->total - p->free, sz);
 	}
 	if (co.mount_dir && check_mount(ctx, &st, co.mount_dir, size_kb, co.dry_run, &existing))
 		goto out;
@@ -664,8 +552,7 @@ out:
 	nn_state_unlock(lock);
 	if (state_open)
 		nn_hp_state_free(&st);
-	free(ids);
-	free(want);
+	nn_hp_targets_free(&tg);
 	free(res);
 	return status;
 }

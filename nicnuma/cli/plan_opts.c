@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "nicnuma/basic/strbuf.h"
 #include "cli.h"
 #include "plan_opts.h"
 
@@ -173,14 +174,14 @@ int nn_plan_opts_check(struct nn_ctx *ctx, const struct nn_host *host, struct nn
 
 	for (i = 0; i < o->nnics; i++)
 		if (!nn_nic_find(host->nics, host->nnics, o->nics[i])) {
-			char have[512] = "";
-			size_t k, len = 0;
+			struct nn_sb have = NN_SB_INIT;
+			size_t k;
 
-			for (k = 0; k < host->nnics && len < sizeof(have); k++)
-				len += (size_t)snprintf(have + len, sizeof(have) - len, "%s%s",
-							k ? ", " : "", host->nics[k].name);
+			for (k = 0; k < host->nnics; k++)
+				nn_sb_printf(&have, "%s%s", k ? ", " : "", host->nics[k].name);
 			nn_err(ctx, "--nics: no NIC named '%s' on this host (have: %s)", o->nics[i],
-			       host->nnics ? have : "none");
+			       !host->nnics ? "none" : nn_sb_str(&have) ? nn_sb_str(&have) : "?");
+			nn_sb_free(&have);
 			return -ENODEV;
 		}
 	if (!nn_cpuset_empty(&o->cpus)) {

@@ -397,6 +397,92 @@ static void test_check_target(void **state)
 	assert_null(nn_hp_state_mount(&st, 2048));
 }
 
+/* reserve/release targets from the user's words, on mkstate's snapshot. */
+static void test_targets(void **state)
+{
+	unsigned long sizes[2];
+	struct nn_hp_node nodes[3];
+	struct nn_hp_pool pools[6];
+	struct nn_hp_targets t;
+	struct nn_hp_state st;
+	char why[512];
+
+	(void)state;
+	mkstate(&st, sizes, nodes, pools);
+	st.default_kb = 2048;
+	/* reserve: current + count, default size */
+	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .nodes = "0",
+				.count = "4" }, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.size_kb, 2048);
+	assert_int_equal(t.n, 1);
+	assert_int_equal(t.want[0].node, 0);
+	assert_int_equal(t.want[0].current, 2);
+	assert_int_equal(t.want[0].target, 6);
+	nn_hp_targets_free(&t);
+	/* --mem rounds up to whole pages: 3M of 2M pages is 2 */
+	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .nodes = "0",
+				.size = "2M", .mem = "3M" }, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.count, 2);
+	assert_int_equal(t.want[0].target, 4);
+	nn_hp_targets_free(&t);
+	/* "all" leaves the memory-less node out and says so */
+	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .release = true,
+				.nodes = "all", .count = "1" }, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.want[1].target, 1);
+	assert_int_equal(t.want[1].node, 2);
+	assert_int_equal(t.nskipped, 1);
+	assert_int_equal(t.skipped[0], 1);
+	nn_hp_targets_free(&t);
+	/* release: current - count, --all to 0; pages in use are reported */
+	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .release = true,
+				.nodes = "0", .count = "2" }, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.want[0].target, 0);
+	assert_int_equal(t.in_use[0], 1);
+	nn_hp_targets_free(&t);
+	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .release = true,
+				.nodes = "0", .all = true }, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.want[0].target, 0);
+	nn_hp_targets_free(&t);
+	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .release = true,
+				.nodes = "0", .count = "3" }, &t, why, sizeof(why)), -ERANGE);
+	assert_string_equal(why, "--count 3: node 0 holds only 2 pages of 2M");
+	nn_hp_targets_free(&t);
+
+	/* refusals name the value */
+	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .nodes = "0",
+				.count = "9223372036854775807" }, &t, why, sizeof(why)), -ERANGE);
+	assert_string_equal(why, "--count 9223372036854775807: node 0 already holds 2 pages of 2M; "
+			    "the sum overflows");
+	nn_hp_targets_free(&t);
+	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .nodes = "0",
+				.count = "0" }, &t, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "--count '0': nothing to reserve");
+	nn_hp_targets_free(&t);
+	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .nodes = "0",
+				.size = "4M", .count = "1" }, &t, why, sizeof(why)), -EOPNOTSUPP);
+	assert_string_equal(why, "--size '4M': page size 4M is not supported here (sizes: 2M 1G)");
+	nn_hp_targets_free(&t);
+	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .nodes = "x",
+				.count = "1" }, &t, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "--node 'x': not a node list (0, 0,2, 1-3 or all)");
+	nn_hp_targets_free(&t);
+	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .nodes = "7",
+				.count = "1" }, &t, why, sizeof(why)), -ENODEV);
+	assert_string_equal(why, "hugepages reserve: node 7 does not exist (nodes: 0 1 2)");
+	nn_hp_targets_free(&t);
+	/* 3 x 2M do not fit in node 2's 4 MB */
+	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .nodes = "2",
+				.count = "1" }, &t, why, sizeof(why)), -ERANGE);
+	assert_non_null(strstr(why, "the node has 4096 kB"));
+	nn_hp_targets_free(&t);
+	st.default_kb = 0;
+	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .nodes = "0",
+				.count = "1" }, &t, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "--size not given and /proc/meminfo has no Hugepagesize");
+	nn_hp_targets_free(&t);
+}
+
 /* ---- the writers on a small tree: two nodes, 2M and 1G pools ---- */
 
 static char tmp[PATH_MAX];
@@ -628,6 +714,7 @@ int main(void)
 		cmocka_unit_test(test_boot_args),
 		cmocka_unit_test(test_pool_path),
 		cmocka_unit_test(test_check_target),
+		cmocka_unit_test(test_targets),
 		cmocka_unit_test_setup_teardown(test_state_read, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_apply_plan, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_reserve_release, tree_setup, tree_teardown),

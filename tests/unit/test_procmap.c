@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <limits.h>
 
+#include "nicnuma/ctx.h"
 #include "nicnuma/procmap.h"
 
 #ifndef FIXTURE_DIR
@@ -332,6 +334,106 @@ static void test_no_memory_unknown_nodes(void **state)
 	nn_cpuset_free(&tn);
 }
 
+/* Counts far beyond any machine (a corrupt capture, a fuzzer) saturate:
+ * bytes stop at ULLONG_MAX instead of wrapping, and the remote share stays a
+ * share. Before, 2^52 pages of 4 KiB wrapped to 0 bytes and a judged total
+ * that wrapped made 2^63 remote bytes "200% off node". */
+static void test_saturation(void **state)
+{
+	static const char text[] =
+		/* 2^52 pages * 4096 = 2^64: the product itself overflows */
+		"1000 default anon=4503599627370496 N1=4503599627370496 kernelpagesize_kB=4\n"
+		/* node 0: 3 * 2^62 bytes, node 1 another 2^63: the sum overflows */
+		"2000 default anon=3377699720527872 N0=3377699720527872 kernelpagesize_kB=4\n"
+		"3000 default anon=2251799813685248 N1=2251799813685248 kernelpagesize_kB=4\n"
+		/* a mixed file mapping: pages * anon overflows before the division */
+		"4000 default file=/lib/x anon=4611686018427387904 N0=9223372036854775807 "
+		"N1=9223372036854775807 kernelpagesize_kB=4\n";
+	struct nn_pm_thresholds t;
+	struct nn_numa_maps m;
+	struct nn_pm_verdict v;
+	struct nn_cpuset tn = NN_CPUSET_INIT;
+	const struct nn_pm_node *n0, *n1;
+
+	(void)state;
+	nn_pm_thresholds_default(&t);
+	assert_int_equal(nn_numa_maps_parse(text, 4, &m), 0);
+	assert_int_equal(m.nmappings, 4);
+	n0 = nn_numa_maps_node(&m, 0);
+	n1 = nn_numa_maps_node(&m, 1);
+	assert_non_null(n0);
+	assert_non_null(n1);
+	assert_true(n1->bytes[NN_MEM_ANON] == ULLONG_MAX);
+	assert_true(n0->bytes[NN_MEM_ANON] == ULLONG_MAX);
+	assert_true(n0->bytes[NN_MEM_FILE] == ULLONG_MAX);
+	assert_true(nn_numa_maps_total(&m, -1) == ULLONG_MAX);
+	assert_true(n1->private_by_policy[NN_MPOL_DEFAULT] == ULLONG_MAX);
+
+	set_of(&tn, "0");
+	nn_pm_verdict_make(&m, &tn, &t, &v);
+	assert_true(v.private_bytes == ULLONG_MAX);
+	assert_true(v.judged_bytes == ULLONG_MAX);
+	assert_true(v.remote_bytes <= v.judged_bytes);
+	assert_true(v.local_bytes <= v.judged_bytes);
+	assert_true(v.remote_fraction >= 0.0 && v.remote_fraction <= 1.0);
+	nn_numa_maps_free(&m);
+
+	/* only the sum overflows: node 0 3 * 2^62, node 1 2^63 (remote) */
+	assert_int_equal(nn_numa_maps_parse(text + strlen("1000 default anon=4503599627370496 "
+		"N1=4503599627370496 kernelpagesize_kB=4\n"), 4, &m), 0);
+	nn_pm_verdict_make(&m, &tn, &t, &v);
+	assert_true(v.remote_fraction >= 0.0 && v.remote_fraction <= 1.0);
+	assert_true(v.judged_bytes == ULLONG_MAX);
+	nn_numa_maps_free(&m);
+	nn_cpuset_free(&tn);
+
+	/* percentages for the report never pass 100 */
+	assert_true(nn_pm_percent(ULLONG_MAX, 1) == 100.0);
+	assert_true(nn_pm_percent(1, 0) == 0.0);
+	assert_true(nn_pm_percent(1, 4) == 25.0);
+}
+
+/* A zombie (State Z, no numa_maps, no tasks) is "exited", not "no resident
+ * memory" and not "no such process". */
+static void test_zombie(void **state)
+{
+	struct nn_pm_thresholds t;
+	struct nn_pm_cpu_nodes cn;
+	struct nn_pm_snapshot s;
+	struct nn_proc_status st;
+	struct nn_ctx ctx;
+
+	(void)state;
+	/* status of a zombie without the allowed lists still parses */
+	assert_int_equal(nn_proc_status_parse("Name:\tz\nState:\tZ (zombie)\nTgid:\t7\n", &st), 0);
+	assert_true(nn_proc_status_exited(&st));
+	nn_proc_status_free(&st);
+	assert_int_equal(nn_proc_status_parse("Name:\tz\nState:\tS (sleeping)\n", &st), -EINVAL);
+
+	assert_int_equal(nn_ctx_init(&ctx, FIXTURE_DIR, true), 0);
+	nn_pm_thresholds_default(&t);
+	assert_int_equal(nn_pm_cpu_nodes_read(&ctx, &cn), 0);
+	assert_int_equal(nn_pm_cpu_node(&cn, 2), 1);
+	assert_int_equal(nn_pm_snapshot_read(&ctx, &cn, &t, 106, &s), 0);
+	assert_true(s.exited);
+	assert_int_equal(s.st.state, 'Z');
+	assert_int_equal(s.v.flags, NN_PMV_EXITED);
+	assert_string_equal(nn_pm_verdict_key(s.v.flags), "exited");
+	assert_string_equal(nn_pm_verdict_text(s.v.flags), "exited (zombie)");
+	assert_true(s.v.remote_fraction < 0);
+	nn_pm_snapshot_free(&s);
+	/* a live fixture process reads as before */
+	assert_int_equal(nn_pm_snapshot_read(&ctx, &cn, &t, 101, &s), 0);
+	assert_false(s.exited);
+	assert_int_equal(s.nthreads, 3);
+	assert_int_equal(s.threads[0].tid, 101);
+	assert_int_equal(s.v.flags, NN_PMV_REMOTE);
+	nn_pm_snapshot_free(&s);
+	assert_int_equal(ctx.nwarns, 0);
+	nn_pm_cpu_nodes_free(&cn);
+	nn_ctx_free(&ctx);
+}
+
 static void test_status(void **state)
 {
 	struct nn_proc_status st;
@@ -382,6 +484,8 @@ int main(void)
 		cmocka_unit_test(test_no_memory_unknown_nodes),
 		cmocka_unit_test(test_status),
 		cmocka_unit_test(test_task_stat),
+		cmocka_unit_test(test_saturation),
+		cmocka_unit_test(test_zombie),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
