@@ -11,6 +11,7 @@
 #include "nicnuma/ctx.h"
 #include "nicnuma/plan.h"
 #include "nicnuma/undo.h"
+#include "irq/value_restore.h"
 
 static int write_count(struct nn_ctx *ctx, const char *path, long v)
 {
@@ -82,7 +83,7 @@ static int set_pool(struct nn_ctx *ctx, struct nn_undo *undo, bool numa, int nod
 		return -EINVAL;
 	snprintf(before, sizeof(before), "%ld", res->before);
 	snprintf(after, sizeof(after), "%ld", target);
-	err = nn_undo_record(ctx, undo, NN_CHANGE_FILE, path, before, after, NULL);
+	err = nn_undo_record(ctx, undo, &nn_file_change_ops, path, before, after, NULL);
 	if (err)
 		return err;
 	res->changed = true;

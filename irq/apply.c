@@ -12,6 +12,7 @@
 #include "hugepages/hugepages.h"
 #include "affinity.h"
 #include "apply.h"
+#include "change_kinds.h"
 #include "channels.h"
 
 static const char *const status_names[] = {
@@ -381,10 +382,11 @@ static void set_after(struct nn_apply_val *v, const struct nn_aff_result *r, boo
 	v->effective = r->has_effective ? nn_cpuset_format_list(&r->effective) : NULL;
 }
 
-/* Puts one value back as it was; used when a fatal error stops the apply. */
+/* Puts one value back as it was; used when a fatal error stops the apply.
+ * The same routine as `nicnuma rollback` (nn_value_restore). */
 static void undo_val(struct nn_ctx *ctx, struct nn_apply_val *v)
 {
-	char buf[4096], why[160];
+	char why[160], *cur = NULL, *now = NULL;
 	int err;
 
 	if (v->kind == NN_VAL_CHANNELS) {
@@ -399,30 +401,24 @@ static void undo_val(struct nn_ctx *ctx, struct nn_apply_val *v)
 			v->status = NN_VAL_ROLLED_BACK;
 		return;
 	}
-	err = nn_read_str(&ctx->root, v->path, buf, sizeof(buf));
-	if (!err && nn_value_equal(v->path, buf, v->before)) {
-		if (v->status == NN_VAL_CHANGED)
-			v->status = NN_VAL_ROLLED_BACK;
-		return;
-	}
-	err = nn_write_value(ctx, v->path, v->before);
-	if (err == -EBUSY || err == -EAGAIN)
-		err = nn_write_value(ctx, v->path, v->before);
-	if (!err)
-		err = nn_read_str(&ctx->root, v->path, buf, sizeof(buf));
-	if (!err && !nn_value_equal(v->path, buf, v->before))
-		err = -EIO;
-	if (err) {
+	err = nn_value_restore(ctx, v->path, v->before, &cur, &now);
+	if (err < 0) {
 		v->status = NN_VAL_FAILED;
 		snprintf(v->note, sizeof(v->note), "ROLLBACK FAILED (%s): still %.40s, was %.40s",
-			 strerror(-err), err ? "?" : buf, v->before);
+			 strerror(-err), now ? now : "?", v->before ? v->before : "?");
 		nn_warn(ctx, v->path, "rollback failed: %s", strerror(-err));
-		return;
+	} else if (err == 1) {
+		if (v->status == NN_VAL_CHANGED)
+			v->status = NN_VAL_ROLLED_BACK;
+	} else {
+		free(v->after);
+		v->after = now;
+		now = NULL;
+		if (v->status == NN_VAL_CHANGED || v->status == NN_VAL_FAILED)
+			v->status = NN_VAL_ROLLED_BACK;
 	}
-	free(v->after);
-	v->after = strdup(buf);
-	if (v->status == NN_VAL_CHANGED || v->status == NN_VAL_FAILED)
-		v->status = NN_VAL_ROLLED_BACK;
+	free(cur);
+	free(now);
 }
 
 static void rollback_all(struct nn_ctx *ctx, struct nn_apply_report *rep, struct nn_undo *u)
@@ -568,6 +564,66 @@ static int *planned_irqs(const struct nn_plan *plan, size_t *n)
 	return v;
 }
 
+/* The log's "host": the plan's shape plus the names of its NICs, which a
+ * channels change read back from the log must be one of. */
+static struct json_object *log_host(struct json_object *shape, const struct nn_plan *plan)
+{
+	struct json_object *h = json_object_new_object(), *a = json_object_new_array();
+	size_t i;
+
+	if (!h || !a)
+		goto fail;
+	if (shape) {
+		json_object_object_foreach(shape, key, val)
+			if (strcmp(key, "nics"))
+				json_object_object_add(h, key, json_object_get(val));
+	}
+	for (i = 0; i < plan->nnics; i++)
+		if (json_object_array_add(a, json_object_new_string(plan->nics[i].nic)))
+			goto fail;
+	if (json_object_object_add(h, "nics", a))
+		goto fail;
+	return h;
+fail:
+	json_object_put(a);
+	json_object_put(h);
+	return NULL;
+}
+
+static int cmp_val_path(const void *a, const void *b, void *arg)
+{
+	const struct nn_apply_val *v = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(v[x].path, v[y].path);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/* Marks every value whose path an earlier value has already (a plan naming
+ * one IRQ twice): the log records each value once, with the before value
+ * read before any write. */
+static bool *dup_marks(const struct nn_apply_report *rep)
+{
+	bool *dup = calloc(rep->nvals ? rep->nvals : 1, sizeof(*dup));
+	size_t *ix = malloc((rep->nvals ? rep->nvals : 1) * sizeof(*ix)), i, n = 0;
+
+	if (!dup || !ix) {
+		free(dup);
+		free(ix);
+		return NULL;
+	}
+	/* Only values to be written are logged; among them, the first stays. */
+	for (i = 0; i < rep->nvals; i++)
+		if (rep->vals[i].status == NN_VAL_PENDING)
+			ix[n++] = i;
+	qsort_r(ix, n, sizeof(*ix), cmp_val_path, rep->vals);
+	for (i = 1; i < n; i++)
+		if (!strcmp(rep->vals[ix[i]].path, rep->vals[ix[i - 1]].path))
+			dup[ix[i]] = true;
+	free(ix);
+	return dup;
+}
+
 int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		 const struct nn_apply_opts *opts, struct nn_apply_report *rep)
 {
@@ -578,6 +634,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 	bool pending = false, soft_fail = false, channels_changed = false, hp_pending = false;
 	int *irqs = NULL, err, lock = -1;
 	size_t i, nirqs = 0;
+	bool *dup = NULL;
 
 	memset(rep, 0, sizeof(*rep));
 	rep->dry_run = opts->dry_run;
@@ -638,28 +695,35 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 	err = fb_table_build(rep, &fbt);
 	if (err)
 		goto out;
-	lock = nn_state_lock(ctx);
-	if (lock < 0) {
-		err = lock;
-		goto out;
+	if (!opts->locked) {
+		lock = nn_state_lock(ctx);
+		if (lock < 0) {
+			err = lock;
+			goto out;
+		}
 	}
 	err = nn_undo_begin(ctx, &u, "apply");
 	if (err)
 		goto out;
-	if (opts->shape)
-		u.host = json_object_get(opts->shape);
+	u.host = log_host(opts->shape, plan);
+	dup = dup_marks(rep);
+	if (!u.host || !dup) {
+		err = -ENOMEM;
+		goto out;
+	}
 	/* Log order is do order; rollback runs it backwards, irqbalance last. */
 	if (!rep->irqb.noop)
-		err = nn_undo_add(&u, NN_CHANGE_IRQBALANCE, "irqbalance", rep->irqb.before,
+		err = nn_undo_add(&u, &nn_irqb_change_ops, "irqbalance", rep->irqb.before,
 				  rep->irqb.after, rep->irqb.detail);
 	for (i = 0; i < rep->nvals && !err; i++) {
 		struct nn_apply_val *v = &rep->vals[i];
 
-		if (v->status != NN_VAL_PENDING)
+		if (v->status != NN_VAL_PENDING || dup[i])
 			continue;
-		err = nn_undo_add(&u, v->kind == NN_VAL_CHANNELS ? NN_CHANGE_CHANNELS : NN_CHANGE_FILE,
-				  v->path, v->before, v->planned, NULL);
+		err = nn_undo_add(&u, v->kind == NN_VAL_CHANNELS ? &nn_channels_change_ops
+				  : &nn_file_change_ops, v->path, v->before, v->planned, NULL);
 	}
+	/* Before any write: -EFBIG when rollback could not read it back. */
 	if (!err)
 		err = nn_undo_save(ctx, &u);
 	if (err) {
@@ -739,6 +803,7 @@ count:
 	err = rep->fatal ? rep->fatal : soft_fail ? 1 : 0;
 out:
 	nn_state_unlock(lock);
+	free(dup);
 	fb_table_free(&fbt);
 	nn_undo_free(&u);
 	nn_cpuset_free(&online);

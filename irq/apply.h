@@ -65,6 +65,9 @@ struct nn_apply_opts {
 	 * smp_affinity_list it read takes that as its value before, instead of
 	 * a second read of the same file milliseconds later. */
 	const struct nn_host *host;
+	/* The caller holds the state lock (nn_state_lock), taken before the
+	 * discovery whose values become the log's before-values. */
+	bool locked;
 };
 
 struct nn_apply_report {

@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "basic/fileio.h"
 #include "cpuset.h"
 #include "fsroot.h"
 
@@ -640,4 +641,21 @@ int nn_write_str(const struct nn_root *r, const char *path, const char *val)
 	if (close(fd) < 0 && !err)
 		err = -errno;
 	return err;
+}
+
+int nn_root_mkdir_p(const struct nn_root *r, const char *path, mode_t mode)
+{
+	int base, fd;
+
+	if (path[0] != '/')
+		return -EINVAL;
+	/* The walk starts at the root's own fd, so no component (a symlink
+	 * planted in a fake tree) can lead out of it. */
+	base = r->fd >= 0 ? r->fd : open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (base < 0)
+		return -errno;
+	fd = nn_mkdirat_p(base, path + 1, mode);
+	if (r->fd < 0)
+		close(base);
+	return fd;
 }

@@ -53,6 +53,10 @@ int nn_root_readlink(const struct nn_root *r, const char *path, char *buf, size_
 /* Canonical absolute path (symlinks resolved, inside the root) of @path, as the
  * kernel would name it: "/sys/devices/pci0000:00/0000:00:03.0/virtio2". */
 int nn_root_realpath(const struct nn_root *r, const char *path, char *buf, size_t size);
+/* mkdir -p of the absolute @path inside the root, one component at a time
+ * from the root's fd (nn_mkdirat_p: no symlink followed, no ".."); new
+ * directories get @mode. Returns an O_DIRECTORY fd of @path or -errno. */
+int nn_root_mkdir_p(const struct nn_root *r, const char *path, mode_t mode);
 /* Host path of @path for messages and external tools: "<root>/<path>". */
 int nn_root_hostpath(const struct nn_root *r, const char *path, char *buf, size_t size);
 

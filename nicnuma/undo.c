@@ -3,10 +3,16 @@
  *
  * The log lives in ctx->state_dir resolved inside the fs root, so a fixture
  * run keeps its snapshots in its own tree and never touches /var/lib. Every
- * save rewrites the whole log to a temporary file in the same directory,
- * fsyncs it, renames it over the old one and fsyncs the directory: after a
- * crash the log is either the previous or the new version, never a torn one.
+ * save goes through nn_write_atomic_at(): after a crash the log is either the
+ * previous or the new version, never a torn one.
+ *
+ * Replaying a log is acting as root on what a file says, so reading one is
+ * strict (see undo.h): owner and mode of the directory and the file, a
+ * regular file with one link, a size cap, every change validated by its
+ * kind before the first one is restored. The log itself knows no kind: each
+ * change carries its struct nn_change_ops.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -14,100 +20,116 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
-#include "cpuset.h"
+#include "basic/fileio.h"
+#include "basic/limits.h"
 #include "ctx.h"
 #include "undo.h"
-#include "irq/affinity.h"
-#include "irq/channels.h"
-#include "irq/irqbalance.h"
 
 #define LOG_SUFFIX ".json"
+#define MIB(x) ((unsigned int)((x) >> 20))
 
-static const char *const kind_names[] = {
-	[NN_CHANGE_FILE] = "file",
-	[NN_CHANGE_IRQBALANCE] = "irqbalance",
-	[NN_CHANGE_CHANNELS] = "channels",
-	[NN_CHANGE_MOUNT] = "mount",
-};
-
-const char *nn_change_kind_name(enum nn_change_kind kind)
+/* Owned by root, or by the euid when that is not root (a user replaying a
+ * file of their own gains nothing), and writable by nobody else. */
+static int trusted(const struct stat *st, char *why, size_t whylen)
 {
-	if ((size_t)kind < sizeof(kind_names) / sizeof(kind_names[0]))
-		return kind_names[kind];
-	return "unknown";
-}
+	uid_t me = geteuid();
 
-static int kind_parse(const char *s, enum nn_change_kind *kind)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
-		if (!strcmp(s, kind_names[i])) {
-			*kind = (enum nn_change_kind)i;
-			return 0;
-		}
-	return -EINVAL;
-}
-
-/* mkdir -p inside the root; components are created 0700 (snapshots hold the
- * machine's previous state and are nobody else's business). */
-static int mkdir_p(const struct nn_root *r, const char *path)
-{
-	char buf[PATH_MAX], *p;
-	int dirfd = r->fd >= 0 ? r->fd : AT_FDCWD;
-
-	if (strlen(path) >= sizeof(buf))
-		return -ENAMETOOLONG;
-	strcpy(buf, path);
-	for (p = buf + 1; ; p++) {
-		if (*p == '/' || !*p) {
-			char save = *p;
-			const char *rel = buf;
-
-			*p = '\0';
-			if (r->fd >= 0)
-				while (*rel == '/')
-					rel++;
-			if (*rel && mkdirat(dirfd, rel, 0700) < 0 && errno != EEXIST)
-				return -errno;
-			*p = save;
-			if (!save)
-				break;
-		}
+	if (st->st_uid != 0 && st->st_uid != me) {
+		snprintf(why, whylen, "owned by uid %u, not by root", (unsigned int)st->st_uid);
+		return -EPERM;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(why, whylen, "group- or world-writable (mode %04o)",
+			 (unsigned int)(st->st_mode & 07777));
+		return -EPERM;
 	}
 	return 0;
 }
 
-int nn_state_dir_open(struct nn_ctx *ctx, int create)
+/* Opens directory @dir inside the root (created 0700 when @create) and
+ * checks it may hold logs. Prints why not. */
+static int open_dir(struct nn_ctx *ctx, const char *dir, int create)
 {
+	char why[128];
+	struct stat st;
 	int fd, err;
 
-	if (!ctx->state_dir || !*ctx->state_dir)
-		return -EINVAL;
-	if (ctx->state_dir[0] != '/') {
-		nn_err(ctx, "state directory '%s' must be an absolute path", ctx->state_dir);
+	if (!dir || dir[0] != '/') {
+		nn_err(ctx, "state directory '%s' must be an absolute path", dir ? dir : "");
 		return -EINVAL;
 	}
-	fd = nn_root_openat(&ctx->root, ctx->state_dir, O_RDONLY | O_DIRECTORY, 0);
-	if (fd == -ENOENT && create) {
-		err = mkdir_p(&ctx->root, ctx->state_dir);
-		if (err)
-			return err;
-		fd = nn_root_openat(&ctx->root, ctx->state_dir, O_RDONLY | O_DIRECTORY, 0);
+	fd = nn_root_openat(&ctx->root, dir, O_RDONLY | O_DIRECTORY, 0);
+	if (fd == -ENOENT && create)
+		fd = nn_root_mkdir_p(&ctx->root, dir, 0700);
+	if (fd < 0)
+		return fd;
+	err = fstat(fd, &st) < 0 ? -errno : trusted(&st, why, sizeof(why));
+	if (err) {
+		nn_err(ctx, "refusing state directory %s: %s", dir,
+		       err == -EPERM ? why : strerror(-err));
+		close(fd);
+		return err;
 	}
 	return fd;
+}
+
+int nn_state_dir_open(struct nn_ctx *ctx, int create)
+{
+	return open_dir(ctx, ctx->state_dir, create);
+}
+
+/* ".NAME.XXXXXX" of nn_write_atomic_at, or ".NAME.tmp" of older versions. */
+static bool is_temp_name(const char *n)
+{
+	size_t len = strlen(n), i;
+
+	if (n[0] != '.' || len < 9)
+		return false;
+	if (!strcmp(n + len - 4, ".tmp"))
+		return true;
+	if (n[len - 7] != '.')
+		return false;
+	for (i = len - 6; i < len; i++)
+		if (!((n[i] >= 'a' && n[i] <= 'z') || (n[i] >= 'A' && n[i] <= 'Z') ||
+		      (n[i] >= '0' && n[i] <= '9')))
+			return false;
+	return true;
+}
+
+/* Under the lock every writer is us: a temp file from before we took it was
+ * left by a run that was killed. */
+static void prune_temps(struct nn_ctx *ctx, int dfd, time_t since)
+{
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(d)))
+		if (is_temp_name(de->d_name) &&
+		    !fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode) &&
+		    st.st_mtime < since && unlinkat(dfd, de->d_name, 0) < 0)
+			nn_warn(ctx, ctx->state_dir, "cannot remove stale %s: %s", de->d_name,
+				strerror(errno));
+	closedir(d);
 }
 
 int nn_state_lock(struct nn_ctx *ctx)
 {
 	char pid[32];
+	struct stat st;
+	time_t now = time(NULL);
 	int dfd, fd, err;
 
 	dfd = nn_state_dir_open(ctx, 1);
@@ -115,12 +137,20 @@ int nn_state_lock(struct nn_ctx *ctx)
 		nn_err(ctx, "cannot open state directory %s: %s", ctx->state_dir, strerror(-dfd));
 		return dfd;
 	}
-	fd = openat(dfd, "lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	/* No O_TRUNC: the file is checked before anything is written to it. */
+	fd = openat(dfd, "lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
 	err = fd < 0 ? -errno : 0;
-	close(dfd);
 	if (err) {
 		nn_err(ctx, "cannot open %s/lock: %s", ctx->state_dir, strerror(-err));
-		return err;
+		goto fail;
+	}
+	/* A hard link to /etc/shadow would otherwise be truncated below. */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+	    st.st_uid != geteuid()) {
+		nn_err(ctx, "refusing %s/lock: not a regular file with one link owned by uid %u",
+		       ctx->state_dir, (unsigned int)geteuid());
+		err = -EPERM;
+		goto fail;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		ssize_t n;
@@ -131,8 +161,7 @@ int nn_state_lock(struct nn_ctx *ctx)
 		pid[strcspn(pid, "\n")] = '\0';
 		nn_err(ctx, "another nicnuma run holds %s/lock%s%s%s; try again when it is done",
 		       ctx->state_dir, *pid ? " (pid " : "", pid, *pid ? ")" : "");
-		close(fd);
-		return err;
+		goto fail;
 	}
 	/* The pid is a hint for the message above; the flock is the lock. */
 	if (ftruncate(fd, 0) == 0) {
@@ -141,7 +170,14 @@ int nn_state_lock(struct nn_ctx *ctx)
 		if (pwrite(fd, pid, (size_t)len, 0) < 0)
 			nn_warn(ctx, "lock", "cannot record pid in lock file: %s", strerror(errno));
 	}
+	prune_temps(ctx, dfd, now);
+	close(dfd);
 	return fd;
+fail:
+	if (fd >= 0)
+		close(fd);
+	close(dfd);
+	return err;
 }
 
 void nn_state_unlock(int fd)
@@ -203,34 +239,35 @@ static char *dupz(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-int nn_undo_add(struct nn_undo *u, enum nn_change_kind kind, const char *path,
+static void change_free(struct nn_change *c)
+{
+	free(c->path);
+	free(c->before);
+	free(c->after);
+	free(c->detail);
+}
+
+int nn_undo_add(struct nn_undo *u, const struct nn_change_ops *ops, const char *path,
 		const char *before, const char *after, const char *detail)
 {
 	struct nn_change *c;
+	int err;
 
-	/* Grow by doubling at powers of two: apply adds one change per IRQ and
-	 * XPS queue, so ~1100 adds cost a dozen reallocs. */
-	if (u->nchanges == 0 || (u->nchanges >= 16 && !(u->nchanges & (u->nchanges - 1)))) {
-		size_t cap = u->nchanges ? u->nchanges * 2 : 16;
-
-		c = realloc(u->changes, cap * sizeof(*c));
-		if (!c)
-			return -ENOMEM;
-		u->changes = c;
-	}
+	if (!ops)
+		return -EINVAL;
+	err = NN_GROW(u->changes, u->nchanges, u->cap);
+	if (err)
+		return err;
 	c = &u->changes[u->nchanges];
 	memset(c, 0, sizeof(*c));
-	c->kind = kind;
+	c->ops = ops;
 	c->path = dupz(path);
 	c->before = dupz(before);
 	c->after = dupz(after);
 	c->detail = dupz(detail);
 	if ((path && !c->path) || (before && !c->before) || (after && !c->after) ||
 	    (detail && !c->detail)) {
-		free(c->path);
-		free(c->before);
-		free(c->after);
-		free(c->detail);
+		change_free(c);
 		return -ENOMEM;
 	}
 	u->nchanges++;
@@ -262,7 +299,7 @@ static struct json_object *to_json(const struct nn_undo *u, const char *rolled_b
 		const struct nn_change *c = &u->changes[i];
 		struct json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "kind", json_object_new_string(nn_change_kind_name(c->kind)));
+		json_object_object_add(o, "kind", json_object_new_string(c->ops->name));
 		json_object_object_add(o, "path", jstr(c->path));
 		json_object_object_add(o, "before", jstr(c->before));
 		json_object_object_add(o, "after", jstr(c->after));
@@ -278,71 +315,60 @@ static struct json_object *to_json(const struct nn_undo *u, const char *rolled_b
 	return doc;
 }
 
-/* Splits "DIR/NAME" of a log path into its base name. */
-static const char *base_name(const char *path)
+/* Splits a log path "DIR/NAME" into its directory (malloc'd) and name. */
+static int split_path(const char *path, char **dir, const char **name)
 {
 	const char *s = strrchr(path, '/');
 
-	return s ? s + 1 : path;
+	if (!s || !s[1])
+		return -EINVAL;
+	*name = s + 1;
+	*dir = s == path ? strdup("/") : strndup(path, (size_t)(s - path));
+	return *dir ? 0 : -ENOMEM;
 }
 
-static int write_atomic(struct nn_ctx *ctx, const char *name, const char *text)
-{
-	char tmp[NAME_MAX + 1];
-	size_t len = strlen(text), off = 0;
-	int dfd, fd, err = 0;
-
-	dfd = nn_state_dir_open(ctx, 1);
-	if (dfd < 0)
-		return dfd;
-	if ((size_t)snprintf(tmp, sizeof(tmp), ".%s.tmp", name) >= sizeof(tmp)) {
-		close(dfd);
-		return -ENAMETOOLONG;
-	}
-	unlinkat(dfd, tmp, 0);	/* a leftover from a crashed run */
-	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0) {
-		err = -errno;
-		goto out;
-	}
-	/* Mode 0600 whatever the umask. */
-	if (fchmod(fd, 0600) < 0)
-		err = -errno;
-	while (!err && off < len) {
-		ssize_t n = write(fd, text + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			err = -errno;
-		else
-			off += (size_t)n;
-	}
-	if (!err && fsync(fd) < 0)
-		err = -errno;
-	if (close(fd) < 0 && !err)
-		err = -errno;
-	if (!err && renameat(dfd, tmp, dfd, name) < 0)
-		err = -errno;
-	if (err)
-		unlinkat(dfd, tmp, 0);
-	else if (fsync(dfd) < 0)
-		err = -errno;
-out:
-	close(dfd);
-	return err;
-}
-
+/* Writes @u to u->file: the file it was loaded from, or the new one in the
+ * state dir. */
 static int save(struct nn_ctx *ctx, const struct nn_undo *u, const char *rolled_back)
 {
 	struct json_object *doc = to_json(u, rolled_back);
 	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
 							  JSON_C_TO_STRING_NOSLASHESCAPE);
-	int err = text ? write_atomic(ctx, base_name(u->file), text) : -ENOMEM;
+	const char *name;
+	char *dir = NULL;
+	size_t len = text ? strlen(text) : 0;
+	int dfd = -1, err;
 
-	json_object_put(doc);
+	if (!text) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* Checked before any kernel write: a log rollback cannot read back would
+	 * make the run irreversible. */
+	if (len > NN_DOC_MAX_BYTES) {
+		nn_err(ctx, "the snapshot of this %s would be %zu bytes, more than rollback reads "
+		       "(%u MiB)", u->command && !strcmp(u->command, "apply") ? "plan" :
+		       u->command ? u->command : "run", len, MIB(NN_DOC_MAX_BYTES));
+		err = -EFBIG;
+		goto quiet;
+	}
+	err = split_path(u->file, &dir, &name);
+	if (err)
+		goto out;
+	dfd = open_dir(ctx, dir, !strcmp(dir, ctx->state_dir));
+	if (dfd < 0) {
+		err = dfd;
+		goto out;
+	}
+	err = nn_write_atomic_at(dfd, name, text, len, 0600);
+out:
 	if (err)
 		nn_err(ctx, "cannot save snapshot %s: %s", u->file, strerror(-err));
+quiet:
+	if (dfd >= 0)
+		close(dfd);
+	free(dir);
+	json_object_put(doc);
 	return err;
 }
 
@@ -351,23 +377,16 @@ int nn_undo_save(struct nn_ctx *ctx, struct nn_undo *u)
 	return save(ctx, u, NULL);
 }
 
-int nn_undo_record(struct nn_ctx *ctx, struct nn_undo *u, enum nn_change_kind kind,
+int nn_undo_record(struct nn_ctx *ctx, struct nn_undo *u, const struct nn_change_ops *ops,
 		   const char *path, const char *before, const char *after, const char *detail)
 {
-	int err = nn_undo_add(u, kind, path, before, after, detail);
+	int err = nn_undo_add(u, ops, path, before, after, detail);
 
 	if (err)
 		return err;
 	err = nn_undo_save(ctx, u);
-	if (err) {
-		/* Not persisted: the caller must not write, so forget it too. */
-		struct nn_change *c = &u->changes[--u->nchanges];
-
-		free(c->path);
-		free(c->before);
-		free(c->after);
-		free(c->detail);
-	}
+	if (err)	/* not persisted: the caller must not write, so forget it too */
+		change_free(&u->changes[--u->nchanges]);
 	return err;
 }
 
@@ -382,70 +401,154 @@ int nn_undo_mark_rolled_back(struct nn_ctx *ctx, const struct nn_undo *u)
 	return save(ctx, u, stamp);
 }
 
-static const char *jget_str(struct json_object *o, const char *key)
+/* A string member, or NULL when absent or null; -EINVAL for another type. */
+static int jget_str(struct json_object *o, const char *key, const char **out)
 {
 	struct json_object *v;
 
+	*out = NULL;
 	if (!json_object_object_get_ex(o, key, &v) || !v)
-		return NULL;
-	return json_object_get_string(v);
+		return 0;
+	if (!json_object_is_type(v, json_type_string))
+		return -EINVAL;
+	*out = json_object_get_string(v);
+	return 0;
 }
 
-/* Parses one log; @rolled_back (may be NULL) says whether it was replayed. */
-static int parse_log(struct nn_ctx *ctx, const char *file, const char *text,
-		     struct nn_undo *u, int *rolled_back)
+static const struct nn_change_ops *kind_find(const struct nn_change_ops *const *kinds,
+					     const char *name)
 {
-	struct json_object *doc, *arr, *v;
-	int err = 0;
-	size_t i, n;
+	for (; kinds && *kinds; kinds++)
+		if (!strcmp((*kinds)->name, name))
+			return *kinds;
+	return NULL;
+}
 
-	memset(u, 0, sizeof(*u));
-	doc = json_tokener_parse(text);
-	if (!doc || !json_object_is_type(doc, json_type_object)) {
-		nn_err(ctx, "%s: not a nicnuma snapshot (bad JSON)", file);
-		json_object_put(doc);
+static int parse_change(struct json_object *c, size_t i, const struct nn_change_ops *const *kinds,
+			struct nn_undo *u, char *why, size_t whylen)
+{
+	const char *ks, *path, *before, *after, *detail = NULL;
+	const struct nn_change_ops *ops;
+	struct json_object *d;
+	int err;
+
+	if (!json_object_is_type(c, json_type_object)) {
+		snprintf(why, whylen, "change %zu is not an object", i);
 		return -EINVAL;
 	}
-	if (!json_object_object_get_ex(doc, "version", &v) || json_object_get_int(v) != 1) {
-		nn_err(ctx, "%s: unsupported snapshot version", file);
-		err = -EINVAL;
+	if (jget_str(c, "kind", &ks) || !ks || !(ops = kind_find(kinds, ks))) {
+		snprintf(why, whylen, "change %zu has an unknown kind", i);
+		return -EINVAL;
+	}
+	if (jget_str(c, "path", &path) || jget_str(c, "before", &before) ||
+	    jget_str(c, "after", &after)) {
+		snprintf(why, whylen, "change %zu (%s): path, before and after must be strings",
+			 i, ks);
+		return -EINVAL;
+	}
+	if (json_object_object_get_ex(c, "detail", &d) && d)
+		detail = json_object_is_type(d, json_type_string) ? json_object_get_string(d)
+			: json_object_to_json_string_ext(d, JSON_C_TO_STRING_PLAIN |
+							 JSON_C_TO_STRING_NOSLASHESCAPE);
+	err = nn_undo_add(u, ops, path, before, after, detail);
+	if (err) {
+		snprintf(why, whylen, "%s", strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+/* Runs every change's validate(); @ctx NULL for the document-only checks. */
+static int validate_all(struct nn_ctx *ctx, const struct nn_undo *u, char *why, size_t whylen)
+{
+	char r[256];
+	size_t i;
+	int err;
+
+	for (i = 0; i < u->nchanges; i++) {
+		const struct nn_change *c = &u->changes[i];
+
+		r[0] = '\0';
+		err = c->ops->validate(ctx, u, c, r, sizeof(r));
+		if (err) {
+			snprintf(why, whylen, "change %zu (%s %s): %s", i, c->ops->name,
+				 c->path ? c->path : "-", r[0] ? r : strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+int nn_undo_parse(const char *text, size_t len, const struct nn_change_ops *const *kinds,
+		  struct nn_undo *u, char *why, size_t whylen)
+{
+	struct json_object *doc = NULL, *arr, *v;
+	struct json_tokener *tok;
+	const char *s;
+	size_t i, n;
+	int err = -EINVAL;
+
+	memset(u, 0, sizeof(*u));
+	if (len > NN_DOC_MAX_BYTES) {
+		snprintf(why, whylen, "%zu bytes, more than the %u MiB a snapshot may have", len,
+			 MIB(NN_DOC_MAX_BYTES));
+		return -EFBIG;
+	}
+	tok = json_tokener_new();
+	if (!tok)
+		return -ENOMEM;
+	doc = json_tokener_parse_ex(tok, text, (int)len);
+	/* One whole document: nothing but whitespace after it, no NUL inside. */
+	if (doc && json_tokener_get_error(tok) == json_tokener_success) {
+		for (i = json_tokener_get_parse_end(tok); i < len; i++)
+			if (!strchr(" \t\r\n", text[i]))
+				break;
+		if (i < len) {
+			json_object_put(doc);
+			doc = NULL;
+		}
+	} else {
+		json_object_put(doc);
+		doc = NULL;
+	}
+	json_tokener_free(tok);
+	if (!doc || !json_object_is_type(doc, json_type_object)) {
+		snprintf(why, whylen, "not a nicnuma snapshot (bad JSON)");
+		goto out;
+	}
+	if (!json_object_object_get_ex(doc, "version", &v) || !json_object_is_type(v, json_type_int) ||
+	    json_object_get_int64(v) != 1) {
+		snprintf(why, whylen, "unsupported snapshot version");
 		goto out;
 	}
 	if (!json_object_object_get_ex(doc, "changes", &arr) ||
 	    !json_object_is_type(arr, json_type_array)) {
-		nn_err(ctx, "%s: snapshot has no \"changes\" array", file);
-		err = -EINVAL;
+		snprintf(why, whylen, "snapshot has no \"changes\" array");
 		goto out;
 	}
-	if (rolled_back)
-		*rolled_back = jget_str(doc, "rolled_back") != NULL;
-	u->file = strdup(file);
-	u->command = dupz(jget_str(doc, "command"));
-	if (json_object_object_get_ex(doc, "host", &v) && v)
-		u->host = json_object_get(v);
-	n = json_object_array_length(arr);
-	for (i = 0; i < n && !err; i++) {
-		struct json_object *c = json_object_array_get_idx(arr, i), *d;
-		enum nn_change_kind kind;
-		const char *ks = c ? jget_str(c, "kind") : NULL;
-		const char *detail = NULL;
-
-		if (!ks || kind_parse(ks, &kind)) {
-			nn_err(ctx, "%s: change %zu has an unknown kind '%s'", file, i, ks ? ks : "");
-			err = -EINVAL;
-			break;
-		}
-		if (json_object_object_get_ex(c, "detail", &d) && d)
-			detail = json_object_is_type(d, json_type_string) ? json_object_get_string(d)
-				: json_object_to_json_string_ext(d, JSON_C_TO_STRING_PLAIN);
-		if (kind == NN_CHANGE_FILE && (!jget_str(c, "path") || !jget_str(c, "before"))) {
-			nn_err(ctx, "%s: change %zu (file) lacks a path or a before value", file, i);
-			err = -EINVAL;
-			break;
-		}
-		err = nn_undo_add(u, kind, jget_str(c, "path"), jget_str(c, "before"),
-				  jget_str(c, "after"), detail);
+	if (jget_str(doc, "command", &s) || (u->command = dupz(s), s && !u->command)) {
+		snprintf(why, whylen, "\"command\" is not a string");
+		goto out;
 	}
+	if (jget_str(doc, "rolled_back", &s)) {
+		snprintf(why, whylen, "\"rolled_back\" is not a string");
+		goto out;
+	}
+	u->rolled_back = s != NULL;
+	if (json_object_object_get_ex(doc, "host", &v) && v) {
+		if (!json_object_is_type(v, json_type_object)) {
+			snprintf(why, whylen, "\"host\" is not an object");
+			goto out;
+		}
+		u->host = json_object_get(v);
+	}
+	n = json_object_array_length(arr);
+	for (i = 0; i < n; i++) {
+		err = parse_change(json_object_array_get_idx(arr, i), i, kinds, u, why, whylen);
+		if (err)
+			goto out;
+	}
+	err = validate_all(NULL, u, why, whylen);
 out:
 	json_object_put(doc);
 	if (err)
@@ -453,23 +556,47 @@ out:
 	return err;
 }
 
-static int read_log(struct nn_ctx *ctx, int dfd, const char *name, char **text)
+/* Reads a log under the trust rule: no symlink, no FIFO (O_NONBLOCK: an
+ * open never waits for a writer), a regular file with one link, owned by
+ * root, writable by nobody else, at most the cap. */
+static int read_trusted(int dfd, const char *name, char **text, size_t *len, char *why,
+			size_t whylen)
 {
 	struct stat st;
 	size_t off = 0;
 	int fd, err = 0;
 
-	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (64 << 20)) {
-		close(fd);
-		return -EINVAL;
+	*text = NULL;
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(why, whylen, "%s", err == -ELOOP ? "a symbolic link" : strerror(-err));
+		return err;
+	}
+	if (fstat(fd, &st) < 0) {
+		err = -errno;
+		snprintf(why, whylen, "%s", strerror(-err));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_nlink != 1) {
+		snprintf(why, whylen, "not a regular file with one link");
+		err = -EPERM;
+		goto out;
+	}
+	err = trusted(&st, why, whylen);
+	if (err)
+		goto out;
+	if ((unsigned long long)st.st_size > NN_DOC_MAX_BYTES) {
+		snprintf(why, whylen, "%lld bytes, more than the %u MiB a snapshot may have",
+			 (long long)st.st_size, MIB(NN_DOC_MAX_BYTES));
+		err = -EFBIG;
+		goto out;
 	}
 	*text = malloc((size_t)st.st_size + 1);
 	if (!*text) {
-		close(fd);
-		return -ENOMEM;
+		err = -ENOMEM;
+		snprintf(why, whylen, "%s", strerror(ENOMEM));
+		goto out;
 	}
 	while (off < (size_t)st.st_size) {
 		ssize_t n = read(fd, *text + off, (size_t)st.st_size - off);
@@ -478,16 +605,45 @@ static int read_log(struct nn_ctx *ctx, int dfd, const char *name, char **text)
 			continue;
 		if (n <= 0) {
 			err = n < 0 ? -errno : -EIO;
+			snprintf(why, whylen, "%s", n < 0 ? strerror(errno) : "shorter than its size");
 			break;
 		}
 		off += (size_t)n;
 	}
 	(*text)[off] = '\0';
+	*len = off;
+out:
 	close(fd);
 	if (err) {
 		free(*text);
 		*text = NULL;
 	}
+	return err;
+}
+
+/* Reads and parses DIR/NAME; prints why not, naming @shown. */
+static int load_one(struct nn_ctx *ctx, int dfd, const char *name, const char *shown,
+		    const struct nn_change_ops *const *kinds, struct nn_undo *u)
+{
+	char why[320], *text;
+	size_t len = 0;
+	int err;
+
+	err = read_trusted(dfd, name, &text, &len, why, sizeof(why));
+	if (!err) {
+		err = nn_undo_parse(text, len, kinds, u, why, sizeof(why));
+		free(text);
+	}
+	if (!err) {
+		u->file = strdup(shown);
+		if (!u->file) {
+			nn_undo_free(u);
+			err = -ENOMEM;
+			snprintf(why, sizeof(why), "%s", strerror(ENOMEM));
+		}
+	}
+	if (err)
+		nn_err(ctx, "cannot use snapshot %s: %s", shown, why);
 	return err;
 }
 
@@ -503,52 +659,91 @@ static bool is_log_name(const char *n)
 	return n[0] >= '0' && n[0] <= '9' && len > sl && !strcmp(n + len - sl, LOG_SUFFIX);
 }
 
-int nn_undo_load(struct nn_ctx *ctx, const char *file, struct nn_undo *u)
+static void names_free(char **names, size_t n)
 {
-	char **names = NULL, *text = NULL, path[PATH_MAX];
-	size_t n = 0, cap = 0, i;
+	while (n)
+		free(names[--n]);
+	free(names);
+}
+
+/* The log names in @dfd, newest first. */
+static int list_logs(int dfd, char ***out, size_t *nout)
+{
+	char **names = NULL;
+	size_t n = 0, cap = 0;
 	struct dirent *de;
-	DIR *d = NULL;
-	int dfd, err = -ENOENT;
+	DIR *d;
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	while ((de = readdir(d))) {
+		if (!is_log_name(de->d_name))
+			continue;
+		err = NN_GROW(names, n, cap);
+		if (!err && !(names[n] = strdup(de->d_name)))
+			err = -ENOMEM;
+		if (err)
+			break;
+		n++;
+	}
+	closedir(d);
+	if (err) {
+		names_free(names, n);
+		return err;
+	}
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_names);
+	*out = names;
+	*nout = n;
+	return 0;
+}
+
+int nn_undo_load(struct nn_ctx *ctx, const char *file, const struct nn_change_ops *const *kinds,
+		 struct nn_undo *u)
+{
+	char **names = NULL, *dir = NULL, *path = NULL;
+	const char *name;
+	size_t n = 0, i;
+	int dfd, err;
 
 	memset(u, 0, sizeof(*u));
 	if (file) {
-		/* A given snapshot: a bare name is looked up in the state dir, a path
-		 * is taken inside the fs root like every other path. */
-		int fd;
-
+		/* A bare name is looked up in the state dir; a path is taken
+		 * inside the fs root like every other path. */
 		if (strchr(file, '/')) {
-			char *slash;
-
-			if ((size_t)snprintf(path, sizeof(path), "%s", file) >= sizeof(path))
-				return -ENAMETOOLONG;
-			slash = strrchr(path, '/');
-			*slash = '\0';
-			fd = nn_root_openat(&ctx->root, *path ? path : "/", O_RDONLY | O_DIRECTORY, 0);
-			*slash = '/';
-			if (fd < 0) {
-				nn_err(ctx, "cannot open snapshot %s: %s", file, strerror(-fd));
-				return fd;
+			if (file[0] != '/') {
+				nn_err(ctx, "snapshot %s: give an absolute path (inside --root)", file);
+				return -EINVAL;
 			}
-			err = read_log(ctx, fd, slash + 1, &text);
-			close(fd);
+			err = split_path(file, &dir, &name);
+			if (err) {
+				nn_err(ctx, "snapshot %s: not a file path", file);
+				return err;
+			}
+			dfd = open_dir(ctx, dir, 0);
+			path = strdup(file);
 		} else {
-			fd = nn_state_dir_open(ctx, 0);
-			if (fd < 0) {
-				nn_err(ctx, "cannot open state directory %s: %s", ctx->state_dir,
-				       strerror(-fd));
-				return fd;
-			}
-			err = read_log(ctx, fd, file, &text);
-			close(fd);
-			snprintf(path, sizeof(path), "%s/%s", ctx->state_dir, file);
+			name = file;
+			dfd = nn_state_dir_open(ctx, 0);
+			if (asprintf(&path, "%s/%s", ctx->state_dir, file) < 0)
+				path = NULL;
 		}
-		if (err) {
-			nn_err(ctx, "cannot read snapshot %s: %s", file, strerror(-err));
-			return err;
+		if (dfd < 0) {
+			nn_err(ctx, "cannot open the directory of snapshot %s: %s", file, strerror(-dfd));
+			err = dfd;
+		} else {
+			err = path ? load_one(ctx, dfd, name, path, kinds, u) : -ENOMEM;
+			close(dfd);
 		}
-		err = parse_log(ctx, strchr(file, '/') ? file : path, text, u, NULL);
-		free(text);
+		free(dir);
+		free(path);
 		return err;
 	}
 
@@ -558,110 +753,71 @@ int nn_undo_load(struct nn_ctx *ctx, const char *file, struct nn_undo *u)
 		       strerror(-dfd));
 		return dfd;
 	}
-	d = fdopendir(dfd);
-	if (!d) {
-		err = -errno;
-		close(dfd);
-		return err;
-	}
-	while ((de = readdir(d))) {
-		if (!is_log_name(de->d_name))
-			continue;
-		if (n == cap) {
-			char **nn = realloc(names, (cap = cap ? cap * 2 : 16) * sizeof(*names));
-
-			if (!nn) {
-				err = -ENOMEM;
-				goto out;
-			}
-			names = nn;
-		}
-		names[n] = strdup(de->d_name);
-		if (!names[n]) {
+	err = list_logs(dfd, &names, &n);
+	if (err)
+		nn_err(ctx, "cannot list %s: %s", ctx->state_dir, strerror(-err));
+	for (i = 0; !err && i < n; i++) {
+		if (asprintf(&path, "%s/%s", ctx->state_dir, names[i]) < 0) {
 			err = -ENOMEM;
-			goto out;
+			break;
 		}
-		n++;
-	}
-	qsort(names, n, sizeof(*names), cmp_names);
-	err = -ENOENT;
-	for (i = 0; i < n; i++) {
-		int rolled = 0;
-
-		if (read_log(ctx, dirfd(d), names[i], &text))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", ctx->state_dir, names[i]);
-		err = parse_log(ctx, path, text, u, &rolled);
-		free(text);
-		text = NULL;
-		if (err)
-			goto out;	/* a damaged newest log must not be skipped silently */
-		if (!rolled)
+		/* Never skipped: one that cannot be used stops the walk here. */
+		err = load_one(ctx, dfd, names[i], path, kinds, u);
+		free(path);
+		if (err || !u->rolled_back)
 			goto out;
 		nn_undo_free(u);
+	}
+	if (!err) {
+		nn_err(ctx, "no snapshot to roll back in %s (none, or all already rolled back)",
+		       ctx->state_dir);
 		err = -ENOENT;
 	}
-	nn_err(ctx, "no snapshot to roll back in %s (none, or all already rolled back)",
-	       ctx->state_dir);
 out:
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	closedir(d);
+	names_free(names, n);
+	close(dfd);
 	return err;
 }
 
-static bool ends_with(const char *s, const char *suffix)
+/* Whether log @name says it was rolled back; -errno when it cannot tell. */
+static int is_rolled_back(int dfd, const char *name)
 {
-	size_t a = strlen(s), b = strlen(suffix);
+	struct json_object *doc, *v;
+	char why[128], *text;
+	size_t len;
+	int err = read_trusted(dfd, name, &text, &len, why, sizeof(why));
 
-	return a >= b && !strcmp(s + a - b, suffix);
+	if (err)
+		return err;
+	doc = json_tokener_parse(text);
+	free(text);
+	if (!doc)
+		return -EINVAL;
+	err = json_object_object_get_ex(doc, "rolled_back", &v) && v;
+	json_object_put(doc);
+	return err;
 }
 
-static void trim(char *s)
+int nn_undo_prune(struct nn_ctx *ctx)
 {
-	size_t n = strlen(s);
+	char **names = NULL;
+	size_t n = 0, i, kept = 0;
+	int dfd, err;
 
-	while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t'))
-		s[--n] = '\0';
-}
-
-/* Same value as the kernel would print it: cpulists and masks compare as sets
- * ("0-1" == "0,1", "00000003" == "3"), everything else as trimmed text. */
-bool nn_value_equal(const char *path, const char *a, const char *b)
-{
-	struct nn_cpuset sa = NN_CPUSET_INIT, sb = NN_CPUSET_INIT;
-	char *ta, *tb;
-	bool eq;
-	int ea, eb;
-
-	if (!a || !b)
-		return a == b;
-	ta = strdup(a);
-	tb = strdup(b);
-	if (!ta || !tb) {
-		free(ta);
-		free(tb);
-		return false;
+	dfd = nn_state_dir_open(ctx, 0);
+	if (dfd < 0)
+		return dfd;
+	err = list_logs(dfd, &names, &n);
+	for (i = 0; !err && i < n; i++) {
+		/* Only rolled-back logs go; one we cannot read is left alone. */
+		if (is_rolled_back(dfd, names[i]) != 1 || kept++ < NN_UNDO_KEEP)
+			continue;
+		if (unlinkat(dfd, names[i], 0) < 0)
+			nn_warn(ctx, ctx->state_dir, "cannot prune %s: %s", names[i], strerror(errno));
 	}
-	trim(ta);
-	trim(tb);
-	eq = !strcmp(ta, tb);
-	if (!eq && (ends_with(path, "_list") || ends_with(path, "cpulist"))) {
-		ea = nn_cpuset_parse_list(ta, &sa);
-		eb = nn_cpuset_parse_list(tb, &sb);
-		eq = !ea && !eb && nn_cpuset_equal(&sa, &sb);
-	} else if (!eq && (ends_with(path, "xps_cpus") || ends_with(path, "smp_affinity") ||
-			   ends_with(path, "rps_cpus"))) {
-		ea = nn_cpuset_parse_mask(ta, &sa);
-		eb = nn_cpuset_parse_mask(tb, &sb);
-		eq = !ea && !eb && nn_cpuset_equal(&sa, &sb);
-	}
-	nn_cpuset_free(&sa);
-	nn_cpuset_free(&sb);
-	free(ta);
-	free(tb);
-	return eq;
+	names_free(names, n);
+	close(dfd);
+	return err;
 }
 
 static void report(struct nn_ctx *ctx, const struct nn_change *c, const char *current,
@@ -670,7 +826,7 @@ static void report(struct nn_ctx *ctx, const struct nn_change *c, const char *cu
 	struct nn_out *o = &ctx->out;
 
 	nn_open_object(o, NULL);
-	nn_print_string(o, PRINT_ANY, "kind", "%-10s ", nn_change_kind_name(c->kind));
+	nn_print_string(o, PRINT_ANY, "kind", "%-10s ", c->ops->name);
 	nn_print_string(o, PRINT_ANY, "path", "%-44s ", c->path);
 	nn_print_string(o, PRINT_ANY, "current", "%-12s ", current);
 	nn_print_string(o, PRINT_ANY, "restored", "%-12s ", c->before);
@@ -680,106 +836,42 @@ static void report(struct nn_ctx *ctx, const struct nn_change *c, const char *cu
 	nn_close_object(o);
 }
 
-static int rollback_file(struct nn_ctx *ctx, const struct nn_change *c)
+int nn_undo_validate(struct nn_ctx *ctx, const struct nn_undo *u)
 {
-	char *cur = NULL, *after = NULL, why[256];
-	int err;
+	char why[512];
+	int err = validate_all(ctx, u, why, sizeof(why));
 
-	err = nn_read_file(&ctx->root, c->path, &cur, NULL);
-	if (err) {
-		snprintf(why, sizeof(why), "cannot read: %s", strerror(-err));
-		report(ctx, c, NULL, "failed", why);
-		return err;
-	}
-	trim(cur);
-	if (nn_value_equal(c->path, cur, c->before)) {
-		report(ctx, c, cur, "unchanged", NULL);
-		free(cur);
-		return 0;
-	}
-	err = nn_write_value(ctx, c->path, c->before);
-	if (err == -EBUSY || err == -EAGAIN)
-		err = nn_write_value(ctx, c->path, c->before);	/* transient: once more */
-	if (!err) {
-		err = nn_read_file(&ctx->root, c->path, &after, NULL);
-		if (!err) {
-			trim(after);
-			if (!nn_value_equal(c->path, after, c->before))
-				err = -EIO;
-		}
-	}
-	if (err) {
-		if (after && err == -EIO)
-			snprintf(why, sizeof(why), "read back '%s'", after);
-		else
-			snprintf(why, sizeof(why), "%s", strerror(-err));
-		report(ctx, c, cur, "failed", why);
-	} else {
-		report(ctx, c, cur, "restored", NULL);
-	}
-	free(cur);
-	free(after);
-	return err;
-}
-
-static int rollback_live_only(struct nn_ctx *ctx, const struct nn_change *c)
-{
-	char why[256];
-	int err = 0;
-
-	if (!nn_root_is_live(&ctx->root)) {
-		report(ctx, c, NULL, "skipped", "not touched (fake root)");
-		return 0;
-	}
-	switch (c->kind) {
-	case NN_CHANGE_IRQBALANCE:
-		err = nn_irqb_restore(ctx, c->before, c->detail, why, sizeof(why));
-		report(ctx, c, c->after, err ? "failed" : "restored", err ? why : NULL);
-		break;
-	case NN_CHANGE_CHANNELS: {
-		long n;
-
-		err = c->before ? nn_parse_long(c->before, &n) : -EINVAL;
-		if (!err)
-			err = nn_channels_set(ctx, c->path, (int)n, why, sizeof(why));
-		else
-			snprintf(why, sizeof(why), "bad channel count '%s'", c->before ? c->before : "");
-		report(ctx, c, c->after, err ? "failed" : "restored", err ? why : NULL);
-		break;
-	}
-	case NN_CHANGE_MOUNT:
-		/* We mounted it: unmounting gives the previous state back. */
-		if (umount2(c->path, UMOUNT_NOFOLLOW) < 0 && errno != EINVAL) {
-			err = -errno;
-			report(ctx, c, "mounted", "failed", strerror(-err));
-		} else {
-			report(ctx, c, "mounted", "restored", NULL);
-		}
-		break;
-	default:
-		err = -EINVAL;
-		report(ctx, c, NULL, "failed", "unknown change kind");
-	}
+	if (err)
+		nn_err(ctx, "cannot use snapshot %s: %s; nothing was restored", u->file, why);
 	return err;
 }
 
 int nn_undo_rollback(struct nn_ctx *ctx, const struct nn_undo *u)
 {
-	int first = 0;
+	int first = 0, err;
 	size_t i;
 
+	/* Every change is checked against the host before the first is
+	 * restored: a log that fails anywhere changes nothing. */
+	err = nn_undo_validate(ctx, u);
+	if (err)
+		return err;
 	nn_print_string(&ctx->out, PRINT_ANY, "snapshot", "snapshot %s\n", u->file);
 	nn_printf(&ctx->out, "%-10s %-44s %-12s %-12s %s\n", "KIND", "PATH", "CURRENT",
 		  "RESTORED", "STATUS");
 	nn_open_array(&ctx->out, "values");
 	for (i = u->nchanges; i-- > 0;) {
 		const struct nn_change *c = &u->changes[i];
-		int err;
+		struct nn_restore res = { 0 };
 
-		if (c->kind == NN_CHANGE_FILE)
-			err = rollback_file(ctx, c);
-		else
-			err = rollback_live_only(ctx, c);
+		if (c->ops->live_only && !nn_root_is_live(&ctx->root)) {
+			report(ctx, c, NULL, "skipped", "not touched (fake root)");
+			continue;
+		}
+		err = c->ops->restore(ctx, c, &res);
+		report(ctx, c, res.current, err ? "failed" : res.unchanged ? "unchanged" : "restored",
+		       err ? (res.why[0] ? res.why : strerror(-err)) : NULL);
+		free(res.current);
 		if (err && !first)
 			first = err;
 	}
@@ -791,12 +883,8 @@ void nn_undo_free(struct nn_undo *u)
 {
 	size_t i;
 
-	for (i = 0; i < u->nchanges; i++) {
-		free(u->changes[i].path);
-		free(u->changes[i].before);
-		free(u->changes[i].after);
-		free(u->changes[i].detail);
-	}
+	for (i = 0; i < u->nchanges; i++)
+		change_free(&u->changes[i]);
 	free(u->changes);
 	free(u->file);
 	free(u->command);

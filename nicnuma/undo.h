@@ -2,12 +2,37 @@
 /* undo.h - the snapshot/undo log every writing command keeps
  *
  * Before the first write, the value about to change is recorded and the log
- * is persisted (write, fsync, rename; mode 0600) under ctx->state_dir, which
- * is resolved inside the fs root like every other path. rollback replays the
- * "before" values in reverse order. One log per apply/reserve run:
- *   {"version":1,"command":"apply","created":"<iso8601>","host":{shape},
+ * is persisted (nn_write_atomic_at: temp file, fsync, rename; mode 0600) under
+ * ctx->state_dir, which is resolved inside the fs root one component at a time
+ * like every other path. rollback replays the "before" values in reverse order.
+ * One log per apply/reserve run:
+ *   {"version":1,"command":"apply","created":"<iso8601>",
+ *    "host":{"ncpus","nnodes","pci":[..],"nics":[names]},
  *    "changes":[{"kind":"file","path","before","after"},
  *               {"kind":"irqbalance","before":"running|stopped","after",..}, ...]}
+ *
+ * The log knows no change kind. Each kind (file values, channels, irqbalance,
+ * a hugetlbfs mount) is a struct nn_change_ops defined beside its owner; a
+ * writer records with its kind's ops, a reader is given a table of them.
+ *
+ * A log is data from disk that rollback acts on as root, so it is trusted
+ * only when (rule of nn_undo_load):
+ *  - its directory and the file are owned by root (or by the euid running
+ *    nicnuma when that is not root: it can only hurt itself) and are not
+ *    group- or world-writable; the file is a regular file with one link,
+ *    opened O_NOFOLLOW|O_NONBLOCK, at most NN_DOC_MAX_BYTES;
+ *  - every change passes its kind's validate() BEFORE any change is
+ *    replayed: a file change names only a value nicnuma itself writes, a
+ *    channels change only a NIC listed in the log's host, a mount only a
+ *    hugetlbfs mounted there now, irqbalance no program, argv, environment
+ *    or path to delete.
+ * A log that fails any of these stops rollback naming the file and the
+ * reason; the newest log is never skipped for an older one.
+ *
+ * Pruning (nn_undo_prune, under the state lock): the newest NN_UNDO_KEEP
+ * rolled-back logs are kept, older rolled-back ones removed; a log not
+ * rolled back is never removed. Temp files (".NAME.XXXXXX") older than the
+ * lock holder are left-overs of a killed run and are removed.
  */
 #ifndef NICNUMA_UNDO_H
 #define NICNUMA_UNDO_H
@@ -17,16 +42,34 @@
 
 struct nn_ctx;
 struct json_object;
+struct nn_undo;
+struct nn_change;
 
-enum nn_change_kind {
-	NN_CHANGE_FILE = 0,	/* a sysfs/procfs value: path, before, after */
-	NN_CHANGE_IRQBALANCE,	/* daemon state; detail holds how it was started */
-	NN_CHANGE_CHANNELS,	/* ETHTOOL_SCHANNELS combined count; path = ifname */
-	NN_CHANGE_MOUNT,	/* a hugetlbfs mount we made; path = mount point */
+/* Rolled-back logs kept by nn_undo_prune(). */
+#define NN_UNDO_KEEP 20
+
+/* What restoring one change found and did. */
+struct nn_restore {
+	char *current;		/* value found before restoring (malloc'd) or NULL */
+	bool unchanged;		/* already as before: nothing written */
+	char why[256];		/* why it failed */
+};
+
+/* One kind of change. */
+struct nn_change_ops {
+	const char *name;	/* the "kind" in the log: "file", "channels", ... */
+	bool live_only;		/* acts on the running kernel: skipped under a fake root */
+	/* Checks a change of a log before anything is replayed: 0, or -EINVAL
+	 * with the reason in @why. @ctx NULL: the document alone (pure, what the
+	 * fuzzer sees); with @ctx also the state it would act on (a mount). */
+	int (*validate)(struct nn_ctx *ctx, const struct nn_undo *u, const struct nn_change *c,
+			char *why, size_t whylen);
+	/* Puts c->before back: 0 or a negative errno with res->why set. */
+	int (*restore)(struct nn_ctx *ctx, const struct nn_change *c, struct nn_restore *res);
 };
 
 struct nn_change {
-	enum nn_change_kind kind;
+	const struct nn_change_ops *ops;
 	char *path;
 	char *before;
 	char *after;
@@ -37,20 +80,34 @@ struct nn_undo {
 	char *file;		/* snapshot path inside the root */
 	char *command;
 	struct nn_change *changes;
-	size_t nchanges;
-	struct json_object *host;	/* shape, for the report; may be NULL */
+	size_t nchanges, cap;
+	struct json_object *host;	/* shape and NIC names; may be NULL */
+	bool rolled_back;	/* loaded: it says it was replayed already */
 };
 
 /* Starts a log for @command ("apply", "hugepages reserve"); nothing is written
  * until the first record. */
 int nn_undo_begin(struct nn_ctx *ctx, struct nn_undo *u, const char *command);
-/* Appends a change and persists the whole log (write, fsync, rename) BEFORE
- * the caller performs the write, so a crash mid-apply is still undoable. */
-int nn_undo_record(struct nn_ctx *ctx, struct nn_undo *u, enum nn_change_kind kind,
+/* Appends a change and persists the whole log BEFORE the caller performs the
+ * write, so a crash mid-apply is still undoable. */
+int nn_undo_record(struct nn_ctx *ctx, struct nn_undo *u, const struct nn_change_ops *ops,
 		   const char *path, const char *before, const char *after, const char *detail);
-/* Loads @file, or the newest log in ctx->state_dir when @file is NULL. */
-int nn_undo_load(struct nn_ctx *ctx, const char *file, struct nn_undo *u);
-/* Restores every change in reverse order, reading each back; reports each
+/* Parses and validates (ctx-free checks) one log from memory: the pure core
+ * of nn_undo_load. @kinds is a NULL-terminated table of the kinds accepted.
+ * 0, or -EINVAL/-EFBIG/-ENOMEM with the reason in @why. */
+int nn_undo_parse(const char *text, size_t len, const struct nn_change_ops *const *kinds,
+		  struct nn_undo *u, char *why, size_t whylen);
+/* Loads @file (a name in the state dir, or a path inside the root), or the
+ * newest log in ctx->state_dir not rolled back when @file is NULL: read under
+ * the trust rule above, parsed, every change validated against the host.
+ * -ENOENT when there is none; any other failure names the file and why. */
+int nn_undo_load(struct nn_ctx *ctx, const char *file, const struct nn_change_ops *const *kinds,
+		 struct nn_undo *u);
+/* Every change's validate() with @ctx (also against the host: a mount);
+ * prints which change of which file fails and why. */
+int nn_undo_validate(struct nn_ctx *ctx, const struct nn_undo *u);
+/* Validates the whole log (nothing restored when that fails), then restores
+ * every change in reverse order, reading each back; reports each
  * value through ctx->out. Returns 0, or the first error after trying all. */
 int nn_undo_rollback(struct nn_ctx *ctx, const struct nn_undo *u);
 void nn_undo_free(struct nn_undo *u);
@@ -58,25 +115,26 @@ void nn_undo_free(struct nn_undo *u);
 /* Batch form for writers with many values (apply: ~1100 IRQs): add every
  * change in memory, then persist once with nn_undo_save() before the first
  * write. nn_undo_record() is add + save. */
-int nn_undo_add(struct nn_undo *u, enum nn_change_kind kind, const char *path,
+int nn_undo_add(struct nn_undo *u, const struct nn_change_ops *ops, const char *path,
 		const char *before, const char *after, const char *detail);
+/* -EFBIG (with a message giving the size) when the log would be larger than
+ * rollback reads (NN_DOC_MAX_BYTES): nothing is written then. */
 int nn_undo_save(struct nn_ctx *ctx, struct nn_undo *u);
-/* Marks a log as rolled back (rewritten atomically); nn_undo_load(NULL) then
- * skips it, so repeated rollbacks walk back through older runs in order. */
+/* Marks the log u->file (the one replayed, wherever it is) as rolled back,
+ * rewritten atomically; nn_undo_load(NULL) then passes over it, so repeated
+ * rollbacks walk back through older runs in order. */
 int nn_undo_mark_rolled_back(struct nn_ctx *ctx, const struct nn_undo *u);
+/* The pruning policy above; call with the state lock held. */
+int nn_undo_prune(struct nn_ctx *ctx);
 
 /* Exclusive lock on STATE_DIR/lock (flock), so two writers never interleave.
+ * The lock file must be a regular file with one link owned by the euid.
  * -EBUSY (with a message naming the holder's pid) when another run holds it.
  * Returns the fd to pass to nn_state_unlock(). */
 int nn_state_lock(struct nn_ctx *ctx);
 void nn_state_unlock(int fd);
-/* Opens (creating with mode 0700 when @create) ctx->state_dir inside the root. */
+/* Opens (creating with mode 0700 when @create) ctx->state_dir inside the
+ * root, and refuses one that is not trusted (owner, group/world-writable). */
 int nn_state_dir_open(struct nn_ctx *ctx, int create);
-
-/* Same value as the kernel would print it: cpulists (paths ending in "_list")
- * and masks (xps_cpus, smp_affinity) compare as sets, the rest as trimmed text. */
-bool nn_value_equal(const char *path, const char *a, const char *b);
-
-const char *nn_change_kind_name(enum nn_change_kind kind);
 
 #endif

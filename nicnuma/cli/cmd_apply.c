@@ -13,6 +13,7 @@
 #include "plan_opts.h"
 #include "irq/apply.h"
 #include "nicnuma/host.h"
+#include "nicnuma/undo.h"
 #include "nicnuma/plan.h"
 
 static void usage(FILE *fp)
@@ -44,7 +45,9 @@ static void usage(FILE *fp)
 "tries the NIC's next planned CPU; EINVAL, ERANGE, EOVERFLOW (bad mask) fail\n"
 "that value only; EBUSY and EAGAIN are retried once; any other error, or a\n"
 "value that reads back different, rolls back everything changed so far.\n"
-"A lock (flock on STATE_DIR/lock) keeps two applies from running at once.\n"
+"A lock (flock on STATE_DIR/lock), taken before the host is read, keeps two\n"
+"applies from running at once. A plan whose snapshot would be larger than\n"
+"rollback reads (16 MiB) is refused before anything is written.\n"
 "\n"
 "Options:\n"
 "      --plan FILE       apply this plan instead of planning now\n"
@@ -119,7 +122,7 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	const char *plan_file = NULL;
 	bool irqb_given = false, plan_opts = false;
 	double t0 = now_ms();
-	int opt, err, ret = NN_EXIT_ERROR;
+	int opt, err, ret = NN_EXIT_ERROR, lock = -1;
 	size_t i;
 
 	memset(&host, 0, sizeof(host));
@@ -166,6 +169,14 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 		       "cannot change --plan %s", plan_file);
 		goto out;
 	}
+	/* The lock before discovery: the values it reads become the snapshot's
+	 * before-values, so another apply must not write between the two. */
+	if (!aopts.dry_run) {
+		lock = nn_state_lock(ctx);
+		if (lock < 0)
+			goto out;
+		aopts.locked = true;
+	}
 	/* apply never shows effective affinities before: skip reading them */
 	err = nn_host_discover_flags(ctx, &host, NN_NICS_NO_EFFECTIVE);
 	if (err) {
@@ -198,6 +209,7 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "apply failed and was rolled back: every value is as it was");
 	ret = nn_cli_status(ctx, err);
 out:
+	nn_state_unlock(lock);
 	nn_apply_report_free(&rep);
 	json_object_put(shape);
 	nn_plan_free(&plan);

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "plan_opts.h"
 #include "nicnuma/undo.h"
+#include "irq/change_kinds.h"
 
 static void usage(FILE *fp)
 {
@@ -24,7 +25,24 @@ static void usage(FILE *fp)
 "Without SNAPSHOT the newest snapshot in the state directory that was not\n"
 "rolled back yet is used; a rolled-back snapshot is marked so, so a second\n"
 "rollback walks back to the run before. SNAPSHOT is a file name in the state\n"
-"directory or a path (inside --root, like every path).\n"
+"directory or a path (inside --root, like every path); that file is the one\n"
+"marked rolled back.\n"
+"\n"
+"A snapshot is acted on as root, so it is used only when its directory and\n"
+"the file are owned by root and writable by nobody else, the file is a\n"
+"regular file with one link (no symlink, no FIFO) of at most 16 MiB, and\n"
+"every change in it passes its kind's check before any is restored: a file\n"
+"change names only a value nicnuma writes (/proc/irq/N/smp_affinity_list,\n"
+"/sys/class/net/IF/queues/tx-N/xps_cpus, .../hugepages-SIZEkB/nr_hugepages),\n"
+"a channels change only a NIC the snapshot's host lists, a mount change only\n"
+"a hugetlbfs mounted there now, and irqbalance names nothing to run or\n"
+"delete. A snapshot that fails any check stops rollback (exit 2) naming the\n"
+"file and the reason; the newest one is never skipped for an older one.\n"
+"\n"
+"Pruning, after a successful rollback: the newest 20 rolled-back snapshots\n"
+"are kept and older rolled-back ones removed; a snapshot not rolled back is\n"
+"never removed. Temp files (.NAME.XXXXXX) a killed run left are removed by\n"
+"whichever run next takes the lock.\n"
 "\n"
 "Options:\n"
 "      --state-dir DIR   where snapshots are (default /var/lib/nicnuma, or\n"
@@ -36,7 +54,7 @@ static void usage(FILE *fp)
 "[{\"kind\",\"path\",\"current\",\"restored\",\"status\",\"error\"}]},\"warnings\":[..]}.\n"
 "\n"
 "Exit status: 0 everything restored, 1 warnings, 2 a value could not be\n"
-"restored (it is named) or no snapshot.\n");
+"restored (it is named), no snapshot, or one that cannot be used.\n");
 }
 
 static const struct option longopts[] = {
@@ -74,7 +92,9 @@ int nn_cmd_rollback(struct nn_ctx *ctx, int argc, char **argv)
 	lock = nn_state_lock(ctx);
 	if (lock < 0)
 		return NN_EXIT_ERROR;
-	err = nn_undo_load(ctx, file, &u);
+	err = nn_undo_load(ctx, file, nn_change_kinds, &u);
+	if (!err)
+		err = nn_undo_validate(ctx, &u);	/* the whole log, before any restore */
 	if (err)
 		goto out;
 	nn_open_object(&ctx->out, NULL);
@@ -82,11 +102,15 @@ int nn_cmd_rollback(struct nn_ctx *ctx, int argc, char **argv)
 	nn_print_string(&ctx->out, PRINT_JSON, "command", NULL, u.command);
 	err = nn_undo_rollback(ctx, &u);
 	nn_close_object(&ctx->out);
-	if (!err)
+	if (!err) {
+		/* The file replayed is the one marked, wherever it is. */
 		err = nn_undo_mark_rolled_back(ctx, &u);
-	else
+		if (!err)
+			nn_undo_prune(ctx);
+	} else {
 		nn_err(ctx, "some values could not be restored (see above); the snapshot %s is "
 		       "kept for another try", u.file);
+	}
 	nn_print_warnings(ctx);
 	nn_close_object(&ctx->out);
 	ret = nn_cli_status(ctx, err);
