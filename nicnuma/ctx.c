@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "basic/strbuf.h"
 #include "ctx.h"
 
 int nn_ctx_init(struct nn_ctx *ctx, const char *root, bool json)
@@ -78,7 +79,8 @@ void nn_err(struct nn_ctx *ctx, const char *fmt, ...)
 
 	fprintf(stderr, "%s: ", ctx && ctx->prog ? ctx->prog : "nicnuma");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	/* Messages quote file names and values from trees and plans. */
+	nn_vfprintf_text(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	errno = saved;
@@ -100,11 +102,15 @@ void nn_print_warnings(struct nn_ctx *ctx)
 	}
 	/* Always on stderr too, so a JSON consumer's operator sees them. */
 	for (i = 0; i < ctx->nwarns; i++) {
-		if (ctx->warns[i].file)
-			fprintf(stderr, "%s: warning: %s: %s\n", ctx->prog,
-				ctx->warns[i].file, ctx->warns[i].msg);
-		else
-			fprintf(stderr, "%s: warning: %s\n", ctx->prog, ctx->warns[i].msg);
+		struct nn_sb sb = NN_SB_INIT;
+
+		if (ctx->warns[i].file) {
+			nn_sb_escape(&sb, ctx->warns[i].file);
+			nn_sb_puts(&sb, ": ");
+		}
+		nn_escape_text(&sb, ctx->warns[i].msg);
+		fprintf(stderr, "%s: warning: %s\n", ctx->prog, nn_sb_str(&sb) ? nn_sb_str(&sb) : "?");
+		nn_sb_free(&sb);
 	}
 }
 

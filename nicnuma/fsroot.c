@@ -230,18 +230,61 @@ int nn_root_access(const struct nn_root *r, const char *path, int mode)
 	return 0;
 }
 
+/* readlinkat() on a fake root walks every component but the last itself and
+ * follows an absolute symlink on the way to the live system: the parent is
+ * opened with the same in-root walk as every open, and only the last
+ * component is read, relative to it. */
+static ssize_t readlink_in_root(const struct nn_root *r, const char *path, char *buf, size_t size)
+{
+	char parent[PATH_MAX];
+	const char *last;
+	size_t n = strlen(path);
+	ssize_t ret;
+	int fd;
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	if (n < strlen(path)) {
+		/* "link/" names what the link points to: a directory, not a link. */
+		fd = nn_root_openat(r, path, O_PATH | O_DIRECTORY, 0);
+		if (fd < 0)
+			return fd;
+		close(fd);
+		return -EINVAL;
+	}
+	last = strrchr(path, '/');
+	last = last ? last + 1 : path;
+	if (!*last || !strcmp(last, ".") || !strcmp(last, ".."))
+		return -EINVAL;
+	if ((size_t)(last - path) >= sizeof(parent))
+		return -ENAMETOOLONG;
+	memcpy(parent, path, (size_t)(last - path));
+	parent[last - path] = '\0';
+	fd = nn_root_openat(r, *parent ? parent : "/", O_PATH | O_DIRECTORY, 0);
+	if (fd < 0)
+		return fd;
+	ret = readlinkat(fd, last, buf, size);
+	if (ret < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
 int nn_root_readlink(const struct nn_root *r, const char *path, char *buf, size_t size)
 {
 	ssize_t n;
 
 	if (size == 0)
 		return -EINVAL;
-	if (r->fd < 0)
+	if (r->fd < 0) {
 		n = readlink(path, buf, size - 1);
-	else
-		n = readlinkat(r->fd, rel(path), buf, size - 1);
+		if (n < 0)
+			n = -errno;
+	} else {
+		n = readlink_in_root(r, path, buf, size - 1);
+	}
 	if (n < 0)
-		return -errno;
+		return (int)n;
 	if ((size_t)n >= size - 1)
 		return -ENAMETOOLONG;
 	buf[n] = '\0';

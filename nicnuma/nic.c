@@ -726,7 +726,8 @@ int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned in
 	while ((de = readdir(d))) {
 		char path[PATH_MAX], tgt[PATH_MAX];
 
-		if (de->d_name[0] == '.')
+		/* Only "." and ".." are not devices: the kernel allows ".foo". */
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		/* Entries are symlinks to the devices; "bonding_masters" is a file. */
 		snprintf(path, sizeof(path), NET_DIR "/%s", de->d_name);

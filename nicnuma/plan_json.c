@@ -7,13 +7,17 @@
  * key that is wrong; the shape check refuses a plan made for another host.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
+#include "basic/limits.h"
+#include "names.h"
 #include "plan.h"
 #include "plan_internal.h"
 
@@ -245,6 +249,19 @@ static int get_str(struct rd *r, struct json_object *o, const char *where, const
 	return *out ? 0 : -ENOMEM;
 }
 
+/* A NIC name: it becomes /sys/class/net/NAME/... in apply and in scripts. */
+static int get_ifname(struct rd *r, struct json_object *o, const char *where, char **out)
+{
+	const char *why;
+	int ret = get_str(r, o, where, "nic", false, out);
+
+	if (ret)
+		return ret;
+	if (nn_name_ifname(*out, &why))
+		return bad(r, "%s.nic: '%s' is not an interface name: %s", where, *out, why);
+	return 0;
+}
+
 static int get_cpus(struct rd *r, struct json_object *o, const char *where, const char *key,
 		    bool opt, struct nn_cpuset *s)
 {
@@ -352,11 +369,11 @@ static int read_nics(struct rd *r, struct json_object *p, struct nn_plan *plan)
 
 		TRY(elem_obj(r, a, i, "nics", where, sizeof(where), &o));
 		plan->nnics++;
-		TRY(get_str(r, o, where, "nic", false, &x->nic));
+		TRY(get_ifname(r, o, where, &x->nic));
 		TRY(get_str(r, o, where, "pci", true, &x->pci));
-		TRY(get_int(r, o, where, "numa_node", true, 0, 65535, &v));
+		TRY(get_int(r, o, where, "numa_node", true, 0, NN_NODE_MAX, &v));
 		x->numa_node = (int)v;
-		TRY(get_int(r, o, where, "node", true, 0, 65535, &v));
+		TRY(get_int(r, o, where, "node", true, 0, NN_NODE_MAX, &v));
 		x->node = (int)v;
 		TRY(get_int(r, o, where, "queues", false, 0, 1 << 20, &v));
 		x->queues = (int)v;
@@ -385,13 +402,13 @@ static int read_irqs(struct rd *r, struct json_object *p, struct nn_plan *plan)
 
 		TRY(elem_obj(r, a, i, "irqs", where, sizeof(where), &o));
 		plan->nirqs++;
-		TRY(get_int(r, o, where, "irq", false, 0, 1 << 24, &v));
+		TRY(get_int(r, o, where, "irq", false, 0, NN_IRQ_MAX, &v));
 		x->irq = (int)v;
-		TRY(get_str(r, o, where, "nic", false, &x->nic));
-		TRY(get_int(r, o, where, "queue", true, 0, 1 << 20, &v));
+		TRY(get_ifname(r, o, where, &x->nic));
+		TRY(get_int(r, o, where, "queue", true, 0, NN_QUEUE_MAX, &v));
 		x->queue = (int)v;
 		TRY(parse_dir(r, o, where, &x->dir));
-		TRY(get_int(r, o, where, "node", true, 0, 65535, &v));
+		TRY(get_int(r, o, where, "node", true, 0, NN_NODE_MAX, &v));
 		x->node = (int)v;
 		TRY(get_cpus(r, o, where, "cpus", false, &x->cpus));
 		if (nn_cpuset_empty(&x->cpus))
@@ -420,8 +437,8 @@ static int read_xps(struct rd *r, struct json_object *p, struct nn_plan *plan)
 
 		TRY(elem_obj(r, a, i, "xps", where, sizeof(where), &o));
 		plan->nxps++;
-		TRY(get_str(r, o, where, "nic", false, &x->nic));
-		TRY(get_int(r, o, where, "queue", false, 0, 1 << 20, &v));
+		TRY(get_ifname(r, o, where, &x->nic));
+		TRY(get_int(r, o, where, "queue", false, 0, NN_QUEUE_MAX, &v));
 		x->queue = (int)v;
 		TRY(get_cpus(r, o, where, "cpus", false, &x->cpus));
 	}
@@ -447,7 +464,7 @@ static int read_channels(struct rd *r, struct json_object *p, struct nn_plan *pl
 
 		TRY(elem_obj(r, a, i, "channels", where, sizeof(where), &o));
 		plan->nchannels++;
-		TRY(get_str(r, o, where, "nic", false, &x->nic));
+		TRY(get_ifname(r, o, where, &x->nic));
 		TRY(get_int(r, o, where, "current", true, 0, 1 << 20, &v));
 		x->current = (int)v;
 		TRY(get_int(r, o, where, "target", false, 1, 1 << 20, &v));
@@ -456,6 +473,23 @@ static int read_channels(struct rd *r, struct json_object *p, struct nn_plan *pl
 	return 0;
 fail:
 	return ret;
+}
+
+/* A channel count changes a NIC with ethtool -L: only for a NIC the plan
+ * places, never one a hand-edited plan slipped in beside them. */
+static int check_channels(struct rd *r, const struct nn_plan *plan)
+{
+	size_t i, k;
+
+	for (i = 0; i < plan->nchannels; i++) {
+		for (k = 0; k < plan->nnics; k++)
+			if (!strcmp(plan->nics[k].nic, plan->channels[i].nic))
+				break;
+		if (k == plan->nnics)
+			return bad(r, "channels for %s, which the plan does not name (plan.channels[%zu])",
+				   plan->channels[i].nic, i);
+	}
+	return 0;
 }
 
 static int read_hugepages(struct rd *r, struct json_object *p, struct nn_plan *plan)
@@ -475,7 +509,7 @@ static int read_hugepages(struct rd *r, struct json_object *p, struct nn_plan *p
 
 		TRY(elem_obj(r, a, i, "hugepages", where, sizeof(where), &o));
 		plan->nhugepages++;
-		TRY(get_int(r, o, where, "node", false, 0, 65535, &v));
+		TRY(get_int(r, o, where, "node", false, 0, NN_NODE_MAX, &v));
 		x->node = (int)v;
 		TRY(get_int(r, o, where, "size_kb", false, 4, 16LL << 20, &v));
 		x->size_kb = (unsigned long)v;
@@ -564,6 +598,8 @@ int nn_plan_from_json(struct json_object *doc, struct nn_plan *plan, char *why, 
 	if (!ret)
 		ret = read_channels(&r, p, plan);
 	if (!ret)
+		ret = check_channels(&r, plan);
+	if (!ret)
 		ret = read_hugepages(&r, p, plan);
 	if (!ret)
 		ret = read_misc(&r, p, plan);
@@ -572,6 +608,123 @@ int nn_plan_from_json(struct json_object *doc, struct nn_plan *plan, char *why, 
 			bad(&r, "out of memory reading the plan");
 		nn_plan_free(plan);
 	}
+	return ret;
+}
+
+int nn_plan_parse(const char *name, const char *buf, size_t len, struct nn_plan *plan,
+		  char *why, size_t whylen)
+{
+	struct json_tokener *tok = NULL;
+	struct json_object *doc = NULL;
+	char inner[512];
+	size_t end;
+	int ret;
+
+	memset(plan, 0, sizeof(*plan));
+	if (len > NN_DOC_MAX_BYTES) {
+		snprintf(why, whylen, "plan %s is larger than %u MiB", name, NN_DOC_MAX_BYTES >> 20);
+		return -EFBIG;
+	}
+	tok = json_tokener_new();
+	if (!tok) {
+		snprintf(why, whylen, "plan %s: out of memory", name);
+		return -ENOMEM;
+	}
+	doc = json_tokener_parse_ex(tok, buf, (int)len);
+	end = json_tokener_get_parse_end(tok);
+	while (end < len && buf[end] && strchr(" \t\r\n", buf[end]))
+		end++;
+	if (json_tokener_get_error(tok) != json_tokener_success || end != len) {
+		enum json_tokener_error e = json_tokener_get_error(tok);
+
+		snprintf(why, whylen, "plan %s is not JSON: %s (at byte %zu)", name,
+			 e == json_tokener_continue ? "it ends too early (truncated?)" :
+			 e == json_tokener_success ? "text after the document" :
+			 json_tokener_error_desc(e), end);
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = nn_plan_from_json(doc, plan, inner, sizeof(inner));
+	if (ret)
+		snprintf(why, whylen, "plan %s: %s", name, inner);
+out:
+	json_object_put(doc);
+	json_tokener_free(tok);
+	return ret;
+}
+
+/* Reads at most @max + 1 bytes of @fd: one byte over says "too large"
+ * without reading /dev/zero until memory runs out. */
+static int read_bounded(int fd, size_t max, char **out, size_t *len)
+{
+	size_t cap = 64 << 10, used = 0;
+	char *buf = malloc(cap), *nb;
+	int err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t n;
+
+		if (used == cap) {
+			if (cap > max) {
+				err = -EFBIG;
+				break;
+			}
+			cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + used, cap - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+	}
+	if (!err && used > max)
+		err = -EFBIG;
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*out = buf;
+	*len = used;
+	return 0;
+}
+
+int nn_plan_read_file(const char *path, struct nn_plan *plan, char *why, size_t whylen)
+{
+	const char *name = strcmp(path, "-") ? path : "on standard input";
+	char *buf = NULL;
+	size_t len = 0;
+	int fd, ret;
+
+	memset(plan, 0, sizeof(*plan));
+	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(why, whylen, "cannot open plan %s: %s", name, strerror(-ret));
+		return ret;
+	}
+	ret = read_bounded(fd, NN_DOC_MAX_BYTES, &buf, &len);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (ret == -EFBIG)
+		snprintf(why, whylen, "plan %s is larger than %u MiB", name, NN_DOC_MAX_BYTES >> 20);
+	else if (ret)
+		snprintf(why, whylen, "cannot read plan %s: %s", name, strerror(-ret));
+	else
+		ret = nn_plan_parse(name, buf, len, plan, why, whylen);
+	free(buf);
 	return ret;
 }
 

@@ -2,14 +2,45 @@
 /* print.c - text or JSON through the same calls (iproute2's json_print idea) */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
+#include "basic/strbuf.h"
 #include "cpuset.h"
 #define NN_PRINT_IMPL
 #include "print.h"
+
+void nn_escape_text(struct nn_sb *sb, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *run = p;
+
+	for (; *p; p++) {
+		if ((*p >= 0x20 && *p < 0x7f) || *p == '\n' || *p == '\t')
+			continue;
+		nn_sb_putn(sb, (const char *)run, (size_t)(p - run));
+		nn_sb_printf(sb, "\\x%02x", *p);
+		run = p + 1;
+	}
+	nn_sb_putn(sb, (const char *)run, (size_t)(p - run));
+}
+
+void nn_vfprintf_text(FILE *fp, const char *fmt, va_list ap)
+{
+	struct nn_sb sb = NN_SB_INIT;
+	char *raw;
+
+	if (vasprintf(&raw, fmt, ap) < 0)
+		return;
+	nn_escape_text(&sb, raw);
+	free(raw);
+	if (nn_sb_str(&sb))
+		fputs(nn_sb_str(&sb), fp);
+	nn_sb_free(&sb);
+}
 
 void nn_out_init(struct nn_out *o, FILE *fp, bool json)
 {
@@ -115,10 +146,16 @@ static bool jsn(struct nn_out *o, int type)
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 void nn_print_string(struct nn_out *o, int type, const char *key, const char *fmt, const char *val)
 {
-	if (jsn(o, type))
+	struct nn_sb sb = NN_SB_INIT;
+
+	if (jsn(o, type)) {
 		add(o, key, val ? json_object_new_string(val) : NULL);
-	else if (text(o, type, fmt))
-		fprintf(o->fp, fmt, val ? val : "-");
+	} else if (text(o, type, fmt)) {
+		/* Names from the kernel, a process or a file: never raw to a terminal. */
+		nn_sb_escape(&sb, val ? val : "-");
+		fprintf(o->fp, fmt, nn_sb_str(&sb) ? nn_sb_str(&sb) : "?");
+		nn_sb_free(&sb);
+	}
 }
 
 void nn_print_int(struct nn_out *o, int type, const char *key, const char *fmt, long long val)
@@ -225,6 +262,6 @@ void nn_printf(struct nn_out *o, const char *fmt, ...)
 	if (o->json)
 		return;
 	va_start(ap, fmt);
-	vfprintf(o->fp, fmt, ap);
+	nn_vfprintf_text(o->fp, fmt, ap);
 	va_end(ap);
 }

@@ -14,8 +14,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <stdarg.h>
+
 struct json_object;
 struct nn_cpuset;
+struct nn_sb;
 
 enum nn_print_type {
 	PRINT_FP = 1,
@@ -44,6 +47,19 @@ void nn_open_object(struct nn_out *o, const char *key);
 void nn_close_object(struct nn_out *o);
 void nn_open_array(struct nn_out *o, const char *key);
 void nn_close_array(struct nn_out *o);
+
+/* Text mode never writes a control byte, DEL or a byte >= 0x80 it was given:
+ * nn_print_string() escapes its value with nn_sb_escape() ("\x1b", "\\"),
+ * nn_printf() and the messages of ctx.c escape their whole formatted text
+ * with nn_escape_text(). Bytes >= 0x80 are escaped too rather than passed as
+ * UTF-8: a terminal also acts on C1 controls and bidi overrides hidden in
+ * valid UTF-8, and JSON output keeps every name exactly. */
+
+/* @s with control bytes other than newline and tab, DEL and bytes >= 0x80 as
+ * \xNN; backslashes stay (the text's own layout, unit file contents). */
+void nn_escape_text(struct nn_sb *sb, const char *s);
+/* vfprintf() of @fmt, its whole output through nn_escape_text(). */
+void nn_vfprintf_text(FILE *fp, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* @fmt may be NULL for JSON-only use. NULL strings become JSON null and "-" in text. */
 void nn_print_string(struct nn_out *o, int type, const char *key, const char *fmt, const char *val);

@@ -44,4 +44,10 @@ enum nn_sd_quote_ctx {
  * NULL on ENOMEM. */
 char *nn_sd_quote(const char *word, enum nn_sd_quote_ctx ctx);
 
+/* True when the first line of @text (@len bytes) is exactly the header
+ * nicnuma layout writes for @unit ("fwd@.service", "fwd@1.service"): what
+ * marks a file as one layout may replace. A unit that only mentions the
+ * words further down is somebody else's. */
+bool nn_unit_header_is_ours(const char *text, size_t len, const char *unit);
+
 #endif

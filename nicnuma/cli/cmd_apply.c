@@ -169,6 +169,10 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 		       "cannot change --plan %s", plan_file);
 		goto out;
 	}
+	/* A plan file is read (and refused) before anything else: bad input
+	 * never takes the lock or creates the state directory. */
+	if (plan_file && nn_cli_read_plan(ctx, plan_file, &plan))
+		goto out;
 	/* The lock before discovery: the values it reads become the snapshot's
 	 * before-values, so another apply must not write between the two. */
 	if (!aopts.dry_run) {
@@ -183,7 +187,8 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
 		goto out;
 	}
-	if (nn_cli_get_plan(ctx, &host, plan_file, &popts, &plan))
+	if (plan_file ? nn_cli_check_plan_shape(ctx, &host, plan_file, &plan)
+		      : nn_cli_get_plan(ctx, &host, NULL, &popts, &plan))
 		goto out;
 	aopts.irqbalance = irqb_given || !plan_file ? popts.irqbalance : plan.irqbalance.action;
 	/* The host shape the plan was made for, kept in the snapshot. */

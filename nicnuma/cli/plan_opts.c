@@ -247,83 +247,35 @@ int nn_plan_errmsg(struct nn_ctx *ctx, int err)
 
 int nn_cli_read_plan(struct nn_ctx *ctx, const char *path, struct nn_plan *plan)
 {
-	struct json_tokener *tok = NULL;
-	struct json_object *doc = NULL;
-	FILE *fp = strcmp(path, "-") ? fopen(path, "re") : stdin;
-	char *buf = NULL, why[256];
-	size_t len = 0, cap = 0, n;
-	int ret = -EINVAL;
+	char why[640];
+	int ret = nn_plan_read_file(path, plan, why, sizeof(why));
 
-	if (!fp) {
-		ret = -errno;
-		nn_err(ctx, "--plan: cannot open %s: %s", path, strerror(errno));
-		return ret;
-	}
-	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
-
-			if (!nb) {
-				ret = -ENOMEM;
-				nn_err(ctx, "--plan: out of memory reading %s", path);
-				goto out;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len - 1, fp);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(fp)) {
-		nn_err(ctx, "--plan: cannot read %s", path);
-		ret = -EIO;
-		goto out;
-	}
-	buf[len] = '\0';
-	tok = json_tokener_new();
-	if (!tok) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	doc = json_tokener_parse_ex(tok, buf, (int)len);
-	if (!doc || json_tokener_get_error(tok) != json_tokener_success) {
-		enum json_tokener_error e = json_tokener_get_error(tok);
-
-		nn_err(ctx, "--plan: %s is not JSON: %s (at byte %zu)", path,
-		       e == json_tokener_continue ? "it ends too early (truncated?)" : json_tokener_error_desc(e),
-		       json_tokener_get_parse_end(tok));
-		goto out;
-	}
-	ret = nn_plan_from_json(doc, plan, why, sizeof(why));
 	if (ret)
-		nn_err(ctx, "--plan: %s: %s", path, why);
-out:
-	if (fp != stdin)
-		fclose(fp);
-	json_object_put(doc);
-	if (tok)
-		json_tokener_free(tok);
-	free(buf);
+		nn_err(ctx, "--plan: %s", why);
+	return ret;
+}
+
+int nn_cli_check_plan_shape(struct nn_ctx *ctx, const struct nn_host *host, const char *planfile,
+			    struct nn_plan *plan)
+{
+	char why[256];
+	int ret = nn_plan_check_shape(plan, host, why, sizeof(why));
+
+	if (ret) {
+		nn_err(ctx, "--plan: %s: made for another host shape: %s", planfile, why);
+		nn_plan_free(plan);
+	}
 	return ret;
 }
 
 int nn_cli_get_plan(struct nn_ctx *ctx, const struct nn_host *host, const char *planfile,
 		    struct nn_plan_opts *o, struct nn_plan *plan)
 {
-	char why[256];
 	int ret;
 
 	if (planfile) {
 		ret = nn_cli_read_plan(ctx, planfile, plan);
-		if (ret)
-			return ret;
-		ret = nn_plan_check_shape(plan, host, why, sizeof(why));
-		if (ret) {
-			nn_err(ctx, "--plan: %s: made for another host shape: %s", planfile, why);
-			nn_plan_free(plan);
-		}
-		return ret;
+		return ret ? ret : nn_cli_check_plan_shape(ctx, host, planfile, plan);
 	}
 	ret = nn_plan_opts_check(ctx, host, o);
 	if (ret)

@@ -66,6 +66,10 @@ int nn_plan_errmsg(struct nn_ctx *ctx, int err);
 int nn_cli_read_plan(struct nn_ctx *ctx, const char *path, struct nn_plan *plan);
 /* The plan a command works on: read from @planfile ("-" stdin) and checked
  * against @host's shape, or made from @o. Messages printed; 0 or -errno. */
+/* The host shape check of a plan read from a file (the plan is freed when
+ * it fails). */
+int nn_cli_check_plan_shape(struct nn_ctx *ctx, const struct nn_host *host, const char *planfile,
+			    struct nn_plan *plan);
 int nn_cli_get_plan(struct nn_ctx *ctx, const struct nn_host *host, const char *planfile,
 		    struct nn_plan_opts *o, struct nn_plan *plan);
 

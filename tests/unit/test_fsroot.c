@@ -278,6 +278,63 @@ static void test_parse_long(void **state)
 	assert_int_equal(nn_parse_long("99999999999999999999999", &v), -ERANGE);
 }
 
+/* A directory outside every root, with a link the host would show. */
+static char outside[PATH_MAX];
+
+static void ln(const char *target, const char *rel)
+{
+	char p[PATH_MAX * 2];
+
+	snprintf(p, sizeof(p), "%s/%s", tmp, rel);
+	assert_int_equal(symlink(target, p), 0);
+}
+
+/* readlink and realpath under a fake root: every intermediate symlink,
+ * absolute or chained, resolves inside the root, never on the live system. */
+static void test_readlink_in_root(void **state)
+{
+	char p[PATH_MAX * 2], buf[PATH_MAX];
+	struct nn_root r;
+
+	(void)state;
+	snprintf(outside, sizeof(outside), "/tmp/nn-fsroot-out-XXXXXX");
+	assert_non_null(mkdtemp(outside));
+	snprintf(p, sizeof(p), "%s/lnk", outside);
+	assert_int_equal(symlink("HOST-SIDE", p), 0);
+	mk("etc");
+	ln("inside", "etc/lnk");
+	put("etc/inside", "x\n");
+	ln("/etc", "etc-abs");		/* absolute link to /etc */
+	ln(outside, "hop");		/* absolute link to a host directory */
+	ln("chain2", "chain1");		/* chain: chain1 -> chain2 -> /etc-abs -> /etc */
+	ln("/etc-abs", "chain2");
+
+	assert_int_equal(nn_root_open(&r, tmp), 0);
+	/* The link itself, and links behind absolute and chained links. */
+	assert_int_equal(nn_root_readlink(&r, "/etc/lnk", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "inside");
+	assert_int_equal(nn_root_readlink(&r, "/etc-abs/lnk", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "inside");
+	assert_int_equal(nn_root_readlink(&r, "/chain1/lnk", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "inside");
+	/* The host's directory is not in the root: not found, never HOST-SIDE. */
+	assert_int_equal(nn_root_readlink(&r, "/hop/lnk", buf, sizeof(buf)), -ENOENT);
+	/* The last component is read, not followed. */
+	assert_int_equal(nn_root_readlink(&r, "/chain1", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "chain2");
+	assert_int_equal(nn_root_readlink(&r, "/etc", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(nn_root_readlink(&r, "/etc-abs/", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(nn_root_readlink(&r, "/", buf, sizeof(buf)), -EINVAL);
+
+	assert_int_equal(nn_root_realpath(&r, "/chain1/lnk", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/etc/inside");
+	assert_int_equal(nn_root_realpath(&r, "/hop/lnk", buf, sizeof(buf)), -ENOENT);
+	nn_root_close(&r);
+
+	snprintf(p, sizeof(p), "rm -rf '%s'", outside);
+	assert_int_equal(system(p), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_read_lines),
 		cmocka_unit_test(test_write),
 		cmocka_unit_test(test_parse_long),
+		cmocka_unit_test(test_readlink_in_root),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "nicnuma/basic/strbuf.h"
 #include "nicnuma/cpuset.h"
 #include "nicnuma/print.h"
 
@@ -74,11 +75,69 @@ static void test_json(void **state)
 	free(t);
 }
 
+static void vtext(FILE *fp, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	nn_vfprintf_text(fp, fmt, ap);
+	va_end(ap);
+}
+
+/* Text output never passes a terminal control byte through; JSON keeps the
+ * name exactly (json-c escapes it). */
+static void test_escape(void **state)
+{
+	static const char name[] = "a\x1b[31m\\b\xc3\xa9\x7f";
+	struct json_object *doc, *v;
+	struct nn_sb sb = NN_SB_INIT;
+	struct nn_out o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	nn_out_init(&o, fp, false);
+	nn_print_string(&o, PRINT_ANY, "name", "[%s]", name);
+	nn_printf(&o, "|%-4s|%s\n", "e\a", "tab\tok\\x");
+	vtext(fp, "%s\n", "bell\a");
+	assert_int_equal(nn_out_flush(&o), 0);
+	fclose(fp);
+	assert_string_equal(buf, "[a\\x1b[31m\\\\b\\xc3\\xa9\\x7f]"
+			    "|e\\x07  |tab\tok\\x\n"
+			    "bell\\x07\n");
+	free(buf);
+
+	buf = NULL;
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	nn_out_init(&o, fp, true);
+	nn_open_object(&o, NULL);
+	nn_print_string(&o, PRINT_ANY, "name", "%s", name);
+	nn_close_object(&o);
+	assert_int_equal(nn_out_flush(&o), 0);
+	fclose(fp);
+	doc = json_tokener_parse(buf);
+	assert_non_null(doc);
+	assert_true(json_object_object_get_ex(doc, "name", &v));
+	assert_string_equal(json_object_get_string(v), name);
+	assert_null(strchr(buf, '\x1b'));
+	json_object_put(doc);
+	free(buf);
+
+	nn_escape_text(&sb, "x\r\n\x9b");
+	assert_string_equal(nn_sb_str(&sb), "x\\x0d\n\\x9b");
+	nn_sb_free(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_escape),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
