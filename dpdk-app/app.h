@@ -17,7 +17,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
-#include "nicnuma/fsroot.h"
+#include "nicnuma/core/fsroot.h"
 #include "hist.h"
 
 #define FWD_MAX_PORTS 8

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nicnuma/ctx.h"
-#include "nicnuma/topo.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/discover/topo.h"
 #include "app.h"
 
 /* A snapshot of the nodes through the app's root. Discovery warnings are

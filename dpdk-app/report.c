@@ -20,7 +20,7 @@
 
 #include <rte_ethdev.h>
 
-#include "nicnuma/print.h"
+#include "nicnuma/core/print.h"
 #include "app.h"
 
 static FILE *live_fp(const struct fwd_app *app)

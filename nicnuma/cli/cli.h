@@ -3,7 +3,7 @@
 #ifndef NICNUMA_CLI_H
 #define NICNUMA_CLI_H
 
-#include "nicnuma/ctx.h"
+#include "nicnuma/core/ctx.h"
 
 /* Each command parses its own options (getopt_long, exact names; global
  * --root/--json/-v were already taken out of argv by main) and returns an exit

@@ -11,10 +11,10 @@
 
 #include "cli.h"
 #include "plan_opts.h"
-#include "irq/apply.h"
-#include "nicnuma/host.h"
-#include "nicnuma/undo.h"
-#include "nicnuma/plan.h"
+#include "nicnuma/act/apply.h"
+#include "nicnuma/discover/host.h"
+#include "nicnuma/act/undo.h"
+#include "nicnuma/plan/plan.h"
 
 static void usage(FILE *fp)
 {

@@ -20,9 +20,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "nicnuma/bench.h"
-#include "nicnuma/topo.h"
-#include "nicnuma/undo.h"
+#include "nicnuma/plan/bench.h"
+#include "nicnuma/discover/topo.h"
+#include "nicnuma/act/undo.h"
 
 #define BENCH_PAGES NN_BENCH_PAGES
 #define NPCT NN_BENCH_NPCT

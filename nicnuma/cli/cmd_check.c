@@ -10,9 +10,9 @@
 
 #include "cli.h"
 #include "plan_opts.h"
-#include "irq/apply.h"
-#include "nicnuma/host.h"
-#include "nicnuma/plan.h"
+#include "nicnuma/act/apply.h"
+#include "nicnuma/discover/host.h"
+#include "nicnuma/plan/plan.h"
 
 static void usage(FILE *fp)
 {

@@ -15,9 +15,9 @@
 #include <time.h>
 
 #include "cli.h"
-#include "nicnuma/basic/strbuf.h"
-#include "nicnuma/cpuset.h"
-#include "nicnuma/procmap.h"
+#include "nicnuma/core/strbuf.h"
+#include "nicnuma/core/cpuset.h"
+#include "nicnuma/discover/procmap.h"
 
 struct check_opts {
 	int *pids;

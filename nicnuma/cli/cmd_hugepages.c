@@ -11,10 +11,10 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "hugepages/hugepages.h"
-#include "nicnuma/cpuset.h"
-#include "nicnuma/plan.h"
-#include "nicnuma/undo.h"
+#include "nicnuma/discover/hugepages.h"
+#include "nicnuma/core/cpuset.h"
+#include "nicnuma/plan/plan.h"
+#include "nicnuma/act/undo.h"
 
 static void usage_main(FILE *fp)
 {

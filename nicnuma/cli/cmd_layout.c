@@ -20,9 +20,9 @@
 
 #include "cli.h"
 #include "plan_opts.h"
-#include "nicnuma/basic/fileio.h"
-#include "nicnuma/layout.h"
-#include "nicnuma/unitfile.h"
+#include "nicnuma/core/fileio.h"
+#include "nicnuma/plan/layout.h"
+#include "nicnuma/plan/unitfile.h"
 
 enum {
 	OPT_SERVICE = 512,

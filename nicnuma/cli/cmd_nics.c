@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "nicnuma/host.h"
+#include "nicnuma/discover/host.h"
 
 static void usage(FILE *fp)
 {

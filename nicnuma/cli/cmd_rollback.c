@@ -8,8 +8,8 @@
 
 #include "cli.h"
 #include "plan_opts.h"
-#include "nicnuma/undo.h"
-#include "irq/change_kinds.h"
+#include "nicnuma/act/undo.h"
+#include "nicnuma/act/change_kinds.h"
 
 static void usage(FILE *fp)
 {

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "irq/script.h"
+#include "nicnuma/act/script.h"
 #include "nn_version.h"
 #include "plan_opts.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "nicnuma/topo.h"
+#include "nicnuma/discover/topo.h"
 
 static void usage(FILE *fp)
 {

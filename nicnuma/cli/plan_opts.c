@@ -13,7 +13,7 @@
 
 #include <json-c/json.h>
 
-#include "nicnuma/basic/strbuf.h"
+#include "nicnuma/core/strbuf.h"
 #include "cli.h"
 #include "plan_opts.h"
 

@@ -5,9 +5,9 @@
 
 #include <getopt.h>
 
-#include "nicnuma/ctx.h"
-#include "nicnuma/host.h"
-#include "nicnuma/plan.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/discover/host.h"
+#include "nicnuma/plan/plan.h"
 
 /* Long-only option values start at 256 so they never collide with short ones. */
 enum {

@@ -2,7 +2,7 @@
 /* fuzz_cpulist.c - nn_cpuset_parse_list: never crash; whatever it accepts
  * formats back to a list and a mask that parse to the same set. */
 #include "fuzz.h"
-#include "nicnuma/cpuset.h"
+#include "nicnuma/core/cpuset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

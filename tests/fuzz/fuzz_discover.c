@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "nicnuma/ctx.h"
-#include "nicnuma/host.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/discover/host.h"
 
 static const char *const files[] = {
 	"sys/devices/pci0000:00/0000:00:03.0/numa_node",

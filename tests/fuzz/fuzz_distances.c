@@ -2,7 +2,7 @@
 /* fuzz_distances.c - nn_parse_distances: never crash; an accepted row is
  * non-empty and holds no negative distance. */
 #include "fuzz.h"
-#include "nicnuma/parse.h"
+#include "nicnuma/core/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

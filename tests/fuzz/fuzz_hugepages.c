@@ -4,7 +4,7 @@
  * parsed size is a power of two >= 4 kB that formats back to itself; counts
  * and pages are never negative; every hugetlbfs mount has a path. */
 #include "fuzz.h"
-#include "hugepages/hugepages.h"
+#include "nicnuma/discover/hugepages.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

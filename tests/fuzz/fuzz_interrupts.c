@@ -4,7 +4,7 @@
 #include <errno.h>
 
 #include "fuzz.h"
-#include "nicnuma/parse.h"
+#include "nicnuma/core/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,7 +5,7 @@
 #include <errno.h>
 
 #include "fuzz.h"
-#include "nicnuma/fsroot.h"
+#include "nicnuma/core/fsroot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -2,7 +2,7 @@
 /* fuzz_mask.c - nn_cpuset_parse_mask (comma-separated 32-bit hex groups):
  * never crash; whatever it accepts round-trips through both text forms. */
 #include "fuzz.h"
-#include "nicnuma/cpuset.h"
+#include "nicnuma/core/cpuset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -2,7 +2,7 @@
 /* fuzz_meminfo.c - nn_parse_node_meminfo and nn_parse_bracketed (THP knobs):
  * never crash; values are -1 (unknown) or >= 0; a choice always fits. */
 #include "fuzz.h"
-#include "nicnuma/parse.h"
+#include "nicnuma/core/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,8 +8,8 @@
 #include <json-c/json.h>
 
 #include "fuzz.h"
-#include "nicnuma/names.h"
-#include "nicnuma/plan.h"
+#include "nicnuma/core/names.h"
+#include "nicnuma/plan/plan.h"
 
 static char *text_of(const struct nn_plan *p)
 {

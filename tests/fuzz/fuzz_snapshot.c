@@ -6,8 +6,8 @@
 #include <errno.h>
 
 #include "fuzz.h"
-#include "nicnuma/undo.h"
-#include "irq/change_kinds.h"
+#include "nicnuma/act/undo.h"
+#include "nicnuma/act/change_kinds.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

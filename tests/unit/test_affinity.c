@@ -16,8 +16,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "nicnuma/ctx.h"
-#include "irq/affinity.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/act/affinity.h"
 #include "tmptree.h"
 
 static char tmp[PATH_MAX];

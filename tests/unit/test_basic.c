@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "nicnuma/basic/fileio.h"
-#include "nicnuma/basic/strbuf.h"
+#include "nicnuma/core/fileio.h"
+#include "nicnuma/core/strbuf.h"
 
 static void test_sb_grows(void **state)
 {

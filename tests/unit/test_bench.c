@@ -10,8 +10,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "nicnuma/bench.h"
-#include "nicnuma/topo.h"
+#include "nicnuma/plan/bench.h"
+#include "nicnuma/discover/topo.h"
 
 /* @n nodes of @per CPUs each (node 2 memory-only when @memonly2), distances
  * 10 local, 20 + 10 * |i - j| across. */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "nicnuma/cpuset.h"
+#include "nicnuma/core/cpuset.h"
 
 static void roundtrip(const char *in, const char *want)
 {

@@ -16,10 +16,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "nicnuma/ctx.h"
-#include "nicnuma/host.h"
-#include "nicnuma/nic.h"
-#include "nicnuma/topo.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/discover/host.h"
+#include "nicnuma/discover/nic.h"
+#include "nicnuma/discover/topo.h"
 #include "tmptree.h"
 
 static char tmp[PATH_MAX];

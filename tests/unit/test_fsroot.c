@@ -14,8 +14,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "nicnuma/cpuset.h"
-#include "nicnuma/fsroot.h"
+#include "nicnuma/core/cpuset.h"
+#include "nicnuma/core/fsroot.h"
 #include "tmptree.h"
 
 static char tmp[PATH_MAX];

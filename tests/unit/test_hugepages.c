@@ -14,11 +14,11 @@
 
 #include <sys/stat.h>
 
-#include "hugepages/hugepages.h"
-#include "nicnuma/cpuset.h"
-#include "nicnuma/ctx.h"
-#include "nicnuma/plan.h"
-#include "nicnuma/undo.h"
+#include "nicnuma/discover/hugepages.h"
+#include "nicnuma/core/cpuset.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/plan/plan.h"
+#include "nicnuma/act/undo.h"
 #include "tmptree.h"
 
 static void test_size(void **state)

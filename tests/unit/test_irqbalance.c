@@ -15,8 +15,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "nicnuma/ctx.h"
-#include "irq/irqbalance.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/act/irqbalance.h"
 #include "tmptree.h"
 
 static char tmp[PATH_MAX];

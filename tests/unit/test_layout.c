@@ -11,8 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "nicnuma/layout.h"
-#include "nicnuma/unitfile.h"
+#include "nicnuma/plan/layout.h"
+#include "nicnuma/plan/unitfile.h"
 
 /* A host of @nnodes nodes with @per CPUs each, hyperthread pairs (2k, 2k+1),
  * node 1 (or 0) holding 512 x 2 MB hugepages. */

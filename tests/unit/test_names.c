@@ -10,9 +10,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "nicnuma/basic/limits.h"
-#include "nicnuma/names.h"
-#include "nicnuma/plan.h"
+#include "nicnuma/core/limits.h"
+#include "nicnuma/core/names.h"
+#include "nicnuma/plan/plan.h"
 
 static void test_ifname(void **state)
 {

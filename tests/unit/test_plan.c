@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "nicnuma/plan.h"
+#include "nicnuma/plan/plan.h"
 
 /* ---- snapshot builder ---- */
 

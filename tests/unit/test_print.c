@@ -10,9 +10,9 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "nicnuma/basic/strbuf.h"
-#include "nicnuma/cpuset.h"
-#include "nicnuma/print.h"
+#include "nicnuma/core/strbuf.h"
+#include "nicnuma/core/cpuset.h"
+#include "nicnuma/core/print.h"
 
 static char *render(bool json)
 {

@@ -13,8 +13,8 @@
 #include <cmocka.h>
 #include <limits.h>
 
-#include "nicnuma/ctx.h"
-#include "nicnuma/procmap.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/discover/procmap.h"
 
 #ifndef FIXTURE_DIR
 #error "FIXTURE_DIR must name tests/fixtures/procmap/root"

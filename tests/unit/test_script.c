@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "irq/script.h"
+#include "nicnuma/act/script.h"
 #include "tmptree.h"
 
 static void test_quote_forms(void **state)

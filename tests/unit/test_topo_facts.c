@@ -13,9 +13,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "hugepages/hugepages.h"
-#include "nicnuma/ctx.h"
-#include "nicnuma/topo.h"
+#include "nicnuma/discover/hugepages.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/discover/topo.h"
 
 /* ---- snapshot builder: nodes with explicit ids, rows and memory ---- */
 

@@ -17,12 +17,12 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "nicnuma/ctx.h"
+#include "nicnuma/core/ctx.h"
 #include <stdbool.h>
 #include <time.h>
-#include "nicnuma/undo.h"
-#include "nicnuma/basic/limits.h"
-#include "irq/change_kinds.h"
+#include "nicnuma/act/undo.h"
+#include "nicnuma/core/limits.h"
+#include "nicnuma/act/change_kinds.h"
 #include "tmptree.h"
 
 static char tmp[PATH_MAX];

@@ -1,0 +1,1055 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* apply.c - a plan, value by value: read all, log once, write, read back, undo on failure */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/act/undo.h"
+#include "nicnuma/discover/hugepages.h"
+#include "nicnuma/act/affinity.h"
+#include "nicnuma/act/apply.h"
+#include "nicnuma/act/change_kinds.h"
+#include "nicnuma/act/channels.h"
+
+static const char *const status_names[] = {
+	[NN_VAL_PENDING] = "pending",
+	[NN_VAL_PLANNED] = "would_change",
+	[NN_VAL_UNCHANGED] = "unchanged",
+	[NN_VAL_CHANGED] = "changed",
+	[NN_VAL_MANAGED] = "managed",
+	[NN_VAL_FAILED] = "failed",
+	[NN_VAL_ROLLED_BACK] = "rolled_back",
+	[NN_VAL_SKIPPED] = "skipped",
+	[NN_VAL_ALIGNED] = "aligned",
+	[NN_VAL_DRIFT] = "drift",
+};
+
+const char *nn_val_status_name(enum nn_val_status s)
+{
+	return (unsigned int)s <= NN_VAL_DRIFT ? status_names[s] : "unknown";
+}
+
+static const char *kind_name(enum nn_val_kind k)
+{
+	return k == NN_VAL_IRQ ? "irq" : k == NN_VAL_XPS ? "xps" : "channels";
+}
+
+static void val_free(struct nn_apply_val *v)
+{
+	free(v->path);
+	free(v->before);
+	free(v->planned);
+	free(v->after);
+	free(v->effective);
+	nn_cpuset_free(&v->want);
+}
+
+static void vals_free(struct nn_apply_val *vals, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		val_free(&vals[i]);
+	free(vals);
+}
+
+static void read_online(struct nn_ctx *ctx, struct nn_cpuset *online)
+{
+	int err = nn_read_cpulist(&ctx->root, "/sys/devices/system/cpu/online", online);
+
+	if (err) {
+		/* Without it masks go out as planned; the kernel still refuses
+		 * offline-only masks, which then show up as bad_mask. */
+		nn_warn(ctx, "/sys/devices/system/cpu/online", "unreadable (%s): masks not "
+			"checked against online CPUs", strerror(-err));
+		nn_cpuset_zero(online);
+	}
+}
+
+/* Directory views for the value loops: /proc/irq, and the queues directory
+ * of one NIC at a time (values come grouped by NIC). Through them the kernel
+ * walks two path components instead of four to ten and a symlink, a fifth of
+ * apply's time on a large host. A view takes the same absolute paths as the
+ * root it stands for, so ctx->root is swapped for one around each value. */
+struct views {
+	struct nn_root base, irq, nic;
+	char nic_dir[320];
+};
+
+static void views_open(struct nn_ctx *ctx, struct views *w)
+{
+	w->base = ctx->root;
+	nn_root_view_open(&w->base, "/proc/irq", &w->irq);
+	w->nic = w->base;	/* no NIC yet: the root itself, nothing to close */
+	w->nic_dir[0] = '\0';
+}
+
+static void views_close(struct nn_ctx *ctx, struct views *w)
+{
+	ctx->root = w->base;
+	nn_root_view_close(&w->irq);
+	nn_root_view_close(&w->nic);
+}
+
+/* Points ctx->root at the view for @v (the root itself for other kinds). */
+static void views_enter(struct nn_ctx *ctx, struct views *w, const struct nn_apply_val *v)
+{
+	char dir[sizeof(w->nic_dir)];
+
+	ctx->root = w->base;
+	if (v->kind == NN_VAL_IRQ) {
+		ctx->root = w->irq;
+	} else if (v->kind == NN_VAL_XPS && v->nic &&
+		   snprintf(dir, sizeof(dir), "/sys/class/net/%s/queues", v->nic) < (int)sizeof(dir)) {
+		if (strcmp(dir, w->nic_dir)) {
+			nn_root_view_close(&w->nic);
+			memcpy(w->nic_dir, dir, sizeof(dir));
+			nn_root_view_open(&w->base, w->nic_dir, &w->nic);
+		}
+		ctx->root = w->nic;
+	}
+}
+
+static int cmp_irq_key(const void *key, const void *elem)
+{
+	int irq = *(const int *)key, e = ((const struct nn_irq *)elem)->irq;
+
+	return (irq > e) - (irq < e);
+}
+
+/* The affinity discovery read for @irq of @nic, or NULL when it has none. */
+static const struct nn_cpuset *known_affinity(const struct nn_host *host, const char *nic, int irq)
+{
+	const struct nn_nic *n;
+	const struct nn_irq *q;
+
+	if (!host || !nic)
+		return NULL;
+	n = nn_nic_find(host->nics, host->nnics, nic);
+	if (!n || !n->nirqs)
+		return NULL;
+	q = bsearch(&irq, n->irqs, n->nirqs, sizeof(*n->irqs), cmp_irq_key);
+	return q && q->has_affinity ? &q->affinity : NULL;
+}
+
+/* An IRQ mask with no online CPU left cannot be written: failed up front. */
+static bool want_online(struct nn_apply_val *v)
+{
+	if (!nn_cpuset_empty(&v->want))
+		return true;
+	v->status = NN_VAL_FAILED;
+	snprintf(v->note, sizeof(v->note), "bad mask: no planned CPU is online");
+	return false;
+}
+
+/* Status of a value that now holds @cur: left pending when it must change. */
+static void classify(struct nn_apply_val *v, const struct nn_cpuset *cur, bool check)
+{
+	if (nn_cpuset_equal(cur, &v->want))
+		v->status = check ? NN_VAL_ALIGNED : NN_VAL_UNCHANGED;
+	else if (check)
+		v->status = NN_VAL_DRIFT;
+}
+
+/* Builds one value per plan entry with its current state; a value we cannot
+ * read aborts the whole run (-errno) before anything is written. @host is
+ * the discovery of this same run, or NULL to read every value afresh. */
+static int collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct nn_cpuset *online,
+		   const struct nn_host *host, bool check, struct nn_apply_val **out, size_t *nout)
+{
+	size_t n = plan->nirqs + plan->nxps + plan->nchannels, k = 0, i;
+	struct nn_apply_val *vals = calloc(n ? n : 1, sizeof(*vals));
+	struct nn_cpuset cur = NN_CPUSET_INIT;
+	char path[512], buf[4096];
+	struct views views;
+	int err = 0;
+
+	if (!vals)
+		return -ENOMEM;
+	views_open(ctx, &views);
+	for (i = 0; i < plan->nchannels; i++) {
+		const struct nn_plan_channels *c = &plan->channels[i];
+		struct nn_apply_val *v = &vals[k++];
+		int combined = c->current, max;
+
+		v->kind = NN_VAL_CHANNELS;
+		v->nic = c->nic;
+		v->queue = -1;
+		v->irq = -1;
+		v->want_n = c->target;
+		v->path = strdup(c->nic);
+		snprintf(buf, sizeof(buf), "%d", c->target);
+		v->planned = strdup(buf);
+		/* The live value beats the plan's idea of it. */
+		if (nn_root_is_live(&ctx->root) && nn_channels_get(ctx, c->nic, &combined, &max))
+			combined = c->current;
+		if (combined >= 0) {
+			snprintf(buf, sizeof(buf), "%d", combined);
+			v->before = strdup(buf);
+		}
+		if (combined == c->target)
+			v->status = NN_VAL_UNCHANGED;
+		else if (!nn_root_is_live(&ctx->root)) {
+			v->status = NN_VAL_SKIPPED;
+			snprintf(v->note, sizeof(v->note), "not touched (fake root)");
+		}
+	}
+	for (i = 0; i < plan->nirqs; i++) {
+		const struct nn_plan_irq *p = &plan->irqs[i];
+		struct nn_apply_val *v = &vals[k++];
+		const struct nn_cpuset *known;
+
+		v->kind = NN_VAL_IRQ;
+		v->irq = p->irq;
+		v->nic = p->nic;
+		v->queue = p->queue;
+		nn_irq_path(path, sizeof(path), p->irq, "smp_affinity_list");
+		v->path = strdup(path);
+		if (!v->path || (err = nn_cpuset_copy(&v->want, &p->cpus))) {
+			err = err ? err : -ENOMEM;
+			goto fail;
+		}
+		if (!nn_cpuset_empty(online))
+			nn_cpuset_and(&v->want, online);
+		v->planned = nn_cpuset_format_list(&v->want);
+		known = known_affinity(host, p->nic, p->irq);
+		if (known) {
+			v->before = nn_cpuset_format_list(known);
+			if (!v->before) {
+				err = -ENOMEM;
+				goto fail;
+			}
+			if (want_online(v))
+				classify(v, known, check);
+			continue;
+		}
+		views_enter(ctx, &views, v);
+		err = nn_read_str(&ctx->root, path, buf, sizeof(buf));
+		ctx->root = views.base;
+		if (err && check) {
+			v->status = NN_VAL_DRIFT;
+			if (err == -ENOENT)
+				snprintf(v->note, sizeof(v->note), "IRQ %d does not exist", p->irq);
+			else
+				snprintf(v->note, sizeof(v->note), "unreadable: %s", strerror(-err));
+			err = 0;
+			continue;
+		}
+		if (err) {
+			nn_err(ctx, "cannot read %s: %s; nothing was changed", path, strerror(-err));
+			goto fail;
+		}
+		v->before = strdup(buf);
+		if (!want_online(v))
+			continue;
+		err = nn_cpuset_parse_list(buf, &cur);
+		if (err) {
+			nn_err(ctx, "%s: unexpected content '%s'", path, buf);
+			goto fail;
+		}
+		classify(v, &cur, check);
+	}
+	for (i = 0; i < plan->nxps; i++) {
+		const struct nn_plan_xps *p = &plan->xps[i];
+		struct nn_apply_val *v = &vals[k++];
+
+		v->kind = NN_VAL_XPS;
+		v->irq = -1;
+		v->nic = p->nic;
+		v->queue = p->queue;
+		err = nn_xps_path(path, sizeof(path), p->nic, p->queue);
+		if (err) {
+			nn_err(ctx, "plan names a bad interface '%s'", p->nic);
+			goto fail;
+		}
+		v->path = strdup(path);
+		if (!v->path || (err = nn_cpuset_copy(&v->want, &p->cpus))) {
+			err = err ? err : -ENOMEM;
+			goto fail;
+		}
+		if (!nn_cpuset_empty(online))
+			nn_cpuset_and(&v->want, online);
+		v->planned = nn_cpuset_format_mask(&v->want, 0);
+		views_enter(ctx, &views, v);
+		err = nn_read_str(&ctx->root, path, buf, sizeof(buf));
+		ctx->root = views.base;
+		if (err == -ENOENT) {
+			/* Single-queue devices and kernels without CONFIG_XPS have none. */
+			v->status = NN_VAL_SKIPPED;
+			snprintf(v->note, sizeof(v->note), "no xps_cpus (single-queue device or no XPS)");
+			err = 0;
+			continue;
+		}
+		if (err) {
+			nn_err(ctx, "cannot read %s: %s; nothing was changed", path, strerror(-err));
+			goto fail;
+		}
+		v->before = strdup(buf);
+		err = nn_cpuset_parse_mask(buf, &cur);
+		if (err) {
+			nn_err(ctx, "%s: unexpected content '%s'", path, buf);
+			goto fail;
+		}
+		classify(v, &cur, check);
+	}
+	views_close(ctx, &views);
+	nn_cpuset_free(&cur);
+	*out = vals;
+	*nout = k;
+	return 0;
+fail:
+	views_close(ctx, &views);
+	nn_cpuset_free(&cur);
+	vals_free(vals, k);
+	return err;
+}
+
+/* Per NIC, its planned CPUs: where an IRQ goes when its own CPU is out of
+ * vectors. Built once per apply (one pass over the values), not per IRQ. */
+struct nic_fb {
+	const char *nic;
+	struct nn_cpuset cpus;
+};
+
+struct fb_table {
+	struct nic_fb *v;
+	size_t n;
+};
+
+static void fb_table_free(struct fb_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		nn_cpuset_free(&t->v[i].cpus);
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+static struct nic_fb *fb_find(const struct fb_table *t, const char *nic)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->v[i].nic == nic || !strcmp(t->v[i].nic, nic))
+			return &t->v[i];
+	return NULL;
+}
+
+static int fb_table_build(const struct nn_apply_report *rep, struct fb_table *t)
+{
+	size_t i;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < rep->nvals; i++) {
+		const struct nn_apply_val *o = &rep->vals[i];
+		struct nic_fb *f;
+
+		if (o->kind != NN_VAL_IRQ || o->queue < 0 || !o->nic)
+			continue;
+		f = fb_find(t, o->nic);
+		if (!f) {
+			struct nic_fb *nv = realloc(t->v, (t->n + 1) * sizeof(*nv));
+
+			if (!nv)
+				return -ENOMEM;
+			t->v = nv;
+			f = &t->v[t->n++];
+			f->nic = o->nic;
+			f->cpus = (struct nn_cpuset)NN_CPUSET_INIT;
+		}
+		err = nn_cpuset_or(&f->cpus, &o->want);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void set_after(struct nn_apply_val *v, const struct nn_aff_result *r, bool mask)
+{
+	free(v->after);
+	free(v->effective);
+	/* The usual case reads back the planned set: its text is formatted already. */
+	if (v->planned && nn_cpuset_equal(&r->after, &v->want))
+		v->after = strdup(v->planned);
+	else
+		v->after = mask ? nn_cpuset_format_mask(&r->after, 0) : nn_cpuset_format_list(&r->after);
+	v->effective = r->has_effective ? nn_cpuset_format_list(&r->effective) : NULL;
+}
+
+/* Puts one value back as it was; used when a fatal error stops the apply.
+ * The same routine as `nicnuma rollback` (nn_value_restore). */
+static void undo_val(struct nn_ctx *ctx, struct nn_apply_val *v)
+{
+	char why[160], *cur = NULL, *now = NULL;
+	int err;
+
+	if (v->kind == NN_VAL_CHANNELS) {
+		long n;
+
+		if (!v->before || nn_parse_long(v->before, &n))
+			return;
+		err = nn_channels_set(ctx, v->path, (int)n, why, sizeof(why));
+		if (err)
+			snprintf(v->note, sizeof(v->note), "ROLLBACK FAILED: %.120s", why);
+		else
+			v->status = NN_VAL_ROLLED_BACK;
+		return;
+	}
+	err = nn_value_restore(ctx, v->path, v->before, &cur, &now);
+	if (err < 0) {
+		v->status = NN_VAL_FAILED;
+		snprintf(v->note, sizeof(v->note), "ROLLBACK FAILED (%s): still %.40s, was %.40s",
+			 strerror(-err), now ? now : "?", v->before ? v->before : "?");
+		nn_warn(ctx, v->path, "rollback failed: %s", strerror(-err));
+	} else if (err == 1) {
+		if (v->status == NN_VAL_CHANGED)
+			v->status = NN_VAL_ROLLED_BACK;
+	} else {
+		free(v->after);
+		v->after = now;
+		now = NULL;
+		if (v->status == NN_VAL_CHANGED || v->status == NN_VAL_FAILED)
+			v->status = NN_VAL_ROLLED_BACK;
+	}
+	free(cur);
+	free(now);
+}
+
+static void rollback_all(struct nn_ctx *ctx, struct nn_apply_report *rep, struct nn_undo *u)
+{
+	char why[256];
+	size_t i;
+
+	for (i = rep->nvals; i-- > 0;)
+		if (rep->vals[i].written)
+			undo_val(ctx, &rep->vals[i]);
+	if (rep->irqb_done && !rep->irqb.noop) {
+		if (nn_irqb_restore(ctx, rep->irqb.before, rep->irqb.detail, why, sizeof(why))) {
+			snprintf(rep->irqb.status, sizeof(rep->irqb.status), "ROLLBACK FAILED: %.120s", why);
+			nn_warn(ctx, "irqbalance", "rollback failed: %s", why);
+		} else {
+			snprintf(rep->irqb.status, sizeof(rep->irqb.status), "restored (%s)",
+				 rep->irqb.before);
+		}
+	}
+	rep->rolled_back = true;
+	/* Replayed already: the next `nicnuma rollback` must not replay it again. */
+	if (u && u->nchanges)
+		nn_undo_mark_rolled_back(ctx, u);
+}
+
+static int write_irq(struct nn_ctx *ctx, const struct fb_table *fbt, struct nn_apply_val *v,
+		     const struct nn_cpuset *online, bool after_channels)
+{
+	const struct nic_fb *fb = v->nic ? fb_find(fbt, v->nic) : NULL;
+	struct nn_aff_result r;
+	int err, ret;
+
+	/* Without a channel change the write of the planned mask is the probe
+	 * (nn_irq_set_affinity: a managed IRQ refuses it, EIO/EPERM, and keeps
+	 * its mask), which halves the writes. After one, the IRQ may be gone or
+	 * renumbered: the current value written back finds that first. */
+	if (after_channels) {
+		err = nn_irq_probe(ctx, v->irq, v->before);
+		if (nn_probe_managed(ctx, err)) {
+			v->status = NN_VAL_MANAGED;
+			snprintf(v->note, sizeof(v->note), "managed, left to the kernel");
+			return 0;
+		}
+		if (err == -ENOENT) {
+			v->status = NN_VAL_FAILED;
+			snprintf(v->note, sizeof(v->note), "IRQ gone after the channel change");
+			return 1;
+		}
+		if (err) {
+			v->written = true;	/* be safe: compare and restore on rollback */
+			v->status = NN_VAL_FAILED;
+			snprintf(v->note, sizeof(v->note), "probe: %s (%s)", strerror(-err),
+				 nn_aff_class_name(nn_aff_classify(err)));
+			return nn_aff_classify(err) == NN_AFF_FATAL ? err : 1;
+		}
+	}
+	nn_irq_set_affinity(ctx, v->irq, &v->want, online, fb ? &fb->cpus : NULL, &r);
+	if (r.note[0])
+		snprintf(v->note, sizeof(v->note), "%s", r.note);
+	switch (r.cls) {
+	case NN_AFF_OK:
+		v->written = true;
+		v->status = NN_VAL_CHANGED;
+		set_after(v, &r, false);
+		if (nn_root_is_live(&ctx->root) && r.has_effective &&
+		    !nn_cpuset_subset(&r.effective, &r.written))
+			snprintf(v->note, sizeof(v->note), "effective %s outside the new mask until "
+				 "the next interrupt", v->effective ? v->effective : "?");
+		ret = 0;
+		break;
+	case NN_AFF_MANAGED:
+		v->status = NN_VAL_MANAGED;
+		snprintf(v->note, sizeof(v->note), "managed, left to the kernel");
+		ret = 0;
+		break;
+	case NN_AFF_NOSPC:
+	case NN_AFF_BADMASK:
+	case NN_AFF_RETRY:
+		v->status = NN_VAL_FAILED;
+		if (!r.note[0])
+			snprintf(v->note, sizeof(v->note), "%s: %s", nn_aff_class_name(r.cls),
+				 strerror(-r.err));
+		nn_warn(ctx, v->path, "%s", v->note);
+		ret = 1;
+		break;
+	case NN_AFF_FATAL:
+	default:
+		v->written = true;
+		v->status = NN_VAL_FAILED;
+		if (!nn_cpuset_empty(&r.written))	/* written, then a bad readback */
+			set_after(v, &r, false);
+		if (!r.note[0])
+			snprintf(v->note, sizeof(v->note), "%s", strerror(-r.err));
+		nn_warn(ctx, v->path, "write failed: %s", v->note);
+		ret = r.err ? r.err : -EIO;
+		break;
+	}
+	nn_aff_result_free(&r);
+	return ret;
+}
+
+static int write_xps(struct nn_ctx *ctx, struct nn_apply_val *v, const struct nn_cpuset *online)
+{
+	struct nn_aff_result r;
+	int ret = 0;
+
+	nn_xps_set(ctx, v->nic, v->queue, &v->want, online, &r);
+	if (r.note[0])
+		snprintf(v->note, sizeof(v->note), "%s", r.note);
+	if (r.cls == NN_AFF_OK) {
+		v->written = true;
+		v->status = NN_VAL_CHANGED;
+		set_after(v, &r, true);
+	} else if (r.cls == NN_AFF_FATAL) {
+		v->written = true;
+		v->status = NN_VAL_FAILED;
+		if (!r.note[0])
+			snprintf(v->note, sizeof(v->note), "%s", strerror(-r.err));
+		nn_warn(ctx, v->path, "write failed: %s", v->note);
+		ret = r.err ? r.err : -EIO;
+	} else {
+		v->status = NN_VAL_FAILED;
+		if (!r.note[0])
+			snprintf(v->note, sizeof(v->note), "%s: %s", nn_aff_class_name(r.cls),
+				 strerror(-r.err));
+		nn_warn(ctx, v->path, "%s", v->note);
+		ret = 1;
+	}
+	nn_aff_result_free(&r);
+	return ret;
+}
+
+static int *planned_irqs(const struct nn_plan *plan, size_t *n)
+{
+	int *v = calloc(plan->nirqs ? plan->nirqs : 1, sizeof(*v));
+	size_t i;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < plan->nirqs; i++)
+		v[i] = plan->irqs[i].irq;
+	*n = plan->nirqs;
+	return v;
+}
+
+/* The log's "host": the plan's shape plus the names of its NICs, which a
+ * channels change read back from the log must be one of. */
+static struct json_object *log_host(struct json_object *shape, const struct nn_plan *plan)
+{
+	struct json_object *h = json_object_new_object(), *a = json_object_new_array();
+	size_t i;
+
+	if (!h || !a)
+		goto fail;
+	if (shape) {
+		json_object_object_foreach(shape, key, val)
+			if (strcmp(key, "nics"))
+				json_object_object_add(h, key, json_object_get(val));
+	}
+	for (i = 0; i < plan->nnics; i++)
+		if (json_object_array_add(a, json_object_new_string(plan->nics[i].nic)))
+			goto fail;
+	if (json_object_object_add(h, "nics", a))
+		goto fail;
+	return h;
+fail:
+	json_object_put(a);
+	json_object_put(h);
+	return NULL;
+}
+
+static int cmp_val_path(const void *a, const void *b, void *arg)
+{
+	const struct nn_apply_val *v = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(v[x].path, v[y].path);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/* Marks every value whose path an earlier value has already (a plan naming
+ * one IRQ twice): the log records each value once, with the before value
+ * read before any write. */
+static bool *dup_marks(const struct nn_apply_report *rep)
+{
+	bool *dup = calloc(rep->nvals ? rep->nvals : 1, sizeof(*dup));
+	size_t *ix = malloc((rep->nvals ? rep->nvals : 1) * sizeof(*ix)), i, n = 0;
+
+	if (!dup || !ix) {
+		free(dup);
+		free(ix);
+		return NULL;
+	}
+	/* Only values to be written are logged; among them, the first stays. */
+	for (i = 0; i < rep->nvals; i++)
+		if (rep->vals[i].status == NN_VAL_PENDING)
+			ix[n++] = i;
+	qsort_r(ix, n, sizeof(*ix), cmp_val_path, rep->vals);
+	for (i = 1; i < n; i++)
+		if (!strcmp(rep->vals[ix[i]].path, rep->vals[ix[i - 1]].path))
+			dup[ix[i]] = true;
+	free(ix);
+	return dup;
+}
+
+int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
+		 const struct nn_apply_opts *opts, struct nn_apply_report *rep)
+{
+	struct nn_cpuset online = NN_CPUSET_INIT;
+	struct nn_undo u = { 0 };
+	struct fb_table fbt = { 0 };
+	struct views views;
+	bool pending = false, soft_fail = false, channels_changed = false, hp_pending = false;
+	int *irqs = NULL, err, lock = -1;
+	size_t i, nirqs = 0;
+	bool *dup = NULL;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->dry_run = opts->dry_run;
+	read_online(ctx, &online);
+	err = collect(ctx, plan, &online, opts->host, false, &rep->vals, &rep->nvals);
+	if (err)
+		goto out;
+	irqs = planned_irqs(plan, &nirqs);
+	if (!irqs) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* Kept in the report even for a dry run: it says what would happen. */
+	err = nn_irqb_prepare(ctx, opts->irqbalance, irqs, nirqs, &rep->irqb);
+	if (err) {
+		nn_err(ctx, "cannot inspect irqbalance: %s", strerror(-err));
+		goto out;
+	}
+	if (plan->nhugepages) {
+		rep->hp = calloc(plan->nhugepages, sizeof(*rep->hp));
+		if (!rep->hp) {
+			err = -ENOMEM;
+			goto out;
+		}
+		rep->nhp = plan->nhugepages;
+		/* Checked before any write: a pool the host cannot hold stops it all. */
+		err = nn_hugepages_apply_plan(ctx, NULL, plan->hugepages, rep->nhp, NN_HP_DRY_RUN, rep->hp);
+		if (err) {
+			nn_err(ctx, "hugepages: the plan's pools cannot be set here: %s; nothing was changed",
+			       strerror(-err));
+			goto out;
+		}
+		for (i = 0; i < rep->nhp; i++)
+			if (rep->hp[i].before != rep->hp[i].target)
+				hp_pending = true;
+	}
+	for (i = 0; i < rep->nvals; i++) {
+		struct nn_apply_val *v = &rep->vals[i];
+
+		if (v->status == NN_VAL_FAILED)
+			soft_fail = true;
+		if (v->status != NN_VAL_PENDING)
+			continue;
+		if (opts->dry_run)
+			v->status = NN_VAL_PLANNED;
+		else
+			pending = true;
+	}
+	if (opts->dry_run) {
+		if (!rep->irqb.noop)
+			snprintf(rep->irqb.status, sizeof(rep->irqb.status), "would %s it (pid %d)",
+				 nn_irqbalance_action_name(rep->irqb.action), rep->irqb.proc.pid);
+		goto count;
+	}
+	if (!pending && rep->irqb.noop && !hp_pending)
+		goto count;	/* aligned already: no snapshot, no lock needed */
+
+	err = fb_table_build(rep, &fbt);
+	if (err)
+		goto out;
+	if (!opts->locked) {
+		lock = nn_state_lock(ctx);
+		if (lock < 0) {
+			err = lock;
+			goto out;
+		}
+	}
+	err = nn_undo_begin(ctx, &u, "apply");
+	if (err)
+		goto out;
+	u.host = log_host(opts->shape, plan);
+	dup = dup_marks(rep);
+	if (!u.host || !dup) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* Log order is do order; rollback runs it backwards, irqbalance last. */
+	if (!rep->irqb.noop)
+		err = nn_undo_add(&u, &nn_irqb_change_ops, "irqbalance", rep->irqb.before,
+				  rep->irqb.after, rep->irqb.detail);
+	for (i = 0; i < rep->nvals && !err; i++) {
+		struct nn_apply_val *v = &rep->vals[i];
+
+		if (v->status != NN_VAL_PENDING || dup[i])
+			continue;
+		err = nn_undo_add(&u, v->kind == NN_VAL_CHANNELS ? &nn_channels_change_ops
+				  : &nn_file_change_ops, v->path, v->before, v->planned, NULL);
+	}
+	/* Before any write: -EFBIG when rollback could not read it back. */
+	if (!err)
+		err = nn_undo_save(ctx, &u);
+	if (err) {
+		nn_err(ctx, "no snapshot, so nothing was changed");
+		goto out;
+	}
+	rep->snapshot = strdup(u.file);
+
+	if (!rep->irqb.noop) {
+		char why[256] = "";
+
+		rep->irqb_done = true;
+		err = nn_irqb_act(ctx, &rep->irqb, why, sizeof(why));
+		if (err) {
+			snprintf(rep->irqb.status, sizeof(rep->irqb.status), "failed: %s", why);
+			nn_err(ctx, "irqbalance: %s", why);
+			if (!opts->keep_going) {
+				rollback_all(ctx, rep, &u);
+				rep->fatal = err;
+				goto count;
+			}
+			err = 0;
+			soft_fail = true;
+		}
+	}
+	views_open(ctx, &views);
+	for (i = 0; i < rep->nvals; i++) {
+		struct nn_apply_val *v = &rep->vals[i];
+		int r = 0;
+
+		if (v->status != NN_VAL_PENDING)
+			continue;
+		views_enter(ctx, &views, v);
+		if (v->kind == NN_VAL_CHANNELS) {
+			char why[192];
+
+			v->written = true;
+			r = nn_channels_set(ctx, v->path, v->want_n, why, sizeof(why));
+			if (r) {
+				v->status = NN_VAL_FAILED;
+				snprintf(v->note, sizeof(v->note), "%s", why);
+			} else {
+				v->status = NN_VAL_CHANGED;
+				v->after = strdup(v->planned);
+				channels_changed = true;
+				snprintf(v->note, sizeof(v->note), "queue IRQs renumbered: run apply "
+					 "again to place new ones");
+			}
+		} else if (v->kind == NN_VAL_IRQ) {
+			r = write_irq(ctx, &fbt, v, &online, channels_changed);
+		} else {
+			r = write_xps(ctx, v, &online);
+		}
+		ctx->root = views.base;
+		if (r > 0)
+			soft_fail = true;
+		if (r < 0) {
+			if (opts->keep_going) {
+				soft_fail = true;
+				continue;
+			}
+			nn_err(ctx, "%s: %s; rolling back everything changed so far", v->path, v->note);
+			rep->fatal = r;
+			rollback_all(ctx, rep, &u);
+			break;
+		}
+	}
+	views_close(ctx, &views);
+	/* Packet memory last: all or nothing over the pools, in the same log; a
+	 * shortfall puts every pool back and is a warning, not a rollback of IRQs. */
+	if (hp_pending && !rep->fatal && nn_hugepages_apply_plan(ctx, &u, plan->hugepages,
+								  rep->nhp, 0, rep->hp))
+		soft_fail = true;
+count:
+	for (i = 0; i < rep->nvals; i++)
+		rep->counts[rep->vals[i].status]++;
+	err = rep->fatal ? rep->fatal : soft_fail ? 1 : 0;
+out:
+	nn_state_unlock(lock);
+	free(dup);
+	fb_table_free(&fbt);
+	nn_undo_free(&u);
+	nn_cpuset_free(&online);
+	free(irqs);
+	return err;
+}
+
+static void print_val(struct nn_ctx *ctx, const struct nn_apply_val *v, bool check)
+{
+	struct nn_out *o = &ctx->out;
+	char target[96];
+
+	if (v->kind == NN_VAL_IRQ)
+		snprintf(target, sizeof(target), "%d %s%s%d", v->irq, v->nic ? v->nic : "-",
+			 v->queue >= 0 ? " q" : "", v->queue >= 0 ? v->queue : 0);
+	else if (v->kind == NN_VAL_XPS)
+		snprintf(target, sizeof(target), "%s tx-%d", v->nic, v->queue);
+	else
+		snprintf(target, sizeof(target), "%s", v->nic);
+	if (v->kind == NN_VAL_IRQ && v->queue < 0)
+		snprintf(target, sizeof(target), "%d %s", v->irq, v->nic ? v->nic : "-");
+	nn_open_object(o, NULL);
+	nn_print_string(o, PRINT_ANY, "kind", "%-8s ", kind_name(v->kind));
+	nn_print_string(o, PRINT_FP, NULL, "%-20s ", target);
+	if (v->kind == NN_VAL_IRQ)
+		nn_print_int(o, PRINT_JSON, "irq", NULL, v->irq);
+	nn_print_string(o, PRINT_JSON, "nic", NULL, v->nic);
+	if (v->queue >= 0)
+		nn_print_int(o, PRINT_JSON, "queue", NULL, v->queue);
+	else
+		nn_print_null(o, PRINT_JSON, "queue", NULL);
+	nn_print_string(o, PRINT_JSON, "path", NULL, v->path);
+	if (check) {
+		nn_print_string(o, PRINT_ANY, "current", "%-12s ", v->before);
+		nn_print_string(o, PRINT_ANY, "expected", "%-12s ", v->planned);
+	} else {
+		nn_print_string(o, PRINT_ANY, "before", "%-12s ", v->before);
+		nn_print_string(o, PRINT_ANY, "planned", "%-12s ", v->planned);
+		nn_print_string(o, PRINT_ANY, "after", "%-12s ", v->after);
+		nn_print_string(o, PRINT_ANY, "effective", "%-10s ", v->effective);
+	}
+	nn_print_string(o, PRINT_ANY, "status", "%-12s", nn_val_status_name(v->status));
+	nn_print_string(o, PRINT_ANY, "note", v->note[0] ? " %s" : NULL, v->note[0] ? v->note : NULL);
+	nn_printf(o, "\n");
+	nn_close_object(o);
+}
+
+static const char *hp_status(const struct nn_apply_report *rep, const struct nn_hp_result *r)
+{
+	if (r->before == r->target)
+		return "unchanged";
+	if (rep->dry_run)
+		return "planned";
+	if (r->restored)
+		return "restored";	/* shortfall: the warning says what the kernel gave */
+	if (r->after != r->target)
+		return "partial";
+	return r->changed ? "changed" : "skipped";
+}
+
+static void print_hugepages(struct nn_ctx *ctx, const struct nn_apply_report *rep)
+{
+	struct nn_out *o = &ctx->out;
+	size_t i;
+
+	if (!rep->nhp)
+		return;
+	nn_open_array(o, "hugepages");
+	for (i = 0; i < rep->nhp; i++) {
+		const struct nn_hp_result *r = &rep->hp[i];
+		char path[96];
+
+		snprintf(path, sizeof(path), "node%d %lukB", r->node, r->size_kb);
+		nn_open_object(o, NULL);
+		nn_printf(o, "%-8s %-20s ", "hugepg", path);
+		nn_print_int(o, PRINT_JSON, "node", NULL, r->node);
+		nn_print_uint(o, PRINT_JSON, "size_kb", NULL, r->size_kb);
+		nn_print_opt_int(o, PRINT_ANY, "before", "%-12lld ", r->before, "?");
+		nn_print_opt_int(o, PRINT_ANY, "planned", "%-12lld ", r->target, "?");
+		if (rep->dry_run)
+			nn_print_null(o, PRINT_ANY, "after", "%-12s ");
+		else
+			nn_print_opt_int(o, PRINT_ANY, "after", "%-12lld ", r->after, "?");
+		nn_printf(o, "%-10s ", "");
+		nn_print_string(o, PRINT_ANY, "status", "%s\n", hp_status(rep, r));
+		nn_close_object(o);
+	}
+	nn_close_array(o);
+}
+
+void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
+{
+	struct nn_out *o = &ctx->out;
+	size_t i;
+
+	nn_print_bool(o, PRINT_JSON, "dry_run", NULL, rep->dry_run);
+	nn_printf(o, "%-8s %-20s %-12s %-12s %-12s %-10s %s\n", "KIND", "TARGET", "BEFORE",
+		  "PLANNED", "AFTER", "EFFECTIVE", "STATUS");
+	nn_open_array(o, "values");
+	for (i = 0; i < rep->nvals; i++)
+		print_val(ctx, &rep->vals[i], false);
+	nn_close_array(o);
+	print_hugepages(ctx, rep);
+	nn_open_object(o, "irqbalance");
+	nn_print_string(o, PRINT_JSON, "before", NULL, rep->irqb.before[0] ? rep->irqb.before : NULL);
+	nn_printf(o, "irqbalance: %s", !strcmp(rep->irqb.before, "running") ? "running" : "not running");
+	nn_print_string(o, PRINT_ANY, "action", " (--irqbalance=%s)",
+			nn_irqbalance_action_name(rep->irqb.action));
+	nn_print_string(o, PRINT_ANY, "status", ": %s\n", rep->irqb.status[0] ? rep->irqb.status
+			: "nothing to do");
+	nn_close_object(o);
+	nn_open_object(o, "summary");
+	for (i = 0; i <= NN_VAL_DRIFT; i++) {
+		if (i == NN_VAL_PENDING || i == NN_VAL_ALIGNED || i == NN_VAL_DRIFT)
+			continue;
+		nn_print_uint(o, PRINT_JSON, status_names[i], NULL, rep->counts[i]);
+	}
+	nn_close_object(o);
+	nn_printf(o, "%zu values: %zu changed, %zu unchanged, %zu managed, %zu failed, "
+		  "%zu rolled back, %zu skipped%s\n", rep->nvals, rep->counts[NN_VAL_CHANGED],
+		  rep->counts[NN_VAL_UNCHANGED], rep->counts[NN_VAL_MANAGED],
+		  rep->counts[NN_VAL_FAILED], rep->counts[NN_VAL_ROLLED_BACK],
+		  rep->counts[NN_VAL_SKIPPED], rep->dry_run ? " (dry run: nothing written)" : "");
+	if (rep->dry_run)
+		nn_printf(o, "%zu values would change\n", rep->counts[NN_VAL_PLANNED]);
+	nn_print_bool(o, PRINT_JSON, "rolled_back", NULL, rep->rolled_back);
+	nn_print_string(o, PRINT_ANY, "snapshot", rep->snapshot ? "snapshot: %s\n" : NULL,
+			rep->snapshot);
+}
+
+void nn_apply_report_free(struct nn_apply_report *rep)
+{
+	vals_free(rep->vals, rep->nvals);
+	free(rep->hp);
+	nn_irqb_op_free(&rep->irqb);
+	free(rep->snapshot);
+	memset(rep, 0, sizeof(*rep));
+}
+
+/* irqbalance started with --banirq for every planned IRQ (how `nicnuma
+ * script` fences it) leaves them alone as surely as our policy script. */
+static bool banned_by_args(const struct nn_irqb_proc *p, const struct nn_plan *plan)
+{
+	size_t i, k;
+
+	for (i = 0; i < plan->nirqs; i++) {
+		bool found = false;
+
+		for (k = 0; k < p->argc && !found; k++) {
+			const char *a = p->argv[k], *v = NULL;
+			long n;
+
+			if (!strncmp(a, "--banirq=", 9))
+				v = a + 9;
+			else if ((!strcmp(a, "--banirq") || !strcmp(a, "-i")) && k + 1 < p->argc)
+				v = p->argv[k + 1];
+			else if (!strncmp(a, "-i", 2) && a[2])
+				v = a + 2;
+			found = v && !nn_parse_long(v, &n) && n == plan->irqs[i].irq;
+		}
+		if (!found)
+			return false;
+	}
+	return plan->nirqs > 0;
+}
+
+int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check_report *rep)
+{
+	struct nn_cpuset online = NN_CPUSET_INIT;
+	size_t i;
+	int err;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->irqb.pid = -1;
+	read_online(ctx, &online);
+	err = collect(ctx, plan, &online, NULL, true, &rep->vals, &rep->nvals);
+	nn_cpuset_free(&online);
+	if (err)
+		return err;
+	for (i = 0; i < rep->nvals; i++) {
+		struct nn_apply_val *v = &rep->vals[i];
+
+		if (v->kind == NN_VAL_CHANNELS) {
+			v->status = v->status == NN_VAL_UNCHANGED ? NN_VAL_ALIGNED : NN_VAL_DRIFT;
+			if (!v->before) {
+				v->status = NN_VAL_SKIPPED;
+				snprintf(v->note, sizeof(v->note), "channel count unknown here");
+			}
+		}
+		/* A managed IRQ never follows a plan; the kernel places it. */
+		if (v->kind == NN_VAL_IRQ && v->status == NN_VAL_DRIFT && v->before &&
+		    nn_irq_managed_debugfs(ctx, v->irq) == 1) {
+			v->status = NN_VAL_MANAGED;
+			snprintf(v->note, sizeof(v->note), "managed, left to the kernel");
+		}
+		if (v->status == NN_VAL_DRIFT)
+			rep->ndrift++;
+	}
+	err = nn_irqb_inspect(ctx, &rep->irqb);
+	if (err)
+		return err;
+	rep->irqb_fenced = nn_irqb_is_fenced(&rep->irqb) || banned_by_args(&rep->irqb, plan);
+	if (rep->irqb.pid > 0 && !rep->irqb_fenced && plan->nirqs) {
+		rep->irqb_drift = true;
+		rep->ndrift++;
+	}
+	return (int)rep->ndrift;
+}
+
+void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep)
+{
+	struct nn_out *o = &ctx->out;
+	size_t i, shown = 0;
+
+	nn_printf(o, "%-8s %-20s %-12s %-12s %s\n", "KIND", "TARGET", "CURRENT", "EXPECTED", "STATUS");
+	nn_open_array(o, "values");
+	for (i = 0; i < rep->nvals; i++) {
+		/* Text shows what needs attention; JSON has every value. */
+		if (!ctx->out.json && rep->vals[i].status == NN_VAL_ALIGNED && !ctx->verbose)
+			continue;
+		print_val(ctx, &rep->vals[i], true);
+		shown++;
+	}
+	nn_close_array(o);
+	nn_open_object(o, "irqbalance");
+	nn_print_bool(o, PRINT_JSON, "running", NULL, rep->irqb.pid > 0);
+	if (rep->irqb.pid > 0)
+		nn_print_int(o, PRINT_ANY, "pid", "irqbalance: running (pid %lld)", rep->irqb.pid);
+	else
+		nn_print_string(o, PRINT_FP, NULL, "irqbalance: %s", "not running");
+	nn_print_bool(o, PRINT_JSON, "fenced", NULL, rep->irqb_fenced);
+	nn_print_bool(o, PRINT_JSON, "drift", NULL, rep->irqb_drift);
+	nn_printf(o, "%s\n", rep->irqb_drift ? ", not fenced: its next pass rewrites the planned "
+		  "affinities (apply --irqbalance=stop|ban)" : rep->irqb_fenced ?
+		  ", planned IRQs banned (policy script or --banirq)" : "");
+	nn_close_object(o);
+	nn_print_uint(o, PRINT_JSON, "drift_count", NULL, rep->ndrift);
+	nn_printf(o, "%zu values checked, %zu drifted%s\n", rep->nvals,
+		  rep->ndrift - (rep->irqb_drift ? 1 : 0),
+		  rep->ndrift ? "" : ": aligned with the plan");
+	(void)shown;
+}
+
+void nn_check_report_free(struct nn_check_report *rep)
+{
+	vals_free(rep->vals, rep->nvals);
+	nn_irqb_proc_free(&rep->irqb);
+	memset(rep, 0, sizeof(*rep));
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* apply.h - carry out a plan value by value, reversibly; compare live with it
+ *
+ * nn_apply_run() reads every value the plan touches before writing any (an
+ * IRQ's affinity may come from the same run's discovery, opts->host; an
+ * unreadable value aborts with nothing changed), saves the undo log once,
+ * then handles irqbalance, channels, IRQ affinities and XPS masks in that
+ * order. A fatal write error rolls back everything changed so far unless
+ * keep_going. nn_check_run() is the read-only twin: live vs plan.
+ */
+#ifndef NICNUMA_IRQ_APPLY_H
+#define NICNUMA_IRQ_APPLY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "nicnuma/core/cpuset.h"
+#include "nicnuma/discover/host.h"
+#include "nicnuma/plan/plan.h"
+#include "nicnuma/act/irqbalance.h"
+
+struct nn_hp_result;
+
+struct nn_ctx;
+struct json_object;
+
+enum nn_val_kind { NN_VAL_IRQ, NN_VAL_XPS, NN_VAL_CHANNELS };
+
+enum nn_val_status {
+	NN_VAL_PENDING = 0,	/* read, not yet written */
+	NN_VAL_PLANNED,		/* dry run: would change */
+	NN_VAL_UNCHANGED,	/* already as planned */
+	NN_VAL_CHANGED,
+	NN_VAL_MANAGED,		/* kernel-managed IRQ, left to the kernel */
+	NN_VAL_FAILED,
+	NN_VAL_ROLLED_BACK,
+	NN_VAL_SKIPPED,		/* not applicable here (fake root, no xps_cpus) */
+	NN_VAL_ALIGNED,		/* check: live equals plan */
+	NN_VAL_DRIFT,		/* check: live differs */
+};
+
+struct nn_apply_val {
+	enum nn_val_kind kind;
+	int irq;			/* NN_VAL_IRQ */
+	const char *nic;		/* borrowed from the plan */
+	int queue;
+	char *path;			/* file, or the ifname for channels */
+	char *before;			/* as read */
+	char *planned;			/* kernel text of what we want */
+	struct nn_cpuset want;		/* planned AND online */
+	int want_n;			/* channels */
+	char *after;			/* read back */
+	char *effective;		/* effective_affinity_list after the write */
+	enum nn_val_status status;
+	bool written;			/* a write reached the kernel: undo it on failure */
+	char note[192];
+};
+
+struct nn_apply_opts {
+	bool dry_run;
+	bool keep_going;
+	enum nn_irqbalance_action irqbalance;
+	struct json_object *shape;	/* host shape for the log (borrowed) */
+	/* The discovery this run made (borrowed, may be NULL): an IRQ whose
+	 * smp_affinity_list it read takes that as its value before, instead of
+	 * a second read of the same file milliseconds later. */
+	const struct nn_host *host;
+	/* The caller holds the state lock (nn_state_lock), taken before the
+	 * discovery whose values become the log's before-values. */
+	bool locked;
+};
+
+struct nn_apply_report {
+	struct nn_apply_val *vals;
+	size_t nvals;
+	struct nn_irqb_op irqb;
+	bool irqb_done;
+	char *snapshot;			/* log path, NULL when nothing was written */
+	bool dry_run;
+	bool rolled_back;
+	size_t counts[NN_VAL_DRIFT + 1];
+	int fatal;			/* negative errno that stopped the apply, or 0 */
+	struct nn_hp_result *hp;	/* one per plan hugepage entry */
+	size_t nhp;
+};
+
+/* Returns 0 clean, 1 finished with failed values, negative errno on a fatal
+ * error (after rolling back unless keep_going). The report is filled either way. */
+int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
+		 const struct nn_apply_opts *opts, struct nn_apply_report *rep);
+void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep);
+void nn_apply_report_free(struct nn_apply_report *rep);
+
+/* check: the same values, read only. Returns the number of drifted values
+ * (irqbalance running unfenced counts as one), or a negative errno. */
+struct nn_check_report {
+	struct nn_apply_val *vals;
+	size_t nvals;
+	struct nn_irqb_proc irqb;
+	bool irqb_fenced;
+	bool irqb_drift;
+	size_t ndrift;
+};
+
+int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check_report *rep);
+void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep);
+void nn_check_report_free(struct nn_check_report *rep);
+
+const char *nn_val_status_name(enum nn_val_status s);
+
+#endif

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* bench_exec.c - run nicnuma-fwd as a child, lend it hugepages reversibly,
+ * and the host lookups the bench needs (its binary, the ports' node)
+ *
+ * fork + execv with an argument vector (never a shell), stdout/stderr into
+ * memfds so a large report cannot block the child on a full pipe. Signals are
+ * taken synchronously (sigtimedwait) instead of through a handler, so no
+ * global flag is needed: an interrupt is forwarded to the child as SIGTERM,
+ * which nicnuma-fwd turns into stop traffic, drain, close ports.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nicnuma/plan/bench.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/discover/nic.h"
+#include "nicnuma/core/pathf.h"
+#include "nicnuma/discover/hugepages.h"
+
+int nn_bench_signals_block(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &set, old) < 0)
+		return -errno;
+	return 0;
+}
+
+bool nn_bench_interrupted(void)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	return sigtimedwait(&set, NULL, &zero) > 0;
+}
+
+static int slurp(int fd, char **out)
+{
+	struct stat st;
+	char *buf;
+	ssize_t n;
+	size_t got = 0;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf)
+		return -ENOMEM;
+	while (got < (size_t)st.st_size) {
+		n = pread(fd, buf + got, (size_t)st.st_size - got, (off_t)got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	*out = buf;
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int nn_bench_exec(char *const argv[], const sigset_t *child_mask, double timeout_s,
+		  char **out, char **err, int *status, bool *interrupted)
+{
+	int ofd = -1, efd = -1, ret = 0, wst, sig;
+	double deadline = now_s() + timeout_s, killed_at = 0;
+	struct timespec tick = { 0, 200 * 1000 * 1000 };
+	sigset_t wait_set;
+	pid_t pid;
+
+	*out = *err = NULL;
+	ofd = memfd_create("nnbench-out", MFD_CLOEXEC);
+	efd = memfd_create("nnbench-err", MFD_CLOEXEC);
+	if (ofd < 0 || efd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDONLY);
+
+		if (devnull >= 0)
+			dup2(devnull, STDIN_FILENO);
+		dup2(ofd, STDOUT_FILENO);
+		dup2(efd, STDERR_FILENO);
+		sigprocmask(SIG_SETMASK, child_mask, NULL);
+		execv(argv[0], argv);
+		dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	sigemptyset(&wait_set);
+	sigaddset(&wait_set, SIGCHLD);
+	sigaddset(&wait_set, SIGINT);
+	sigaddset(&wait_set, SIGTERM);
+	for (;;) {
+		pid_t w = waitpid(pid, &wst, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			ret = -errno;
+			goto out;
+		}
+		sig = sigtimedwait(&wait_set, NULL, &tick);
+		if (sig == SIGINT || sig == SIGTERM) {
+			*interrupted = true;
+			kill(pid, SIGTERM);
+			if (!killed_at)
+				killed_at = now_s();
+		}
+		if (!killed_at && now_s() > deadline) {
+			kill(pid, SIGTERM);
+			killed_at = now_s();
+		} else if (killed_at && now_s() > killed_at + 5.0) {
+			kill(pid, SIGKILL);
+		}
+	}
+	*status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
+	if ((ret = slurp(ofd, out)) < 0 || (ret = slurp(efd, err)) < 0)
+		goto out;
+out:
+	if (ofd >= 0)
+		close(ofd);
+	if (efd >= 0)
+		close(efd);
+	if (ret < 0) {
+		free(*out);
+		free(*err);
+		*out = *err = NULL;
+	}
+	return ret;
+}
+
+/* Free pages of one node's pool, -1 unknown (hugepages/ reads and warns). */
+static long pool_free(struct nn_ctx *ctx, int node, unsigned long size_kb)
+{
+	struct nn_hp_pool p;
+
+	nn_hp_pool_read(ctx, true, node, size_kb, &p);
+	return p.free;
+}
+
+long nn_bench_hugepages_free(struct nn_ctx *ctx, int node)
+{
+	return pool_free(ctx, node, NN_BENCH_PAGE_KB);
+}
+
+int nn_bench_hugepages_ensure(struct nn_ctx *ctx, struct nn_undo *undo, int node, long pages,
+			      struct nn_bench_hp *hp)
+{
+	struct nn_hp_result res;
+	char path[PATH_MAX];
+	long free_now;
+	int err;
+
+	hp->node = node;
+	hp->added = 0;
+	if (nn_hp_pool_path(true, node, NN_BENCH_PAGE_KB, "free_hugepages", path, sizeof(path)))
+		path[0] = '\0';
+	free_now = nn_bench_hugepages_free(ctx, node);
+	if (free_now < 0) {
+		nn_warn(ctx, path, "cannot read node %d's free 2 MB hugepages", node);
+		return -ENOENT;
+	}
+	if (free_now >= pages)
+		return 0;
+	err = nn_hugepages_reserve(ctx, undo, node, NN_BENCH_PAGE_KB, pages - free_now,
+				   NN_HP_PARTIAL, &res);
+	if (res.changed && res.after > res.before)
+		hp->added = res.after - res.before;
+	if (err && err != -ENOMEM) {
+		nn_warn(ctx, path, "cannot reserve %ld hugepages on node %d: %s", pages - free_now, node,
+			strerror(-err));
+		return err;
+	}
+	if (err || nn_bench_hugepages_free(ctx, node) < pages) {
+		nn_warn(ctx, path, "the kernel gave %ld of %ld hugepages on node %d (memory fragmented "
+			"or short); rows using it may fail", hp->added, pages - free_now, node);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int nn_bench_find_fwd(struct nn_ctx *ctx, const char *opt, char *buf, size_t size)
+{
+	static const char *const rel[] = { "/nicnuma-fwd", "/../dpdk-app/nicnuma-fwd" };
+	char self[PATH_MAX], *slash;
+	size_t i;
+
+	if (opt) {
+		snprintf(buf, size, "%s", opt);
+		if (access(buf, X_OK) == 0)
+			return 0;
+		nn_err(ctx, "bench: --fwd %s: not an executable: %s", buf, strerror(errno));
+		return -ENOENT;
+	}
+	if (nn_root_readlink(&ctx->root, "/proc/self/exe", self, sizeof(self)) == 0 &&
+	    (slash = strrchr(self, '/'))) {
+		*slash = '\0';
+		for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+			if (snprintf(buf, size, "%s%s", self, rel[i]) >= (int)size)
+				continue;
+			if (access(buf, X_OK) == 0)
+				return 0;
+		}
+	}
+	nn_err(ctx, "bench: cannot find nicnuma-fwd next to this nicnuma (built only when libdpdk-dev "
+	       "is installed: apt-get install libdpdk-dev, then meson setup/ninja); or pass --fwd PATH");
+	return -ENOENT;
+}
+
+/* A port bound to vfio-pci for DPDK has no netdev: its node comes from the
+ * PCI function, through discovery's one numa_node reader. */
+static int pci_numa_node(struct nn_ctx *ctx, const char *pci, long *node, char *path, size_t size)
+{
+	char dir[PATH_MAX];
+
+	if (nn_pathf(dir, sizeof(dir), "/sys/bus/pci/devices/%s", pci) ||
+	    nn_pathf(path, size, "/sys/bus/pci/devices/%s/numa_node", pci))
+		return -ENAMETOOLONG;
+	return nn_device_numa_node(&ctx->root, dir, node);
+}
+
+int nn_bench_port_node(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg)
+{
+	char path[PATH_MAX];
+	long v;
+	int i, node = -1;
+
+	for (i = 0; i < cfg->npci; i++) {
+		if (pci_numa_node(ctx, cfg->pci[i], &v, path, sizeof(path)) < 0) {
+			nn_err(ctx, "bench: --pci %s: no such PCI device (%s unreadable)", cfg->pci[i], path);
+			return -ENODEV;
+		}
+		if (i == 0)
+			node = v < 0 ? -1 : (int)v;
+		else if ((v < 0 ? -1 : (int)v) != node)
+			nn_warn(ctx, path, "%s is on node %ld but %s on node %d; 'local' follows %s",
+				cfg->pci[i], v, cfg->pci[0], node, cfg->pci[0]);
+	}
+	return node;
+}
+
+/* The last three lines of a child's stderr, for a warning. */
+static void last_lines(const char *err, char *buf, size_t size)
+{
+	size_t n = strlen(err);
+	const char *p;
+	int lines = 0;
+
+	while (n && (err[n - 1] == '\n' || err[n - 1] == ' '))
+		n--;
+	for (p = err + n; p > err; p--)
+		if (p[-1] == '\n' && ++lines == 3)
+			break;
+	snprintf(buf, size, "%.*s", (int)(err + n - p), p);
+}
+
+int nn_bench_run_row(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg, struct nn_bench_row *r,
+		     const sigset_t *child_mask, bool *interrupted)
+{
+	unsigned int i;
+	int ret;
+
+	r->runs = calloc(cfg->repeat, sizeof(*r->runs));
+	if (!r->runs)
+		return -ENOMEM;
+	for (i = 0; i < cfg->repeat && !*interrupted; i++) {
+		struct nn_bench_run *res = &r->runs[r->nruns++];
+		char *out = NULL, *err = NULL, tail[512];
+
+		if (!ctx->out.json)
+			fprintf(stderr, "  run %u/%u: lcores %s (node %d, cpu %d), mbufs %s (node %d)\n",
+				i + 1, cfg->repeat, r->lsel, r->lcore_node, r->fwd_cpu, r->msel, r->mbuf_node);
+		ret = nn_bench_exec(r->argv, child_mask, cfg->duration + 60, &out, &err, &res->status,
+				    interrupted);
+		if (ret < 0) {
+			nn_warn(ctx, r->argv[0], "cannot run: %s", strerror(-ret));
+			continue;
+		}
+		if (res->status == 0 || res->status == 1)
+			nn_bench_parse_report(out, res);
+		if (!res->ok) {
+			last_lines(err ? err : "", tail, sizeof(tail));
+			nn_warn(ctx, r->argv[0], "lcores %s/mbufs %s run %u: exit %d: %s", r->lsel, r->msel,
+				i + 1, res->status, tail);
+		} else if (res->fwd_cpu_seen != r->fwd_cpu) {
+			nn_warn(ctx, r->argv[0], "lcores %s/mbufs %s run %u: forwarder ran on CPU %d, not %d",
+				r->lsel, r->msel, i + 1, res->fwd_cpu_seen, r->fwd_cpu);
+		} else if (!res->verified) {
+			nn_warn(ctx, r->argv[0], "lcores %s/mbufs %s run %u: pool pages not all on node %d",
+				r->lsel, r->msel, i + 1, r->mbuf_node);
+		}
+		free(out);
+		free(err);
+	}
+	return 0;
+}

@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* change_kinds.c - the kinds a log read from disk may hold (read-only table) */
+#include "nicnuma/act/change_kinds.h"
+
+const struct nn_change_ops *const nn_change_kinds[] = {
+	&nn_file_change_ops,
+	&nn_channels_change_ops,
+	&nn_irqb_change_ops,
+	&nn_mount_change_ops,
+	NULL,
+};

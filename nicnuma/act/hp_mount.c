@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* hp_mount.c - a hugetlbfs mount of one page size, recorded for rollback */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nicnuma/discover/hugepages.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/act/undo.h"
+#include "nicnuma/act/change_kinds.h"
+
+/* Whether /proc/mounts now shows hugetlbfs of @size_kb on @path. */
+static bool mounted(struct nn_ctx *ctx, const char *path, unsigned long size_kb)
+{
+	struct nn_hp_mount *m = NULL;
+	size_t n = 0, i;
+	bool found = false;
+	char *text;
+
+	if (nn_read_file(&ctx->root, "/proc/mounts", &text, NULL))
+		return false;
+	if (!nn_hp_parse_mounts(text, 0, &m, &n, NULL)) {
+		for (i = 0; i < n; i++)
+			if (!strcmp(m[i].path, path) && m[i].size_kb == size_kb)
+				found = true;
+		nn_hp_mounts_free(m, n);
+	}
+	free(text);
+	return found;
+}
+
+int nn_hp_mount(struct nn_ctx *ctx, struct nn_undo *undo, const char *dir, unsigned long size_kb)
+{
+	char real[PATH_MAX], sz[32], opts[64], detail[128];
+	struct stat st;
+	int err;
+
+	err = nn_require_live(ctx, "mounting hugetlbfs");
+	if (err)
+		return err;
+	/* Rollback unmounts by path: record the canonical one. */
+	if (!realpath(dir, real))
+		return -errno;
+	if (stat(real, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	err = nn_hp_format_size(size_kb, sz, sizeof(sz));
+	if (err)
+		return err;
+	snprintf(opts, sizeof(opts), "pagesize=%s", sz);
+	snprintf(detail, sizeof(detail), "{\"fstype\":\"hugetlbfs\",\"options\":\"%s\",\"size_kb\":%lu}",
+		 opts, size_kb);
+	err = nn_undo_record(ctx, undo, &nn_mount_change_ops, real, NULL, "hugetlbfs", detail);
+	if (err)
+		return err;
+	if (mount("hugetlbfs", real, "hugetlbfs", MS_NOSUID | MS_NODEV, opts) < 0)
+		return -errno;
+	if (!mounted(ctx, real, size_kb)) {
+		/* Not what we asked for: take it down rather than leave a stray mount. */
+		umount2(real, MNT_DETACH);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* A mount point as the kernel names it: absolute, no "." or ".." component,
+ * no double or trailing slash, not "/". */
+static bool canonical_dir(const char *p)
+{
+	const char *s;
+
+	if (!p || p[0] != '/' || !p[1] || strstr(p, "//") || p[strlen(p) - 1] == '/')
+		return false;
+	for (s = p; (s = strchr(s, '/')); s++)
+		if (!strncmp(s, "/./", 3) || !strcmp(s, "/.") || !strncmp(s, "/../", 4) ||
+		    !strcmp(s, "/.."))
+			return false;
+	return true;
+}
+
+/* Undoes mountinfo's octal escapes (\040 for a space) in place. */
+static void unescape(char *s)
+{
+	char *d = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*d++ = *s;
+		}
+	}
+	*d = '\0';
+}
+
+/* The filesystem type mounted on top at @path per /proc/self/mountinfo (read
+ * through the fs root): 1 hugetlbfs, 0 nothing mounted there, -EPERM
+ * another type, or -errno when it cannot be read. Lines are in mount order:
+ * the last one for @path is what umount would take down. */
+static int top_mount(struct nn_ctx *ctx, const char *path)
+{
+	char *text = NULL, *line, *save = NULL;
+	int err, found = 0;
+
+	err = nn_read_file(&ctx->root, "/proc/self/mountinfo", &text, NULL);
+	if (err)
+		return err;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f[5], *sep, *fstype, *sp = NULL, *tok;
+		int i;
+
+		sep = strstr(line, " - ");
+		if (!sep)
+			continue;
+		*sep = '\0';
+		fstype = strtok_r(sep + 3, " ", &sp);
+		for (i = 0, tok = strtok_r(line, " ", &sp); tok && i < 5;
+		     tok = strtok_r(NULL, " ", &sp))
+			f[i++] = tok;
+		if (i < 5 || !fstype)
+			continue;
+		unescape(f[4]);
+		if (!strcmp(f[4], path))
+			found = !strcmp(fstype, "hugetlbfs") ? 1 : -EPERM;
+	}
+	free(text);
+	return found;
+}
+
+static int mount_validate(struct nn_ctx *ctx, const struct nn_undo *u, const struct nn_change *c,
+			  char *why, size_t whylen)
+{
+	int top;
+
+	(void)u;
+	if (!canonical_dir(c->path)) {
+		snprintf(why, whylen, "not a canonical absolute mount point");
+		return -EINVAL;
+	}
+	if (!c->after || strcmp(c->after, "hugetlbfs")) {
+		snprintf(why, whylen, "not a hugetlbfs mount");
+		return -EINVAL;
+	}
+	if (!ctx)
+		return 0;
+	top = top_mount(ctx, c->path);
+	if (top == -EPERM) {
+		snprintf(why, whylen, "what is mounted there now is not hugetlbfs");
+		return -EINVAL;
+	}
+	/* A fake tree need not have a mountinfo: its mounts are never touched. */
+	if (top < 0 && nn_root_is_live(&ctx->root)) {
+		snprintf(why, whylen, "cannot read /proc/self/mountinfo: %s", strerror(-top));
+		return top;
+	}
+	return 0;
+}
+
+static int mount_restore(struct nn_ctx *ctx, const struct nn_change *c, struct nn_restore *res)
+{
+	int top = top_mount(ctx, c->path);
+
+	res->current = strdup(top == 1 ? "mounted" : top == 0 ? "not mounted" : "?");
+	if (top == 0) {
+		res->unchanged = true;
+		return 0;
+	}
+	if (top < 0) {
+		snprintf(res->why, sizeof(res->why), "%s", top == -EPERM ?
+			 "not a hugetlbfs mount now: left alone" : strerror(-top));
+		return top;
+	}
+	/* We mounted it: unmounting gives the previous state back. */
+	if (umount2(c->path, UMOUNT_NOFOLLOW) < 0) {
+		int err = -errno;
+
+		snprintf(res->why, sizeof(res->why), "%s", strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+const struct nn_change_ops nn_mount_change_ops = {
+	.name = "mount",
+	.live_only = true,
+	.validate = mount_validate,
+	.restore = mount_restore,
+};

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* irqbalance.h - keeping irqbalance from undoing a plan, and putting it back
+ *
+ * Modes (plan.h's enum nn_irqbalance_action):
+ *   stop  systemd: `systemctl disable --now irqbalance`; otherwise SIGTERM the
+ *         daemon and remember exactly how it was started (exe, argv, the
+ *         IRQBALANCE_* environment) so rollback restarts it the same way;
+ *   ban   keep it, but restart it with --policyscript=FILE, a script printing
+ *         ban=true for the planned IRQs (chaining to any policy script it had);
+ *   none  leave it alone.
+ * Everything here is live only (signals, service control); under a fake root
+ * it reports "not touched (fake root)" and changes nothing.
+ */
+#ifndef NICNUMA_IRQ_IRQBALANCE_H
+#define NICNUMA_IRQ_IRQBALANCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "nicnuma/plan/plan.h"
+
+struct nn_ctx;
+
+/* A running irqbalance, as /proc shows it. */
+struct nn_irqb_proc {
+	int pid;		/* -1: not running */
+	char *exe;		/* /proc/PID/exe target, NULL unreadable */
+	char **argv;		/* /proc/PID/cmdline, NULL-terminated */
+	size_t argc;
+	char **env;		/* only IRQBALANCE_* entries of /proc/PID/environ */
+	size_t nenv;
+	bool systemd;		/* PID 1 is systemd */
+};
+
+/* Finds irqbalance in ctx->root's /proc (comm "irqbalance"); pid -1 when none.
+ * Works under a fake root too (a captured /proc), for reporting. */
+int nn_irqb_inspect(struct nn_ctx *ctx, struct nn_irqb_proc *p);
+void nn_irqb_proc_free(struct nn_irqb_proc *p);
+/* "--policyscript=FILE" in its argv names a nicnuma ban script (check uses it
+ * to tell a fenced daemon from one that will undo the plan). */
+bool nn_irqb_is_fenced(const struct nn_irqb_proc *p);
+
+/* Pure helpers (unit-tested). The ban script: prints ban=true when irqbalance
+ * asks about one of @irqs ($2), otherwise execs @chain (the daemon's own
+ * policy script, single-quoted) or prints nothing. Malloc'd. */
+char *nn_irqb_ban_script(const int *irqs, size_t n, const char *chain);
+/* @p's argv without any policy script option (--policyscript=X, --policyscript
+ * X, -l X, -lX) plus "--policyscript=@script" (the only malloc'd element);
+ * NULL-terminated. */
+char **nn_irqb_ban_argv(const struct nn_irqb_proc *p, const char *script);
+/* The daemon's own --policyscript/-l argument, NULL when it has none. */
+const char *nn_irqb_policy_arg(const struct nn_irqb_proc *p);
+
+/* One irqbalance action of an apply: prepared first (no side effects) so the
+ * undo log holds its before/after/detail before anything happens. */
+struct nn_irqb_op {
+	enum nn_irqbalance_action action;
+	struct nn_irqb_proc proc;
+	char before[16];	/* "running" | "stopped" */
+	char after[16];
+	char *detail;		/* JSON text for the undo log */
+	char *script;		/* ban: policy script path (host path) */
+	char *script_text;
+	const int *irqs;	/* ban: planned IRQs (borrowed) */
+	size_t nirqs;
+	bool noop;		/* nothing to do: not running, ignore, or fake root */
+	char status[160];	/* for the report */
+};
+
+int nn_irqb_prepare(struct nn_ctx *ctx, enum nn_irqbalance_action action,
+		    const int *irqs, size_t nirqs, struct nn_irqb_op *op);
+int nn_irqb_act(struct nn_ctx *ctx, struct nn_irqb_op *op, char *why, size_t whylen);
+void nn_irqb_op_free(struct nn_irqb_op *op);
+
+/* Undo: brings irqbalance back to @before as @detail (from the log) says. */
+int nn_irqb_restore(struct nn_ctx *ctx, const char *before, const char *detail,
+		    char *why, size_t whylen);
+
+#endif

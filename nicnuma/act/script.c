@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* script.c - render a plan as a standalone POSIX sh script
+ *
+ * The script is the fixed helpers of script_lib.c plus data: host checks and
+ * one line per value. Every name and path the plan carries goes through
+ * nn_sh_quote(), so an interface called `a$(touch x)` or `;'` is a literal;
+ * names that reach comments are made printable first (a newline there would
+ * end the comment).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicnuma/act/script.h"
+#include "nicnuma/act/script_internal.h"
+
+#define NN_BANNED_DROPIN "/etc/systemd/system/irqbalance.service.d/nicnuma-ban.conf"
+
+char *nn_sh_quote(const char *s)
+{
+	size_t n = 2, i;
+	char *out, *p;
+
+	for (i = 0; s[i]; i++)
+		n += s[i] == '\'' ? 4 : 1;
+	out = malloc(n + 1);
+	if (!out)
+		return NULL;
+	p = out;
+	*p++ = '\'';
+	for (i = 0; s[i]; i++) {
+		if (s[i] == '\'') {
+			memcpy(p, "'\\''", 4);
+			p += 4;
+		} else {
+			*p++ = s[i];
+		}
+	}
+	*p++ = '\'';
+	*p = '\0';
+	return out;
+}
+
+/* Writer state: the first error sticks, so the body reads straight. */
+struct w {
+	FILE *fp;
+	int err;
+};
+
+static void put(struct w *w, const char *s)
+{
+	if (!w->err && fputs(s, w->fp) == EOF)
+		w->err = -EIO;
+}
+
+static void putf(struct w *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void putf(struct w *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->err)
+		return;
+	va_start(ap, fmt);
+	if (vfprintf(w->fp, fmt, ap) < 0)
+		w->err = -EIO;
+	va_end(ap);
+}
+
+/* One quoted word followed by @sep. */
+static void word(struct w *w, const char *s, const char *sep)
+{
+	char *q;
+
+	if (w->err)
+		return;
+	q = nn_sh_quote(s ? s : "");
+	if (!q) {
+		w->err = -ENOMEM;
+		return;
+	}
+	put(w, q);
+	put(w, sep);
+	free(q);
+}
+
+/* Text for a comment line: printable ASCII only. */
+static void comment_text(struct w *w, const char *s)
+{
+	char buf[256];
+	size_t i, n = 0;
+
+	for (i = 0; s && s[i] && n < sizeof(buf) - 1; i++)
+		buf[n++] = (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f ? s[i] : '?';
+	buf[n] = '\0';
+	put(w, buf);
+}
+
+static void header(struct w *w, const struct nn_plan *p, const struct nn_script_opts *o)
+{
+	size_t i;
+
+	put(w, "#!/bin/sh\n"
+	       "# shellcheck disable=SC2317 # helpers stay unused when nothing of their kind is planned\n"
+	       "# shellcheck disable=SC2016 # names such as a$(x) are single-quoted to stay literal\n"
+	       "#\n"
+	       "# nicnuma script: puts queue IRQs, XPS masks, channel counts and hugepages\n"
+	       "# where a nicnuma plan says, on a host without nicnuma.\n");
+	put(w, "# Made by nicnuma ");
+	comment_text(w, o && o->version ? o->version : "");
+	put(w, " from ");
+	comment_text(w, o && o->source ? o->source : "a plan");
+	putf(w, ", policy %s.\n", nn_policy_name(p->policy));
+	putf(w, "# For a host with %d CPUs, %d NUMA node%s", p->shape.ncpus, p->shape.nnodes,
+	     p->shape.nnodes == 1 ? "" : "s");
+	if (p->shape.npci)
+		put(w, " and NICs at");
+	for (i = 0; i < p->shape.npci; i++) {
+		put(w, " ");
+		comment_text(w, p->shape.pci[i]);
+	}
+	put(w, "; it refuses any other.\n");
+	putf(w, "# Values: %zu IRQ affinities, %zu XPS masks, %zu channel counts, %zu hugepage\n"
+		"# counts; irqbalance: %s.\n", p->nirqs, p->nxps, p->nchannels, p->nhugepages,
+	     nn_irqbalance_action_name(p->irqbalance.action));
+	put(w, "#\n"
+	       "# Usage, as root:\n"
+	       "#   sh SCRIPT                  check the host, save a restore script, apply,\n"
+	       "#                              read every value back\n"
+	       "#   NICNUMA_RESTORE=FILE sh SCRIPT\n"
+	       "#                              where the restore script goes (default below)\n"
+	       "#   ROOT=DIR sh SCRIPT         act on a copy of /sys and /proc under DIR (tests);\n"
+	       "#                              irqbalance and ethtool are then left alone\n"
+	       "# Values already in place are left alone, so running it again is harmless.\n"
+	       "# An IRQ that refuses even its current value is kernel-managed and skipped.\n"
+	       "# Exit status: 0 done, 1 some value failed (see the messages), 2 refused\n"
+	       "# (another host shape, or the current values could not be read or saved):\n"
+	       "# nothing was changed.\n"
+	       "set -u\n"
+	       "umask 077\n"
+	       "LC_ALL=C\n"
+	       "export LC_ALL\n"
+	       "\n"
+	       "ROOT=${ROOT:-}\n"
+	       "RESTORE=${NICNUMA_RESTORE:-$ROOT");
+	word(w, o && o->restore_dir ? o->restore_dir : "/var/lib/nicnuma", "");
+	put(w, "/restore-$(date +%Y%m%dT%H%M%S)-$$.sh}\n");
+	putf(w, "IRQBALANCE=%s\n", nn_irqbalance_action_name(p->irqbalance.action));
+}
+
+static void banned(struct w *w, const struct nn_plan *p)
+{
+	size_t i;
+
+	put(w, "BANNED_IRQS='");
+	for (i = 0; i < p->nirqs; i++)
+		putf(w, "%s%d", i ? " " : "", p->irqs[i].irq);
+	put(w, "'\nBANNED_ARGS='");
+	for (i = 0; i < p->nirqs; i++)
+		putf(w, "%s--banirq=%d", i ? " " : "", p->irqs[i].irq);
+	put(w, "'\nBANNED_DROPIN=" NN_BANNED_DROPIN "\n"
+	       "nfail=0 nset=0 nsame=0 nmanaged=0 nchange=0 refuse=0\n\n");
+}
+
+static bool listed(const struct nn_plan *p, const char *nic)
+{
+	size_t i;
+
+	for (i = 0; i < p->nnics; i++)
+		if (!strcmp(p->nics[i].nic, nic))
+			return true;
+	return false;
+}
+
+/* A NIC named by IRQs/XPS/channels but not in plan->nics (a hand-trimmed plan):
+ * its existence is still checked, once. */
+static void check_extra(struct w *w, const struct nn_plan *p, const char *nic, const char **seen,
+			size_t *nseen)
+{
+	size_t i;
+
+	if (listed(p, nic))
+		return;
+	for (i = 0; i < *nseen; i++)
+		if (!strcmp(seen[i], nic))
+			return;
+	seen[(*nseen)++] = nic;
+	put(w, "\tcheck_nic ");
+	word(w, nic, " '' -1\n");
+}
+
+static void checks(struct w *w, const struct nn_plan *p)
+{
+	size_t i, nseen = 0, cap = p->nirqs + p->nxps + p->nchannels + 1;
+	const char **seen = calloc(cap, sizeof(*seen));
+
+	if (!seen) {
+		w->err = -ENOMEM;
+		return;
+	}
+	putf(w, "checks() {\n\tcheck_cpus %d\n\tcheck_nodes %d\n", p->shape.ncpus, p->shape.nnodes);
+	for (i = 0; i < p->nnics; i++) {
+		put(w, "\tcheck_nic ");
+		word(w, p->nics[i].nic, " ");
+		word(w, p->nics[i].pci ? p->nics[i].pci : "", " ");
+		putf(w, "%d\n", p->nics[i].numa_node >= 0 ? p->nics[i].numa_node : -1);
+	}
+	for (i = 0; i < p->nirqs; i++)
+		check_extra(w, p, p->irqs[i].nic, seen, &nseen);
+	for (i = 0; i < p->nxps; i++)
+		check_extra(w, p, p->xps[i].nic, seen, &nseen);
+	for (i = 0; i < p->nchannels; i++)
+		check_extra(w, p, p->channels[i].nic, seen, &nseen);
+	for (i = 0; i < p->nirqs; i++) {
+		put(w, "\tcheck_irq ");
+		word(w, p->irqs[i].nic, "");
+		putf(w, " %d\n", p->irqs[i].irq);
+	}
+	put(w, "}\n\n");
+	free(seen);
+}
+
+static int item(struct w *w, const char *label, const char *path, const char *kind, const char *val)
+{
+	put(w, "\t\"$1\" ");
+	word(w, label, " ");
+	word(w, path, " ");
+	putf(w, "%s ", kind);
+	word(w, val, "\n");
+	return w->err;
+}
+
+static void items(struct w *w, const struct nn_plan *p)
+{
+	char *label = NULL, *path = NULL, *val = NULL;
+	size_t i;
+
+	put(w, "items() {\n");
+	for (i = 0; i < p->nirqs && !w->err; i++) {
+		const struct nn_plan_irq *q = &p->irqs[i];
+		const char *dir = nn_qdir_name(q->dir);
+		int r;
+
+		if (q->queue >= 0)
+			r = asprintf(&label, "IRQ %d (%s queue %d%s%s)", q->irq, q->nic, q->queue,
+				     dir ? " " : "", dir ? dir : "");
+		else
+			r = asprintf(&label, "IRQ %d (%s, not a queue)", q->irq, q->nic);
+		val = nn_cpuset_format_list(&q->cpus);
+		if (r < 0 || asprintf(&path, "/proc/irq/%d/smp_affinity_list", q->irq) < 0 || !val)
+			w->err = -ENOMEM;
+		else
+			item(w, label, path, "list", val);
+		free(label);
+		free(path);
+		free(val);
+		label = path = val = NULL;
+	}
+	for (i = 0; i < p->nxps && !w->err; i++) {
+		const struct nn_plan_xps *x = &p->xps[i];
+
+		val = nn_cpuset_format_mask(&x->cpus, 0);
+		if (asprintf(&label, "XPS %s tx-%d", x->nic, x->queue) < 0 ||
+		    asprintf(&path, "/sys/class/net/%s/queues/tx-%d/xps_cpus", x->nic, x->queue) < 0 || !val)
+			w->err = -ENOMEM;
+		else
+			item(w, label, path, "mask", val);
+		free(label);
+		free(path);
+		free(val);
+		label = path = val = NULL;
+	}
+	for (i = 0; i < p->nhugepages && !w->err; i++) {
+		const struct nn_plan_hugepages *h = &p->hugepages[i];
+		char num[32];
+
+		snprintf(num, sizeof(num), "%ld", h->target);
+		if (asprintf(&label, "hugepages node %d (%lu kB)", h->node, h->size_kb) < 0 ||
+		    asprintf(&path, "/sys/devices/system/node/node%d/hugepages/hugepages-%lukB/nr_hugepages",
+			     h->node, h->size_kb) < 0)
+			w->err = -ENOMEM;
+		else
+			item(w, label, path, "num", num);
+		free(label);
+		free(path);
+		label = path = NULL;
+	}
+	put(w, "\t:\n}\n\n");
+	put(w, "chans() {\n");
+	for (i = 0; i < p->nchannels; i++) {
+		put(w, "\t\"$1\" ");
+		word(w, p->channels[i].nic, "");
+		putf(w, " %d\n", p->channels[i].target);
+	}
+	put(w, "\t:\n}\n\n");
+}
+
+static void restore_head(struct w *w)
+{
+	put(w, "restore_head() {\n\tcat <<'NICNUMA_RESTORE_HEAD'\n");
+	put(w, nn_script_restore_head);
+	put(w, "NICNUMA_RESTORE_HEAD\n}\n\n");
+}
+
+static const char script_main[] =
+	"ETMP=$(mktemp \"${TMPDIR:-/tmp}/nicnuma-script.XXXXXX\") || {\n"
+	"\twarn 'cannot create a temporary file'\n"
+	"\texit 2\n"
+	"}\n"
+	"RTMP=$RESTORE.tmp.$$\n"
+	"trap 'rm -f \"$ETMP\" \"$RTMP\"' EXIT\n"
+	"trap 'exit 2' HUP INT TERM\n"
+	"\n"
+	"checks\n"
+	"if [ \"$refuse\" -ne 0 ]; then\n"
+	"\twarn 'this is not the host the plan was made for: nothing changed'\n"
+	"\texit 2\n"
+	"fi\n"
+	"# The restore script exists before the first change; it is written to a\n"
+	"# temporary name and renamed, so it is whole or absent.\n"
+	"# shellcheck disable=SC2016 # ${ROOT-...} is for the restore script\n"
+	"if ! mkdir -p \"${RESTORE%/*}\" ||\n"
+	"\t! { restore_head && printf 'ROOT=${ROOT-%s}\\n' \"$(q \"$ROOT\")\"; } >\"$RTMP\"; then\n"
+	"\twarn \"cannot write the restore script $RESTORE: nothing changed\"\n"
+	"\texit 2\n"
+	"fi\n"
+	"chans chan_snap\n"
+	"items snap\n"
+	"irqb_snap\n"
+	"if [ \"$nfail\" -ne 0 ]; then\n"
+	"\twarn 'cannot read every current value: nothing changed'\n"
+	"\texit 2\n"
+	"fi\n"
+	"if [ \"$nchange\" -eq 0 ]; then\n"
+	"\tsay 'every value is already as planned: nothing to change'\n"
+	"\texit 0\n"
+	"fi\n"
+	"# shellcheck disable=SC2016 # $fail belongs to the restore script\n"
+	"if ! printf 'exit $fail\\n' >>\"$RTMP\"; then\n"
+	"\twarn \"cannot write the restore script $RESTORE: nothing changed\"\n"
+	"\texit 2\n"
+	"fi\n"
+	"sync \"$RTMP\" 2>/dev/null || :\n"
+	"if ! mv -f \"$RTMP\" \"$RESTORE\"; then\n"
+	"\twarn \"cannot save the restore script $RESTORE: nothing changed\"\n"
+	"\texit 2\n"
+	"fi\n"
+	"say \"restore script: $RESTORE ($nchange values; sh it to put them back)\"\n"
+	"irqb_do\n"
+	"chans chan_apply\n"
+	"items apply\n"
+	"say \"done: $nset changed, $nsame already in place, $nmanaged managed by the kernel, $nfail failed\"\n"
+	"[ \"$nfail\" -eq 0 ] || exit 1\n"
+	"exit 0\n";
+
+int nn_script_render(FILE *out, const struct nn_plan *plan, const struct nn_script_opts *opts)
+{
+	struct w w = { out, 0 };
+
+	header(&w, plan, opts);
+	banned(&w, plan);
+	put(&w, nn_script_lib);
+	put(&w, "\n");
+	restore_head(&w);
+	checks(&w, plan);
+	items(&w, plan);
+	put(&w, script_main);
+	if (!w.err && fflush(out) == EOF)
+		w.err = -EIO;
+	return w.err;
+}

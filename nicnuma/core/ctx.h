@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* ctx.h - the one context threaded through every library call
+ *
+ * It carries the fs root, the output, and the warnings a command collects on
+ * its way (file + reason), so a bad file never stops a report: the CLI prints
+ * the warnings at the end and picks the exit status.
+ */
+#ifndef NICNUMA_CTX_H
+#define NICNUMA_CTX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "nicnuma/core/fsroot.h"
+#include "nicnuma/core/print.h"
+
+/* Exit statuses shared by every command. */
+enum {
+	NN_EXIT_OK = 0,		/* clean */
+	NN_EXIT_WARN = 1,	/* completed with warnings, or drift found */
+	NN_EXIT_ERROR = 2,	/* error: bad input, failed action */
+};
+
+struct nn_warning {
+	char *file;	/* the file or object it is about, may be NULL */
+	char *msg;
+};
+
+struct nn_ctx {
+	struct nn_root root;
+	struct nn_out out;
+	struct nn_warning *warns;
+	size_t nwarns, warns_cap;
+	int verbose;
+	const char *prog;		/* for messages: "nicnuma" */
+	const char *state_dir;		/* snapshots and lock: /var/lib/nicnuma */
+};
+
+/* Opens the root (NULL: $NICNUMA_ROOT or "/") and sets defaults. */
+int nn_ctx_init(struct nn_ctx *ctx, const char *root, bool json);
+void nn_ctx_free(struct nn_ctx *ctx);
+
+/* Records a warning; keeps errno. @file may be NULL. */
+void nn_warn(struct nn_ctx *ctx, const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Error message to stderr, prefixed with the program name; keeps errno. */
+void nn_err(struct nn_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prints collected warnings: to stderr in text mode, and as "warnings":[{file,
+ * message}] into the current JSON object in JSON mode. */
+void nn_print_warnings(struct nn_ctx *ctx);
+/* Forgets the collected warnings (kept allocation): for a command that
+ * prints a report per sample, each with its own warnings. */
+void nn_warnings_clear(struct nn_ctx *ctx);
+
+/* Refuses live-only actions (netlink, ioctl, signals, service control) under a
+ * fake root with a clear message naming @what; returns -EPERM then. */
+int nn_require_live(struct nn_ctx *ctx, const char *what);
+
+#endif

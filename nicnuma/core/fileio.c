@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* fileio.c - atomic write, mkdir -p and array growth (see fileio.h) */
+#include "nicnuma/core/fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A temp name nobody can predict, created with O_EXCL in @dirfd. */
+static int open_temp(int dirfd, const char *name, mode_t mode, char *tmp, size_t size)
+{
+	static const char set[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	struct timespec ts;
+	unsigned long long x;
+	int tries, fd, i;
+
+	for (tries = 0; tries < 100; tries++) {
+		char sfx[7];
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		x = (unsigned long long)ts.tv_nsec * 2654435761ULL ^
+		    (unsigned long long)getpid() << 20 ^ (unsigned long long)tries << 40 ^
+		    (unsigned long long)(uintptr_t)tmp;
+		for (i = 0; i < 6; i++) {
+			sfx[i] = set[x % (sizeof(set) - 1)];
+			x /= sizeof(set) - 1;
+		}
+		sfx[6] = '\0';
+		if ((size_t)snprintf(tmp, size, ".%s.%s", name, sfx) >= size)
+			return -ENAMETOOLONG;
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
+		if (fd >= 0 || errno != EEXIST)
+			return fd >= 0 ? fd : -errno;
+	}
+	return -EEXIST;
+}
+
+int nn_write_atomic_at(int dirfd, const char *name, const void *data, size_t len, mode_t mode)
+{
+	char tmp[NAME_MAX + 1];
+	const char *p = data;
+	size_t off = 0;
+	int fd, err = 0;
+
+	if (!*name || strchr(name, '/'))
+		return -EINVAL;
+	fd = open_temp(dirfd, name, mode & 07777, tmp, sizeof(tmp));
+	if (fd < 0)
+		return fd;
+	if (fchmod(fd, mode & 07777) < 0)
+		err = -errno;
+	while (!err && off < len) {
+		ssize_t n = write(fd, p + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			err = -errno;
+		else
+			off += (size_t)n;
+	}
+	if (!err && fsync(fd) < 0)
+		err = -errno;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && renameat(dirfd, tmp, dirfd, name) < 0)
+		err = -errno;
+	if (err) {
+		unlinkat(dirfd, tmp, 0);
+		return err;
+	}
+	return fsync(dirfd) < 0 ? -errno : 0;
+}
+
+int nn_mkdirat_p(int dirfd, const char *rel, mode_t mode)
+{
+	char comp[NAME_MAX + 1];
+	const char *p = rel, *e;
+	int fd, next;
+
+	fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		if (!*p)
+			return fd;
+		e = strchrnul(p, '/');
+		n = (size_t)(e - p);
+		if (n >= sizeof(comp)) {
+			close(fd);
+			return -ENAMETOOLONG;
+		}
+		memcpy(comp, p, n);
+		comp[n] = '\0';
+		p = e;
+		if (!strcmp(comp, "."))
+			continue;
+		if (!strcmp(comp, "..")) {
+			close(fd);
+			return -EINVAL;
+		}
+		if (mkdirat(fd, comp, mode & 07777) == 0) {
+			next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			/* mkdirat honours the umask: set the mode we promised. */
+			if (next >= 0 && fchmod(next, mode & 07777) < 0) {
+				int err = -errno;
+
+				close(next);
+				close(fd);
+				return err;
+			}
+		} else if (errno == EEXIST) {
+			next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		} else {
+			next = -1;
+		}
+		if (next < 0) {
+			int err = -errno;
+
+			close(fd);
+			return err;
+		}
+		close(fd);
+		fd = next;
+	}
+}
+
+int nn_grow(void **arr, size_t *cap, size_t n, size_t elem)
+{
+	size_t ncap;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 8;
+	if (ncap <= n)
+		ncap = n + 1;
+	if (ncap > SIZE_MAX / elem)
+		return -ENOMEM;
+	p = realloc(*arr, ncap * elem);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}

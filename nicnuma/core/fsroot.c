@@ -1,0 +1,704 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* fsroot.c - all sysfs/procfs access, resolved against one root */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "nicnuma/core/fileio.h"
+#include "nicnuma/core/cpuset.h"
+#include "nicnuma/core/fsroot.h"
+
+#ifdef SYS_openat2
+#include <linux/openat2.h>
+#endif
+
+int nn_root_open(struct nn_root *r, const char *path)
+{
+	struct stat st;
+	int fd, err;
+
+	r->fd = -1;
+	r->live = true;
+	r->path = NULL;
+	r->dirfd = -1;
+	r->dir = NULL;
+	r->dirlen = 0;
+	if (!path || !*path)
+		path = getenv("NICNUMA_ROOT");
+	if (!path || !*path)
+		path = "/";
+	r->path = strdup(path);
+	if (!r->path)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		goto fail;
+	}
+	if (fstat(fd, &st) < 0) {
+		err = -errno;
+		close(fd);
+		goto fail;
+	}
+	/* "/", "//" or a path that names the real root all mean live. */
+	{
+		struct stat rst;
+
+		if (stat("/", &rst) == 0 && rst.st_dev == st.st_dev && rst.st_ino == st.st_ino) {
+			close(fd);
+			return 0;
+		}
+	}
+	r->fd = fd;
+	r->live = false;
+	return 0;
+fail:
+	free(r->path);
+	r->path = NULL;
+	return err;
+}
+
+void nn_root_close(struct nn_root *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+	free(r->path);
+	r->path = NULL;
+}
+
+static const char *rel(const char *path)
+{
+	while (*path == '/')
+		path++;
+	return *path ? path : ".";
+}
+
+/* The part of @path below a view's directory, or NULL when it is not below it. */
+static const char *view_rest(const struct nn_root *r, const char *path)
+{
+	const char *p;
+
+	if (r->dirfd < 0 || strncmp(path, r->dir, r->dirlen) || path[r->dirlen] != '/')
+		return NULL;
+	p = path + r->dirlen;
+	while (*p == '/')
+		p++;
+	return *p ? p : NULL;
+}
+
+/* Open @rest below the view's directory. Returns the fd, or -EXDEV when the
+ * caller must resolve the whole path from the root instead. */
+static int view_openat(const struct nn_root *r, const char *rest, int flags, mode_t mode)
+{
+	int fd;
+
+	if (r->fd < 0) {
+		/* Live: no confinement to keep, just a shorter walk. */
+		fd = openat(r->dirfd, rest, flags | O_CLOEXEC, mode);
+		return fd < 0 ? -errno : fd;
+	}
+#ifdef SYS_openat2
+	{
+		struct open_how how = {
+			.flags = (unsigned long long)(flags | O_CLOEXEC),
+			.mode = (flags & O_CREAT) ? mode : 0,
+			/* The dirfd was resolved inside the root, so a walk that
+			 * stays beneath it finds what RESOLVE_IN_ROOT from the
+			 * root would; one that leaves it (EXDEV), a rename race
+			 * (EAGAIN) or no openat2 (ENOSYS, EPERM under seccomp)
+			 * goes back to the root. */
+			.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+		};
+
+		fd = (int)syscall(SYS_openat2, r->dirfd, rest, &how, sizeof(how));
+		if (fd >= 0)
+			return fd;
+		if (errno == EXDEV || errno == EAGAIN || errno == ENOSYS || errno == EPERM)
+			return -EXDEV;
+		return -errno;
+	}
+#else
+	(void)rest;
+	(void)flags;
+	(void)mode;
+	return -EXDEV;
+#endif
+}
+
+int nn_root_view_open(const struct nn_root *r, const char *dir, struct nn_root *view)
+{
+	int fd;
+
+	*view = *r;
+	view->dirfd = -1;
+	view->dir = NULL;
+	view->dirlen = 0;
+	fd = nn_root_openat(r, dir, O_PATH | O_DIRECTORY, 0);
+	if (fd < 0)
+		return fd;
+	view->dirfd = fd;
+	view->dir = dir;
+	view->dirlen = strlen(dir);
+	while (view->dirlen > 1 && dir[view->dirlen - 1] == '/')
+		view->dirlen--;
+	return 0;
+}
+
+void nn_root_view_close(struct nn_root *view)
+{
+	if (view->dirfd >= 0)
+		close(view->dirfd);
+	view->dirfd = -1;
+	view->dir = NULL;
+	view->dirlen = 0;
+}
+
+int nn_root_openat(const struct nn_root *r, const char *path, int flags, mode_t mode)
+{
+	const char *rest = view_rest(r, path);
+	int fd;
+
+	if (rest) {
+		fd = view_openat(r, rest, flags, mode);
+		if (fd != -EXDEV)
+			return fd;
+	}
+	if (r->fd < 0) {
+		fd = open(path, flags | O_CLOEXEC, mode);
+		return fd < 0 ? -errno : fd;
+	}
+#ifdef SYS_openat2
+	{
+		struct open_how how = {
+			.flags = (unsigned long long)(flags | O_CLOEXEC),
+			.mode = (flags & O_CREAT) ? mode : 0,
+			.resolve = RESOLVE_IN_ROOT,
+		};
+
+		/* RESOLVE_IN_ROOT fails with EAGAIN when a rename anywhere on the
+		 * system races a ".." step of the walk: that is not an answer about
+		 * the file, so walk again (bounded). */
+		for (int tries = 0; tries < 16; tries++) {
+			fd = (int)syscall(SYS_openat2, r->fd, rel(path), &how, sizeof(how));
+			if (fd >= 0 || errno != EAGAIN)
+				break;
+		}
+		if (fd >= 0)
+			return fd;
+		if (errno != ENOSYS && errno != EPERM)
+			return -errno;
+	}
+#endif
+	fd = openat(r->fd, rel(path), flags | O_CLOEXEC, mode);
+	return fd < 0 ? -errno : fd;
+}
+
+int nn_root_opendir(const struct nn_root *r, const char *path, DIR **dir)
+{
+	int fd = nn_root_openat(r, path, O_RDONLY | O_DIRECTORY, 0);
+
+	if (fd < 0)
+		return fd;
+	*dir = fdopendir(fd);
+	if (!*dir) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return 0;
+}
+
+int nn_root_access(const struct nn_root *r, const char *path, int mode)
+{
+	int fd;
+
+	if (r->fd < 0)
+		return access(path, mode) < 0 ? -errno : 0;
+	/* faccessat has no RESOLVE_IN_ROOT; an O_PATH open resolves the same way. */
+	fd = nn_root_openat(r, path, O_PATH, 0);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+/* readlinkat() on a fake root walks every component but the last itself and
+ * follows an absolute symlink on the way to the live system: the parent is
+ * opened with the same in-root walk as every open, and only the last
+ * component is read, relative to it. */
+static ssize_t readlink_in_root(const struct nn_root *r, const char *path, char *buf, size_t size)
+{
+	char parent[PATH_MAX];
+	const char *last;
+	size_t n = strlen(path);
+	ssize_t ret;
+	int fd;
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	if (n < strlen(path)) {
+		/* "link/" names what the link points to: a directory, not a link. */
+		fd = nn_root_openat(r, path, O_PATH | O_DIRECTORY, 0);
+		if (fd < 0)
+			return fd;
+		close(fd);
+		return -EINVAL;
+	}
+	last = strrchr(path, '/');
+	last = last ? last + 1 : path;
+	if (!*last || !strcmp(last, ".") || !strcmp(last, ".."))
+		return -EINVAL;
+	if ((size_t)(last - path) >= sizeof(parent))
+		return -ENAMETOOLONG;
+	memcpy(parent, path, (size_t)(last - path));
+	parent[last - path] = '\0';
+	fd = nn_root_openat(r, *parent ? parent : "/", O_PATH | O_DIRECTORY, 0);
+	if (fd < 0)
+		return fd;
+	ret = readlinkat(fd, last, buf, size);
+	if (ret < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+int nn_root_readlink(const struct nn_root *r, const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+
+	if (size == 0)
+		return -EINVAL;
+	if (r->fd < 0) {
+		n = readlink(path, buf, size - 1);
+		if (n < 0)
+			n = -errno;
+	} else {
+		n = readlink_in_root(r, path, buf, size - 1);
+	}
+	if (n < 0)
+		return (int)n;
+	if ((size_t)n >= size - 1)
+		return -ENAMETOOLONG;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Append component @c (length @n) to canonical @out, handling "." and "..". */
+static int push(char *out, size_t size, const char *c, size_t n)
+{
+	size_t len = strlen(out);
+
+	if (n == 0 || (n == 1 && c[0] == '.'))
+		return 0;
+	if (n == 2 && c[0] == '.' && c[1] == '.') {
+		char *slash = strrchr(out, '/');
+
+		if (slash && slash != out)
+			*slash = '\0';
+		else
+			strcpy(out, "/");
+		return 0;
+	}
+	if (len + n + 2 > size)
+		return -ENAMETOOLONG;
+	if (len > 1)
+		out[len++] = '/';
+	memcpy(out + len, c, n);
+	out[len + n] = '\0';
+	return 0;
+}
+
+int nn_root_realpath(const struct nn_root *r, const char *path, char *buf, size_t size)
+{
+	char work[PATH_MAX * 2], link[PATH_MAX];
+	int hops = 0, err;
+	char *p;
+
+	if (strlen(path) >= sizeof(work) || size < 2)
+		return -ENAMETOOLONG;
+	strcpy(work, path);
+	strcpy(buf, "/");
+	p = work;
+	/* Lexical walk; each prefix is checked for a symlink, whose target is
+	 * spliced in front of the rest (relative to the prefix's parent). */
+	while (*p) {
+		char *end;
+		size_t n, rest;
+
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		end = strchr(p, '/');
+		n = end ? (size_t)(end - p) : strlen(p);
+		err = push(buf, size, p, n);
+		if (err)
+			return err;
+		p += n;
+		if (n == 2 && p[-1] == '.' && p[-2] == '.')
+			continue;
+		err = nn_root_readlink(r, buf, link, sizeof(link));
+		if (err == -EINVAL)
+			continue;	/* not a link */
+		if (err == -ENOENT)
+			return err;
+		if (err)
+			return err;
+		if (++hops > 40)
+			return -ELOOP;
+		rest = strlen(p);
+		if (strlen(link) + rest + 2 > sizeof(work))
+			return -ENAMETOOLONG;
+		/* Drop the link itself from buf; its target replaces it. */
+		{
+			char *slash = strrchr(buf, '/');
+
+			if (slash && slash != buf)
+				*slash = '\0';
+			else
+				strcpy(buf, "/");
+		}
+		if (link[0] == '/')
+			strcpy(buf, "/");
+		memmove(work + strlen(link) + 1, p, rest + 1);
+		memcpy(work, link, strlen(link));
+		work[strlen(link)] = '/';
+		p = work;
+	}
+	return 0;
+}
+
+int nn_root_hostpath(const struct nn_root *r, const char *path, char *buf, size_t size)
+{
+	int n;
+
+	if (r->fd < 0)
+		n = snprintf(buf, size, "%s", path);
+	else
+		n = snprintf(buf, size, "%s/%s", r->path, rel(path));
+	return (n < 0 || (size_t)n >= size) ? -ENAMETOOLONG : 0;
+}
+
+/* Doubles a read buffer, up to 64 MiB: a kernel file larger than that is
+ * garbage, not data. */
+static int grow(char **buf, size_t *cap)
+{
+	char *nb;
+
+	if (*cap >= (64u << 20))
+		return -EFBIG;
+	nb = realloc(*buf, *cap * 2);
+	if (!nb)
+		return -ENOMEM;
+	*buf = nb;
+	*cap *= 2;
+	return 0;
+}
+
+int nn_read_file(const struct nn_root *r, const char *path, char **out, size_t *len)
+{
+	size_t cap = 4096, used = 0;
+	char *buf = NULL;
+	int fd, err = 0;
+
+	fd = nn_root_openat(r, path, O_RDONLY, 0);
+	if (fd < 0)
+		return fd;
+	buf = malloc(cap);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (used + 1 >= cap) {
+			err = grow(&buf, &cap);
+			if (err)
+				goto out;
+		}
+		n = read(fd, buf + used, cap - used - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+	}
+	buf[used] = '\0';
+	*out = buf;
+	buf = NULL;
+	if (len)
+		*len = used;
+out:
+	free(buf);
+	close(fd);
+	return err;
+}
+
+/* Streaming buffer of nn_read_lines(): big enough for a 4096-CPU line of
+ * /proc/interrupts, small enough to stay in cache; grows for longer lines. */
+#define LINES_BUF (64u << 10)
+
+int nn_read_lines(const struct nn_root *r, const char *path,
+		  int (*line)(void *arg, const char *p, const char *end), void *arg)
+{
+	size_t cap = LINES_BUF, used = 0;
+	bool eof = false;
+	char *buf;
+	int fd, err = 0;
+
+	fd = nn_root_openat(r, path, O_RDONLY, 0);
+	if (fd < 0)
+		return fd;
+	buf = malloc(cap);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	while (!eof) {
+		char *p, *end, *nul;
+		ssize_t n;
+
+		if (used == cap) {
+			/* One line fills the buffer: same limit as nn_read_file. */
+			err = grow(&buf, &cap);
+			if (err)
+				goto out;
+		}
+		n = read(fd, buf + used, cap - used);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			goto out;
+		}
+		/* Text ends at EOF or at a NUL, as it would for a string parser. */
+		nul = memchr(buf + used, '\0', (size_t)n);
+		if (nul)
+			n = nul - (buf + used);
+		eof = n == 0 || nul;
+		used += (size_t)n;
+		p = buf;
+		end = buf + used;
+		for (;;) {
+			char *nl = memchr(p, '\n', (size_t)(end - p));
+
+			if (!nl)
+				break;
+			err = line(arg, p, nl);
+			if (err)
+				goto out;
+			p = nl + 1;
+		}
+		if (eof && p < end) {
+			err = line(arg, p, end);	/* no final newline */
+			if (err)
+				goto out;
+			p = end;
+		}
+		used = (size_t)(end - p);
+		memmove(buf, p, used);
+	}
+out:
+	free(buf);
+	close(fd);
+	return err;
+}
+
+/* Size of the one-read buffer for attribute files: a sysfs attribute is at
+ * most a page. */
+#define ATTR_BUF 4096
+
+/* One read(2) of an attribute file into @buf (NUL-terminated): sysfs and
+ * single-record procfs files (/proc/irq/N/...) render the whole value on the
+ * first read, and a regular file in a captured tree returns all of a short
+ * file at once, so the second read that would only find EOF is skipped: a
+ * quarter of the syscalls of discovery on a 512-CPU host. When the buffer
+ * fills, the caller falls back to nn_read_file(): returns 1 then. */
+static int read_attr(const struct nn_root *r, const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	fd = nn_root_openat(r, path, O_RDONLY, 0);
+	if (fd < 0)
+		return fd;
+	do
+		n = read(fd, buf, size - 1);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	close(fd);
+	buf[n] = '\0';
+	return (size_t)n == size - 1 ? 1 : 0;
+}
+
+static int first_line(char *data, char *buf, size_t size)
+{
+	char *nl = strchr(data, '\n');
+	size_t len;
+
+	if (nl)
+		*nl = '\0';
+	len = strlen(data);
+	while (len && (data[len - 1] == ' ' || data[len - 1] == '\t' || data[len - 1] == '\r'))
+		data[--len] = '\0';
+	if (len >= size)
+		return -ENAMETOOLONG;
+	memcpy(buf, data, len + 1);
+	return 0;
+}
+
+int nn_read_str(const struct nn_root *r, const char *path, char *buf, size_t size)
+{
+	char small[ATTR_BUF], *data;
+	int err;
+
+	err = read_attr(r, path, small, sizeof(small));
+	if (err < 0)
+		return err;
+	/* A full buffer may still hold the whole first line. */
+	if (err == 0 || strchr(small, '\n'))
+		return first_line(small, buf, size);
+	err = nn_read_file(r, path, &data, NULL);
+	if (err)
+		return err;
+	err = first_line(data, buf, size);
+	free(data);
+	return err;
+}
+
+int nn_parse_long(const char *str, long *val)
+{
+	char *end;
+	long v;
+
+	while (*str == ' ' || *str == '\t')
+		str++;
+	if (!*str)
+		return -EINVAL;
+	errno = 0;
+	v = strtol(str, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end == str)
+		return -EINVAL;
+	while (*end == ' ' || *end == '\t' || *end == '\n')
+		end++;
+	if (*end)
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+int nn_read_long(const struct nn_root *r, const char *path, long *val)
+{
+	char buf[64];
+	int err = nn_read_str(r, path, buf, sizeof(buf));
+
+	if (err == -ENAMETOOLONG)
+		return -EINVAL;
+	if (err)
+		return err;
+	return nn_parse_long(buf, val);
+}
+
+/* Whole-file read for CPU sets: one read when the value fits a page. */
+static int read_set(const struct nn_root *r, const char *path, struct nn_cpuset *set,
+		    int (*parse)(const char *, struct nn_cpuset *))
+{
+	char small[ATTR_BUF], *data;
+	int err;
+
+	err = read_attr(r, path, small, sizeof(small));
+	if (err < 0)
+		return err;
+	if (err == 0)
+		return parse(small, set);
+	/* Longer than a page (a cpulist of thousands of CPUs): read it all. */
+	err = nn_read_file(r, path, &data, NULL);
+	if (err)
+		return err;
+	err = parse(data, set);
+	free(data);
+	return err;
+}
+
+int nn_read_cpulist(const struct nn_root *r, const char *path, struct nn_cpuset *set)
+{
+	return read_set(r, path, set, nn_cpuset_parse_list);
+}
+
+int nn_read_cpumask(const struct nn_root *r, const char *path, struct nn_cpuset *set)
+{
+	return read_set(r, path, set, nn_cpuset_parse_mask);
+}
+
+int nn_root_open_value(const struct nn_root *r, const char *path, int accmode)
+{
+	return nn_root_openat(r, path, r->live ? accmode | O_TRUNC : accmode, 0);
+}
+
+int nn_root_value_written(const struct nn_root *r, int fd, size_t len)
+{
+	if (!r->live && ftruncate(fd, (off_t)len) < 0)
+		return -errno;
+	return 0;
+}
+
+int nn_write_str(const struct nn_root *r, const char *path, const char *val)
+{
+	size_t len = strlen(val);
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = nn_root_open_value(r, path, O_WRONLY);
+	if (fd < 0)
+		return fd;
+	/* One write: procfs/sysfs parse each write() as a whole value. */
+	do
+		n = write(fd, val, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	else
+		err = nn_root_value_written(r, fd, len);
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	return err;
+}
+
+int nn_root_mkdir_p(const struct nn_root *r, const char *path, mode_t mode)
+{
+	int base, fd;
+
+	if (path[0] != '/')
+		return -EINVAL;
+	/* The walk starts at the root's own fd, so no component (a symlink
+	 * planted in a fake tree) can lead out of it. */
+	base = r->fd >= 0 ? r->fd : open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (base < 0)
+		return -errno;
+	fd = nn_mkdirat_p(base, path + 1, mode);
+	if (r->fd < 0)
+		close(base);
+	return fd;
+}

@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* parse.c - pure parsers of kernel text: /proc/interrupts, IRQ names,
+ * node distance rows, node meminfo, bracketed sysfs choices
+ *
+ * No I/O here: every function takes the text and returns a struct, so the
+ * unit tests and fuzzers can feed them anything.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+#include <strings.h>
+
+#include "nicnuma/core/parse.h"
+
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* skip_ws for the count columns: "%10u " pads each count with spaces, so
+ * eight at a time (a 512-CPU line is ~5 KB, mostly spaces); the first byte
+ * that is not a space is found in the word itself, then skip_ws takes over
+ * for tabs and CRs. */
+static const char *skip_pad(const char *p, const char *end)
+{
+	static const uint64_t spaces = 0x2020202020202020ull;
+
+	while (end - p >= 8) {
+		uint64_t w;
+
+		memcpy(&w, p, sizeof(w));
+		w ^= spaces;
+		if (w) {
+			/* lowest differing byte: the first in memory on little endian */
+			if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+				p += __builtin_ctzll(w) >> 3;
+			break;
+		}
+		p += 8;
+	}
+	return skip_ws(p, end);
+}
+
+static const char *token_end(const char *p, const char *end)
+{
+	while (p < end && *p != ' ' && *p != '\t' && *p != '\r')
+		p++;
+	return p;
+}
+
+static bool all_digits(const char *p, const char *e)
+{
+	if (p == e)
+		return false;
+	for (; p < e; p++)
+		if (!isdigit((unsigned char)*p))
+			return false;
+	return true;
+}
+
+/* The header line names the CPU columns: "CPU0 CPU1 ... CPUn". */
+static size_t count_cpu_columns(const char *p, const char *end)
+{
+	size_t n = 0;
+
+	for (;;) {
+		const char *e;
+
+		p = skip_ws(p, end);
+		if (p >= end)
+			break;
+		e = token_end(p, end);
+		if (e - p > 3 && !strncmp(p, "CPU", 3) && all_digits(p + 3, e))
+			n++;
+		p = e;
+	}
+	return n;
+}
+
+static char *dup_range(const char *p, const char *e)
+{
+	char *s = malloc((size_t)(e - p) + 1);
+
+	if (s) {
+		memcpy(s, p, (size_t)(e - p));
+		s[e - p] = '\0';
+	}
+	return s;
+}
+
+/* Joins the tokens of [p, end) with single spaces ("a,  b" stays readable). */
+static char *join_tokens(const char *p, const char *end)
+{
+	char *s = malloc((size_t)(end - p) + 1), *o = s;
+
+	if (!s)
+		return NULL;
+	for (;;) {
+		const char *e;
+
+		p = skip_ws(p, end);
+		if (p >= end)
+			break;
+		e = token_end(p, end);
+		if (o != s)
+			*o++ = ' ';
+		memcpy(o, p, (size_t)(e - p));
+		o += e - p;
+		p = e;
+	}
+	*o = '\0';
+	return s;
+}
+
+static bool is_trigger_word(const char *p, const char *e)
+{
+	size_t n = (size_t)(e - p);
+
+	return (n == 5 && (!strncmp(p, "Level", 5) || !strncmp(p, "level", 5))) ||
+	       (n == 4 && (!strncmp(p, "Edge", 4) || !strncmp(p, "edge", 4)));
+}
+
+/* One numbered line: "  38:   0   496  PCI-MSIX-0000:00:03.0  1-edge  virtio2-input.0".
+ * After the counts come the chip, the hwirq (x86: "1-edge"; ARM: "27" then
+ * "Level"), an optional "-name" handler, then the action names. Returns 1 for
+ * a good line, 0 for a line that is not a numbered IRQ, -EINVAL for garbage,
+ * -ENOMEM. */
+static int parse_line(const char *p, const char *end, size_t ncpus, struct nn_interrupt *out)
+{
+	const char *e, *colon;
+	unsigned long long total = 0;
+	size_t col = 0;
+	long irq;
+	char *endp;
+	char num[16];
+
+	memset(out, 0, sizeof(*out));
+	p = skip_ws(p, end);
+	if (p >= end)
+		return 0;
+	colon = memchr(p, ':', (size_t)(end - p));
+	e = token_end(p, end);
+	if (!colon || colon > e)
+		return isdigit((unsigned char)*p) ? -EINVAL : 0;
+	if (!isdigit((unsigned char)*p))
+		return 0;	/* NMI:, LOC:, ERR: ... per-CPU counters, not IRQs */
+	if (!all_digits(p, colon) || colon - p >= (long)sizeof(num))
+		return -EINVAL;
+	memcpy(num, p, (size_t)(colon - p));
+	num[colon - p] = '\0';
+	errno = 0;
+	irq = strtol(num, &endp, 10);
+	if (errno || *endp || irq < 0 || irq > INT_MAX)
+		return -EINVAL;
+	out->irq = (int)irq;
+	p = colon + 1;
+
+	/* Counts: exactly @ncpus when the header said so, else every leading
+	 * number. One pass per token, no strtoull: a 512-CPU host has half a
+	 * million of them. */
+	for (;;) {
+		unsigned long long v = 0;
+		const char *t;
+
+		if (ncpus && col == ncpus)
+			break;
+		/* The kernel's own column is 11 bytes (" %10u"), and most counts on
+		 * a big host are 0: take those whole, no per-byte walk. The byte
+		 * after must be a space, so the 0 is a token of its own. */
+		if (end - p > 11 && !memcmp(p, "          0", 11) && p[11] == ' ') {
+			col++;
+			p += 11;
+			continue;
+		}
+		p = skip_pad(p, end);
+		for (t = p; t < end && (unsigned char)(*t - '0') < 10; t++)
+			;
+		if (t == p || (t < end && *t != ' ' && *t != '\t' && *t != '\r'))
+			break;	/* not a count: the chip name starts here */
+		/* 19 digits always fit; only longer counts need the overflow check */
+		for (const char *q = p; q < t; q++) {
+			unsigned int d = (unsigned int)(*q - '0');
+
+			if (t - p > 19 && v > (ULLONG_MAX - d) / 10)
+				return -EINVAL;
+			v = v * 10 + d;
+		}
+		total = (total > ULLONG_MAX - v) ? ULLONG_MAX : total + v;
+		col++;
+		p = t;
+	}
+	if (col == 0)
+		return -EINVAL;
+	out->total = total;
+
+	/* chip */
+	p = skip_ws(p, end);
+	if (p >= end)
+		return 1;	/* counts only: no chip, no name */
+	e = token_end(p, end);
+	out->chip = dup_range(p, e);
+	if (!out->chip)
+		return -ENOMEM;
+	p = skip_ws(e, end);
+
+	/* hwirq: a token that starts with a digit ("5-edge", "524288-edge", "27") */
+	e = token_end(p, end);
+	if (p < end && isdigit((unsigned char)*p)) {
+		out->hwirq = dup_range(p, e);
+		if (!out->hwirq)
+			goto nomem;
+		p = skip_ws(e, end);
+		e = token_end(p, end);
+	}
+	/* GENERIC_IRQ_SHOW_LEVEL's "Level"/"Edge", and "-edge"-style handler names */
+	while (p < end && (is_trigger_word(p, e) || *p == '-')) {
+		p = skip_ws(e, end);
+		e = token_end(p, end);
+	}
+	if (p < end) {
+		out->name = join_tokens(p, end);
+		if (!out->name)
+			goto nomem;
+	}
+	return 1;
+nomem:
+	free(out->chip);
+	free(out->hwirq);
+	memset(out, 0, sizeof(*out));
+	return -ENOMEM;
+}
+
+void nn_interrupts_free(struct nn_interrupt *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++) {
+		free(v[i].chip);
+		free(v[i].hwirq);
+		free(v[i].name);
+	}
+	free(v);
+}
+
+static int cmp_interrupt(const void *a, const void *b)
+{
+	const struct nn_interrupt *x = a, *y = b;
+
+	return (x->irq > y->irq) - (x->irq < y->irq);
+}
+
+void nn_intr_parse_init(struct nn_intr_parse *st)
+{
+	memset(st, 0, sizeof(*st));
+}
+
+int nn_intr_parse_line(struct nn_intr_parse *st, const char *p, const char *le)
+{
+	struct nn_interrupt it;
+	int r;
+
+	if (!st->header) {
+		const char *q = skip_ws(p, le);
+
+		if (q < le) {
+			st->header = true;
+			st->ncpus = count_cpu_columns(q, le);
+			if (st->ncpus)
+				return 0;
+			/* No header: counts are every leading number. */
+		}
+	}
+	r = parse_line(p, le, st->ncpus, &it);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		st->nbad++;
+		return 0;
+	}
+	if (r == 0)
+		return 0;
+	if (st->nv == st->cap) {
+		size_t ncap = st->cap ? st->cap * 2 : 64;
+		struct nn_interrupt *nvp = realloc(st->v, ncap * sizeof(*nvp));
+
+		if (!nvp) {
+			free(it.chip);
+			free(it.hwirq);
+			free(it.name);
+			return -ENOMEM;
+		}
+		st->v = nvp;
+		st->cap = ncap;
+	}
+	st->v[st->nv++] = it;
+	return 0;
+}
+
+void nn_intr_parse_finish(struct nn_intr_parse *st, struct nn_interrupt **out, size_t *n, size_t *bad)
+{
+	if (st->nv > 1)
+		qsort(st->v, st->nv, sizeof(*st->v), cmp_interrupt);
+	*out = st->v;
+	*n = st->nv;
+	if (bad)
+		*bad = st->nbad;
+	st->v = NULL;
+	st->nv = st->cap = 0;
+}
+
+void nn_intr_parse_abort(struct nn_intr_parse *st)
+{
+	nn_interrupts_free(st->v, st->nv);
+	st->v = NULL;
+	st->nv = st->cap = 0;
+}
+
+int nn_parse_interrupts(const char *text, struct nn_interrupt **out, size_t *n, size_t *bad)
+{
+	struct nn_intr_parse st;
+	const char *p = text, *end;
+	int err;
+
+	*out = NULL;
+	*n = 0;
+	if (!text)
+		return -EINVAL;
+	nn_intr_parse_init(&st);
+	end = text + strlen(text);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+
+		err = nn_intr_parse_line(&st, p, le);
+		if (err) {
+			nn_intr_parse_abort(&st);
+			return err;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	nn_intr_parse_finish(&st, out, n, bad);
+	return 0;
+}
+
+const struct nn_interrupt *nn_interrupts_find(const struct nn_interrupt *v, size_t n, int irq)
+{
+	size_t lo = 0, hi = n;
+
+	/* Sorted by nn_parse_interrupts; a duplicate number (never seen from a
+	 * kernel) finds one of them. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].irq == irq)
+			return &v[mid];
+		if (v[mid].irq < irq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Whole-string decimal index (no sign, no spaces, fits an int). */
+static int parse_index(const char *p, size_t len, int *val)
+{
+	long v = 0;
+	size_t i;
+
+	if (len == 0 || len > 9)
+		return -EINVAL;
+	for (i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)p[i]))
+			return -EINVAL;
+		v = v * 10 + (p[i] - '0');
+	}
+	*val = (int)v;
+	return 0;
+}
+
+/* "<prefix>-<word>-<N>" where <word> is one of the queue words; the whole name
+ * must end in the index. */
+static bool suffix_queue(const char *name, const char *word, int *queue)
+{
+	size_t len = strlen(name), wl = strlen(word);
+	const char *dash, *p;
+
+	dash = strrchr(name, '-');
+	if (!dash || dash == name || parse_index(dash + 1, len - (size_t)(dash - name) - 1, queue))
+		return false;
+	/* walk back over "-<word>" */
+	if ((size_t)(dash - name) < wl + 1)
+		return false;
+	p = dash - wl;
+	if (strncasecmp(p, word, wl) || p[-1] != '-')
+		return false;
+	return p - 1 > name;	/* a non-empty device prefix */
+}
+
+int nn_irq_name_queue(const char *name, const char *ifname, const char *pci,
+		      int *queue, enum nn_qdir *dir)
+{
+	int q;
+
+	*queue = -1;
+	*dir = NN_QDIR_NONE;
+	(void)ifname;
+	if (!name || !*name)
+		return 0;
+
+	/* mlx5: "mlx5_comp<N>@pci:<addr>" (older kernels: "mlx5_comp<N>").
+	 * The address is explicit, so an IRQ of another function is not ours. */
+	if (!strncmp(name, "mlx5_comp", 9)) {
+		const char *at = strchr(name + 9, '@');
+		size_t len = at ? (size_t)(at - name - 9) : strlen(name + 9);
+
+		if (parse_index(name + 9, len, &q))
+			return 0;
+		if (at) {
+			if (strncmp(at, "@pci:", 5))
+				return 0;
+			if (pci && *pci && strcmp(at + 5, pci))
+				return 0;
+		}
+		*queue = q;
+		*dir = NN_QDIR_RXTX;
+		return 1;
+	}
+
+	/* virtio-net: "virtio<N>-input.<Q>" / "virtio<N>-output.<Q>" */
+	if (!strncmp(name, "virtio", 6) && isdigit((unsigned char)name[6])) {
+		const char *p = name + 6;
+
+		while (isdigit((unsigned char)*p))
+			p++;
+		if (!strncmp(p, "-input.", 7) && !parse_index(p + 7, strlen(p + 7), &q)) {
+			*queue = q;
+			*dir = NN_QDIR_RX;
+			return 1;
+		}
+		if (!strncmp(p, "-output.", 8) && !parse_index(p + 8, strlen(p + 8), &q)) {
+			*queue = q;
+			*dir = NN_QDIR_TX;
+			return 1;
+		}
+		return 0;	/* config, control, other virtio devices */
+	}
+
+	/* i40e "i40e-<if>-TxRx-<N>", ice "ice-<if>-TxRx-<N>", ixgbe/igb/igc/bnxt
+	 * "<if>-TxRx-<N>", split vectors "-rx-<N>"/"-tx-<N>", bnx2x "-fp-<N>".
+	 * The interface name in it is the one the driver saw when it requested the
+	 * IRQ (often "eth0" before udev renamed it), so it is not required to match
+	 * @ifname: the IRQ already comes from this device's msi_irqs. */
+	if (suffix_queue(name, "TxRx", &q) || suffix_queue(name, "fp", &q)) {
+		*queue = q;
+		*dir = NN_QDIR_RXTX;
+		return 1;
+	}
+	if (suffix_queue(name, "rx", &q)) {
+		*queue = q;
+		*dir = NN_QDIR_RX;
+		return 1;
+	}
+	if (suffix_queue(name, "tx", &q)) {
+		*queue = q;
+		*dir = NN_QDIR_TX;
+		return 1;
+	}
+	return 0;
+}
+
+int nn_parse_distances(const char *text, int **out, size_t *n)
+{
+	const char *p = text;
+	size_t cnt = 0, cap = 0;
+	int *v = NULL;
+
+	*out = NULL;
+	*n = 0;
+	if (!text)
+		return -EINVAL;
+	for (;;) {
+		long d;
+		char *e;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		if (!*p)
+			break;
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		errno = 0;
+		d = strtol(p, &e, 10);
+		if (errno || d > INT_MAX) {
+			free(v);
+			return -ERANGE;
+		}
+		if (*e && *e != ' ' && *e != '\t' && *e != '\n' && *e != '\r')
+			goto bad;
+		if (cnt == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			int *nv = realloc(v, ncap * sizeof(*v));
+
+			if (!nv) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = nv;
+			cap = ncap;
+		}
+		v[cnt++] = (int)d;
+		p = e;
+	}
+	if (!cnt)
+		goto bad;
+	*out = v;
+	*n = cnt;
+	return 0;
+bad:
+	free(v);
+	return -EINVAL;
+}
+
+/* "Node 0 MemTotal:        4810528 kB" -> 4810528 */
+static int meminfo_value(const char *line, const char *key, long *val)
+{
+	const char *p = strstr(line, key);
+	char *e;
+	long v;
+
+	if (!p)
+		return 0;
+	p += strlen(key);
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return -EINVAL;
+	errno = 0;
+	v = strtol(p, &e, 10);
+	if (errno)
+		return -ERANGE;
+	while (*e == ' ' || *e == '\t')
+		e++;
+	if (*e && strncmp(e, "kB", 2))
+		return -EINVAL;
+	*val = v;
+	return 1;
+}
+
+int nn_parse_node_meminfo(const char *text, long *total_kb, long *free_kb)
+{
+	const char *p = text;
+	bool have_total = false, have_free = false;
+	int err = 0;
+
+	*total_kb = -1;
+	*free_kb = -1;
+	if (!text)
+		return -EINVAL;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char line[256];
+		int r;
+
+		if (len < sizeof(line)) {
+			memcpy(line, p, len);
+			line[len] = '\0';
+			r = meminfo_value(line, "MemTotal:", total_kb);
+			if (r < 0) {
+				*total_kb = -1;
+				err = r;
+			} else if (r > 0) {
+				have_total = true;
+			}
+			r = meminfo_value(line, "MemFree:", free_kb);
+			if (r < 0) {
+				*free_kb = -1;
+				err = r;
+			} else if (r > 0) {
+				have_free = true;
+			}
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	if (err)
+		return err;
+	return (have_total && have_free) ? 0 : -EINVAL;
+}
+
+int nn_parse_bracketed(const char *text, char *buf, size_t size)
+{
+	const char *open, *close, *p, *e;
+	size_t len;
+
+	if (!text || !size)
+		return -EINVAL;
+	open = strchr(text, '[');
+	if (open) {
+		const char *again = strchr(open + 1, '[');
+
+		close = strchr(open + 1, ']');
+		if (!close || (again && again < close))
+			return -EINVAL;
+		p = open + 1;
+		e = close;
+	} else {
+		/* A file that offers one value prints it bare ("never"). */
+		p = text;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		e = p;
+		while (*e && *e != ' ' && *e != '\t' && *e != '\n')
+			e++;
+		{
+			const char *rest = e;
+
+			while (*rest == ' ' || *rest == '\t' || *rest == '\n' || *rest == '\r')
+				rest++;
+			if (*rest)
+				return -EINVAL;
+		}
+	}
+	len = (size_t)(e - p);
+	if (len == 0)
+		return -EINVAL;
+	if (len >= size)
+		return -ENAMETOOLONG;
+	memcpy(buf, p, len);
+	buf[len] = '\0';
+	return 0;
+}

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* print.c - text or JSON through the same calls (iproute2's json_print idea) */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "nicnuma/core/strbuf.h"
+#include "nicnuma/core/cpuset.h"
+#define NN_PRINT_IMPL
+#include "nicnuma/core/print.h"
+
+void nn_escape_text(struct nn_sb *sb, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *run = p;
+
+	for (; *p; p++) {
+		if ((*p >= 0x20 && *p < 0x7f) || *p == '\n' || *p == '\t')
+			continue;
+		nn_sb_putn(sb, (const char *)run, (size_t)(p - run));
+		nn_sb_printf(sb, "\\x%02x", *p);
+		run = p + 1;
+	}
+	nn_sb_putn(sb, (const char *)run, (size_t)(p - run));
+}
+
+void nn_vfprintf_text(FILE *fp, const char *fmt, va_list ap)
+{
+	struct nn_sb sb = NN_SB_INIT;
+	char *raw;
+
+	if (vasprintf(&raw, fmt, ap) < 0)
+		return;
+	nn_escape_text(&sb, raw);
+	free(raw);
+	if (nn_sb_str(&sb))
+		fputs(nn_sb_str(&sb), fp);
+	nn_sb_free(&sb);
+}
+
+void nn_out_init(struct nn_out *o, FILE *fp, bool json)
+{
+	o->json = json;
+	o->fp = fp;
+	o->depth = -1;
+	o->root = NULL;
+}
+
+void nn_out_free(struct nn_out *o)
+{
+	json_object_put(o->root);
+	o->root = NULL;
+	o->depth = -1;
+}
+
+int nn_out_flush(struct nn_out *o)
+{
+	int err = 0;
+
+	if (o->json && o->root) {
+		const char *s = json_object_to_json_string_ext(o->root,
+				JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+				JSON_C_TO_STRING_NOSLASHESCAPE);
+		if (fprintf(o->fp, "%s\n", s) < 0)
+			err = -EIO;
+	}
+	if (fflush(o->fp) != 0)
+		err = -EIO;
+	nn_out_free(o);
+	return err;
+}
+
+/* Adds @val to the current container; takes ownership. */
+static void add(struct nn_out *o, const char *key, struct json_object *val)
+{
+	struct json_object *top;
+
+	if (o->depth < 0) {
+		/* A value before any container: make the document an object. */
+		o->root = json_object_new_object();
+		o->stack[0] = o->root;
+		o->depth = 0;
+	}
+	top = o->stack[o->depth];
+	if (json_object_is_type(top, json_type_array))
+		json_object_array_add(top, val);
+	else
+		json_object_object_add(top, key ? key : "value", val);
+}
+
+static void open_container(struct nn_out *o, const char *key, struct json_object *c)
+{
+	if (!o->json) {
+		json_object_put(c);
+		return;
+	}
+	if (o->depth < 0 && !key) {
+		o->root = c;
+		o->stack[0] = c;
+		o->depth = 0;
+		return;
+	}
+	add(o, key, c);
+	if (o->depth + 1 < NN_OUT_DEPTH)
+		o->stack[++o->depth] = c;
+}
+
+void nn_open_object(struct nn_out *o, const char *key)
+{
+	if (o->json)
+		open_container(o, key, json_object_new_object());
+}
+
+void nn_open_array(struct nn_out *o, const char *key)
+{
+	if (o->json)
+		open_container(o, key, json_object_new_array());
+}
+
+void nn_close_object(struct nn_out *o)
+{
+	if (o->json && o->depth > 0)
+		o->depth--;
+}
+
+void nn_close_array(struct nn_out *o)
+{
+	nn_close_object(o);
+}
+
+static bool text(struct nn_out *o, int type, const char *fmt)
+{
+	return !o->json && (type & PRINT_FP) && fmt;
+}
+
+static bool jsn(struct nn_out *o, int type)
+{
+	return o->json && (type & PRINT_JSON);
+}
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+void nn_print_string(struct nn_out *o, int type, const char *key, const char *fmt, const char *val)
+{
+	struct nn_sb sb = NN_SB_INIT;
+
+	if (jsn(o, type)) {
+		add(o, key, val ? json_object_new_string(val) : NULL);
+	} else if (text(o, type, fmt)) {
+		/* Names from the kernel, a process or a file: never raw to a terminal. */
+		nn_sb_escape(&sb, val ? val : "-");
+		fprintf(o->fp, fmt, nn_sb_str(&sb) ? nn_sb_str(&sb) : "?");
+		nn_sb_free(&sb);
+	}
+}
+
+void nn_print_int(struct nn_out *o, int type, const char *key, const char *fmt, long long val)
+{
+	if (jsn(o, type))
+		add(o, key, json_object_new_int64(val));
+	else if (text(o, type, fmt))
+		fprintf(o->fp, fmt, val);
+}
+
+void nn_print_uint(struct nn_out *o, int type, const char *key, const char *fmt, unsigned long long val)
+{
+	if (jsn(o, type))
+		add(o, key, json_object_new_uint64(val));
+	else if (text(o, type, fmt))
+		fprintf(o->fp, fmt, val);
+}
+
+void nn_print_double(struct nn_out *o, int type, const char *key, const char *fmt, double val)
+{
+	if (jsn(o, type))
+		add(o, key, json_object_new_double(val));
+	else if (text(o, type, fmt))
+		fprintf(o->fp, fmt, val);
+}
+
+void nn_print_bool(struct nn_out *o, int type, const char *key, const char *fmt, bool val)
+{
+	if (jsn(o, type))
+		add(o, key, json_object_new_boolean(val));
+	else if (text(o, type, fmt))
+		fprintf(o->fp, fmt, val ? "yes" : "no");
+}
+
+void nn_print_null(struct nn_out *o, int type, const char *key, const char *fmt)
+{
+	if (jsn(o, type))
+		add(o, key, NULL);
+	else if (text(o, type, fmt))
+		fprintf(o->fp, fmt, "-");
+}
+
+void nn_print_opt_int(struct nn_out *o, int type, const char *key, const char *fmt,
+		      long long val, const char *unknown)
+{
+	if (val >= 0) {
+		nn_print_int(o, type, key, fmt, val);
+		return;
+	}
+	if (jsn(o, type)) {
+		add(o, key, NULL);
+	} else if (text(o, type, fmt)) {
+		/* Same layout, the integer conversion turned into %s for the word. */
+		char sfmt[128];
+		const char *p = fmt;
+		size_t n = 0;
+
+		while (*p && n + 2 < sizeof(sfmt)) {
+			if (*p == '%' && p[1] == '%') {
+				sfmt[n++] = *p++;
+				sfmt[n++] = *p++;
+				continue;
+			}
+			if (*p != '%') {
+				sfmt[n++] = *p++;
+				continue;
+			}
+			sfmt[n++] = *p++;
+			while (*p && strchr("-+ #0123456789", *p) && n + 2 < sizeof(sfmt))
+				sfmt[n++] = *p++;
+			while (*p && strchr("hlqjzt", *p))
+				p++;
+			if (*p)
+				p++;
+			sfmt[n++] = 's';
+		}
+		sfmt[n] = '\0';
+		fprintf(o->fp, sfmt, unknown);
+	}
+}
+#pragma GCC diagnostic pop
+
+void nn_print_cpuset(struct nn_out *o, int type, const char *key, const char *fmt,
+		     const struct nn_cpuset *set)
+{
+	char *s = set ? nn_cpuset_format_list(set) : NULL;
+
+	nn_print_string(o, type, key, fmt, s);
+	free(s);
+}
+
+void nn_print_json(struct nn_out *o, const char *key, struct json_object *obj)
+{
+	if (o->json)
+		add(o, key, obj);
+	else
+		json_object_put(obj);
+}
+
+void nn_printf(struct nn_out *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->json)
+		return;
+	va_start(ap, fmt);
+	nn_vfprintf_text(o->fp, fmt, ap);
+	va_end(ap);
+}

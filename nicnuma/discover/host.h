@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* host.h - the host snapshot every pure stage (plan, check, layout) works on */
+#ifndef NICNUMA_HOST_H
+#define NICNUMA_HOST_H
+
+#include <stdbool.h>
+
+#include "nicnuma/discover/nic.h"
+#include "nicnuma/discover/topo.h"
+
+/* What discovery saw of irqbalance (a process in /proc; controlling it lives in irq/). */
+struct nn_irqbalance_state {
+	bool running;
+	int pid;		/* -1 when not running */
+	char *cmdline;		/* argv joined by spaces, NULL when not running */
+	bool systemd;		/* PID 1 is systemd: the unit is the way to control it */
+};
+
+struct nn_host {
+	struct nn_topo topo;
+	struct nn_nic *nics;
+	size_t nnics;
+	struct nn_irqbalance_state irqbalance;
+};
+
+/* Topology, NICs and irqbalance, all through ctx->root. */
+int nn_host_discover(struct nn_ctx *ctx, struct nn_host *host);
+/* The same with NN_NICS_* flags for the NIC part (NN_NICS_NO_EFFECTIVE). */
+int nn_host_discover_flags(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags);
+void nn_host_free(struct nn_host *host);
+/* The pieces of nn_host_discover, for reports that need less: nodes without
+ * per-CPU topology (nn_topo_discover_basic) plus NICs plus irqbalance. */
+int nn_host_discover_nics(struct nn_ctx *ctx, struct nn_host *host);
+/* Whether irqbalance runs (scan of /proc/[0-9]*\/comm) and PID 1 is systemd. */
+int nn_host_find_irqbalance(struct nn_ctx *ctx, struct nn_irqbalance_state *st);
+
+#endif

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* hp_parse.c - pure parsers and formatters for hugepage sizes, counts,
+ * memory amounts, /proc/mounts lines and boot arguments */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicnuma/discover/hugepages.h"
+#include "nicnuma/core/cpuset.h"
+#include "nicnuma/plan/plan.h"
+
+static const char *skip_ws(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+static bool only_ws(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	return !*s;
+}
+
+/* Unsigned decimal digits at *@p (at least one, no sign); advances *@p. */
+static int parse_digits(const char **p, unsigned long long *val)
+{
+	const char *s = *p;
+	unsigned long long v = 0;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	while (*s >= '0' && *s <= '9') {
+		unsigned int d = (unsigned int)(*s - '0');
+
+		if (v > (ULLONG_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+		s++;
+	}
+	*p = s;
+	*val = v;
+	return 0;
+}
+
+/* Binary unit suffix in kB: K/k -> 1, M -> 1024, G, T, P; optional "B",
+ * "iB" after it ("2MB", "4GiB", "2048kB"). 0 when @s is not a unit. */
+static unsigned long long unit_kb(const char *s)
+{
+	unsigned long long mult;
+
+	switch (*s) {
+	case 'k': case 'K': mult = 1; break;
+	case 'm': case 'M': mult = 1ULL << 10; break;
+	case 'g': case 'G': mult = 1ULL << 20; break;
+	case 't': case 'T': mult = 1ULL << 30; break;
+	case 'p': case 'P': mult = 1ULL << 40; break;
+	default: return 0;
+	}
+	s++;
+	if (*s == 'i')
+		s++;
+	if (*s == 'B' || *s == 'b')
+		s++;
+	return only_ws(s) ? mult : 0;
+}
+
+/* "<digits><unit>" in kB. */
+static int parse_amount_kb(const char *str, unsigned long long *kb)
+{
+	const char *p;
+	unsigned long long v, mult;
+	int err;
+
+	if (!str)
+		return -EINVAL;
+	p = skip_ws(str);
+	err = parse_digits(&p, &v);
+	if (err)
+		return err;
+	mult = unit_kb(p);
+	if (!mult)
+		return -EINVAL;
+	if (v > ULLONG_MAX / mult)
+		return -ERANGE;
+	*kb = v * mult;
+	return 0;
+}
+
+int nn_hp_parse_size(const char *str, unsigned long *size_kb)
+{
+	unsigned long long kb;
+	int err = parse_amount_kb(str, &kb);
+
+	if (err)
+		return err;
+	if (kb > ULONG_MAX)
+		return -ERANGE;
+	/* Hugepage sizes are powers of two above the base page. */
+	if (kb < 4 || (kb & (kb - 1)))
+		return -EINVAL;
+	*size_kb = (unsigned long)kb;
+	return 0;
+}
+
+int nn_hp_parse_dirname(const char *name, unsigned long *size_kb)
+{
+	static const char pfx[] = "hugepages-";
+	const char *p;
+	unsigned long long v;
+	int err;
+
+	if (!name || strncmp(name, pfx, sizeof(pfx) - 1))
+		return -EINVAL;
+	p = name + sizeof(pfx) - 1;
+	err = parse_digits(&p, &v);
+	if (err)
+		return err;
+	if (strcmp(p, "kB"))
+		return -EINVAL;
+	if (v > ULONG_MAX)
+		return -ERANGE;
+	if (v < 4 || (v & (v - 1)))
+		return -EINVAL;
+	*size_kb = (unsigned long)v;
+	return 0;
+}
+
+int nn_hp_parse_count(const char *str, long *count)
+{
+	const char *p;
+	unsigned long long v;
+	int err;
+
+	if (!str)
+		return -EINVAL;
+	p = skip_ws(str);
+	err = parse_digits(&p, &v);
+	if (err)
+		return err;
+	if (!only_ws(p))
+		return -EINVAL;
+	if (v > LONG_MAX)
+		return -ERANGE;
+	*count = (long)v;
+	return 0;
+}
+
+int nn_hp_parse_mem(const char *str, unsigned long long *kb)
+{
+	return parse_amount_kb(str, kb);
+}
+
+int nn_hp_pages_for_mem(unsigned long long kb, unsigned long size_kb, long *count)
+{
+	unsigned long long pages;
+
+	if (size_kb == 0)
+		return -EINVAL;
+	pages = kb / size_kb + (kb % size_kb ? 1 : 0);
+	if (pages > LONG_MAX)
+		return -ERANGE;
+	*count = (long)pages;
+	return 0;
+}
+
+int nn_hp_pages_kb(long count, unsigned long size_kb, unsigned long long *kb)
+{
+	if (count < 0)
+		return -EINVAL;
+	if (size_kb && (unsigned long long)count > ULLONG_MAX / size_kb)
+		return -ERANGE;
+	*kb = (unsigned long long)count * size_kb;
+	return 0;
+}
+
+int nn_hp_format_size(unsigned long size_kb, char *buf, size_t size)
+{
+	static const char units[] = "KMGTP";
+	unsigned long v = size_kb;
+	int u = 0, n;
+
+	while (v && !(v & 1023) && units[u + 1]) {
+		v >>= 10;
+		u++;
+	}
+	n = snprintf(buf, size, "%lu%c", v, units[u]);
+	return (n < 0 || (size_t)n >= size) ? -ENAMETOOLONG : 0;
+}
+
+int nn_hp_parse_nodes(const char *str, struct nn_cpuset *nodes, bool *all)
+{
+	struct nn_cpuset s = NN_CPUSET_INIT;
+	int err;
+
+	if (!str)
+		return -EINVAL;
+	str = skip_ws(str);
+	if (!strncmp(str, "all", 3) && only_ws(str + 3)) {
+		*all = true;
+		nn_cpuset_zero(nodes);
+		return 0;
+	}
+	/* Same syntax as the kernel's node lists (has_memory, cpulist). */
+	err = nn_cpuset_parse_list(str, &s);
+	if (err)
+		return err;
+	if (nn_cpuset_empty(&s)) {
+		nn_cpuset_free(&s);
+		return -EINVAL;
+	}
+	*all = false;
+	nn_cpuset_free(nodes);
+	*nodes = s;
+	return 0;
+}
+
+int nn_hp_meminfo_kb(const char *text, const char *key, long *kb)
+{
+	size_t klen = strlen(key);
+	const char *line = text;
+
+	while (line && *line) {
+		const char *p = line, *nl = strchr(line, '\n');
+
+		/* nodeN/meminfo prefixes each line with "Node N ". */
+		if (!strncmp(p, "Node ", 5)) {
+			p += 5;
+			while (*p >= '0' && *p <= '9')
+				p++;
+			p = skip_ws(p);
+		}
+		if (!strncmp(p, key, klen) && p[klen] == ':') {
+			unsigned long long v;
+			int err;
+
+			p = skip_ws(p + klen + 1);
+			err = parse_digits(&p, &v);
+			if (err)
+				return err;
+			if (v > LONG_MAX)
+				return -ERANGE;
+			p = skip_ws(p);
+			/* "kB" or nothing (HugePages_Total has no unit). */
+			if (*p && *p != '\n' && strncmp(p, "kB", 2))
+				return -EINVAL;
+			*kb = (long)v;
+			return 0;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return -ENOENT;
+}
+
+/* /proc/mounts escapes space, tab, newline and backslash as \ooo octal. */
+static char *unescape(const char *s, size_t len)
+{
+	char *out = malloc(len + 1), *o = out;
+	size_t i;
+
+	if (!out)
+		return NULL;
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\\' && i + 3 < len &&
+		    s[i + 1] >= '0' && s[i + 1] <= '3' &&
+		    s[i + 2] >= '0' && s[i + 2] <= '7' &&
+		    s[i + 3] >= '0' && s[i + 3] <= '7') {
+			*o++ = (char)(((s[i + 1] - '0') << 6) | ((s[i + 2] - '0') << 3) | (s[i + 3] - '0'));
+			i += 3;
+		} else {
+			*o++ = s[i];
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Next whitespace-separated field of a mounts line. */
+static const char *field(const char **p, size_t *len)
+{
+	const char *s = *p, *start;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	start = s;
+	while (*s && *s != ' ' && *s != '\t' && *s != '\n')
+		s++;
+	*len = (size_t)(s - start);
+	*p = s;
+	return *len ? start : NULL;
+}
+
+int nn_hp_parse_mount_line(const char *line, unsigned long default_kb, struct nn_hp_mount *m)
+{
+	const char *p = line, *dev, *dir, *type, *opts;
+	size_t dlen, plen, tlen, olen;
+	unsigned long size_kb = default_kb;
+
+	dev = field(&p, &dlen);
+	dir = field(&p, &plen);
+	type = field(&p, &tlen);
+	opts = field(&p, &olen);
+	if (!dev || !dir || !type || !opts)
+		return -EINVAL;
+	if (tlen != 9 || strncmp(type, "hugetlbfs", 9))
+		return 0;
+	/* Options are comma-separated; the kernel shows "pagesize=2M". */
+	while (olen) {
+		const char *comma = memchr(opts, ',', olen);
+		size_t n = comma ? (size_t)(comma - opts) : olen;
+
+		if (n >= 9 && !strncmp(opts, "pagesize=", 9)) {
+			char val[32];
+			unsigned long kb;
+
+			if (n - 9 >= sizeof(val))
+				return -EINVAL;
+			memcpy(val, opts + 9, n - 9);
+			val[n - 9] = '\0';
+			if (nn_hp_parse_size(val, &kb))
+				return -EINVAL;
+			size_kb = kb;
+		}
+		if (!comma)
+			break;
+		olen -= n + 1;
+		opts = comma + 1;
+	}
+	m->path = unescape(dir, plen);
+	if (!m->path)
+		return -ENOMEM;
+	m->size_kb = size_kb;
+	return 1;
+}
+
+void nn_hp_mounts_free(struct nn_hp_mount *mounts, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(mounts[i].path);
+	free(mounts);
+}
+
+int nn_hp_parse_mounts(const char *text, unsigned long default_kb,
+		       struct nn_hp_mount **mounts, size_t *n, size_t *bad)
+{
+	struct nn_hp_mount *v = NULL;
+	size_t cnt = 0, cap = 0, nbad = 0;
+	const char *line = text;
+	char *buf = NULL;
+	int err = 0;
+
+	while (line && *line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		struct nn_hp_mount m;
+		int r;
+
+		buf = strndup(line, len);
+		if (!buf) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		line = nl ? nl + 1 : NULL;
+		if (only_ws(buf)) {
+			free(buf);
+			buf = NULL;
+			continue;
+		}
+		r = nn_hp_parse_mount_line(buf, default_kb, &m);
+		free(buf);
+		buf = NULL;
+		if (r == -ENOMEM) {
+			err = r;
+			goto fail;
+		}
+		if (r < 0) {
+			nbad++;
+			continue;
+		}
+		if (r == 0)
+			continue;
+		if (cnt == cap) {
+			size_t ncap = cap ? cap * 2 : 4;
+			struct nn_hp_mount *nv = realloc(v, ncap * sizeof(*nv));
+
+			if (!nv) {
+				free(m.path);
+				err = -ENOMEM;
+				goto fail;
+			}
+			v = nv;
+			cap = ncap;
+		}
+		v[cnt++] = m;
+	}
+	*mounts = v;
+	*n = cnt;
+	if (bad)
+		*bad = nbad;
+	return 0;
+fail:
+	nn_hp_mounts_free(v, cnt);
+	return err;
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	const struct nn_plan_hugepages *x = *(const struct nn_plan_hugepages * const *)a;
+	const struct nn_plan_hugepages *y = *(const struct nn_plan_hugepages * const *)b;
+
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+int nn_hp_format_boot_args(unsigned long size_kb, const struct nn_plan_hugepages *e, size_t n,
+			   char *buf, size_t size)
+{
+	const struct nn_plan_hugepages **v;
+	char sz[32];
+	size_t i, m = 0, used;
+	int len, err = 0;
+
+	err = nn_hp_format_size(size_kb, sz, sizeof(sz));
+	if (err)
+		return err;
+	v = calloc(n ? n : 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (e[i].size_kb == size_kb && e[i].target > 0 && e[i].node >= 0)
+			v[m++] = &e[i];
+	if (!m) {
+		err = -ENOENT;
+		goto out;
+	}
+	qsort(v, m, sizeof(*v), cmp_node);
+	/* hugepagesz= must come first: it selects the pool hugepages= fills. */
+	len = snprintf(buf, size, "hugepagesz=%s hugepages=", sz);
+	if (len < 0 || (size_t)len >= size) {
+		err = -ENAMETOOLONG;
+		goto out;
+	}
+	used = (size_t)len;
+	for (i = 0; i < m; i++) {
+		if (i && v[i]->node == v[i - 1]->node) {
+			err = -EINVAL;	/* one count per node */
+			goto out;
+		}
+		len = snprintf(buf + used, size - used, "%s%d:%ld", i ? "," : "",
+			       v[i]->node, v[i]->target);
+		if (len < 0 || (size_t)len >= size - used) {
+			err = -ENAMETOOLONG;
+			goto out;
+		}
+		used += (size_t)len;
+	}
+	err = (int)used;
+out:
+	free(v);
+	return err;
+}

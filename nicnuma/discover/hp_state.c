@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* hp_state.c - the host's hugepage pools, nodes and hugetlbfs mounts, read
+ * through the fs root; and the pure checks made on that snapshot */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicnuma/discover/hugepages.h"
+#include "nicnuma/core/strbuf.h"
+#include "nicnuma/core/ctx.h"
+
+int nn_hp_pool_path(bool numa, int node, unsigned long size_kb, const char *file,
+		    char *buf, size_t size)
+{
+	int n;
+
+	if (numa && node >= 0)
+		n = snprintf(buf, size, NN_HP_SYS_NODE "/node%d/hugepages/hugepages-%lukB/%s",
+			     node, size_kb, file);
+	else if (node == 0 || node < 0)
+		n = snprintf(buf, size, NN_HP_SYS_MM "/hugepages-%lukB/%s", size_kb, file);
+	else
+		return -ENODEV;
+	return (n < 0 || (size_t)n >= size) ? -ENAMETOOLONG : 0;
+}
+
+static int cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	const struct nn_hp_node *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static int read_sizes(struct nn_ctx *ctx, struct nn_hp_state *st)
+{
+	struct dirent *de;
+	size_t cap = 0;
+	DIR *d;
+	int err;
+
+	err = nn_root_opendir(&ctx->root, NN_HP_SYS_MM, &d);
+	if (err)
+		return err;
+	while ((de = readdir(d))) {
+		unsigned long kb;
+
+		if (nn_hp_parse_dirname(de->d_name, &kb))
+			continue;
+		if (st->nsizes == cap) {
+			size_t ncap = cap ? cap * 2 : 4;
+			unsigned long *v = realloc(st->sizes, ncap * sizeof(*v));
+
+			if (!v) {
+				closedir(d);
+				return -ENOMEM;
+			}
+			st->sizes = v;
+			cap = ncap;
+		}
+		st->sizes[st->nsizes++] = kb;
+	}
+	closedir(d);
+	if (st->nsizes)
+		qsort(st->sizes, st->nsizes, sizeof(*st->sizes), cmp_ulong);
+	return 0;
+}
+
+static int add_node(struct nn_hp_state *st, int id, size_t *cap)
+{
+	if (st->nnodes == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 4;
+		struct nn_hp_node *v = realloc(st->nodes, ncap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		st->nodes = v;
+		*cap = ncap;
+	}
+	st->nodes[st->nnodes].id = id;
+	st->nodes[st->nnodes].mem_total_kb = -1;
+	st->nodes[st->nnodes].mem_free_kb = -1;
+	st->nnodes++;
+	return 0;
+}
+
+static int read_nodes(struct nn_ctx *ctx, struct nn_hp_state *st)
+{
+	struct dirent *de;
+	size_t cap = 0, i;
+	DIR *d;
+	int err;
+
+	err = nn_root_opendir(&ctx->root, NN_HP_SYS_NODE, &d);
+	if (err == -ENOENT) {
+		/* CONFIG_NUMA=n: one node 0, the host-wide pool is its pool. */
+		st->numa = false;
+		err = add_node(st, 0, &cap);
+		if (err)
+			return err;
+	} else if (err) {
+		nn_warn(ctx, NN_HP_SYS_NODE, "cannot list NUMA nodes: %s", strerror(-err));
+		return 0;
+	} else {
+		st->numa = true;
+		while ((de = readdir(d))) {
+			char *end;
+			long id;
+
+			if (strncmp(de->d_name, "node", 4) || !de->d_name[4])
+				continue;
+			errno = 0;
+			id = strtol(de->d_name + 4, &end, 10);
+			if (*end || errno || id < 0 || id > INT_MAX)
+				continue;
+			err = add_node(st, (int)id, &cap);
+			if (err) {
+				closedir(d);
+				return err;
+			}
+		}
+		closedir(d);
+		if (st->nnodes)
+			qsort(st->nodes, st->nnodes, sizeof(*st->nodes), cmp_node);
+	}
+	for (i = 0; i < st->nnodes; i++) {
+		struct nn_hp_node *n = &st->nodes[i];
+		char path[PATH_MAX], *text;
+
+		if (st->numa)
+			snprintf(path, sizeof(path), NN_HP_SYS_NODE "/node%d/meminfo", n->id);
+		else
+			snprintf(path, sizeof(path), "/proc/meminfo");
+		err = nn_read_file(&ctx->root, path, &text, NULL);
+		if (err) {
+			nn_warn(ctx, path, "cannot read node memory: %s", strerror(-err));
+			continue;
+		}
+		if (nn_hp_meminfo_kb(text, "MemTotal", &n->mem_total_kb))
+			nn_warn(ctx, path, "no readable MemTotal");
+		if (nn_hp_meminfo_kb(text, "MemFree", &n->mem_free_kb))
+			n->mem_free_kb = -1;
+		free(text);
+	}
+	return 0;
+}
+
+/* One counter of a pool; -1 with a warning naming the file when it is
+ * missing, unreadable, not an integer or negative. */
+static long read_counter(struct nn_ctx *ctx, const char *path, const char *what)
+{
+	long v;
+	int err = nn_read_long(&ctx->root, path, &v);
+
+	if (!err && v >= 0)
+		return v;
+	if (!err || err == -EINVAL || err == -ERANGE)
+		nn_warn(ctx, path, "malformed %s (not an integer): %s unknown", what, what);
+	else
+		nn_warn(ctx, path, "cannot read %s: %s", what, strerror(-err));
+	return -1;
+}
+
+void nn_hp_pool_read(struct nn_ctx *ctx, bool numa, int node, unsigned long size_kb,
+		     struct nn_hp_pool *p)
+{
+	static const struct { const char *file, *what; } f[] = {
+		{ "nr_hugepages", "hugepage count" },
+		{ "free_hugepages", "free hugepage count" },
+		{ "surplus_hugepages", "surplus hugepage count" },
+		{ "resv_hugepages", "reserved hugepage count" },
+	};
+	long *out[] = { &p->total, &p->free, &p->surplus, &p->reserved };
+	char path[PATH_MAX];
+	size_t i;
+
+	p->node = node;
+	p->size_kb = size_kb;
+	for (i = 0; i < 4; i++) {
+		*out[i] = -1;
+		/* The kernel keeps reservations host-wide only. */
+		if (i == 3 && node >= 0)
+			continue;
+		if (nn_hp_pool_path(numa, node, size_kb, f[i].file, path, sizeof(path)))
+			continue;
+		*out[i] = read_counter(ctx, path, f[i].what);
+	}
+}
+
+static int read_pools(struct nn_ctx *ctx, struct nn_hp_state *st)
+{
+	size_t i, j;
+
+	st->totals = calloc(st->nsizes ? st->nsizes : 1, sizeof(*st->totals));
+	st->pools = calloc(st->nsizes * st->nnodes + 1, sizeof(*st->pools));
+	if (!st->totals || !st->pools)
+		return -ENOMEM;
+	for (j = 0; j < st->nsizes; j++)
+		nn_hp_pool_read(ctx, st->numa, -1, st->sizes[j], &st->totals[st->ntotals++]);
+	for (i = 0; i < st->nnodes; i++) {
+		const struct nn_hp_node *n = &st->nodes[i];
+
+		for (j = 0; j < st->nsizes; j++) {
+			struct nn_hp_pool *p = &st->pools[st->npools++];
+			char dir[PATH_MAX];
+
+			p->node = n->id;
+			p->size_kb = st->sizes[j];
+			if (!st->numa) {
+				*p = st->totals[j];
+				p->node = 0;
+				p->reserved = -1;
+				continue;
+			}
+			/* The kernel gives memoryless nodes no pools: not worth a warning. */
+			if (n->mem_total_kb == 0 &&
+			    !nn_hp_pool_path(true, n->id, st->sizes[j], "", dir, sizeof(dir)) &&
+			    nn_root_access(&ctx->root, dir, 0) == -ENOENT) {
+				p->total = p->free = p->surplus = p->reserved = -1;
+				continue;
+			}
+			nn_hp_pool_read(ctx, true, n->id, st->sizes[j], p);
+		}
+	}
+	return 0;
+}
+
+static void read_mounts(struct nn_ctx *ctx, struct nn_hp_state *st)
+{
+	size_t bad = 0;
+	char *text;
+	int err;
+
+	err = nn_read_file(&ctx->root, "/proc/mounts", &text, NULL);
+	if (err) {
+		nn_warn(ctx, "/proc/mounts", "cannot read mounts: %s", strerror(-err));
+		return;
+	}
+	err = nn_hp_parse_mounts(text, st->default_kb, &st->mounts, &st->nmounts, &bad);
+	free(text);
+	if (err)
+		nn_warn(ctx, "/proc/mounts", "cannot parse: %s", strerror(-err));
+	else if (bad)
+		nn_warn(ctx, "/proc/mounts", "%zu malformed line(s) skipped", bad);
+}
+
+int nn_hp_state_read(struct nn_ctx *ctx, struct nn_hp_state *st)
+{
+	char *text;
+	long kb;
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	err = read_sizes(ctx, st);
+	if (err)
+		goto fail;
+	if (nn_read_file(&ctx->root, "/proc/meminfo", &text, NULL) == 0) {
+		if (nn_hp_meminfo_kb(text, "Hugepagesize", &kb) == 0 && kb > 0)
+			st->default_kb = (unsigned long)kb;
+		free(text);
+	}
+	err = read_nodes(ctx, st);
+	if (err)
+		goto fail;
+	err = read_pools(ctx, st);
+	if (err)
+		goto fail;
+	read_mounts(ctx, st);
+	return 0;
+fail:
+	nn_hp_state_free(st);
+	return err;
+}
+
+void nn_hp_state_free(struct nn_hp_state *st)
+{
+	free(st->sizes);
+	free(st->nodes);
+	free(st->pools);
+	free(st->totals);
+	nn_hp_mounts_free(st->mounts, st->nmounts);
+	memset(st, 0, sizeof(*st));
+}
+
+const struct nn_hp_node *nn_hp_state_node(const struct nn_hp_state *st, int id)
+{
+	size_t i;
+
+	for (i = 0; i < st->nnodes; i++)
+		if (st->nodes[i].id == id)
+			return &st->nodes[i];
+	return NULL;
+}
+
+const struct nn_hp_pool *nn_hp_state_pool(const struct nn_hp_state *st, int node,
+					  unsigned long size_kb)
+{
+	size_t i;
+
+	for (i = 0; i < st->npools; i++)
+		if (st->pools[i].node == node && st->pools[i].size_kb == size_kb)
+			return &st->pools[i];
+	return NULL;
+}
+
+bool nn_hp_state_has_size(const struct nn_hp_state *st, unsigned long size_kb)
+{
+	size_t i;
+
+	for (i = 0; i < st->nsizes; i++)
+		if (st->sizes[i] == size_kb)
+			return true;
+	return false;
+}
+
+const struct nn_hp_mount *nn_hp_state_mount(const struct nn_hp_state *st, unsigned long size_kb)
+{
+	size_t i;
+
+	for (i = 0; i < st->nmounts; i++)
+		if (st->mounts[i].size_kb == size_kb)
+			return &st->mounts[i];
+	return NULL;
+}
+
+int nn_hp_check_target(const struct nn_hp_state *st, int node, unsigned long size_kb,
+		       long target, char *why, size_t whylen)
+{
+	const struct nn_hp_node *n = nn_hp_state_node(st, node);
+	const struct nn_hp_pool *p;
+	struct nn_sb sb = NN_SB_INIT;
+	unsigned long long kb;
+	char sz[32];
+	size_t i;
+	int err;
+
+	if (nn_hp_format_size(size_kb, sz, sizeof(sz)))
+		snprintf(sz, sizeof(sz), "%lukB", size_kb);
+	if (!n) {
+		nn_sb_printf(&sb, "node %d does not exist (nodes:", node);
+		for (i = 0; i < st->nnodes; i++)
+			nn_sb_printf(&sb, " %d", st->nodes[i].id);
+		nn_sb_putc(&sb, ')');
+		err = -ENODEV;
+		goto out;
+	}
+	if (!nn_hp_state_has_size(st, size_kb)) {
+		nn_sb_printf(&sb, "page size %s is not supported here (sizes:", sz);
+		for (i = 0; i < st->nsizes; i++) {
+			char s[32];
+
+			if (!nn_hp_format_size(st->sizes[i], s, sizeof(s)))
+				nn_sb_printf(&sb, " %s", s);
+		}
+		nn_sb_putc(&sb, ')');
+		err = -EOPNOTSUPP;
+		goto out;
+	}
+	if (n->mem_total_kb == 0) {
+		snprintf(why, whylen, "node %d has no memory (CPU-only node): it cannot hold hugepages",
+			 node);
+		return -ENOMEM;
+	}
+	p = nn_hp_state_pool(st, node, size_kb);
+	if (!p || p->total < 0) {
+		snprintf(why, whylen, "node %d: the %s pool's nr_hugepages is unreadable", node, sz);
+		return -EIO;
+	}
+	if (target < 0) {
+		snprintf(why, whylen, "node %d: negative page count %ld", node, target);
+		return -ERANGE;
+	}
+	if (nn_hp_pages_kb(target, size_kb, &kb)) {
+		snprintf(why, whylen, "node %d: %ld pages of %s overflow", node, target, sz);
+		return -ERANGE;
+	}
+	/* More than the node's memory can never be had; asking the kernel
+	 * anyway would first squeeze every other user of that memory. */
+	if (n->mem_total_kb > 0 && kb > (unsigned long long)n->mem_total_kb) {
+		snprintf(why, whylen, "node %d: %ld pages of %s need %llu kB, the node has %ld kB",
+			 node, target, sz, kb, n->mem_total_kb);
+		return -ERANGE;
+	}
+	return 0;
+out:
+	/* the lists can be long: cut to @whylen like the other reasons */
+	snprintf(why, whylen, "%s", nn_sb_str(&sb) ? nn_sb_str(&sb) : "out of memory");
+	nn_sb_free(&sb);
+	return err;
+}

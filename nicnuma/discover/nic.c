@@ -1,0 +1,831 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* nic.c - every netdev in /sys/class/net: bus device, locality, queues, IRQs
+ *
+ * sysfs and procfs through the fs root give the whole picture and work on a
+ * captured tree. On the live host, rtnetlink and the ethtool ioctl are asked
+ * too, and any disagreement with sysfs becomes a warning.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/discover/ethtool.h"
+#include "nicnuma/discover/netlink.h"
+#include "nicnuma/discover/nic.h"
+#include "nicnuma/core/parse.h"
+#include "nicnuma/core/pathf.h"
+#include "nicnuma/discover/topo.h"
+
+#define NET_DIR "/sys/class/net"
+
+struct nic_scan {
+	struct nn_ctx *ctx;
+	const struct nn_topo *topo;
+	struct nn_interrupt *intr;	/* parsed /proc/interrupts */
+	size_t nintr;
+	bool have_intr;
+	unsigned int flags;		/* NN_NICS_* */
+	unsigned int nthreads;		/* IRQ file readers besides the caller */
+	struct nn_nic *nics;		/* the NICs being read */
+	char **msi_dir;			/* per NIC: its msi_irqs dir, NULL without */
+	struct nn_root irqs;		/* view of /proc/irq: two files per IRQ */
+};
+
+/* "0000:3b:00.0", also wider PCI domains ("10000:00:00.0" behind Intel VMD). */
+static bool is_pci_addr(const char *s)
+{
+	size_t i, dom = 0;
+
+	while (isxdigit((unsigned char)s[dom]))
+		dom++;
+	if (dom < 4 || dom > 8 || s[dom] != ':')
+		return false;
+	s += dom + 1;
+	for (i = 0; i < 2; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	if (s[2] != ':' || !isxdigit((unsigned char)s[3]) || !isxdigit((unsigned char)s[4]) ||
+	    s[5] != '.' || s[6] < '0' || s[6] > '7' || s[7])
+		return false;
+	return true;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static int set_str(char **dst, const char *src)
+{
+	free(*dst);
+	*dst = src ? strdup(src) : NULL;
+	return (src && !*dst) ? -ENOMEM : 0;
+}
+
+static const char *errtext(int err)
+{
+	if (err == -ENOENT)
+		return "missing";
+	if (err == -EINVAL || err == -ERANGE)
+		return "malformed";
+	return strerror(-err);
+}
+
+/* Counts queues/rx-N and queues/tx-N. */
+static void count_queues(struct nic_scan *s, struct nn_nic *nic)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int err;
+
+	nic->rx_queues = nic->tx_queues = -1;
+	if (nn_pathf(path, sizeof(path), NET_DIR "/%s/queues", nic->name))
+		return;
+	err = nn_root_opendir(&s->ctx->root, path, &d);
+	if (err) {
+		nn_warn(s->ctx, path, "cannot list queues: %s; queue counts unknown", errtext(err));
+		return;
+	}
+	nic->rx_queues = nic->tx_queues = 0;
+	while ((de = readdir(d))) {
+		if (!strncmp(de->d_name, "rx-", 3))
+			nic->rx_queues++;
+		else if (!strncmp(de->d_name, "tx-", 3))
+			nic->tx_queues++;
+	}
+	closedir(d);
+}
+
+/* /sys/class/net/IF/speed: the kernel refuses the read (EINVAL) while the link
+ * is down and prints -1 when the driver does not know; both are "unknown". */
+static void read_speed(struct nic_scan *s, struct nn_nic *nic)
+{
+	char path[PATH_MAX], buf[64];
+	long v;
+	int err;
+
+	nic->speed_mbps = -1;
+	if (nn_pathf(path, sizeof(path), NET_DIR "/%s/speed", nic->name))
+		return;
+	err = nn_read_str(&s->ctx->root, path, buf, sizeof(buf));
+	if (err)
+		return;
+	if (nn_parse_long(buf, &v)) {
+		nn_warn(s->ctx, path, "malformed link speed '%s': speed unknown", buf);
+		return;
+	}
+	nic->speed_mbps = (v <= 0 || v == 0xffffffffL) ? -1 : v;
+}
+
+/* What sysfs alone tells of a virtual device's kind. @sure is set when the
+ * evidence is the kernel's own (type, tun_flags, bridge/, DEVTYPE), not a
+ * guess from the name. */
+static const char *sysfs_kind(struct nic_scan *s, const char *name, bool *sure, char *devtype, size_t size)
+{
+	static const char *const prefixes[][2] = {
+		{ "veth", "veth" }, { "ifb", "ifb" }, { "dummy", "dummy" }, { "tap", "tun" },
+		{ "tun", "tun" }, { "virbr", "bridge" }, { "docker", "bridge" }, { "br-", "bridge" },
+	};
+	char path[PATH_MAX], *text, *line, *save = NULL;
+	long type;
+	size_t i;
+
+	*sure = true;
+	if (!nn_pathf(path, sizeof(path), NET_DIR "/%s/type", name) &&
+	    !nn_read_long(&s->ctx->root, path, &type) && type == 772)
+		return "loopback";	/* ARPHRD_LOOPBACK */
+	if (!nn_pathf(path, sizeof(path), NET_DIR "/%s/tun_flags", name) &&
+	    !nn_root_access(&s->ctx->root, path, 0))
+		return "tun";
+	if (!nn_pathf(path, sizeof(path), NET_DIR "/%s/bridge", name) &&
+	    !nn_root_access(&s->ctx->root, path, 0))
+		return "bridge";
+	if (!nn_pathf(path, sizeof(path), NET_DIR "/%s/bonding", name) &&
+	    !nn_root_access(&s->ctx->root, path, 0))
+		return "bond";
+	if (!nn_pathf(path, sizeof(path), NET_DIR "/%s/uevent", name) &&
+	    !nn_read_file(&s->ctx->root, path, &text, NULL)) {
+		const char *found = NULL;
+
+		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			if (!strncmp(line, "DEVTYPE=", 8) && line[8]) {
+				snprintf(devtype, size, "%s", line + 8);
+				found = devtype;
+			}
+		free(text);
+		if (found)
+			return found;
+	}
+	*sure = false;
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(name, prefixes[i][0], strlen(prefixes[i][0])))
+			return prefixes[i][1];
+	return NULL;
+}
+
+/* The two affinity files of every NIC IRQ are read in one batch before
+ * read_irq() looks at them: on a large host they are thousands of independent
+ * opens, so a few threads share them (a read touches only the fs root's
+ * directory fds, errno and malloc). One batch for all NICs, because a thread
+ * takes longer to wake than one NIC's files take to read. Results land in
+ * per-IRQ slots; every warning is still issued by read_irq(), in order. */
+struct irq_pre {
+	int aff, eff;		/* nn_read_cpulist() results */
+};
+
+struct prefetch {
+	const struct nn_root *r;
+	struct nn_irq **irqs;
+	struct irq_pre *pre;
+	size_t n;
+	size_t next;		/* the next index to take, shared (atomic) */
+	bool effective;
+};
+
+/* Below this many IRQs a thread costs more than it saves. */
+#define PREFETCH_MIN 64
+#define PREFETCH_THREADS 3	/* besides the caller */
+
+static void *prefetch_worker(void *arg)
+{
+	struct prefetch *p = arg;
+	char path[64];
+	size_t i;
+
+	while ((i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED)) < p->n) {
+		struct nn_irq *q = p->irqs[i];
+
+		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", q->irq);
+		p->pre[i].aff = nn_read_cpulist(p->r, path, &q->affinity);
+		p->pre[i].eff = -ENOENT;
+		if (p->effective) {
+			snprintf(path, sizeof(path), "/proc/irq/%d/effective_affinity_list", q->irq);
+			p->pre[i].eff = nn_read_cpulist(p->r, path, &q->effective);
+		}
+	}
+	return NULL;
+}
+
+/* Reads the files of all @n IRQs in @irqs into @pre, over s->nthreads
+ * threads and the caller. */
+static void prefetch_run(struct nic_scan *s, struct nn_irq **irqs, struct irq_pre *pre, size_t n)
+{
+	struct prefetch p = { &s->irqs, irqs, pre, n, 0, !(s->flags & NN_NICS_NO_EFFECTIVE) };
+	pthread_t tid[PREFETCH_THREADS];
+	unsigned int k, started = 0;
+
+	for (k = 0; n >= PREFETCH_MIN && k < s->nthreads; k++)
+		if (!pthread_create(&tid[started], NULL, prefetch_worker, &p))
+			started++;	/* one that fails to start leaves more for the rest */
+	prefetch_worker(&p);
+	while (started--)
+		pthread_join(tid[started], NULL);
+}
+
+static int read_irq(struct nic_scan *s, const struct nn_nic *nic, const char *msi_dir,
+		    struct nn_irq *q, const struct irq_pre *pre)
+{
+	const struct nn_interrupt *it;
+	char path[PATH_MAX];
+	int err;
+
+	q->queue = -1;
+	q->dir = NN_QDIR_NONE;
+	it = s->have_intr ? nn_interrupts_find(s->intr, s->nintr, q->irq) : NULL;
+	if (it && it->name) {
+		q->name = strdup(it->name);
+		if (!q->name)
+			return -ENOMEM;
+		nn_irq_name_queue(q->name, nic->name, nic->pci, &q->queue, &q->dir);
+	}
+
+	/* Read first (prefetch_run), ask why after: one open per file on the common path. */
+	snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", q->irq);
+	err = pre->aff;
+	if (err == -ENOMEM)
+		return err;
+	if (err == -ENOENT) {
+		char dir[32];
+		int derr;
+
+		snprintf(dir, sizeof(dir), "/proc/irq/%d", q->irq);
+		derr = nn_root_access(&s->ctx->root, dir, 0);
+		if (derr) {
+			nn_warn(s->ctx, dir, "IRQ %d is listed in %s but has no %s (%s): its affinity is unknown",
+				q->irq, msi_dir, dir, errtext(derr));
+			return 0;
+		}
+	}
+	if (!err && nn_cpuset_empty(&q->affinity)) {
+		/* The kernel never accepts an empty mask: this file is corrupt. */
+		nn_warn(s->ctx, path, "empty cpulist: affinity of IRQ %d unknown", q->irq);
+		err = -EINVAL;
+	} else if (err) {
+		nn_warn(s->ctx, path, "%s cpulist: affinity of IRQ %d unknown", errtext(err), q->irq);
+	}
+	q->has_affinity = !err;
+	if (s->have_intr && !it)
+		nn_warn(s->ctx, "/proc/interrupts", "IRQ %d (listed in %s) is not in /proc/interrupts: name unknown",
+			q->irq, msi_dir);
+
+	if (s->flags & NN_NICS_NO_EFFECTIVE)
+		return 0;
+	/* effective_affinity_list appeared in 4.13 and not every irqchip fills it:
+	 * absence is "unknown", not an error. */
+	snprintf(path, sizeof(path), "/proc/irq/%d/effective_affinity_list", q->irq);
+	err = pre->eff;
+	if (err == -ENOMEM)
+		return err;
+	if (err && err != -ENOENT)
+		nn_warn(s->ctx, path, "%s cpulist: effective affinity of IRQ %d unknown",
+			errtext(err), q->irq);
+	q->has_effective = !err;
+	return 0;
+}
+
+static int cmp_irq(const void *a, const void *b)
+{
+	const struct nn_irq *x = a, *y = b;
+
+	return (x->irq > y->irq) - (x->irq < y->irq);
+}
+
+/* The PCI function's MSI/MSI-X vectors: msi_irqs/<irq>. */
+static int read_irqs(struct nic_scan *s, struct nn_nic *nic, const char *fn_dir)
+{
+	char dir[PATH_MAX];
+	struct dirent *de;
+	size_t cap = 0;
+	DIR *d;
+	int err;
+
+	if (nn_pathf(dir, sizeof(dir), "%s/msi_irqs", fn_dir))
+		return 0;
+	err = nn_root_opendir(&s->ctx->root, dir, &d);
+	if (err) {
+		nn_warn(s->ctx, dir, "%s: no MSI/MSI-X vectors listed (legacy INTx?); IRQs unknown",
+			errtext(err));
+		return 0;
+	}
+	while ((de = readdir(d))) {
+		long irq;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		if (nn_parse_long(de->d_name, &irq) || irq < 0 || irq > INT_MAX) {
+			nn_warn(s->ctx, dir, "entry '%s' is not an IRQ number", de->d_name);
+			continue;
+		}
+		if (nic->nirqs == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			struct nn_irq *nv = realloc(nic->irqs, ncap * sizeof(*nv));
+
+			if (!nv) {
+				closedir(d);
+				return -ENOMEM;
+			}
+			nic->irqs = nv;
+			cap = ncap;
+		}
+		memset(&nic->irqs[nic->nirqs], 0, sizeof(*nic->irqs));
+		nic->irqs[nic->nirqs++].irq = (int)irq;
+	}
+	closedir(d);
+	if (nic->nirqs > 1)
+		qsort(nic->irqs, nic->nirqs, sizeof(*nic->irqs), cmp_irq);
+	/* Their files are read later, all NICs' in one batch (read_all_irqs). */
+	return set_str(&s->msi_dir[nic - s->nics], dir);
+}
+
+/* Second pass over the NICs: the affinity files of every IRQ listed by the
+ * first, read in one batch, then checked NIC by NIC, IRQ by IRQ. */
+static int read_all_irqs(struct nic_scan *s, size_t nnics)
+{
+	struct nn_irq **all = NULL;
+	struct irq_pre *pre = NULL;
+	size_t total = 0, i, j, k;
+	int err = 0;
+
+	for (i = 0; i < nnics; i++)
+		total += s->msi_dir[i] ? s->nics[i].nirqs : 0;
+	if (!total)
+		return 0;
+	all = calloc(total, sizeof(*all));
+	pre = calloc(total, sizeof(*pre));
+	if (!all || !pre) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0, k = 0; i < nnics; i++)
+		for (j = 0; s->msi_dir[i] && j < s->nics[i].nirqs; j++)
+			all[k++] = &s->nics[i].irqs[j];
+	prefetch_run(s, all, pre, total);
+	for (i = 0, k = 0; i < nnics && !err; i++)
+		for (j = 0; s->msi_dir[i] && j < s->nics[i].nirqs && !err; j++, k++)
+			err = read_irq(s, &s->nics[i], s->msi_dir[i], all[k], &pre[k]);
+out:
+	free(all);
+	free(pre);
+	return err;
+}
+
+int nn_device_numa_node(const struct nn_root *r, const char *dev_dir, long *node)
+{
+	char path[PATH_MAX];
+	int err;
+
+	*node = -1;
+	if (nn_pathf(path, sizeof(path), "%s/numa_node", dev_dir))
+		return -ENAMETOOLONG;
+	err = nn_read_long(r, path, node);
+	if (err) {
+		*node = -1;
+		return err;
+	}
+	return *node < -1 || *node > INT_MAX ? -ERANGE : 0;
+}
+
+/* numa_node and local_cpulist of the device (PCI function or other bus device). */
+static int read_locality(struct nic_scan *s, struct nn_nic *nic, const char *fn_dir, bool is_pci)
+{
+	char path[PATH_MAX];
+	long node;
+	int err;
+
+	if (nn_pathf(path, sizeof(path), "%s/numa_node", fn_dir))
+		return 0;
+	err = nn_device_numa_node(&s->ctx->root, fn_dir, &node);
+	if (err == -ENOMEM)
+		return err;
+	if (err == -ERANGE) {
+		nn_warn(s->ctx, path, "numa_node %ld is out of range: locality unknown", node);
+	} else if (!err) {
+		nic->numa_node = (int)node;
+		if (node >= 0 && s->topo && s->topo->nnodes && !nn_topo_node(s->topo, (int)node))
+			nn_warn(s->ctx, path, "numa_node %ld is not a node in %s", node,
+				"/sys/devices/system/node");
+	} else if (err != -ENOENT || is_pci) {
+		nn_warn(s->ctx, path, "%s numa_node: %s's locality unknown", errtext(err), nic->name);
+	}
+
+	if (nn_pathf(path, sizeof(path), "%s/local_cpulist", fn_dir))
+		return 0;
+	err = nn_read_cpulist(&s->ctx->root, path, &nic->local_cpus);
+	if (err == -ENOMEM)
+		return err;
+	if (!err && nn_cpuset_empty(&nic->local_cpus)) {
+		const struct nn_node *nd = s->topo && nic->numa_node >= 0 ?
+			nn_topo_node(s->topo, nic->numa_node) : NULL;
+
+		/* Empty is right only for a device on a node without CPUs. */
+		if (!nd || !nn_cpuset_empty(&nd->cpus)) {
+			if (nd)
+				nn_warn(s->ctx, path, "empty cpulist although node %d has CPUs: "
+					"%s's local CPUs unknown", nic->numa_node, nic->name);
+			else
+				nn_warn(s->ctx, path, "empty cpulist: %s's local CPUs unknown", nic->name);
+			err = -EINVAL;
+		}
+	}
+	nic->local_cpus_read = !err;
+	if (err) {
+		nn_cpuset_zero(&nic->local_cpus);
+		if (err != -ENOENT || is_pci)
+			nn_warn(s->ctx, path, "%s cpulist: %s's local CPUs unknown", errtext(err), nic->name);
+	}
+	/* numa_node -1 with local_cpulist = every CPU really is unknown; a
+	 * narrower local_cpulist still tells where the device sits. */
+	nic->locality_known = nic->numa_node >= 0 ||
+		(!nn_cpuset_empty(&nic->local_cpus) && s->topo &&
+		 !nn_cpuset_subset(&s->topo->online, &nic->local_cpus));
+	return 0;
+}
+
+static int read_physical(struct nic_scan *s, struct nn_nic *nic)
+{
+	char link[PATH_MAX], dev[PATH_MAX], fn[PATH_MAX], path[PATH_MAX];
+	const char *fn_dir = dev;
+	bool is_pci = false;
+	int err;
+
+	if (nn_pathf(link, sizeof(link), NET_DIR "/%s/device", nic->name))
+		return 0;
+	err = nn_root_realpath(&s->ctx->root, link, dev, sizeof(dev));
+	if (err) {
+		nn_warn(s->ctx, link, "cannot follow the device link: %s; bus device unknown", errtext(err));
+		return 0;
+	}
+	/* Most NICs are the PCI function itself; virtio-net's device is the
+	 * virtioN bus device whose parent is the PCI function. */
+	if (is_pci_addr(base_name(dev))) {
+		is_pci = true;
+	} else if (!strncmp(base_name(dev), "virtio", 6)) {
+		char *slash;
+
+		snprintf(fn, sizeof(fn), "%s", dev);
+		slash = strrchr(fn, '/');
+		if (slash && slash != fn) {
+			*slash = '\0';
+			if (is_pci_addr(base_name(fn))) {
+				is_pci = true;
+				fn_dir = fn;
+			}
+		}
+	}
+	if (is_pci) {
+		err = set_str(&nic->pci, base_name(fn_dir));
+		if (err)
+			return err;
+	}
+
+	if (!nn_pathf(path, sizeof(path), NET_DIR "/%s/device/driver", nic->name)) {
+		char drv[PATH_MAX];
+
+		err = nn_root_readlink(&s->ctx->root, path, drv, sizeof(drv));
+		if (!err)
+			err = set_str(&nic->driver, base_name(drv));
+		else if (err != -ENOMEM)
+			nn_warn(s->ctx, path, "no driver link (%s): driver unknown", errtext(err));
+		if (err == -ENOMEM)
+			return err;
+	}
+
+	err = read_locality(s, nic, fn_dir, is_pci);
+	if (err)
+		return err;
+	if (is_pci)
+		return read_irqs(s, nic, fn_dir);
+	return 0;
+}
+
+static int read_nic(struct nic_scan *s, struct nn_nic *nic)
+{
+	char path[PATH_MAX], canon[PATH_MAX], devtype[64];
+	long ifindex;
+	int err;
+
+	nic->ifindex = -1;
+	nic->numa_node = -1;
+	nic->channels_combined = nic->channels_max = -1;
+	nic->speed_mbps = -1;
+	nic->rx_queues = nic->tx_queues = -1;
+
+	if (nn_pathf(path, sizeof(path), NET_DIR "/%s/ifindex", nic->name))
+		return 0;
+	err = nn_read_long(&s->ctx->root, path, &ifindex);
+	if (err || ifindex <= 0 || ifindex > INT_MAX)
+		nn_warn(s->ctx, path, "%s ifindex: unknown", err ? errtext(err) : "out-of-range");
+	else
+		nic->ifindex = (int)ifindex;
+
+	/* /sys/class/net/IF -> /sys/devices/virtual/net/IF for software devices. */
+	snprintf(path, sizeof(path), NET_DIR "/%s", nic->name);
+	err = nn_root_realpath(&s->ctx->root, path, canon, sizeof(canon));
+	if (!err) {
+		nic->is_virtual = !strncmp(canon, "/sys/devices/virtual/", 21);
+	} else {
+		char dev[PATH_MAX];
+
+		nn_warn(s->ctx, path, "cannot resolve the class link (%s)", errtext(err));
+		snprintf(path, sizeof(path), NET_DIR "/%s/device", nic->name);
+		nic->is_virtual = nn_root_readlink(&s->ctx->root, path, dev, sizeof(dev)) != 0;
+	}
+
+	if (nic->is_virtual) {
+		bool sure;
+		const char *kind = sysfs_kind(s, nic->name, &sure, devtype, sizeof(devtype));
+
+		err = set_str(&nic->kind, kind);
+		if (err)
+			return err;
+	} else {
+		err = read_physical(s, nic);
+		if (err)
+			return err;
+	}
+	read_speed(s, nic);
+	count_queues(s, nic);
+	return 0;
+}
+
+static int cmp_nic(const void *a, const void *b)
+{
+	return strcmp(((const struct nn_nic *)a)->name, ((const struct nn_nic *)b)->name);
+}
+
+/* Live only: the kernel's link list and kinds from rtnetlink. */
+static int netlink_check(struct nic_scan *s, struct nn_nic *nics, size_t n)
+{
+	struct nn_link *links;
+	size_t nl, i, j;
+	int err;
+
+	err = nn_nl_links(s->ctx, &links, &nl);
+	if (err == -ENOMEM)
+		return err;
+	if (err)
+		return 0;	/* nn_nl_links warned */
+	for (i = 0; i < nl; i++) {
+		struct nn_link *l = &links[i];
+		struct nn_nic *nic = NULL;
+
+		for (j = 0; j < n && !nic; j++)
+			if (!strcmp(nics[j].name, l->name))
+				nic = &nics[j];
+		if (!nic) {
+			nn_warn(s->ctx, NET_DIR, "rtnetlink lists link %s (ifindex %d) that %s lacks",
+				l->name, l->ifindex, NET_DIR);
+			continue;
+		}
+		if (nic->ifindex >= 0 && nic->ifindex != l->ifindex)
+			nn_warn(s->ctx, nic->name, "ifindex differs: sysfs %d, rtnetlink %d",
+				nic->ifindex, l->ifindex);
+		if (nic->ifindex < 0)
+			nic->ifindex = l->ifindex;
+		if (l->kind) {
+			char devtype[64];
+			bool sure = false;
+			const char *sk = nic->is_virtual ?
+				sysfs_kind(s, nic->name, &sure, devtype, sizeof(devtype)) : NULL;
+
+			if (sure && sk && strcmp(sk, l->kind))
+				nn_warn(s->ctx, nic->name, "kind differs: sysfs says %s, rtnetlink %s",
+					sk, l->kind);
+			if (nic->is_virtual) {
+				err = set_str(&nic->kind, l->kind);
+				if (err)
+					goto out;
+			}
+		}
+	}
+	for (j = 0; j < n; j++) {
+		bool found = false;
+
+		for (i = 0; i < nl && !found; i++)
+			found = !strcmp(nics[j].name, links[i].name);
+		if (!found)
+			nn_warn(s->ctx, nics[j].name, "in %s but not in the rtnetlink link dump", NET_DIR);
+	}
+out:
+	nn_nl_links_free(links, nl);
+	return err;
+}
+
+/* Live only: driver, bus-info, channels and speed from the ethtool ioctl. */
+static void ethtool_check(struct nic_scan *s, struct nn_nic *nics, size_t n)
+{
+	size_t i;
+	int fd = nn_ethtool_open(s->ctx);
+
+	if (fd < 0) {
+		nn_warn(s->ctx, "SIOCETHTOOL", "no socket for the ethtool ioctl: %s", strerror(-fd));
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		struct nn_nic *nic = &nics[i];
+		struct nn_ethtool e;
+		int err;
+
+		if (nic->is_virtual)
+			continue;
+		err = nn_ethtool_query(s->ctx, fd, nic->name, &e);
+		if (err) {
+			nn_warn(s->ctx, nic->name, "ethtool ioctl: %s", strerror(-err));
+			continue;
+		}
+		if (e.has_drvinfo) {
+			if (nic->driver && e.driver[0] && strcmp(nic->driver, e.driver))
+				nn_warn(s->ctx, nic->name, "driver differs: sysfs %s, ethtool %s",
+					nic->driver, e.driver);
+			if (nic->pci && e.bus_info[0] && strcmp(nic->pci, e.bus_info))
+				nn_warn(s->ctx, nic->name, "bus address differs: sysfs %s, ethtool bus-info %s",
+					nic->pci, e.bus_info);
+			if (!nic->pci && is_pci_addr(e.bus_info))
+				nn_warn(s->ctx, nic->name, "ethtool bus-info %s is a PCI address sysfs did not show",
+					e.bus_info);
+		}
+		nic->channels_combined = e.combined;
+		nic->channels_max = e.max_combined;
+		if (e.speed_mbps > 0 && nic->speed_mbps > 0 && e.speed_mbps != nic->speed_mbps)
+			nn_warn(s->ctx, nic->name, "link speed differs: sysfs %ld Mb/s, ethtool %ld Mb/s",
+				nic->speed_mbps, e.speed_mbps);
+		if (nic->speed_mbps < 0)
+			nic->speed_mbps = e.speed_mbps;
+	}
+	close(fd);
+}
+
+static int intr_line(void *arg, const char *p, const char *end)
+{
+	return nn_intr_parse_line(arg, p, end);
+}
+
+/* Streamed, not read whole: 6 MB on a 512-CPU host, where holding it cost
+ * more in page faults and cache misses than parsing it. */
+static int load_interrupts(struct nic_scan *s)
+{
+	const char *path = "/proc/interrupts";
+	struct nn_intr_parse st;
+	size_t bad = 0;
+	int err;
+
+	nn_intr_parse_init(&st);
+	err = nn_read_lines(&s->ctx->root, path, intr_line, &st);
+	if (err) {
+		nn_intr_parse_abort(&st);
+		if (err == -ENOMEM)
+			return err;
+		nn_warn(s->ctx, path, "cannot read (%s): IRQ names and queues unknown", errtext(err));
+		return 0;
+	}
+	nn_intr_parse_finish(&st, &s->intr, &s->nintr, &bad);
+	if (bad)
+		nn_warn(s->ctx, path, "%zu unreadable line%s skipped", bad, bad == 1 ? "" : "s");
+	s->have_intr = true;
+	return 0;
+}
+
+static void free_dirs(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned int flags,
+		     struct nn_nic **out, size_t *nout)
+{
+	struct nic_scan s = { .ctx = ctx, .topo = topo, .flags = flags, .irqs = { .dirfd = -1 } };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct nn_nic *nics = NULL;
+	struct dirent *de;
+	size_t n = 0, cap = 0, i;
+	DIR *d;
+	int err;
+
+	/* This machine's parallelism, whatever root is read: it is about the reads. */
+	s.nthreads = ncpu > PREFETCH_THREADS ? PREFETCH_THREADS : ncpu > 1 ? (unsigned int)ncpu - 1 : 0;
+	*out = NULL;
+	*nout = 0;
+	err = nn_root_opendir(&ctx->root, NET_DIR, &d);
+	if (err) {
+		nn_warn(ctx, NET_DIR, "cannot list network devices: %s", strerror(-err));
+		return err;
+	}
+	while ((de = readdir(d))) {
+		char path[PATH_MAX], tgt[PATH_MAX];
+
+		/* Only "." and ".." are not devices: the kernel allows ".foo". */
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		/* Entries are symlinks to the devices; "bonding_masters" is a file. */
+		snprintf(path, sizeof(path), NET_DIR "/%s", de->d_name);
+		if (nn_root_readlink(&ctx->root, path, tgt, sizeof(tgt))) {
+			snprintf(path, sizeof(path), NET_DIR "/%s/ifindex", de->d_name);
+			if (nn_root_access(&ctx->root, path, 0))
+				continue;
+		}
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			struct nn_nic *nv = realloc(nics, ncap * sizeof(*nv));
+
+			if (!nv) {
+				err = -ENOMEM;
+				goto fail;
+			}
+			nics = nv;
+			cap = ncap;
+		}
+		memset(&nics[n], 0, sizeof(*nics));
+		nics[n].name = strdup(de->d_name);
+		if (!nics[n].name) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		n++;
+	}
+	closedir(d);
+	d = NULL;
+	if (n > 1)
+		qsort(nics, n, sizeof(*nics), cmp_nic);
+
+	err = load_interrupts(&s);
+	if (err)
+		goto fail;
+	nn_root_view_open(&ctx->root, "/proc/irq", &s.irqs);
+	s.nics = nics;
+	s.msi_dir = calloc(n ? n : 1, sizeof(*s.msi_dir));
+	if (!s.msi_dir) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for (i = 0; i < n; i++) {
+		err = read_nic(&s, &nics[i]);
+		if (err)
+			goto fail;
+	}
+	err = read_all_irqs(&s, n);
+	if (err)
+		goto fail;
+	if (nn_root_is_live(&ctx->root)) {
+		err = netlink_check(&s, nics, n);
+		if (err)
+			goto fail;
+		ethtool_check(&s, nics, n);
+	}
+	nn_root_view_close(&s.irqs);
+	nn_interrupts_free(s.intr, s.nintr);
+	free_dirs(s.msi_dir, n);
+	*out = nics;
+	*nout = n;
+	return 0;
+fail:
+	if (d)
+		closedir(d);
+	nn_root_view_close(&s.irqs);
+	nn_interrupts_free(s.intr, s.nintr);
+	free_dirs(s.msi_dir, n);
+	nn_nics_free(nics, n);
+	return err;
+}
+
+void nn_nics_free(struct nn_nic *nics, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; nics && i < n; i++) {
+		for (j = 0; j < nics[i].nirqs; j++) {
+			free(nics[i].irqs[j].name);
+			nn_cpuset_free(&nics[i].irqs[j].affinity);
+			nn_cpuset_free(&nics[i].irqs[j].effective);
+		}
+		free(nics[i].irqs);
+		free(nics[i].name);
+		free(nics[i].kind);
+		free(nics[i].pci);
+		free(nics[i].driver);
+		nn_cpuset_free(&nics[i].local_cpus);
+	}
+	free(nics);
+}
+
+const struct nn_nic *nn_nic_find(const struct nn_nic *nics, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(nics[i].name, name))
+			return &nics[i];
+	return NULL;
+}

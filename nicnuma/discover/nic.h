@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* nic.h - network devices, their locality, queues and queue IRQs */
+#ifndef NICNUMA_NIC_H
+#define NICNUMA_NIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "nicnuma/core/cpuset.h"
+
+struct nn_ctx;
+struct nn_topo;
+
+enum nn_qdir {
+	NN_QDIR_NONE = 0,	/* not a queue IRQ (config, async, ctrl, misc) */
+	NN_QDIR_RXTX,		/* combined channel: TxRx, comp, fp */
+	NN_QDIR_RX,		/* virtioN-input.N, -rx-N */
+	NN_QDIR_TX,		/* virtioN-output.N, -tx-N */
+};
+
+struct nn_irq {
+	int irq;
+	char *name;			/* action name in /proc/interrupts; NULL unknown */
+	int queue;			/* queue index, -1 for non-queue IRQs */
+	enum nn_qdir dir;
+	struct nn_cpuset affinity;	/* smp_affinity_list */
+	struct nn_cpuset effective;	/* effective_affinity_list */
+	bool has_affinity, has_effective;
+};
+
+struct nn_nic {
+	char *name;
+	int ifindex;			/* -1 unknown */
+	bool is_virtual;		/* no bus device: lo, veth, bridge, dummy, tun, ifb */
+	char *kind;			/* "veth", "bridge"... for virtual devices; may be NULL */
+	char *pci;			/* "0000:00:03.0"; NULL when virtual or not PCI */
+	char *driver;			/* NULL when virtual */
+	int numa_node;			/* as the kernel says; -1 unknown */
+	struct nn_cpuset local_cpus;	/* PCI local_cpulist; empty when unknown */
+	bool local_cpus_read;		/* local_cpulist was read; empty then means a CPU-less node */
+	bool locality_known;		/* numa_node >= 0 or local_cpus narrower than all CPUs */
+	long speed_mbps;		/* -1 unknown */
+	int rx_queues, tx_queues;	/* /sys/class/net/X/queues; -1 unknown */
+	int channels_combined;		/* ETHTOOL_GCHANNELS, live only; -1 unknown */
+	int channels_max;
+	struct nn_irq *irqs;		/* ascending irq number */
+	size_t nirqs;
+};
+
+/* Discovery flags. NN_NICS_NO_EFFECTIVE: leave effective_affinity_list
+ * unread (has_effective false), for callers that never show it (plan, apply):
+ * one open fewer per IRQ, a thousand on a large host. */
+#define NN_NICS_NO_EFFECTIVE 0x1u
+
+/* Every netdev in /sys/class/net (sorted by name). Live root: cross-checks
+ * with rtnetlink and the ethtool ioctl and warns on disagreement. */
+int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned int flags,
+		     struct nn_nic **nics, size_t *nnics);
+void nn_nics_free(struct nn_nic *nics, size_t nnics);
+/* The NUMA node a device directory's numa_node names ("/sys/bus/pci/devices/
+ * 0000:03:00.0", a NIC's device link): 0 with *@node (-1: the kernel does not
+ * know), -ERANGE with the value in *@node when it is out of range, or the
+ * read's -errno (then *@node is -1). The one reader of numa_node: NIC
+ * discovery and the bench (a vfio-bound port has no netdev) both use it. */
+struct nn_root;
+int nn_device_numa_node(const struct nn_root *r, const char *dev_dir, long *node);
+const struct nn_nic *nn_nic_find(const struct nn_nic *nics, size_t n, const char *name);
+
+#endif

@@ -1,0 +1,704 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* topo.c - CPUs, NUMA nodes and the kernel's NUMA knobs, read through the fs root
+ *
+ * Every file that is missing or malformed becomes a warning naming it and an
+ * unknown (-1) value; only an unreadable /sys/devices/system/cpu/online stops
+ * discovery, since without it there is no CPU list to report.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/discover/hugepages.h"
+#include "nicnuma/core/parse.h"
+#include "nicnuma/core/pathf.h"
+#include "nicnuma/discover/topo.h"
+
+#define CPU_DIR "/sys/devices/system/cpu"
+#define NODE_DIR "/sys/devices/system/node"
+
+/* Missing per-CPU files are reported once per kind ("and N more") so a tree
+ * without, say, core_id on 512 CPUs gives one warning, not 512. */
+struct missing {
+	const char *what;
+	char first[PATH_MAX];
+	unsigned int count;
+};
+
+static void missing_note(struct missing *m, const char *path)
+{
+	if (!m->count++)
+		snprintf(m->first, sizeof(m->first), "%s", path);
+}
+
+static void missing_flush(struct nn_ctx *ctx, struct missing *m)
+{
+	if (!m->count)
+		return;
+	if (m->count == 1)
+		nn_warn(ctx, m->first, "cannot read %s: %s unknown", m->what, m->what);
+	else
+		nn_warn(ctx, m->first, "cannot read %s (nor on %u more CPUs): %s unknown",
+			m->what, m->count - 1, m->what);
+}
+
+/* Reads an integer file through @r (the root or a view of it); ENOENT goes
+ * to @m (when given), other failures warn. */
+static long read_num_in(struct nn_ctx *ctx, const struct nn_root *r, const char *path,
+			const char *what, struct missing *m)
+{
+	long v;
+	int err = nn_read_long(r, path, &v);
+
+	if (!err)
+		return v;
+	if (err == -ENOENT && m)
+		missing_note(m, path);
+	else if (err == -EINVAL || err == -ERANGE)
+		nn_warn(ctx, path, "malformed %s (not an integer): %s unknown", what, what);
+	else
+		nn_warn(ctx, path, "cannot read %s: %s", what, strerror(-err));
+	return -1;
+}
+
+static long read_num(struct nn_ctx *ctx, const char *path, const char *what, struct missing *m)
+{
+	return read_num_in(ctx, &ctx->root, path, what, m);
+}
+
+static int to_int(long v)
+{
+	return (v < 0 || v > INT_MAX) ? -1 : (int)v;
+}
+
+static int cmp_hp(const void *a, const void *b)
+{
+	const struct nn_hugepages *x = a, *y = b;
+
+	return (x->size_kb > y->size_kb) - (x->size_kb < y->size_kb);
+}
+
+static int read_hugepages(struct nn_ctx *ctx, const char *dir, struct nn_node *node)
+{
+	struct dirent *de;
+	DIR *d;
+	int err;
+
+	err = nn_root_opendir(&ctx->root, dir, &d);
+	if (err == -ENOENT)
+		return 0;	/* kernel without hugetlbfs */
+	if (err) {
+		nn_warn(ctx, dir, "cannot list hugepage sizes: %s", strerror(-err));
+		return 0;
+	}
+	while ((de = readdir(d))) {
+		struct nn_hugepages *hp, *nv;
+		struct nn_hp_pool pool;
+		unsigned long kb;
+
+		if (nn_hp_parse_dirname(de->d_name, &kb))
+			continue;
+		nv = realloc(node->hugepages, (node->nhugepages + 1) * sizeof(*nv));
+		if (!nv) {
+			closedir(d);
+			return -ENOMEM;
+		}
+		node->hugepages = nv;
+		hp = &nv[node->nhugepages++];
+		nn_hp_pool_read(ctx, true, node->id, kb, &pool);
+		hp->size_kb = kb;
+		hp->total = pool.total;
+		hp->free = pool.free;
+		hp->surplus = pool.surplus;
+	}
+	closedir(d);
+	if (node->nhugepages > 1)
+		qsort(node->hugepages, node->nhugepages, sizeof(*node->hugepages), cmp_hp);
+	return 0;
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	const struct nn_node *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* "node12" -> 12 */
+static int node_id(const char *name)
+{
+	const char *p = name + 4;
+	long v = 0;
+
+	if (strncmp(name, "node", 4) || !*p)
+		return -1;
+	for (; *p; p++) {
+		if (!isdigit((unsigned char)*p) || v > 1000000)
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	return (int)v;
+}
+
+static int list_nodes(struct nn_ctx *ctx, struct nn_topo *t)
+{
+	struct dirent *de;
+	DIR *d;
+	int err;
+
+	err = nn_root_opendir(&ctx->root, NODE_DIR, &d);
+	if (err)
+		return err;
+	while ((de = readdir(d))) {
+		struct nn_node *nv;
+		int id = node_id(de->d_name);
+
+		if (id < 0)
+			continue;
+		nv = realloc(t->nodes, (t->nnodes + 1) * sizeof(*nv));
+		if (!nv) {
+			closedir(d);
+			return -ENOMEM;
+		}
+		t->nodes = nv;
+		memset(&nv[t->nnodes], 0, sizeof(*nv));
+		nv[t->nnodes].id = id;
+		nv[t->nnodes].mem_total_kb = -1;
+		nv[t->nnodes].mem_free_kb = -1;
+		t->nnodes++;
+	}
+	closedir(d);
+	if (t->nnodes > 1)
+		qsort(t->nodes, t->nnodes, sizeof(*t->nodes), cmp_node);
+	return 0;
+}
+
+static int read_node(struct nn_ctx *ctx, struct nn_topo *t, struct nn_node *n)
+{
+	char base[64], path[PATH_MAX];
+	char *text;
+	int *dist;
+	size_t nd;
+	int err;
+
+	snprintf(base, sizeof(base), NODE_DIR "/node%d", n->id);
+
+	snprintf(path, sizeof(path), "%s/cpulist", base);
+	err = nn_read_cpulist(&ctx->root, path, &n->cpus);
+	if (err == -ENOMEM)
+		return err;
+	n->cpus_unknown = err != 0;
+	if (err)
+		nn_warn(ctx, path, "%s: node %d's CPUs unknown",
+			err == -ENOENT ? "missing" : err == -EINVAL || err == -ERANGE ?
+			"malformed cpulist" : strerror(-err), n->id);
+
+	snprintf(path, sizeof(path), "%s/meminfo", base);
+	err = nn_read_file(&ctx->root, path, &text, NULL);
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
+		nn_warn(ctx, path, "cannot read node meminfo: %s", strerror(-err));
+	} else {
+		err = nn_parse_node_meminfo(text, &n->mem_total_kb, &n->mem_free_kb);
+		free(text);
+		if (err)
+			nn_warn(ctx, path, "malformed node meminfo (MemTotal/MemFree): memory %s unknown",
+				n->mem_total_kb < 0 && n->mem_free_kb < 0 ? "size" :
+				n->mem_total_kb < 0 ? "total" : "free");
+	}
+
+	snprintf(path, sizeof(path), "%s/distance", base);
+	err = nn_read_file(&ctx->root, path, &text, NULL);
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
+		nn_warn(ctx, path, "cannot read distance row: %s", strerror(-err));
+	} else {
+		err = nn_parse_distances(text, &dist, &nd);
+		free(text);
+		if (err == -ENOMEM)
+			return err;
+		if (err) {
+			nn_warn(ctx, path, "malformed distance row: distances from node %d unknown", n->id);
+		} else if (nd != t->nnodes) {
+			/* The kernel prints one entry per online node, in id order;
+			 * any other length cannot be aligned to the node list. */
+			nn_warn(ctx, path, "distance row has %zu entries for %zu nodes: distances from node %d unknown",
+				nd, t->nnodes, n->id);
+			free(dist);
+		} else {
+			n->distances = dist;
+			n->ndistances = nd;
+		}
+	}
+
+	snprintf(path, sizeof(path), "%s/hugepages", base);
+	return read_hugepages(ctx, path, n);
+}
+
+/* The L3 group of @cpu: the cache index whose level is 3. A missing cache
+ * directory is normal in many VMs and on some arches: unknown, no warning. */
+/* The L3 that a CPU uses is shared with itself at least. */
+static int l3_check(struct nn_ctx *ctx, struct nn_cpu *c, const char *path)
+{
+	if (!nn_cpuset_test(&c->l3_cpus, (unsigned int)c->id)) {
+		nn_warn(ctx, path, "does not list CPU %d itself: L3 group unknown", c->id);
+		nn_cpuset_zero(&c->l3_cpus);
+		return 0;
+	}
+	c->l3 = nn_cpuset_first(&c->l3_cpus);
+	return 0;
+}
+
+static int scan_l3(struct nn_ctx *ctx, const struct nn_root *r, struct nn_cpu *c)
+{
+	char dir[64], path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
+
+	snprintf(dir, sizeof(dir), CPU_DIR "/cpu%d/cache", c->id);
+	if (nn_root_opendir(r, dir, &d))
+		return 0;
+	while ((de = readdir(d))) {
+		long level;
+
+		if (strncmp(de->d_name, "index", 5))
+			continue;
+		nn_pathf(path, sizeof(path), "%s/%s/level", dir, de->d_name);
+		err = nn_read_long(r, path, &level);
+		if (err == -ENOENT) {
+			err = 0;
+			continue;
+		}
+		if (err) {
+			nn_warn(ctx, path, "malformed cache level: L3 group may be unknown");
+			err = 0;
+			continue;
+		}
+		if (level != 3)
+			continue;
+		nn_pathf(path, sizeof(path), "%s/%s/shared_cpu_list", dir, de->d_name);
+		err = nn_read_cpulist(r, path, &c->l3_cpus);
+		if (err == -ENOMEM)
+			break;
+		if (err) {
+			nn_warn(ctx, path, "%s: L3 group unknown",
+				err == -ENOENT ? "missing" : "malformed cpulist");
+			nn_cpuset_zero(&c->l3_cpus);
+			err = 0;
+			break;
+		}
+		l3_check(ctx, c, path);
+		break;
+	}
+	closedir(d);
+	return err;
+}
+
+static int read_l3(struct nn_ctx *ctx, const struct nn_root *r, struct nn_cpu *c)
+{
+	char path[PATH_MAX];
+	long level;
+	int err;
+
+	/* x86 and most arm64 put L3 at index3: try it before listing the
+	 * directory, which saves four opens per CPU on a 512-CPU host. */
+	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cache/index3/level", c->id);
+	if (nn_read_long(r, path, &level) || level != 3)
+		return scan_l3(ctx, r, c);
+	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cache/index3/shared_cpu_list", c->id);
+	err = nn_read_cpulist(r, path, &c->l3_cpus);
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
+		nn_warn(ctx, path, "%s: L3 group unknown", err == -ENOENT ? "missing" : "malformed cpulist");
+		nn_cpuset_zero(&c->l3_cpus);
+		return 0;
+	}
+	return l3_check(ctx, c, path);
+}
+
+/* Group lists (SMT siblings, L3) are read once per group, as hwloc does:
+ * the kernel prints every member's file from one shared mask, so a CPU listed
+ * by an earlier CPU's good list takes that list instead of reading its own.
+ * SMT siblings are by definition threads of one core, so they also share its
+ * package, die and core ids. On a 512-CPU SMT host this is 2000 of 3100
+ * opens. @src[cpu] is the index in t->cpus of the CPU whose list covers
+ * @cpu, -1 while none does. */
+struct groups {
+	int *sib_src;
+	int *l3_src;
+	unsigned int size;
+};
+
+static int groups_init(struct groups *g, const struct nn_cpuset *online)
+{
+	unsigned int i;
+
+	g->size = (unsigned int)nn_cpuset_last(online) + 1;
+	g->sib_src = malloc(g->size * sizeof(int));
+	g->l3_src = malloc(g->size * sizeof(int));
+	if (!g->sib_src || !g->l3_src)
+		return -ENOMEM;
+	for (i = 0; i < g->size; i++)
+		g->sib_src[i] = g->l3_src[i] = -1;
+	return 0;
+}
+
+static void groups_free(struct groups *g)
+{
+	free(g->sib_src);
+	free(g->l3_src);
+}
+
+/* Marks every later CPU of @set as covered by t->cpus[@idx]. */
+static void groups_mark(int *src, unsigned int size, const struct nn_cpuset *set, int idx, int cpu)
+{
+	int m;
+
+	nn_cpuset_foreach(m, set) {
+		if ((unsigned int)m >= size)
+			break;
+		if (m > cpu && src[m] < 0)
+			src[m] = idx;
+	}
+}
+
+static int read_siblings(struct nn_ctx *ctx, const struct nn_root *r, struct nn_cpu *c,
+			 struct missing *m_sib)
+{
+	char path[PATH_MAX];
+	int err;
+
+	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/thread_siblings_list", c->id);
+	err = nn_read_cpulist(r, path, &c->siblings);
+	if (err == -ENOMEM)
+		return err;
+	if (err == -ENOENT)
+		missing_note(m_sib, path);
+	else if (err)
+		nn_warn(ctx, path, "malformed cpulist: SMT siblings of CPU %d unknown", c->id);
+	else if (!nn_cpuset_test(&c->siblings, (unsigned int)c->id)) {
+		/* A CPU is always its own sibling: an empty or foreign list is corrupt. */
+		nn_warn(ctx, path, "does not list CPU %d itself: SMT siblings unknown", c->id);
+		nn_cpuset_zero(&c->siblings);
+	}
+	return 0;
+}
+
+static int read_cpus(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
+{
+	struct missing m_pkg = { "physical_package_id", "", 0 };
+	struct missing m_core = { "core_id", "", 0 };
+	struct missing m_sib = { "thread_siblings_list", "", 0 };
+	struct missing m_die = { "die_id", "", 0 };
+	struct groups g = { NULL, NULL, 0 };
+	struct nn_root cpus;
+	size_t i = 0;
+	int cpu, err = 0;
+
+	t->ncpus = nn_cpuset_count(&t->online);
+	t->cpus = calloc(t->ncpus ? t->ncpus : 1, sizeof(*t->cpus));
+	if (!t->cpus)
+		return -ENOMEM;
+	if (detail && groups_init(&g, &t->online)) {
+		groups_free(&g);
+		return -ENOMEM;
+	}
+	/* Up to six files per CPU: walk from the cpu directory, not from the root. */
+	nn_root_view_open(&ctx->root, CPU_DIR, &cpus);
+	nn_cpuset_foreach(cpu, &t->online) {
+		int idx = (int)i;
+		struct nn_cpu *c = &t->cpus[i++];
+		const struct nn_cpu *f;
+		char path[PATH_MAX];
+		int src;
+
+		c->id = cpu;
+		c->node = -1;
+		c->l3 = -1;
+		if (!detail) {
+			c->package = c->die = c->core = -1;
+			continue;
+		}
+		/* An id the first sibling could not give is read here after all. */
+		src = g.sib_src[cpu];
+		f = src >= 0 ? &t->cpus[src] : NULL;
+		c->package = f ? f->package : -1;
+		c->die = f ? f->die : -1;
+		c->core = f ? f->core : -1;
+		if (c->package < 0) {
+			snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/physical_package_id", cpu);
+			c->package = to_int(read_num_in(ctx, &cpus, path, "physical_package_id", &m_pkg));
+		}
+		/* die_id exists since Linux 5.2; older kernels simply lack it. */
+		if (c->die < 0) {
+			snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/die_id", cpu);
+			c->die = to_int(read_num_in(ctx, &cpus, path, "die_id", &m_die));
+		}
+		if (c->core < 0) {
+			snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/core_id", cpu);
+			c->core = to_int(read_num_in(ctx, &cpus, path, "core_id", &m_core));
+		}
+		err = f ? nn_cpuset_copy(&c->siblings, &f->siblings) : read_siblings(ctx, &cpus, c, &m_sib);
+		if (err)
+			goto out;
+		if (src < 0)
+			groups_mark(g.sib_src, g.size, &c->siblings, idx, cpu);
+
+		src = g.l3_src[cpu];
+		if (src >= 0) {
+			err = nn_cpuset_copy(&c->l3_cpus, &t->cpus[src].l3_cpus);
+			c->l3 = t->cpus[src].l3;
+		} else {
+			err = read_l3(ctx, &cpus, c);
+		}
+		if (err)
+			goto out;
+		if (src < 0)
+			groups_mark(g.l3_src, g.size, &c->l3_cpus, idx, cpu);
+	}
+	err = 0;
+	missing_flush(ctx, &m_pkg);
+	missing_flush(ctx, &m_core);
+	missing_flush(ctx, &m_sib);
+	(void)m_die;	/* absent on pre-5.2 kernels: unknown without a warning */
+out:
+	nn_root_view_close(&cpus);
+	groups_free(&g);
+	return err;
+}
+
+static void assign_cpu_nodes(struct nn_ctx *ctx, struct nn_topo *t)
+{
+	size_t i, j;
+
+	for (i = 0; i < t->nnodes; i++) {
+		struct nn_node *n = &t->nodes[i];
+
+		for (j = 0; j < t->ncpus; j++) {
+			struct nn_cpu *c = &t->cpus[j];
+
+			if (!nn_cpuset_test(&n->cpus, (unsigned int)c->id))
+				continue;
+			if (c->node >= 0 && c->node != n->id) {
+				char path[64];
+
+				snprintf(path, sizeof(path), NODE_DIR "/node%d/cpulist", n->id);
+				nn_warn(ctx, path, "CPU %d is also listed by node %d: keeping node %d",
+					c->id, c->node, c->node);
+				continue;
+			}
+			c->node = n->id;
+		}
+	}
+	/* Every online CPU belongs to a node; one that none lists means a
+	 * cpulist was lost or truncated. */
+	{
+		struct nn_cpuset orphans = NN_CPUSET_INIT;
+		char *list;
+
+		for (j = 0; j < t->ncpus; j++)
+			if (t->cpus[j].node < 0 && nn_cpuset_set(&orphans, (unsigned int)t->cpus[j].id))
+				break;
+		if (!nn_cpuset_empty(&orphans)) {
+			list = nn_cpuset_format_list(&orphans);
+			nn_warn(ctx, NODE_DIR, "online CPUs %s are in no node's cpulist: their node is unknown",
+				list ? list : "?");
+			free(list);
+		}
+		nn_cpuset_free(&orphans);
+	}
+}
+
+/* CONFIG_NUMA=n: no node directory at all. One node 0 holds every CPU. */
+static int single_node(struct nn_ctx *ctx, struct nn_topo *t)
+{
+	t->nodes = calloc(1, sizeof(*t->nodes));
+	if (!t->nodes)
+		return -ENOMEM;
+	t->nnodes = 1;
+	t->nodes[0].id = 0;
+	t->nodes[0].mem_total_kb = -1;
+	t->nodes[0].mem_free_kb = -1;
+	nn_warn(ctx, NODE_DIR, "no NUMA node directory (kernel without CONFIG_NUMA?): "
+		"reporting one node 0 that holds every CPU, memory unknown");
+	return nn_cpuset_copy(&t->nodes[0].cpus, &t->online);
+}
+
+static void read_int_knob(struct nn_ctx *ctx, const char *path, const char *what, int *out)
+{
+	*out = to_int(read_num(ctx, path, what, NULL));
+}
+
+static void read_choice_knob(struct nn_ctx *ctx, const char *path, char *buf, size_t size)
+{
+	char *text;
+	int err;
+
+	buf[0] = '\0';
+	err = nn_read_file(&ctx->root, path, &text, NULL);
+	if (err) {
+		nn_warn(ctx, path, "cannot read: %s", strerror(-err));
+		return;
+	}
+	err = nn_parse_bracketed(text, buf, size);
+	free(text);
+	if (err) {
+		buf[0] = '\0';
+		nn_warn(ctx, path, "no [selected] value in it: unknown");
+	}
+}
+
+struct cpuinfo_scan {
+	struct nn_knobs *k;
+	bool have_model, have_flags;
+};
+
+static bool is_word(const char *p, const char *e, const char *w)
+{
+	size_t n = strlen(w);
+
+	return (size_t)(e - p) == n && !memcmp(p, w, n);
+}
+
+static int cpuinfo_line(void *arg, const char *line, const char *end)
+{
+	struct cpuinfo_scan *s = arg;
+	const char *colon = memchr(line, ':', (size_t)(end - line)), *key_end, *v;
+
+	if (!colon)
+		return 0;
+	key_end = colon;
+	while (key_end > line && (key_end[-1] == ' ' || key_end[-1] == '\t'))
+		key_end--;
+	v = colon + 1;
+	while (v < end && (*v == ' ' || *v == '\t'))
+		v++;
+	if (!s->have_model && is_word(line, key_end, "model name")) {
+		snprintf(s->k->cpu_model, sizeof(s->k->cpu_model), "%.*s", (int)(end - v), v);
+		s->have_model = true;
+	} else if (!s->have_flags && is_word(line, key_end, "flags")) {
+		s->have_flags = true;
+		s->k->hypervisor = 0;
+		while (v < end) {
+			const char *f = v;
+
+			while (v < end && *v != ' ' && *v != '\t')
+				v++;
+			if (is_word(f, v, "hypervisor"))
+				s->k->hypervisor = 1;
+			while (v < end && (*v == ' ' || *v == '\t'))
+				v++;
+		}
+	}
+	return s->have_model && s->have_flags;	/* 1 stops the read */
+}
+
+/* First "model name" and the "flags" line of /proc/cpuinfo, streamed: the
+ * first CPU's block is all it takes, and the whole file is 1.5 KB per CPU. */
+static void read_cpuinfo(struct nn_ctx *ctx, struct nn_knobs *k)
+{
+	const char *path = "/proc/cpuinfo";
+	struct cpuinfo_scan s = { k, false, false };
+	int err;
+
+	k->hypervisor = -1;
+	k->cpu_model[0] = '\0';
+	err = nn_read_lines(&ctx->root, path, cpuinfo_line, &s);
+	if (err < 0) {
+		nn_warn(ctx, path, "cannot read: %s; CPU model and hypervisor flag unknown",
+			strerror(-err));
+		return;
+	}
+	if (!s.have_model && !s.have_flags)
+		nn_warn(ctx, path, "no 'model name' and no 'flags' line: CPU model and hypervisor flag unknown");
+}
+
+static void read_knobs(struct nn_ctx *ctx, struct nn_knobs *k)
+{
+	read_int_knob(ctx, "/proc/sys/kernel/numa_balancing", "kernel.numa_balancing",
+		      &k->numa_balancing);
+	read_int_knob(ctx, "/proc/sys/vm/zone_reclaim_mode", "vm.zone_reclaim_mode",
+		      &k->zone_reclaim_mode);
+	read_choice_knob(ctx, "/sys/kernel/mm/transparent_hugepage/enabled",
+			 k->thp_enabled, sizeof(k->thp_enabled));
+	read_choice_knob(ctx, "/sys/kernel/mm/transparent_hugepage/defrag",
+			 k->thp_defrag, sizeof(k->thp_defrag));
+	read_cpuinfo(ctx, k);
+}
+
+static int discover(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
+{
+	const char *online = CPU_DIR "/online";
+	size_t i;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	err = nn_read_cpulist(&ctx->root, online, &t->online);
+	if (!err && nn_cpuset_empty(&t->online))
+		err = -EINVAL;
+	if (err) {
+		nn_warn(ctx, online, "%s: no CPU list, no topology",
+			err == -EINVAL || err == -ERANGE ? "malformed or empty cpulist" : strerror(-err));
+		goto fail;
+	}
+	err = read_cpus(ctx, t, detail);
+	if (err)
+		goto fail;
+
+	err = list_nodes(ctx, t);
+	if (err == -ENOENT || (!err && !t->nnodes)) {
+		err = single_node(ctx, t);
+	} else if (err) {
+		nn_warn(ctx, NODE_DIR, "cannot list NUMA nodes: %s", strerror(-err));
+		if (err != -ENOMEM)
+			err = single_node(ctx, t);
+	} else {
+		for (i = 0; i < t->nnodes && !err; i++)
+			err = read_node(ctx, t, &t->nodes[i]);
+	}
+	if (err)
+		goto fail;
+	assign_cpu_nodes(ctx, t);
+	read_knobs(ctx, &t->knobs);
+	return 0;
+fail:
+	nn_topo_free(t);
+	return err;
+}
+
+int nn_topo_discover(struct nn_ctx *ctx, struct nn_topo *t)
+{
+	return discover(ctx, t, true);
+}
+
+int nn_topo_discover_basic(struct nn_ctx *ctx, struct nn_topo *t)
+{
+	return discover(ctx, t, false);
+}
+
+void nn_topo_free(struct nn_topo *t)
+{
+	size_t i;
+
+	for (i = 0; t->cpus && i < t->ncpus; i++) {
+		nn_cpuset_free(&t->cpus[i].siblings);
+		nn_cpuset_free(&t->cpus[i].l3_cpus);
+	}
+	for (i = 0; t->nodes && i < t->nnodes; i++) {
+		nn_cpuset_free(&t->nodes[i].cpus);
+		free(t->nodes[i].distances);
+		free(t->nodes[i].hugepages);
+	}
+	free(t->cpus);
+	free(t->nodes);
+	nn_cpuset_free(&t->online);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* bench_report.c - nicnuma-fwd's --json report read back, and the medians,
+ * ranges and ratios the bench table shows. Pure. */
+#include <json-c/json.h>
+#include <stdlib.h>
+
+#include "nicnuma/plan/bench.h"
+
+static const char *const pct_keys[NN_BENCH_NPCT] = { "p50", "p90", "p99", "p999", "max" };
+
+const char *nn_bench_pct_key(int k)
+{
+	return k >= 0 && k < NN_BENCH_NPCT ? pct_keys[k] : NULL;
+}
+
+static double jdouble(struct json_object *o, const char *key, bool *ok)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !v) {
+		*ok = false;
+		return -1;
+	}
+	return json_object_get_double(v);
+}
+
+/* A histogram object {"p50":..,"max":..}; null or missing values are -1. */
+static void parse_hist(struct json_object *doc, const char *key, double *out)
+{
+	struct json_object *h = NULL;
+	bool ok;
+	int i;
+
+	for (i = 0; i < NN_BENCH_NPCT; i++)
+		out[i] = -1;
+	if (!json_object_object_get_ex(doc, key, &h) || !h)
+		return;
+	for (i = 0; i < NN_BENCH_NPCT; i++) {
+		ok = true;
+		out[i] = jdouble(h, pct_keys[i], &ok);
+		if (!ok)
+			out[i] = -1;
+	}
+}
+
+void nn_bench_parse_report(const char *text, struct nn_bench_run *res)
+{
+	struct json_object *doc = text ? json_tokener_parse(text) : NULL, *v;
+	bool ok = true;
+
+	res->fwd_cpu_seen = -1;
+	if (!doc)
+		return;
+	res->mpps = jdouble(doc, "mpps", &ok);
+	if (json_object_object_get_ex(doc, "placement_verified", &v))
+		res->verified = json_object_get_boolean(v);
+	res->drops = (unsigned long long)jdouble(doc, "drops", &ok);
+	if (json_object_object_get_ex(doc, "loss", &v) && v)
+		res->loss = (unsigned long long)json_object_get_int64(v);
+	if (json_object_object_get_ex(doc, "config", &v) && v) {
+		struct json_object *cpus;
+
+		if (json_object_object_get_ex(v, "lcore_cpus", &cpus) && cpus &&
+		    json_object_get_type(cpus) == json_type_array &&
+		    json_object_array_length(cpus) > 0)
+			res->fwd_cpu_seen = json_object_get_int(json_object_array_get_idx(cpus, 0));
+	}
+	parse_hist(doc, "latency_ns", res->lat);
+	parse_hist(doc, "stall_baseline_ns", res->stall);
+	res->ok = ok;
+	json_object_put(doc);
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double pick(const struct nn_bench_run *r, enum nn_bench_metric m, int k)
+{
+	switch (m) {
+	case NN_BENCH_MPPS:
+		return r->mpps;
+	case NN_BENCH_LAT:
+		return k >= 0 && k < NN_BENCH_NPCT ? r->lat[k] : -1;
+	case NN_BENCH_STALL:
+		return k >= 0 && k < NN_BENCH_NPCT ? r->stall[k] : -1;
+	}
+	return -1;
+}
+
+struct nn_bench_stat nn_bench_stat(const struct nn_bench_row *r, enum nn_bench_metric m, int k)
+{
+	struct nn_bench_stat s = { -1, -1, -1, 0 };
+	double *v;
+	unsigned int i;
+
+	if (!r->nruns)
+		return s;
+	v = malloc(r->nruns * sizeof(*v));
+	if (!v)
+		return s;
+	for (i = 0; i < r->nruns; i++)
+		if (r->runs[i].ok && pick(&r->runs[i], m, k) >= 0)
+			v[s.n++] = pick(&r->runs[i], m, k);
+	if (s.n) {
+		qsort(v, (size_t)s.n, sizeof(v[0]), cmp_d);
+		s.min = v[0];
+		s.max = v[s.n - 1];
+		s.med = s.n % 2 ? v[s.n / 2] : (v[s.n / 2 - 1] + v[s.n / 2]) / 2;
+	}
+	free(v);
+	return s;
+}
+
+double nn_bench_ratio(struct nn_bench_stat x, struct nn_bench_stat ref)
+{
+	return x.n && ref.n && ref.med > 0 ? x.med / ref.med : -1;
+}

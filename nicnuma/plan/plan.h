@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* plan.h - where every queue IRQ, XPS mask and hugepage should go
+ *
+ * nn_plan_make() is a pure function of a host snapshot and options: no I/O, so
+ * every fixture can be planned and every rule unit-tested. apply, check,
+ * script and layout all consume a struct nn_plan (in memory or from JSON).
+ */
+#ifndef NICNUMA_PLAN_H
+#define NICNUMA_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "nicnuma/core/cpuset.h"
+#include "nicnuma/discover/host.h"
+
+struct json_object;
+
+enum nn_policy {
+	NN_POLICY_LOCAL = 0,	/* the NIC's node, spill by distance */
+	NN_POLICY_SPREAD,	/* all nodes */
+	NN_POLICY_REMOTE,	/* farthest node: for mismatch experiments */
+};
+
+enum nn_irqbalance_action {
+	NN_IRQB_STOP = 0,	/* default: stop (and disable under systemd) */
+	NN_IRQB_BAN,		/* keep it, fence the planned IRQs */
+	NN_IRQB_NONE,		/* leave it alone (not running, or --irqbalance=ignore) */
+};
+
+struct nn_plan_opts {
+	char **nics;			/* NULL: every non-virtual NIC */
+	size_t nnics;
+	struct nn_cpuset cpus;		/* restrict to these; empty: all online */
+	struct nn_cpuset reserve;	/* housekeeping; empty: first core of each node */
+	bool has_reserve;
+	enum nn_policy policy;
+	bool channels;			/* also set combined channels to the planned cores */
+	enum nn_irqbalance_action irqbalance;
+	unsigned long hugepage_size_kb;	/* --hugepages SIZE:COUNT; 0 none */
+	long hugepage_count;		/* per NIC node */
+};
+
+struct nn_plan_irq {
+	int irq;
+	char *nic;
+	int queue;			/* -1 non-queue IRQ (goes to housekeeping) */
+	enum nn_qdir dir;
+	int node;			/* node of @cpus; -1 several or unknown */
+	struct nn_cpuset cpus;		/* target smp_affinity_list */
+	char *reason;			/* "local node 1, core 5", "housekeeping", "spill to node 2 (distance 12)" */
+};
+
+/* Per planned NIC: where its queues went and why (the table's summary line). */
+struct nn_plan_nic {
+	char *nic;
+	char *pci;			/* NULL when virtual or not PCI */
+	int numa_node;			/* as discovered; -1 unknown */
+	int node;			/* node its queues went to; -1 several or unknown */
+	int queues;			/* queue slots planned (distinct queue indices) */
+	struct nn_cpuset cpus;		/* CPUs its queue IRQs (or XPS) use */
+	char *reason;			/* "local node 1", "spill to node 2 (distance 12)"... */
+};
+
+struct nn_plan_xps {
+	char *nic;
+	int queue;			/* tx queue index: /sys/class/net/NIC/queues/tx-N/xps_cpus */
+	struct nn_cpuset cpus;
+};
+
+struct nn_plan_channels {
+	char *nic;
+	int current;			/* -1 unknown */
+	int target;
+};
+
+struct nn_plan_hugepages {
+	int node;
+	unsigned long size_kb;
+	long current;			/* nr_hugepages now, -1 unknown */
+	long target;			/* nr_hugepages to set: max(current, request) */
+	long request;			/* pages asked for (--hugepages COUNT): DPDK --socket-mem */
+};
+
+/* Identifies the host a plan was made for; apply refuses another shape. */
+struct nn_plan_shape {
+	int ncpus;
+	int nnodes;
+	char **pci;			/* PCI addresses of the planned NICs, sorted */
+	size_t npci;
+};
+
+struct nn_plan {
+	struct nn_plan_shape shape;
+	enum nn_policy policy;
+	struct nn_cpuset housekeeping;	/* kept free of queue IRQs */
+	struct nn_plan_nic *nics;	/* sorted by name */
+	size_t nnics;
+	struct nn_plan_irq *irqs;
+	size_t nirqs;
+	struct nn_plan_xps *xps;
+	size_t nxps;
+	struct nn_plan_channels *channels;
+	size_t nchannels;
+	struct nn_plan_hugepages *hugepages;
+	size_t nhugepages;
+	struct {
+		bool running;
+		enum nn_irqbalance_action action;
+	} irqbalance;
+	char **warnings;		/* "eth0: unknown locality: spread over all nodes" */
+	size_t nwarnings;
+};
+
+/* Fills @plan (zeroed first). -EINVAL when no online CPU is left to plan on,
+ * -ENODEV when opts->nics names a NIC the host does not have, -ENOMEM. */
+int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, struct nn_plan *plan);
+void nn_plan_free(struct nn_plan *plan);
+void nn_plan_opts_free(struct nn_plan_opts *opts);
+
+/* {"plan":{"shape":{..},"irqs":[..],"xps":[..],"channels":[..],"hugepages":[..],
+ *  "irqbalance":{"running","action"},"warnings":[..]}} - stable keys. */
+struct json_object *nn_plan_to_json(const struct nn_plan *plan);
+/* Just its "shape" object (what an undo log keeps), without the whole plan. */
+struct json_object *nn_plan_shape_to_json(const struct nn_plan *plan);
+/* Parses what nn_plan_to_json() wrote; -EINVAL with @why filled on bad input. */
+int nn_plan_from_json(struct json_object *doc, struct nn_plan *plan, char *why, size_t whylen);
+/* The same from the text of plan @name (for messages): at most
+ * NN_DOC_MAX_BYTES, one JSON document. Pure, for the fuzzer too. @why reads
+ * "plan NAME: plan.nics[0].nic: '../x' is not an interface name: ...". */
+int nn_plan_parse(const char *name, const char *buf, size_t len, struct nn_plan *plan,
+		  char *why, size_t whylen);
+/* Reads and parses plan file @path ("-" stdin), refusing more than
+ * NN_DOC_MAX_BYTES (-EFBIG) after reading one byte past it. */
+int nn_plan_read_file(const char *path, struct nn_plan *plan, char *why, size_t whylen);
+/* 0 when @plan fits @host; -EXDEV with @why ("plan is for 112 CPUs, host has 2") otherwise. */
+int nn_plan_check_shape(const struct nn_plan *plan, const struct nn_host *host, char *why, size_t whylen);
+
+/* DPDK EAL arguments matching @plan for a service on @node (pure):
+ * "-l <node CPUs free of IRQs and housekeeping> [--socket-mem a,b,..] [-a PCI]..".
+ * --socket-mem (MB per node, this node's planned hugepages, 0 elsewhere) only
+ * when the plan reserves hugepages. When every non-housekeeping CPU of @node
+ * takes queue IRQs, -l lists them anyway and *@shared is set. A node without
+ * CPUs of its own (memory-only, CXL) borrows the lcores of the nearest node
+ * that has some (nn_plan_eal_lcore_node()) and keeps its memory and NICs.
+ * Malloc'd in *@out. -ENOENT when no node has a CPU outside housekeeping. */
+int nn_plan_eal_args(const struct nn_plan *plan, const struct nn_host *host, int node,
+		     char **out, bool *shared);
+
+/* The node whose CPUs serve as EAL lcores for @node: @node itself, or the
+ * nearest node with a CPU outside housekeeping; -1 when there is none. */
+int nn_plan_eal_lcore_node(const struct nn_plan *plan, const struct nn_host *host, int node);
+
+/* Names as on the command line and in JSON; parse returns -EINVAL on others. */
+const char *nn_policy_name(enum nn_policy p);
+int nn_policy_parse(const char *s, enum nn_policy *p);
+const char *nn_irqbalance_action_name(enum nn_irqbalance_action a);	/* stop|ban|none */
+int nn_irqbalance_action_parse(const char *s, enum nn_irqbalance_action *a); /* + "ignore" */
+const char *nn_qdir_name(enum nn_qdir d);	/* rxtx|rx|tx, NULL for NN_QDIR_NONE */
+
+#endif

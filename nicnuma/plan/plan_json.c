@@ -1,0 +1,819 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* plan_json.c - a plan as JSON and back, and the host-shape check
+ *
+ * `nicnuma plan --json > p.json` feeds `apply --plan p.json` and `script
+ * --plan p.json`, possibly on another day or another host: the reader is
+ * strict about types (a wrong plan must not half-apply) and names the exact
+ * key that is wrong; the shape check refuses a plan made for another host.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "nicnuma/core/limits.h"
+#include "nicnuma/core/names.h"
+#include "nicnuma/plan/plan.h"
+#include "nicnuma/plan/plan_internal.h"
+
+/* ---- writing ---- */
+
+static int add(struct json_object *o, const char *key, struct json_object *v)
+{
+	if (!v && key)
+		v = NULL;	/* JSON null is a NULL value in json-c */
+	return json_object_object_add(o, key, v) ? -ENOMEM : 0;
+}
+
+static struct json_object *opt_int(long long v)
+{
+	return v < 0 ? NULL : json_object_new_int64(v);
+}
+
+static struct json_object *opt_str(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static struct json_object *cpus_json(const struct nn_cpuset *s)
+{
+	char *l = nn_cpuset_format_list(s);
+	struct json_object *o;
+
+	if (!l)
+		return NULL;
+	o = json_object_new_string(l);
+	free(l);
+	return o;
+}
+
+#define CHK(x) do { if (x) goto fail; } while (0)
+/* A non-NULL required value: json-c returns NULL only on ENOMEM. */
+#define NEW(var, expr) do { (var) = (expr); if (!(var)) goto fail; } while (0)
+
+struct json_object *nn_plan_shape_to_json(const struct nn_plan *plan)
+{
+	struct json_object *o = NULL, *a, *v;
+	size_t i;
+
+	NEW(o, json_object_new_object());
+	CHK(add(o, "ncpus", json_object_new_int(plan->shape.ncpus)));
+	CHK(add(o, "nnodes", json_object_new_int(plan->shape.nnodes)));
+	NEW(a, json_object_new_array());
+	CHK(add(o, "pci", a));
+	for (i = 0; i < plan->shape.npci; i++) {
+		NEW(v, json_object_new_string(plan->shape.pci[i]));
+		CHK(json_object_array_add(a, v));
+	}
+	return o;
+fail:
+	json_object_put(o);
+	return NULL;
+}
+
+struct json_object *nn_plan_to_json(const struct nn_plan *plan)
+{
+	struct json_object *doc = NULL, *p, *a, *o, *v;
+	size_t i;
+
+	NEW(doc, json_object_new_object());
+	NEW(p, json_object_new_object());
+	CHK(add(doc, "plan", p));
+
+	NEW(o, nn_plan_shape_to_json(plan));
+	CHK(add(p, "shape", o));
+
+	CHK(add(p, "policy", json_object_new_string(nn_policy_name(plan->policy))));
+	NEW(v, cpus_json(&plan->housekeeping));
+	CHK(add(p, "housekeeping", v));
+
+	NEW(a, json_object_new_array());
+	CHK(add(p, "nics", a));
+	for (i = 0; i < plan->nnics; i++) {
+		const struct nn_plan_nic *n = &plan->nics[i];
+
+		NEW(o, json_object_new_object());
+		CHK(json_object_array_add(a, o));
+		CHK(add(o, "nic", json_object_new_string(n->nic)));
+		CHK(add(o, "pci", opt_str(n->pci)));
+		CHK(add(o, "numa_node", opt_int(n->numa_node)));
+		CHK(add(o, "node", opt_int(n->node)));
+		CHK(add(o, "queues", json_object_new_int(n->queues)));
+		NEW(v, cpus_json(&n->cpus));
+		CHK(add(o, "cpus", v));
+		CHK(add(o, "reason", opt_str(n->reason)));
+	}
+
+	NEW(a, json_object_new_array());
+	CHK(add(p, "irqs", a));
+	for (i = 0; i < plan->nirqs; i++) {
+		const struct nn_plan_irq *q = &plan->irqs[i];
+
+		NEW(o, json_object_new_object());
+		CHK(json_object_array_add(a, o));
+		CHK(add(o, "irq", json_object_new_int(q->irq)));
+		CHK(add(o, "nic", json_object_new_string(q->nic)));
+		CHK(add(o, "queue", opt_int(q->queue)));
+		CHK(add(o, "dir", opt_str(nn_qdir_name(q->dir))));
+		CHK(add(o, "node", opt_int(q->node)));
+		NEW(v, cpus_json(&q->cpus));
+		CHK(add(o, "cpus", v));
+		CHK(add(o, "reason", opt_str(q->reason)));
+	}
+
+	NEW(a, json_object_new_array());
+	CHK(add(p, "xps", a));
+	for (i = 0; i < plan->nxps; i++) {
+		NEW(o, json_object_new_object());
+		CHK(json_object_array_add(a, o));
+		CHK(add(o, "nic", json_object_new_string(plan->xps[i].nic)));
+		CHK(add(o, "queue", json_object_new_int(plan->xps[i].queue)));
+		NEW(v, cpus_json(&plan->xps[i].cpus));
+		CHK(add(o, "cpus", v));
+	}
+
+	NEW(a, json_object_new_array());
+	CHK(add(p, "channels", a));
+	for (i = 0; i < plan->nchannels; i++) {
+		NEW(o, json_object_new_object());
+		CHK(json_object_array_add(a, o));
+		CHK(add(o, "nic", json_object_new_string(plan->channels[i].nic)));
+		CHK(add(o, "current", opt_int(plan->channels[i].current)));
+		CHK(add(o, "target", json_object_new_int(plan->channels[i].target)));
+	}
+
+	NEW(a, json_object_new_array());
+	CHK(add(p, "hugepages", a));
+	for (i = 0; i < plan->nhugepages; i++) {
+		const struct nn_plan_hugepages *h = &plan->hugepages[i];
+
+		NEW(o, json_object_new_object());
+		CHK(json_object_array_add(a, o));
+		CHK(add(o, "node", json_object_new_int(h->node)));
+		CHK(add(o, "size_kb", json_object_new_int64((int64_t)h->size_kb)));
+		CHK(add(o, "current", opt_int(h->current)));
+		CHK(add(o, "target", json_object_new_int64(h->target)));
+		CHK(add(o, "request", json_object_new_int64(h->request)));
+	}
+
+	NEW(o, json_object_new_object());
+	CHK(add(p, "irqbalance", o));
+	CHK(add(o, "running", json_object_new_boolean(plan->irqbalance.running)));
+	CHK(add(o, "action", json_object_new_string(nn_irqbalance_action_name(plan->irqbalance.action))));
+
+	NEW(a, json_object_new_array());
+	CHK(add(p, "warnings", a));
+	for (i = 0; i < plan->nwarnings; i++) {
+		NEW(v, json_object_new_string(plan->warnings[i]));
+		CHK(json_object_array_add(a, v));
+	}
+	return doc;
+fail:
+	json_object_put(doc);
+	return NULL;
+}
+
+/* ---- reading ---- */
+
+struct rd {
+	char *why;
+	size_t len;
+};
+
+static int bad(struct rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int bad(struct rd *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->why && r->len) {
+		va_start(ap, fmt);
+		vsnprintf(r->why, r->len, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* Member @key of @o with type @t; @opt: absent or null is fine (*out NULL). */
+static int member(struct rd *r, struct json_object *o, const char *where, const char *key,
+		  enum json_type t, bool opt, struct json_object **out)
+{
+	struct json_object *v = NULL;
+
+	*out = NULL;
+	if (!json_object_object_get_ex(o, key, &v) || !v) {
+		if (opt)
+			return 0;
+		return bad(r, "%s.%s: missing", where, key);
+	}
+	if (!json_object_is_type(v, t))
+		return bad(r, "%s.%s: expected %s, got %s", where, key, json_type_to_name(t),
+			   json_type_to_name(json_object_get_type(v)));
+	*out = v;
+	return 0;
+}
+
+static int get_int(struct rd *r, struct json_object *o, const char *where, const char *key,
+		   bool opt, long long min, long long max, long long *val)
+{
+	struct json_object *v;
+	int ret = member(r, o, where, key, json_type_int, opt, &v);
+
+	if (ret)
+		return ret;
+	if (!v) {
+		*val = -1;
+		return 0;
+	}
+	errno = 0;
+	*val = json_object_get_int64(v);
+	if (errno || *val < min || *val > max)
+		return bad(r, "%s.%s: %s out of range", where, key, json_object_get_string(v));
+	return 0;
+}
+
+static int get_str(struct rd *r, struct json_object *o, const char *where, const char *key,
+		   bool opt, char **out)
+{
+	struct json_object *v;
+	int ret = member(r, o, where, key, json_type_string, opt, &v);
+
+	*out = NULL;
+	if (ret || !v)
+		return ret;
+	*out = strdup(json_object_get_string(v));
+	return *out ? 0 : -ENOMEM;
+}
+
+/* A NIC name: it becomes /sys/class/net/NAME/... in apply and in scripts. */
+static int get_ifname(struct rd *r, struct json_object *o, const char *where, char **out)
+{
+	const char *why;
+	int ret = get_str(r, o, where, "nic", false, out);
+
+	if (ret)
+		return ret;
+	if (nn_name_ifname(*out, &why))
+		return bad(r, "%s.nic: '%s' is not an interface name: %s", where, *out, why);
+	return 0;
+}
+
+static int get_cpus(struct rd *r, struct json_object *o, const char *where, const char *key,
+		    bool opt, struct nn_cpuset *s)
+{
+	struct json_object *v;
+	int ret = member(r, o, where, key, json_type_string, opt, &v);
+
+	if (ret || !v)
+		return ret;
+	ret = nn_cpuset_parse_list(json_object_get_string(v), s);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret)
+		return bad(r, "%s.%s: bad CPU list '%s'", where, key, json_object_get_string(v));
+	return 0;
+}
+
+/* Array @key: sets *@n and returns it in *@a (NULL and 0 when optional and absent). */
+static int get_array(struct rd *r, struct json_object *o, const char *where, const char *key,
+		     bool opt, struct json_object **a, size_t *n)
+{
+	int ret = member(r, o, where, key, json_type_array, opt, a);
+
+	*n = *a ? json_object_array_length(*a) : 0;
+	return ret;
+}
+
+static int elem_obj(struct rd *r, struct json_object *a, size_t i, const char *key,
+		    char *where, size_t wlen, struct json_object **o)
+{
+	*o = json_object_array_get_idx(a, i);
+	snprintf(where, wlen, "plan.%s[%zu]", key, i);
+	if (!*o || !json_object_is_type(*o, json_type_object))
+		return bad(r, "%s: expected an object", where);
+	return 0;
+}
+
+static int parse_dir(struct rd *r, struct json_object *o, const char *where, enum nn_qdir *d)
+{
+	char *s = NULL;
+	int ret = get_str(r, o, where, "dir", true, &s);
+
+	if (ret)
+		return ret;
+	if (!s)
+		*d = NN_QDIR_NONE;
+	else if (!strcmp(s, "rxtx"))
+		*d = NN_QDIR_RXTX;
+	else if (!strcmp(s, "rx"))
+		*d = NN_QDIR_RX;
+	else if (!strcmp(s, "tx"))
+		*d = NN_QDIR_TX;
+	else
+		ret = bad(r, "%s.dir: unknown direction '%s' (rxtx, rx, tx or null)", where, s);
+	free(s);
+	return ret;
+}
+
+#define TRY(x) do { ret = (x); if (ret) goto fail; } while (0)
+
+static int read_shape(struct rd *r, struct json_object *p, struct nn_plan *plan)
+{
+	struct json_object *s, *a;
+	long long v;
+	size_t n, i;
+	int ret;
+
+	TRY(member(r, p, "plan", "shape", json_type_object, false, &s));
+	TRY(get_int(r, s, "plan.shape", "ncpus", false, 0, NN_CPU_MAX, &v));
+	plan->shape.ncpus = (int)v;
+	TRY(get_int(r, s, "plan.shape", "nnodes", false, 0, 65536, &v));
+	plan->shape.nnodes = (int)v;
+	TRY(get_array(r, s, "plan.shape", "pci", false, &a, &n));
+	plan->shape.pci = calloc(n ? n : 1, sizeof(char *));
+	if (!plan->shape.pci)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(a, i);
+
+		if (!e || !json_object_is_type(e, json_type_string))
+			return bad(r, "plan.shape.pci[%zu]: expected a string", i);
+		plan->shape.pci[i] = strdup(json_object_get_string(e));
+		if (!plan->shape.pci[i])
+			return -ENOMEM;
+		plan->shape.npci++;
+	}
+	return 0;
+fail:
+	return ret;
+}
+
+static int read_nics(struct rd *r, struct json_object *p, struct nn_plan *plan)
+{
+	struct json_object *a, *o;
+	char where[64];
+	long long v;
+	size_t n, i;
+	int ret;
+
+	TRY(get_array(r, p, "plan", "nics", true, &a, &n));
+	plan->nics = calloc(n ? n : 1, sizeof(*plan->nics));
+	if (!plan->nics)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct nn_plan_nic *x = &plan->nics[i];
+
+		TRY(elem_obj(r, a, i, "nics", where, sizeof(where), &o));
+		plan->nnics++;
+		TRY(get_ifname(r, o, where, &x->nic));
+		TRY(get_str(r, o, where, "pci", true, &x->pci));
+		TRY(get_int(r, o, where, "numa_node", true, 0, NN_NODE_MAX, &v));
+		x->numa_node = (int)v;
+		TRY(get_int(r, o, where, "node", true, 0, NN_NODE_MAX, &v));
+		x->node = (int)v;
+		TRY(get_int(r, o, where, "queues", false, 0, 1 << 20, &v));
+		x->queues = (int)v;
+		TRY(get_cpus(r, o, where, "cpus", false, &x->cpus));
+		TRY(get_str(r, o, where, "reason", true, &x->reason));
+	}
+	return 0;
+fail:
+	return ret;
+}
+
+static int read_irqs(struct rd *r, struct json_object *p, struct nn_plan *plan)
+{
+	struct json_object *a, *o;
+	char where[64];
+	long long v;
+	size_t n, i;
+	int ret;
+
+	TRY(get_array(r, p, "plan", "irqs", false, &a, &n));
+	plan->irqs = calloc(n ? n : 1, sizeof(*plan->irqs));
+	if (!plan->irqs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct nn_plan_irq *x = &plan->irqs[i];
+
+		TRY(elem_obj(r, a, i, "irqs", where, sizeof(where), &o));
+		plan->nirqs++;
+		TRY(get_int(r, o, where, "irq", false, 0, NN_IRQ_MAX, &v));
+		x->irq = (int)v;
+		TRY(get_ifname(r, o, where, &x->nic));
+		TRY(get_int(r, o, where, "queue", true, 0, NN_QUEUE_MAX, &v));
+		x->queue = (int)v;
+		TRY(parse_dir(r, o, where, &x->dir));
+		TRY(get_int(r, o, where, "node", true, 0, NN_NODE_MAX, &v));
+		x->node = (int)v;
+		TRY(get_cpus(r, o, where, "cpus", false, &x->cpus));
+		if (nn_cpuset_empty(&x->cpus))
+			return bad(r, "%s.cpus: empty: an IRQ needs at least one CPU", where);
+		TRY(get_str(r, o, where, "reason", true, &x->reason));
+	}
+	return 0;
+fail:
+	return ret;
+}
+
+static int read_xps(struct rd *r, struct json_object *p, struct nn_plan *plan)
+{
+	struct json_object *a, *o;
+	char where[64];
+	long long v;
+	size_t n, i;
+	int ret;
+
+	TRY(get_array(r, p, "plan", "xps", false, &a, &n));
+	plan->xps = calloc(n ? n : 1, sizeof(*plan->xps));
+	if (!plan->xps)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct nn_plan_xps *x = &plan->xps[i];
+
+		TRY(elem_obj(r, a, i, "xps", where, sizeof(where), &o));
+		plan->nxps++;
+		TRY(get_ifname(r, o, where, &x->nic));
+		TRY(get_int(r, o, where, "queue", false, 0, NN_QUEUE_MAX, &v));
+		x->queue = (int)v;
+		TRY(get_cpus(r, o, where, "cpus", false, &x->cpus));
+	}
+	return 0;
+fail:
+	return ret;
+}
+
+static int read_channels(struct rd *r, struct json_object *p, struct nn_plan *plan)
+{
+	struct json_object *a, *o;
+	char where[64];
+	long long v;
+	size_t n, i;
+	int ret;
+
+	TRY(get_array(r, p, "plan", "channels", true, &a, &n));
+	plan->channels = calloc(n ? n : 1, sizeof(*plan->channels));
+	if (!plan->channels)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct nn_plan_channels *x = &plan->channels[i];
+
+		TRY(elem_obj(r, a, i, "channels", where, sizeof(where), &o));
+		plan->nchannels++;
+		TRY(get_ifname(r, o, where, &x->nic));
+		TRY(get_int(r, o, where, "current", true, 0, 1 << 20, &v));
+		x->current = (int)v;
+		TRY(get_int(r, o, where, "target", false, 1, 1 << 20, &v));
+		x->target = (int)v;
+	}
+	return 0;
+fail:
+	return ret;
+}
+
+/* A channel count changes a NIC with ethtool -L: only for a NIC the plan
+ * places, never one a hand-edited plan slipped in beside them. */
+static int check_channels(struct rd *r, const struct nn_plan *plan)
+{
+	size_t i, k;
+
+	for (i = 0; i < plan->nchannels; i++) {
+		for (k = 0; k < plan->nnics; k++)
+			if (!strcmp(plan->nics[k].nic, plan->channels[i].nic))
+				break;
+		if (k == plan->nnics)
+			return bad(r, "channels for %s, which the plan does not name (plan.channels[%zu])",
+				   plan->channels[i].nic, i);
+	}
+	return 0;
+}
+
+static int read_hugepages(struct rd *r, struct json_object *p, struct nn_plan *plan)
+{
+	struct json_object *a, *o;
+	char where[64];
+	long long v;
+	size_t n, i;
+	int ret;
+
+	TRY(get_array(r, p, "plan", "hugepages", true, &a, &n));
+	plan->hugepages = calloc(n ? n : 1, sizeof(*plan->hugepages));
+	if (!plan->hugepages)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct nn_plan_hugepages *x = &plan->hugepages[i];
+
+		TRY(elem_obj(r, a, i, "hugepages", where, sizeof(where), &o));
+		plan->nhugepages++;
+		TRY(get_int(r, o, where, "node", false, 0, NN_NODE_MAX, &v));
+		x->node = (int)v;
+		TRY(get_int(r, o, where, "size_kb", false, 4, 16LL << 20, &v));
+		x->size_kb = (unsigned long)v;
+		TRY(get_int(r, o, where, "current", true, 0, 1LL << 40, &v));
+		x->current = (long)v;
+		TRY(get_int(r, o, where, "target", false, 0, 1LL << 40, &v));
+		x->target = (long)v;
+		/* "request" came later: a plan without it asked for its target. */
+		TRY(get_int(r, o, where, "request", true, 0, 1LL << 40, &v));
+		x->request = v < 0 ? x->target : (long)v;
+	}
+	return 0;
+fail:
+	return ret;
+}
+
+static int read_misc(struct rd *r, struct json_object *p, struct nn_plan *plan)
+{
+	struct json_object *o, *a, *v;
+	char *s = NULL;
+	size_t n, i;
+	int ret;
+
+	TRY(get_str(r, p, "plan", "policy", true, &s));
+	if (s && nn_policy_parse(s, &plan->policy)) {
+		ret = bad(r, "plan.policy: unknown policy '%s' (local, spread or remote)", s);
+		goto fail;
+	}
+	free(s);
+	s = NULL;
+	TRY(get_cpus(r, p, "plan", "housekeeping", true, &plan->housekeeping));
+	TRY(member(r, p, "plan", "irqbalance", json_type_object, false, &o));
+	TRY(member(r, o, "plan.irqbalance", "running", json_type_boolean, false, &v));
+	plan->irqbalance.running = json_object_get_boolean(v);
+	TRY(get_str(r, o, "plan.irqbalance", "action", false, &s));
+	if (nn_irqbalance_action_parse(s, &plan->irqbalance.action)) {
+		ret = bad(r, "plan.irqbalance.action: unknown action '%s' (stop, ban or none)", s);
+		goto fail;
+	}
+	free(s);
+	s = NULL;
+	TRY(get_array(r, p, "plan", "warnings", true, &a, &n));
+	plan->warnings = calloc(n ? n : 1, sizeof(char *));
+	if (!plan->warnings)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		v = json_object_array_get_idx(a, i);
+		if (!v || !json_object_is_type(v, json_type_string)) {
+			ret = bad(r, "plan.warnings[%zu]: expected a string", i);
+			goto fail;
+		}
+		plan->warnings[i] = strdup(json_object_get_string(v));
+		if (!plan->warnings[i])
+			return -ENOMEM;
+		plan->nwarnings++;
+	}
+	return 0;
+fail:
+	free(s);
+	return ret;
+}
+
+int nn_plan_from_json(struct json_object *doc, struct nn_plan *plan, char *why, size_t whylen)
+{
+	struct rd r = { why, whylen };
+	struct json_object *p = NULL;
+	int ret;
+
+	memset(plan, 0, sizeof(*plan));
+	if (why && whylen)
+		why[0] = '\0';
+	if (!doc || !json_object_is_type(doc, json_type_object))
+		return bad(&r, "not a JSON object");
+	/* The whole `nicnuma plan --json` document, or just its "plan" object. */
+	if (!json_object_object_get_ex(doc, "plan", &p))
+		p = doc;
+	if (!p || !json_object_is_type(p, json_type_object))
+		return bad(&r, "plan: expected an object");
+	ret = read_shape(&r, p, plan);
+	if (!ret)
+		ret = read_nics(&r, p, plan);
+	if (!ret)
+		ret = read_irqs(&r, p, plan);
+	if (!ret)
+		ret = read_xps(&r, p, plan);
+	if (!ret)
+		ret = read_channels(&r, p, plan);
+	if (!ret)
+		ret = check_channels(&r, plan);
+	if (!ret)
+		ret = read_hugepages(&r, p, plan);
+	if (!ret)
+		ret = read_misc(&r, p, plan);
+	if (ret) {
+		if (ret == -ENOMEM)
+			bad(&r, "out of memory reading the plan");
+		nn_plan_free(plan);
+	}
+	return ret;
+}
+
+int nn_plan_parse(const char *name, const char *buf, size_t len, struct nn_plan *plan,
+		  char *why, size_t whylen)
+{
+	struct json_tokener *tok = NULL;
+	struct json_object *doc = NULL;
+	char inner[512];
+	size_t end;
+	int ret;
+
+	memset(plan, 0, sizeof(*plan));
+	if (len > NN_DOC_MAX_BYTES) {
+		snprintf(why, whylen, "plan %s is larger than %u MiB", name, NN_DOC_MAX_BYTES >> 20);
+		return -EFBIG;
+	}
+	tok = json_tokener_new();
+	if (!tok) {
+		snprintf(why, whylen, "plan %s: out of memory", name);
+		return -ENOMEM;
+	}
+	doc = json_tokener_parse_ex(tok, buf, (int)len);
+	end = json_tokener_get_parse_end(tok);
+	while (end < len && buf[end] && strchr(" \t\r\n", buf[end]))
+		end++;
+	if (json_tokener_get_error(tok) != json_tokener_success || end != len) {
+		enum json_tokener_error e = json_tokener_get_error(tok);
+
+		snprintf(why, whylen, "plan %s is not JSON: %s (at byte %zu)", name,
+			 e == json_tokener_continue ? "it ends too early (truncated?)" :
+			 e == json_tokener_success ? "text after the document" :
+			 json_tokener_error_desc(e), end);
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = nn_plan_from_json(doc, plan, inner, sizeof(inner));
+	if (ret)
+		snprintf(why, whylen, "plan %s: %s", name, inner);
+out:
+	json_object_put(doc);
+	json_tokener_free(tok);
+	return ret;
+}
+
+/* Reads at most @max + 1 bytes of @fd: one byte over says "too large"
+ * without reading /dev/zero until memory runs out. */
+static int read_bounded(int fd, size_t max, char **out, size_t *len)
+{
+	size_t cap = 64 << 10, used = 0;
+	char *buf = malloc(cap), *nb;
+	int err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t n;
+
+		if (used == cap) {
+			if (cap > max) {
+				err = -EFBIG;
+				break;
+			}
+			cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + used, cap - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+	}
+	if (!err && used > max)
+		err = -EFBIG;
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*out = buf;
+	*len = used;
+	return 0;
+}
+
+int nn_plan_read_file(const char *path, struct nn_plan *plan, char *why, size_t whylen)
+{
+	const char *name = strcmp(path, "-") ? path : "on standard input";
+	char *buf = NULL;
+	size_t len = 0;
+	int fd, ret;
+
+	memset(plan, 0, sizeof(*plan));
+	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(why, whylen, "cannot open plan %s: %s", name, strerror(-ret));
+		return ret;
+	}
+	ret = read_bounded(fd, NN_DOC_MAX_BYTES, &buf, &len);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (ret == -EFBIG)
+		snprintf(why, whylen, "plan %s is larger than %u MiB", name, NN_DOC_MAX_BYTES >> 20);
+	else if (ret)
+		snprintf(why, whylen, "cannot read plan %s: %s", name, strerror(-ret));
+	else
+		ret = nn_plan_parse(name, buf, len, plan, why, whylen);
+	free(buf);
+	return ret;
+}
+
+/* ---- shape ---- */
+
+static int refuse(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int refuse(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why && len) {
+		va_start(ap, fmt);
+		vsnprintf(why, len, fmt, ap);
+		va_end(ap);
+	}
+	return -EXDEV;
+}
+
+static const struct nn_nic *find_nic(const struct nn_host *h, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < h->nnics; i++)
+		if (!strcmp(h->nics[i].name, name))
+			return &h->nics[i];
+	return NULL;
+}
+
+int nn_plan_check_shape(const struct nn_plan *plan, const struct nn_host *host, char *why, size_t whylen)
+{
+	size_t i, k;
+
+	if (why && whylen)
+		why[0] = '\0';
+	if ((size_t)plan->shape.ncpus != host->topo.ncpus)
+		return refuse(why, whylen, "plan is for %d CPUs, host has %zu", plan->shape.ncpus,
+			      host->topo.ncpus);
+	if ((size_t)plan->shape.nnodes != host->topo.nnodes)
+		return refuse(why, whylen, "plan is for %d NUMA nodes, host has %zu", plan->shape.nnodes,
+			      host->topo.nnodes);
+	for (i = 0; i < plan->shape.npci; i++) {
+		for (k = 0; k < host->nnics; k++)
+			if (host->nics[k].pci && !strcmp(host->nics[k].pci, plan->shape.pci[i]))
+				break;
+		if (k == host->nnics)
+			return refuse(why, whylen, "plan names NIC PCI address %s, which this host does not have",
+				      plan->shape.pci[i]);
+	}
+	for (i = 0; i < plan->nnics; i++) {
+		const struct nn_nic *n = find_nic(host, plan->nics[i].nic);
+
+		if (!n)
+			return refuse(why, whylen, "plan names NIC %s, which this host does not have",
+				      plan->nics[i].nic);
+		if (plan->nics[i].pci && (!n->pci || strcmp(n->pci, plan->nics[i].pci)))
+			return refuse(why, whylen, "plan has NIC %s at %s, here it is at %s",
+				      plan->nics[i].nic, plan->nics[i].pci, n->pci ? n->pci : "no PCI address");
+		if (plan->nics[i].numa_node != n->numa_node)
+			return refuse(why, whylen, "plan has NIC %s on node %d, here it is on node %d",
+				      plan->nics[i].nic, plan->nics[i].numa_node, n->numa_node);
+	}
+	/* IRQ numbers change across boots and driver reloads: a stale plan would
+	 * move some other device's interrupt. */
+	for (i = 0; i < plan->nirqs; i++) {
+		const struct nn_plan_irq *q = &plan->irqs[i];
+		const struct nn_nic *n = find_nic(host, q->nic);
+		bool found = false;
+
+		if (!n)
+			return refuse(why, whylen, "plan names NIC %s, which this host does not have", q->nic);
+		for (k = 0; k < n->nirqs && !found; k++)
+			found = n->irqs[k].irq == q->irq;
+		if (!found)
+			return refuse(why, whylen, "plan has IRQ %d for %s, which is not one of its IRQs here "
+				      "(driver reloaded or rebooted? plan again)", q->irq, q->nic);
+	}
+	for (i = 0; i < plan->nxps; i++) {
+		const struct nn_nic *n = find_nic(host, plan->xps[i].nic);
+
+		if (!n)
+			return refuse(why, whylen, "plan names NIC %s, which this host does not have",
+				      plan->xps[i].nic);
+		if (n->tx_queues >= 0 && plan->xps[i].queue >= n->tx_queues)
+			return refuse(why, whylen, "plan has tx queue %d for %s, which has %d here",
+				      plan->xps[i].queue, plan->xps[i].nic, n->tx_queues);
+	}
+	for (i = 0; i < plan->nhugepages; i++)
+		if (nn_topo_node_index(&host->topo, plan->hugepages[i].node) < 0)
+			return refuse(why, whylen, "plan reserves hugepages on node %d, which this host does not have",
+				      plan->hugepages[i].node);
+	return 0;
+}
