@@ -6,7 +6,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "nicnuma/discover/nic.h"
+/* How a NIC IRQ's action name marks its queue (nn_irq_name_queue). */
+enum nn_qdir {
+	NN_QDIR_NONE = 0,	/* not a queue IRQ (config, async, ctrl, misc) */
+	NN_QDIR_RXTX,		/* combined channel: TxRx, comp, fp */
+	NN_QDIR_RX,		/* virtioN-input.N, -rx-N */
+	NN_QDIR_TX,		/* virtioN-output.N, -tx-N */
+};
 
 /* One line of /proc/interrupts that names a numbered IRQ. */
 struct nn_interrupt {

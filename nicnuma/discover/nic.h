@@ -7,16 +7,10 @@
 #include <stddef.h>
 
 #include "nicnuma/core/cpuset.h"
+#include "nicnuma/core/parse.h"
 
 struct nn_ctx;
 struct nn_topo;
-
-enum nn_qdir {
-	NN_QDIR_NONE = 0,	/* not a queue IRQ (config, async, ctrl, misc) */
-	NN_QDIR_RXTX,		/* combined channel: TxRx, comp, fp */
-	NN_QDIR_RX,		/* virtioN-input.N, -rx-N */
-	NN_QDIR_TX,		/* virtioN-output.N, -tx-N */
-};
 
 struct nn_irq {
 	int irq;
