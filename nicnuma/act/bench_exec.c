@@ -25,7 +25,7 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/nic.h"
 #include "nicnuma/core/pathf.h"
-#include "nicnuma/discover/hugepages.h"
+#include "nicnuma/act/hp_set.h"
 
 int nn_bench_signals_block(sigset_t *old)
 {

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "nicnuma/discover/hugepages.h"
+#include "nicnuma/act/hp_set.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/act/undo.h"
 #include "nicnuma/act/change_kinds.h"

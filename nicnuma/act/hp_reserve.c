@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nicnuma/discover/hugepages.h"
+#include "nicnuma/act/hp_set.h"
+#include "nicnuma/plan/hp_target.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/act/undo.h"

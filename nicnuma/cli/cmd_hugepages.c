@@ -11,7 +11,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "nicnuma/discover/hugepages.h"
+#include "nicnuma/act/hp_set.h"
+#include "nicnuma/plan/hp_target.h"
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/act/undo.h"

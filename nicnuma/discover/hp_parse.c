@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* hp_parse.c - pure parsers and formatters for hugepage sizes, counts,
- * memory amounts, /proc/mounts lines and boot arguments */
+ * memory amounts and /proc/mounts lines */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -9,7 +9,6 @@
 
 #include "nicnuma/discover/hugepages.h"
 #include "nicnuma/core/cpuset.h"
-#include "nicnuma/plan/plan.h"
 
 static const char *skip_ws(const char *s)
 {
@@ -405,61 +404,5 @@ int nn_hp_parse_mounts(const char *text, unsigned long default_kb,
 	return 0;
 fail:
 	nn_hp_mounts_free(v, cnt);
-	return err;
-}
-
-static int cmp_node(const void *a, const void *b)
-{
-	const struct nn_plan_hugepages *x = *(const struct nn_plan_hugepages * const *)a;
-	const struct nn_plan_hugepages *y = *(const struct nn_plan_hugepages * const *)b;
-
-	return (x->node > y->node) - (x->node < y->node);
-}
-
-int nn_hp_format_boot_args(unsigned long size_kb, const struct nn_plan_hugepages *e, size_t n,
-			   char *buf, size_t size)
-{
-	const struct nn_plan_hugepages **v;
-	char sz[32];
-	size_t i, m = 0, used;
-	int len, err = 0;
-
-	err = nn_hp_format_size(size_kb, sz, sizeof(sz));
-	if (err)
-		return err;
-	v = calloc(n ? n : 1, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		if (e[i].size_kb == size_kb && e[i].target > 0 && e[i].node >= 0)
-			v[m++] = &e[i];
-	if (!m) {
-		err = -ENOENT;
-		goto out;
-	}
-	qsort(v, m, sizeof(*v), cmp_node);
-	/* hugepagesz= must come first: it selects the pool hugepages= fills. */
-	len = snprintf(buf, size, "hugepagesz=%s hugepages=", sz);
-	if (len < 0 || (size_t)len >= size) {
-		err = -ENAMETOOLONG;
-		goto out;
-	}
-	used = (size_t)len;
-	for (i = 0; i < m; i++) {
-		if (i && v[i]->node == v[i - 1]->node) {
-			err = -EINVAL;	/* one count per node */
-			goto out;
-		}
-		len = snprintf(buf + used, size - used, "%s%d:%ld", i ? "," : "",
-			       v[i]->node, v[i]->target);
-		if (len < 0 || (size_t)len >= size - used) {
-			err = -ENAMETOOLONG;
-			goto out;
-		}
-		used += (size_t)len;
-	}
-	err = (int)used;
-out:
-	free(v);
 	return err;
 }

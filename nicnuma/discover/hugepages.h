@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* hugepages.h - per-node hugepage pools: read, reserve, release, mount
+/* hugepages.h - per-node hugepage pools: parse and read (discover layer)
  *
  * DPDK and other user-space data planes take packet memory from hugepages;
  * pages on the wrong node put every DMA and packet touch across the
@@ -9,8 +9,9 @@
  * memory, so every write is read back, a shortfall is retried once after
  * compaction, and by default a short result is put back rather than kept.
  *
- * Parsers (hp_parse.c) are pure; the state reader and the writers go through
- * the fs root only; mounting is live-only.
+ * Parsers (hp_parse.c) are pure; the state reader (hp_state.c) goes through
+ * the fs root only. What to ask of each pool is plan/hp_target.h; setting
+ * pools and mounting hugetlbfs is act/hp_set.h.
  */
 #ifndef NICNUMA_HUGEPAGES_H
 #define NICNUMA_HUGEPAGES_H
@@ -19,13 +20,10 @@
 #include <stddef.h>
 
 struct nn_ctx;
-struct nn_undo;
 struct nn_cpuset;
-struct nn_plan_hugepages;
 
 #define NN_HP_SYS_NODE	"/sys/devices/system/node"
 #define NN_HP_SYS_MM	"/sys/kernel/mm/hugepages"
-#define NN_HP_COMPACT	"/proc/sys/vm/compact_memory"
 
 /* ---- pure parsers and formatters ---------------------------------------- */
 
@@ -70,14 +68,6 @@ int nn_hp_parse_mount_line(const char *line, unsigned long default_kb, struct nn
 int nn_hp_parse_mounts(const char *text, unsigned long default_kb,
 		       struct nn_hp_mount **mounts, size_t *n, size_t *bad);
 void nn_hp_mounts_free(struct nn_hp_mount *mounts, size_t n);
-
-/* Boot arguments that reserve @e[i].target pages of @size_kb on node
- * @e[i].node (the kernel's per-node form, Linux 5.16+):
- *   "hugepagesz=1G hugepages=0:4,1:4"
- * Entries of another size or with target 0 are skipped; nodes ascend. Returns
- * the length, -ENOENT when nothing is left, -ENAMETOOLONG when it does not fit. */
-int nn_hp_format_boot_args(unsigned long size_kb, const struct nn_plan_hugepages *e, size_t n,
-			   char *buf, size_t size);
 
 /* ---- the host's pools (read through the fs root) ------------------------ */
 
@@ -142,97 +132,5 @@ int nn_hp_pool_path(bool numa, int node, unsigned long size_kb, const char *file
  * warning naming the file. Every pool read goes through here. */
 void nn_hp_pool_read(struct nn_ctx *ctx, bool numa, int node, unsigned long size_kb,
 		     struct nn_hp_pool *p);
-
-/* ---- what reserve/release asks of each pool (hp_target.c, pure) ---------- */
-
-/* The words of `hugepages reserve|release`, as given. */
-struct nn_hp_request {
-	bool release;
-	const char *nodes;	/* --node: "0", "0,2", "1-3", "all" */
-	const char *size;	/* --size; NULL: the kernel's default size */
-	const char *count;	/* --count K */
-	const char *mem;	/* --mem AMOUNT (reserve) */
-	bool all;		/* --all (release) */
-};
-
-struct nn_hp_targets {
-	unsigned long size_kb;
-	long count;		/* pages to add / give back per node (0 with --all) */
-	struct nn_plan_hugepages *want;	/* one per node: current and target */
-	long *in_use;		/* release: mapped pages above the target, else 0 */
-	size_t n;
-	int *skipped;		/* "all": nodes without memory, left out */
-	size_t nskipped;
-};
-
-/* Every node's target, computed and checked (nn_hp_check_target) before
- * anything is written. Returns 0, or a negative errno with @why saying what
- * is wrong in the user's words ("--count 9: node 0 holds only 4 pages of
- * 2M"); t->skipped is filled either way. Free @t whatever it returns. */
-int nn_hp_targets_make(const struct nn_hp_state *st, const struct nn_hp_request *rq,
-		       struct nn_hp_targets *t, char *why, size_t whylen);
-void nn_hp_targets_free(struct nn_hp_targets *t);
-
-/* ---- changing pools ------------------------------------------------------ */
-
-enum {
-	NN_HP_PARTIAL = 1 << 0,	/* keep a short result instead of restoring */
-	NN_HP_DRY_RUN = 1 << 1,	/* read and check, write nothing */
-};
-
-struct nn_hp_result {
-	int node;
-	unsigned long size_kb;
-	long before;		/* nr_hugepages found */
-	long target;		/* asked for */
-	long got;		/* the last readback after setting @target */
-	long after;		/* as left: @target, @got (partial) or @before (restored) */
-	bool compacted;		/* a shortfall made us compact memory and retry */
-	bool restored;		/* a shortfall (or a sibling's) made us put @before back */
-	bool changed;		/* something was written */
-};
-
-/* Sets one pool to @target pages: records the old value in @undo (may be NULL
- * only with NN_HP_DRY_RUN), writes, reads back; short of @target it writes
- * compact_memory and tries once more. Still short: restores @before unless
- * NN_HP_PARTIAL. Returns 0 when @target was reached, -ENOMEM on a shortfall
- * (@res says what was got and what was left), another -errno on failure. */
-int nn_hugepages_set(struct nn_ctx *ctx, struct nn_undo *undo, const struct nn_hp_state *st,
-		     int node, unsigned long size_kb, long target, int flags,
-		     struct nn_hp_result *res);
-/* Reserve @count more pages on @node (target = current + @count). */
-int nn_hugepages_reserve(struct nn_ctx *ctx, struct nn_undo *undo, int node,
-			 unsigned long size_kb, long count, int flags, struct nn_hp_result *res);
-/* Give back @count pages (-1: all of them). -ERANGE when @node holds fewer. */
-int nn_hugepages_release(struct nn_ctx *ctx, struct nn_undo *undo, int node,
-			 unsigned long size_kb, long count, int flags, struct nn_hp_result *res);
-
-/* All-or-nothing over several pools: every target is checked first (nothing
- * is written when one is bad), then set in order; on a failure or, without
- * NN_HP_PARTIAL, a shortfall, the pools already set are put back in reverse
- * order. @res has @n entries. Returns 0, -ENOMEM (shortfall) or -errno. */
-int nn_hugepages_set_many(struct nn_ctx *ctx, struct nn_undo *undo, const struct nn_hp_state *st,
-			  const struct nn_plan_hugepages *want, size_t n, int flags,
-			  struct nn_hp_result *res);
-
-/* Boot arguments for the pools of @size_kb: each node in @res at its target,
- * every other node at what it holds now. Length, or -errno as
- * nn_hp_format_boot_args(). Pure. */
-int nn_hp_boot_args(const struct nn_hp_state *st, unsigned long size_kb,
-		    const struct nn_hp_result *res, size_t n, char *buf, size_t size);
-
-/* For `apply`: sets every plan entry to its target (all or nothing, in the
- * same undo log as the rest of the plan). A shortfall or failure becomes a
- * warning naming the pool, what was got, and for sizes the runtime could not
- * supply the boot arguments. @flags: NN_HP_DRY_RUN (then @undo may be NULL).
- * @res, when not NULL, has @n entries and receives each pool's outcome. */
-int nn_hugepages_apply_plan(struct nn_ctx *ctx, struct nn_undo *undo,
-			    const struct nn_plan_hugepages *hp, size_t n, int flags,
-			    struct nn_hp_result *res);
-
-/* Mounts hugetlbfs with @size_kb pages on @dir (an existing directory) and
- * records it in @undo as NN_CHANGE_MOUNT so rollback unmounts it. Live only;
- * reads /proc/mounts back to prove it. */
-int nn_hp_mount(struct nn_ctx *ctx, struct nn_undo *undo, const char *dir, unsigned long size_kb);
 
 #endif

@@ -3,7 +3,8 @@
  *
  * From the words the user gave (--node, --size, --count/--mem/--all) and a
  * snapshot of the pools, every target is computed and checked before the
- * first write, so a bad node or an overflow changes nothing. Pure.
+ * first write, so a bad node or an overflow changes nothing; and the boot
+ * arguments that would reserve them. Pure.
  */
 #include <errno.h>
 #include <limits.h>
@@ -12,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nicnuma/discover/hugepages.h"
 #include "nicnuma/core/cpuset.h"
+#include "nicnuma/plan/hp_target.h"
 #include "nicnuma/plan/plan.h"
 
 static int fail(char *why, size_t whylen, int err, const char *fmt, ...)
@@ -183,5 +184,61 @@ int nn_hp_targets_make(const struct nn_hp_state *st, const struct nn_hp_request 
 		err = one_target(st, rq, t, i, why, whylen);
 	if (err == -ENOMEM && !why[0])
 		fail(why, whylen, err, "out of memory");
+	return err;
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	const struct nn_plan_hugepages *x = *(const struct nn_plan_hugepages * const *)a;
+	const struct nn_plan_hugepages *y = *(const struct nn_plan_hugepages * const *)b;
+
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+int nn_hp_format_boot_args(unsigned long size_kb, const struct nn_plan_hugepages *e, size_t n,
+			   char *buf, size_t size)
+{
+	const struct nn_plan_hugepages **v;
+	char sz[32];
+	size_t i, m = 0, used;
+	int len, err = 0;
+
+	err = nn_hp_format_size(size_kb, sz, sizeof(sz));
+	if (err)
+		return err;
+	v = calloc(n ? n : 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (e[i].size_kb == size_kb && e[i].target > 0 && e[i].node >= 0)
+			v[m++] = &e[i];
+	if (!m) {
+		err = -ENOENT;
+		goto out;
+	}
+	qsort(v, m, sizeof(*v), cmp_node);
+	/* hugepagesz= must come first: it selects the pool hugepages= fills. */
+	len = snprintf(buf, size, "hugepagesz=%s hugepages=", sz);
+	if (len < 0 || (size_t)len >= size) {
+		err = -ENAMETOOLONG;
+		goto out;
+	}
+	used = (size_t)len;
+	for (i = 0; i < m; i++) {
+		if (i && v[i]->node == v[i - 1]->node) {
+			err = -EINVAL;	/* one count per node */
+			goto out;
+		}
+		len = snprintf(buf + used, size - used, "%s%d:%ld", i ? "," : "",
+			       v[i]->node, v[i]->target);
+		if (len < 0 || (size_t)len >= size - used) {
+			err = -ENAMETOOLONG;
+			goto out;
+		}
+		used += (size_t)len;
+	}
+	err = (int)used;
+out:
+	free(v);
 	return err;
 }

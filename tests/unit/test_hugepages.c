@@ -14,7 +14,8 @@
 
 #include <sys/stat.h>
 
-#include "nicnuma/discover/hugepages.h"
+#include "nicnuma/act/hp_set.h"
+#include "nicnuma/plan/hp_target.h"
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/plan/plan.h"
