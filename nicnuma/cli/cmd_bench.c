@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "nicnuma/plan/bench.h"
+#include "nicnuma/act/bench_exec.h"
 #include "nicnuma/discover/topo.h"
 #include "nicnuma/act/undo.h"
 

@@ -6,18 +6,15 @@
  * Row planning (bench.c), report parsing and statistics (bench_report.c)
  * are pure: a topology snapshot and a report text in, rows and numbers out.
  * Running the child, lending it hugepages and the host lookups are
- * bench_exec.c's.
+ * act/bench_exec.h's.
  */
 #ifndef NICNUMA_BENCH_H
 #define NICNUMA_BENCH_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-struct nn_ctx;
 struct nn_topo;
-struct nn_undo;
 
 #define NN_BENCH_PAGES 48		/* 2 MB pages per mbuf node: 2 pools of 8191 mbufs + EAL */
 #define NN_BENCH_PAGE_KB 2048		/* nicnuma-fwd's pools take 2 MB pages */
@@ -86,52 +83,5 @@ enum nn_bench_metric { NN_BENCH_MPPS, NN_BENCH_LAT, NN_BENCH_STALL };
 struct nn_bench_stat nn_bench_stat(const struct nn_bench_row *r, enum nn_bench_metric m, int k);
 /* Median of @x over median of @ref; -1 when either has no run or @ref's is 0. */
 double nn_bench_ratio(struct nn_bench_stat x, struct nn_bench_stat ref);
-
-/* ---- the host and the child (bench_exec.c) ---- */
-
-/* nicnuma-fwd: @opt when given (must be executable), else next to this
- * binary or in ../dpdk-app of a build tree. 0 or -ENOENT (message printed). */
-int nn_bench_find_fwd(struct nn_ctx *ctx, const char *opt, char *buf, size_t size);
-/* The node of the --pci ports (-1 unknown or virtual ports); -ENODEV with a
- * message when a device does not exist. A second port elsewhere warns. */
-int nn_bench_port_node(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg);
-
-/* Blocks SIGINT/SIGTERM/SIGCHLD; @old receives the previous mask (children get it back). */
-int nn_bench_signals_block(sigset_t *old);
-/* True when a SIGINT/SIGTERM is pending (consumes it). */
-bool nn_bench_interrupted(void);
-
-/* One child run: argv vector, no shell. stdout and stderr are captured whole
- * (memfd) and returned NUL-terminated. SIGINT/SIGTERM/SIGCHLD must be blocked
- * by the caller (nn_bench_signals_block); a SIGINT or SIGTERM received while
- * waiting is passed on to the child as SIGTERM (so it stops, drains and
- * closes its ports) and sets *interrupted. After @timeout_s the child gets
- * SIGTERM, 5 s later SIGKILL. Returns 0 with *status = the exit code (128+N
- * for signal N), or a negative errno when it could not run. */
-int nn_bench_exec(char *const argv[], const sigset_t *child_mask, double timeout_s,
-		  char **out, char **err, int *status, bool *interrupted);
-
-/* Runs @r cfg->repeat times (stops early on an interrupt), parsing each
- * report; a failed run, a forwarder on another CPU or pages off their node
- * become warnings. Returns 0 or -ENOMEM. */
-int nn_bench_run_row(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg, struct nn_bench_row *r,
-		     const sigset_t *child_mask, bool *interrupted);
-
-/* Hugepages added for the run: recorded in an undo log before the write (so a
- * bench killed outright leaves `nicnuma rollback` to give them back) and
- * rolled back when the runs are over. */
-struct nn_bench_hp {
-	int node;
-	long added;		/* 2 MB pages we added to nr_hugepages */
-};
-
-/* Free 2 MB hugepages on @node, -1 unknown. */
-long nn_bench_hugepages_free(struct nn_ctx *ctx, int node);
-/* Makes sure @node has @pages free 2 MB hugepages, reserving the difference
- * through hugepages/ (readback, compaction retry) with @undo recording the
- * old count; a short result is kept. Warns and returns a negative errno when
- * the kernel does not give them all. */
-int nn_bench_hugepages_ensure(struct nn_ctx *ctx, struct nn_undo *undo, int node, long pages,
-			      struct nn_bench_hp *hp);
 
 #endif
