@@ -12,52 +12,11 @@
 #include "nicnuma/act/hp_set.h"
 #include "nicnuma/act/affinity.h"
 #include "nicnuma/act/apply.h"
+#include "nicnuma/act/apply_internal.h"
 #include "nicnuma/act/change_kinds.h"
 #include "nicnuma/act/channels.h"
 
-static const char *const status_names[] = {
-	[NN_VAL_PENDING] = "pending",
-	[NN_VAL_PLANNED] = "would_change",
-	[NN_VAL_UNCHANGED] = "unchanged",
-	[NN_VAL_CHANGED] = "changed",
-	[NN_VAL_MANAGED] = "managed",
-	[NN_VAL_FAILED] = "failed",
-	[NN_VAL_ROLLED_BACK] = "rolled_back",
-	[NN_VAL_SKIPPED] = "skipped",
-	[NN_VAL_ALIGNED] = "aligned",
-	[NN_VAL_DRIFT] = "drift",
-};
-
-const char *nn_val_status_name(enum nn_val_status s)
-{
-	return (unsigned int)s <= NN_VAL_DRIFT ? status_names[s] : "unknown";
-}
-
-static const char *kind_name(enum nn_val_kind k)
-{
-	return k == NN_VAL_IRQ ? "irq" : k == NN_VAL_XPS ? "xps" : "channels";
-}
-
-static void val_free(struct nn_apply_val *v)
-{
-	free(v->path);
-	free(v->before);
-	free(v->planned);
-	free(v->after);
-	free(v->effective);
-	nn_cpuset_free(&v->want);
-}
-
-static void vals_free(struct nn_apply_val *vals, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		val_free(&vals[i]);
-	free(vals);
-}
-
-static void read_online(struct nn_ctx *ctx, struct nn_cpuset *online)
+void nn_apply_read_online(struct nn_ctx *ctx, struct nn_cpuset *online)
 {
 	int err = nn_read_cpulist(&ctx->root, "/sys/devices/system/cpu/online", online);
 
@@ -158,8 +117,8 @@ static void classify(struct nn_apply_val *v, const struct nn_cpuset *cur, bool c
 /* Builds one value per plan entry with its current state; a value we cannot
  * read aborts the whole run (-errno) before anything is written. @host is
  * the discovery of this same run, or NULL to read every value afresh. */
-static int collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct nn_cpuset *online,
-		   const struct nn_host *host, bool check, struct nn_apply_val **out, size_t *nout)
+int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct nn_cpuset *online,
+		    const struct nn_host *host, bool check, struct nn_apply_val **out, size_t *nout)
 {
 	size_t n = plan->nirqs + plan->nxps + plan->nchannels, k = 0, i;
 	struct nn_apply_val *vals = calloc(n ? n : 1, sizeof(*vals));
@@ -304,7 +263,7 @@ static int collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct 
 fail:
 	views_close(ctx, &views);
 	nn_cpuset_free(&cur);
-	vals_free(vals, k);
+	nn_apply_vals_free(vals, k);
 	return err;
 }
 
@@ -638,8 +597,8 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 
 	memset(rep, 0, sizeof(*rep));
 	rep->dry_run = opts->dry_run;
-	read_online(ctx, &online);
-	err = collect(ctx, plan, &online, opts->host, false, &rep->vals, &rep->nvals);
+	nn_apply_read_online(ctx, &online);
+	err = nn_apply_collect(ctx, plan, &online, opts->host, false, &rep->vals, &rep->nvals);
 	if (err)
 		goto out;
 	irqs = planned_irqs(plan, &nirqs);
@@ -809,247 +768,4 @@ out:
 	nn_cpuset_free(&online);
 	free(irqs);
 	return err;
-}
-
-static void print_val(struct nn_ctx *ctx, const struct nn_apply_val *v, bool check)
-{
-	struct nn_out *o = &ctx->out;
-	char target[96];
-
-	if (v->kind == NN_VAL_IRQ)
-		snprintf(target, sizeof(target), "%d %s%s%d", v->irq, v->nic ? v->nic : "-",
-			 v->queue >= 0 ? " q" : "", v->queue >= 0 ? v->queue : 0);
-	else if (v->kind == NN_VAL_XPS)
-		snprintf(target, sizeof(target), "%s tx-%d", v->nic, v->queue);
-	else
-		snprintf(target, sizeof(target), "%s", v->nic);
-	if (v->kind == NN_VAL_IRQ && v->queue < 0)
-		snprintf(target, sizeof(target), "%d %s", v->irq, v->nic ? v->nic : "-");
-	nn_open_object(o, NULL);
-	nn_print_string(o, PRINT_ANY, "kind", "%-8s ", kind_name(v->kind));
-	nn_print_string(o, PRINT_FP, NULL, "%-20s ", target);
-	if (v->kind == NN_VAL_IRQ)
-		nn_print_int(o, PRINT_JSON, "irq", NULL, v->irq);
-	nn_print_string(o, PRINT_JSON, "nic", NULL, v->nic);
-	if (v->queue >= 0)
-		nn_print_int(o, PRINT_JSON, "queue", NULL, v->queue);
-	else
-		nn_print_null(o, PRINT_JSON, "queue", NULL);
-	nn_print_string(o, PRINT_JSON, "path", NULL, v->path);
-	if (check) {
-		nn_print_string(o, PRINT_ANY, "current", "%-12s ", v->before);
-		nn_print_string(o, PRINT_ANY, "expected", "%-12s ", v->planned);
-	} else {
-		nn_print_string(o, PRINT_ANY, "before", "%-12s ", v->before);
-		nn_print_string(o, PRINT_ANY, "planned", "%-12s ", v->planned);
-		nn_print_string(o, PRINT_ANY, "after", "%-12s ", v->after);
-		nn_print_string(o, PRINT_ANY, "effective", "%-10s ", v->effective);
-	}
-	nn_print_string(o, PRINT_ANY, "status", "%-12s", nn_val_status_name(v->status));
-	nn_print_string(o, PRINT_ANY, "note", v->note[0] ? " %s" : NULL, v->note[0] ? v->note : NULL);
-	nn_printf(o, "\n");
-	nn_close_object(o);
-}
-
-static const char *hp_status(const struct nn_apply_report *rep, const struct nn_hp_result *r)
-{
-	if (r->before == r->target)
-		return "unchanged";
-	if (rep->dry_run)
-		return "planned";
-	if (r->restored)
-		return "restored";	/* shortfall: the warning says what the kernel gave */
-	if (r->after != r->target)
-		return "partial";
-	return r->changed ? "changed" : "skipped";
-}
-
-static void print_hugepages(struct nn_ctx *ctx, const struct nn_apply_report *rep)
-{
-	struct nn_out *o = &ctx->out;
-	size_t i;
-
-	if (!rep->nhp)
-		return;
-	nn_open_array(o, "hugepages");
-	for (i = 0; i < rep->nhp; i++) {
-		const struct nn_hp_result *r = &rep->hp[i];
-		char path[96];
-
-		snprintf(path, sizeof(path), "node%d %lukB", r->node, r->size_kb);
-		nn_open_object(o, NULL);
-		nn_printf(o, "%-8s %-20s ", "hugepg", path);
-		nn_print_int(o, PRINT_JSON, "node", NULL, r->node);
-		nn_print_uint(o, PRINT_JSON, "size_kb", NULL, r->size_kb);
-		nn_print_opt_int(o, PRINT_ANY, "before", "%-12lld ", r->before, "?");
-		nn_print_opt_int(o, PRINT_ANY, "planned", "%-12lld ", r->target, "?");
-		if (rep->dry_run)
-			nn_print_null(o, PRINT_ANY, "after", "%-12s ");
-		else
-			nn_print_opt_int(o, PRINT_ANY, "after", "%-12lld ", r->after, "?");
-		nn_printf(o, "%-10s ", "");
-		nn_print_string(o, PRINT_ANY, "status", "%s\n", hp_status(rep, r));
-		nn_close_object(o);
-	}
-	nn_close_array(o);
-}
-
-void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
-{
-	struct nn_out *o = &ctx->out;
-	size_t i;
-
-	nn_print_bool(o, PRINT_JSON, "dry_run", NULL, rep->dry_run);
-	nn_printf(o, "%-8s %-20s %-12s %-12s %-12s %-10s %s\n", "KIND", "TARGET", "BEFORE",
-		  "PLANNED", "AFTER", "EFFECTIVE", "STATUS");
-	nn_open_array(o, "values");
-	for (i = 0; i < rep->nvals; i++)
-		print_val(ctx, &rep->vals[i], false);
-	nn_close_array(o);
-	print_hugepages(ctx, rep);
-	nn_open_object(o, "irqbalance");
-	nn_print_string(o, PRINT_JSON, "before", NULL, rep->irqb.before[0] ? rep->irqb.before : NULL);
-	nn_printf(o, "irqbalance: %s", !strcmp(rep->irqb.before, "running") ? "running" : "not running");
-	nn_print_string(o, PRINT_ANY, "action", " (--irqbalance=%s)",
-			nn_irqbalance_action_name(rep->irqb.action));
-	nn_print_string(o, PRINT_ANY, "status", ": %s\n", rep->irqb.status[0] ? rep->irqb.status
-			: "nothing to do");
-	nn_close_object(o);
-	nn_open_object(o, "summary");
-	for (i = 0; i <= NN_VAL_DRIFT; i++) {
-		if (i == NN_VAL_PENDING || i == NN_VAL_ALIGNED || i == NN_VAL_DRIFT)
-			continue;
-		nn_print_uint(o, PRINT_JSON, status_names[i], NULL, rep->counts[i]);
-	}
-	nn_close_object(o);
-	nn_printf(o, "%zu values: %zu changed, %zu unchanged, %zu managed, %zu failed, "
-		  "%zu rolled back, %zu skipped%s\n", rep->nvals, rep->counts[NN_VAL_CHANGED],
-		  rep->counts[NN_VAL_UNCHANGED], rep->counts[NN_VAL_MANAGED],
-		  rep->counts[NN_VAL_FAILED], rep->counts[NN_VAL_ROLLED_BACK],
-		  rep->counts[NN_VAL_SKIPPED], rep->dry_run ? " (dry run: nothing written)" : "");
-	if (rep->dry_run)
-		nn_printf(o, "%zu values would change\n", rep->counts[NN_VAL_PLANNED]);
-	nn_print_bool(o, PRINT_JSON, "rolled_back", NULL, rep->rolled_back);
-	nn_print_string(o, PRINT_ANY, "snapshot", rep->snapshot ? "snapshot: %s\n" : NULL,
-			rep->snapshot);
-}
-
-void nn_apply_report_free(struct nn_apply_report *rep)
-{
-	vals_free(rep->vals, rep->nvals);
-	free(rep->hp);
-	nn_irqb_op_free(&rep->irqb);
-	free(rep->snapshot);
-	memset(rep, 0, sizeof(*rep));
-}
-
-/* irqbalance started with --banirq for every planned IRQ (how `nicnuma
- * script` fences it) leaves them alone as surely as our policy script. */
-static bool banned_by_args(const struct nn_irqb_proc *p, const struct nn_plan *plan)
-{
-	size_t i, k;
-
-	for (i = 0; i < plan->nirqs; i++) {
-		bool found = false;
-
-		for (k = 0; k < p->argc && !found; k++) {
-			const char *a = p->argv[k], *v = NULL;
-			long n;
-
-			if (!strncmp(a, "--banirq=", 9))
-				v = a + 9;
-			else if ((!strcmp(a, "--banirq") || !strcmp(a, "-i")) && k + 1 < p->argc)
-				v = p->argv[k + 1];
-			else if (!strncmp(a, "-i", 2) && a[2])
-				v = a + 2;
-			found = v && !nn_parse_long(v, &n) && n == plan->irqs[i].irq;
-		}
-		if (!found)
-			return false;
-	}
-	return plan->nirqs > 0;
-}
-
-int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check_report *rep)
-{
-	struct nn_cpuset online = NN_CPUSET_INIT;
-	size_t i;
-	int err;
-
-	memset(rep, 0, sizeof(*rep));
-	rep->irqb.pid = -1;
-	read_online(ctx, &online);
-	err = collect(ctx, plan, &online, NULL, true, &rep->vals, &rep->nvals);
-	nn_cpuset_free(&online);
-	if (err)
-		return err;
-	for (i = 0; i < rep->nvals; i++) {
-		struct nn_apply_val *v = &rep->vals[i];
-
-		if (v->kind == NN_VAL_CHANNELS) {
-			v->status = v->status == NN_VAL_UNCHANGED ? NN_VAL_ALIGNED : NN_VAL_DRIFT;
-			if (!v->before) {
-				v->status = NN_VAL_SKIPPED;
-				snprintf(v->note, sizeof(v->note), "channel count unknown here");
-			}
-		}
-		/* A managed IRQ never follows a plan; the kernel places it. */
-		if (v->kind == NN_VAL_IRQ && v->status == NN_VAL_DRIFT && v->before &&
-		    nn_irq_managed_debugfs(ctx, v->irq) == 1) {
-			v->status = NN_VAL_MANAGED;
-			snprintf(v->note, sizeof(v->note), "managed, left to the kernel");
-		}
-		if (v->status == NN_VAL_DRIFT)
-			rep->ndrift++;
-	}
-	err = nn_irqb_inspect(ctx, &rep->irqb);
-	if (err)
-		return err;
-	rep->irqb_fenced = nn_irqb_is_fenced(&rep->irqb) || banned_by_args(&rep->irqb, plan);
-	if (rep->irqb.pid > 0 && !rep->irqb_fenced && plan->nirqs) {
-		rep->irqb_drift = true;
-		rep->ndrift++;
-	}
-	return (int)rep->ndrift;
-}
-
-void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep)
-{
-	struct nn_out *o = &ctx->out;
-	size_t i, shown = 0;
-
-	nn_printf(o, "%-8s %-20s %-12s %-12s %s\n", "KIND", "TARGET", "CURRENT", "EXPECTED", "STATUS");
-	nn_open_array(o, "values");
-	for (i = 0; i < rep->nvals; i++) {
-		/* Text shows what needs attention; JSON has every value. */
-		if (!ctx->out.json && rep->vals[i].status == NN_VAL_ALIGNED && !ctx->verbose)
-			continue;
-		print_val(ctx, &rep->vals[i], true);
-		shown++;
-	}
-	nn_close_array(o);
-	nn_open_object(o, "irqbalance");
-	nn_print_bool(o, PRINT_JSON, "running", NULL, rep->irqb.pid > 0);
-	if (rep->irqb.pid > 0)
-		nn_print_int(o, PRINT_ANY, "pid", "irqbalance: running (pid %lld)", rep->irqb.pid);
-	else
-		nn_print_string(o, PRINT_FP, NULL, "irqbalance: %s", "not running");
-	nn_print_bool(o, PRINT_JSON, "fenced", NULL, rep->irqb_fenced);
-	nn_print_bool(o, PRINT_JSON, "drift", NULL, rep->irqb_drift);
-	nn_printf(o, "%s\n", rep->irqb_drift ? ", not fenced: its next pass rewrites the planned "
-		  "affinities (apply --irqbalance=stop|ban)" : rep->irqb_fenced ?
-		  ", planned IRQs banned (policy script or --banirq)" : "");
-	nn_close_object(o);
-	nn_print_uint(o, PRINT_JSON, "drift_count", NULL, rep->ndrift);
-	nn_printf(o, "%zu values checked, %zu drifted%s\n", rep->nvals,
-		  rep->ndrift - (rep->irqb_drift ? 1 : 0),
-		  rep->ndrift ? "" : ": aligned with the plan");
-	(void)shown;
-}
-
-void nn_check_report_free(struct nn_check_report *rep)
-{
-	vals_free(rep->vals, rep->nvals);
-	nn_irqb_proc_free(&rep->irqb);
-	memset(rep, 0, sizeof(*rep));
 }

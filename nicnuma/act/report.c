@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* report.c - what apply and check found and did, as text or JSON; their free */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/act/apply.h"
+#include "nicnuma/act/apply_internal.h"
+#include "nicnuma/act/hp_set.h"
+
+static const char *const status_names[] = {
+	[NN_VAL_PENDING] = "pending",
+	[NN_VAL_PLANNED] = "would_change",
+	[NN_VAL_UNCHANGED] = "unchanged",
+	[NN_VAL_CHANGED] = "changed",
+	[NN_VAL_MANAGED] = "managed",
+	[NN_VAL_FAILED] = "failed",
+	[NN_VAL_ROLLED_BACK] = "rolled_back",
+	[NN_VAL_SKIPPED] = "skipped",
+	[NN_VAL_ALIGNED] = "aligned",
+	[NN_VAL_DRIFT] = "drift",
+};
+
+const char *nn_val_status_name(enum nn_val_status s)
+{
+	return (unsigned int)s <= NN_VAL_DRIFT ? status_names[s] : "unknown";
+}
+
+static const char *kind_name(enum nn_val_kind k)
+{
+	return k == NN_VAL_IRQ ? "irq" : k == NN_VAL_XPS ? "xps" : "channels";
+}
+
+static void val_free(struct nn_apply_val *v)
+{
+	free(v->path);
+	free(v->before);
+	free(v->planned);
+	free(v->after);
+	free(v->effective);
+	nn_cpuset_free(&v->want);
+}
+
+void nn_apply_vals_free(struct nn_apply_val *vals, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		val_free(&vals[i]);
+	free(vals);
+}
+
+static void print_val(struct nn_ctx *ctx, const struct nn_apply_val *v, bool check)
+{
+	struct nn_out *o = &ctx->out;
+	char target[96];
+
+	if (v->kind == NN_VAL_IRQ)
+		snprintf(target, sizeof(target), "%d %s%s%d", v->irq, v->nic ? v->nic : "-",
+			 v->queue >= 0 ? " q" : "", v->queue >= 0 ? v->queue : 0);
+	else if (v->kind == NN_VAL_XPS)
+		snprintf(target, sizeof(target), "%s tx-%d", v->nic, v->queue);
+	else
+		snprintf(target, sizeof(target), "%s", v->nic);
+	if (v->kind == NN_VAL_IRQ && v->queue < 0)
+		snprintf(target, sizeof(target), "%d %s", v->irq, v->nic ? v->nic : "-");
+	nn_open_object(o, NULL);
+	nn_print_string(o, PRINT_ANY, "kind", "%-8s ", kind_name(v->kind));
+	nn_print_string(o, PRINT_FP, NULL, "%-20s ", target);
+	if (v->kind == NN_VAL_IRQ)
+		nn_print_int(o, PRINT_JSON, "irq", NULL, v->irq);
+	nn_print_string(o, PRINT_JSON, "nic", NULL, v->nic);
+	if (v->queue >= 0)
+		nn_print_int(o, PRINT_JSON, "queue", NULL, v->queue);
+	else
+		nn_print_null(o, PRINT_JSON, "queue", NULL);
+	nn_print_string(o, PRINT_JSON, "path", NULL, v->path);
+	if (check) {
+		nn_print_string(o, PRINT_ANY, "current", "%-12s ", v->before);
+		nn_print_string(o, PRINT_ANY, "expected", "%-12s ", v->planned);
+	} else {
+		nn_print_string(o, PRINT_ANY, "before", "%-12s ", v->before);
+		nn_print_string(o, PRINT_ANY, "planned", "%-12s ", v->planned);
+		nn_print_string(o, PRINT_ANY, "after", "%-12s ", v->after);
+		nn_print_string(o, PRINT_ANY, "effective", "%-10s ", v->effective);
+	}
+	nn_print_string(o, PRINT_ANY, "status", "%-12s", nn_val_status_name(v->status));
+	nn_print_string(o, PRINT_ANY, "note", v->note[0] ? " %s" : NULL, v->note[0] ? v->note : NULL);
+	nn_printf(o, "\n");
+	nn_close_object(o);
+}
+
+static const char *hp_status(const struct nn_apply_report *rep, const struct nn_hp_result *r)
+{
+	if (r->before == r->target)
+		return "unchanged";
+	if (rep->dry_run)
+		return "planned";
+	if (r->restored)
+		return "restored";	/* shortfall: the warning says what the kernel gave */
+	if (r->after != r->target)
+		return "partial";
+	return r->changed ? "changed" : "skipped";
+}
+
+static void print_hugepages(struct nn_ctx *ctx, const struct nn_apply_report *rep)
+{
+	struct nn_out *o = &ctx->out;
+	size_t i;
+
+	if (!rep->nhp)
+		return;
+	nn_open_array(o, "hugepages");
+	for (i = 0; i < rep->nhp; i++) {
+		const struct nn_hp_result *r = &rep->hp[i];
+		char path[96];
+
+		snprintf(path, sizeof(path), "node%d %lukB", r->node, r->size_kb);
+		nn_open_object(o, NULL);
+		nn_printf(o, "%-8s %-20s ", "hugepg", path);
+		nn_print_int(o, PRINT_JSON, "node", NULL, r->node);
+		nn_print_uint(o, PRINT_JSON, "size_kb", NULL, r->size_kb);
+		nn_print_opt_int(o, PRINT_ANY, "before", "%-12lld ", r->before, "?");
+		nn_print_opt_int(o, PRINT_ANY, "planned", "%-12lld ", r->target, "?");
+		if (rep->dry_run)
+			nn_print_null(o, PRINT_ANY, "after", "%-12s ");
+		else
+			nn_print_opt_int(o, PRINT_ANY, "after", "%-12lld ", r->after, "?");
+		nn_printf(o, "%-10s ", "");
+		nn_print_string(o, PRINT_ANY, "status", "%s\n", hp_status(rep, r));
+		nn_close_object(o);
+	}
+	nn_close_array(o);
+}
+
+void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
+{
+	struct nn_out *o = &ctx->out;
+	size_t i;
+
+	nn_print_bool(o, PRINT_JSON, "dry_run", NULL, rep->dry_run);
+	nn_printf(o, "%-8s %-20s %-12s %-12s %-12s %-10s %s\n", "KIND", "TARGET", "BEFORE",
+		  "PLANNED", "AFTER", "EFFECTIVE", "STATUS");
+	nn_open_array(o, "values");
+	for (i = 0; i < rep->nvals; i++)
+		print_val(ctx, &rep->vals[i], false);
+	nn_close_array(o);
+	print_hugepages(ctx, rep);
+	nn_open_object(o, "irqbalance");
+	nn_print_string(o, PRINT_JSON, "before", NULL, rep->irqb.before[0] ? rep->irqb.before : NULL);
+	nn_printf(o, "irqbalance: %s", !strcmp(rep->irqb.before, "running") ? "running" : "not running");
+	nn_print_string(o, PRINT_ANY, "action", " (--irqbalance=%s)",
+			nn_irqbalance_action_name(rep->irqb.action));
+	nn_print_string(o, PRINT_ANY, "status", ": %s\n", rep->irqb.status[0] ? rep->irqb.status
+			: "nothing to do");
+	nn_close_object(o);
+	nn_open_object(o, "summary");
+	for (i = 0; i <= NN_VAL_DRIFT; i++) {
+		if (i == NN_VAL_PENDING || i == NN_VAL_ALIGNED || i == NN_VAL_DRIFT)
+			continue;
+		nn_print_uint(o, PRINT_JSON, status_names[i], NULL, rep->counts[i]);
+	}
+	nn_close_object(o);
+	nn_printf(o, "%zu values: %zu changed, %zu unchanged, %zu managed, %zu failed, "
+		  "%zu rolled back, %zu skipped%s\n", rep->nvals, rep->counts[NN_VAL_CHANGED],
+		  rep->counts[NN_VAL_UNCHANGED], rep->counts[NN_VAL_MANAGED],
+		  rep->counts[NN_VAL_FAILED], rep->counts[NN_VAL_ROLLED_BACK],
+		  rep->counts[NN_VAL_SKIPPED], rep->dry_run ? " (dry run: nothing written)" : "");
+	if (rep->dry_run)
+		nn_printf(o, "%zu values would change\n", rep->counts[NN_VAL_PLANNED]);
+	nn_print_bool(o, PRINT_JSON, "rolled_back", NULL, rep->rolled_back);
+	nn_print_string(o, PRINT_ANY, "snapshot", rep->snapshot ? "snapshot: %s\n" : NULL,
+			rep->snapshot);
+}
+
+void nn_apply_report_free(struct nn_apply_report *rep)
+{
+	nn_apply_vals_free(rep->vals, rep->nvals);
+	free(rep->hp);
+	nn_irqb_op_free(&rep->irqb);
+	free(rep->snapshot);
+	memset(rep, 0, sizeof(*rep));
+}
+
+void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep)
+{
+	struct nn_out *o = &ctx->out;
+	size_t i, shown = 0;
+
+	nn_printf(o, "%-8s %-20s %-12s %-12s %s\n", "KIND", "TARGET", "CURRENT", "EXPECTED", "STATUS");
+	nn_open_array(o, "values");
+	for (i = 0; i < rep->nvals; i++) {
+		/* Text shows what needs attention; JSON has every value. */
+		if (!ctx->out.json && rep->vals[i].status == NN_VAL_ALIGNED && !ctx->verbose)
+			continue;
+		print_val(ctx, &rep->vals[i], true);
+		shown++;
+	}
+	nn_close_array(o);
+	nn_open_object(o, "irqbalance");
+	nn_print_bool(o, PRINT_JSON, "running", NULL, rep->irqb.pid > 0);
+	if (rep->irqb.pid > 0)
+		nn_print_int(o, PRINT_ANY, "pid", "irqbalance: running (pid %lld)", rep->irqb.pid);
+	else
+		nn_print_string(o, PRINT_FP, NULL, "irqbalance: %s", "not running");
+	nn_print_bool(o, PRINT_JSON, "fenced", NULL, rep->irqb_fenced);
+	nn_print_bool(o, PRINT_JSON, "drift", NULL, rep->irqb_drift);
+	nn_printf(o, "%s\n", rep->irqb_drift ? ", not fenced: its next pass rewrites the planned "
+		  "affinities (apply --irqbalance=stop|ban)" : rep->irqb_fenced ?
+		  ", planned IRQs banned (policy script or --banirq)" : "");
+	nn_close_object(o);
+	nn_print_uint(o, PRINT_JSON, "drift_count", NULL, rep->ndrift);
+	nn_printf(o, "%zu values checked, %zu drifted%s\n", rep->nvals,
+		  rep->ndrift - (rep->irqb_drift ? 1 : 0),
+		  rep->ndrift ? "" : ": aligned with the plan");
+	(void)shown;
+}
+
+void nn_check_report_free(struct nn_check_report *rep)
+{
+	nn_apply_vals_free(rep->vals, rep->nvals);
+	nn_irqb_proc_free(&rep->irqb);
+	memset(rep, 0, sizeof(*rep));
+}
