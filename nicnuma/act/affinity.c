@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 
-#include "nicnuma/core/ctx.h"
+#include "nicnuma/core/fsroot.h"
 #include "nicnuma/act/affinity.h"
 
 enum nn_aff_class nn_aff_classify(int err)
@@ -45,21 +45,21 @@ const char *nn_aff_class_name(enum nn_aff_class c)
 	return (unsigned int)c <= NN_AFF_FATAL ? names[c] : "unknown";
 }
 
-int nn_write_value(struct nn_ctx *ctx, const char *path, const char *val)
+int nn_write_value(const struct nn_root *root, const char *path, const char *val)
 {
 	size_t len = strlen(val);
 	char *line;
 	int err;
 
 	if (len && val[len - 1] == '\n')
-		return nn_write_str(&ctx->root, path, val);
+		return nn_write_str(root, path, val);
 	line = malloc(len + 2);
 	if (!line)
 		return -ENOMEM;
 	memcpy(line, val, len);
 	line[len] = '\n';
 	line[len + 1] = '\0';
-	err = nn_write_str(&ctx->root, path, line);
+	err = nn_write_str(root, path, line);
 	free(line);
 	return err;
 }
@@ -82,13 +82,13 @@ int nn_xps_path(char *buf, size_t size, const char *nic, int queue)
 	return (n < 0 || (size_t)n >= size) ? -ENAMETOOLONG : 0;
 }
 
-int nn_irq_managed_debugfs(struct nn_ctx *ctx, int irq)
+int nn_irq_managed_debugfs(const struct nn_root *root, int irq)
 {
 	char path[64], *text = NULL;
 	int err;
 
 	snprintf(path, sizeof(path), "/sys/kernel/debug/irq/irqs/%d", irq);
-	err = nn_read_file(&ctx->root, path, &text, NULL);
+	err = nn_read_file(root, path, &text, NULL);
 	if (err)
 		return -ENOENT;
 	err = strstr(text, "AFFINITY_MANAGED") != NULL;
@@ -96,21 +96,21 @@ int nn_irq_managed_debugfs(struct nn_ctx *ctx, int irq)
 	return err;
 }
 
-int nn_irq_probe(struct nn_ctx *ctx, int irq, const char *current)
+int nn_irq_probe(const struct nn_root *root, int irq, const char *current)
 {
 	char path[64];
 	int err;
 
 	nn_irq_path(path, sizeof(path), irq, "smp_affinity_list");
-	err = nn_write_value(ctx, path, current);
+	err = nn_write_value(root, path, current);
 	if (err == -EBUSY || err == -EAGAIN)
-		err = nn_write_value(ctx, path, current);
+		err = nn_write_value(root, path, current);
 	return err;
 }
 
-bool nn_probe_managed(struct nn_ctx *ctx, int err)
+bool nn_probe_managed(const struct nn_root *root, int err)
 {
-	return err == -EIO || (err == -EPERM && nn_root_is_live(&ctx->root));
+	return err == -EIO || (err == -EPERM && nn_root_is_live(root));
 }
 
 void nn_aff_result_free(struct nn_aff_result *r)
@@ -121,16 +121,17 @@ void nn_aff_result_free(struct nn_aff_result *r)
 }
 
 /* One attempt with the errno policy for transients: EBUSY/EAGAIN once more. */
-static int write_set(struct nn_ctx *ctx, const char *path, const struct nn_cpuset *set, bool mask)
+static int write_set(const struct nn_root *root, const char *path, const struct nn_cpuset *set,
+		     bool mask)
 {
 	char *text = mask ? nn_cpuset_format_mask(set, 0) : nn_cpuset_format_list(set);
 	int err;
 
 	if (!text)
 		return -ENOMEM;
-	err = nn_write_value(ctx, path, text);
+	err = nn_write_value(root, path, text);
 	if (nn_aff_classify(err) == NN_AFF_RETRY)
-		err = nn_write_value(ctx, path, text);
+		err = nn_write_value(root, path, text);
 	free(text);
 	return err;
 }
@@ -141,7 +142,7 @@ static int write_set(struct nn_ctx *ctx, const char *path, const struct nn_cpuse
  * Returns the write's result (EBUSY/EAGAIN retried once, as write_set());
  * *@rerr gets the readback's: 0, -errno, or 1 when nothing was read (a
  * failed write, a value longer than a page): the caller reads it then. */
-static int write_readback(struct nn_ctx *ctx, const char *path, const struct nn_cpuset *set,
+static int write_readback(const struct nn_root *root, const char *path, const struct nn_cpuset *set,
 			  bool mask, struct nn_cpuset *after, int *rerr)
 {
 	char *text = mask ? nn_cpuset_format_mask(set, 0) : nn_cpuset_format_list(set);
@@ -162,7 +163,7 @@ static int write_readback(struct nn_ctx *ctx, const char *path, const struct nn_
 	text = line;
 	text[len] = '\n';
 	text[len + 1] = '\0';
-	fd = nn_root_open_value(&ctx->root, path, O_RDWR);
+	fd = nn_root_open_value(root, path, O_RDWR);
 	if (fd < 0) {
 		err = fd;
 		goto out;
@@ -174,7 +175,7 @@ static int write_readback(struct nn_ctx *ctx, const char *path, const struct nn_
 		err = n < 0 ? -errno : (size_t)n != len + 1 ? -EIO : 0;
 	} while (nn_aff_classify(err) == NN_AFF_RETRY && ++tries < 2);
 	if (!err)
-		err = nn_root_value_written(&ctx->root, fd, len + 1);
+		err = nn_root_value_written(root, fd, len + 1);
 	if (!err) {
 		do
 			n = pread(fd, buf, sizeof(buf) - 1, 0);
@@ -193,12 +194,12 @@ out:
 	return err;
 }
 
-static void readback(struct nn_ctx *ctx, int irq, struct nn_aff_result *res)
+static void readback(const struct nn_root *root, int irq, struct nn_aff_result *res)
 {
 	char path[64];
 
 	nn_irq_path(path, sizeof(path), irq, "effective_affinity_list");
-	res->has_effective = nn_read_cpulist(&ctx->root, path, &res->effective) == 0;
+	res->has_effective = nn_read_cpulist(root, path, &res->effective) == 0;
 }
 
 static int finish(struct nn_aff_result *res, int err)
@@ -208,7 +209,7 @@ static int finish(struct nn_aff_result *res, int err)
 	return err;
 }
 
-int nn_irq_set_affinity(struct nn_ctx *ctx, int irq, const struct nn_cpuset *planned,
+int nn_irq_set_affinity(const struct nn_root *root, int irq, const struct nn_cpuset *planned,
 			const struct nn_cpuset *online, const struct nn_cpuset *fallback,
 			struct nn_aff_result *res)
 {
@@ -228,12 +229,12 @@ int nn_irq_set_affinity(struct nn_ctx *ctx, int irq, const struct nn_cpuset *pla
 		snprintf(res->note, sizeof(res->note), "no planned CPU is online");
 		return finish(res, -EINVAL);
 	}
-	err = write_readback(ctx, path, &try, false, &res->after, &rerr);
+	err = write_readback(root, path, &try, false, &res->after, &rerr);
 	/* This first write is also the managed-IRQ probe: the kernel refuses a
 	 * managed IRQ any mask before it looks at the value (EIO; EPERM on
 	 * 6.x live), so a write of the planned mask finds it as surely as the
 	 * current mask written back would, and changes nothing. */
-	if (err == -EPERM && nn_root_is_live(&ctx->root)) {
+	if (err == -EPERM && nn_root_is_live(root)) {
 		nn_cpuset_free(&try);
 		res->err = err;
 		res->cls = NN_AFF_MANAGED;
@@ -257,7 +258,7 @@ int nn_irq_set_affinity(struct nn_ctx *ctx, int irq, const struct nn_cpuset *pla
 				break;
 			}
 			nn_cpuset_set(&tried, (unsigned int)cpu);
-			err = write_set(ctx, path, &try, false);
+			err = write_set(root, path, &try, false);
 			if (err != -ENOSPC)
 				break;
 		}
@@ -274,7 +275,7 @@ int nn_irq_set_affinity(struct nn_ctx *ctx, int irq, const struct nn_cpuset *pla
 		return finish(res, err);
 	}
 	res->written = try;
-	err = rerr <= 0 ? rerr : nn_read_cpulist(&ctx->root, path, &res->after);
+	err = rerr <= 0 ? rerr : nn_read_cpulist(root, path, &res->after);
 	if (!err && !nn_cpuset_equal(&res->after, &res->written)) {
 		char *a = nn_cpuset_format_list(&res->after), *w = nn_cpuset_format_list(&res->written);
 
@@ -285,7 +286,7 @@ int nn_irq_set_affinity(struct nn_ctx *ctx, int irq, const struct nn_cpuset *pla
 		 * class the kernel reports, so the caller treats it as fatal. */
 		res->err = -EIO;
 		res->cls = NN_AFF_FATAL;
-		readback(ctx, irq, res);
+		readback(root, irq, res);
 		return -EIO;
 	}
 	if (err) {
@@ -294,11 +295,11 @@ int nn_irq_set_affinity(struct nn_ctx *ctx, int irq, const struct nn_cpuset *pla
 		res->cls = NN_AFF_FATAL;
 		return err;
 	}
-	readback(ctx, irq, res);
+	readback(root, irq, res);
 	return finish(res, 0);
 }
 
-int nn_xps_set(struct nn_ctx *ctx, const char *nic, int queue, const struct nn_cpuset *cpus,
+int nn_xps_set(const struct nn_root *root, const char *nic, int queue, const struct nn_cpuset *cpus,
 	       const struct nn_cpuset *online, struct nn_aff_result *res)
 {
 	char path[512];
@@ -312,10 +313,10 @@ int nn_xps_set(struct nn_ctx *ctx, const char *nic, int queue, const struct nn_c
 		return finish(res, err);
 	if (online && !nn_cpuset_empty(online))
 		nn_cpuset_and(&res->written, online);
-	err = write_readback(ctx, path, &res->written, true, &res->after, &rerr);
+	err = write_readback(root, path, &res->written, true, &res->after, &rerr);
 	if (err)
 		return finish(res, err);
-	err = rerr <= 0 ? rerr : nn_read_cpumask(&ctx->root, path, &res->after);
+	err = rerr <= 0 ? rerr : nn_read_cpumask(root, path, &res->after);
 	if (!err && !nn_cpuset_equal(&res->after, &res->written)) {
 		char *a = nn_cpuset_format_mask(&res->after, 0);
 		char *w = nn_cpuset_format_mask(&res->written, 0);

@@ -18,7 +18,7 @@
 
 #include "nicnuma/core/cpuset.h"
 
-struct nn_ctx;
+struct nn_root;
 
 enum nn_aff_class {
 	NN_AFF_OK = 0,
@@ -36,7 +36,7 @@ const char *nn_aff_class_name(enum nn_aff_class c);
 /* One write(2) of @val with a trailing newline, as echo(1) sends it: the
  * kernel parsers take it, and a fake tree keeps the kernel's file form byte
  * for byte, so a rollback leaves it exactly as it was. */
-int nn_write_value(struct nn_ctx *ctx, const char *path, const char *val);
+int nn_write_value(const struct nn_root *root, const char *path, const char *val);
 
 /* "/proc/irq/N/<file>" and "/sys/class/net/NIC/queues/tx-N/xps_cpus". */
 int nn_irq_path(char *buf, size_t size, int irq, const char *file);
@@ -44,17 +44,17 @@ int nn_xps_path(char *buf, size_t size, const char *nic, int queue);
 
 /* Kernel-managed per the IRQ debugfs (dstate IRQD_AFFINITY_MANAGED): 1 yes,
  * 0 no, -ENOENT when debugfs is not there to say. Reads only. */
-int nn_irq_managed_debugfs(struct nn_ctx *ctx, int irq);
+int nn_irq_managed_debugfs(const struct nn_root *root, int irq);
 
 /* Rewrites @current (the smp_affinity_list text just read) unchanged: 0 when
  * the IRQ takes writes, otherwise the kernel's -errno (see nn_probe_managed). */
-int nn_irq_probe(struct nn_ctx *ctx, int irq, const char *current);
+int nn_irq_probe(const struct nn_root *root, int irq, const char *current);
 /* Whether a failed probe means "the kernel places this IRQ, not user space":
  * EIO (kernels before 6.x) or, on the live root, EPERM (what 6.x kernels
  * answer for a managed IRQ: irq_can_set_affinity_usr() is false; measured on
  * this machine's virtio-blk IRQ). Under a fake root EPERM is just a file we
  * may not write, so it stays fatal there. */
-bool nn_probe_managed(struct nn_ctx *ctx, int err);
+bool nn_probe_managed(const struct nn_root *root, int err);
 
 struct nn_aff_result {
 	struct nn_cpuset written;	/* the set the kernel accepted */
@@ -73,12 +73,12 @@ void nn_aff_result_free(struct nn_aff_result *r);
  * back smp_affinity_list (must equal what was written: -EIO otherwise) and
  * effective_affinity_list. Returns 0 or the negative errno; @res->cls says
  * what the caller should do with it. */
-int nn_irq_set_affinity(struct nn_ctx *ctx, int irq, const struct nn_cpuset *planned,
+int nn_irq_set_affinity(const struct nn_root *root, int irq, const struct nn_cpuset *planned,
 			const struct nn_cpuset *online, const struct nn_cpuset *fallback,
 			struct nn_aff_result *res);
 
 /* Writes tx queue @queue's xps_cpus as a hex mask and reads it back. */
-int nn_xps_set(struct nn_ctx *ctx, const char *nic, int queue, const struct nn_cpuset *cpus,
+int nn_xps_set(const struct nn_root *root, const char *nic, int queue, const struct nn_cpuset *cpus,
 	       const struct nn_cpuset *online, struct nn_aff_result *res);
 
 #endif

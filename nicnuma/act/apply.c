@@ -33,44 +33,44 @@ void nn_apply_read_online(struct nn_ctx *ctx, struct nn_cpuset *online)
  * of one NIC at a time (values come grouped by NIC). Through them the kernel
  * walks two path components instead of four to ten and a symlink, a fifth of
  * apply's time on a large host. A view takes the same absolute paths as the
- * root it stands for, so ctx->root is swapped for one around each value. */
+ * root it stands for; each value's reads and writes are given its view. */
 struct views {
-	struct nn_root base, irq, nic;
+	const struct nn_root *base;
+	struct nn_root irq, nic;
 	char nic_dir[320];
 };
 
-static void views_open(struct nn_ctx *ctx, struct views *w)
+static void views_open(const struct nn_root *base, struct views *w)
 {
-	w->base = ctx->root;
-	nn_root_view_open(&w->base, "/proc/irq", &w->irq);
-	w->nic = w->base;	/* no NIC yet: the root itself, nothing to close */
+	w->base = base;
+	nn_root_view_open(base, "/proc/irq", &w->irq);
+	w->nic = *base;	/* no NIC yet: the root itself, nothing to close */
 	w->nic_dir[0] = '\0';
 }
 
-static void views_close(struct nn_ctx *ctx, struct views *w)
+static void views_close(struct views *w)
 {
-	ctx->root = w->base;
 	nn_root_view_close(&w->irq);
 	nn_root_view_close(&w->nic);
 }
 
-/* Points ctx->root at the view for @v (the root itself for other kinds). */
-static void views_enter(struct nn_ctx *ctx, struct views *w, const struct nn_apply_val *v)
+/* The root to read and write @v through: its view (the root itself for other kinds). */
+static const struct nn_root *views_for(struct views *w, const struct nn_apply_val *v)
 {
 	char dir[sizeof(w->nic_dir)];
 
-	ctx->root = w->base;
-	if (v->kind == NN_VAL_IRQ) {
-		ctx->root = w->irq;
-	} else if (v->kind == NN_VAL_XPS && v->nic &&
-		   snprintf(dir, sizeof(dir), "/sys/class/net/%s/queues", v->nic) < (int)sizeof(dir)) {
+	if (v->kind == NN_VAL_IRQ)
+		return &w->irq;
+	if (v->kind == NN_VAL_XPS && v->nic &&
+	    snprintf(dir, sizeof(dir), "/sys/class/net/%s/queues", v->nic) < (int)sizeof(dir)) {
 		if (strcmp(dir, w->nic_dir)) {
 			nn_root_view_close(&w->nic);
 			memcpy(w->nic_dir, dir, sizeof(dir));
-			nn_root_view_open(&w->base, w->nic_dir, &w->nic);
+			nn_root_view_open(w->base, w->nic_dir, &w->nic);
 		}
-		ctx->root = w->nic;
+		return &w->nic;
 	}
+	return w->base;
 }
 
 static int cmp_irq_key(const void *key, const void *elem)
@@ -129,7 +129,7 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 
 	if (!vals)
 		return -ENOMEM;
-	views_open(ctx, &views);
+	views_open(&ctx->root, &views);
 	for (i = 0; i < plan->nchannels; i++) {
 		const struct nn_plan_channels *c = &plan->channels[i];
 		struct nn_apply_val *v = &vals[k++];
@@ -186,9 +186,7 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 				classify(v, known, check);
 			continue;
 		}
-		views_enter(ctx, &views, v);
-		err = nn_read_str(&ctx->root, path, buf, sizeof(buf));
-		ctx->root = views.base;
+		err = nn_read_str(views_for(&views, v), path, buf, sizeof(buf));
 		if (err && check) {
 			v->status = NN_VAL_DRIFT;
 			if (err == -ENOENT)
@@ -233,9 +231,7 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 		if (!nn_cpuset_empty(online))
 			nn_cpuset_and(&v->want, online);
 		v->planned = nn_cpuset_format_mask(&v->want, 0);
-		views_enter(ctx, &views, v);
-		err = nn_read_str(&ctx->root, path, buf, sizeof(buf));
-		ctx->root = views.base;
+		err = nn_read_str(views_for(&views, v), path, buf, sizeof(buf));
 		if (err == -ENOENT) {
 			/* Single-queue devices and kernels without CONFIG_XPS have none. */
 			v->status = NN_VAL_SKIPPED;
@@ -255,13 +251,13 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 		}
 		classify(v, &cur, check);
 	}
-	views_close(ctx, &views);
+	views_close(&views);
 	nn_cpuset_free(&cur);
 	*out = vals;
 	*nout = k;
 	return 0;
 fail:
-	views_close(ctx, &views);
+	views_close(&views);
 	nn_cpuset_free(&cur);
 	nn_apply_vals_free(vals, k);
 	return err;
@@ -403,8 +399,9 @@ static void rollback_all(struct nn_ctx *ctx, struct nn_apply_report *rep, struct
 		nn_undo_mark_rolled_back(ctx, u);
 }
 
-static int write_irq(struct nn_ctx *ctx, const struct fb_table *fbt, struct nn_apply_val *v,
-		     const struct nn_cpuset *online, bool after_channels)
+/* @root: the view to write @v through (views_for). */
+static int write_irq(struct nn_ctx *ctx, const struct nn_root *root, const struct fb_table *fbt,
+		     struct nn_apply_val *v, const struct nn_cpuset *online, bool after_channels)
 {
 	const struct nic_fb *fb = v->nic ? fb_find(fbt, v->nic) : NULL;
 	struct nn_aff_result r;
@@ -415,8 +412,8 @@ static int write_irq(struct nn_ctx *ctx, const struct fb_table *fbt, struct nn_a
 	 * its mask), which halves the writes. After one, the IRQ may be gone or
 	 * renumbered: the current value written back finds that first. */
 	if (after_channels) {
-		err = nn_irq_probe(ctx, v->irq, v->before);
-		if (nn_probe_managed(ctx, err)) {
+		err = nn_irq_probe(root, v->irq, v->before);
+		if (nn_probe_managed(root, err)) {
 			v->status = NN_VAL_MANAGED;
 			snprintf(v->note, sizeof(v->note), "managed, left to the kernel");
 			return 0;
@@ -434,7 +431,7 @@ static int write_irq(struct nn_ctx *ctx, const struct fb_table *fbt, struct nn_a
 			return nn_aff_classify(err) == NN_AFF_FATAL ? err : 1;
 		}
 	}
-	nn_irq_set_affinity(ctx, v->irq, &v->want, online, fb ? &fb->cpus : NULL, &r);
+	nn_irq_set_affinity(root, v->irq, &v->want, online, fb ? &fb->cpus : NULL, &r);
 	if (r.note[0])
 		snprintf(v->note, sizeof(v->note), "%s", r.note);
 	switch (r.cls) {
@@ -442,7 +439,7 @@ static int write_irq(struct nn_ctx *ctx, const struct fb_table *fbt, struct nn_a
 		v->written = true;
 		v->status = NN_VAL_CHANGED;
 		set_after(v, &r, false);
-		if (nn_root_is_live(&ctx->root) && r.has_effective &&
+		if (nn_root_is_live(root) && r.has_effective &&
 		    !nn_cpuset_subset(&r.effective, &r.written))
 			snprintf(v->note, sizeof(v->note), "effective %s outside the new mask until "
 				 "the next interrupt", v->effective ? v->effective : "?");
@@ -479,12 +476,13 @@ static int write_irq(struct nn_ctx *ctx, const struct fb_table *fbt, struct nn_a
 	return ret;
 }
 
-static int write_xps(struct nn_ctx *ctx, struct nn_apply_val *v, const struct nn_cpuset *online)
+static int write_xps(struct nn_ctx *ctx, const struct nn_root *root, struct nn_apply_val *v,
+		     const struct nn_cpuset *online)
 {
 	struct nn_aff_result r;
 	int ret = 0;
 
-	nn_xps_set(ctx, v->nic, v->queue, &v->want, online, &r);
+	nn_xps_set(root, v->nic, v->queue, &v->want, online, &r);
 	if (r.note[0])
 		snprintf(v->note, sizeof(v->note), "%s", r.note);
 	if (r.cls == NN_AFF_OK) {
@@ -708,14 +706,13 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			soft_fail = true;
 		}
 	}
-	views_open(ctx, &views);
+	views_open(&ctx->root, &views);
 	for (i = 0; i < rep->nvals; i++) {
 		struct nn_apply_val *v = &rep->vals[i];
 		int r = 0;
 
 		if (v->status != NN_VAL_PENDING)
 			continue;
-		views_enter(ctx, &views, v);
 		if (v->kind == NN_VAL_CHANNELS) {
 			char why[192];
 
@@ -732,11 +729,10 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 					 "again to place new ones");
 			}
 		} else if (v->kind == NN_VAL_IRQ) {
-			r = write_irq(ctx, &fbt, v, &online, channels_changed);
+			r = write_irq(ctx, views_for(&views, v), &fbt, v, &online, channels_changed);
 		} else {
-			r = write_xps(ctx, v, &online);
+			r = write_xps(ctx, views_for(&views, v), v, &online);
 		}
-		ctx->root = views.base;
 		if (r > 0)
 			soft_fail = true;
 		if (r < 0) {
@@ -750,7 +746,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			break;
 		}
 	}
-	views_close(ctx, &views);
+	views_close(&views);
 	/* Packet memory last: all or nothing over the pools, in the same log; a
 	 * shortfall puts every pool back and is a warning, not a rollback of IRQs. */
 	if (hp_pending && !rep->fatal && nn_hugepages_apply_plan(ctx, &u, plan->hugepages,

@@ -60,7 +60,7 @@ int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check
 		}
 		/* A managed IRQ never follows a plan; the kernel places it. */
 		if (v->kind == NN_VAL_IRQ && v->status == NN_VAL_DRIFT && v->before &&
-		    nn_irq_managed_debugfs(ctx, v->irq) == 1) {
+		    nn_irq_managed_debugfs(&ctx->root, v->irq) == 1) {
 			v->status = NN_VAL_MANAGED;
 			snprintf(v->note, sizeof(v->note), "managed, left to the kernel");
 		}

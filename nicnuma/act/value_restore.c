@@ -87,9 +87,9 @@ int nn_value_restore(struct nn_ctx *ctx, const char *path, const char *before,
 		return err;
 	if (nn_value_equal(path, *cur, before))
 		return 1;
-	err = nn_write_value(ctx, path, before);
+	err = nn_write_value(&ctx->root, path, before);
 	if (err == -EBUSY || err == -EAGAIN)
-		err = nn_write_value(ctx, path, before);	/* transient: once more */
+		err = nn_write_value(&ctx->root, path, before);	/* transient: once more */
 	if (!err)
 		err = read_value(ctx, path, now);
 	if (!err && !nn_value_equal(path, *now, before))

@@ -125,7 +125,7 @@ static void test_write_masks_with_online_and_reads_back(void **state)
 	(void)state;
 	set_of(&planned, "1-5");
 	set_of(&online, "0-3");
-	assert_int_equal(nn_irq_set_affinity(&ctx, 38, &planned, &online, NULL, &r), 0);
+	assert_int_equal(nn_irq_set_affinity(&ctx.root, 38, &planned, &online, NULL, &r), 0);
 	assert_int_equal(r.cls, NN_AFF_OK);
 	/* One write of the kernel form, offline CPUs 4-5 dropped. */
 	assert_string_equal(get("proc/irq/38/smp_affinity_list"), "1-3\n");
@@ -134,7 +134,7 @@ static void test_write_masks_with_online_and_reads_back(void **state)
 	assert_int_equal(nn_cpuset_first(&r.effective), 2);
 	nn_aff_result_free(&r);
 	/* No effective_affinity_list (old kernel, IO-APIC): not an error. */
-	assert_int_equal(nn_irq_set_affinity(&ctx, 39, &planned, &online, NULL, &r), 0);
+	assert_int_equal(nn_irq_set_affinity(&ctx.root, 39, &planned, &online, NULL, &r), 0);
 	assert_false(r.has_effective);
 	nn_aff_result_free(&r);
 	nn_cpuset_free(&planned);
@@ -150,7 +150,7 @@ static void test_no_online_cpu_is_bad_mask_and_writes_nothing(void **state)
 	put("proc/irq/39/smp_affinity_list", "0-3\n");
 	set_of(&planned, "6-7");
 	set_of(&online, "0-3");
-	assert_int_equal(nn_irq_set_affinity(&ctx, 39, &planned, &online, NULL, &r), -EINVAL);
+	assert_int_equal(nn_irq_set_affinity(&ctx.root, 39, &planned, &online, NULL, &r), -EINVAL);
 	assert_int_equal(r.cls, NN_AFF_BADMASK);
 	assert_non_null(strstr(r.note, "online"));
 	assert_string_equal(get("proc/irq/39/smp_affinity_list"), "0-3\n");
@@ -166,15 +166,15 @@ static void test_unwritable_is_fatal(void **state)
 
 	(void)state;
 	set_of(&planned, "1");
-	assert_int_equal(nn_irq_set_affinity(&ctx, 40, &planned, NULL, NULL, &r), -EISDIR);
+	assert_int_equal(nn_irq_set_affinity(&ctx.root, 40, &planned, NULL, NULL, &r), -EISDIR);
 	assert_int_equal(r.cls, NN_AFF_FATAL);
 	nn_aff_result_free(&r);
 	/* Missing IRQ: fatal too (the plan does not fit this host any more). */
-	assert_int_equal(nn_irq_set_affinity(&ctx, 41, &planned, NULL, NULL, &r), -ENOENT);
+	assert_int_equal(nn_irq_set_affinity(&ctx.root, 41, &planned, NULL, NULL, &r), -ENOENT);
 	assert_int_equal(r.cls, NN_AFF_FATAL);
 	nn_aff_result_free(&r);
-	assert_int_equal(nn_irq_probe(&ctx, 40, "0-3"), -EISDIR);
-	assert_int_equal(nn_irq_probe(&ctx, 38, "1-3"), 0);
+	assert_int_equal(nn_irq_probe(&ctx.root, 40, "0-3"), -EISDIR);
+	assert_int_equal(nn_irq_probe(&ctx.root, 38, "1-3"), 0);
 	nn_cpuset_free(&planned);
 }
 
@@ -195,7 +195,7 @@ static void test_enospc_walks_fallback(void **state)
 	assert_int_equal(symlink("/dev/full", p), 0);
 	set_of(&planned, "1");
 	set_of(&fallback, "1-3");
-	assert_int_equal(nn_irq_set_affinity(&ctx, 42, &planned, NULL, &fallback, &r), -ENOSPC);
+	assert_int_equal(nn_irq_set_affinity(&ctx.root, 42, &planned, NULL, &fallback, &r), -ENOSPC);
 	assert_int_equal(r.cls, NN_AFF_NOSPC);
 	assert_non_null(strstr(r.note, "every planned CPU"));
 	nn_aff_result_free(&r);
@@ -212,12 +212,12 @@ static void test_xps(void **state)
 	(void)state;
 	set_of(&cpus, "1,3,9");
 	set_of(&online, "0-7");
-	assert_int_equal(nn_xps_set(&ctx, "eth0", 0, &cpus, &online, &r), 0);
+	assert_int_equal(nn_xps_set(&ctx.root, "eth0", 0, &cpus, &online, &r), 0);
 	assert_string_equal(get("sys/class/net/eth0/queues/tx-0/xps_cpus"), "0000000a\n");
 	assert_int_equal(nn_cpuset_count(&r.after), 2);
 	nn_aff_result_free(&r);
 	/* A queue without xps_cpus (single-queue device): ENOENT, fatal for a write. */
-	assert_int_equal(nn_xps_set(&ctx, "eth0", 1, &cpus, &online, &r), -ENOENT);
+	assert_int_equal(nn_xps_set(&ctx.root, "eth0", 1, &cpus, &online, &r), -ENOENT);
 	nn_aff_result_free(&r);
 	/* A NIC name from a plan file cannot climb out of /sys/class/net. */
 	assert_int_equal(nn_xps_path(path, sizeof(path), "..", 0), -EINVAL);
