@@ -84,23 +84,6 @@ static bool canonical_dir(const char *p)
 	return true;
 }
 
-/* Undoes mountinfo's octal escapes (\040 for a space) in place. */
-static void unescape(char *s)
-{
-	char *d = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*d++ = *s;
-		}
-	}
-	*d = '\0';
-}
-
 /* The filesystem type mounted on top at @path per /proc/self/mountinfo (read
  * through the fs root): 1 hugetlbfs, 0 nothing mounted there, -EPERM
  * another type, or -errno when it cannot be read. Lines are in mount order:
@@ -127,7 +110,7 @@ static int top_mount(struct nn_ctx *ctx, const char *path)
 			f[i++] = tok;
 		if (i < 5 || !fstype)
 			continue;
-		unescape(f[4]);
+		nn_hp_mount_unescape(f[4]);
 		if (!strcmp(f[4], path))
 			found = !strcmp(fstype, "hugetlbfs") ? 1 : -EPERM;
 	}

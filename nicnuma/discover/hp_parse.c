@@ -254,27 +254,20 @@ int nn_hp_meminfo_kb(const char *text, const char *key, long *kb)
 	return -ENOENT;
 }
 
-/* /proc/mounts escapes space, tab, newline and backslash as \ooo octal. */
-static char *unescape(const char *s, size_t len)
+void nn_hp_mount_unescape(char *s)
 {
-	char *out = malloc(len + 1), *o = out;
-	size_t i;
+	char *d = s;
 
-	if (!out)
-		return NULL;
-	for (i = 0; i < len; i++) {
-		if (s[i] == '\\' && i + 3 < len &&
-		    s[i + 1] >= '0' && s[i + 1] <= '3' &&
-		    s[i + 2] >= '0' && s[i + 2] <= '7' &&
-		    s[i + 3] >= '0' && s[i + 3] <= '7') {
-			*o++ = (char)(((s[i + 1] - '0') << 6) | ((s[i + 2] - '0') << 3) | (s[i + 3] - '0'));
-			i += 3;
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
 		} else {
-			*o++ = s[i];
+			*d++ = *s;
 		}
 	}
-	*o = '\0';
-	return out;
+	*d = '\0';
 }
 
 /* Next whitespace-separated field of a mounts line. */
@@ -328,9 +321,10 @@ int nn_hp_parse_mount_line(const char *line, unsigned long default_kb, struct nn
 		olen -= n + 1;
 		opts = comma + 1;
 	}
-	m->path = unescape(dir, plen);
+	m->path = strndup(dir, plen);
 	if (!m->path)
 		return -ENOMEM;
+	nn_hp_mount_unescape(m->path);
 	m->size_kb = size_kb;
 	return 1;
 }

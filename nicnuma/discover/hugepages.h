@@ -5,9 +5,6 @@
  * pages on the wrong node put every DMA and packet touch across the
  * interconnect. The kernel keeps one pool per node and page size:
  *   /sys/devices/system/node/nodeN/hugepages/hugepages-<S>kB/nr_hugepages
- * A write asks for a count; the kernel gives what it can find in contiguous
- * memory, so every write is read back, a shortfall is retried once after
- * compaction, and by default a short result is put back rather than kept.
  *
  * Parsers (hp_parse.c) are pure; the state reader (hp_state.c) goes through
  * the fs root only. What to ask of each pool is plan/hp_target.h; setting
@@ -68,6 +65,9 @@ int nn_hp_parse_mount_line(const char *line, unsigned long default_kb, struct nn
 int nn_hp_parse_mounts(const char *text, unsigned long default_kb,
 		       struct nn_hp_mount **mounts, size_t *n, size_t *bad);
 void nn_hp_mounts_free(struct nn_hp_mount *mounts, size_t n);
+/* Undoes the octal escapes of /proc/mounts and mountinfo fields (\040 for a
+ * space; also tab, newline, backslash) in place. */
+void nn_hp_mount_unescape(char *s);
 
 /* ---- the host's pools (read through the fs root) ------------------------ */
 
