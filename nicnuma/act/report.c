@@ -186,7 +186,7 @@ void nn_apply_report_free(struct nn_apply_report *rep)
 void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep)
 {
 	struct nn_out *o = &ctx->out;
-	size_t i, shown = 0;
+	size_t i;
 
 	nn_printf(o, "%-8s %-20s %-12s %-12s %s\n", "KIND", "TARGET", "CURRENT", "EXPECTED", "STATUS");
 	nn_open_array(o, "values");
@@ -195,7 +195,6 @@ void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep)
 		if (!ctx->out.json && rep->vals[i].status == NN_VAL_ALIGNED && !ctx->verbose)
 			continue;
 		print_val(ctx, &rep->vals[i], true);
-		shown++;
 	}
 	nn_close_array(o);
 	nn_open_object(o, "irqbalance");
@@ -214,7 +213,6 @@ void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep)
 	nn_printf(o, "%zu values checked, %zu drifted%s\n", rep->nvals,
 		  rep->ndrift - (rep->irqb_drift ? 1 : 0),
 		  rep->ndrift ? "" : ": aligned with the plan");
-	(void)shown;
 }
 
 void nn_check_report_free(struct nn_check_report *rep)

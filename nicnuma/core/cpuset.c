@@ -75,12 +75,6 @@ static int set_range(struct nn_cpuset *s, unsigned int a, unsigned int b)
 	return 0;
 }
 
-void nn_cpuset_clear(struct nn_cpuset *s, unsigned int cpu)
-{
-	if (cpu / WORD_BITS < s->nwords)
-		s->bits[cpu / WORD_BITS] &= ~(1UL << (cpu % WORD_BITS));
-}
-
 bool nn_cpuset_test(const struct nn_cpuset *s, unsigned int cpu)
 {
 	if (cpu / WORD_BITS >= s->nwords)

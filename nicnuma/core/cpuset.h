@@ -22,7 +22,6 @@ struct nn_cpuset {
 void nn_cpuset_free(struct nn_cpuset *s);
 void nn_cpuset_zero(struct nn_cpuset *s);
 int nn_cpuset_set(struct nn_cpuset *s, unsigned int cpu);
-void nn_cpuset_clear(struct nn_cpuset *s, unsigned int cpu);
 bool nn_cpuset_test(const struct nn_cpuset *s, unsigned int cpu);
 unsigned int nn_cpuset_count(const struct nn_cpuset *s);
 bool nn_cpuset_empty(const struct nn_cpuset *s);

@@ -376,17 +376,6 @@ int nn_root_realpath(const struct nn_root *r, const char *path, char *buf, size_
 	return 0;
 }
 
-int nn_root_hostpath(const struct nn_root *r, const char *path, char *buf, size_t size)
-{
-	int n;
-
-	if (r->fd < 0)
-		n = snprintf(buf, size, "%s", path);
-	else
-		n = snprintf(buf, size, "%s/%s", r->path, rel(path));
-	return (n < 0 || (size_t)n >= size) ? -ENAMETOOLONG : 0;
-}
-
 /* Doubles a read buffer, up to 64 MiB: a kernel file larger than that is
  * garbage, not data. */
 static int grow(char **buf, size_t *cap)

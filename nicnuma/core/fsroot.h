@@ -57,8 +57,6 @@ int nn_root_realpath(const struct nn_root *r, const char *path, char *buf, size_
  * from the root's fd (nn_mkdirat_p: no symlink followed, no ".."); new
  * directories get @mode. Returns an O_DIRECTORY fd of @path or -errno. */
 int nn_root_mkdir_p(const struct nn_root *r, const char *path, mode_t mode);
-/* Host path of @path for messages and external tools: "<root>/<path>". */
-int nn_root_hostpath(const struct nn_root *r, const char *path, char *buf, size_t size);
 
 /* Whole file, malloc'd and NUL-terminated, any size (sysfs files lie about it). */
 int nn_read_file(const struct nn_root *r, const char *path, char **out, size_t *len);

@@ -41,13 +41,6 @@ const char *nn_mpol_name(enum nn_mpol p)
 	return (unsigned int)p < NN_MPOL_COUNT ? mpol_names[p] : "unknown";
 }
 
-const char *nn_mem_class_name(int cls)
-{
-	static const char *const names[NN_MEM_COUNT] = { "anon", "file", "huge" };
-
-	return cls >= 0 && cls < NN_MEM_COUNT ? names[cls] : "unknown";
-}
-
 /* Byte counts saturate instead of wrapping: a numa_maps with absurd counts
  * (a corrupt capture, a fuzzer) must never turn into "400% off node". */
 static unsigned long long sat_add(unsigned long long a, unsigned long long b)

@@ -141,7 +141,6 @@ double nn_pm_percent(unsigned long long part, unsigned long long whole);
 const char *nn_pm_verdict_key(unsigned int flag);
 const char *nn_pm_verdict_text(unsigned int flag);
 const char *nn_mpol_name(enum nn_mpol p);
-const char *nn_mem_class_name(int cls);
 
 /* ---- a process's snapshot, read through the fs root (procmap_read.c) ---- */
 
