@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/ctx.h"
 
@@ -54,16 +55,9 @@ void nn_warn(struct nn_ctx *ctx, const char *file, const char *fmt, ...)
 	va_end(ap);
 	if (!msg)
 		goto out;
-	if (ctx->nwarns == ctx->warns_cap) {
-		size_t cap = ctx->warns_cap ? ctx->warns_cap * 2 : 8;
-
-		w = realloc(ctx->warns, cap * sizeof(*w));
-		if (!w) {
-			free(msg);
-			goto out;
-		}
-		ctx->warns = w;
-		ctx->warns_cap = cap;
+	if (NN_GROW(ctx->warns, ctx->nwarns, ctx->warns_cap)) {
+		free(msg);
+		goto out;
 	}
 	w = &ctx->warns[ctx->nwarns++];
 	w->file = file ? strdup(file) : NULL;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "nicnuma/core/fileio.h"
 #include "nicnuma/core/parse.h"
 
 static const char *skip_ws(const char *p, const char *end)
@@ -284,18 +285,11 @@ int nn_intr_parse_line(struct nn_intr_parse *st, const char *p, const char *le)
 	}
 	if (r == 0)
 		return 0;
-	if (st->nv == st->cap) {
-		size_t ncap = st->cap ? st->cap * 2 : 64;
-		struct nn_interrupt *nvp = realloc(st->v, ncap * sizeof(*nvp));
-
-		if (!nvp) {
-			free(it.chip);
-			free(it.hwirq);
-			free(it.name);
-			return -ENOMEM;
-		}
-		st->v = nvp;
-		st->cap = ncap;
+	if (NN_GROW(st->v, st->nv, st->cap)) {
+		free(it.chip);
+		free(it.hwirq);
+		free(it.name);
+		return -ENOMEM;
 	}
 	st->v[st->nv++] = it;
 	return 0;
@@ -502,16 +496,9 @@ int nn_parse_distances(const char *text, int **out, size_t *n)
 		}
 		if (*e && *e != ' ' && *e != '\t' && *e != '\n' && *e != '\r')
 			goto bad;
-		if (cnt == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			int *nv = realloc(v, ncap * sizeof(*v));
-
-			if (!nv) {
-				free(v);
-				return -ENOMEM;
-			}
-			v = nv;
-			cap = ncap;
+		if (NN_GROW(v, cnt, cap)) {
+			free(v);
+			return -ENOMEM;
 		}
 		v[cnt++] = (int)d;
 		p = e;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nicnuma/core/fileio.h"
 #include "nicnuma/discover/hugepages.h"
 #include "nicnuma/core/cpuset.h"
 
@@ -377,17 +378,10 @@ int nn_hp_parse_mounts(const char *text, unsigned long default_kb,
 		}
 		if (r == 0)
 			continue;
-		if (cnt == cap) {
-			size_t ncap = cap ? cap * 2 : 4;
-			struct nn_hp_mount *nv = realloc(v, ncap * sizeof(*nv));
-
-			if (!nv) {
-				free(m.path);
-				err = -ENOMEM;
-				goto fail;
-			}
-			v = nv;
-			cap = ncap;
+		if (NN_GROW(v, cnt, cap)) {
+			free(m.path);
+			err = -ENOMEM;
+			goto fail;
 		}
 		v[cnt++] = m;
 	}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nicnuma/core/fileio.h"
 #include "nicnuma/discover/hugepages.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/ctx.h"
@@ -56,16 +57,9 @@ static int read_sizes(struct nn_ctx *ctx, struct nn_hp_state *st)
 
 		if (nn_hp_parse_dirname(de->d_name, &kb))
 			continue;
-		if (st->nsizes == cap) {
-			size_t ncap = cap ? cap * 2 : 4;
-			unsigned long *v = realloc(st->sizes, ncap * sizeof(*v));
-
-			if (!v) {
-				closedir(d);
-				return -ENOMEM;
-			}
-			st->sizes = v;
-			cap = ncap;
+		if (NN_GROW(st->sizes, st->nsizes, cap)) {
+			closedir(d);
+			return -ENOMEM;
 		}
 		st->sizes[st->nsizes++] = kb;
 	}
@@ -77,15 +71,8 @@ static int read_sizes(struct nn_ctx *ctx, struct nn_hp_state *st)
 
 static int add_node(struct nn_hp_state *st, int id, size_t *cap)
 {
-	if (st->nnodes == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 4;
-		struct nn_hp_node *v = realloc(st->nodes, ncap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		st->nodes = v;
-		*cap = ncap;
-	}
+	if (NN_GROW(st->nodes, st->nnodes, *cap))
+		return -ENOMEM;
 	st->nodes[st->nnodes].id = id;
 	st->nodes[st->nnodes].mem_total_kb = -1;
 	st->nodes[st->nnodes].mem_free_kb = -1;
