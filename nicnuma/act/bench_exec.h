@@ -6,8 +6,6 @@
 #define NICNUMA_ACT_BENCH_EXEC_H
 
 #include <signal.h>
-#include <stdbool.h>
-#include <stddef.h>
 
 #include "nicnuma/plan/bench.h"
 

@@ -9,9 +9,6 @@
 #ifndef NICNUMA_ACT_HP_SET_H
 #define NICNUMA_ACT_HP_SET_H
 
-#include <stdbool.h>
-#include <stddef.h>
-
 #include "nicnuma/discover/hugepages.h"
 
 struct nn_undo;

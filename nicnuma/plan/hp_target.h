@@ -1,15 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* hp_target.h - what each node's hugepage pool is asked for (plan layer, pure)
- *
- * From the words of `hugepages reserve|release` and a snapshot of the pools
- * (discover/hugepages.h), every target is computed and checked before the
- * first write; and the boot arguments that would reserve a plan's pools.
- */
+/* hp_target.h - what each node's hugepage pool is asked for, and the boot
+ * arguments that would reserve it (plan layer, pure: see hp_target.c) */
 #ifndef NICNUMA_PLAN_HP_TARGET_H
 #define NICNUMA_PLAN_HP_TARGET_H
-
-#include <stdbool.h>
-#include <stddef.h>
 
 #include "nicnuma/discover/hugepages.h"
 
