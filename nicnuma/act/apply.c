@@ -14,7 +14,7 @@
 #include "nicnuma/act/apply.h"
 #include "nicnuma/act/apply_internal.h"
 #include "nicnuma/act/change_kinds.h"
-#include "nicnuma/act/channels.h"
+#include "nicnuma/discover/ethtool.h"
 
 void nn_apply_read_online(struct nn_ctx *ctx, struct nn_cpuset *online)
 {

@@ -3,8 +3,8 @@
  * rollback reads logs with
  *
  * Each kind's ops live beside what it changes: file values in
- * irq/value_restore.c, channels in irq/channels_change.c, irqbalance in
- * irq/irqb_change.c, a hugetlbfs mount in hugepages/hp_mount.c.
+ * value_restore.c, channels in channels_change.c, irqbalance in
+ * irqb_change.c, a hugetlbfs mount in hp_mount.c (all in nicnuma/act/).
  */
 #ifndef NICNUMA_IRQ_CHANGE_KINDS_H
 #define NICNUMA_IRQ_CHANGE_KINDS_H

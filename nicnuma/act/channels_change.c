@@ -10,7 +10,7 @@
 
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/act/change_kinds.h"
-#include "nicnuma/act/channels.h"
+#include "nicnuma/discover/ethtool.h"
 
 /* Whether the log's host ("host":{"nics":[..]}) names @ifname. */
 static bool host_has_nic(const struct nn_undo *u, const char *ifname)
