@@ -75,6 +75,7 @@ static void test_json(void **state)
 	free(t);
 }
 
+static void vtext(FILE *fp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void vtext(FILE *fp, const char *fmt, ...)
 {
 	va_list ap;
