@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "irq/script.h"
+#include "nicnuma/basic/strbuf.h"
 
 static void test_quote_forms(void **state)
 {
@@ -33,7 +34,7 @@ static void test_quote_forms(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *q = nn_sh_quote(cases[i].in);
+		char *q = nn_shquote(cases[i].in);
 
 		assert_non_null(q);
 		assert_string_equal(q, cases[i].out);
@@ -56,7 +57,7 @@ static void test_quote_round_trip_through_sh(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(x, sizeof(x), "%s/x", dir);
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-		char *q = nn_sh_quote(words[i]), got[512];
+		char *q = nn_shquote(words[i]), got[512];
 		FILE *fp;
 		size_t n;
 
