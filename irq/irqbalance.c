@@ -480,28 +480,35 @@ int nn_irqb_prepare(struct nn_ctx *ctx, enum nn_irqbalance_action action,
 	return op->detail ? 0 : -ENOMEM;
 }
 
-/* The ban drop-in: ExecStart= the checked binary with the daemon's own
- * options and --policyscript, every word quoted for systemd. */
-static int write_dropin(const struct nn_irqb_op *op)
+char *nn_irqb_dropin_text(const struct nn_irqb_proc *p, const char *script)
 {
-	char **argv = nn_irqb_ban_argv(&op->proc, op->script);
+	char **argv = nn_irqb_ban_argv(p, script), *out = NULL;
 	struct nn_sb sb = NN_SB_INIT;
-	int root = -1, dfd = -1, err;
 	size_t i;
 
-	if (!argv)
-		return -ENOMEM;
+	if (!argv || !p->exe) {
+		free_ban_argv(argv);
+		return NULL;
+	}
 	nn_sb_puts(&sb, "# nicnuma apply --irqbalance=ban (removed by rollback)\n"
 		   "[Service]\nExecStart=\nExecStart=");
-	nn_sb_unit_quote(&sb, op->proc.exe);
+	nn_sb_unit_quote(&sb, p->exe);
 	for (i = 1; argv[i]; i++) {
 		nn_sb_putc(&sb, ' ');
 		nn_sb_unit_quote(&sb, argv[i]);
 	}
 	nn_sb_putc(&sb, '\n');
-	err = nn_sb_error(&sb);
-	if (err)
-		goto out;
+	free_ban_argv(argv);
+	return nn_sb_steal(&sb, &out) ? NULL : out;
+}
+
+static int write_dropin(const struct nn_irqb_op *op)
+{
+	char *text = nn_irqb_dropin_text(&op->proc, op->script);
+	int root = -1, dfd = -1, err = 0;
+
+	if (!text)
+		return -ENOMEM;
 	root = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0) {
 		err = -errno;
@@ -512,14 +519,13 @@ static int write_dropin(const struct nn_irqb_op *op)
 		err = dfd;
 		goto out;
 	}
-	err = nn_write_atomic_at(dfd, strrchr(NN_IRQB_DROPIN, '/') + 1, sb.buf, sb.len, 0644);
+	err = nn_write_atomic_at(dfd, strrchr(NN_IRQB_DROPIN, '/') + 1, text, strlen(text), 0644);
 out:
 	if (dfd >= 0)
 		close(dfd);
 	if (root >= 0)
 		close(root);
-	nn_sb_free(&sb);
-	free_ban_argv(argv);
+	free(text);
 	return err;
 }
 

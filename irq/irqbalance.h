@@ -51,6 +51,10 @@ char *nn_irqb_ban_script(const int *irqs, size_t n, const char *chain);
  * X, -l X, -lX) plus "--policyscript=@script" (the only malloc'd element);
  * NULL-terminated. */
 char **nn_irqb_ban_argv(const struct nn_irqb_proc *p, const char *script);
+/* The ban drop-in for a systemd host: ExecStart= @p's checked exe with its
+ * options and --policyscript=@script, every word quoted for systemd
+ * (nn_sb_unit_quote). Malloc'd; NULL on ENOMEM or when @p has no exe. */
+char *nn_irqb_dropin_text(const struct nn_irqb_proc *p, const char *script);
 /* The daemon's own --policyscript/-l argument, NULL when it has none. */
 const char *nn_irqb_policy_arg(const struct nn_irqb_proc *p);
 
