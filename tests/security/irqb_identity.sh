@@ -79,6 +79,25 @@ for mode in stop ban; do
 	[ ! -e "$st/irqbalance-ban.sh" ] || bad "apply --irqbalance $mode fenced an impostor"
 done
 
+# The generated script's own rules (irq/script_lib.c): the impostors are
+# not irqbalance to it either, and its restore script restarts only the
+# system binary with irqbalance's options, whatever its lines say.
+"$nn" script --plan "$w/plan.json" -o "$w/s.sh" >/dev/null 2>&1	# 1: warnings only
+[ -s "$w/s.sh" ] || bad "nicnuma script wrote no script"
+sed -n '/^	cat <<.NICNUMA_RESTORE_HEAD.$/,/^NICNUMA_RESTORE_HEAD$/p' "$w/s.sh" | sed '1d;$d' >"$w/head.sh"
+pids=$(sh -c '. "$1"; irqb_pids report' sh "$w/head.sh" 2>"$w/sherr")
+[ -z "$pids" ] || bad "the script's irqb_pids took pids $pids for irqbalance"
+grep -q "pid $upid, uid 65534" "$w/sherr" || bad "the script did not report uid 65534's irqbalance"
+{
+	cat "$w/head.sh"
+	echo 'ROOT='
+	printf "irqb_restart '%s' --foreground '--policyscript=%s'\\n" "$evil" "$evil"
+} >"$w/restore.sh"
+sh "$w/restore.sh" >"$w/restore.out" 2>&1
+sleep 0.3
+[ ! -e "$st/evil-ran" ] || bad "the restore script ran $evil"
+rm -f "$st/evil-ran"
+
 # Rollback restarts only when no irqbalance runs: end every process of that
 # name (all of them ours: this pid namespace holds nothing else).
 for d in /proc/[0-9]*; do
