@@ -21,19 +21,22 @@
 
 struct nn_ctx;
 
-/* A running irqbalance, as /proc shows it. */
+/* The system's irqbalance, as /proc shows it (identity rules: irqbalance_id.h). */
 struct nn_irqb_proc {
 	int pid;		/* -1: not running */
-	char *exe;		/* /proc/PID/exe target, NULL unreadable */
-	char **argv;		/* /proc/PID/cmdline, NULL-terminated */
+	char *exe;		/* its checked executable; NULL when it failed or is unknown */
+	char **argv;		/* argv[0] = exe, then irqbalance's options only, normalized */
 	size_t argc;
-	char **env;		/* only IRQBALANCE_* entries of /proc/PID/environ */
+	char **env;		/* checked IRQBALANCE_* entries of /proc/PID/environ */
 	size_t nenv;
 	bool systemd;		/* PID 1 is systemd */
 };
 
-/* Finds irqbalance in ctx->root's /proc (comm "irqbalance"); pid -1 when none.
- * Works under a fake root too (a captured /proc), for reporting. */
+/* Finds the system's irqbalance: live under systemd, irqbalance.service's
+ * MainPID; otherwise the lowest uid-0 process named irqbalance running a
+ * root-owned system binary. A zombie is not running. Any other process named
+ * irqbalance is a warning and is left alone. pid -1 when none. Works under a
+ * fake root too (a captured /proc), for reporting. */
 int nn_irqb_inspect(struct nn_ctx *ctx, struct nn_irqb_proc *p);
 void nn_irqb_proc_free(struct nn_irqb_proc *p);
 /* "--policyscript=FILE" in its argv names a nicnuma ban script (check uses it
@@ -48,6 +51,10 @@ char *nn_irqb_ban_script(const int *irqs, size_t n, const char *chain);
  * X, -l X, -lX) plus "--policyscript=@script" (the only malloc'd element);
  * NULL-terminated. */
 char **nn_irqb_ban_argv(const struct nn_irqb_proc *p, const char *script);
+/* The ban drop-in for a systemd host: ExecStart= @p's checked exe with its
+ * options and --policyscript=@script, every word quoted for systemd
+ * (nn_sb_unit_quote). Malloc'd; NULL on ENOMEM or when @p has no exe. */
+char *nn_irqb_dropin_text(const struct nn_irqb_proc *p, const char *script);
 /* The daemon's own --policyscript/-l argument, NULL when it has none. */
 const char *nn_irqb_policy_arg(const struct nn_irqb_proc *p);
 
@@ -72,7 +79,17 @@ int nn_irqb_prepare(struct nn_ctx *ctx, enum nn_irqbalance_action action,
 int nn_irqb_act(struct nn_ctx *ctx, struct nn_irqb_op *op, char *why, size_t whylen);
 void nn_irqb_op_free(struct nn_irqb_op *op);
 
-/* Undo: brings irqbalance back to @before as @detail (from the log) says. */
+/* Pure check of an undo log's irqbalance change before anything acts on it:
+ * @before "running"|"stopped"; @detail an object of known keys, mode stop|ban,
+ * booleans where booleans go, exe NULL or "<system dir>/irqbalance", argv
+ * irqbalance's own options (normalized), env IRQBALANCE_* with printable
+ * values. 0, or -EINVAL with @why naming the bad field. */
+int nn_irqb_validate(const char *before, const char *detail, char *why, size_t whylen);
+
+/* Undo: brings irqbalance back to @before as @detail (from the log) says,
+ * after nn_irqb_validate(): the binary is found again by the identity rule
+ * (never taken from @detail), arguments and environment filtered again, and
+ * only nicnuma's own ban script and drop-in (fixed paths) are removed. */
 int nn_irqb_restore(struct nn_ctx *ctx, const char *before, const char *detail,
 		    char *why, size_t whylen);
 
