@@ -514,7 +514,7 @@ static int write_dropin(const struct nn_irqb_op *op)
 		err = -errno;
 		goto out;
 	}
-	dfd = nn_mkdirat_p(root, NN_IRQB_DROPIN_DIR + 1, 0755);
+	dfd = nn_mkdirat_p(root, &NN_IRQB_DROPIN_DIR[1], 0755);
 	if (dfd < 0) {
 		err = dfd;
 		goto out;

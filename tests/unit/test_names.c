@@ -19,7 +19,7 @@ static void test_ifname(void **state)
 	static const char *const good[] = { "eth0", ".hidden", "a..b", "...", "x", "enp129s0f1np1x",
 					    "veth-1_2.3", "\xc3\xa9th0", "a\x1b[31m" };
 	static const char *const bad[] = { "", ".", "..", "../x", "a/b", "eth0:1", "a b", "a\tb",
-					   "a\nb", "a\xa0" "b", "0123456789abcdef", "a\vb" };
+					   "a\nb", ("a\xa0" "b"), "0123456789abcdef", "a\vb" };
 	const char *why = NULL;
 	size_t i;
 

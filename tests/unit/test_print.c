@@ -75,7 +75,7 @@ static void test_json(void **state)
 	free(t);
 }
 
-static void vtext(FILE *fp, const char *fmt, ...)
+static void __attribute__((format(printf, 2, 3))) vtext(FILE *fp, const char *fmt, ...)
 {
 	va_list ap;
 
