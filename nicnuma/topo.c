@@ -76,19 +76,10 @@ static void faults_flush(struct nn_ctx *ctx, struct faults *w)
 	w->n = 0;
 }
 
-static void faults_drop(struct faults *w)
-{
-	unsigned int i;
-
-	for (i = 0; i < w->n; i++)
-		nn_cpuset_free(&w->f[i].cpus);
-	w->n = 0;
-}
-
 /* Reads an integer file of CPU @cpu through @r (the root or a view of it);
  * failures go to @w, one warning per kind. */
 static long read_num_in(struct nn_ctx *ctx, const struct nn_root *r, const char *path,
-			const char *what, int cpu, struct faults *w)
+			const char *what, int cpu, struct faults *w, bool missing_ok)
 {
 	char msg[96];
 	long v;
@@ -96,6 +87,8 @@ static long read_num_in(struct nn_ctx *ctx, const struct nn_root *r, const char 
 
 	if (!err)
 		return v;
+	if (err == -ENOENT && missing_ok)
+		return -1;
 	if (err == -ENOENT)
 		snprintf(msg, sizeof(msg), "missing: %s unknown", what);
 	else if (err == -EINVAL || err == -ERANGE)
@@ -553,7 +546,7 @@ static int read_siblings(struct nn_ctx *ctx, const struct nn_root *r, struct fau
 
 static int read_cpus(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 {
-	struct faults w = { .n = 0 }, w_die = { .n = 0 };
+	struct faults w = { .n = 0 };
 	struct groups g = { NULL, NULL, 0 };
 	struct nn_root cpus;
 	size_t i = 0;
@@ -591,16 +584,17 @@ static int read_cpus(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 		c->core = f ? f->core : -1;
 		if (c->package < 0) {
 			snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/physical_package_id", cpu);
-			c->package = to_int(read_num_in(ctx, &cpus, path, "physical_package_id", cpu, &w));
+			c->package = to_int(read_num_in(ctx, &cpus, path, "physical_package_id", cpu, &w, false));
 		}
-		/* die_id exists since Linux 5.2; older kernels simply lack it. */
+		/* die_id exists since Linux 5.2; older kernels simply lack it:
+		 * missing is unknown without a warning, garbage still warns. */
 		if (c->die < 0) {
 			snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/die_id", cpu);
-			c->die = to_int(read_num_in(ctx, &cpus, path, "die_id", cpu, &w_die));
+			c->die = to_int(read_num_in(ctx, &cpus, path, "die_id", cpu, &w, true));
 		}
 		if (c->core < 0) {
 			snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/core_id", cpu);
-			c->core = to_int(read_num_in(ctx, &cpus, path, "core_id", cpu, &w));
+			c->core = to_int(read_num_in(ctx, &cpus, path, "core_id", cpu, &w, false));
 		}
 		err = f ? nn_cpuset_copy(&c->siblings, &f->siblings) : read_siblings(ctx, &cpus, &w, c);
 		if (err)
@@ -623,8 +617,6 @@ static int read_cpus(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 	err = 0;
 out:
 	faults_flush(ctx, &w);
-	/* die_id is absent on pre-5.2 kernels: unknown without a warning. */
-	faults_drop(&w_die);
 	nn_root_view_close(&cpus);
 	groups_free(&g);
 	return err;
