@@ -93,7 +93,7 @@ static void usage(FILE *fp)
 "  --ports LIST         port ids to use, e.g. 0,1 (default every probed port)\n"
 "  --fwd-lcores N       forwarding lcores to use (default all on the lcore node)\n"
 "  --rxd N, --txd N     descriptors per queue (default 1024)\n"
-"  --mbufs N            mbufs per port pool (default 8191)\n"
+"  --mbufs N            mbufs per port in the one shared pool (default 8191)\n"
 "  --stall beside|before|off\n"
 "                       host stall meter: spinning on the main lcore beside the traffic\n"
 "                       (default when the main lcore is free), for --stall-window\n"
