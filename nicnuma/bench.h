@@ -19,7 +19,7 @@ struct nn_ctx;
 struct nn_topo;
 struct nn_undo;
 
-#define NN_BENCH_PAGES 48		/* 2 MB pages per mbuf node: 2 pools of 8191 mbufs + EAL */
+#define NN_BENCH_PAGES 48		/* 2 MB pages per mbuf node: one pool of 2 x 8191 mbufs + EAL */
 #define NN_BENCH_PAGE_KB 2048		/* nicnuma-fwd's pools take 2 MB pages */
 #define NN_BENCH_NPCT 5			/* p50 p90 p99 p999 max */
 #define NN_BENCH_MAX_ARGS 48
