@@ -15,7 +15,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <linux/ethtool.h>
+
 #include "nicnuma/ctx.h"
+#include "nicnuma/ethtool.h"
 #include "nicnuma/nic.h"
 #include "nicnuma/pcie.h"
 #include "tmptree.h"
@@ -234,6 +237,19 @@ static void formats(void **state)
 	assert_string_equal(b, "126");
 }
 
+/* A port with its link down is judged by its fastest supported mode. */
+static void link_mode_speeds(void **state)
+{
+	(void)state;
+	assert_int_equal(nn_link_mode_mbps(ETHTOOL_LINK_MODE_100000baseCR4_Full_BIT), 100000);
+	assert_int_equal(nn_link_mode_mbps(ETHTOOL_LINK_MODE_25000baseSR_Full_BIT), 25000);
+	assert_int_equal(nn_link_mode_mbps(ETHTOOL_LINK_MODE_400000baseCR4_Full_BIT), 400000);
+	assert_int_equal(nn_link_mode_mbps(ETHTOOL_LINK_MODE_2500baseT_Full_BIT), 2500);
+	assert_int_equal(nn_link_mode_mbps(ETHTOOL_LINK_MODE_Autoneg_BIT), -1);
+	assert_int_equal(nn_link_mode_mbps(ETHTOOL_LINK_MODE_FEC_RS_BIT), -1);
+	assert_int_equal(nn_link_mode_mbps(4000), -1);
+}
+
 /* ---- reading a tree: pairing along the path, caps, the shared sum */
 
 static char tmp[PATH_MAX];
@@ -404,6 +420,7 @@ int main(void)
 		cmocka_unit_test(verdict_shared_link),
 		cmocka_unit_test(verdict_narrowest),
 		cmocka_unit_test(formats),
+		cmocka_unit_test(link_mode_speeds),
 		cmocka_unit_test_setup_teardown(read_and_assess, setup, teardown),
 		cmocka_unit_test_setup_teardown(read_unknown_and_malformed, setup, teardown),
 	};
