@@ -105,8 +105,17 @@ static int port_setup(struct fwd_app *app, struct fwd_port *p)
 	char name[RTE_MEMPOOL_NAMESIZE];
 	int ret;
 
-	snprintf(name, sizeof(name), "nnfwd_p%u", p->id);
-	p->pool = rte_pktmbuf_pool_create(name, app->cfg.nb_mbufs, 256, 0,
+	/* One pool for every port (all on mbuf_node), as testpmd has one per
+	 * socket: a per-port pool each had its own lcore cache, twice the
+	 * mbufs cycling through L1/L2 for the same traffic. Port 0 makes it
+	 * with room for all; the others share it and its placement check. */
+	if (p != &app->ports[0]) {
+		p->pool = app->ports[0].pool;
+		p->placement = app->ports[0].placement;
+		goto pool_done;
+	}
+	snprintf(name, sizeof(name), "nnfwd_pool");
+	p->pool = rte_pktmbuf_pool_create(name, app->cfg.nb_mbufs * app->nports, 256, 0,
 					  RTE_MBUF_DEFAULT_BUF_SIZE, app->mbuf_node);
 	if (!p->pool) {
 		ret = -rte_errno;
@@ -124,7 +133,7 @@ static int port_setup(struct fwd_app *app, struct fwd_port *p)
 		fprintf(stderr, "nicnuma-fwd: warning: cannot check where pool %s lives: %s\n",
 			name, strerror(-ret));
 	report_placement(app, p);
-
+pool_done:
 	ret = rte_eth_dev_info_get(p->id, &info);
 	if (ret < 0)
 		return ret;
@@ -244,6 +253,7 @@ void ports_drain(struct fwd_app *app)
 
 void ports_close(struct fwd_app *app)
 {
+	struct rte_mempool *shared;
 	unsigned int i;
 	int ret;
 
@@ -263,8 +273,11 @@ void ports_close(struct fwd_app *app)
 				rte_strerror(-ret));
 	}
 	/* Pools last: a closed port no longer holds their mbufs. */
+	shared = app->nports ? app->ports[0].pool : NULL;
 	for (i = 0; i < app->nports; i++) {
-		rte_mempool_free(app->ports[i].pool);
+		/* Shared: freed once, through the port that made it. */
+		if (i == 0 || app->ports[i].pool != shared)
+			rte_mempool_free(app->ports[i].pool);
 		app->ports[i].pool = NULL;
 	}
 }

@@ -139,6 +139,18 @@ static void print_hist(struct nn_out *o, const struct fwd_app *app, const char *
 			nn_print_null(o, PRINT_JSON, ps[i].key, NULL);
 	}
 	if (h && h->count) {
+		/* The CDF at fixed ranks, so a bench can take medians of several
+		 * runs point by point and draw it (nicnuma bench --report). */
+		static const double cdf_p[] = { 0, 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.99, 100 };
+
+		nn_open_array(o, "cdf");
+		for (i = 0; i < sizeof(cdf_p) / sizeof(cdf_p[0]); i++) {
+			nn_open_object(o, NULL);
+			nn_print_double(o, PRINT_JSON, "p", NULL, cdf_p[i]);
+			nn_print_double(o, PRINT_JSON, "ns", NULL, ns(app, nn_hist_percentile(h, cdf_p[i])));
+			nn_close_object(o);
+		}
+		nn_close_array(o);
 		nn_print_double(o, PRINT_JSON, "mean", NULL, ns(app, (uint64_t)nn_hist_mean(h)));
 		nn_print_uint(o, PRINT_ANY, "samples", " ns (%llu samples)", h->count);
 	} else {

@@ -10,10 +10,14 @@ NN_PACKAGES=(
   build-essential meson ninja-build pkg-config python3
   libjson-c-dev libmnl-dev libnuma-dev libcmocka-dev
   numactl hwloc irqbalance ethtool iproute2 procps kmod shellcheck jq strace
+  libxml2-utils
   libdpdk-dev dpdk dpdk-dev
   clang libclang-rt-14-dev
   systemd
 )
+
+# The fwd suite's 'report' case renders the bench report to a PNG (installed by the case itself).
+NN_REPORT_PACKAGES=(chromium)
 
 # Host tools for the multi-NUMA QEMU guest (scripts/testhost installs them on demand).
 NN_GUEST_PACKAGES=(qemu-system-x86 busybox-static debootstrap cpio kmod)

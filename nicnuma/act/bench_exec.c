@@ -160,7 +160,7 @@ out:
 	return ret;
 }
 
-/* Free pages of one node's pool, -1 unknown (hugepages/ reads and warns). */
+/* Free pages of one node's pool, -1 unknown (discover/hp_state.c reads and warns). */
 static long pool_free(struct nn_ctx *ctx, int node, unsigned long size_kb)
 {
 	struct nn_hp_pool p;

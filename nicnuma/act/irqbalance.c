@@ -4,8 +4,9 @@
  * irqbalance rewrites /proc/irq/N/smp_affinity every pass (10 s by default),
  * so a plan applied under a running daemon lasts until its next pass. The
  * daemon is not our child: it is signalled through a pidfd (no pid-reuse
- * race) and restarted detached (double fork, setsid) exactly as /proc showed
- * it was started: same executable, argv and IRQBALANCE_* environment.
+ * race) and restarted detached (double fork, setsid) as /proc showed it was
+ * started, within irqbalance_id.c's rules: the system's binary, irqbalance's
+ * own options, its IRQBALANCE_* variables and nothing else of any environment.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,47 +24,13 @@
 #include <json-c/json.h>
 
 #include "nicnuma/core/ctx.h"
+#include "nicnuma/core/fileio.h"
+#include "nicnuma/core/strbuf.h"
 #include "nicnuma/act/undo.h"
 #include "nicnuma/act/irqbalance.h"
+#include "nicnuma/discover/irqbalance_id.h"
 
-#define BAN_SCRIPT "irqbalance-ban.sh"
-#define DROPIN_DIR "/run/systemd/system/irqbalance.service.d"
-#define DROPIN DROPIN_DIR "/50-nicnuma-ban.conf"
 #define WAIT_MS 5000
-
-extern char **environ;
-
-/* Splits NUL-separated /proc text into a NULL-terminated vector. */
-static int split_nul(const char *buf, size_t len, char ***out, size_t *n)
-{
-	size_t i, cnt = 0, k = 0;
-	char **v;
-
-	for (i = 0; i < len; i++)
-		if (!buf[i])
-			cnt++;
-	if (len && buf[len - 1])
-		cnt++;
-	v = calloc(cnt + 1, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (i = 0; i < len && k < cnt;) {
-		size_t l = strnlen(buf + i, len - i);
-
-		v[k] = strndup(buf + i, l);
-		if (!v[k]) {
-			while (k--)
-				free(v[k]);
-			free(v);
-			return -ENOMEM;
-		}
-		k++;
-		i += l + 1;
-	}
-	*out = v;
-	*n = k;
-	return 0;
-}
 
 static void free_vec(char **v, size_t n)
 {
@@ -76,129 +43,6 @@ static void free_vec(char **v, size_t n)
 	free(v);
 }
 
-void nn_irqb_proc_free(struct nn_irqb_proc *p)
-{
-	free(p->exe);
-	free_vec(p->argv, p->argc);
-	free_vec(p->env, p->nenv);
-	memset(p, 0, sizeof(*p));
-	p->pid = -1;
-}
-
-static bool comm_is(struct nn_ctx *ctx, int pid, const char *name)
-{
-	char path[64], comm[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	return !nn_read_str(&ctx->root, path, comm, sizeof(comm)) && !strcmp(comm, name);
-}
-
-/* Lowest pid whose comm is irqbalance and that is not a zombie, or -1. */
-static int find_pid(struct nn_ctx *ctx)
-{
-	struct dirent *de;
-	DIR *d;
-	int best = -1;
-
-	if (nn_root_opendir(&ctx->root, "/proc", &d))
-		return -1;
-	while ((de = readdir(d))) {
-		char path[64], *stat = NULL, *rp;
-		long pid;
-
-		if (nn_parse_long(de->d_name, &pid) || pid <= 0 || pid > 1 << 30)
-			continue;
-		if (!comm_is(ctx, (int)pid, "irqbalance"))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-		/* A zombie has exited already: "pid (comm) Z ..." */
-		if (!nn_read_file(&ctx->root, path, &stat, NULL) && (rp = strrchr(stat, ')')) &&
-		    rp[1] == ' ' && rp[2] == 'Z') {
-			free(stat);
-			continue;
-		}
-		free(stat);
-		if (best < 0 || pid < best)
-			best = (int)pid;
-	}
-	closedir(d);
-	return best;
-}
-
-int nn_irqb_inspect(struct nn_ctx *ctx, struct nn_irqb_proc *p)
-{
-	char path[64], link[4096], *buf = NULL;
-	size_t len, i, n = 0;
-	char **env = NULL;
-	int err;
-
-	memset(p, 0, sizeof(*p));
-	p->pid = -1;
-	p->systemd = comm_is(ctx, 1, "systemd");
-	p->pid = find_pid(ctx);
-	if (p->pid < 0)
-		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/exe", p->pid);
-	if (!nn_root_readlink(&ctx->root, path, link, sizeof(link))) {
-		/* " (deleted)" after a package upgrade: the path is still the way to start it. */
-		char *del = strstr(link, " (deleted)");
-
-		if (del)
-			*del = '\0';
-		p->exe = strdup(link);
-	}
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", p->pid);
-	err = nn_read_file(&ctx->root, path, &buf, &len);
-	if (!err) {
-		err = split_nul(buf, len, &p->argv, &p->argc);
-		free(buf);
-		buf = NULL;
-	}
-	if (err)
-		goto fail;
-	snprintf(path, sizeof(path), "/proc/%d/environ", p->pid);
-	if (!nn_read_file(&ctx->root, path, &buf, &len)) {
-		err = split_nul(buf, len, &env, &n);
-		free(buf);
-		if (err)
-			goto fail;
-		p->env = calloc(n + 1, sizeof(*p->env));
-		if (!p->env) {
-			free_vec(env, n);
-			err = -ENOMEM;
-			goto fail;
-		}
-		/* Only what changes irqbalance's behaviour travels with a restart. */
-		for (i = 0; i < n; i++) {
-			if (!strncmp(env[i], "IRQBALANCE_", 11)) {
-				p->env[p->nenv++] = env[i];
-				env[i] = NULL;
-			}
-		}
-		free_vec(env, n);
-	}
-	return 0;
-fail:
-	nn_irqb_proc_free(p);
-	return err;
-}
-
-bool nn_irqb_is_fenced(const struct nn_irqb_proc *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->argc; i++) {
-		const char *a = p->argv[i];
-
-		if (!strncmp(a, "--policyscript=", 15) && strstr(a, BAN_SCRIPT))
-			return true;
-		if ((!strcmp(a, "--policyscript") || !strcmp(a, "-l")) && i + 1 < p->argc &&
-		    strstr(p->argv[i + 1], BAN_SCRIPT))
-			return true;
-	}
-	return false;
-}
-
 static struct json_object *vec_json(char **v, size_t n)
 {
 	struct json_object *a = json_object_new_array();
@@ -209,6 +53,7 @@ static struct json_object *vec_json(char **v, size_t n)
 	return a;
 }
 
+/* The strings of a JSON array (nn_irqb_validate checked the types). */
 static int vec_from_json(struct json_object *a, char ***out, size_t *n)
 {
 	size_t i, len;
@@ -234,63 +79,31 @@ static int vec_from_json(struct json_object *a, char ***out, size_t *n)
 	return 0;
 }
 
-/* Runs argv (no shell) and returns its exit status, or -errno. */
-static int run(char *const argv[])
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		int fd = open("/dev/null", O_RDWR);
-
-		if (fd >= 0) {
-			dup2(fd, STDIN_FILENO);
-			dup2(fd, STDOUT_FILENO);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 static int systemctl(const char *verb, const char *flag)
 {
-	char *argv[5];
-	int i = 0;
+	const char *args[4] = { verb, flag ? flag : "irqbalance.service",
+				flag ? "irqbalance.service" : NULL, NULL };
 
-	argv[i++] = (char *)"systemctl";
-	argv[i++] = (char *)verb;
-	if (flag)
-		argv[i++] = (char *)flag;
-	argv[i++] = (char *)"irqbalance.service";
-	argv[i] = NULL;
-	return run(argv);
+	return nn_irqb_systemctl(args, NULL, 0);
 }
 
 /* Starts @exe @argv detached from us (double fork, new session, stdio on
- * /dev/null), with our environment minus IRQBALANCE_* plus @env. */
+ * /dev/null) with a fixed PATH and @env, which is re-checked here: nothing
+ * of our own environment (LD_*, IFS, ...) reaches a root daemon. */
 static int spawn_detached(const char *exe, char **argv, char **env, size_t nenv)
 {
-	size_t n = 0, i, k = 0;
+	size_t i, k = 0;
 	char **envp;
 	int status;
 	pid_t pid;
 
-	while (environ[n])
-		n++;
-	envp = calloc(n + nenv + 1, sizeof(*envp));
+	envp = calloc(nenv + 2, sizeof(*envp));
 	if (!envp)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		if (strncmp(environ[i], "IRQBALANCE_", 11))
-			envp[k++] = environ[i];
+	envp[k++] = (char *)"PATH=/usr/sbin:/usr/bin:/sbin:/bin";
 	for (i = 0; i < nenv; i++)
-		envp[k++] = env[i];
+		if (nn_irqb_env_ok(env[i]))
+			envp[k++] = env[i];
 	pid = fork();
 	if (pid < 0) {
 		free(envp);
@@ -309,9 +122,7 @@ static int spawn_detached(const char *exe, char **argv, char **env, size_t nenv)
 		}
 		if (chdir("/") < 0)
 			_exit(127);
-		if (exe)
-			execve(exe, argv, envp);
-		execvpe(argv[0], argv, envp);
+		execve(exe, argv, envp);
 		_exit(127);
 	}
 	free(envp);
@@ -321,8 +132,8 @@ static int spawn_detached(const char *exe, char **argv, char **env, size_t nenv)
 	return 0;
 }
 
-/* Waits until an irqbalance other than @old runs (a restart takes a moment,
- * a daemonizing one forks first); its pid, or -ETIMEDOUT. */
+/* Waits until a system irqbalance other than @old runs (a restart takes a
+ * moment, a daemonizing one forks first); its pid, or -ETIMEDOUT. */
 static int wait_started(struct nn_ctx *ctx, int old)
 {
 	struct timespec ts = { 0, 50 * 1000 * 1000 };
@@ -331,7 +142,7 @@ static int wait_started(struct nn_ctx *ctx, int old)
 	/* The same pid twice in a row: a daemonizing irqbalance forks and its
 	 * first process exits, so the first pid seen may not be the daemon. */
 	for (i = 0; i < WAIT_MS / 50; i++) {
-		pid = find_pid(ctx);
+		pid = nn_irqb_find_pid(ctx, false);
 		if (pid > 0 && pid != old && pid == seen)
 			return pid;
 		seen = pid;
@@ -353,10 +164,11 @@ static int stop_pid(struct nn_ctx *ctx, int pid, char *why, size_t whylen)
 		snprintf(why, whylen, "irqbalance pid %d: pidfd_open: %s", pid, strerror(errno));
 		return -errno;
 	}
-	/* The pidfd pins the process: check it is still the daemon we saw. */
-	if (!comm_is(ctx, pid, "irqbalance")) {
+	/* The pidfd pins the process: check it is still the system's daemon. */
+	if (!nn_irqb_is_system_pid(ctx, pid)) {
 		close(fd);
-		return 0;
+		snprintf(why, whylen, "pid %d is no longer the system's irqbalance: left alone", pid);
+		return -ESRCH;
 	}
 	if (syscall(SYS_pidfd_send_signal, fd, SIGTERM, NULL, 0) < 0) {
 		r = -errno;
@@ -380,94 +192,29 @@ static int stop_pid(struct nn_ctx *ctx, int pid, char *why, size_t whylen)
 	return 0;
 }
 
-static int write_file(const char *path, const char *text, mode_t mode)
-{
-	char tmp[4200];
-	size_t len = strlen(text);
-	int fd, err = 0;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
-	if (fd < 0)
-		return -errno;
-	if (fchmod(fd, mode) < 0 || write(fd, text, len) != (ssize_t)len || fsync(fd) < 0)
-		err = errno ? -errno : -EIO;
-	if (close(fd) < 0 && !err)
-		err = -errno;
-	if (!err && rename(tmp, path) < 0)
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	return err;
-}
-
-const char *nn_irqb_policy_arg(const struct nn_irqb_proc *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->argc; i++) {
-		if (!strncmp(p->argv[i], "--policyscript=", 15))
-			return p->argv[i] + 15;
-		if ((!strcmp(p->argv[i], "--policyscript") || !strcmp(p->argv[i], "-l")) &&
-		    i + 1 < p->argc)
-			return p->argv[i + 1];
-		if (!strncmp(p->argv[i], "-l", 2) && p->argv[i][2])
-			return p->argv[i] + 2;
-	}
-	return NULL;
-}
-
-/* Single-quoted for sh: ' becomes '\'' . */
-static int sh_quote(char **out, const char *s)
-{
-	size_t n = 2, i, k = 0;
-	char *q;
-
-	for (i = 0; s[i]; i++)
-		n += s[i] == '\'' ? 4 : 1;
-	q = malloc(n + 1);
-	if (!q)
-		return -ENOMEM;
-	q[k++] = '\'';
-	for (i = 0; s[i]; i++) {
-		if (s[i] == '\'') {
-			memcpy(q + k, "'\\''", 4);
-			k += 4;
-		} else {
-			q[k++] = s[i];
-		}
-	}
-	q[k++] = '\'';
-	q[k] = '\0';
-	*out = q;
-	return 0;
-}
-
 char *nn_irqb_ban_script(const int *irqs, size_t n, const char *chain)
 {
-	size_t cap = 256 + n * 12 + (chain ? strlen(chain) * 4 + 32 : 0), len = 0, i;
-	char *s = malloc(cap), *q = NULL;
+	struct nn_sb sb = NN_SB_INIT;
+	char *out;
+	size_t i;
 
-	if (!s)
-		return NULL;
-	len += (size_t)snprintf(s + len, cap - len,
-		"#!/bin/sh\n"
-		"# nicnuma apply --irqbalance=ban: irqbalance calls this with the device\n"
-		"# path and IRQ number; the IRQs nicnuma placed are banned from balancing.\n"
-		"case \"$2\" in\n");
-	if (n) {
-		for (i = 0; i < n; i++)
-			len += (size_t)snprintf(s + len, cap - len, "%s%d", i ? "|" : "", irqs[i]);
-		len += (size_t)snprintf(s + len, cap - len, ") echo ban=true; exit 0 ;;\n");
-	}
-	len += (size_t)snprintf(s + len, cap - len, "*) ;;\nesac\n");
-	if (chain && !sh_quote(&q, chain)) {
-		len += (size_t)snprintf(s + len, cap - len, "exec %s \"$@\"\n", q);
-		free(q);
+	nn_sb_puts(&sb, "#!/bin/sh\n"
+		   "# nicnuma apply --irqbalance=ban: irqbalance calls this with the device\n"
+		   "# path and IRQ number; the IRQs nicnuma placed are banned from balancing.\n"
+		   "case \"$2\" in\n");
+	for (i = 0; i < n; i++)
+		nn_sb_printf(&sb, "%s%d", i ? "|" : "", irqs[i]);
+	if (n)
+		nn_sb_puts(&sb, ") echo ban=true; exit 0 ;;\n");
+	nn_sb_puts(&sb, "*) ;;\nesac\n");
+	if (chain) {
+		nn_sb_puts(&sb, "exec ");
+		nn_sb_shquote(&sb, chain);
+		nn_sb_puts(&sb, " \"$@\"\n");
 	} else {
-		len += (size_t)snprintf(s + len, cap - len, "exit 0\n");
+		nn_sb_puts(&sb, "exit 0\n");
 	}
-	return s;
+	return nn_sb_steal(&sb, &out) ? NULL : out;
 }
 
 char **nn_irqb_ban_argv(const struct nn_irqb_proc *p, const char *script)
@@ -495,10 +242,45 @@ char **nn_irqb_ban_argv(const struct nn_irqb_proc *p, const char *script)
 	return v;
 }
 
+static void free_ban_argv(char **argv)
+{
+	size_t i;
+
+	for (i = 0; argv && argv[i]; i++)
+		if (!strncmp(argv[i], "--policyscript=", 15))
+			free(argv[i]);
+	free(argv);
+}
+
+static char *detail_json(const struct nn_irqb_op *op)
+{
+	struct json_object *d = json_object_new_object();
+	char *text;
+
+	if (!d)
+		return NULL;
+	json_object_object_add(d, "mode", json_object_new_string(nn_irqbalance_action_name(op->action)));
+	json_object_object_add(d, "systemd", json_object_new_boolean(op->proc.systemd));
+	json_object_object_add(d, "pid", json_object_new_int(op->proc.pid));
+	json_object_object_add(d, "exe", op->proc.exe ? json_object_new_string(op->proc.exe) : NULL);
+	json_object_object_add(d, "argv", vec_json(op->proc.argv, op->proc.argc));
+	json_object_object_add(d, "env", vec_json(op->proc.env, op->proc.nenv));
+	if (op->proc.systemd) {
+		json_object_object_add(d, "unit_enabled",
+				       json_object_new_boolean(systemctl("is-enabled", "--quiet") == 0));
+		json_object_object_add(d, "unit_active",
+				       json_object_new_boolean(systemctl("is-active", "--quiet") == 0));
+	}
+	/* The ban script and drop-in paths are derived again at rollback: not logged. */
+	text = strdup(json_object_to_json_string_ext(d, JSON_C_TO_STRING_PLAIN |
+						     JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(d);
+	return text;
+}
+
 int nn_irqb_prepare(struct nn_ctx *ctx, enum nn_irqbalance_action action,
 		    const int *irqs, size_t nirqs, struct nn_irqb_op *op)
 {
-	struct json_object *d;
 	int err;
 
 	memset(op, 0, sizeof(*op));
@@ -510,111 +292,111 @@ int nn_irqb_prepare(struct nn_ctx *ctx, enum nn_irqbalance_action action,
 		return err;
 	snprintf(op->before, sizeof(op->before), "%s", op->proc.pid > 0 ? "running" : "stopped");
 	snprintf(op->after, sizeof(op->after), "%s", op->before);
+	op->noop = true;
 	if (!nn_root_is_live(&ctx->root)) {
-		op->noop = true;
 		snprintf(op->status, sizeof(op->status), "not touched (fake root)");
 		return 0;
 	}
 	if (action == NN_IRQB_NONE) {
-		op->noop = true;
 		snprintf(op->status, sizeof(op->status), "%s, left alone (--irqbalance=ignore)",
 			 op->before);
 		return 0;
 	}
 	if (op->proc.pid < 0) {
-		op->noop = true;
 		snprintf(op->status, sizeof(op->status), "nothing to do");
 		return 0;
 	}
-	if (action == NN_IRQB_BAN && nn_irqb_is_fenced(&op->proc) && !op->proc.systemd) {
-		/* Fenced by an earlier apply: refresh the IRQ list in its script. */
-		snprintf(op->status, sizeof(op->status), "already fenced (pid %d)", op->proc.pid);
+	/* Restarting it (ban, or rollback of a stop) needs the checked binary. */
+	if (!op->proc.exe && (action == NN_IRQB_BAN || !op->proc.systemd)) {
+		snprintf(op->status, sizeof(op->status),
+			 "pid %d left alone: its executable is not a verified system irqbalance",
+			 op->proc.pid);
+		return 0;
 	}
+	op->noop = false;
 	if (action == NN_IRQB_BAN) {
 		const char *chain = nn_irqb_policy_arg(&op->proc);
 
-		if (chain && strstr(chain, BAN_SCRIPT))
-			chain = NULL;	/* our own from an earlier run: do not loop */
-		if (asprintf(&op->script, "%s/%s", ctx->state_dir, BAN_SCRIPT) < 0) {
-			op->script = NULL;
+		op->script = nn_irqb_ban_path(ctx);
+		if (!op->script)
 			return -ENOMEM;
-		}
+		if (chain && !strcmp(chain, op->script))
+			chain = NULL;	/* our own from an earlier run: do not loop */
 		op->script_text = nn_irqb_ban_script(irqs, nirqs, chain);
 		if (!op->script_text)
 			return -ENOMEM;
+		if (nn_irqb_is_fenced(&op->proc) && !op->proc.systemd)
+			snprintf(op->status, sizeof(op->status), "already fenced (pid %d)", op->proc.pid);
 	}
 	snprintf(op->after, sizeof(op->after), "%s", action == NN_IRQB_STOP ? "stopped" : "running");
-	d = json_object_new_object();
-	json_object_object_add(d, "mode", json_object_new_string(nn_irqbalance_action_name(action)));
-	json_object_object_add(d, "systemd", json_object_new_boolean(op->proc.systemd));
-	json_object_object_add(d, "pid", json_object_new_int(op->proc.pid));
-	json_object_object_add(d, "exe", op->proc.exe ? json_object_new_string(op->proc.exe) : NULL);
-	json_object_object_add(d, "argv", vec_json(op->proc.argv, op->proc.argc));
-	json_object_object_add(d, "env", vec_json(op->proc.env, op->proc.nenv));
-	if (op->proc.systemd) {
-		json_object_object_add(d, "unit_enabled",
-				       json_object_new_boolean(systemctl("is-enabled", "--quiet") == 0));
-		json_object_object_add(d, "unit_active",
-				       json_object_new_boolean(systemctl("is-active", "--quiet") == 0));
-		if (action == NN_IRQB_BAN)
-			json_object_object_add(d, "dropin", json_object_new_string(DROPIN));
-	}
-	if (op->script)
-		json_object_object_add(d, "script", json_object_new_string(op->script));
-	op->detail = strdup(json_object_to_json_string_ext(d, JSON_C_TO_STRING_PLAIN |
-							   JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(d);
+	op->detail = detail_json(op);
 	return op->detail ? 0 : -ENOMEM;
+}
+
+char *nn_irqb_dropin_text(const struct nn_irqb_proc *p, const char *script)
+{
+	char **argv = nn_irqb_ban_argv(p, script), *out = NULL;
+	struct nn_sb sb = NN_SB_INIT;
+	size_t i;
+
+	if (!argv || !p->exe) {
+		free_ban_argv(argv);
+		return NULL;
+	}
+	nn_sb_puts(&sb, "# nicnuma apply --irqbalance=ban (removed by rollback)\n"
+		   "[Service]\nExecStart=\nExecStart=");
+	nn_sb_unit_quote(&sb, p->exe);
+	for (i = 1; argv[i]; i++) {
+		nn_sb_putc(&sb, ' ');
+		nn_sb_unit_quote(&sb, argv[i]);
+	}
+	nn_sb_putc(&sb, '\n');
+	free_ban_argv(argv);
+	return nn_sb_steal(&sb, &out) ? NULL : out;
 }
 
 static int write_dropin(const struct nn_irqb_op *op)
 {
-	char **argv = nn_irqb_ban_argv(&op->proc, op->script), *text = NULL, *q;
-	size_t cap = 256, len, i;
-	int err = 0;
+	char *text = nn_irqb_dropin_text(&op->proc, op->script);
+	int root = -1, dfd = -1, err = 0;
 
-	if (!argv)
+	if (!text)
 		return -ENOMEM;
-	for (i = 0; argv[i]; i++)
-		cap += strlen(argv[i]) * 4 + 3;
-	text = malloc(cap);
-	if (!text) {
-		err = -ENOMEM;
+	root = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0) {
+		err = -errno;
 		goto out;
 	}
-	len = (size_t)snprintf(text, cap, "# nicnuma apply --irqbalance=ban (removed by rollback)\n"
-			       "[Service]\nExecStart=\nExecStart=%s", op->proc.exe ? op->proc.exe
-			       : argv[0]);
-	for (i = 1; argv[i]; i++) {
-		/* systemd unit quoting: double quotes, backslash-escaped. */
-		len += (size_t)snprintf(text + len, cap - len, " \"");
-		for (q = argv[i]; *q; q++) {
-			if (*q == '"' || *q == '\\')
-				text[len++] = '\\';
-			text[len++] = *q == '%' ? '%' : *q;
-			if (*q == '%')
-				text[len++] = '%';
-		}
-		len += (size_t)snprintf(text + len, cap - len, "\"");
+	dfd = nn_mkdirat_p(root, &NN_IRQB_DROPIN_DIR[1], 0755);
+	if (dfd < 0) {
+		err = dfd;
+		goto out;
 	}
-	snprintf(text + len, cap - len, "\n");
-	if (mkdir(DROPIN_DIR, 0755) < 0 && errno != EEXIST)
-		err = -errno;
-	else
-		err = write_file(DROPIN, text, 0644);
+	err = nn_write_atomic_at(dfd, strrchr(NN_IRQB_DROPIN, '/') + 1, text, strlen(text), 0644);
 out:
+	if (dfd >= 0)
+		close(dfd);
+	if (root >= 0)
+		close(root);
 	free(text);
-	for (i = 0; argv[i]; i++)
-		if (!strncmp(argv[i], "--policyscript=", 15))
-			free(argv[i]);
-	free(argv);
+	return err;
+}
+
+static int write_ban_script(struct nn_ctx *ctx, const struct nn_irqb_op *op)
+{
+	int dfd = nn_state_dir_open(ctx, 1), err;
+
+	if (dfd < 0)
+		return dfd;
+	err = nn_write_atomic_at(dfd, NN_IRQB_BAN_SCRIPT, op->script_text,
+				 strlen(op->script_text), 0700);
+	close(dfd);
 	return err;
 }
 
 int nn_irqb_act(struct nn_ctx *ctx, struct nn_irqb_op *op, char *why, size_t whylen)
 {
 	char **argv;
-	size_t i;
 	int err, pid;
 
 	if (op->noop)
@@ -640,7 +422,7 @@ int nn_irqb_act(struct nn_ctx *ctx, struct nn_irqb_op *op, char *why, size_t why
 		return err;
 	}
 	/* ban: script first, then the daemon restarted with it. */
-	err = write_file(op->script, op->script_text, 0700);
+	err = write_ban_script(ctx, op);
 	if (err) {
 		snprintf(why, whylen, "cannot write %s: %s", op->script, strerror(-err));
 		return err;
@@ -648,11 +430,12 @@ int nn_irqb_act(struct nn_ctx *ctx, struct nn_irqb_op *op, char *why, size_t why
 	if (op->proc.systemd) {
 		err = write_dropin(op);
 		if (!err)
-			err = run((char *[]){ "systemctl", "daemon-reload", NULL });
+			err = systemctl("daemon-reload", NULL);
 		if (!err)
 			err = systemctl("restart", NULL);
 		if (err) {
-			snprintf(why, whylen, "restarting irqbalance.service with %s failed", DROPIN);
+			snprintf(why, whylen, "restarting irqbalance.service with %s failed",
+				 NN_IRQB_DROPIN);
 			return err < 0 ? err : -EIO;
 		}
 		snprintf(op->status, sizeof(op->status), "fenced: unit restarted with --policyscript=%s",
@@ -666,10 +449,7 @@ int nn_irqb_act(struct nn_ctx *ctx, struct nn_irqb_op *op, char *why, size_t why
 	if (!argv)
 		return -ENOMEM;
 	err = spawn_detached(op->proc.exe, argv, op->proc.env, op->proc.nenv);
-	for (i = 0; argv[i]; i++)
-		if (!strncmp(argv[i], "--policyscript=", 15))
-			free(argv[i]);
-	free(argv);
+	free_ban_argv(argv);
 	if (err) {
 		snprintf(why, whylen, "cannot restart irqbalance: %s", strerror(-err));
 		return err;
@@ -707,54 +487,78 @@ static const char *jstr(struct json_object *d, const char *k)
 	return json_object_object_get_ex(d, k, &v) && v ? json_object_get_string(v) : NULL;
 }
 
-int nn_irqb_restore(struct nn_ctx *ctx, const char *before, const char *detail,
-		    char *why, size_t whylen)
+/* Removes nicnuma's own ban script, found where it always is. */
+static void remove_ban_script(struct nn_ctx *ctx)
 {
-	struct json_object *d, *v;
-	char **argv = NULL, **env = NULL;
-	size_t argc = 0, nenv = 0;
-	const char *mode, *script;
-	int err = 0, pid;
+	int dfd = nn_state_dir_open(ctx, 0);
 
-	err = nn_require_live(ctx, "restoring irqbalance");
-	if (err) {
-		snprintf(why, whylen, "not touched (fake root)");
-		return err;
-	}
-	d = detail ? json_tokener_parse(detail) : NULL;
-	if (!d) {
-		snprintf(why, whylen, "snapshot has no irqbalance detail to restore from");
+	if (dfd < 0)
+		return;
+	if (unlinkat(dfd, NN_IRQB_BAN_SCRIPT, 0) < 0 && errno != ENOENT)
+		nn_warn(ctx, ctx->state_dir, "cannot remove %s: %s", NN_IRQB_BAN_SCRIPT,
+			strerror(errno));
+	close(dfd);
+}
+
+static int restore_unit(struct nn_ctx *ctx, struct json_object *d, const char *mode, char *why,
+			size_t whylen)
+{
+	int err = 0;
+
+	if (!nn_irqb_pid1_systemd(ctx)) {
+		snprintf(why, whylen, "the snapshot is from a systemd host, PID 1 is not systemd now");
 		return -EINVAL;
 	}
-	mode = jstr(d, "mode");
-	script = jstr(d, "script");
-	if (jbool(d, "systemd")) {
-		if (mode && !strcmp(mode, "ban")) {
-			if (unlink(DROPIN) < 0 && errno != ENOENT)
-				err = -errno;
-			if (!err)
-				err = run((char *[]){ "systemctl", "daemon-reload", NULL });
-		}
-		if (!err && jbool(d, "unit_enabled"))
-			err = systemctl("enable", NULL);
-		if (!err && jbool(d, "unit_active"))
-			err = systemctl("restart", NULL);
-		if (err)
-			snprintf(why, whylen, "systemctl could not restore irqbalance.service");
-		goto out;
+	if (!strcmp(mode, "ban")) {
+		if (unlink(NN_IRQB_DROPIN) < 0 && errno != ENOENT)
+			err = -errno;
+		if (!err)
+			err = systemctl("daemon-reload", NULL);
 	}
-	if (!before || strcmp(before, "running"))
-		goto out;	/* it was not running: nothing to bring back */
+	if (!err && jbool(d, "unit_enabled"))
+		err = systemctl("enable", NULL);
+	if (!err && jbool(d, "unit_active"))
+		err = systemctl("restart", NULL);
+	if (err) {
+		snprintf(why, whylen, "systemctl could not restore irqbalance.service");
+		return err < 0 ? err : -EIO;
+	}
+	return 0;
+}
+
+/* Starts the system's irqbalance again, as the (re-filtered) snapshot says. */
+static int restore_daemon(struct nn_ctx *ctx, struct json_object *d, char *why, size_t whylen)
+{
+	char exe[PATH_MAX], **raw = NULL, **argv = NULL, **env = NULL, *ban = NULL;
+	size_t nraw = 0, argc = 0, nenv = 0;
+	struct json_object *v = NULL;
+	int err, pid;
+
+	err = nn_irqb_system_exe(ctx, jstr(d, "exe"), exe, sizeof(exe));
+	if (err) {
+		snprintf(why, whylen, "no system irqbalance binary (root-owned, in a system "
+			 "directory) to restart");
+		return err;
+	}
+	ban = nn_irqb_ban_path(ctx);
 	json_object_object_get_ex(d, "argv", &v);
-	err = vec_from_json(v, &argv, &argc);
-	if (!err && json_object_object_get_ex(d, "env", &v))
-		err = vec_from_json(v, &env, &nenv);
-	if (err || !argc) {
-		snprintf(why, whylen, "snapshot lacks how irqbalance was started");
-		err = err ? err : -EINVAL;
+	err = ban ? vec_from_json(v, &raw, &nraw) : -ENOMEM;
+	if (!err)
+		err = nn_irqb_filter_argv(ctx, exe, raw, nraw, ban, false, &argv, &argc);
+	free_vec(raw, nraw);
+	raw = NULL;
+	nraw = 0;
+	v = NULL;
+	json_object_object_get_ex(d, "env", &v);
+	if (!err)
+		err = vec_from_json(v, &raw, &nraw);
+	if (!err)
+		err = nn_irqb_filter_env(ctx, raw, nraw, &env, &nenv);
+	if (err) {
+		snprintf(why, whylen, "irqbalance restart: %s", strerror(-err));
 		goto out;
 	}
-	pid = find_pid(ctx);
+	pid = nn_irqb_find_pid(ctx, true);
 	if (pid > 0) {
 		struct nn_irqb_proc p;
 
@@ -772,22 +576,177 @@ int nn_irqb_restore(struct nn_ctx *ctx, const char *before, const char *detail,
 				goto out;
 		}
 	}
-	err = spawn_detached(jstr(d, "exe"), argv, env, nenv);
-	if (!err) {
-		pid = wait_started(ctx, pid);
-		if (pid < 0) {
-			err = pid;
-			snprintf(why, whylen, "restarted irqbalance did not appear within %d s",
-				 WAIT_MS / 1000);
-		}
-	} else {
-		snprintf(why, whylen, "cannot restart irqbalance: %s", strerror(-err));
+	err = spawn_detached(exe, argv, env, nenv);
+	if (err) {
+		snprintf(why, whylen, "cannot restart %s: %s", exe, strerror(-err));
+		goto out;
+	}
+	pid = wait_started(ctx, pid);
+	if (pid < 0) {
+		err = pid;
+		snprintf(why, whylen, "restarted irqbalance did not appear within %d s",
+			 WAIT_MS / 1000);
 	}
 out:
-	if (!err && script && unlink(script) < 0 && errno != ENOENT)
-		nn_warn(ctx, script, "cannot remove ban script: %s", strerror(errno));
+	free_vec(raw, nraw);
 	free_vec(argv, argc);
 	free_vec(env, nenv);
+	free(ban);
+	return err;
+}
+
+int nn_irqb_restore(struct nn_ctx *ctx, const char *before, const char *detail,
+		    char *why, size_t whylen)
+{
+	struct json_object *d;
+	const char *mode;
+	int err;
+
+	err = nn_require_live(ctx, "restoring irqbalance");
+	if (err) {
+		snprintf(why, whylen, "not touched (fake root)");
+		return err;
+	}
+	/* The log is a file: what it says is checked before anything runs. */
+	err = nn_irqb_validate(before, detail, why, whylen);
+	if (err)
+		return err;
+	d = json_tokener_parse(detail);
+	if (!d)
+		return -ENOMEM;
+	mode = jstr(d, "mode");
+	if (jbool(d, "systemd"))
+		err = restore_unit(ctx, d, mode, why, whylen);
+	else if (!strcmp(before, "running"))
+		err = restore_daemon(ctx, d, why, whylen);
+	if (!err && !strcmp(mode, "ban"))
+		remove_ban_script(ctx);
+	json_object_put(d);
+	return err;
+}
+
+/* An older log's "script": an absolute path without ".." whose last
+ * component is the ban script's fixed name. */
+static bool script_name_ok(const char *p)
+{
+	const char *base = strrchr(p, '/');
+
+	return p[0] == '/' && !strstr(p, "/../") && !strstr(p, "/./") && !strstr(p, "//") &&
+	       base && !strcmp(base + 1, NN_IRQB_BAN_SCRIPT);
+}
+
+/* The keys a detail may hold: apply's own, and older logs' "dropin" and
+ * "script", which are ignored (both paths are derived, never read). */
+static const char *const detail_keys[] = {
+	"mode", "systemd", "pid", "exe", "argv", "env", "unit_enabled", "unit_active",
+	"dropin", "script",
+};
+
+static bool known_key(const char *k)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(detail_keys) / sizeof(detail_keys[0]); i++)
+		if (!strcmp(k, detail_keys[i]))
+			return true;
+	return false;
+}
+
+static int strings_ok(struct json_object *a, const char *key, bool env, char *why, size_t whylen)
+{
+	size_t i, n;
+
+	if (!json_object_is_type(a, json_type_array)) {
+		snprintf(why, whylen, "irqbalance detail: %s is not an array", key);
+		return -EINVAL;
+	}
+	n = json_object_array_length(a);
+	for (i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(a, i);
+		const char *s = json_object_get_string(e);
+
+		if (!json_object_is_type(e, json_type_string) ||
+		    (size_t)json_object_get_string_len(e) != strlen(s)) {
+			snprintf(why, whylen, "irqbalance detail: %s[%zu] is not a plain string", key, i);
+			return -EINVAL;
+		}
+		if (env ? nn_irqb_env_ok(s) : i ? nn_irqb_arg_ok(s)
+		    : nn_irqb_exe_name_ok(s) || !strcmp(s, "irqbalance"))
+			continue;
+		snprintf(why, whylen, "irqbalance detail: %s[%zu] is not %s", key, i,
+			 env ? "an IRQBALANCE_ variable" : i ? "one of irqbalance's options"
+			 : "a system irqbalance");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int nn_irqb_validate(const char *before, const char *detail, char *why, size_t whylen)
+{
+	struct json_object *d = NULL, *v;
+	const char *mode;
+	int err = -EINVAL;
+
+	if (!before || (strcmp(before, "running") && strcmp(before, "stopped"))) {
+		snprintf(why, whylen, "irqbalance: before must be running or stopped");
+		return -EINVAL;
+	}
+	d = detail ? json_tokener_parse(detail) : NULL;
+	if (!d || !json_object_is_type(d, json_type_object)) {
+		snprintf(why, whylen, "irqbalance detail is not a JSON object");
+		goto out;
+	}
+	json_object_object_foreach(d, key, val) {
+		(void)val;
+		if (!known_key(key)) {
+			snprintf(why, whylen, "irqbalance detail: unknown key '%.32s'", key);
+			goto out;
+		}
+	}
+	mode = json_object_object_get_ex(d, "mode", &v) && json_object_is_type(v, json_type_string)
+	       ? json_object_get_string(v) : NULL;
+	if (!mode || (strcmp(mode, "stop") && strcmp(mode, "ban"))) {
+		snprintf(why, whylen, "irqbalance detail: mode must be stop or ban");
+		goto out;
+	}
+	for (const char *const *k = (const char *const[]){ "systemd", "unit_enabled",
+							   "unit_active", NULL }; *k; k++) {
+		if (json_object_object_get_ex(d, *k, &v) && !json_object_is_type(v, json_type_boolean)) {
+			snprintf(why, whylen, "irqbalance detail: %s is not true or false", *k);
+			goto out;
+		}
+	}
+	if (json_object_object_get_ex(d, "pid", &v) && !json_object_is_type(v, json_type_int)) {
+		snprintf(why, whylen, "irqbalance detail: pid is not a number");
+		goto out;
+	}
+	if (json_object_object_get_ex(d, "exe", &v) && v &&
+	    (!json_object_is_type(v, json_type_string) ||
+	     !nn_irqb_exe_name_ok(json_object_get_string(v)))) {
+		snprintf(why, whylen, "irqbalance detail: exe is not irqbalance in a system directory");
+		goto out;
+	}
+	if (json_object_object_get_ex(d, "dropin", &v) && v &&
+	    (!json_object_is_type(v, json_type_string) ||
+	     strcmp(json_object_get_string(v), NN_IRQB_DROPIN))) {
+		snprintf(why, whylen, "irqbalance detail: dropin is not %s", NN_IRQB_DROPIN);
+		goto out;
+	}
+	/* Ignored when restoring, but a log naming any other file than the ban
+	 * script's own name was not written by nicnuma: refuse it whole. */
+	if (json_object_object_get_ex(d, "script", &v) && v &&
+	    (!json_object_is_type(v, json_type_string) ||
+	     !script_name_ok(json_object_get_string(v)))) {
+		snprintf(why, whylen, "irqbalance detail: script is not nicnuma's %s",
+			 NN_IRQB_BAN_SCRIPT);
+		goto out;
+	}
+	if (json_object_object_get_ex(d, "argv", &v) && strings_ok(v, "argv", false, why, whylen))
+		goto out;
+	if (json_object_object_get_ex(d, "env", &v) && strings_ok(v, "env", true, why, whylen))
+		goto out;
+	err = 0;
+out:
 	json_object_put(d);
 	return err;
 }

@@ -9,36 +9,21 @@
  *         ban=true for the planned IRQs (chaining to any policy script it had);
  *   none  leave it alone.
  * Everything here is live only (signals, service control); under a fake root
- * it reports "not touched (fake root)" and changes nothing.
+ * it reports "not touched (fake root)" and changes nothing. Which process is
+ * the daemon, and struct nn_irqb_proc, are the inspector's
+ * (discover/irqbalance_id.h); the undo log's detail format, written and
+ * validated here, is act's.
  */
-#ifndef NICNUMA_IRQ_IRQBALANCE_H
-#define NICNUMA_IRQ_IRQBALANCE_H
+#ifndef NICNUMA_ACT_IRQBALANCE_H
+#define NICNUMA_ACT_IRQBALANCE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "nicnuma/discover/irqbalance_id.h"
 #include "nicnuma/plan/plan.h"
 
 struct nn_ctx;
-
-/* A running irqbalance, as /proc shows it. */
-struct nn_irqb_proc {
-	int pid;		/* -1: not running */
-	char *exe;		/* /proc/PID/exe target, NULL unreadable */
-	char **argv;		/* /proc/PID/cmdline, NULL-terminated */
-	size_t argc;
-	char **env;		/* only IRQBALANCE_* entries of /proc/PID/environ */
-	size_t nenv;
-	bool systemd;		/* PID 1 is systemd */
-};
-
-/* Finds irqbalance in ctx->root's /proc (comm "irqbalance"); pid -1 when none.
- * Works under a fake root too (a captured /proc), for reporting. */
-int nn_irqb_inspect(struct nn_ctx *ctx, struct nn_irqb_proc *p);
-void nn_irqb_proc_free(struct nn_irqb_proc *p);
-/* "--policyscript=FILE" in its argv names a nicnuma ban script (check uses it
- * to tell a fenced daemon from one that will undo the plan). */
-bool nn_irqb_is_fenced(const struct nn_irqb_proc *p);
 
 /* Pure helpers (unit-tested). The ban script: prints ban=true when irqbalance
  * asks about one of @irqs ($2), otherwise execs @chain (the daemon's own
@@ -48,8 +33,10 @@ char *nn_irqb_ban_script(const int *irqs, size_t n, const char *chain);
  * X, -l X, -lX) plus "--policyscript=@script" (the only malloc'd element);
  * NULL-terminated. */
 char **nn_irqb_ban_argv(const struct nn_irqb_proc *p, const char *script);
-/* The daemon's own --policyscript/-l argument, NULL when it has none. */
-const char *nn_irqb_policy_arg(const struct nn_irqb_proc *p);
+/* The ban drop-in for a systemd host: ExecStart= @p's checked exe with its
+ * options and --policyscript=@script, every word quoted for systemd
+ * (nn_sb_unit_quote). Malloc'd; NULL on ENOMEM or when @p has no exe. */
+char *nn_irqb_dropin_text(const struct nn_irqb_proc *p, const char *script);
 
 /* One irqbalance action of an apply: prepared first (no side effects) so the
  * undo log holds its before/after/detail before anything happens. */
@@ -72,7 +59,17 @@ int nn_irqb_prepare(struct nn_ctx *ctx, enum nn_irqbalance_action action,
 int nn_irqb_act(struct nn_ctx *ctx, struct nn_irqb_op *op, char *why, size_t whylen);
 void nn_irqb_op_free(struct nn_irqb_op *op);
 
-/* Undo: brings irqbalance back to @before as @detail (from the log) says. */
+/* Pure check of an undo log's irqbalance change before anything acts on it:
+ * @before "running"|"stopped"; @detail an object of known keys, mode stop|ban,
+ * booleans where booleans go, exe NULL or "<system dir>/irqbalance", argv
+ * irqbalance's own options (normalized), env IRQBALANCE_* with printable
+ * values. 0, or -EINVAL with @why naming the bad field. */
+int nn_irqb_validate(const char *before, const char *detail, char *why, size_t whylen);
+
+/* Undo: brings irqbalance back to @before as @detail (from the log) says,
+ * after nn_irqb_validate(): the binary is found again by the identity rule
+ * (never taken from @detail), arguments and environment filtered again, and
+ * only nicnuma's own ban script and drop-in (fixed paths) are removed. */
 int nn_irqb_restore(struct nn_ctx *ctx, const char *before, const char *detail,
 		    char *why, size_t whylen);
 

@@ -3,7 +3,7 @@
  *
  * The script is the fixed helpers of script_lib.c plus data: host checks and
  * one line per value. Every name and path the plan carries goes through
- * nn_sh_quote(), so an interface called `a$(touch x)` or `;'` is a literal;
+ * nn_shquote() (basic/strbuf.h, the one sh quoter), so an interface called `a$(touch x)` or `;'` is a literal;
  * names that reach comments are made printable first (a newline there would
  * end the comment).
  */
@@ -14,35 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nicnuma/core/strbuf.h"
 #include "nicnuma/act/script.h"
 #include "nicnuma/act/script_internal.h"
 
 #define NN_BANNED_DROPIN "/etc/systemd/system/irqbalance.service.d/nicnuma-ban.conf"
-
-char *nn_sh_quote(const char *s)
-{
-	size_t n = 2, i;
-	char *out, *p;
-
-	for (i = 0; s[i]; i++)
-		n += s[i] == '\'' ? 4 : 1;
-	out = malloc(n + 1);
-	if (!out)
-		return NULL;
-	p = out;
-	*p++ = '\'';
-	for (i = 0; s[i]; i++) {
-		if (s[i] == '\'') {
-			memcpy(p, "'\\''", 4);
-			p += 4;
-		} else {
-			*p++ = s[i];
-		}
-	}
-	*p++ = '\'';
-	*p = '\0';
-	return out;
-}
 
 /* Writer state: the first error sticks, so the body reads straight. */
 struct w {
@@ -76,7 +52,7 @@ static void word(struct w *w, const char *s, const char *sep)
 
 	if (w->err)
 		return;
-	q = nn_sh_quote(s ? s : "");
+	q = nn_shquote(s ? s : "");
 	if (!q) {
 		w->err = -ENOMEM;
 		return;
@@ -309,8 +285,8 @@ static const char script_main[] =
 	"\twarn 'cannot create a temporary file'\n"
 	"\texit 2\n"
 	"}\n"
-	"RTMP=$RESTORE.tmp.$$\n"
-	"trap 'rm -f \"$ETMP\" \"$RTMP\"' EXIT\n"
+	"RTMP=\n"
+	"trap 'rm -f \"$ETMP\" ${RTMP:+\"$RTMP\"}' EXIT\n"
 	"trap 'exit 2' HUP INT TERM\n"
 	"\n"
 	"checks\n"
@@ -321,7 +297,10 @@ static const char script_main[] =
 	"# The restore script exists before the first change; it is written to a\n"
 	"# temporary name and renamed, so it is whole or absent.\n"
 	"# shellcheck disable=SC2016 # ${ROOT-...} is for the restore script\n"
-	"if ! mkdir -p \"${RESTORE%/*}\" ||\n"
+	"# The temporary name is mktemp's (O_EXCL, unpredictable) in a directory\n"
+	"# only we can write, so no one else can plant or swap the script.\n"
+	"if ! mkdir -p \"${RESTORE%/*}\" || ! own_dir \"${RESTORE%/*}\" ||\n"
+	"\t! RTMP=$(mktemp \"${RESTORE%/*}/.nicnuma-restore.XXXXXX\") ||\n"
 	"\t! { restore_head && printf 'ROOT=${ROOT-%s}\\n' \"$(q \"$ROOT\")\"; } >\"$RTMP\"; then\n"
 	"\twarn \"cannot write the restore script $RESTORE: nothing changed\"\n"
 	"\texit 2\n"

@@ -21,10 +21,6 @@ struct nn_script_opts {
 	const char *source;		/* "plan file p.json"...; may be NULL */
 };
 
-/* @s single-quoted for POSIX sh: every byte literal, ' as '\''. Malloc'd;
- * NULL on ENOMEM. */
-char *nn_sh_quote(const char *s);
-
 /* Writes the script for @plan to @out. 0, -EIO on a write error, -ENOMEM. */
 int nn_script_render(FILE *out, const struct nn_plan *plan, const struct nn_script_opts *opts);
 

@@ -36,6 +36,131 @@
 	"	fi\n" \
 	"}\n"
 
+/* Which irqbalance is the system's, and what of its command line may go back
+ * to it: the rules of discover/irqbalance_id.c, shared by the script and its
+ * restore script. A process name proves nothing (anyone can name a program
+ * irqbalance): under systemd it is the unit's MainPID, otherwise a uid-0
+ * process running a root-owned binary in a system directory. */
+#define SH_IRQB_ID \
+	"# q STRING: STRING single-quoted for sh ('\\'' for each quote); sed only\n" \
+	"# when there is a quote, so the common case forks nothing.\n" \
+	"q() {\n" \
+	"	case $1 in\n" \
+	"	*\\'*) printf \"'%s'\" \"$(printf '%s' \"$1\" | sed \"s/'/'\\\\\\\\''/g\")\" ;;\n" \
+	"	*) printf \"'%s'\" \"$1\" ;;\n" \
+	"	esac\n" \
+	"}\n" \
+	"systemd_up() { [ \"$(cat /proc/1/comm 2>/dev/null)\" = systemd ] && command -v systemctl >/dev/null 2>&1; }\n" \
+	"# trusted FILE: FILE and every directory above it are root's and writable\n" \
+	"# by no one else (ls -ldn: mode, links, uid), none of them a symlink.\n" \
+	"trusted() {\n" \
+	"	case $1 in /*/*) ;; *) return 1 ;; esac\n" \
+	"	case $1 in *//* | */./* | */../* | */. | */.. | */) return 1 ;; esac\n" \
+	"	t=$1 k=-\n" \
+	"	while :; do\n" \
+	"		# shellcheck disable=SC2046,SC2012 # only ls -ldn's first words are used\n" \
+	"		set -- $(ls -ldn -- \"${t:-/}\" 2>/dev/null)\n" \
+	"		case ${1-} in \"$k\"????[!w]??[!w]*) ;; *) return 1 ;; esac\n" \
+	"		[ \"${3-}\" = 0 ] || return 1\n" \
+	"		[ -n \"$t\" ] || return 0\n" \
+	"		t=${t%/*} k=d\n" \
+	"	done\n" \
+	"}\n" \
+	"IRQB_SYSEXES='/usr/sbin/irqbalance /usr/bin/irqbalance /sbin/irqbalance /bin/irqbalance /usr/local/sbin/irqbalance'\n" \
+	"# irqb_exe: IRQB_EXE = the system's irqbalance binary; fails when none.\n" \
+	"irqb_exe() {\n" \
+	"	for IRQB_EXE in $IRQB_SYSEXES; do\n" \
+	"		trusted \"$IRQB_EXE\" && return 0\n" \
+	"	done\n" \
+	"	IRQB_EXE=\n" \
+	"	return 1\n" \
+	"}\n" \
+	"# irqb_pids [report]: the system's irqbalance pids; with report, every\n" \
+	"# other process named irqbalance is named on stderr and left alone.\n" \
+	"irqb_pids() {\n" \
+	"	if systemd_up; then\n" \
+	"		m=$(systemctl show -p MainPID --value irqbalance.service 2>/dev/null)\n" \
+	"		case $m in '' | 0 | *[!0-9]*) ;; *) printf '%s\\n' \"$m\" ;; esac\n" \
+	"		return 0\n" \
+	"	fi\n" \
+	"	for d in /proc/[0-9]*; do\n" \
+	"		[ \"$(cat \"$d/comm\" 2>/dev/null)\" = irqbalance ] || continue\n" \
+	"		st=$(cat \"$d/stat\" 2>/dev/null) || continue\n" \
+	"		case ${st##*\\)} in ' Z'* | ' X'* | '') continue ;; esac\n" \
+	"		u=$(awk '/^Uid:/ { print $2 \" \" $3 }' \"$d/status\" 2>/dev/null)\n" \
+	"		e=$(readlink \"$d/exe\" 2>/dev/null)\n" \
+	"		e=${e% (deleted)}\n" \
+	"		case \" $IRQB_SYSEXES \" in *\" $e \"*) ;; *) u=\"$u not-system\" ;; esac\n" \
+	"		if [ \"$u\" = '0 0' ] && trusted \"$e\"; then\n" \
+	"			printf '%s\\n' \"${d##*/}\"\n" \
+	"		elif [ \"${1-}\" = report ]; then\n" \
+	"			printf 'nicnuma-script: a process named irqbalance (pid %s, uid %s, exe %s) is not the system irqbalance: left alone\\n' \\\n" \
+	"				\"${d##*/}\" \"${u%% *}\" \"$(printf '%s' \"$e\" | tr -c '[:graph:]' '?')\" >&2\n" \
+	"		fi\n" \
+	"	done\n" \
+	"}\n" \
+	"irqb_drop() { printf 'nicnuma-script: irqbalance argument dropped: %s\\n' \"$(printf '%s' \"$*\" | tr -c '[:graph:]' '?')\" >&2; }\n" \
+	"# irqb_args ARG...: irqbalance's documented options among ARG (irqbalance(1)),\n" \
+	"# each one quoted word --long[=VALUE]; anything else is dropped, said on stderr.\n" \
+	"irqb_args() {\n" \
+	"	while [ $# -gt 0 ]; do\n" \
+	"		a=$1\n" \
+	"		shift\n" \
+	"		case $a in\n" \
+	"		-o | --oneshot) printf '%s ' --oneshot ;;\n" \
+	"		-d | --debug) printf '%s ' --debug ;;\n" \
+	"		-f | --foreground) printf '%s ' --foreground ;;\n" \
+	"		-j | --journal) printf '%s ' --journal ;;\n" \
+	"		-[pimcelst] | --powerthresh | --banirq | --banmod | --deepestcache | --migrateval | --policyscript | --pid | --interval)\n" \
+	"			[ $# -gt 0 ] || break\n" \
+	"			irqb_opt \"$a\" \"$1\"\n" \
+	"			shift\n" \
+	"			;;\n" \
+	"		--*=*) irqb_opt \"${a%%=*}\" \"${a#*=}\" ;;\n" \
+	"		-[pimcelst]?*) irqb_opt \"${a%\"${a#??}\"}\" \"${a#??}\" ;;\n" \
+	"		*) irqb_drop \"$a\" ;;\n" \
+	"		esac\n" \
+	"	done\n" \
+	"}\n" \
+	"irqb_opt() {\n" \
+	"	case $1 in\n" \
+	"	-p | --powerthresh) o=powerthresh c=power ;;\n" \
+	"	-i | --banirq) o=banirq c=num ;;\n" \
+	"	-m | --banmod) o=banmod c=word ;;\n" \
+	"	-c | --deepestcache) o=deepestcache c=num ;;\n" \
+	"	-e | --migrateval) o=migrateval c=float ;;\n" \
+	"	-t | --interval) o=interval c=num ;;\n" \
+	"	-s | --pid) o=pid c=pidfile ;;\n" \
+	"	-l | --policyscript) o=policyscript c=file ;;\n" \
+	"	*) irqb_drop \"$1=$2\"; return 0 ;;\n" \
+	"	esac\n" \
+	"	case $c in\n" \
+	"	num) case $2 in '' | *[!0-9]*) c=bad ;; esac ;;\n" \
+	"	float) case $2 in '' | *[!0-9.]*) c=bad ;; esac ;;\n" \
+	"	power) case $2 in off) ;; '' | *[!0-9]*) c=bad ;; esac ;;\n" \
+	"	word) case $2 in '' | *[!A-Za-z0-9_-]*) c=bad ;; esac ;;\n" \
+	"	pidfile) case $2 in *..* | *[!A-Za-z0-9_./-]*) c=bad ;; /run/* | /var/run/*) ;; *) c=bad ;; esac ;;\n" \
+	"	file) trusted \"$2\" || c=bad ;;\n" \
+	"	esac\n" \
+	"	if [ \"$c\" = bad ]; then\n" \
+	"		irqb_drop \"--$o=$2\"\n" \
+	"	else\n" \
+	"		q \"--$o=$2\"\n" \
+	"		printf ' '\n" \
+	"	fi\n" \
+	"}\n" \
+	"# irqb_start ARG...: the system's binary, found again, with the filtered\n" \
+	"# ARG, detached, and an environment of PATH only.\n" \
+	"irqb_start() {\n" \
+	"	if ! irqb_exe; then\n" \
+	"		printf 'nicnuma-script: no root-owned irqbalance in a system directory to start\\n' >&2\n" \
+	"		return 1\n" \
+	"	fi\n" \
+	"	eval \"set -- $(irqb_args \"$@\")\"\n" \
+	"	env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \"$IRQB_EXE\" \"$@\" </dev/null >/dev/null 2>&1 &\n" \
+	"	printf 'started irqbalance: %s %s\\n' \"$IRQB_EXE\" \"$*\"\n" \
+	"}\n"
+
 /* Helpers of the script itself: checks, snapshot, apply with readback, irqbalance. */
 const char nn_script_lib[] =
 	"say() { printf '%s\\n' \"$*\"; }\n"
@@ -43,14 +168,7 @@ const char nn_script_lib[] =
 	"err() { warn \"$*\"; nfail=$((nfail + 1)); }\n"
 	"bad_host() { warn \"refusing: $*\"; refuse=1; }\n"
 	"\n"
-	"# q STRING: STRING single-quoted for sh ('\\'' for each quote); sed only\n"
-	"# when there is a quote, so the common case forks nothing.\n"
-	"q() {\n"
-	"	case $1 in\n"
-	"	*\\'*) printf \"'%s'\" \"$(printf '%s' \"$1\" | sed \"s/'/'\\\\\\\\''/g\")\" ;;\n"
-	"	*) printf \"'%s'\" \"$1\" ;;\n"
-	"	esac\n"
-	"}\n"
+	SH_IRQB_ID
 	"\n"
 	"# NORM = hex mask $1 by value: no commas, lower case, no leading zeros.\n"
 	"# Builtins only: a host has thousands of these to compare.\n"
@@ -223,18 +341,30 @@ const char nn_script_lib[] =
 	"	fi\n"
 	"}\n"
 	"\n"
-	"irqb_pids() {\n"
-	"	for d in /proc/[0-9]*; do\n"
-	"		[ \"$(cat \"$d/comm\" 2>/dev/null)\" = irqbalance ] && printf '%s\\n' \"${d##*/}\"\n"
-	"	done\n"
+	"# own_dir DIR: DIR is ours and writable by no one else, so a file made\n"
+	"# there cannot be swapped by another user before it is renamed or run.\n"
+	"own_dir() {\n"
+	"	od=$1\n"
+	"	# shellcheck disable=SC2046,SC2012 # only ls -ldn's first words are used\n"
+	"	set -- $(ls -ldn -- \"$od\" 2>/dev/null)\n"
+	"	case ${1-} in d????[!w]??[!w]*) ;; *)\n"
+	"		warn \"$od is writable by group or others\"\n"
+	"		return 1\n"
+	"		;;\n"
+	"	esac\n"
+	"	[ \"${3-}\" = \"$(id -u)\" ] && return 0\n"
+	"	warn \"$od belongs to uid ${3-?}, not to us\"\n"
+	"	return 1\n"
 	"}\n"
 	"\n"
-	"systemd_up() { [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; }\n"
-	"\n"
-	"# The running daemons' command lines, each a line of quoted words.\n"
+	"# The running daemons' options (irqbalance's own only), a line of quoted words each.\n"
+	"# shellcheck disable=SC2120 # \"$@\" is set from the daemon's command line\n"
 	"irqb_cmdlines() {\n"
 	"	for pid in $IRQB_PIDS; do\n"
-	"		tr '\\0' '\\n' <\"/proc/$pid/cmdline\" | while IFS= read -r a; do printf '%s ' \"$(q \"$a\")\"; done\n"
+	"		line=$(tr '\\0' '\\n' <\"/proc/$pid/cmdline\" | while IFS= read -r a; do printf '%s ' \"$(q \"$a\")\"; done)\n"
+	"		eval \"set -- $line\"\n"
+	"		[ $# -eq 0 ] || shift\n"
+	"		irqb_args \"$@\"\n"
 	"		printf '\\n'\n"
 	"	done\n"
 	"}\n"
@@ -256,7 +386,7 @@ const char nn_script_lib[] =
 	"		say \"ROOT is set: irqbalance left alone\"\n"
 	"		return\n"
 	"	fi\n"
-	"	IRQB_PIDS=$(irqb_pids)\n"
+	"	IRQB_PIDS=$(irqb_pids report)\n"
 	"	[ -n \"$IRQB_PIDS\" ] || return 0\n"
 	"	if [ \"$IRQBALANCE\" = ban ] && irqb_fenced; then\n"
 	"		IRQB_PIDS=\n"
@@ -301,9 +431,9 @@ const char nn_script_lib[] =
 	"		fi\n"
 	"		return\n"
 	"	fi\n"
-	"	cmds=$(irqb_cmdlines)\n"
+	"	cmds=$(irqb_cmdlines 2>/dev/null)\n"
 	"	for pid in $IRQB_PIDS; do\n"
-	"		say \"stopping irqbalance (pid $pid: $(tr '\\0' ' ' <\"/proc/$pid/cmdline\"))\"\n"
+	"		say \"stopping irqbalance (pid $pid)\"\n"
 	"		kill \"$pid\" || err \"cannot stop irqbalance (pid $pid)\"\n"
 	"	done\n"
 	"	irqb_wait_gone\n"
@@ -311,9 +441,9 @@ const char nn_script_lib[] =
 	"	printf '%s\\n' \"$cmds\" | while IFS= read -r line; do\n"
 	"		[ -n \"$line\" ] || continue\n"
 	"		eval \"set -- $line\"\n"
-	"		say \"restarting irqbalance fenced from the planned IRQs: $* $BANNED_ARGS\"\n"
+	"		say \"restarting irqbalance fenced from the planned IRQs: $BANNED_ARGS\"\n"
 	"		# shellcheck disable=SC2086 # one word per --banirq\n"
-	"		\"$@\" $BANNED_ARGS </dev/null >/dev/null 2>&1 &\n"
+	"		irqb_start \"$@\" $BANNED_ARGS || err \"could not restart irqbalance\"\n"
 	"	done\n"
 	"}\n";
 
@@ -354,20 +484,17 @@ const char nn_script_restore_head[] =
 	"		fail=1\n"
 	"	fi\n"
 	"}\n"
-	"irqb_pids() {\n"
-	"	for d in /proc/[0-9]*; do\n"
-	"		[ \"$(cat \"$d/comm\" 2>/dev/null)\" = irqbalance ] && printf '%s\\n' \"${d##*/}\"\n"
-	"	done\n"
-	"}\n"
+	SH_IRQB_ID
+	"# irqb_restart ARG...: the system's irqbalance (found again, never a path\n"
+	"# from this file) with irqbalance's own options among ARG.\n"
 	"irqb_restart() {\n"
-	"	for pid in $(irqb_pids); do kill \"$pid\" || fail=1; done\n"
+	"	for pid in $(irqb_pids report); do kill \"$pid\" || fail=1; done\n"
 	"	i=0\n"
 	"	while [ -n \"$(irqb_pids)\" ] && [ \"$i\" -lt 5 ]; do\n"
 	"		sleep 1\n"
 	"		i=$((i + 1))\n"
 	"	done\n"
-	"	\"$@\" </dev/null >/dev/null 2>&1 &\n"
-	"	printf 'restarted irqbalance: %s\\n' \"$*\"\n"
+	"	irqb_start \"$@\" || fail=1\n"
 	"}\n"
 	"irqb_systemd() {\n"
 	"	if systemctl \"$@\" irqbalance.service; then\n"

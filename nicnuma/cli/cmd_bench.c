@@ -10,7 +10,7 @@
  * kernel NUMA knobs, and each row's exact binding and command line.
  *
  * Options and output only: planning, running and the statistics are
- * nicnuma/bench*.c's.
+ * plan/bench*.c's and act/bench_exec.c's.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,9 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
 
 #include "cli.h"
 #include "nicnuma/act/bench_exec.h"
+#include "nicnuma/plan/bench_html.h"
 #include "nicnuma/discover/topo.h"
 #include "nicnuma/act/undo.h"
 
@@ -29,6 +33,7 @@
 
 enum {
 	OPT_DURATION = 256, OPT_REPEAT, OPT_PCI, OPT_SIZE, OPT_RATE, OPT_IN_MEMORY, OPT_FWD, OPT_STATE_DIR,
+	OPT_REPORT,
 };
 
 static const struct option long_opts[] = {
@@ -40,6 +45,7 @@ static const struct option long_opts[] = {
 	{ "in-memory", no_argument, NULL, OPT_IN_MEMORY },
 	{ "fwd", required_argument, NULL, OPT_FWD },
 	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
+	{ "report", required_argument, NULL, OPT_REPORT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -52,8 +58,13 @@ struct bench {
 	struct nn_topo topo;
 	bool topo_read;
 	int port_node, ref_node;
-	struct nn_bench_row rows[NN_BENCH_ROWS];
+	unsigned int sizes[NN_BENCH_MAX_SIZES];	/* --size list; each set of rows runs at one */
+	int nsizes;
+	struct nn_bench_row rows[NN_BENCH_MAX_SIZES][NN_BENCH_ROWS];
 	struct nn_bench_hp hp[NN_BENCH_ROWS];
+	const char *report_dir;		/* --report DIR */
+	int argc;
+	char **argv;			/* the command, for the report */
 	int nhp;
 	const char *state_dir;		/* --state-dir, NULL: the default */
 	struct nn_undo undo;		/* the pages added, when any were */
@@ -66,8 +77,8 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 "Usage: nicnuma [--json] bench mismatch [--duration S] [--repeat N] [--pci ADDR[,ADDR]]\n"
-"                                [--size B] [--rate PPS] [--in-memory] [--fwd PATH]\n"
-"                                [--state-dir DIR]\n"
+"                                [--size B[,B...]] [--rate PPS] [--in-memory] [--fwd PATH]\n"
+"                                [--state-dir DIR] [--report DIR]\n"
 "\n"
 "Measure what NUMA misplacement costs on this host. The same forwarder\n"
 "(nicnuma-fwd), the same traffic and duration run with its forwarding lcores and\n"
@@ -93,7 +104,8 @@ static void usage(FILE *fp)
 "      --duration S     seconds per run (default 5)\n"
 "      --repeat N       runs per row (default 3)\n"
 "      --pci A[,B]      real ports instead of virtual ones\n"
-"      --size B         frame bytes without FCS, 60..1514 (default 64)\n"
+"      --size B[,B...]  frame bytes without FCS, 60..1514 (default 64); a list\n"
+"                       (64,1500) runs every row at each size (up to %d)\n"
 "      --rate PPS       generator rate, 0 = flat out (default 0). Flat out, the\n"
 "                       latency is mostly queueing in full rings; give a rate\n"
 "                       below the matched row's Mpps to compare latency at a load\n"
@@ -107,13 +119,17 @@ static void usage(FILE *fp)
 "                       ../dpdk-app/nicnuma-fwd in a build tree)\n"
 "      --state-dir DIR  where the hugepage undo log and lock go (default\n"
 "                       /var/lib/nicnuma)\n"
+"      --report DIR     also write DIR/report.json (the --json document with the\n"
+"                       command) and DIR/report.html: one self-contained page\n"
+"                       with the host, the commands, every row and SVG charts\n"
+"                       (latency CDFs on a log axis, Mpps with min-max)\n"
 "  -h, --help           this help\n"
 "\n"
 "Trust: on a VM (hypervisor CPU flag) node distances are what the hypervisor\n"
 "declares and guest nodes may share one host node, so the report says so.\n"
 "Exit status: 0 clean, 1 finished with warnings (a run failed, placement not\n"
 "verified), 2 error (bad option, the matched row could not run, interrupted).\n",
-		BENCH_PAGES);
+		NN_BENCH_MAX_SIZES, BENCH_PAGES);
 }
 
 static int parse_ull(const char *opt, const char *s, unsigned long long min,
@@ -126,6 +142,35 @@ static int parse_ull(const char *opt, const char *s, unsigned long long min,
 	if (errno || end == s || *end || s[0] == '-' || *out < min || *out > max) {
 		fprintf(stderr, "nicnuma bench: --%s '%s': expected an integer in %llu..%llu\n", opt,
 			s, min, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* "64,1500": each a frame size, no repeats. */
+static int parse_sizes(struct bench *b, char *list)
+{
+	unsigned long long v;
+	char *tok, *save = NULL;
+	int i;
+
+	b->nsizes = 0;
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (parse_ull("size", tok, 60, 1514, &v) < 0)
+			return -EINVAL;
+		for (i = 0; i < b->nsizes; i++)
+			if (b->sizes[i] == v) {
+				fprintf(stderr, "nicnuma bench: --size: %llu given twice\n", v);
+				return -EINVAL;
+			}
+		if (b->nsizes == NN_BENCH_MAX_SIZES) {
+			fprintf(stderr, "nicnuma bench: --size: at most %d sizes\n", NN_BENCH_MAX_SIZES);
+			return -EINVAL;
+		}
+		b->sizes[b->nsizes++] = (unsigned int)v;
+	}
+	if (!b->nsizes) {
+		fprintf(stderr, "nicnuma bench: --size: expected B[,B...]\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -173,9 +218,15 @@ static int parse_opts(struct bench *b, int argc, char **argv)
 			}
 			break;
 		case OPT_SIZE:
-			if (parse_ull("size", optarg, 60, 1514, &v) < 0)
+			if (parse_sizes(b, optarg) < 0)
 				return -EINVAL;
-			b->cfg.size = (unsigned int)v;
+			break;
+		case OPT_REPORT:
+			if (!*optarg) {
+				fprintf(stderr, "nicnuma bench: --report: empty directory\n");
+				return -EINVAL;
+			}
+			b->report_dir = optarg;
 			break;
 		case OPT_RATE:
 			if (parse_ull("rate", optarg, 0, 1000000000000ULL, &b->cfg.rate) < 0)
@@ -218,10 +269,9 @@ static void print_stat(struct nn_out *o, const char *key, struct nn_bench_stat s
 	nn_close_object(o);
 }
 
-static void print_host(struct nn_ctx *ctx, const struct bench *b)
+static void print_host(struct nn_out *o, const struct bench *b)
 {
 	const struct nn_topo *t = &b->topo;
-	struct nn_out *o = &ctx->out;
 	size_t i, j;
 
 	nn_open_object(o, "host");
@@ -277,15 +327,21 @@ static void print_host(struct nn_ctx *ctx, const struct bench *b)
 	nn_close_object(o);
 }
 
-static void print_conditions(struct nn_ctx *ctx, const struct bench *b)
+static void print_conditions(struct nn_out *o, const struct bench *b)
 {
-	struct nn_out *o = &ctx->out;
 	int i;
 
 	nn_open_object(o, "conditions");
 	nn_print_double(o, PRINT_ANY, "duration_s", "runs: %g s", b->cfg.duration);
 	nn_print_uint(o, PRINT_ANY, "repeat", " x %llu per row", b->cfg.repeat);
-	nn_print_uint(o, PRINT_ANY, "frame_size", ", %llu B frames", b->cfg.size);
+	nn_print_uint(o, PRINT_ANY, "frame_size", ", %llu", b->sizes[0]);
+	nn_open_array(o, "frame_sizes");
+	for (i = 1; i < b->nsizes; i++)
+		nn_printf(o, ",%u", b->sizes[i]);
+	for (i = 0; i < b->nsizes; i++)
+		nn_print_uint(o, PRINT_JSON, NULL, NULL, b->sizes[i]);
+	nn_close_array(o);
+	nn_printf(o, " B frames");
 	nn_print_uint(o, PRINT_ANY, "rate_pps", ", rate %llu pps (0 = flat out)", b->cfg.rate);
 	nn_print_string(o, PRINT_ANY, "ports", ", ports: %s",
 			b->cfg.npci ? "pci" : "virtual net_ring0/net_ring1 (generator <-> forwarder, one process)");
@@ -313,10 +369,8 @@ static void print_conditions(struct nn_ctx *ctx, const struct bench *b)
 	nn_close_object(o);
 }
 
-static void print_row(struct nn_ctx *ctx, const struct bench *b, const struct nn_bench_row *r,
-		      const struct nn_bench_row *matched)
+static void print_row(struct nn_out *o, const struct nn_bench_row *r, const struct nn_bench_row *matched)
 {
-	struct nn_out *o = &ctx->out;
 	struct nn_bench_stat mp = nn_bench_stat(r, NN_BENCH_MPPS, 0);
 	struct nn_bench_stat mm = nn_bench_stat(matched, NN_BENCH_MPPS, 0);
 	struct nn_bench_stat p99 = nn_bench_stat(r, NN_BENCH_LAT, 2);
@@ -326,6 +380,7 @@ static void print_row(struct nn_ctx *ctx, const struct bench *b, const struct nn
 	int k;
 
 	nn_open_object(o, NULL);
+	nn_print_uint(o, PRINT_ANY, "frame_size", "%5llu ", r->size);
 	nn_print_string(o, PRINT_ANY, "lcores", "%-7s", r->lsel);
 	nn_print_string(o, PRINT_ANY, "mbufs", " %-7s", r->msel);
 	if (r->skipped[0]) {
@@ -338,6 +393,7 @@ static void print_row(struct nn_ctx *ctx, const struct bench *b, const struct nn
 		return;
 	}
 	nn_print_null(o, PRINT_JSON, "skipped", NULL);
+	nn_print_int(o, PRINT_JSON, "good_runs", NULL, mp.n);
 	nn_print_int(o, PRINT_ANY, "lcore_node", " %4lld", r->lcore_node);
 	nn_print_int(o, PRINT_ANY, "mbuf_node", "/%-3lld", r->mbuf_node);
 	for (i = 0; i < r->nruns; i++)
@@ -383,6 +439,21 @@ static void print_row(struct nn_ctx *ctx, const struct bench *b, const struct nn
 	for (k = 0; k < NPCT; k++)
 		print_stat(o, nn_bench_pct_key(k), nn_bench_stat(r, NN_BENCH_LAT, k));
 	nn_close_object(o);
+	/* The latency CDF point by point, medians over the runs: the report's chart. */
+	nn_open_array(o, "latency_cdf_ns");
+	for (k = 0; k < NN_BENCH_NCDF; k++) {
+		struct nn_bench_stat s = nn_bench_stat(r, NN_BENCH_CDF, k);
+
+		if (!s.n)
+			continue;
+		nn_open_object(o, NULL);
+		nn_print_double(o, PRINT_JSON, "p", NULL, nn_bench_cdf_p(k));
+		nn_print_double(o, PRINT_JSON, "median", NULL, s.med);
+		nn_print_double(o, PRINT_JSON, "min", NULL, s.min);
+		nn_print_double(o, PRINT_JSON, "max", NULL, s.max);
+		nn_close_object(o);
+	}
+	nn_close_array(o);
 	nn_open_object(o, "stall_baseline_ns");
 	for (k = 0; k < NPCT; k++)
 		print_stat(o, nn_bench_pct_key(k), nn_bench_stat(r, NN_BENCH_STALL, k));
@@ -426,7 +497,6 @@ static void print_row(struct nn_ctx *ctx, const struct bench *b, const struct nn
 		nn_close_object(o);
 	}
 	nn_close_array(o);
-	(void)b;
 	nn_close_object(o);
 }
 
@@ -440,7 +510,7 @@ static int reserve(struct nn_ctx *ctx, struct bench *b)
 	if (b->in_memory)
 		return 0;
 	for (i = 0; i < 4; i++) {
-		const struct nn_bench_row *r = &b->rows[i];
+		const struct nn_bench_row *r = &b->rows[0][i];	/* same nodes at every size */
 		long free_now;
 		bool seen = false;
 
@@ -489,14 +559,80 @@ static void give_back(struct nn_ctx *ctx, struct bench *b)
 	b->undo_open = false;
 }
 
+/* Host, conditions and every row of every size: the document both stdout and --report get. */
+static void print_doc(struct nn_out *o, const struct bench *b)
+{
+	int i, z;
+
+	print_host(o, b);
+	print_conditions(o, b);
+	nn_printf(o, "\n%5s %-7s %-7s %4s/%-3s %8s %-15s %6s %9s %9s %9s %6s %10s  %s\n", "bytes", "lcores",
+		  "mbufs", "L", "M", "Mpps", "[min-max]", "ratio", "p50 us", "p99 us", "p99.9 us", "p99 x",
+		  "stall us", "placement");
+	nn_open_array(o, "rows");
+	for (z = 0; z < b->nsizes; z++)
+		for (i = 0; i < NN_BENCH_ROWS; i++)
+			print_row(o, &b->rows[z][i], &b->rows[z][0]);
+	nn_close_array(o);
+	nn_printf(o, "(medians of %u run(s); ratio = row / matched row of the same frame size; stall = "
+		  "the host's worst scheduling gap in the same run)\n", b->cfg.repeat);
+}
+
+/* --report DIR: the same document as JSON with the command and the warnings,
+ * saved with its HTML page. Returns 0 or -1 (message printed). */
+static int write_report(struct nn_ctx *ctx, const struct bench *b)
+{
+	struct nn_out rep;
+	const char *what = NULL;
+	char created[64];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t i;
+	int k, err;
+
+	nn_out_init(&rep, stdout, true);
+	nn_open_object(&rep, NULL);
+	nn_open_object(&rep, "report");
+	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%S%z", localtime_r(&now, &tm));
+	nn_print_string(&rep, PRINT_JSON, "created", NULL, created);
+	nn_open_array(&rep, "command");
+	nn_print_string(&rep, PRINT_JSON, NULL, NULL, ctx->prog ? ctx->prog : "nicnuma");
+	if (ctx->out.json)
+		nn_print_string(&rep, PRINT_JSON, NULL, NULL, "--json");
+	for (k = 0; k < b->argc; k++)
+		nn_print_string(&rep, PRINT_JSON, NULL, NULL, b->argv[k]);
+	nn_close_array(&rep);
+	nn_close_object(&rep);
+	print_doc(&rep, b);
+	nn_open_array(&rep, "warnings");
+	for (i = 0; i < ctx->nwarns; i++) {
+		nn_open_object(&rep, NULL);
+		nn_print_string(&rep, PRINT_JSON, "file", NULL, ctx->warns[i].file);
+		nn_print_string(&rep, PRINT_JSON, "message", NULL, ctx->warns[i].msg);
+		nn_close_object(&rep);
+	}
+	nn_close_array(&rep);
+	nn_close_object(&rep);
+	err = rep.root ? nn_bench_report_save(b->report_dir, rep.root, &what) : -ENOMEM;
+	nn_out_free(&rep);
+	if (err) {
+		nn_err(ctx, "bench: cannot write the report in %s (%s): %s", b->report_dir, what ? what : "?",
+		       strerror(-err));
+		return -1;
+	}
+	nn_print_string(&ctx->out, PRINT_ANY, "report_dir", "report: %s/report.html (and report.json)\n",
+			b->report_dir);
+	return 0;
+}
+
 int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct bench b = { .cfg = { .duration = 5, .repeat = 3, .size = 64 }, .port_node = -1,
-			   .lock = -1 };
+			   .lock = -1, .sizes = { 64 }, .nsizes = 1, .argc = argc, .argv = argv };
 	struct nn_bench_stat m;
 	sigset_t old;
 	bool blocked = false;
-	int ret, i, status = NN_EXIT_ERROR;
+	int ret, i, z, status = NN_EXIT_ERROR;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(argc < 2 ? stderr : stdout);
@@ -506,33 +642,48 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "bench: unknown benchmark '%s' (there is: mismatch)", argv[1]);
 		return NN_EXIT_ERROR;
 	}
+	/* getopt permutes argv and --size's list is split in place: the report keeps a copy. */
+	b.argv = calloc((size_t)argc + 1, sizeof(*b.argv));
+	for (i = 0; b.argv && i < argc; i++)
+		b.argv[i] = strdup(argv[i]);
+	for (i = 0; b.argv && i < argc; i++)
+		if (!b.argv[i])
+			b.argc = 0;
+	if (!b.argv) {
+		nn_err(ctx, "bench: out of memory");
+		return NN_EXIT_ERROR;
+	}
 	ret = parse_opts(&b, argc - 1, argv + 1);
 	if (ret) {
 		if (ret > 0)
 			usage(stdout);
-		return ret > 0 ? NN_EXIT_OK : NN_EXIT_ERROR;
+		status = ret > 0 ? NN_EXIT_OK : NN_EXIT_ERROR;
+		goto out;
 	}
 	if (nn_require_live(ctx, "bench mismatch (runs DPDK on this host)") < 0)
-		return NN_EXIT_ERROR;
+		goto out;
 	if (nn_bench_find_fwd(ctx, b.fwd_opt, b.fwd, sizeof(b.fwd)) < 0)
-		return NN_EXIT_ERROR;
+		goto out;
 	b.cfg.fwd = b.fwd;
 	ret = nn_topo_discover(ctx, &b.topo);
 	if (ret < 0) {
 		nn_err(ctx, "bench: cannot read this host's topology: %s", strerror(-ret));
-		return NN_EXIT_ERROR;
+		goto out;
 	}
 	b.topo_read = true;
 	b.port_node = nn_bench_port_node(ctx, &b.cfg);
 	if (b.port_node == -ENODEV)
 		goto out;
 	b.ref_node = nn_bench_ref_node(&b.topo, b.port_node);
-	if (nn_bench_plan(&b.topo, &b.cfg, b.ref_node, b.rows) < 0) {
-		nn_err(ctx, "bench: out of memory");
-		goto out;
+	for (z = 0; z < b.nsizes; z++) {
+		b.cfg.size = b.sizes[z];
+		if (nn_bench_plan(&b.topo, &b.cfg, b.ref_node, b.rows[z]) < 0) {
+			nn_err(ctx, "bench: out of memory");
+			goto out;
+		}
 	}
-	if (b.rows[0].skipped[0]) {
-		nn_err(ctx, "bench: the matched row cannot run: %s", b.rows[0].skipped);
+	if (b.rows[0][0].skipped[0]) {
+		nn_err(ctx, "bench: the matched row cannot run: %s", b.rows[0][0].skipped);
 		goto out;
 	}
 	if (nn_bench_signals_block(&old) < 0)
@@ -542,34 +693,30 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 		ctx->state_dir = b.state_dir;
 	if (reserve(ctx, &b) < 0)
 		goto out;
-	for (i = 0; i < NN_BENCH_ROWS && !b.interrupted; i++) {
-		if (b.rows[i].skipped[0])
-			continue;
-		nn_bench_run_row(ctx, &b.cfg, &b.rows[i], &old, &b.interrupted);
-		b.interrupted = b.interrupted || nn_bench_interrupted();
+	for (z = 0; z < b.nsizes && !b.interrupted; z++) {
+		b.cfg.size = b.sizes[z];
+		for (i = 0; i < NN_BENCH_ROWS && !b.interrupted; i++) {
+			if (b.rows[z][i].skipped[0])
+				continue;
+			nn_bench_run_row(ctx, &b.cfg, &b.rows[z][i], &old, &b.interrupted);
+			b.interrupted = b.interrupted || nn_bench_interrupted();
+		}
 	}
 
 	status = NN_EXIT_OK;
 	nn_open_object(&ctx->out, NULL);
-	print_host(ctx, &b);
-	print_conditions(ctx, &b);
-	nn_printf(&ctx->out, "\n%-7s %-7s %4s/%-3s %8s %-15s %6s %9s %9s %9s %6s %10s  %s\n", "lcores", "mbufs",
-		  "L", "M", "Mpps", "[min-max]", "ratio", "p50 us", "p99 us", "p99.9 us", "p99 x",
-		  "stall us", "placement");
-	nn_open_array(&ctx->out, "rows");
-	for (i = 0; i < NN_BENCH_ROWS; i++)
-		print_row(ctx, &b, &b.rows[i], &b.rows[0]);
-	nn_close_array(&ctx->out);
-	nn_printf(&ctx->out, "(medians of %u run(s); ratio = row / matched row; stall = the host's "
-		  "worst scheduling gap in the same run)\n", b.cfg.repeat);
+	print_doc(&ctx->out, &b);
 	if (b.interrupted) {
 		nn_err(ctx, "bench: interrupted; the rows above are what finished");
 		status = NN_EXIT_ERROR;
 	}
-	m = nn_bench_stat(&b.rows[0], NN_BENCH_MPPS, 0);
-	if (!m.n) {
-		nn_err(ctx, "bench: the matched row produced no good run (see the warnings)");
-		status = NN_EXIT_ERROR;
+	for (z = 0; z < b.nsizes; z++) {
+		m = nn_bench_stat(&b.rows[z][0], NN_BENCH_MPPS, 0);
+		if (!m.n) {
+			nn_err(ctx, "bench: the matched row at %u B produced no good run (see the warnings)",
+			       b.sizes[z]);
+			status = NN_EXIT_ERROR;
+		}
 	}
 	/* Signals stay blocked until the pages are back: a Ctrl-C here waits. */
 	give_back(ctx, &b);
@@ -577,6 +724,10 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 	b.lock = -1;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	blocked = false;
+	if (b.report_dir && write_report(ctx, &b) < 0)
+		status = NN_EXIT_ERROR;
+	else if (!b.report_dir)
+		nn_print_null(&ctx->out, PRINT_JSON, "report_dir", NULL);
 	nn_print_warnings(ctx);
 	nn_close_object(&ctx->out);
 	if (!status)
@@ -586,8 +737,12 @@ out:
 	nn_state_unlock(b.lock);
 	if (blocked)
 		sigprocmask(SIG_SETMASK, &old, NULL);
-	nn_bench_rows_free(b.rows);
+	for (z = 0; z < b.nsizes; z++)
+		nn_bench_rows_free(b.rows[z]);
 	if (b.topo_read)
 		nn_topo_free(&b.topo);
+	for (i = 0; b.argv && i < argc; i++)
+		free(b.argv[i]);
+	free(b.argv);
 	return status;
 }

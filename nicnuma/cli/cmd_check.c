@@ -12,6 +12,7 @@
 #include "plan_opts.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/discover/host.h"
+#include "nicnuma/discover/pcie.h"
 #include "nicnuma/plan/plan.h"
 
 static void usage(FILE *fp)
@@ -46,8 +47,9 @@ NN_PLAN_OPTS_HELP
 "\"expected\",\"status\":\"aligned|drift|managed|skipped\",\"note\"}],\"irqbalance\":\n"
 "{\"running\",\"pid\",\"fenced\",\"drift\"},\"drift_count\"},\"warnings\":[..]}.\n"
 "\n"
-"Exit status: 0 aligned, 1 drift (or warnings), 2 error (bad plan, plan for\n"
-"another host, unreadable tree).\n");
+"Exit status: 0 aligned, 1 drift or warnings (such as a PCIe link down-trained\n"
+"or narrower than its ports), 2 error (bad plan, plan for another host,\n"
+"unreadable tree).\n");
 }
 
 static const struct option longopts[] = {
@@ -122,6 +124,7 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
 		goto out;
 	}
+	nn_pcie_warn(ctx, &host);
 	if (nn_cli_get_plan(ctx, &host, plan_file, &popts, &plan))
 		goto out;
 	err = nn_check_run(ctx, &plan, &rep);

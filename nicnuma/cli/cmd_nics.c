@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "nicnuma/discover/host.h"
+#include "nicnuma/discover/pcie.h"
 
 static void usage(FILE *fp)
 {
@@ -24,7 +25,13 @@ static void usage(FILE *fp)
 "narrower. Such devices are reported with 'unknown locality', never as node 0.\n"
 "An IRQ whose affinity is not within the device's local CPUs is marked 'REMOTE'.\n"
 "Software devices (lo, veth, bridge, dummy, tun, ifb...) are marked virtual\n"
-"with their kind and have no PCI address, driver or IRQs.\n"
+"with their kind and have no PCI address, driver or IRQs.\n""\n"
+"Each PCI NIC's PCIe links, from its function up to the root port, are judged\n"
+"against the speed of the ports they carry (the functions of one device share\n"
+"its link; a switch's upstream link carries everything behind it): 'ok',\n"
+"'down-trained: x8 of x16', 'link carries 126 Gb/s for 200 Gb/s of ports', or\n"
+"'link unknown' where sysfs has no link files. virtio and other non-PCI\n"
+"devices have none ('not a PCIe device'). plan and check warn about a bad one.\n"
 "\n"
 "On the live host the link list is also read over rtnetlink, and driver,\n"
 "bus-info, channels and speed through the ethtool ioctl; any disagreement with\n"
@@ -35,8 +42,9 @@ static void usage(FILE *fp)
 "  -h, --help    this help\n"
 "\n"
 "Global options --root DIR and --json go before or after the command. The JSON\n"
-"document has \"nics\" (one object per device, \"irqs\" per device), \"irqbalance\"\n"
-"(whether it runs: it rewrites IRQ affinities) and \"warnings\".\n"
+"document has \"nics\" (one object per device, with \"irqs\" and \"pcie\": see\n"
+"docs/discovery.md), \"irqbalance\" (whether it runs: it rewrites IRQ\n"
+"affinities) and \"warnings\".\n"
 "\n"
 "Exit status: 0 clean, 1 printed with warnings (a missing or malformed file, an\n"
 "IRQ without /proc/irq/N, sysfs and netlink/ethtool disagreeing), 2 error (an\n"
@@ -165,6 +173,113 @@ static void locality_line(struct nn_out *o, const struct nn_nic *nic, const stru
 	free(local);
 }
 
+/* GT/s as a JSON number (2.5, 8.0); null when unknown. */
+static void print_gts(struct nn_out *o, const char *key, int mts)
+{
+	if (mts > 0)
+		nn_print_double(o, PRINT_JSON, key, NULL, mts / 1000.0);
+	else
+		nn_print_null(o, PRINT_JSON, key, NULL);
+}
+
+static void print_link(struct nn_out *o, const struct nn_pcie_link *l, long mbps_of_ports)
+{
+	nn_open_object(o, NULL);
+	nn_print_string(o, PRINT_JSON, "device", NULL, l->dev);
+	nn_print_string(o, PRINT_JSON, "port", NULL, l->port[0] ? l->port : NULL);
+	print_gts(o, "speed_gts", l->cur_mts);
+	nn_print_opt_int(o, PRINT_JSON, "width", NULL, l->cur_width, NULL);
+	print_gts(o, "cap_speed_gts", l->cap_mts);
+	nn_print_opt_int(o, PRINT_JSON, "cap_width", NULL, l->cap_width, NULL);
+	nn_print_opt_int(o, PRINT_JSON, "bandwidth_mbps", NULL, l->mbps, NULL);
+	nn_print_opt_int(o, PRINT_JSON, "ports_mbps", NULL, mbps_of_ports, NULL);
+	nn_close_object(o);
+}
+
+/* "16 GT/s x8", "? GT/s x8", "unknown" */
+static void link_words(char *buf, size_t size, int mts, int width)
+{
+	char gts[16] = "?";
+
+	if (mts <= 0 && width <= 0) {
+		snprintf(buf, size, "unknown");
+		return;
+	}
+	if (mts > 0)
+		nn_pcie_fmt_gts(gts, sizeof(gts), mts);
+	if (width > 0)
+		snprintf(buf, size, "%s GT/s x%d", gts, width);
+	else
+		snprintf(buf, size, "%s GT/s x?", gts);
+}
+
+/* JSON "pcie" (null for virtio and non-PCI devices), text one line. */
+static void print_pcie(struct nn_out *o, const struct nn_nic *nic, bool text)
+{
+	const struct nn_pcie *p = nic->pcie;
+	const struct nn_pcie_link *own, *narrow;
+	char cur[48], max[48], gb[32];
+	size_t i;
+
+	if (!p) {
+		nn_print_null(o, PRINT_JSON, "pcie", NULL);
+		if (text)
+			nn_printf(o, "  %s: PCIe: not a PCIe device\n", nic->name);
+		return;
+	}
+	own = p->nlinks ? &p->links[p->nlinks - 1] : NULL;
+	narrow = p->v.narrowest >= 0 ? &p->links[p->v.narrowest] : NULL;
+	nn_open_object(o, "pcie");
+	print_gts(o, "speed_gts", p->fn_cur_mts);
+	nn_print_opt_int(o, PRINT_JSON, "width", NULL, p->fn_cur_width, NULL);
+	print_gts(o, "max_speed_gts", p->fn_max_mts);
+	nn_print_opt_int(o, PRINT_JSON, "max_width", NULL, p->fn_max_width, NULL);
+	nn_print_opt_int(o, PRINT_JSON, "bandwidth_mbps", NULL, own ? own->mbps : -1, NULL);
+	nn_print_opt_int(o, PRINT_JSON, "path_bandwidth_mbps", NULL, narrow ? narrow->mbps : -1, NULL);
+	nn_print_string(o, PRINT_JSON, "bottleneck", NULL, narrow ? narrow->dev : NULL);
+	nn_print_opt_int(o, PRINT_JSON, "port_speed_mbps", NULL, p->port_mbps, NULL);
+	nn_open_array(o, "shared_ports");
+	for (i = 0; i < p->nshared; i++)
+		nn_print_string(o, PRINT_JSON, NULL, NULL, p->shared[i]);
+	nn_close_array(o);
+	nn_print_opt_int(o, PRINT_JSON, "shared_speed_mbps", NULL,
+			 own && !own->ports_unknown ? own->ports_mbps : -1, NULL);
+	nn_open_array(o, "links");
+	for (i = 0; i < p->nlinks; i++)
+		print_link(o, &p->links[i], p->links[i].ports_unknown ? -1 : p->links[i].ports_mbps);
+	nn_close_array(o);
+	nn_print_string(o, PRINT_JSON, "verdict", NULL, p->v.text);
+	if (p->v.state == NN_PCIE_OK || p->v.state == NN_PCIE_BAD)
+		nn_print_bool(o, PRINT_JSON, "healthy", NULL, p->v.state == NN_PCIE_OK);
+	else
+		nn_print_null(o, PRINT_JSON, "healthy", NULL);
+	nn_close_object(o);
+	if (!text)
+		return;
+
+	link_words(cur, sizeof(cur), p->fn_cur_mts, p->fn_cur_width);
+	link_words(max, sizeof(max), p->fn_max_mts, p->fn_max_width);
+	nn_printf(o, "  %s: PCIe %s (max %s)", nic->name, cur, max);
+	if (narrow) {
+		nn_pcie_fmt_gbps(gb, sizeof(gb), narrow->mbps);
+		nn_printf(o, ", %s Gb/s usable", gb);
+		if (narrow != own)
+			nn_printf(o, " at %s", narrow->dev);
+	}
+	if (p->port_mbps > 0) {
+		nn_pcie_fmt_gbps(gb, sizeof(gb), p->port_mbps);
+		nn_printf(o, ", port %s Gb/s", gb);
+	}
+	if (p->nshared > 1) {
+		nn_printf(o, " (link shared with");
+		for (i = 0; i < p->nshared; i++)
+			if (strcmp(p->shared[i], nic->name))
+				nn_printf(o, " %s", p->shared[i]);
+		nn_printf(o, ")");
+	}
+	nn_printf(o, ": %s\n", p->v.text);
+}
+
 static void print_nic(struct nn_out *o, const struct nn_nic *nic, const struct nn_topo *t, bool brief)
 {
 	unsigned int remote = 0, queues = 0;
@@ -237,6 +352,7 @@ static void print_nic(struct nn_out *o, const struct nn_nic *nic, const struct n
 		locality_line(o, nic, t);
 		nn_printf(o, "; %u queue IRQ%s of %zu\n", queues, queues == 1 ? "" : "s", nic->nirqs);
 	}
+	print_pcie(o, nic, !brief && !nic->is_virtual);
 	print_irqs(o, nic, !brief && !nic->is_virtual && nic->nirqs);
 	if (!brief && !nic->is_virtual)
 		nn_printf(o, "\n");

@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 
 #include "cli.h"
+#include "nicnuma/discover/pcie.h"
 #include "plan_opts.h"
 
 static void usage(FILE *fp)
@@ -67,8 +68,9 @@ NN_PLAN_OPTS_HELP
 "  nicnuma plan --policy remote --nics eth2     # a deliberate mismatch\n"
 "\n"
 "Exit status: 0 clean, 1 planned with warnings (unknown locality, spill,\n"
-"queues sharing CPUs, discovery problems), 2 error (bad option value, unknown\n"
-"NIC, no usable CPU, host not readable).\n");
+"queues sharing CPUs, a PCIe link down-trained or narrower than its ports,\n"
+"discovery problems), 2 error (bad option value, unknown NIC, no usable CPU,\n"
+"host not readable).\n");
 }
 
 static const struct nn_irq *host_irq(const struct nn_host *h, const char *nic, int irq)
@@ -335,6 +337,8 @@ int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv)
 		nn_plan_opts_free(&po);
 		return NN_EXIT_ERROR;
 	}
+	/* No placement helps a port its PCIe link cannot carry: say so. */
+	nn_pcie_warn(ctx, &h);
 	if (nn_cli_get_plan(ctx, &h, NULL, &po, &p))
 		goto out;
 	if (o->json) {

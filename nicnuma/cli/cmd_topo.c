@@ -15,7 +15,8 @@ static void usage(FILE *fp)
 "Usage: nicnuma [--root DIR] [--json] topo [--no-cpus]\n"
 "\n"
 "Show the host's NUMA topology as the kernel reports it: every node with its\n"
-"CPUs, memory, distance row and hugepage pools; every online CPU with its node,\n"
+"online CPUs (offline ones of its cpulist shown apart), memory, distance row\n"
+"and hugepage pools; every online CPU with its node,\n"
 "package, die, core, SMT siblings and L3 group; and the kernel settings that\n"
 "change how a data plane behaves across nodes (automatic NUMA balancing, zone\n"
 "reclaim, transparent hugepages) plus whether this is a virtual machine.\n"
@@ -54,7 +55,7 @@ static const char *balancing_meaning(int v)
 	case 3:
 		return "on, with memory tiering: pages and tasks migrate and hot pages get promoted";
 	case -1:
-		return "unknown (file missing: kernel without automatic NUMA balancing?)";
+		return "unknown (the file was unreadable)";
 	default:
 		return "unrecognised value";
 	}
@@ -63,7 +64,7 @@ static const char *balancing_meaning(int v)
 static void zone_reclaim_meaning(int v, char *buf, size_t size)
 {
 	if (v < 0) {
-		snprintf(buf, size, "unknown (file missing: kernel without NUMA?)");
+		snprintf(buf, size, "unknown (the file was missing or unreadable)");
 		return;
 	}
 	if (v == 0) {
@@ -119,22 +120,31 @@ static const char *hypervisor_meaning(int v)
 	return "unknown (no flags line in /proc/cpuinfo)";
 }
 
-static void knob_int(struct nn_out *o, const char *key, const char *label, int v, const char *meaning)
+/* A knob of a feature the kernel was built without: no value, not a fault. */
+#define NOT_AVAILABLE "not available in this kernel"
+
+static void knob_int(struct nn_out *o, const char *key, const char *label, int v, bool absent,
+		     const char *meaning)
 {
 	nn_open_object(o, key);
 	nn_printf(o, "  %-30s ", label);
-	nn_print_opt_int(o, PRINT_ANY, "value", "%-14lld ", v, "unknown");
+	nn_print_opt_int(o, PRINT_ANY, "value", "%-14lld ", v, absent ? "-" : "unknown");
+	nn_print_bool(o, PRINT_JSON, "available", NULL, !absent);
 	nn_print_string(o, PRINT_ANY, "meaning", "%s\n", meaning);
 	nn_close_object(o);
 }
 
 static void knob_str(struct nn_out *o, const char *key, const char *label, const char *v,
-		     const char *meaning)
+		     bool absent, const char *meaning)
 {
 	nn_open_object(o, key);
 	nn_printf(o, "  %-30s ", label);
-	nn_print_string(o, PRINT_ANY, "value", "%-14s ", *v ? v : NULL);
-	nn_print_string(o, PRINT_ANY, "meaning", "%s\n", meaning);
+	if (absent)
+		nn_printf(o, "%-14s ", "-");
+	nn_print_string(o, absent ? PRINT_JSON : PRINT_ANY, "value", "%-14s ", *v ? v : NULL);
+	nn_print_bool(o, PRINT_JSON, "available", NULL, !absent);
+	nn_print_string(o, PRINT_ANY, "meaning", "%s\n", absent ?
+			NOT_AVAILABLE " (CONFIG_TRANSPARENT_HUGEPAGE=n)" : meaning);
 	nn_close_object(o);
 }
 
@@ -143,14 +153,21 @@ static void print_knobs(struct nn_out *o, const struct nn_knobs *k)
 	char zr[256];
 
 	nn_printf(o, "\nKernel NUMA knobs:\n");
+	bool no_nb = k->absent & NN_KNOB_NUMA_BALANCING, no_zr = k->absent & NN_KNOB_ZONE_RECLAIM;
+	bool no_thp = k->absent & NN_KNOB_THP;
+
 	nn_open_object(o, "knobs");
-	knob_int(o, "numa_balancing", "kernel.numa_balancing", k->numa_balancing,
-		 balancing_meaning(k->numa_balancing));
-	zone_reclaim_meaning(k->zone_reclaim_mode, zr, sizeof(zr));
-	knob_int(o, "zone_reclaim_mode", "vm.zone_reclaim_mode", k->zone_reclaim_mode, zr);
-	knob_str(o, "thp_enabled", "transparent_hugepage/enabled", k->thp_enabled,
+	knob_int(o, "numa_balancing", "kernel.numa_balancing", k->numa_balancing, no_nb,
+		 no_nb ? NOT_AVAILABLE " (CONFIG_NUMA_BALANCING=n): nothing migrates pages "
+		 "behind the data plane" : balancing_meaning(k->numa_balancing));
+	if (no_zr)
+		snprintf(zr, sizeof(zr), NOT_AVAILABLE " (CONFIG_NUMA=n)");
+	else
+		zone_reclaim_meaning(k->zone_reclaim_mode, zr, sizeof(zr));
+	knob_int(o, "zone_reclaim_mode", "vm.zone_reclaim_mode", k->zone_reclaim_mode, no_zr, zr);
+	knob_str(o, "thp_enabled", "transparent_hugepage/enabled", k->thp_enabled, no_thp,
 		 thp_enabled_meaning(k->thp_enabled));
-	knob_str(o, "thp_defrag", "transparent_hugepage/defrag", k->thp_defrag,
+	knob_str(o, "thp_defrag", "transparent_hugepage/defrag", k->thp_defrag, no_thp,
 		 thp_defrag_meaning(k->thp_defrag));
 	nn_open_object(o, "hypervisor");
 	nn_printf(o, "  %-30s %-14s ", "hypervisor (cpuinfo flag)",
@@ -208,7 +225,8 @@ static void print_nodes(struct nn_out *o, const struct nn_topo *t)
 	nn_open_array(o, "nodes");
 	for (i = 0; i < t->nnodes; i++) {
 		const struct nn_node *n = &t->nodes[i];
-		bool no_cpus = nn_cpuset_empty(&n->cpus) && !n->cpus_unknown;
+		bool no_cpus = nn_cpuset_empty(&n->cpus) && nn_cpuset_empty(&n->offline) &&
+			       !n->cpus_unknown;
 
 		nn_open_object(o, NULL);
 		nn_print_int(o, PRINT_ANY, "id", "%-5lld ", n->id);
@@ -216,10 +234,17 @@ static void print_nodes(struct nn_out *o, const struct nn_topo *t)
 			nn_printf(o, "%-*s  ", w, "unknown");
 			nn_print_null(o, PRINT_JSON, "cpus", NULL);
 		} else {
-			if (no_cpus)
-				nn_printf(o, "%-*s  ", w, "(none)");
-			nn_print_cpuset(o, no_cpus ? PRINT_JSON : PRINT_ANY, "cpus", (const char *)fmt, &n->cpus);
+			bool none = nn_cpuset_empty(&n->cpus);
+
+			if (none)
+				nn_printf(o, "%-*s  ", w, no_cpus ? "(none)" : "(offline)");
+			nn_print_cpuset(o, none ? PRINT_JSON : PRINT_ANY, "cpus", (const char *)fmt, &n->cpus);
 		}
+		/* Offline CPUs of its cpulist: not counted, not used, shown apart. */
+		if (n->cpus_unknown)
+			nn_print_null(o, PRINT_JSON, "offline_cpus", NULL);
+		else
+			nn_print_cpuset(o, PRINT_JSON, "offline_cpus", NULL, &n->offline);
 		if (n->cpus_unknown)
 			nn_print_null(o, PRINT_ANY, "ncpus", "%5s ");
 		else
@@ -255,6 +280,12 @@ static void print_nodes(struct nn_out *o, const struct nn_topo *t)
 		if (!n->nhugepages)
 			nn_printf(o, "-");
 		nn_close_array(o);
+		if (!nn_cpuset_empty(&n->offline)) {
+			char *off = nn_cpuset_format_list(&n->offline);
+
+			nn_printf(o, "  (offline CPUs %s)", off ? off : "?");
+			free(off);
+		}
 		if (no_cpus)
 			nn_printf(o, "  (memory-only node)");
 		else if (n->mem_total_kb == 0)

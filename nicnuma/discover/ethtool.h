@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ethtool.h - the SIOCETHTOOL ioctl: driver, bus, channels and speed, and
- * setting the channel count (private to libnicnuma; live root only). Every
+/* ethtool.h - the SIOCETHTOOL ioctl: driver, bus, channels, speed and link
+ * modes, and setting the channel count (private to libnicnuma; live root
+ * only). Every
  * ETHTOOL_* request nicnuma makes is in ethtool.c.
  */
 #ifndef NICNUMA_ETHTOOL_H
@@ -17,6 +18,7 @@ struct nn_ethtool {
 	bool has_drvinfo;
 	int combined, max_combined;	/* ETHTOOL_GCHANNELS; -1 unsupported */
 	long speed_mbps;	/* ETHTOOL_GLINKSETTINGS, else GSET; -1 unknown */
+	long max_mode_mbps;	/* fastest supported link mode (GLINKSETTINGS); -1 unknown */
 };
 
 /* A socket to issue the ioctls on (AF_INET datagram, close-on-exec). */
@@ -25,6 +27,10 @@ int nn_ethtool_open(struct nn_ctx *ctx);
  * failures are warnings naming the interface. Returns 0 or a negative errno
  * when even GDRVINFO could not be asked (no such device). */
 int nn_ethtool_query(struct nn_ctx *ctx, int fd, const char *ifname, struct nn_ethtool *e);
+
+/* The speed of link mode bit @bit (ETHTOOL_LINK_MODE_*_BIT) in Mb/s; -1 for
+ * a bit that is no speed (Autoneg, TP, FEC...) or newer than this build. */
+long nn_link_mode_mbps(unsigned int bit);
 
 /* ETHTOOL_GCHANNELS: current and maximum combined channels of @ifname.
  * -EPERM under a fake root, -EOPNOTSUPP when the driver has no channels. */

@@ -2,87 +2,54 @@
 /* host.c - the whole host snapshot: topology, NICs, irqbalance
  *
  * irqbalance matters to every later stage: while it runs it rewrites the IRQ
- * affinities a plan sets. It is found the way ps would, by scanning
- * /proc/[0-9]*\/comm through the fs root, so a captured tree shows it too.
+ * affinities a plan sets. Which process is the system's irqbalance is the
+ * inspector's answer (irqbalance_id.c: by identity, not by name), read
+ * through the fs root so a captured tree shows it too.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nicnuma/core/ctx.h"
+#include "nicnuma/core/strbuf.h"
 #include "nicnuma/discover/host.h"
 #include "nicnuma/core/pathf.h"
+#include "nicnuma/discover/irqbalance_id.h"
 
-static bool all_digits(const char *s)
+/* argv joined by spaces, for reports. */
+static char *join(char **argv, size_t argc)
 {
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
+	struct nn_sb sb = NN_SB_INIT;
+	char *out;
+	size_t i;
 
-/* argv in /proc/PID/cmdline is NUL-separated: join it with spaces. */
-static char *read_cmdline(struct nn_ctx *ctx, const char *path)
-{
-	size_t len, i;
-	char *text;
-
-	if (nn_read_file(&ctx->root, path, &text, &len))
-		return NULL;
-	while (len && text[len - 1] == '\0')
-		len--;
-	for (i = 0; i < len; i++)
-		if (text[i] == '\0')
-			text[i] = ' ';
-	text[len] = '\0';
-	return text;
+	for (i = 0; i < argc; i++)
+		nn_sb_printf(&sb, "%s%s", i ? " " : "", argv[i]);
+	return nn_sb_steal(&sb, &out) ? NULL : out;
 }
 
 int nn_host_find_irqbalance(struct nn_ctx *ctx, struct nn_irqbalance_state *st)
 {
-	struct dirent *de;
-	char comm[64];
-	DIR *d;
+	struct nn_irqb_proc p;
 	int err;
 
 	st->running = false;
 	st->pid = -1;
 	st->cmdline = NULL;
-	st->systemd = !nn_read_str(&ctx->root, "/proc/1/comm", comm, sizeof(comm)) &&
-		      !strcmp(comm, "systemd");
-	err = nn_root_opendir(&ctx->root, "/proc", &d);
-	if (err) {
-		nn_warn(ctx, "/proc", "cannot list processes (%s): irqbalance state unknown",
-			strerror(-err));
-		return 0;
+	/* One inspector decides what the system's irqbalance is (irqbalance_id.h). */
+	err = nn_irqb_inspect(ctx, &p);
+	if (err)
+		return err;
+	st->systemd = p.systemd;
+	if (p.pid > 0) {
+		st->cmdline = join(p.argv, p.argc);
+		if (!st->cmdline)
+			err = -ENOMEM;
+		st->running = !err;
+		st->pid = err ? -1 : p.pid;
 	}
-	while ((de = readdir(d))) {
-		char path[PATH_MAX];
-		long pid;
-
-		if (!all_digits(de->d_name) || nn_parse_long(de->d_name, &pid) || pid > INT_MAX)
-			continue;
-		if (nn_pathf(path, sizeof(path), "/proc/%s/comm", de->d_name))
-			continue;
-		/* Processes come and go while we scan: a vanished one is not an error. */
-		if (nn_read_str(&ctx->root, path, comm, sizeof(comm)) || strcmp(comm, "irqbalance"))
-			continue;
-		/* Lowest PID wins, so the answer does not depend on readdir order. */
-		if (st->running && st->pid < pid)
-			continue;
-		free(st->cmdline);
-		nn_pathf(path, sizeof(path), "/proc/%s/cmdline", de->d_name);
-		st->cmdline = read_cmdline(ctx, path);
-		st->running = true;
-		st->pid = (int)pid;
-	}
-	closedir(d);
-	return 0;
+	nn_irqb_proc_free(&p);
+	return err;
 }
 
 static int host_discover(struct nn_ctx *ctx, struct nn_host *host, bool cpu_detail,

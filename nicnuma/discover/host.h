@@ -8,7 +8,8 @@
 #include "nicnuma/discover/nic.h"
 #include "nicnuma/discover/topo.h"
 
-/* What discovery saw of irqbalance (a process in /proc; controlling it lives in irq/). */
+/* What discovery saw of irqbalance (a process in /proc, irqbalance_id.h's
+ * inspector; controlling it lives in act/irqbalance.c). */
 struct nn_irqbalance_state {
 	bool running;
 	int pid;		/* -1 when not running */
@@ -31,7 +32,8 @@ void nn_host_free(struct nn_host *host);
 /* The pieces of nn_host_discover, for reports that need less: nodes without
  * per-CPU topology (nn_topo_discover_basic) plus NICs plus irqbalance. */
 int nn_host_discover_nics(struct nn_ctx *ctx, struct nn_host *host);
-/* Whether irqbalance runs (scan of /proc/[0-9]*\/comm) and PID 1 is systemd. */
+/* Whether the system's irqbalance runs (nn_irqb_inspect: by identity, a
+ * zombie is not running) and PID 1 is systemd. */
 int nn_host_find_irqbalance(struct nn_ctx *ctx, struct nn_irqbalance_state *st);
 
 #endif

@@ -20,6 +20,7 @@
 #include "nicnuma/discover/nic.h"
 #include "nicnuma/core/parse.h"
 #include "nicnuma/core/pathf.h"
+#include "nicnuma/discover/pcie.h"
 #include "nicnuma/discover/topo.h"
 
 #define NET_DIR "/sys/class/net"
@@ -37,8 +38,7 @@ struct nic_scan {
 	struct nn_root irqs;		/* view of /proc/irq: two files per IRQ */
 };
 
-/* "0000:3b:00.0", also wider PCI domains ("10000:00:00.0" behind Intel VMD). */
-static bool is_pci_addr(const char *s)
+bool nn_is_pci_addr(const char *s)
 {
 	size_t i, dom = 0;
 
@@ -466,7 +466,7 @@ static int read_physical(struct nic_scan *s, struct nn_nic *nic)
 	}
 	/* Most NICs are the PCI function itself; virtio-net's device is the
 	 * virtioN bus device whose parent is the PCI function. */
-	if (is_pci_addr(base_name(dev))) {
+	if (nn_is_pci_addr(base_name(dev))) {
 		is_pci = true;
 	} else if (!strncmp(base_name(dev), "virtio", 6)) {
 		char *slash;
@@ -475,7 +475,7 @@ static int read_physical(struct nic_scan *s, struct nn_nic *nic)
 		slash = strrchr(fn, '/');
 		if (slash && slash != fn) {
 			*slash = '\0';
-			if (is_pci_addr(base_name(fn))) {
+			if (nn_is_pci_addr(base_name(fn))) {
 				is_pci = true;
 				fn_dir = fn;
 			}
@@ -502,6 +502,12 @@ static int read_physical(struct nic_scan *s, struct nn_nic *nic)
 	err = read_locality(s, nic, fn_dir, is_pci);
 	if (err)
 		return err;
+	/* virtio-net's PCI link is the hypervisor's fiction: not judged. */
+	if (is_pci && fn_dir == dev) {
+		err = nn_pcie_read(s->ctx, dev, &nic->pcie);
+		if (err)
+			return err;
+	}
 	if (is_pci)
 		return read_irqs(s, nic, fn_dir);
 	return 0;
@@ -649,7 +655,7 @@ static void ethtool_check(struct nic_scan *s, struct nn_nic *nics, size_t n)
 			if (nic->pci && e.bus_info[0] && strcmp(nic->pci, e.bus_info))
 				nn_warn(s->ctx, nic->name, "bus address differs: sysfs %s, ethtool bus-info %s",
 					nic->pci, e.bus_info);
-			if (!nic->pci && is_pci_addr(e.bus_info))
+			if (!nic->pci && nn_is_pci_addr(e.bus_info))
 				nn_warn(s->ctx, nic->name, "ethtool bus-info %s is a PCI address sysfs did not show",
 					e.bus_info);
 		}
@@ -660,6 +666,9 @@ static void ethtool_check(struct nic_scan *s, struct nn_nic *nics, size_t n)
 				nic->speed_mbps, e.speed_mbps);
 		if (nic->speed_mbps < 0)
 			nic->speed_mbps = e.speed_mbps;
+		/* A port with its link down still needs its top speed carried. */
+		if (nic->pcie)
+			nic->pcie->port_mbps = e.speed_mbps > 0 ? e.speed_mbps : e.max_mode_mbps;
 	}
 	close(fd);
 }
@@ -784,6 +793,9 @@ int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned in
 			goto fail;
 		ethtool_check(&s, nics, n);
 	}
+	err = nn_pcie_assess(nics, n);
+	if (err)
+		goto fail;
 	nn_root_view_close(&s.irqs);
 	nn_interrupts_free(s.intr, s.nintr);
 	free_dirs(s.msi_dir, n);
@@ -815,6 +827,7 @@ void nn_nics_free(struct nn_nic *nics, size_t n)
 		free(nics[i].kind);
 		free(nics[i].pci);
 		free(nics[i].driver);
+		nn_pcie_free(nics[i].pcie);
 		nn_cpuset_free(&nics[i].local_cpus);
 	}
 	free(nics);

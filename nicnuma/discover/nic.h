@@ -10,6 +10,7 @@
 #include "nicnuma/core/parse.h"
 
 struct nn_ctx;
+struct nn_pcie;
 struct nn_topo;
 
 struct nn_irq {
@@ -39,6 +40,7 @@ struct nn_nic {
 	int channels_max;
 	struct nn_irq *irqs;		/* ascending irq number */
 	size_t nirqs;
+	struct nn_pcie *pcie;		/* links to the root port (pcie.h); NULL: not a PCIe function */
 };
 
 /* Discovery flags. NN_NICS_NO_EFFECTIVE: leave effective_affinity_list
@@ -58,6 +60,8 @@ void nn_nics_free(struct nn_nic *nics, size_t nnics);
  * discovery and the bench (a vfio-bound port has no netdev) both use it. */
 struct nn_root;
 int nn_device_numa_node(const struct nn_root *r, const char *dev_dir, long *node);
+/* "0000:3b:00.0", also wider domains ("10000:00:00.0" behind Intel VMD). */
+bool nn_is_pci_addr(const char *s);
 const struct nn_nic *nn_nic_find(const struct nn_nic *nics, size_t n, const char *name);
 
 #endif

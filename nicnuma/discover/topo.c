@@ -2,8 +2,10 @@
 /* topo.c - CPUs, NUMA nodes and the kernel's NUMA knobs, read through the fs root
  *
  * Every file that is missing or malformed becomes a warning naming it and an
- * unknown (-1) value; only an unreadable /sys/devices/system/cpu/online stops
- * discovery, since without it there is no CPU list to report.
+ * unknown (-1) value; a feature the kernel was built without (no THP, no NUMA
+ * balancing) is "not available", not a fault. Only the lack of any CPU list
+ * (no cpu/online and no cpuN directory) stops discovery. Rules:
+ * docs/discovery.md, "How the kernel's files are read".
  */
 #include <ctype.h>
 #include <errno.h>
@@ -21,53 +23,80 @@
 #define CPU_DIR "/sys/devices/system/cpu"
 #define NODE_DIR "/sys/devices/system/node"
 
-/* Missing per-CPU files are reported once per kind ("and N more") so a tree
- * without, say, core_id on 512 CPUs gives one warning, not 512. */
-struct missing {
-	const char *what;
-	char first[PATH_MAX];
-	unsigned int count;
+/* Per-CPU faults are reported once per fact: the same problem on 37 CPUs
+ * is one warning naming the first file and the CPUs as a cpulist, not 37. */
+#define FAULT_KINDS 16
+
+struct fault {
+	char msg[96];
+	char first[160];
+	struct nn_cpuset cpus;
 };
 
-static void missing_note(struct missing *m, const char *path)
+struct faults {
+	struct fault f[FAULT_KINDS];
+	unsigned int n;
+};
+
+static void fault_note(struct nn_ctx *ctx, struct faults *w, const char *path, int cpu,
+		       const char *msg)
 {
-	if (!m->count++)
-		snprintf(m->first, sizeof(m->first), "%s", path);
+	struct fault *f = NULL;
+	unsigned int i;
+
+	for (i = 0; i < w->n && !f; i++)
+		if (!strcmp(w->f[i].msg, msg))
+			f = &w->f[i];
+	if (!f && w->n < FAULT_KINDS) {
+		f = &w->f[w->n++];
+		snprintf(f->msg, sizeof(f->msg), "%s", msg);
+		snprintf(f->first, sizeof(f->first), "%s", path);
+		nn_cpuset_zero(&f->cpus);
+	}
+	/* No room (or no memory for the set): say it now rather than lose it. */
+	if (!f || nn_cpuset_set(&f->cpus, (unsigned int)cpu))
+		nn_warn(ctx, path, "%s (CPU %d)", msg, cpu);
 }
 
-static void missing_flush(struct nn_ctx *ctx, struct missing *m)
+static void faults_flush(struct nn_ctx *ctx, struct faults *w)
 {
-	if (!m->count)
-		return;
-	if (m->count == 1)
-		nn_warn(ctx, m->first, "cannot read %s: %s unknown", m->what, m->what);
-	else
-		nn_warn(ctx, m->first, "cannot read %s (nor on %u more CPUs): %s unknown",
-			m->what, m->count - 1, m->what);
+	unsigned int i;
+
+	for (i = 0; i < w->n; i++) {
+		struct fault *f = &w->f[i];
+		unsigned int n = nn_cpuset_count(&f->cpus);
+		char *list = nn_cpuset_format_list(&f->cpus);
+
+		if (n)
+			nn_warn(ctx, f->first, "%s (CPU%s %s)", f->msg, n == 1 ? "" : "s",
+				list ? list : "?");
+		free(list);
+		nn_cpuset_free(&f->cpus);
+	}
+	w->n = 0;
 }
 
-/* Reads an integer file through @r (the root or a view of it); ENOENT goes
- * to @m (when given), other failures warn. */
+/* Reads an integer file of CPU @cpu through @r (the root or a view of it);
+ * failures go to @w, one warning per kind. */
 static long read_num_in(struct nn_ctx *ctx, const struct nn_root *r, const char *path,
-			const char *what, struct missing *m)
+			const char *what, int cpu, struct faults *w, bool missing_ok)
 {
+	char msg[96];
 	long v;
 	int err = nn_read_long(r, path, &v);
 
 	if (!err)
 		return v;
-	if (err == -ENOENT && m)
-		missing_note(m, path);
+	if (err == -ENOENT && missing_ok)
+		return -1;
+	if (err == -ENOENT)
+		snprintf(msg, sizeof(msg), "missing: %s unknown", what);
 	else if (err == -EINVAL || err == -ERANGE)
-		nn_warn(ctx, path, "malformed %s (not an integer): %s unknown", what, what);
+		snprintf(msg, sizeof(msg), "malformed %s (not an integer): %s unknown", what, what);
 	else
-		nn_warn(ctx, path, "cannot read %s: %s", what, strerror(-err));
+		snprintf(msg, sizeof(msg), "cannot read %s: %s", what, strerror(-err));
+	fault_note(ctx, w, path, cpu, msg);
 	return -1;
-}
-
-static long read_num(struct nn_ctx *ctx, const char *path, const char *what, struct missing *m)
-{
-	return read_num_in(ctx, &ctx->root, path, what, m);
 }
 
 static int to_int(long v)
@@ -177,16 +206,158 @@ static int list_nodes(struct nn_ctx *ctx, struct nn_topo *t)
 	return 0;
 }
 
-static int read_node(struct nn_ctx *ctx, struct nn_topo *t, struct nn_node *n)
+/* The node ids a distance row is indexed by. The kernel prints one entry per
+ * node of its online node mask (node_read_distance: for_each_online_node),
+ * and that mask can hold nodes whose directory is not shown (a container) or
+ * sparse ids (0, 8, 252-255). So a row is aligned by the first of
+ * node/online, node/possible and the node directories that has as many
+ * nodes as the row has entries; with none, the row is unknown. */
+struct node_mask {
+	int *ids;
+	size_t n;
+	const char *name;	/* where they came from */
+};
+
+struct node_masks {
+	struct node_mask m[3];
+	size_t n;
+};
+
+static int mask_from(struct nn_ctx *ctx, const char *path, const char *name, struct node_masks *ms)
+{
+	struct nn_cpuset set = NN_CPUSET_INIT;
+	struct node_mask *m = &ms->m[ms->n];
+	int id, err = nn_read_cpulist(&ctx->root, path, &set);
+	size_t k = 0;
+
+	if (!err && nn_cpuset_empty(&set))
+		err = -EINVAL;
+	if (!err) {
+		m->n = nn_cpuset_count(&set);
+		m->ids = malloc(m->n * sizeof(int));
+		if (!m->ids)
+			err = -ENOMEM;
+	}
+	if (!err) {
+		nn_cpuset_foreach(id, &set)
+			m->ids[k++] = id;
+		m->name = name;
+		ms->n++;
+	} else if (err != -ENOENT && err != -ENOMEM) {
+		nn_warn(ctx, path, "malformed node list: not used to align distance rows");
+	}
+	nn_cpuset_free(&set);
+	return err == -ENOMEM ? err : 0;
+}
+
+static int read_node_masks(struct nn_ctx *ctx, const struct nn_topo *t, struct node_masks *ms)
+{
+	struct node_mask *m;
+	size_t i;
+
+	memset(ms, 0, sizeof(*ms));
+	if (mask_from(ctx, NODE_DIR "/online", "node/online", ms) ||
+	    mask_from(ctx, NODE_DIR "/possible", "node/possible", ms))
+		return -ENOMEM;
+	m = &ms->m[ms->n];
+	m->ids = malloc((t->nnodes ? t->nnodes : 1) * sizeof(int));
+	if (!m->ids)
+		return -ENOMEM;
+	for (i = 0; i < t->nnodes; i++)
+		m->ids[i] = t->nodes[i].id;
+	m->n = t->nnodes;
+	m->name = "node directories";
+	ms->n++;
+	return 0;
+}
+
+static void node_masks_free(struct node_masks *ms)
+{
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		free(ms->m[i].ids);
+}
+
+/* Entry k of @row belongs to node m->ids[k]: pick each listed node's. */
+static int align_row(const struct nn_topo *t, const struct node_mask *m, const int *row,
+		     struct nn_node *n)
+{
+	size_t i, k;
+
+	n->distances = malloc(t->nnodes * sizeof(int));
+	if (!n->distances)
+		return -ENOMEM;
+	n->ndistances = t->nnodes;
+	for (i = 0; i < t->nnodes; i++) {
+		n->distances[i] = -1;
+		for (k = 0; k < m->n; k++)
+			if (m->ids[k] == t->nodes[i].id)
+				n->distances[i] = row[k];
+	}
+	return 0;
+}
+
+static void row_mismatch(struct nn_ctx *ctx, const char *path, const struct node_masks *ms,
+			 size_t nd, int id)
+{
+	char lists[160];
+	size_t i, len = 0;
+
+	lists[0] = '\0';
+	for (i = 0; i < ms->n && len < sizeof(lists); i++)
+		len += (size_t)snprintf(lists + len, sizeof(lists) - len, "%s%s %zu",
+					i ? ", " : "", ms->m[i].name, ms->m[i].n);
+	nn_warn(ctx, path, "distance row has %zu entries, no node list has as many (%s): "
+		"distances from node %d unknown", nd, lists, id);
+}
+
+static int read_distances(struct nn_ctx *ctx, const struct nn_topo *t, const struct node_masks *ms,
+			  struct nn_node *n)
+{
+	char path[PATH_MAX];
+	char *text;
+	int *dist;
+	size_t nd, i;
+	int err;
+
+	snprintf(path, sizeof(path), NODE_DIR "/node%d/distance", n->id);
+	err = nn_read_file(&ctx->root, path, &text, NULL);
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
+		nn_warn(ctx, path, "cannot read distance row: %s", strerror(-err));
+		return 0;
+	}
+	err = nn_parse_distances(text, &dist, &nd);
+	free(text);
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
+		nn_warn(ctx, path, "malformed distance row: distances from node %d unknown", n->id);
+		return 0;
+	}
+	for (i = 0; i < ms->n && ms->m[i].n != nd; i++)
+		;
+	if (i < ms->n)
+		err = align_row(t, &ms->m[i], dist, n);
+	else
+		row_mismatch(ctx, path, ms, nd, n->id);
+	free(dist);
+	return err;
+}
+
+static int read_node(struct nn_ctx *ctx, struct nn_topo *t, const struct node_masks *ms,
+		     struct nn_node *n)
 {
 	char base[64], path[PATH_MAX];
 	char *text;
-	int *dist;
-	size_t nd;
 	int err;
 
 	snprintf(base, sizeof(base), NODE_DIR "/node%d", n->id);
 
+	/* The cpulist may hold offline CPUs (POWER with SMT off keeps them):
+	 * the node's CPUs are its online ones, the rest are shown apart. */
 	snprintf(path, sizeof(path), "%s/cpulist", base);
 	err = nn_read_cpulist(&ctx->root, path, &n->cpus);
 	if (err == -ENOMEM)
@@ -196,6 +367,10 @@ static int read_node(struct nn_ctx *ctx, struct nn_topo *t, struct nn_node *n)
 		nn_warn(ctx, path, "%s: node %d's CPUs unknown",
 			err == -ENOENT ? "missing" : err == -EINVAL || err == -ERANGE ?
 			"malformed cpulist" : strerror(-err), n->id);
+	if (nn_cpuset_copy(&n->offline, &n->cpus))
+		return -ENOMEM;
+	nn_cpuset_andnot(&n->offline, &t->online);
+	nn_cpuset_and(&n->cpus, &t->online);
 
 	snprintf(path, sizeof(path), "%s/meminfo", base);
 	err = nn_read_file(&ctx->root, path, &text, NULL);
@@ -212,50 +387,46 @@ static int read_node(struct nn_ctx *ctx, struct nn_topo *t, struct nn_node *n)
 				n->mem_total_kb < 0 ? "total" : "free");
 	}
 
-	snprintf(path, sizeof(path), "%s/distance", base);
-	err = nn_read_file(&ctx->root, path, &text, NULL);
-	if (err == -ENOMEM)
+	err = read_distances(ctx, t, ms, n);
+	if (err)
 		return err;
-	if (err) {
-		nn_warn(ctx, path, "cannot read distance row: %s", strerror(-err));
-	} else {
-		err = nn_parse_distances(text, &dist, &nd);
-		free(text);
-		if (err == -ENOMEM)
-			return err;
-		if (err) {
-			nn_warn(ctx, path, "malformed distance row: distances from node %d unknown", n->id);
-		} else if (nd != t->nnodes) {
-			/* The kernel prints one entry per online node, in id order;
-			 * any other length cannot be aligned to the node list. */
-			nn_warn(ctx, path, "distance row has %zu entries for %zu nodes: distances from node %d unknown",
-				nd, t->nnodes, n->id);
-			free(dist);
-		} else {
-			n->distances = dist;
-			n->ndistances = nd;
-		}
-	}
-
 	snprintf(path, sizeof(path), "%s/hugepages", base);
 	return read_hugepages(ctx, path, n);
 }
 
 /* The L3 group of @cpu: the cache index whose level is 3. A missing cache
- * directory is normal in many VMs and on some arches: unknown, no warning. */
-/* The L3 that a CPU uses is shared with itself at least. */
-static int l3_check(struct nn_ctx *ctx, struct nn_cpu *c, const char *path)
+ * directory is normal in many VMs and on some arches (POWER9 shows no L3
+ * index): unknown, no warning. The L3 a CPU uses is shared with itself at
+ * least. */
+static void l3_check(struct nn_ctx *ctx, struct faults *w, struct nn_cpu *c, const char *path)
 {
 	if (!nn_cpuset_test(&c->l3_cpus, (unsigned int)c->id)) {
-		nn_warn(ctx, path, "does not list CPU %d itself: L3 group unknown", c->id);
+		fault_note(ctx, w, path, c->id, "does not list the CPU itself: L3 group unknown");
+		nn_cpuset_zero(&c->l3_cpus);
+		return;
+	}
+	c->l3 = nn_cpuset_first(&c->l3_cpus);
+}
+
+/* Reads @path as @c's L3 list; a bad one leaves the group unknown. */
+static int l3_list(struct nn_ctx *ctx, const struct nn_root *r, struct faults *w,
+		   struct nn_cpu *c, const char *path)
+{
+	int err = nn_read_cpulist(r, path, &c->l3_cpus);
+
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
+		fault_note(ctx, w, path, c->id, err == -ENOENT ? "missing: L3 group unknown" :
+			   "malformed cpulist: L3 group unknown");
 		nn_cpuset_zero(&c->l3_cpus);
 		return 0;
 	}
-	c->l3 = nn_cpuset_first(&c->l3_cpus);
+	l3_check(ctx, w, c, path);
 	return 0;
 }
 
-static int scan_l3(struct nn_ctx *ctx, const struct nn_root *r, struct nn_cpu *c)
+static int scan_l3(struct nn_ctx *ctx, const struct nn_root *r, struct faults *w, struct nn_cpu *c)
 {
 	char dir[64], path[PATH_MAX];
 	struct dirent *de;
@@ -277,51 +448,32 @@ static int scan_l3(struct nn_ctx *ctx, const struct nn_root *r, struct nn_cpu *c
 			continue;
 		}
 		if (err) {
-			nn_warn(ctx, path, "malformed cache level: L3 group may be unknown");
+			fault_note(ctx, w, path, c->id, "malformed cache level: L3 group may be unknown");
 			err = 0;
 			continue;
 		}
 		if (level != 3)
 			continue;
 		nn_pathf(path, sizeof(path), "%s/%s/shared_cpu_list", dir, de->d_name);
-		err = nn_read_cpulist(r, path, &c->l3_cpus);
-		if (err == -ENOMEM)
-			break;
-		if (err) {
-			nn_warn(ctx, path, "%s: L3 group unknown",
-				err == -ENOENT ? "missing" : "malformed cpulist");
-			nn_cpuset_zero(&c->l3_cpus);
-			err = 0;
-			break;
-		}
-		l3_check(ctx, c, path);
+		err = l3_list(ctx, r, w, c, path);
 		break;
 	}
 	closedir(d);
 	return err;
 }
 
-static int read_l3(struct nn_ctx *ctx, const struct nn_root *r, struct nn_cpu *c)
+static int read_l3(struct nn_ctx *ctx, const struct nn_root *r, struct faults *w, struct nn_cpu *c)
 {
 	char path[PATH_MAX];
 	long level;
-	int err;
 
 	/* x86 and most arm64 put L3 at index3: try it before listing the
 	 * directory, which saves four opens per CPU on a 512-CPU host. */
 	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cache/index3/level", c->id);
 	if (nn_read_long(r, path, &level) || level != 3)
-		return scan_l3(ctx, r, c);
+		return scan_l3(ctx, r, w, c);
 	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cache/index3/shared_cpu_list", c->id);
-	err = nn_read_cpulist(r, path, &c->l3_cpus);
-	if (err == -ENOMEM)
-		return err;
-	if (err) {
-		nn_warn(ctx, path, "%s: L3 group unknown", err == -ENOENT ? "missing" : "malformed cpulist");
-		nn_cpuset_zero(&c->l3_cpus);
-		return 0;
-	}
-	return l3_check(ctx, c, path);
+	return l3_list(ctx, r, w, c, path);
 }
 
 /* Group lists (SMT siblings, L3) are read once per group, as hwloc does:
@@ -370,8 +522,8 @@ static void groups_mark(int *src, unsigned int size, const struct nn_cpuset *set
 	}
 }
 
-static int read_siblings(struct nn_ctx *ctx, const struct nn_root *r, struct nn_cpu *c,
-			 struct missing *m_sib)
+static int read_siblings(struct nn_ctx *ctx, const struct nn_root *r, struct faults *w,
+			 struct nn_cpu *c)
 {
 	char path[PATH_MAX];
 	int err;
@@ -381,12 +533,12 @@ static int read_siblings(struct nn_ctx *ctx, const struct nn_root *r, struct nn_
 	if (err == -ENOMEM)
 		return err;
 	if (err == -ENOENT)
-		missing_note(m_sib, path);
+		fault_note(ctx, w, path, c->id, "missing: SMT siblings unknown");
 	else if (err)
-		nn_warn(ctx, path, "malformed cpulist: SMT siblings of CPU %d unknown", c->id);
+		fault_note(ctx, w, path, c->id, "malformed cpulist: SMT siblings unknown");
 	else if (!nn_cpuset_test(&c->siblings, (unsigned int)c->id)) {
 		/* A CPU is always its own sibling: an empty or foreign list is corrupt. */
-		nn_warn(ctx, path, "does not list CPU %d itself: SMT siblings unknown", c->id);
+		fault_note(ctx, w, path, c->id, "does not list the CPU itself: SMT siblings unknown");
 		nn_cpuset_zero(&c->siblings);
 	}
 	return 0;
@@ -394,10 +546,7 @@ static int read_siblings(struct nn_ctx *ctx, const struct nn_root *r, struct nn_
 
 static int read_cpus(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 {
-	struct missing m_pkg = { "physical_package_id", "", 0 };
-	struct missing m_core = { "core_id", "", 0 };
-	struct missing m_sib = { "thread_siblings_list", "", 0 };
-	struct missing m_die = { "die_id", "", 0 };
+	struct faults w = { .n = 0 };
 	struct groups g = { NULL, NULL, 0 };
 	struct nn_root cpus;
 	size_t i = 0;
@@ -435,18 +584,19 @@ static int read_cpus(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 		c->core = f ? f->core : -1;
 		if (c->package < 0) {
 			snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/physical_package_id", cpu);
-			c->package = to_int(read_num_in(ctx, &cpus, path, "physical_package_id", &m_pkg));
+			c->package = to_int(read_num_in(ctx, &cpus, path, "physical_package_id", cpu, &w, false));
 		}
-		/* die_id exists since Linux 5.2; older kernels simply lack it. */
+		/* die_id exists since Linux 5.2; older kernels simply lack it:
+		 * missing is unknown without a warning, garbage still warns. */
 		if (c->die < 0) {
 			snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/die_id", cpu);
-			c->die = to_int(read_num_in(ctx, &cpus, path, "die_id", &m_die));
+			c->die = to_int(read_num_in(ctx, &cpus, path, "die_id", cpu, &w, true));
 		}
 		if (c->core < 0) {
 			snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/core_id", cpu);
-			c->core = to_int(read_num_in(ctx, &cpus, path, "core_id", &m_core));
+			c->core = to_int(read_num_in(ctx, &cpus, path, "core_id", cpu, &w, false));
 		}
-		err = f ? nn_cpuset_copy(&c->siblings, &f->siblings) : read_siblings(ctx, &cpus, c, &m_sib);
+		err = f ? nn_cpuset_copy(&c->siblings, &f->siblings) : read_siblings(ctx, &cpus, &w, c);
 		if (err)
 			goto out;
 		if (src < 0)
@@ -457,7 +607,7 @@ static int read_cpus(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 			err = nn_cpuset_copy(&c->l3_cpus, &t->cpus[src].l3_cpus);
 			c->l3 = t->cpus[src].l3;
 		} else {
-			err = read_l3(ctx, &cpus, c);
+			err = read_l3(ctx, &cpus, &w, c);
 		}
 		if (err)
 			goto out;
@@ -465,11 +615,8 @@ static int read_cpus(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 			groups_mark(g.l3_src, g.size, &c->l3_cpus, idx, cpu);
 	}
 	err = 0;
-	missing_flush(ctx, &m_pkg);
-	missing_flush(ctx, &m_core);
-	missing_flush(ctx, &m_sib);
-	(void)m_die;	/* absent on pre-5.2 kernels: unknown without a warning */
 out:
+	faults_flush(ctx, &w);
 	nn_root_view_close(&cpus);
 	groups_free(&g);
 	return err;
@@ -517,8 +664,10 @@ static void assign_cpu_nodes(struct nn_ctx *ctx, struct nn_topo *t)
 	}
 }
 
-/* CONFIG_NUMA=n: no node directory at all. One node 0 holds every CPU. */
-static int single_node(struct nn_ctx *ctx, struct nn_topo *t)
+/* No node directory at all. One node 0 holds every CPU. @numa_off: the
+ * kernel has no NUMA (CONFIG_NUMA=n, confirmed by a missing
+ * zone_reclaim_mode): that is not a fault. */
+static int single_node(struct nn_ctx *ctx, struct nn_topo *t, bool numa_off)
 {
 	t->nodes = calloc(1, sizeof(*t->nodes));
 	if (!t->nodes)
@@ -527,14 +676,26 @@ static int single_node(struct nn_ctx *ctx, struct nn_topo *t)
 	t->nodes[0].id = 0;
 	t->nodes[0].mem_total_kb = -1;
 	t->nodes[0].mem_free_kb = -1;
-	nn_warn(ctx, NODE_DIR, "no NUMA node directory (kernel without CONFIG_NUMA?): "
-		"reporting one node 0 that holds every CPU, memory unknown");
+	if (!numa_off)
+		nn_warn(ctx, NODE_DIR, "no NUMA node directory (kernel without CONFIG_NUMA?): "
+			"reporting one node 0 that holds every CPU, memory unknown");
 	return nn_cpuset_copy(&t->nodes[0].cpus, &t->online);
 }
 
-static void read_int_knob(struct nn_ctx *ctx, const char *path, const char *what, int *out)
+/* A knob file: 0, or -ENOENT when it is not there (the caller decides
+ * whether that is a kernel without the feature or a fault); other failures
+ * warn here. */
+static int read_int_knob(struct nn_ctx *ctx, const char *path, const char *what, int *out)
 {
-	*out = to_int(read_num(ctx, path, what, NULL));
+	long v;
+	int err = nn_read_long(&ctx->root, path, &v);
+
+	*out = err ? -1 : to_int(v);
+	if (err == -EINVAL || err == -ERANGE)
+		nn_warn(ctx, path, "malformed %s (not an integer): unknown", what);
+	else if (err && err != -ENOENT)
+		nn_warn(ctx, path, "cannot read %s: %s", what, strerror(-err));
+	return err == -ENOENT ? err : 0;
 }
 
 static void read_choice_knob(struct nn_ctx *ctx, const char *path, char *buf, size_t size)
@@ -621,53 +782,146 @@ static void read_cpuinfo(struct nn_ctx *ctx, struct nn_knobs *k)
 		nn_warn(ctx, path, "no 'model name' and no 'flags' line: CPU model and hypervisor flag unknown");
 }
 
-static void read_knobs(struct nn_ctx *ctx, struct nn_knobs *k)
+#define THP_DIR "/sys/kernel/mm/transparent_hugepage"
+
+/* A knob of a feature the kernel was built without has no file: that is
+ * "not available", not a fault. It is a fault when the feature's other
+ * files say it is there: zone_reclaim_mode exists with CONFIG_NUMA (@numa:
+ * node directories were found), THP's files with their directory. */
+static void read_knobs(struct nn_ctx *ctx, struct nn_knobs *k, bool numa)
 {
-	read_int_knob(ctx, "/proc/sys/kernel/numa_balancing", "kernel.numa_balancing",
-		      &k->numa_balancing);
-	read_int_knob(ctx, "/proc/sys/vm/zone_reclaim_mode", "vm.zone_reclaim_mode",
-		      &k->zone_reclaim_mode);
-	read_choice_knob(ctx, "/sys/kernel/mm/transparent_hugepage/enabled",
-			 k->thp_enabled, sizeof(k->thp_enabled));
-	read_choice_knob(ctx, "/sys/kernel/mm/transparent_hugepage/defrag",
-			 k->thp_defrag, sizeof(k->thp_defrag));
+	const char *zr = "/proc/sys/vm/zone_reclaim_mode";
+	DIR *d = NULL;
+
+	k->absent = 0;
+	if (read_int_knob(ctx, "/proc/sys/kernel/numa_balancing", "kernel.numa_balancing",
+			  &k->numa_balancing))
+		k->absent |= NN_KNOB_NUMA_BALANCING;
+	if (read_int_knob(ctx, zr, "vm.zone_reclaim_mode", &k->zone_reclaim_mode)) {
+		if (numa)
+			nn_warn(ctx, zr, "missing although the kernel has NUMA nodes: unknown");
+		else
+			k->absent |= NN_KNOB_ZONE_RECLAIM;
+	}
+	k->thp_enabled[0] = k->thp_defrag[0] = '\0';
+	if (nn_root_opendir(&ctx->root, THP_DIR, &d) == -ENOENT) {
+		k->absent |= NN_KNOB_THP;
+	} else {
+		if (d)
+			closedir(d);
+		read_choice_knob(ctx, THP_DIR "/enabled", k->thp_enabled, sizeof(k->thp_enabled));
+		read_choice_knob(ctx, THP_DIR "/defrag", k->thp_defrag, sizeof(k->thp_defrag));
+	}
 	read_cpuinfo(ctx, k);
+}
+
+/* "cpu12" -> 12, anything else -1 (cpufreq, cpuidle, ...) */
+static int cpu_dir_id(const char *name)
+{
+	const char *p = name + 3;
+	long v = 0;
+
+	if (strncmp(name, "cpu", 3) || !*p)
+		return -1;
+	for (; *p; p++) {
+		if (!isdigit((unsigned char)*p) || v > NN_CPU_MAX)
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	return (int)v;
+}
+
+/* Without cpu/online (older kernels, containers that hide it) the CPU list is
+ * the cpuN directories, each online unless its cpuN/online says 0; a CPU
+ * that cannot be offlined (cpu0 on x86) has no such file. One warning says
+ * what was read instead. */
+static int online_from_dirs(struct nn_ctx *ctx, struct nn_topo *t, const char *online)
+{
+	unsigned int ndirs = 0;
+	struct dirent *de;
+	DIR *d;
+	int err;
+
+	err = nn_root_opendir(&ctx->root, CPU_DIR, &d);
+	if (err)
+		return err;
+	while ((de = readdir(d))) {
+		char path[64];
+		long v;
+		int id = cpu_dir_id(de->d_name);
+
+		if (id < 0)
+			continue;
+		ndirs++;
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/online", id);
+		if (!nn_read_long(&ctx->root, path, &v) && v == 0)
+			continue;
+		err = nn_cpuset_set(&t->online, (unsigned int)id);
+		if (err)
+			break;
+	}
+	closedir(d);
+	if (!err && nn_cpuset_empty(&t->online))
+		err = -ENOENT;
+	if (!err)
+		nn_warn(ctx, online, "missing: online CPUs taken from the %u cpuN directories and "
+			"their cpuN/online files instead (%u online)", ndirs,
+			nn_cpuset_count(&t->online));
+	return err;
+}
+
+static int read_online(struct nn_ctx *ctx, struct nn_topo *t)
+{
+	const char *online = CPU_DIR "/online";
+	int err = nn_read_cpulist(&ctx->root, online, &t->online);
+
+	if (err == -ENOENT)
+		err = online_from_dirs(ctx, t, online);
+	else if (!err && nn_cpuset_empty(&t->online))
+		err = -EINVAL;
+	if (err && err != -ENOMEM)
+		nn_warn(ctx, online, "%s: no CPU list, no topology",
+			err == -EINVAL || err == -ERANGE ? "malformed or empty cpulist" :
+			err == -ENOENT ? "missing, and no cpuN directory either" : strerror(-err));
+	return err;
 }
 
 static int discover(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 {
-	const char *online = CPU_DIR "/online";
+	bool numa;
 	size_t i;
 	int err;
 
 	memset(t, 0, sizeof(*t));
-	err = nn_read_cpulist(&ctx->root, online, &t->online);
-	if (!err && nn_cpuset_empty(&t->online))
-		err = -EINVAL;
-	if (err) {
-		nn_warn(ctx, online, "%s: no CPU list, no topology",
-			err == -EINVAL || err == -ERANGE ? "malformed or empty cpulist" : strerror(-err));
+	err = read_online(ctx, t);
+	if (err)
 		goto fail;
-	}
 	err = read_cpus(ctx, t, detail);
 	if (err)
 		goto fail;
 
 	err = list_nodes(ctx, t);
-	if (err == -ENOENT || (!err && !t->nnodes)) {
-		err = single_node(ctx, t);
-	} else if (err) {
-		nn_warn(ctx, NODE_DIR, "cannot list NUMA nodes: %s", strerror(-err));
-		if (err != -ENOMEM)
-			err = single_node(ctx, t);
+	if (err == -ENOMEM)
+		goto fail;
+	numa = !err && t->nnodes;
+	read_knobs(ctx, &t->knobs, numa);
+	if (!numa) {
+		if (err && err != -ENOENT)
+			nn_warn(ctx, NODE_DIR, "cannot list NUMA nodes: %s", strerror(-err));
+		/* No node directory and no zone_reclaim_mode: CONFIG_NUMA=n. */
+		err = single_node(ctx, t, err == -ENOENT &&
+				  (t->knobs.absent & NN_KNOB_ZONE_RECLAIM));
 	} else {
+		struct node_masks ms;
+
+		err = read_node_masks(ctx, t, &ms);
 		for (i = 0; i < t->nnodes && !err; i++)
-			err = read_node(ctx, t, &t->nodes[i]);
+			err = read_node(ctx, t, &ms, &t->nodes[i]);
+		node_masks_free(&ms);
 	}
 	if (err)
 		goto fail;
 	assign_cpu_nodes(ctx, t);
-	read_knobs(ctx, &t->knobs);
 	return 0;
 fail:
 	nn_topo_free(t);
@@ -694,6 +948,7 @@ void nn_topo_free(struct nn_topo *t)
 	}
 	for (i = 0; t->nodes && i < t->nnodes; i++) {
 		nn_cpuset_free(&t->nodes[i].cpus);
+		nn_cpuset_free(&t->nodes[i].offline);
 		free(t->nodes[i].distances);
 		free(t->nodes[i].hugepages);
 	}

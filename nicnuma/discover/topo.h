@@ -23,7 +23,8 @@ struct nn_hugepages {
 
 struct nn_node {
 	int id;
-	struct nn_cpuset cpus;		/* may be empty: memory-only node */
+	struct nn_cpuset cpus;		/* its online CPUs; may be empty: memory-only node */
+	struct nn_cpuset offline;	/* in its cpulist but offline (SMT off, hot-unplugged) */
 	bool cpus_unknown;		/* cpulist unreadable: @cpus empty but not memory-only */
 	long mem_total_kb, mem_free_kb;	/* -1 unknown; 0 total: CPU-only node */
 	int *distances;			/* distances[i] to topo->nodes[i]; -1 unknown */
@@ -43,7 +44,15 @@ struct nn_cpu {
 	struct nn_cpuset l3_cpus;	/* cache/index3/shared_cpu_list; empty unknown */
 };
 
+/* Knobs of features the kernel was built without: no file, no warning. */
+enum {
+	NN_KNOB_NUMA_BALANCING = 1 << 0,	/* CONFIG_NUMA_BALANCING=n */
+	NN_KNOB_ZONE_RECLAIM = 1 << 1,		/* CONFIG_NUMA=n */
+	NN_KNOB_THP = 1 << 2,			/* CONFIG_TRANSPARENT_HUGEPAGE=n */
+};
+
 struct nn_knobs {
+	unsigned int absent;		/* NN_KNOB_* not in this kernel (values unknown) */
 	int numa_balancing;		/* kernel.numa_balancing, -1 unknown */
 	int zone_reclaim_mode;		/* vm.zone_reclaim_mode, -1 unknown */
 	char thp_enabled[32];		/* selected value, "" unknown */

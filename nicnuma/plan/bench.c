@@ -118,6 +118,7 @@ static int plan_row(const struct nn_topo *t, const struct nn_bench_cfg *cfg, int
 	r->lcore_node = lremote ? farthest(t, ref, true) : ref;
 	r->mbuf_node = mremote ? farthest(t, ref, false) : ref;
 	r->gen_cpu = r->fwd_cpu = -1;
+	r->size = cfg->size;
 	if ((lremote || mremote) && t->nnodes == 1) {
 		snprintf(r->skipped, sizeof(r->skipped), "skipped: one NUMA node");
 		r->lcore_node = r->mbuf_node = -1;

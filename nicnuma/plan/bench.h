@@ -16,14 +16,18 @@
 
 struct nn_topo;
 
-#define NN_BENCH_PAGES 48		/* 2 MB pages per mbuf node: 2 pools of 8191 mbufs + EAL */
+#define NN_BENCH_PAGES 48		/* 2 MB pages per mbuf node: one pool of 2 x 8191 mbufs + EAL */
 #define NN_BENCH_PAGE_KB 2048		/* nicnuma-fwd's pools take 2 MB pages */
 #define NN_BENCH_NPCT 5			/* p50 p90 p99 p999 max */
 #define NN_BENCH_MAX_ARGS 48
 #define NN_BENCH_ROWS 4
+#define NN_BENCH_NCDF 14		/* the latency CDF's fixed ranks (nicnuma-fwd's "cdf") */
+#define NN_BENCH_MAX_SIZES 8		/* --size 64,1500,... */
 
 /* "p50", "p90", "p99", "p999", "max": the report's histogram keys. */
 const char *nn_bench_pct_key(int k);
+/* The rank (percent, 0..100) of CDF point @k, -1 out of range. */
+double nn_bench_cdf_p(int k);
 
 struct nn_bench_cfg {
 	double duration;		/* seconds per run */
@@ -41,6 +45,7 @@ struct nn_bench_run {
 	double mpps;
 	double lat[NN_BENCH_NPCT];	/* ns, < 0 when not measured */
 	double stall[NN_BENCH_NPCT];
+	double cdf[NN_BENCH_NCDF];	/* latency ns at nn_bench_cdf_p(k), < 0 unknown */
 	bool verified;
 	int fwd_cpu_seen;		/* the CPU the child says its forwarder ran on */
 	unsigned long long drops, loss;
@@ -51,6 +56,7 @@ struct nn_bench_row {
 	int lcore_node, mbuf_node;	/* -1 when skipped before resolving */
 	char skipped[128];		/* "" when the row runs */
 	int gen_cpu, fwd_cpu;
+	unsigned int size;		/* frame bytes of this row's runs */
 	char lcores[64];		/* EAL --lcores */
 	char *argv[NN_BENCH_MAX_ARGS];
 	int argc;
@@ -77,9 +83,9 @@ struct nn_bench_stat {
 	int n;
 };
 
-enum nn_bench_metric { NN_BENCH_MPPS, NN_BENCH_LAT, NN_BENCH_STALL };
+enum nn_bench_metric { NN_BENCH_MPPS, NN_BENCH_LAT, NN_BENCH_STALL, NN_BENCH_CDF };
 
-/* @k: the percentile index for LAT/STALL (ignored for MPPS). */
+/* @k: the percentile index for LAT/STALL, the point for CDF (ignored for MPPS). */
 struct nn_bench_stat nn_bench_stat(const struct nn_bench_row *r, enum nn_bench_metric m, int k);
 /* Median of @x over median of @ref; -1 when either has no run or @ref's is 0. */
 double nn_bench_ratio(struct nn_bench_stat x, struct nn_bench_stat ref);

@@ -8,9 +8,17 @@
 
 static const char *const pct_keys[NN_BENCH_NPCT] = { "p50", "p90", "p99", "p999", "max" };
 
+/* The same ranks as dpdk-app/report.c's "cdf". */
+static const double cdf_ps[NN_BENCH_NCDF] = { 0, 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.99, 100 };
+
 const char *nn_bench_pct_key(int k)
 {
 	return k >= 0 && k < NN_BENCH_NPCT ? pct_keys[k] : NULL;
+}
+
+double nn_bench_cdf_p(int k)
+{
+	return k >= 0 && k < NN_BENCH_NCDF ? cdf_ps[k] : -1;
 }
 
 static double jdouble(struct json_object *o, const char *key, bool *ok)
@@ -43,12 +51,39 @@ static void parse_hist(struct json_object *doc, const char *key, double *out)
 	}
 }
 
+/* latency_ns.cdf: [{"p":..,"ns":..}]; points matched by rank, so a
+ * forwarder with other ranks leaves the unknown ones at -1. */
+static void parse_cdf(struct json_object *doc, double *out)
+{
+	struct json_object *h = NULL, *a = NULL;
+	size_t i, n;
+	int k;
+
+	for (k = 0; k < NN_BENCH_NCDF; k++)
+		out[k] = -1;
+	if (!json_object_object_get_ex(doc, "latency_ns", &h) || !h ||
+	    !json_object_object_get_ex(h, "cdf", &a) || json_object_get_type(a) != json_type_array)
+		return;
+	n = json_object_array_length(a);
+	for (i = 0; i < n; i++) {
+		struct json_object *pt = json_object_array_get_idx(a, i);
+		bool ok = true;
+		double p = jdouble(pt, "p", &ok), v = jdouble(pt, "ns", &ok);
+
+		for (k = 0; ok && k < NN_BENCH_NCDF; k++)
+			if (p > cdf_ps[k] - 1e-9 && p < cdf_ps[k] + 1e-9)
+				out[k] = v;
+	}
+}
+
 void nn_bench_parse_report(const char *text, struct nn_bench_run *res)
 {
 	struct json_object *doc = text ? json_tokener_parse(text) : NULL, *v;
 	bool ok = true;
 
 	res->fwd_cpu_seen = -1;
+	for (int k = 0; k < NN_BENCH_NCDF; k++)
+		res->cdf[k] = -1;
 	if (!doc)
 		return;
 	res->mpps = jdouble(doc, "mpps", &ok);
@@ -67,6 +102,7 @@ void nn_bench_parse_report(const char *text, struct nn_bench_run *res)
 	}
 	parse_hist(doc, "latency_ns", res->lat);
 	parse_hist(doc, "stall_baseline_ns", res->stall);
+	parse_cdf(doc, res->cdf);
 	res->ok = ok;
 	json_object_put(doc);
 }
@@ -87,6 +123,8 @@ static double pick(const struct nn_bench_run *r, enum nn_bench_metric m, int k)
 		return k >= 0 && k < NN_BENCH_NPCT ? r->lat[k] : -1;
 	case NN_BENCH_STALL:
 		return k >= 0 && k < NN_BENCH_NPCT ? r->stall[k] : -1;
+	case NN_BENCH_CDF:
+		return k >= 0 && k < NN_BENCH_NCDF ? r->cdf[k] : -1;
 	}
 	return -1;
 }

@@ -343,6 +343,84 @@ def case_bench(fwd, nicnuma):
         fail("bench under --root: exit %d, stderr %r" % (rc, err))
 
 
+def chromium():
+    """The headless browser for the report's PNG: installed through
+    scripts/lib.sh's nn_install when missing; None when it cannot be had."""
+    for name in ("chromium", "chromium-browser"):
+        for d in os.environ.get("PATH", "").split(":"):
+            if d and os.access(os.path.join(d, name), os.X_OK):
+                return os.path.join(d, name)
+    lib = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib.sh")
+    rc = subprocess.call(["bash", "-c", '. "$1" && nn_install "${NN_REPORT_PACKAGES[@]}"', "-", lib],
+                         stdout=subprocess.DEVNULL)
+    return "/usr/bin/chromium" if rc == 0 and os.access("/usr/bin/chromium", os.X_OK) else None
+
+
+def case_report(fwd, nicnuma):
+    """bench --report at two frame sizes: the page is well-formed XML with
+    one SVG per chart, says so when rows were skipped, and renders in
+    headless Chromium to a PNG kept as an artifact ($NN_ARTIFACTS)."""
+    nr0 = read_int(NODE0_NR)
+    state = tempfile.mkdtemp(prefix="nn-report-state.")
+    out_dir = tempfile.mkdtemp(prefix="nn-report.")
+    rc, out, err = run([nicnuma, "--json", "bench", "mismatch", "--duration", "1", "--repeat", "2",
+                        "--size", "64,1500", "--rate", "1000000", "--fwd", fwd, "--state-dir", state,
+                        "--report", out_dir], timeout=170)
+    if rc not in (0, 1):
+        fail("bench --report exited %d\n%s" % (rc, err))
+    if read_int(NODE0_NR) != nr0:
+        fail("bench left nr_hugepages at %d, was %d" % (read_int(NODE0_NR), nr0))
+    d = json.loads(out)
+    if d.get("report_dir") != out_dir:
+        fail("report_dir %r, want %r" % (d.get("report_dir"), out_dir))
+    with open(os.path.join(out_dir, "report.json")) as f:
+        rep = json.load(f)
+    sizes = sorted({r["frame_size"] for r in rep["rows"]})
+    if sizes != [64, 1500] or len(rep["rows"]) != 8:
+        fail("want 8 rows at 64 and 1500 B, got %s" % [(r["frame_size"], r["lcores"], r["mbufs"]) for r in rep["rows"]])
+    if "--report" not in rep["report"]["command"]:
+        fail("report.json lacks the command: %s" % rep["report"])
+    html_path = os.path.join(out_dir, "report.html")
+    with open(html_path) as f:
+        html = f.read()
+    if subprocess.call(["xmllint", "--noout", html_path]) != 0:
+        fail("report.html is not well-formed XML (xmllint above)")
+    svgs = html.count("<svg ")
+    if svgs != 3:
+        fail("want 3 charts (Mpps, a CDF per size), got %d" % svgs)
+    for i, chunk in enumerate(html.split("<svg ")[1:]):
+        svg = "<svg " + chunk.split("</svg>")[0] + "</svg>"
+        p = subprocess.run(["xmllint", "--noout", "-"], input=svg, text=True)
+        if p.returncode != 0:
+            fail("chart %d is not well-formed SVG" % i)
+    if "<script" in html or "src=" in html or "href=" in html:
+        fail("report.html references something outside itself")
+    if len(rep["host"]["nodes"]) == 1 and "6 of 8 rows were not run (skipped: one NUMA node)" not in html:
+        fail("one-node host: the page does not say the mismatch rows were skipped")
+    art = os.environ.get("NN_ARTIFACTS") or out_dir
+    os.makedirs(art, exist_ok=True)
+    png = os.path.join(art, "bench-report.png")
+    with open(os.path.join(art, "bench-report.html"), "w") as f:
+        f.write(html)
+    browser = chromium()
+    if not browser:
+        print("report checked; no PNG: chromium not installed and could not be installed")
+        return
+    profile = tempfile.mkdtemp(prefix="nn-chromium.")
+    p = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                        "--user-data-dir=" + profile, "--window-size=1100,2600",
+                        "--screenshot=" + png, "file://" + html_path],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+    subprocess.call(["rm", "-rf", profile])
+    if p.returncode != 0 or not os.path.exists(png):
+        fail("chromium could not render the report (exit %d): %s" % (p.returncode, p.stderr[-2000:]))
+    with open(png, "rb") as f:
+        head = f.read(8)
+    if head != b"\x89PNG\r\n\x1a\n" or os.path.getsize(png) < 20000:
+        fail("%s is not a rendered page (%d bytes)" % (png, os.path.getsize(png)))
+    print("report rendered: %s (%d bytes)" % (png, os.path.getsize(png)))
+
+
 def probe_eal(fwd):
     """One cheap run: if EAL cannot start at all, say why and skip."""
     rc, out, err = run([fwd] + EAL + RING + ["--", "--duration", "0.1", "--quiet", "--tx-first"])
@@ -358,7 +436,7 @@ def main():
         skip("nicnuma-fwd was not built (DPDK/libdpdk-dev missing at configure time)")
     if os.geteuid() != 0:
         skip("DPDK needs root here (hugepages, /run/dpdk)")
-    if case in ("bench", "bench-killed") and (len(sys.argv) < 4 or not os.access(sys.argv[3], os.X_OK)):
+    if case in ("bench", "bench-killed", "report") and (len(sys.argv) < 4 or not os.access(sys.argv[3], os.X_OK)):
         skip("nicnuma binary not given")
     if case == "no-hugepages":
         case_no_hugepages(fwd)
@@ -368,11 +446,13 @@ def main():
         case_no_huge(fwd)
         print("ok: " + case)
         return
-    if case in ("bench", "bench-killed"):
+    if case in ("bench", "bench-killed", "report"):
         with Hugepages():
             probe_eal(fwd)
         if case == "bench":
             case_bench(fwd, sys.argv[3])
+        elif case == "report":
+            case_report(fwd, sys.argv[3])
         else:
             case_bench_killed(fwd, sys.argv[3])
         print("ok: " + case)

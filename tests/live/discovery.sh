@@ -3,7 +3,8 @@
 # tests/live/discovery.sh NICNUMA CAPTURE_HOST - discovery on this machine (suite 'live')
 #
 #  1. eth0's IRQs from `nics --json` are exactly its msi_irqs, with the names,
-#     queues and affinities of /proc/interrupts and /proc/irq/N.
+#     queues and affinities of /proc/interrupts and /proc/irq/N; its PCIe
+#     report is null for virtio-net ("not a PCIe device"), else its link.
 #  2. veth and tun devices made in a private netns (disc-*) show as virtual with
 #     the right kind, and rtnetlink agrees with sysfs (no warnings; ifindexes
 #     equal `ip -j link`); entered without its own /sys, they disagree and
@@ -82,6 +83,25 @@ else
     jq_q=$(jq -r --argjson i "$irq" '.nics[0].irqs[] | select(.irq == $i) | "\(.queue) \(.dir)"' "$tmp/live.json")
     check "IRQ $irq ($name) queue/dir '$jq_q' = '$wq $wd'" [ "$jq_q" = "$wq $wd" ]
   done
+  # PCIe: virtio-net's link is the hypervisor's, never judged (pcie null); a
+  # PCI function reports its own link width, or 'link unknown' without files.
+  "$nn" nics "$nic" > "$tmp/live.txt" 2>/dev/null
+  case ${dev##*/} in
+    virtio*)
+      check "$nic pcie is null (virtio: not a PCIe device)" jqok '.nics[0].pcie == null' "$tmp/live.json"
+      check "$nic text says 'not a PCIe device'" grep -q "^  $nic: PCIe: not a PCIe device$" "$tmp/live.txt";;
+    *)
+      if [ -r "$fn/current_link_width" ]; then
+        w=$(cat "$fn/current_link_width")
+        case $w in 0|255) w=null;; esac
+        jw=$(jq -r '.nics[0].pcie.width' "$tmp/live.json")
+        check "$nic pcie width $jw = $fn/current_link_width $w" [ "$jw" = "$w" ]
+      else
+        check "$nic pcie verdict is 'link unknown' (no link files)" \
+          jqok '.nics[0].pcie.verdict == "link unknown"' "$tmp/live.json"
+      fi
+      check "$nic text has a PCIe line" grep -q "^  $nic: PCIe " "$tmp/live.txt";;
+  esac
 fi
 
 # --- 2. virtual devices in a private netns; netlink agrees with sysfs ---------

@@ -143,7 +143,8 @@ static void no_node_dir(void **state)
 	}
 	assert_true(nn_cpuset_test(&t.cpus[3].siblings, 2));
 	assert_true(warned(&ctx, "/sys/devices/system/node", "one node 0"));
-	assert_true(warned(&ctx, "/sys/devices/system/cpu/cpu0/topology/core_id", "3 more CPUs"));
+	assert_true(warned(&ctx, "/sys/devices/system/cpu/cpu0/topology/core_id",
+			   "missing: core_id unknown (CPUs 0-3)"));
 	assert_int_equal(ctx.nwarns, 2);	/* die_id and caches absent: no warning */
 	assert_int_equal(t.knobs.numa_balancing, 1);
 	assert_string_equal(t.knobs.thp_enabled, "always");
@@ -230,7 +231,7 @@ static void nodes_and_distances(void **state)
 			   NULL));
 	/* node 2's row cannot be aligned: unknown, with a warning */
 	assert_int_equal(t.nodes[1].ndistances, 0);
-	assert_true(warned(&ctx, "/sys/devices/system/node/node2/distance", "2 entries for 3 nodes"));
+	assert_true(warned(&ctx, "/sys/devices/system/node/node2/distance", "2 entries, no node list has as many (node/possible 8, node directories 3)"));
 	assert_int_equal(nn_topo_distance(&t, 0, 5), 30);
 	assert_int_equal(nn_topo_distance(&t, 5, 2), 30);
 	assert_int_equal(nn_topo_distance(&t, 2, 0), -1);
@@ -483,6 +484,130 @@ static void group_lists_read_once(void **state)
 	nn_ctx_free(&ctx);
 }
 
+/* Rule 1: no cpu/online: the cpuN directories and their online files, said once. */
+static void online_from_cpu_dirs(void **state)
+{
+	struct nn_ctx ctx;
+	struct nn_topo t;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		cpu(i, 0, i, i == 0 ? "0\n" : i == 1 ? "1\n" : i == 2 ? "2\n" : "3\n", true);
+	/* cpu0 has no online file (cannot be offlined): online */
+	put("sys/devices/system/cpu/cpu1/online", "1\n");
+	put("sys/devices/system/cpu/cpu2/online", "0\n");
+	put("sys/devices/system/cpu/cpu3/online", "1\n");
+	mkdirs("sys/devices/system/cpu/cpufreq");
+	put("sys/devices/system/node/node0/cpulist", "0-3\n");
+	put("sys/devices/system/node/node0/distance", "10\n");
+	put("sys/devices/system/node/node0/meminfo", "Node 0 MemTotal: 1000 kB\nNode 0 MemFree: 500 kB\n");
+	knobs();
+	assert_int_equal(nn_ctx_init(&ctx, tmp, false), 0);
+	assert_int_equal(nn_topo_discover(&ctx, &t), 0);
+	assert_int_equal(t.ncpus, 3);
+	assert_false(nn_cpuset_test(&t.online, 2));
+	assert_true(warned(&ctx, "/sys/devices/system/cpu/online", "4 cpuN directories"));
+	assert_int_equal(ctx.nwarns, 1);
+	/* Rule 2: the node's CPUs are its online ones; cpu2 is shown apart. */
+	assert_int_equal(nn_cpuset_count(&t.nodes[0].cpus), 3);
+	assert_true(nn_cpuset_test(&t.nodes[0].offline, 2));
+	assert_int_equal(nn_cpuset_count(&t.nodes[0].offline), 1);
+	nn_topo_free(&t);
+	nn_ctx_free(&ctx);
+}
+
+/* Rule 3: rows are indexed by node/online, even with sparse ids and a node
+ * that has no directory. */
+static void sparse_nodes_rows(void **state)
+{
+	struct nn_ctx ctx;
+	struct nn_topo t;
+
+	(void)state;
+	put("sys/devices/system/cpu/online", "0-1\n");
+	cpu(0, 0, 0, "0\n", true);
+	cpu(1, 1, 0, "1\n", true);
+	put("sys/devices/system/node/online", "0,8,252-253\n");	/* 253: no directory */
+	put("sys/devices/system/node/possible", "0-255\n");
+	put("sys/devices/system/node/node0/cpulist", "0\n");
+	put("sys/devices/system/node/node0/distance", "10 40 80 81\n");
+	put("sys/devices/system/node/node8/cpulist", "1\n");
+	put("sys/devices/system/node/node8/distance", "40 10 80 82\n");
+	put("sys/devices/system/node/node252/cpulist", "\n");
+	put("sys/devices/system/node/node252/distance", "80 80 10 80\n");
+	knobs();
+	assert_int_equal(nn_ctx_init(&ctx, tmp, false), 0);
+	assert_int_equal(nn_topo_discover(&ctx, &t), 0);
+	assert_int_equal(t.nnodes, 3);
+	assert_int_equal(nn_topo_distance(&t, 0, 8), 40);
+	assert_int_equal(nn_topo_distance(&t, 8, 252), 80);
+	assert_int_equal(nn_topo_distance(&t, 252, 252), 10);
+	assert_int_equal(nn_topo_distance(&t, 0, 253), -1);	/* no such node shown */
+	assert_false(warned(&ctx, "/sys/devices/system/node/node0/distance", NULL));
+	nn_topo_free(&t);
+	nn_ctx_free(&ctx);
+}
+
+/* Rule 4: one warning per fact, naming the CPUs; rule 5: knobs of features
+ * the kernel lacks are not available, not faults. */
+static void one_warning_per_fact(void **state)
+{
+	struct nn_ctx ctx;
+	struct nn_topo t;
+	char p[128];
+	int i;
+
+	(void)state;
+	put("sys/devices/system/cpu/online", "0-5\n");
+	for (i = 0; i < 6; i++) {
+		cpu(i, 0, i, i == 0 ? "0\n" : i == 1 ? "1\n" : i == 2 ? "2\n" : i == 3 ? "3\n" :
+		    i == 4 ? "4\n" : "5\n", true);
+		/* an L3 index whose list does not name the CPU: corrupt on every CPU */
+		snprintf(p, sizeof(p), "sys/devices/system/cpu/cpu%d/cache/index3/level", i);
+		put(p, "3\n");
+		snprintf(p, sizeof(p), "sys/devices/system/cpu/cpu%d/cache/index3/shared_cpu_list", i);
+		put(p, i == 4 ? "0-3\n" : "9\n");
+	}
+	put("sys/devices/system/node/node0/cpulist", "0-5\n");
+	put("sys/devices/system/node/node0/distance", "10\n");
+	put("sys/devices/system/node/node0/meminfo", "Node 0 MemTotal: 1000 kB\nNode 0 MemFree: 500 kB\n");
+	put("proc/cpuinfo", "processor\t: 0\nmodel name\t: Test CPU\nflags\t\t: fpu\n");
+	mkdirs("proc/sys/kernel");
+	mkdirs("proc/sys/vm");
+	assert_int_equal(nn_ctx_init(&ctx, tmp, false), 0);
+	assert_int_equal(nn_topo_discover(&ctx, &t), 0);
+	assert_true(warned(&ctx, "/sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list",
+			   "does not list the CPU itself: L3 group unknown (CPUs 0-5)"));
+	/* zone_reclaim_mode is missing beside node directories: a fault */
+	assert_true(warned(&ctx, "/proc/sys/vm/zone_reclaim_mode", "missing although"));
+	assert_int_equal(ctx.nwarns, 2);
+	assert_int_equal(t.knobs.absent, NN_KNOB_NUMA_BALANCING | NN_KNOB_THP);
+	assert_int_equal(t.knobs.numa_balancing, -1);
+	nn_topo_free(&t);
+	nn_ctx_free(&ctx);
+}
+
+/* Rule 5: CONFIG_NUMA=n (no node directory, no zone_reclaim_mode) is not a fault. */
+static void kernel_without_numa(void **state)
+{
+	struct nn_ctx ctx;
+	struct nn_topo t;
+
+	(void)state;
+	put("sys/devices/system/cpu/online", "0-1\n");
+	cpu(0, 0, 0, "0\n", true);
+	cpu(1, 0, 1, "1\n", true);
+	put("proc/cpuinfo", "processor\t: 0\nmodel name\t: Test CPU\nflags\t\t: fpu\n");
+	assert_int_equal(nn_ctx_init(&ctx, tmp, false), 0);
+	assert_int_equal(nn_topo_discover(&ctx, &t), 0);
+	assert_int_equal(ctx.nwarns, 0);
+	assert_int_equal(t.nnodes, 1);
+	assert_int_equal(t.knobs.absent, NN_KNOB_NUMA_BALANCING | NN_KNOB_ZONE_RECLAIM | NN_KNOB_THP);
+	nn_topo_free(&t);
+	nn_ctx_free(&ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -491,6 +616,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(nodes_and_distances, setup, teardown),
 		cmocka_unit_test_setup_teardown(group_lists_read_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(nics, setup, teardown),
+		cmocka_unit_test_setup_teardown(online_from_cpu_dirs, setup, teardown),
+		cmocka_unit_test_setup_teardown(sparse_nodes_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(one_warning_per_fact, setup, teardown),
+		cmocka_unit_test_setup_teardown(kernel_without_numa, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

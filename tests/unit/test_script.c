@@ -16,6 +16,7 @@
 
 #include "nicnuma/act/script.h"
 #include "tmptree.h"
+#include "nicnuma/core/strbuf.h"
 
 static void test_quote_forms(void **state)
 {
@@ -35,7 +36,7 @@ static void test_quote_forms(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *q = nn_sh_quote(cases[i].in);
+		char *q = nn_shquote(cases[i].in);
 
 		assert_non_null(q);
 		assert_string_equal(q, cases[i].out);
@@ -58,7 +59,7 @@ static void test_quote_round_trip_through_sh(void **state)
 	assert_int_equal(tmptree_make(dir, sizeof(dir), "script-quote"), 0);
 	snprintf(x, sizeof(x), "%s/x", dir);
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-		char *q = nn_sh_quote(words[i]), got[512];
+		char *q = nn_shquote(words[i]), got[512];
 		FILE *fp;
 		size_t n;
 

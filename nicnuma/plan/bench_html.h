@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* bench_html.h - "nicnuma bench mismatch --report DIR": the bench's JSON
+ * document (what --json prints, plus a "report" object with the command)
+ * written as DIR/report.json and rendered as one self-contained
+ * DIR/report.html: host, knobs, ports, the exact commands, every row's
+ * medians and min-max, and SVG charts drawn by bench_svg.c. */
+#ifndef NICNUMA_BENCH_HTML_H
+#define NICNUMA_BENCH_HTML_H
+
+struct json_object;
+struct nn_sb;
+
+/* The page for @doc, appended to @out (check nn_sb_error). Missing keys
+ * render as "-"; rows with "skipped" set say why and draw no curve or bar.
+ * Returns 0 or -EINVAL when @doc is not an object with a "rows" array. */
+int nn_bench_html(struct json_object *doc, struct nn_sb *out);
+
+/* Creates @dir (one level, mode 0755, an existing directory is fine) and
+ * replaces report.json and report.html in it, each atomically. Returns 0 or
+ * a negative errno; @what receives the file that failed. */
+int nn_bench_report_save(const char *dir, struct json_object *doc, const char **what);
+
+#endif
