@@ -42,4 +42,8 @@ int nn_cmd_layout(struct nn_ctx *ctx, int argc, char **argv);
  * the plan-drift check) to call this with the same argv. */
 int cmd_check_pid(struct nn_ctx *ctx, int argc, char **argv);
 
+/* "nicnuma check --dpdk": a running DPDK process's placement through its
+ * telemetry socket (cmd_check_dpdk.c). */
+int cmd_check_dpdk(struct nn_ctx *ctx, int argc, char **argv);
+
 #endif

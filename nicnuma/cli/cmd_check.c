@@ -20,6 +20,7 @@ static void usage(FILE *fp)
 	fprintf(fp,
 "Usage: nicnuma [--root DIR] [--json] [-v] check [--plan FILE] [PLAN OPTIONS]\n"
 "       nicnuma [--root DIR] [--json] check --pid PID[,PID...] [--watch S] [--count N]\n"
+"       nicnuma [--json] check --dpdk [--file-prefix P | --socket PATH] [--timeout MS]\n"
 "\n"
 "Compare the host's IRQ affinities, XPS masks (and channel counts, when the plan\n"
 "sets them) with a plan: the given --plan FILE (checked against this host's\n"
@@ -35,6 +36,11 @@ static void usage(FILE *fp)
 "\n"
 "With --pid, checks running processes instead: where their threads run and\n"
 "where their memory sits, per node ('nicnuma check --pid --help').\n"
+"\n"
+"With --dpdk, asks a running DPDK application's telemetry socket for its\n"
+"ports, mempools and lcores and says per port whether the mempool and the\n"
+"polling lcores sit on the port's node: 'mempool remote to its port', 'lcore\n"
+"remote', 'unknown locality' or 'ok' ('nicnuma check --dpdk --help').\n"
 "\n"
 "Options:\n"
 "      --plan FILE       the plan to check against ('-' for stdin)\n"
@@ -80,6 +86,8 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "--pid") || !strncmp(argv[i], "--pid=", 6))
 			return cmd_check_pid(ctx, argc, argv);
+		if (!strcmp(argv[i], "--dpdk"))
+			return cmd_check_dpdk(ctx, argc, argv);
 	}
 
 	memset(&host, 0, sizeof(host));

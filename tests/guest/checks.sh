@@ -248,6 +248,12 @@ else
   bash "$here/fwd.sh" "$fwd" "$work" | tee -a "$results"
 fi
 
+if [ "$quick" != 1 ]; then
+section "check --dpdk on running DPDK processes"
+if [ ! -x "$fwd" ]; then skip "check --dpdk: $fwd not built"
+else bash "$here/dpdk_check.sh" "$nn" "$fwd" "$work" | tee -a "$results"; fi
+fi
+
 if [ "$quick" = 1 ]; then
   skip "bench, layout: the $shape run is the quick one (tests/guest/run.sh runs them on 2node)"
 else

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* dpdk_check.c - "nicnuma check --dpdk": ask a running DPDK process's
+ * telemetry for its ports, mempools and lcores, add the PCI devices' nodes
+ * from sysfs and the CPU -> node map, and judge (dpdk_verdict.c).
+ *
+ * A command the telemetry does not know answers null: that is a note (what
+ * this release lacks and what the check does instead), not an error. A reply
+ * that is not the JSON the command gives is an error: something else listens
+ * on the socket.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/discover/dpdk_telemetry.h"
+#include "nicnuma/discover/nic.h"
+#include "nicnuma/core/pathf.h"
+#include "nicnuma/discover/procmap.h"
+
+#define PCI_DEVICES "/sys/bus/pci/devices"
+
+/* A reply that does not parse: names the command and shows its start. */
+static int garbage(struct nn_ctx *ctx, const struct nn_dt_conn *c, const char *cmd, int err)
+{
+	if (err == -ENOMEM)
+		return err;
+	nn_err(ctx, "%s: garbage reply to %s (not DPDK telemetry?): '%.80s%s'", c->path, cmd,
+	       c->buf, strlen(c->buf) > 80 ? "..." : "");
+	return -EPROTO;
+}
+
+/* Sends @cmd; *@is_null when this telemetry does not know it. */
+static int ask(struct nn_ctx *ctx, struct nn_dt_conn *c, const char *cmd, const char *key,
+	       bool *is_null)
+{
+	int err = nn_dt_command(c, cmd);
+
+	if (err) {
+		nn_err(ctx, "%s", c->err);
+		return err;
+	}
+	err = nn_dt_reply_is_null(c->buf, key, is_null);
+	return err ? garbage(ctx, c, cmd, err) : 0;
+}
+
+static int read_ports(struct nn_ctx *ctx, struct nn_dt_conn *c, struct nn_dt_report *r)
+{
+	char cmd[64];
+	int *ids = NULL, err;
+	size_t i, n = 0;
+	bool null;
+
+	err = ask(ctx, c, "/ethdev/list", "/ethdev/list", &null);
+	if (err || null)
+		return err ? err : nn_dt_note_add(r, "/ethdev/list", "no ethdev telemetry: no port judged");
+	err = nn_dt_parse_id_list(c->buf, "/ethdev/list", &ids, &n);
+	if (err)
+		return garbage(ctx, c, "/ethdev/list", err);
+	r->ports = calloc(n ? n : 1, sizeof(*r->ports));
+	if (!r->ports) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		struct nn_dt_port *p = &r->ports[r->nports];
+
+		snprintf(cmd, sizeof(cmd), "/ethdev/info,%d", ids[i]);
+		err = nn_dt_command(c, cmd);
+		if (err) {
+			nn_err(ctx, "%s", c->err);
+			goto out;
+		}
+		memset(p, 0, sizeof(*p));
+		err = nn_dt_parse_port(c->buf, p);
+		if (err == -ENOENT) {
+			err = 0;	/* detached between list and info */
+			continue;
+		}
+		if (err) {
+			err = garbage(ctx, c, cmd, err);
+			goto out;
+		}
+		r->nports++;
+	}
+	if (r->nports && !r->ports[0].driver[0])
+		err = nn_dt_note_add(r, "/ethdev/info driver_name",
+				     "driver not reported (DPDK 22.11): shown as unknown");
+out:
+	free(ids);
+	return err;
+}
+
+static int read_pools(struct nn_ctx *ctx, struct nn_dt_conn *c, struct nn_dt_report *r)
+{
+	char **names = NULL, cmd[160];
+	size_t i, n = 0;
+	bool null, no_in_use = false;
+	int err;
+
+	err = ask(ctx, c, "/mempool/list", "/mempool/list", &null);
+	if (err || null)
+		return err ? err : nn_dt_note_add(r, "/mempool/list",
+						  "no mempool telemetry: mempool check skipped");
+	err = nn_dt_parse_name_list(c->buf, "/mempool/list", &names, &n);
+	if (err)
+		return garbage(ctx, c, "/mempool/list", err);
+	r->pools = calloc(n ? n : 1, sizeof(*r->pools));
+	if (!r->pools) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		struct nn_dt_pool *p = &r->pools[r->npools];
+
+		snprintf(cmd, sizeof(cmd), "/mempool/info,%s", names[i]);
+		err = nn_dt_command(c, cmd);
+		if (err) {
+			nn_err(ctx, "%s", c->err);
+			goto out;
+		}
+		memset(p, 0, sizeof(*p));
+		err = nn_dt_parse_pool(c->buf, p);
+		if (err == -ENOENT) {
+			err = 0;	/* freed between list and info */
+			continue;
+		}
+		if (err) {
+			err = garbage(ctx, c, cmd, err);
+			goto out;
+		}
+		no_in_use |= p->in_use < 0;
+		r->npools++;
+	}
+	if (no_in_use)
+		err = nn_dt_note_add(r, "/mempool/info in_use",
+				     "objects in use not reported (DPDK 22.11): populated_size shown");
+out:
+	nn_dt_names_free(names, n);
+	return err;
+}
+
+/* /eal/params for the lcores (and the main lcore), then /eal/lcore/info
+ * where the release has it (23.11+), which replaces them. */
+static int read_lcores(struct nn_ctx *ctx, struct nn_dt_conn *c, struct nn_dt_report *r)
+{
+	int *ids = NULL, err;
+	size_t i, n = 0;
+	char cmd[64];
+	bool null;
+
+	err = ask(ctx, c, "/eal/params", "/eal/params", &null);
+	if (err)
+		return err;
+	if (null) {
+		err = nn_dt_note_add(r, "/eal/params", "EAL arguments unknown");
+	} else {
+		err = nn_dt_parse_params(c->buf, r);
+		if (err)
+			return garbage(ctx, c, "/eal/params", err);
+		err = nn_dt_lcores_from_params(r);
+		if (err == -EINVAL)
+			err = nn_dt_note_add(r, "/eal/params",
+					     "its -l/-c/--lcores/--main-lcore value does not parse");
+	}
+	if (err)
+		return err;
+	err = ask(ctx, c, "/eal/lcore/list", "/eal/lcore/list", &null);
+	if (err)
+		return err;
+	if (null)
+		return nn_dt_note_add(r, "/eal/lcore/info", r->lcore_source == NN_DT_LCORES_PARAMS ?
+				      "telemetry has no /eal/lcore/info (before DPDK 23.11): lcores "
+				      "and roles taken from /eal/params (-l/-c/--lcores)" :
+				      "telemetry has no /eal/lcore/info and /eal/params names no "
+				      "lcores: lcore check skipped");
+	err = nn_dt_parse_id_list(c->buf, "/eal/lcore/list", &ids, &n);
+	if (err)
+		return garbage(ctx, c, "/eal/lcore/list", err);
+	nn_dt_lcores_clear(r);
+	r->lcores = calloc(n ? n : 1, sizeof(*r->lcores));
+	if (!r->lcores) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		struct nn_dt_lcore *l = &r->lcores[r->nlcores];
+
+		snprintf(cmd, sizeof(cmd), "/eal/lcore/info,%d", ids[i]);
+		err = nn_dt_command(c, cmd);
+		if (err) {
+			nn_err(ctx, "%s", c->err);
+			goto out;
+		}
+		memset(l, 0, sizeof(*l));
+		err = nn_dt_parse_lcore(c->buf, l);
+		if (err) {
+			nn_cpuset_free(&l->cpus);
+			if (err == -ENOENT) {
+				err = 0;
+				continue;
+			}
+			err = garbage(ctx, c, cmd, err);
+			goto out;
+		}
+		r->nlcores++;
+	}
+	r->lcore_source = NN_DT_LCORES_TELEMETRY;
+out:
+	free(ids);
+	return err;
+}
+
+/* The PCI ports' numa_node from sysfs: the hardware's word, not the PMD's. */
+static int read_sysfs_nodes(struct nn_ctx *ctx, struct nn_dt_report *r)
+{
+	char dir[PATH_MAX], what[160];
+	size_t i;
+	long node;
+	int err;
+
+	for (i = 0; i < r->nports; i++) {
+		struct nn_dt_port *p = &r->ports[i];
+
+		p->sysfs_node = -1;
+		if (!p->pci[0])
+			continue;
+		if (nn_pathf(dir, sizeof(dir), "%s/%s", PCI_DEVICES, p->pci))
+			continue;
+		err = nn_device_numa_node(&ctx->root, dir, &node);
+		if (err == -ENOMEM)
+			return err;
+		if (err) {
+			nn_warn(ctx, dir, "numa_node unreadable (%s): port %d of unknown locality",
+				strerror(-err), p->port_id);
+			continue;
+		}
+		p->sysfs_node = (int)node;
+		if (node >= 0 && p->tel_node >= 0 && node != p->tel_node) {
+			snprintf(what, sizeof(what), "/ethdev/info,%d numa_node", p->port_id);
+			err = nn_dt_note_add(r, what, "differs from sysfs: the sysfs node is used");
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+int nn_dt_check(struct nn_ctx *ctx, const struct nn_dt_opts *o, struct nn_dt_report *r)
+{
+	struct nn_dt_conn c = { .fd = -1 };
+	struct nn_pm_cpu_nodes cn;
+	int err;
+
+	nn_dt_report_init(r);
+	memset(&cn, 0, sizeof(cn));
+	r->socket = o->socket ? strdup(o->socket) : nn_dt_default_socket(o->prefix, geteuid() == 0);
+	if (!r->socket)
+		return -ENOMEM;
+	err = nn_require_live(ctx, "check --dpdk");
+	if (err)
+		return err;
+	err = nn_dt_connect(&c, r->socket, o->timeout_ms);
+	if (err) {
+		nn_err(ctx, "%s", c.err[0] ? c.err : strerror(-err));
+		goto out;
+	}
+	err = nn_dt_parse_greeting(c.buf, r);
+	if (err) {
+		nn_err(ctx, "%s: not a DPDK telemetry v2 server: its greeting is '%.80s%s'", r->socket,
+		       c.buf, strlen(c.buf) > 80 ? "..." : "");
+		err = -EPROTO;
+		goto out;
+	}
+	err = read_ports(ctx, &c, r);
+	if (!err)
+		err = read_pools(ctx, &c, r);
+	if (!err)
+		err = read_lcores(ctx, &c, r);
+	if (!err)
+		err = nn_dt_note_add(r, "port -> mempool", "telemetry does not say which pool serves "
+				     "which port: every pool of the process is judged against "
+				     "every port");
+	if (!err)
+		err = read_sysfs_nodes(ctx, r);
+	if (!err)
+		err = nn_pm_cpu_nodes_read(ctx, &cn);
+	if (err)
+		goto out;
+	nn_dt_judge(r, cn.node, cn.ncpus, o->vdev_node);
+out:
+	nn_pm_cpu_nodes_free(&cn);
+	nn_dt_close(&c);
+	return err;
+}

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* dpdk_telemetry.h - "nicnuma check --dpdk": a running DPDK process's ports,
+ * mempools and lcores as its telemetry v2 socket tells them, and whether they
+ * sit on the same node.
+ *
+ * The commonest DPDK placement bug is a mempool on a socket other than its
+ * port's (stock l2fwd creates its pool on the main lcore's socket); the
+ * telemetry socket exposes each port's numa_node and each pool's socket_id,
+ * so a running application can be checked without stopping it.
+ *
+ * Three layers: pure parsers of the JSON replies and the verdict
+ * (dpdk_telemetry.c, unit-tested on canned replies), the socket exchange
+ * bounded by poll() (dpdk_telemetry_io.c), and the gathering that runs the
+ * commands and adds sysfs and /proc facts (dpdk_check.c).
+ */
+#ifndef NICNUMA_DPDK_TELEMETRY_H
+#define NICNUMA_DPDK_TELEMETRY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "nicnuma/core/cpuset.h"
+
+#define NN_DT_NAME 64
+
+struct nn_dt_port {
+	int port_id;
+	char name[NN_DT_NAME];		/* "net_ring0", "0000:03:00.0" */
+	char pci[NN_DT_NAME];		/* the PCI address the name is; "" otherwise */
+	char driver[NN_DT_NAME];	/* "" when telemetry does not say (22.11) */
+	int tel_node;			/* /ethdev/info numa_node; -1 absent or unknown */
+	int sysfs_node;			/* the PCI device's numa_node; -1 unknown */
+	int node;			/* the node judged by; -1 unknown locality */
+	const char *node_source;	/* "sysfs", "--vdev-node", NULL unknown */
+	int rx_queues, tx_queues;	/* -1 absent */
+	int started;			/* dev_started; -1 absent */
+	unsigned int verdict;		/* NN_DTV_* */
+	struct nn_cpuset pool_nodes;	/* sockets of the pools judged against it */
+	struct nn_cpuset lcore_nodes;	/* nodes of the polling lcores */
+};
+
+struct nn_dt_pool {
+	char name[NN_DT_NAME];
+	int socket;			/* socket_id; -1 SOCKET_ID_ANY or absent */
+	long long size, populated;	/* -1 absent */
+	long long in_use;		/* -1: telemetry has no count (22.11) */
+};
+
+struct nn_dt_lcore {
+	int lcore_id;
+	struct nn_cpuset cpus;
+	char role[16];			/* "RTE", "SERVICE", "NON_EAL"; "" unknown */
+	int node;			/* node of all its CPUs; -1 unknown or several */
+	bool main;			/* the main lcore: launches, usually does not poll */
+	bool polling;			/* counted in the lcore check */
+};
+
+/* Fields or commands the telemetry lacks, and what that costs the check. */
+struct nn_dt_note {
+	char *what;			/* "/eal/lcore/info", "/mempool/info in_use" */
+	char *effect;			/* "lcores taken from /eal/params" */
+};
+
+enum nn_dt_lcore_source {
+	NN_DT_LCORES_NONE = 0,		/* lcore check skipped */
+	NN_DT_LCORES_TELEMETRY,		/* /eal/lcore/info (DPDK 23.11+) */
+	NN_DT_LCORES_PARAMS,		/* -l / -c / --lcores of /eal/params */
+};
+
+struct nn_dt_report {
+	char *socket;			/* the socket path asked */
+	char version[NN_DT_NAME];	/* "DPDK 22.11.11" */
+	int pid;			/* -1 unknown */
+	long max_output_len;		/* -1 unknown */
+	struct nn_dt_port *ports;
+	size_t nports;
+	struct nn_dt_pool *pools;
+	size_t npools;
+	struct nn_dt_lcore *lcores;	/* ascending lcore id */
+	size_t nlcores;
+	enum nn_dt_lcore_source lcore_source;
+	int main_lcore;			/* -1 unknown */
+	char **params;			/* /eal/params, argv[0] first */
+	size_t nparams;
+	struct nn_dt_note *notes;
+	size_t nnotes;
+	size_t nflagged;		/* ports with a flagged verdict */
+};
+
+enum nn_dt_verdict_flag {
+	NN_DTV_OK = 1u << 0,
+	NN_DTV_MEMPOOL_REMOTE = 1u << 1,	/* flagged: no pool on the port's node */
+	NN_DTV_LCORE_REMOTE = 1u << 2,		/* flagged: no polling lcore on it */
+	NN_DTV_UNKNOWN_LOCALITY = 1u << 3,	/* port node unknown: nothing judged */
+	NN_DTV_NO_POOL = 1u << 4,		/* no pool with a known socket: pool check skipped */
+	NN_DTV_NO_LCORE = 1u << 5,		/* no lcore of known node: lcore check skipped */
+};
+
+#define NN_DTV_LAST NN_DTV_NO_LCORE
+#define NN_DTV_FLAGGED (NN_DTV_MEMPOOL_REMOTE | NN_DTV_LCORE_REMOTE)
+
+const char *nn_dt_verdict_key(unsigned int flag);	/* "mempool_remote" */
+const char *nn_dt_verdict_text(unsigned int flag);	/* "mempool remote to its port" */
+
+void nn_dt_report_init(struct nn_dt_report *r);
+void nn_dt_report_free(struct nn_dt_report *r);
+/* Forgets the lcores (before another source fills them). */
+void nn_dt_lcores_clear(struct nn_dt_report *r);
+/* Adds a note (copies); -ENOMEM. */
+int nn_dt_note_add(struct nn_dt_report *r, const char *what, const char *effect);
+
+/* ---- pure parsers of one reply each; -EINVAL on garbage, -ENOMEM ---- */
+
+/* The greeting sent on connect: {"version","pid","max_output_len"}. */
+int nn_dt_parse_greeting(const char *text, struct nn_dt_report *r);
+/* A reply is {"<cmd>": value}; value null means "no such command" (or bad
+ * parameter). Returns 0 with *@is_null, -EINVAL when not that shape. */
+int nn_dt_reply_is_null(const char *text, const char *cmd, bool *is_null);
+/* "/ethdev/list": [0,1] -> ids (malloc'd). */
+int nn_dt_parse_id_list(const char *text, const char *cmd, int **ids, size_t *n);
+/* "/mempool/list": ["a","b"] -> names (malloc'd vector of malloc'd strings). */
+int nn_dt_parse_name_list(const char *text, const char *cmd, char ***names, size_t *n);
+void nn_dt_names_free(char **names, size_t n);
+/* "/ethdev/info,<id>": -ENOENT when the reply is null (port gone). */
+int nn_dt_parse_port(const char *text, struct nn_dt_port *p);
+/* "/mempool/info,<name>": -ENOENT when null. */
+int nn_dt_parse_pool(const char *text, struct nn_dt_pool *p);
+/* "/eal/lcore/info,<id>" (23.11+): lcore_id, socket, role, cpuset. */
+int nn_dt_parse_lcore(const char *text, struct nn_dt_lcore *l);
+/* "/eal/params": the EAL argv as a string array. */
+int nn_dt_parse_params(const char *text, struct nn_dt_report *r);
+
+/* The lcores the EAL arguments define (-l LIST, -c MASK, --lcores SPEC,
+ * --main-lcore N; the last of -l/-c/--lcores wins, as in EAL). Returns 0
+ * with r->lcores set (lcore_source PARAMS) or none when no option names
+ * them, -EINVAL naming nothing when a value does not parse. */
+int nn_dt_lcores_from_params(struct nn_dt_report *r);
+
+/* "0000:03:00.0" or "03:00.0" (domain 0 added): the canonical PCI address
+ * into @out; false when @name is not one (a vdev). */
+bool nn_dt_pci_name(const char *name, char *out, size_t size);
+
+/* The verdict of every port, from the facts gathered (pure):
+ * node: sysfs node of the PCI device, else @vdev_node for non-PCI ports when
+ * >= 0, else unknown locality (nothing judged). Telemetry does not say which
+ * pool serves which port, so every pool of known socket is judged: "mempool
+ * remote" when none is on the port's node. The polling lcores are the lcores
+ * of role RTE but the main one (all of them when there is only one): "lcore
+ * remote" when none is on the port's node. @cpu_node[cpu] is the CPU's node
+ * (-1 unknown) for cpu < @ncpus. */
+void nn_dt_judge(struct nn_dt_report *r, const int *cpu_node, size_t ncpus, int vdev_node);
+
+/* ---- socket (dpdk_telemetry_io.c) ---- */
+
+struct nn_dt_conn {
+	int fd;
+	int timeout_ms;			/* for each reply */
+	char *path;
+	char *buf;			/* the last reply, NUL-terminated */
+	size_t cap;
+	char err[256];			/* what went wrong, naming the socket */
+};
+
+/* The socket DPDK creates for @prefix: /var/run/dpdk/PREFIX for root, else
+ * $XDG_RUNTIME_DIR/dpdk/PREFIX or /tmp/dpdk/PREFIX (eal_get_runtime_dir).
+ * Malloc'd, NULL on ENOMEM. */
+char *nn_dt_default_socket(const char *prefix, bool root);
+
+/* Connects and reads the greeting into c->buf. Errors: -ENOENT (no socket),
+ * -ECONNREFUSED (stale), -ETIMEDOUT (no greeting within the timeout), others;
+ * c->err says it in words. Close @c whatever it returns. */
+int nn_dt_connect(struct nn_dt_conn *c, const char *path, int timeout_ms);
+/* Sends @cmd, waits for one reply in c->buf. */
+int nn_dt_command(struct nn_dt_conn *c, const char *cmd);
+void nn_dt_close(struct nn_dt_conn *c);
+
+/* ---- gathering (dpdk_check.c) ---- */
+
+struct nn_ctx;
+
+struct nn_dt_opts {
+	const char *socket;		/* path; NULL: from prefix */
+	const char *prefix;		/* NULL: "rte" */
+	int timeout_ms;
+	int vdev_node;			/* -1: vdev ports are of unknown locality */
+};
+
+/* Runs the commands, reads the PCI ports' numa_node and the CPU -> node map
+ * through the fs root, and judges. Errors are reported here (nn_err) naming
+ * the socket; returns 0 or negative errno. Free @r whatever it returns. */
+int nn_dt_check(struct nn_ctx *ctx, const struct nn_dt_opts *o, struct nn_dt_report *r);
+
+#endif
