@@ -133,16 +133,25 @@ def truth_verdicts(rep, fwdrep, port_node):
     pool_nodes = set()
     by_port = {p["port"]: p for p in fwdrep["pools"]}
     for mp in rep["mempools"]:
-        if not mp["name"].startswith("nnfwd_p"):
+        if mp["name"] == "nnfwd_pool":
+            # One pool shared by every port (the forwarder's report repeats
+            # its move_pages result under each port): all ports' pages.
+            pages = {}
+            for pl in fwdrep["pools"]:
+                for k, v in pl["pages_by_node"].items():
+                    if v:
+                        pages[int(k)] = v
+        elif mp["name"].startswith("nnfwd_p"):
+            port = int(mp["name"][len("nnfwd_p"):])
+            pages = {int(k): v for k, v in by_port[port]["pages_by_node"].items() if v}
+        else:
             continue
-        port = int(mp["name"][len("nnfwd_p"):])
-        pages = {int(k): v for k, v in by_port[port]["pages_by_node"].items() if v}
         if set(pages) != {mp["socket"]}:
             fail("pool %s: telemetry says socket %s, move_pages found pages on %s"
                  % (mp["name"], mp["socket"], pages))
         pool_nodes |= set(pages)
     if not pool_nodes:
-        fail("no nnfwd_p* pool in the telemetry's mempools: %s" % rep["mempools"])
+        fail("no nnfwd_pool/nnfwd_p* pool in the telemetry's mempools: %s" % rep["mempools"])
     return "ok" if port_node in pool_nodes else "mempool_remote"
 
 

@@ -23,8 +23,13 @@ command -v python3 >/dev/null || { echo "skip: python3 reads the JSON reports"; 
 [ "$(nproc)" -ge 2 ] || { echo "skip: one CPU: nothing to move"; exit 77; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/apply-live.XXXXXX") || exit 2
-state=$tmp/state
-pidfile=$tmp/irqbalance.pid
+# The daemon's pid file and nicnuma's state (its ban script) live where
+# nicnuma trusts them: under /run, in a root-owned directory nobody else can
+# write (a --pid outside /run, or a policy script below the world-writable
+# /tmp, is dropped when irqbalance is restarted: issue 16).
+run=$(mktemp -d /run/nicnuma-apply-live.XXXXXX) || exit 2
+state=$run/state
+pidfile=$run/irqbalance.pid
 fails=0
 pass() { printf 'ok   %s\n' "$*"; }
 fail() { printf 'FAIL %s\n' "$*"; fails=$((fails + 1)); }
@@ -70,12 +75,15 @@ restore_affinities() {
 cleanup() {
 	stop_ours
 	restore_affinities
-	rm -rf "$tmp"
+	rm -rf "$tmp" "$run"
 }
 trap cleanup EXIT
 
-if pgrep -x irqbalance >/dev/null; then
-	echo "skip: an irqbalance this test did not start is running (pid $(pgrep -x irqbalance | tr '\n' ' '));" \
+# Live irqbalance processes, zombies left out: this machine's PID 1 is no
+# init and may reap late, and a zombie runs nothing.
+live_irqbalance() { ps -C irqbalance -o pid=,stat= | awk '$2 !~ /^Z/ { print $1 }'; }
+if [ -n "$(live_irqbalance)" ]; then
+	echo "skip: an irqbalance this test did not start is running (pid $(live_irqbalance | tr '\n' ' '));" \
 		"it would move IRQs under the test, and it is not ours to stop"
 	exit 77
 fi
