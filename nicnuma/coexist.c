@@ -579,3 +579,36 @@ int nn_watch_lock_held(struct nn_ctx *ctx, int *holder)
 	close(fd);
 	return ret;
 }
+
+int nn_coexist_gate(struct nn_ctx *ctx, const struct nn_host *host, char *const *nics,
+		    size_t nnics, unsigned int flags, bool allow)
+{
+	struct nn_coexist c;
+	size_t i;
+	int err = nn_coexist_scan(ctx, host, nics, nnics, flags, &c);
+
+	if (err) {
+		nn_err(ctx, "cannot look for other IRQ owners: %s", strerror(-err));
+		return err;
+	}
+	for (i = 0; i < c.n; i++) {
+		char *t = NULL;
+
+		if (nn_owner_text(&c.v[i], &t)) {
+			err = -ENOMEM;
+			break;
+		}
+		if (allow)
+			nn_warn(ctx, c.v[i].file, "coexisting (--coexist): %s", t);
+		else
+			nn_err(ctx, "refusing: %s", t);
+		free(t);
+	}
+	if (!err && c.n && !allow) {
+		nn_err(ctx, "another owner would rewrite the placement; remove it, or pass "
+		       "--coexist to go on anyway");
+		err = -EBUSY;
+	}
+	nn_coexist_free(&c);
+	return err;
+}

@@ -77,6 +77,16 @@ int nn_irqb_args_scan(const char *args, char *what, size_t whatlen);
 int nn_coexist_scan(struct nn_ctx *ctx, const struct nn_host *host, char *const *nics,
 		    size_t nnics, unsigned int flags, struct nn_coexist *out);
 void nn_coexist_free(struct nn_coexist *c);
+/* enable, apply, watch: each owner printed "refusing: OWNER" and -EBUSY;
+ * with @allow (--coexist) each is a warning "coexisting (--coexist): OWNER"
+ * instead and 0. */
+int nn_coexist_gate(struct nn_ctx *ctx, const struct nn_host *host, char *const *nics,
+		    size_t nnics, unsigned int flags, bool allow);
+/* enable, apply, watch: each owner printed "refusing: OWNER" and -EBUSY;
+ * with @allow (--coexist) each is a warning "coexisting (--coexist): OWNER"
+ * instead and 0. */
+int nn_coexist_gate(struct nn_ctx *ctx, const struct nn_host *host, char *const *nics,
+		    size_t nnics, unsigned int flags, bool allow);
 /* "tuned profile 'x' (/usr/lib/tuned/x/tuned.conf) sets [irqbalance]" */
 int nn_owner_text(const struct nn_owner *o, char **out);
 
