@@ -599,7 +599,7 @@ int nn_coexist_gate(struct nn_ctx *ctx, const struct nn_host *host, char *const 
 			break;
 		}
 		if (allow)
-			nn_warn(ctx, c.v[i].file, "coexisting (--coexist): %s", t);
+			nn_warn(ctx, c.v[i].file, "another owner of IRQ placement: %s", t);
 		else
 			nn_err(ctx, "refusing: %s", t);
 		free(t);

@@ -78,12 +78,14 @@ int nn_coexist_scan(struct nn_ctx *ctx, const struct nn_host *host, char *const 
 		    size_t nnics, unsigned int flags, struct nn_coexist *out);
 void nn_coexist_free(struct nn_coexist *c);
 /* enable, apply, watch: each owner printed "refusing: OWNER" and -EBUSY;
- * with @allow (--coexist) each is a warning "coexisting (--coexist): OWNER"
+ * with @allow (--coexist, check) each is a warning "another owner of IRQ
+ * placement: OWNER"
  * instead and 0. */
 int nn_coexist_gate(struct nn_ctx *ctx, const struct nn_host *host, char *const *nics,
 		    size_t nnics, unsigned int flags, bool allow);
 /* enable, apply, watch: each owner printed "refusing: OWNER" and -EBUSY;
- * with @allow (--coexist) each is a warning "coexisting (--coexist): OWNER"
+ * with @allow (--coexist, check) each is a warning "another owner of IRQ
+ * placement: OWNER"
  * instead and 0. */
 int nn_coexist_gate(struct nn_ctx *ctx, const struct nn_host *host, char *const *nics,
 		    size_t nnics, unsigned int flags, bool allow);

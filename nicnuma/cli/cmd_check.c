@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "plan_opts.h"
 #include "irq/apply.h"
+#include "nicnuma/coexist.h"
 #include "nicnuma/host.h"
 #include "nicnuma/plan.h"
 
@@ -123,6 +124,9 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (nn_cli_get_plan(ctx, &host, plan_file, &popts, &plan))
+		goto out;
+	/* Other owners of IRQ placement: warnings (exit 1), never a refusal. */
+	if (nn_coexist_gate(ctx, &host, popts.nics, popts.nnics, 0, true))
 		goto out;
 	err = nn_check_run(ctx, &plan, &rep);
 	if (err < 0) {
