@@ -12,7 +12,7 @@ NN_PACKAGES=(
   numactl hwloc irqbalance ethtool iproute2 procps kmod shellcheck jq strace
   libdpdk-dev dpdk dpdk-dev
   clang libclang-rt-14-dev
-  systemd
+  systemd libsystemd-dev
 )
 
 # Host tools for the multi-NUMA QEMU guest (scripts/testhost installs them on demand).
