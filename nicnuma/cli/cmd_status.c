@@ -167,6 +167,7 @@ int nn_cmd_status(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct nn_enabled en = { 0 };
 	int opt, err, svc, wat, match;
+	bool enabled;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -196,9 +197,10 @@ int nn_cmd_status(struct nn_ctx *ctx, int argc, char **argv)
 	match = desired_check(ctx);
 	nn_print_warnings(ctx);
 	nn_close_object(&ctx->out);
+	enabled = en.enabled;
 	nn_enabled_free(&en);
 	if (match < -1)
 		return NN_EXIT_ERROR;
 	/* running: the unit is active, or (no systemd) a watcher holds the lock */
-	return en.enabled && (svc > 0 || (svc < 0 && wat)) && match == 1 ? NN_EXIT_OK : NN_EXIT_WARN;
+	return enabled && (svc > 0 || (svc < 0 && wat)) && match == 1 ? NN_EXIT_OK : NN_EXIT_WARN;
 }
