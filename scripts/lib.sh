@@ -13,7 +13,7 @@ NN_PACKAGES=(
   libxml2-utils
   libdpdk-dev dpdk dpdk-dev
   clang libclang-rt-14-dev
-  systemd
+  systemd libsystemd-dev
 )
 
 # The fwd suite's 'report' case renders the bench report to a PNG (installed by the case itself).
