@@ -19,6 +19,7 @@ static const struct nn_cmd cmds[] = {
 	{ "hugepages", nn_cmd_hugepages, "per-node hugepage pools: show, reserve, release" },
 	{ "bench", nn_cmd_bench, "prove what NUMA misplacement costs: nicnuma-fwd local vs remote" },
 	{ "layout", nn_cmd_layout, "one service instance per NUMA node as systemd units" },
+	{ "metrics", nn_cmd_metrics, "placement, drift, hugepages as Prometheus textfile metrics" },
 	{ NULL, NULL, NULL },
 };
 
