@@ -67,7 +67,9 @@ grep -qx 'nicnuma_watch_running 0' "$tmp/nowatch.prom" || err "no state file: wa
 grep -q 'nicnuma_watch_last\|nicnuma_watch_.*_total' "$tmp/nowatch.prom" && err "no state file: watch families left in"
 echo '{"pid":' > "$root/run/nicnuma/watch.json"
 "$nicnuma" --root "$root" metrics > "$tmp/badwatch.prom" 2> "$tmp/err"; rc=$?
-[ "$rc" = 1 ] && grep -q 'watch.json' "$tmp/err" || err "malformed state file: exit $rc, want 1 and a warning"
+if [ "$rc" != 1 ] || ! grep -q 'watch.json' "$tmp/err"; then
+	err "malformed state file: exit $rc, want 1 and a warning"
+fi
 rm "$root/run/nicnuma/watch.json"
 
 # 4. a hostile NIC name: quote, backslash, ESC, a UTF-8 byte

@@ -20,12 +20,11 @@ tmp=$(mktemp -d "$cache/dl.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 # apt-get download runs as _apt when it can: give it a directory it may write
 chmod 0777 "$tmp"
-if ! (cd "$tmp" && apt-get download -q prometheus >/dev/null 2>"$tmp/err"); then
-	[ "$(id -u)" = 0 ] && apt-get update -q >/dev/null 2>&1 &&
-		(cd "$tmp" && apt-get download -q prometheus >/dev/null 2>"$tmp/err") || {
-		echo "skip: no promtool (apt-get download prometheus failed: $(tail -1 "$tmp/err"))" >&2
-		exit 77
-	}
+download() { (cd "$tmp" && apt-get download -q prometheus >/dev/null 2>"$tmp/err"); }
+# stale package lists: one update, as root
+if ! download && ! { [ "$(id -u)" = 0 ] && apt-get update -q >/dev/null 2>&1 && download; }; then
+	echo "skip: no promtool (apt-get download prometheus failed: $(tail -1 "$tmp/err"))" >&2
+	exit 77
 fi
 dpkg-deb --fsys-tarfile "$tmp"/prometheus_*.deb | tar -x -C "$cache" ./usr/bin/promtool || exit 2
 echo "$bin"
