@@ -19,6 +19,9 @@ NN_PACKAGES=(
 # The fwd suite's 'report' case renders the bench report to a PNG (installed by the case itself).
 NN_REPORT_PACKAGES=(chromium)
 
+# Building the Debian packages (scripts/package) and checking them (lintian).
+NN_PACKAGE_BUILD=(dpkg-dev debhelper fakeroot scdoc bash-completion lintian)
+
 # Host tools for the multi-NUMA QEMU guest (scripts/testhost installs them on demand).
 NN_GUEST_PACKAGES=(qemu-system-x86 busybox-static debootstrap cpio kmod)
 

@@ -42,6 +42,8 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv);
 int nn_cmd_disable(struct nn_ctx *ctx, int argc, char **argv);
 int nn_cmd_status(struct nn_ctx *ctx, int argc, char **argv);
 int nn_cmd_watch(struct nn_ctx *ctx, int argc, char **argv);
+/* "nicnuma metrics": Prometheus textfile metrics (cmd_metrics.c). */
+int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv);
 
 /* "nicnuma check --pid PID[,PID] [--watch S] [--count N]": process placement.
  * Registered as "check-pid" for now; the lead wires "check --pid" (owned by

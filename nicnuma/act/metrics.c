@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* metrics.c - Prometheus textfile metrics: one table of families, two renderers */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "nicnuma/act/metrics.h"
+#include "nicnuma/core/fileio.h"
+#include "nicnuma/core/strbuf.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/discover/host.h"
+#include "nicnuma/plan/plan.h"
+#include "nicnuma/act/apply.h"
+#include "nicnuma/discover/hugepages.h"
+
+/* ---- the families ------------------------------------------------------- */
+
+enum mscope { M_HOST, M_NIC, M_POOL };
+
+/* A per-node hugepage pool as a sample's item. */
+struct mpool {
+	int node;
+	const struct nn_hugepages *hp;
+};
+
+struct mfamily {
+	const char *name;
+	const char *type;	/* "gauge" or "counter" */
+	enum mscope scope;
+	const char *help;
+	/* true with *v when @item (NULL, a struct nn_metrics_nic, a struct
+	 * mpool) has a sample of this family; false leaves it out */
+	bool (*get)(const struct nn_metrics *m, const void *item, double *v);
+};
+
+#define NIC(item) ((const struct nn_metrics_nic *)(item))
+#define POOL(item) ((const struct mpool *)(item))
+
+static bool nic_node_known(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = NIC(it)->nic->numa_node >= 0;
+	return true;
+}
+
+static bool nic_node(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = NIC(it)->nic->numa_node;
+	return NIC(it)->nic->numa_node >= 0;
+}
+
+static bool nic_queue_irqs(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)NIC(it)->queue_irqs;
+	return true;
+}
+
+static bool nic_off_plan(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)NIC(it)->off_plan;
+	return NIC(it)->off_plan >= 0;
+}
+
+static bool nic_off_node(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)NIC(it)->off_node;
+	return NIC(it)->off_node >= 0;
+}
+
+static bool nic_drift(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)NIC(it)->drift;
+	return NIC(it)->drift >= 0;
+}
+
+static bool pool_total(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)POOL(it)->hp->total;
+	return POOL(it)->hp->total >= 0;
+}
+
+static bool pool_free(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)POOL(it)->hp->free;
+	return POOL(it)->hp->free >= 0;
+}
+
+static bool irqb_running(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = m->irqb_running;
+	return true;
+}
+
+static bool irqb_fenced(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = m->irqb_fenced;
+	return m->checked;
+}
+
+static bool drift_total(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)m->drift_total;
+	return m->checked;
+}
+
+static bool watch_running(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = m->watch.running;
+	return true;
+}
+
+static bool watch_time(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = m->watch.last_time;
+	return m->watch.has_time;
+}
+
+static bool watch_ok(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = m->watch.last_ok;
+	return m->watch.has_result;
+}
+
+static bool watch_events(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)m->watch.events;
+	return m->watch.events >= 0;
+}
+
+static bool watch_applies(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)m->watch.applies;
+	return m->watch.applies >= 0;
+}
+
+static bool watch_written(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)m->watch.values_written;
+	return m->watch.values_written >= 0;
+}
+
+/* Order here is the order in the file. A new family is one row (and a
+ * getter); NIC rows get the labels name, pci, driver. */
+static const struct mfamily families[] = {
+	{ "nicnuma_nic_numa_node_known", "gauge", M_NIC,
+	  "1 when the kernel knows the NIC's NUMA node, 0 when numa_node is -1", nic_node_known },
+	{ "nicnuma_nic_numa_node", "gauge", M_NIC,
+	  "NUMA node of the NIC's PCI device (no sample when unknown)", nic_node },
+	{ "nicnuma_nic_queue_irqs", "gauge", M_NIC,
+	  "Queue IRQs of the NIC", nic_queue_irqs },
+	{ "nicnuma_nic_queue_irqs_off_node", "gauge", M_NIC,
+	  "Queue IRQs that may run on a CPU outside the NIC's NUMA node (effective affinity)",
+	  nic_off_node },
+	{ "nicnuma_nic_queue_irqs_off_plan", "gauge", M_NIC,
+	  "Queue IRQs whose affinity differs from the plan", nic_off_plan },
+	{ "nicnuma_nic_drift_values", "gauge", M_NIC,
+	  "Values (IRQ affinity, XPS, channels) of the NIC that differ from the plan", nic_drift },
+	/* PCIe link (branch pcie adds the link fields to struct nn_nic): one
+	 * row each here, M_NIC, with a getter that returns false when the
+	 * kernel did not say:
+	 *   nicnuma_nic_pcie_link_width, nicnuma_nic_pcie_link_max_width,
+	 *   nicnuma_nic_pcie_link_speed_gts, nicnuma_nic_pcie_link_max_speed_gts,
+	 *   nicnuma_nic_pcie_link_downtrained (1 when current < max).
+	 * contrib/prometheus/nicnuma.rules.yml already alerts on the last one. */
+	/* not _total: promtool keeps that suffix for counters */
+	{ "nicnuma_node_hugepages", "gauge", M_POOL,
+	  "Hugepages reserved in the node's pool (nr_hugepages)", pool_total },
+	{ "nicnuma_node_hugepages_free", "gauge", M_POOL,
+	  "Free hugepages in the node's pool", pool_free },
+	{ "nicnuma_irqbalance_running", "gauge", M_HOST,
+	  "1 when the system's irqbalance daemon runs", irqb_running },
+	{ "nicnuma_irqbalance_fenced", "gauge", M_HOST,
+	  "1 when the running irqbalance uses nicnuma's ban policy script", irqb_fenced },
+	{ "nicnuma_drift_values", "gauge", M_HOST,
+	  "Values that differ from the plan, an unfenced irqbalance included", drift_total },
+	{ "nicnuma_watch_running", "gauge", M_HOST,
+	  "1 when nicnuma watch runs (its state file names a live nicnuma process)", watch_running },
+	{ "nicnuma_watch_last_apply_timestamp_seconds", "gauge", M_HOST,
+	  "When nicnuma watch last acted, seconds since the epoch", watch_time },
+	{ "nicnuma_watch_last_apply_success", "gauge", M_HOST,
+	  "1 when nicnuma watch's last action succeeded", watch_ok },
+	{ "nicnuma_watch_events_total", "counter", M_HOST,
+	  "Link and device events nicnuma watch saw since it started", watch_events },
+	{ "nicnuma_watch_applies_total", "counter", M_HOST,
+	  "Applies nicnuma watch made since it started", watch_applies },
+	{ "nicnuma_watch_values_written_total", "counter", M_HOST,
+	  "Values nicnuma watch wrote since it started", watch_written },
+};
+
+#define NFAMILIES (sizeof(families) / sizeof(families[0]))
+
+/* ---- walking the samples ------------------------------------------------- */
+
+struct mlabel {
+	const char *name;
+	const char *value;
+};
+
+typedef void (*emit_fn)(void *arg, const struct mfamily *f, bool first,
+			const struct mlabel *l, size_t nl, double v);
+
+static void walk(const struct nn_metrics *m, emit_fn emit, void *arg)
+{
+	const struct nn_topo *t = &m->host->topo;
+
+	for (size_t fi = 0; fi < NFAMILIES; fi++) {
+		const struct mfamily *f = &families[fi];
+		bool first = true;
+		double v;
+
+		if (f->scope == M_HOST && f->get(m, NULL, &v)) {
+			emit(arg, f, first, NULL, 0, v);
+			continue;
+		}
+		for (size_t i = 0; f->scope == M_NIC && i < m->nnics; i++) {
+			const struct nn_nic *n = m->nics[i].nic;
+			struct mlabel l[3] = {
+				{ "name", n->name },
+				{ "pci", n->pci ? n->pci : "" },
+				{ "driver", n->driver ? n->driver : "" },
+			};
+
+			if (f->get(m, &m->nics[i], &v)) {
+				emit(arg, f, first, l, 3, v);
+				first = false;
+			}
+		}
+		for (size_t i = 0; f->scope == M_POOL && i < t->nnodes; i++) {
+			const struct nn_node *nd = &t->nodes[i];
+
+			for (size_t j = 0; j < nd->nhugepages; j++) {
+				struct mpool p = { nd->id, &nd->hugepages[j] };
+				char node[16], size[32];
+				struct mlabel l[2] = { { "node", node }, { "size", size } };
+
+				snprintf(node, sizeof(node), "%d", nd->id);
+				if (nn_hp_format_size(nd->hugepages[j].size_kb, size, sizeof(size)) < 0)
+					snprintf(size, sizeof(size), "%lukB", nd->hugepages[j].size_kb);
+				if (f->get(m, &p, &v)) {
+					emit(arg, f, first, l, 2, v);
+					first = false;
+				}
+			}
+		}
+	}
+}
+
+/* ---- text (exposition format 0.0.4) -------------------------------------- */
+
+void nn_metrics_escape_label(struct nn_sb *sb, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\\')
+			nn_sb_puts(sb, "\\\\");
+		else if (*p == '"')
+			nn_sb_puts(sb, "\\\"");
+		else if (*p == '\n')
+			nn_sb_puts(sb, "\\n");
+		else if (*p < 0x20 || *p >= 0x7f)
+			/* the text \xNN: its backslash escaped as the format wants */
+			nn_sb_printf(sb, "\\\\x%02x", *p);
+		else
+			nn_sb_putc(sb, (char)*p);
+	}
+}
+
+/* Integers as integers; timestamps keep their milliseconds. */
+static void put_value(struct nn_sb *sb, double v)
+{
+	if (v == floor(v) && fabs(v) < 1e15)
+		nn_sb_printf(sb, "%lld", (long long)v);
+	else
+		nn_sb_printf(sb, "%.15g", v);
+}
+
+static void emit_text(void *arg, const struct mfamily *f, bool first,
+		      const struct mlabel *l, size_t nl, double v)
+{
+	struct nn_sb *sb = arg;
+
+	if (first)
+		nn_sb_printf(sb, "# HELP %s %s\n# TYPE %s %s\n", f->name, f->help, f->name, f->type);
+	nn_sb_puts(sb, f->name);
+	for (size_t i = 0; i < nl; i++) {
+		nn_sb_printf(sb, "%s%s=\"", i ? "," : "{", l[i].name);
+		nn_metrics_escape_label(sb, l[i].value);
+		nn_sb_putc(sb, '"');
+	}
+	nn_sb_puts(sb, nl ? "} " : " ");
+	put_value(sb, v);
+	nn_sb_putc(sb, '\n');
+}
+
+int nn_metrics_render(const struct nn_metrics *m, struct nn_sb *sb)
+{
+	walk(m, emit_text, sb);
+	return nn_sb_error(sb);
+}
+
+/* ---- JSON ----------------------------------------------------------------- */
+
+static void emit_json(void *arg, const struct mfamily *f, bool first,
+		      const struct mlabel *l, size_t nl, double v)
+{
+	struct nn_out *o = arg;
+
+	nn_open_object(o, NULL);
+	nn_print_string(o, PRINT_JSON, "name", NULL, f->name);
+	nn_print_string(o, PRINT_JSON, "type", NULL, f->type);
+	nn_open_object(o, "labels");
+	for (size_t i = 0; i < nl; i++)
+		nn_print_string(o, PRINT_JSON, l[i].name, NULL, l[i].value);
+	nn_close_object(o);
+	if (v == floor(v) && fabs(v) < 1e15)
+		nn_print_int(o, PRINT_JSON, "value", NULL, (long long)v);
+	else
+		nn_print_double(o, PRINT_JSON, "value", NULL, v);
+	nn_close_object(o);
+}
+
+void nn_metrics_print_json(struct nn_ctx *ctx, const struct nn_metrics *m)
+{
+	nn_open_array(&ctx->out, "samples");
+	walk(m, emit_json, &ctx->out);
+	nn_close_array(&ctx->out);
+}
+
+/* ---- collecting ------------------------------------------------------------ */
+
+/* Queue IRQs that may fire outside @n's node: the effective affinity where
+ * the kernel shows it (what really happens), else the requested one. */
+static long count_off_node(const struct nn_topo *t, const struct nn_nic *n)
+{
+	long off = 0;
+
+	if (n->numa_node < 0)
+		return -1;
+	for (size_t i = 0; i < n->nirqs; i++) {
+		const struct nn_irq *q = &n->irqs[i];
+		const struct nn_cpuset *set;
+		int cpu = -1;
+
+		if (q->queue < 0)
+			continue;
+		if (q->has_effective && !nn_cpuset_empty(&q->effective))
+			set = &q->effective;
+		else if (q->has_affinity)
+			set = &q->affinity;
+		else
+			continue;
+		while ((cpu = nn_cpuset_next(set, cpu)) >= 0) {
+			int node = nn_topo_cpu_node(t, cpu);
+
+			if (node >= 0 && node != n->numa_node) {
+				off++;
+				break;
+			}
+		}
+	}
+	return off;
+}
+
+static void count_check(struct nn_metrics *m, const struct nn_check_report *rep)
+{
+	for (size_t i = 0; i < m->nnics; i++) {
+		m->nics[i].off_plan = 0;
+		m->nics[i].drift = 0;
+	}
+	for (size_t v = 0; v < rep->nvals; v++) {
+		const struct nn_apply_val *val = &rep->vals[v];
+
+		if (val->status != NN_VAL_DRIFT || !val->nic)
+			continue;
+		for (size_t i = 0; i < m->nnics; i++) {
+			if (strcmp(m->nics[i].nic->name, val->nic))
+				continue;
+			m->nics[i].drift++;
+			if (val->kind == NN_VAL_IRQ && val->queue >= 0)
+				m->nics[i].off_plan++;
+		}
+	}
+	m->drift_total = (long)rep->ndrift;
+	m->irqb_fenced = rep->irqb.pid > 0 && rep->irqb_fenced;
+}
+
+/* "2024-05-01T12:00:00[.123](Z|+02:00)" -> seconds since the epoch. */
+static int parse_rfc3339(const char *s, double *out)
+{
+	struct tm tm = { 0 };
+	const char *p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+	double frac = 0;
+	long off = 0;
+
+	if (!p)
+		return -EINVAL;
+	if (*p == '.') {
+		char *end;
+
+		frac = strtod(p, &end);
+		p = end;
+	}
+	if (*p == '+' || *p == '-') {
+		int hh, mm;
+
+		if (sscanf(p + 1, "%2d:%2d", &hh, &mm) != 2 || strlen(p) != 6)
+			return -EINVAL;
+		off = (hh * 60L + mm) * 60L * (*p == '-' ? -1 : 1);
+	} else if (strcmp(p, "Z") && strcmp(p, "z")) {
+		return -EINVAL;
+	}
+	*out = (double)(timegm(&tm) - off) + frac;
+	return 0;
+}
+
+static long long get_count(struct json_object *obj, const char *key)
+{
+	struct json_object *v;
+
+	if (!obj || !json_object_object_get_ex(obj, key, &v) || !json_object_is_type(v, json_type_int))
+		return -1;
+	return json_object_get_int64(v) < 0 ? -1 : json_object_get_int64(v);
+}
+
+int nn_metrics_parse_watch(const char *text, struct nn_metrics_watch *w, int *pid)
+{
+	struct json_object *doc = json_tokener_parse(text), *act = NULL, *v, *counters = NULL;
+	int ret = -EINVAL;
+
+	memset(w, 0, sizeof(*w));
+	w->events = w->applies = w->values_written = -1;
+	*pid = -1;
+	if (!doc || !json_object_is_type(doc, json_type_object))
+		goto out;
+	if (json_object_object_get_ex(doc, "pid", &v) && json_object_is_type(v, json_type_int) &&
+	    json_object_get_int64(v) > 0 && json_object_get_int64(v) <= INT_MAX)
+		*pid = (int)json_object_get_int64(v);
+	/* the contract's last_action; last_apply if the watcher splits them */
+	if (!json_object_object_get_ex(doc, "last_apply", &act))
+		json_object_object_get_ex(doc, "last_action", &act);
+	if (act && json_object_is_type(act, json_type_object)) {
+		if (json_object_object_get_ex(act, "time", &v)) {
+			if (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)) {
+				w->last_time = json_object_get_double(v);
+				w->has_time = w->last_time >= 0;
+			} else if (json_object_is_type(v, json_type_string)) {
+				w->has_time = !parse_rfc3339(json_object_get_string(v), &w->last_time);
+			}
+		}
+		if (json_object_object_get_ex(act, "result", &v)) {
+			if (json_object_is_type(v, json_type_string)) {
+				w->has_result = true;
+				w->last_ok = !strcmp(json_object_get_string(v), "ok");
+			} else if (json_object_is_type(v, json_type_boolean)) {
+				w->has_result = true;
+				w->last_ok = json_object_get_boolean(v);
+			}
+		}
+	}
+	json_object_object_get_ex(doc, "counters", &counters);
+	w->events = get_count(counters, "events");
+	w->applies = get_count(counters, "applies");
+	w->values_written = get_count(counters, "values_written");
+	ret = 0;
+out:
+	json_object_put(doc);
+	return ret;
+}
+
+/* The state file, and whether its pid is a live nicnuma (not a pid the
+ * kernel gave to something else after the watcher died). */
+static void read_watch(struct nn_ctx *ctx, struct nn_metrics_watch *w)
+{
+	char path[64], comm[32];
+	char *text = NULL;
+	size_t len;
+	int pid, err;
+
+	memset(w, 0, sizeof(*w));
+	w->events = w->applies = w->values_written = -1;
+	err = nn_read_file(&ctx->root, NN_WATCH_STATE_FILE, &text, &len);
+	if (err == -ENOENT || err == -ENOTDIR)
+		return;
+	if (err) {
+		nn_warn(ctx, NN_WATCH_STATE_FILE, "cannot read: %s", strerror(-err));
+		return;
+	}
+	if (strlen(text) != len || nn_metrics_parse_watch(text, w, &pid)) {
+		nn_warn(ctx, NN_WATCH_STATE_FILE, "not a JSON object: watcher state ignored");
+		free(text);
+		return;
+	}
+	free(text);
+	if (pid <= 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	w->running = !nn_read_str(&ctx->root, path, comm, sizeof(comm)) && !strcmp(comm, "nicnuma");
+}
+
+int nn_metrics_collect(struct nn_ctx *ctx, const struct nn_host *host, const struct nn_plan *plan,
+		       struct nn_metrics *m)
+{
+	struct nn_check_report rep = { 0 };
+	size_t n = 0;
+	int err;
+
+	memset(m, 0, sizeof(*m));
+	m->host = host;
+	m->irqb_running = host->irqbalance.running;
+	m->nics = calloc(host->nnics ? host->nnics : 1, sizeof(*m->nics));
+	if (!m->nics)
+		return -ENOMEM;
+	for (size_t i = 0; i < host->nnics; i++) {
+		const struct nn_nic *nic = &host->nics[i];
+		struct nn_metrics_nic *mn = &m->nics[n];
+
+		if (nic->is_virtual)
+			continue;
+		mn->nic = nic;
+		for (size_t q = 0; q < nic->nirqs; q++)
+			mn->queue_irqs += nic->irqs[q].queue >= 0;
+		mn->off_node = count_off_node(&host->topo, nic);
+		mn->off_plan = mn->drift = -1;
+		n++;
+	}
+	m->nnics = n;
+	if (plan) {
+		rep.irqb.pid = -1;
+		err = nn_check_run(ctx, plan, &rep);
+		if (err < 0)
+			goto fail;
+		count_check(m, &rep);
+		m->checked = true;
+	}
+	read_watch(ctx, &m->watch);
+	nn_check_report_free(&rep);
+	return 0;
+fail:
+	nn_check_report_free(&rep);
+	nn_metrics_free(m);
+	return err;
+}
+
+void nn_metrics_free(struct nn_metrics *m)
+{
+	free(m->nics);
+	m->nics = NULL;
+	m->nnics = 0;
+}
+
+int nn_metrics_write_file(const char *path, const char *text, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *dir = NULL;
+	int dfd, err;
+
+	if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+		return -EISDIR;
+	if (slash)
+		dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+	else
+		dir = strdup(".");
+	if (!dir)
+		return -ENOMEM;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	err = dfd < 0 ? -errno : nn_write_atomic_at(dfd, base, text, len, 0644);
+	if (dfd >= 0)
+		close(dfd);
+	free(dir);
+	return err;
+}

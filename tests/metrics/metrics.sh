@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/metrics/metrics.sh NICNUMA MKHOST.PY CACHE_DIR - nicnuma metrics on a fake root
+#
+# The even-odd shape (2 nodes, ixgbe on node 1) built by mkhost.py, a watcher
+# state file and its process added: the exposition text must equal
+# expected/even-odd.prom (UPDATE=1 rewrites it) and pass promtool check
+# metrics; --output replaces its file atomically (0644, no temp left);
+# without the state file the watch families other than watch_running are
+# gone; a hostile NIC name reaches neither the file nor stdout raw; --json is
+# one document. Then contrib/prometheus/nicnuma.rules.yml through promtool
+# check rules and test rules. promtool comes from promtool.sh (77 if none).
+set -uo pipefail
+nicnuma=${1:?usage: metrics.sh NICNUMA MKHOST.PY CACHE_DIR}
+mkhost=${2:?}
+cache=${3:?}
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+
+promtool=$("$here/promtool.sh" "$cache"); rc=$?
+[ "$rc" = 0 ] || exit "$rc"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nicnuma-metrics.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+err() { printf 'FAIL: %s\n' "$*" >&2; fail=1; }
+
+root=$tmp/root
+python3 "$mkhost" build even-odd "$root" || exit 2
+# The watcher: its state file (contract of issue 13) and a live "nicnuma".
+mkdir -p "$root/run/nicnuma" "$root/proc/4242"
+echo nicnuma > "$root/proc/4242/comm"
+cat > "$root/run/nicnuma/watch.json" <<'JSON'
+{"pid":4242,"started":1714564000,"last_action":{"time":1714564800.25,"trigger":"link up",
+ "result":"ok","changed":3},"counters":{"events":7,"applies":2,"values_written":9}}
+JSON
+# One queue IRQ of the NIC (node 1: odd CPUs) steered to CPU 0 on node 0.
+echo 0 > "$root/proc/irq/60/smp_affinity_list"
+echo 0 > "$root/proc/irq/60/effective_affinity_list"
+
+# 1. the expected file, and promtool's lint of it
+"$nicnuma" --root "$root" metrics > "$tmp/out.prom" 2> "$tmp/err"; rc=$?
+[ "$rc" = 0 ] || { err "metrics exit $rc: $(cat "$tmp/err")"; }
+if [ "${UPDATE:-0}" = 1 ]; then cp "$tmp/out.prom" "$here/expected/even-odd.prom"; fi
+diff -u "$here/expected/even-odd.prom" "$tmp/out.prom" || err "output differs from expected/even-odd.prom"
+"$promtool" check metrics < "$tmp/out.prom" || err "promtool check metrics"
+
+# 2. --output: atomic replace, mode 0644 whatever the umask, same text
+mkdir "$tmp/tf" && echo stale > "$tmp/tf/nicnuma.prom"
+(umask 077; "$nicnuma" --root "$root" metrics --output "$tmp/tf/nicnuma.prom" > "$tmp/said") ||
+	err "metrics --output failed"
+cmp -s "$tmp/out.prom" "$tmp/tf/nicnuma.prom" || err "--output file differs from stdout"
+[ "$(stat -c %a "$tmp/tf/nicnuma.prom")" = 644 ] || err "--output mode $(stat -c %a "$tmp/tf/nicnuma.prom")"
+[ "$(ls -A "$tmp/tf")" = nicnuma.prom ] || err "left in the directory: $(ls -A "$tmp/tf")"
+grep -qx "wrote $tmp/tf/nicnuma.prom" "$tmp/said" || err "no 'wrote FILE' line: $(cat "$tmp/said")"
+"$nicnuma" --root "$root" metrics --output "$tmp/nodir/x.prom" 2>/dev/null; rc=$?
+[ "$rc" = 2 ] || err "--output into a missing directory: exit $rc, want 2"
+
+# 3. a dead watcher keeps its last action, not running; no file: running 0 only
+echo bash > "$root/proc/4242/comm"
+"$nicnuma" --root "$root" metrics > "$tmp/dead.prom"
+grep -qx 'nicnuma_watch_running 0' "$tmp/dead.prom" || err "pid of another program counted as the watcher"
+grep -q '^nicnuma_watch_last_apply_timestamp_seconds 1714564800.25$' "$tmp/dead.prom" ||
+	err "dead watcher: last apply time lost"
+rm "$root/run/nicnuma/watch.json"
+"$nicnuma" --root "$root" metrics > "$tmp/nowatch.prom"
+grep -qx 'nicnuma_watch_running 0' "$tmp/nowatch.prom" || err "no state file: watch_running not 0"
+grep -q 'nicnuma_watch_last\|nicnuma_watch_.*_total' "$tmp/nowatch.prom" && err "no state file: watch families left in"
+echo '{"pid":' > "$root/run/nicnuma/watch.json"
+"$nicnuma" --root "$root" metrics > "$tmp/badwatch.prom" 2> "$tmp/err"; rc=$?
+if [ "$rc" != 1 ] || ! grep -q 'watch.json' "$tmp/err"; then
+	err "malformed state file: exit $rc, want 1 and a warning"
+fi
+rm "$root/run/nicnuma/watch.json"
+
+# 4. a hostile NIC name: quote, backslash, ESC, a UTF-8 byte
+bad=$(printf 'e"v\\\033\303\251')
+link=$(readlink "$root/sys/class/net/ens2f0")
+mv "$root/sys/class/net/$(dirname "$link")/ens2f0" "$root/sys/class/net/$(dirname "$link")/$bad"
+rm "$root/sys/class/net/ens2f0"
+ln -s "$(dirname "$link")/$bad" "$root/sys/class/net/$bad"
+"$nicnuma" --root "$root" metrics > "$tmp/bad.prom" 2>/dev/null
+LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f-\xff]' "$tmp/bad.prom" && err "a raw control or high byte in the output"
+grep -qF 'nicnuma_nic_queue_irqs{name="e\"v\\\\x1b\\xc3\\xa9"' "$tmp/bad.prom" ||
+	err "hostile name not escaped as expected: $(grep queue_irqs\{ "$tmp/bad.prom")"
+"$promtool" check metrics < "$tmp/bad.prom" || err "promtool on the hostile name"
+
+# 5. --json: one document, the same samples
+"$nicnuma" --root "$root" --json metrics > "$tmp/m.json" 2>/dev/null
+python3 - "$tmp/m.json" "$tmp/bad.prom" <<'PY' || err "--json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["metrics"]["samples"]
+n = sum(1 for l in open(sys.argv[2]) if l.strip() and not l.startswith("#"))
+assert len(s) == n, (len(s), n)
+q = [x for x in s if x["name"] == "nicnuma_nic_queue_irqs"][0]
+assert q["labels"]["name"] == 'e"v\\\x1b\xe9', q
+assert d["metrics"]["output"] is None and q["value"] == 8
+PY
+
+# 6. the alert rules
+"$promtool" check rules "$src/contrib/prometheus/nicnuma.rules.yml" || err "promtool check rules"
+(cd "$here" && "$promtool" test rules rules_test.yml) || err "promtool test rules"
+
+[ "$fail" = 0 ] && echo "ok: metrics, promtool, rules"
+exit "$fail"
