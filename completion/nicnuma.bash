@@ -12,25 +12,28 @@ _nicnuma_opts() {
 	topo) echo --help --no-cpus ;;
 	nics) echo --brief --help ;;
 	plan) echo --channels --cpus --help --hugepages --irqbalance --nics --policy --reserve ;;
-	apply) echo --channels --cpus --dry-run --help --hugepages --irqbalance --keep-going --nics \
-		--plan --policy --reserve --state-dir ;;
-	check) echo --channels --count --cpus --help --hugepages --irqbalance --min-memory --nics \
-		--pid --plan --policy --reserve --threshold --watch ;;
+	apply) echo --channels --coexist --cpus --dry-run --help --hugepages --irqbalance --keep-going \
+		--nics --plan --policy --reserve --state-dir ;;
+	check) echo --channels --count --cpus --dpdk --file-prefix --help --hugepages --irqbalance \
+		--min-memory --nics --pid --plan --policy --reserve --socket --threshold --timeout \
+		--vdev-node --watch ;;
 	rollback) echo --help --state-dir ;;
 	script) echo --channels --cpus --help --hugepages --irqbalance --nics --output --plan \
 		--policy --reserve --restore-dir ;;
 	hugepages) echo --all --count --dry-run --help --mem --mount --node --partial --size --state-dir ;;
-	bench) echo --duration --fwd --help --in-memory --pci --rate --repeat --size --state-dir ;;
+	bench) echo --duration --fwd --help --in-memory --pci --rate --repeat --report --size \
+		--state-dir ;;
 	layout) echo --channels --cpus --dpdk --dry-run --exec --force --help --hugepages \
 		--include-irq-cores --irqbalance --nics --nodes --numactl --out --plan --policy \
 		--reserve --service ;;
 	metrics) echo --channels --cpus --help --hugepages --irqbalance --nics --output --plan \
 		--policy --reserve ;;
-	enable) echo --channels --cpus --dry-run --help --hugepages --interval --irqbalance --nics \
-		--no-start --policy --reserve ;;
-	disable) echo --help --keep-config ;;
-	status) echo --help ;;
-	watch) echo --config --help --interval --once --settle ;;
+	enable) echo --channels --coexist --cpus --dry-run --help --hugepages --interval --irqbalance \
+		--nics --no-start --policy --reserve --settle --state-dir ;;
+	disable) echo --help --keep-config --state-dir ;;
+	status) echo --help --state-dir ;;
+	watch) echo --coexist --config --count --events --exec --help --interval --once --print-unit \
+		--settle --state-dir --timeout ;;
 	esac
 }
 
@@ -92,9 +95,9 @@ _nicnuma() {
 	local state=${NICNUMA_STATE_DIR:-/var/lib/nicnuma}
 
 	case $prev in
-	--root | --state-dir | --out | --restore-dir | --mount)
+	--root | --state-dir | --out | --restore-dir | --mount | --report)
 		COMPREPLY=($(compgen -d -- "$cur")); return ;;
-	--plan | --output | -o | --config | --fwd)
+	--plan | --output | -o | --config | --fwd | --socket)
 		COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--nics) _nicnuma_list "$cur" $(_nicnuma_nics "$root"); return ;;
 	--node) _nicnuma_list "$cur" all $(_nicnuma_nodes "$root"); return ;;
@@ -108,7 +111,8 @@ _nicnuma() {
 		else COMPREPLY=($(compgen -W "stop ban ignore" -- "$cur")); fi
 		return ;;
 	--cpus | --reserve | --pid | --watch | --count | --threshold | --min-memory | --mem | \
-	--duration | --repeat | --rate | --pci | --service | --exec | --interval | --settle)
+	--duration | --repeat | --rate | --pci | --service | --exec | --interval | --settle | \
+	--file-prefix | --timeout | --vdev-node)
 		return ;;
 	esac
 

@@ -10,7 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <json-c/json.h>
 
 #include "nicnuma/act/metrics.h"
 #include "nicnuma/core/fileio.h"
@@ -19,11 +18,15 @@
 #include "nicnuma/discover/host.h"
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/act/apply.h"
+#include "nicnuma/discover/coexist.h"
 #include "nicnuma/discover/hugepages.h"
+#include "nicnuma/discover/pcie.h"
+#include "nicnuma/act/persist.h"
+#include "nicnuma/act/watch.h"
 
 /* ---- the families ------------------------------------------------------- */
 
-enum mscope { M_HOST, M_NIC, M_POOL };
+enum mscope { M_HOST, M_NIC, M_POOL, M_PLAN };
 
 /* A per-node hugepage pool as a sample's item. */
 struct mpool {
@@ -78,6 +81,66 @@ static bool nic_drift(const struct nn_metrics *m, const void *it, double *v)
 {
 	*v = (double)NIC(it)->drift;
 	return NIC(it)->drift >= 0;
+}
+
+/* PCIe: the NIC function's own link files and the verdict over its path. */
+static const struct nn_pcie *PCIE(const void *it)
+{
+	return NIC(it)->nic->pcie;
+}
+
+static bool gts(int mts, double *v)
+{
+	*v = mts / 1000.0;
+	return mts > 0;
+}
+
+static bool pcie_width(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = PCIE(it) ? PCIE(it)->fn_cur_width : -1;
+	return *v > 0;
+}
+
+static bool pcie_max_width(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = PCIE(it) ? PCIE(it)->fn_max_width : -1;
+	return *v > 0;
+}
+
+static bool pcie_speed(const struct nn_metrics *m, const void *it, double *v)
+{
+	return PCIE(it) && gts(PCIE(it)->fn_cur_mts, v);
+}
+
+static bool pcie_max_speed(const struct nn_metrics *m, const void *it, double *v)
+{
+	return PCIE(it) && gts(PCIE(it)->fn_max_mts, v);
+}
+
+/* Judged: the verdict is ok or bad (unknown links or ports: no sample). */
+static bool pcie_judged(const struct nn_pcie *p)
+{
+	return p && (p->v.state == NN_PCIE_OK || p->v.state == NN_PCIE_BAD);
+}
+
+static bool pcie_healthy(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = pcie_judged(PCIE(it)) && PCIE(it)->v.state == NN_PCIE_OK;
+	return pcie_judged(PCIE(it));
+}
+
+static bool pcie_downtrained(const struct nn_metrics *m, const void *it, double *v)
+{
+	const struct nn_pcie *p = PCIE(it);
+
+	*v = p && p->v.down >= 0;
+	return p && p->v.state != NN_PCIE_LINK_UNKNOWN;
+}
+
+static bool plan_info(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = 1;
+	return true;
 }
 
 static bool pool_total(const struct nn_metrics *m, const void *it, double *v)
@@ -149,6 +212,10 @@ static bool watch_written(const struct nn_metrics *m, const void *it, double *v)
 /* Order here is the order in the file. A new family is one row (and a
  * getter); NIC rows get the labels name, pci, driver. */
 static const struct mfamily families[] = {
+	{ "nicnuma_plan_info", "gauge", M_PLAN,
+	  "What the check families compare against: source=\"desired\" (enabled: "
+	  "/etc/nicnuma/nicnuma.conf), \"file\" (--plan), \"default\" (a fresh plan), "
+	  "\"none\"", plan_info },
 	{ "nicnuma_nic_numa_node_known", "gauge", M_NIC,
 	  "1 when the kernel knows the NIC's NUMA node, 0 when numa_node is -1", nic_node_known },
 	{ "nicnuma_nic_numa_node", "gauge", M_NIC,
@@ -162,13 +229,20 @@ static const struct mfamily families[] = {
 	  "Queue IRQs whose affinity differs from the plan", nic_off_plan },
 	{ "nicnuma_nic_drift_values", "gauge", M_NIC,
 	  "Values (IRQ affinity, XPS, channels) of the NIC that differ from the plan", nic_drift },
-	/* PCIe link (branch pcie adds the link fields to struct nn_nic): one
-	 * row each here, M_NIC, with a getter that returns false when the
-	 * kernel did not say:
-	 *   nicnuma_nic_pcie_link_width, nicnuma_nic_pcie_link_max_width,
-	 *   nicnuma_nic_pcie_link_speed_gts, nicnuma_nic_pcie_link_max_speed_gts,
-	 *   nicnuma_nic_pcie_link_downtrained (1 when current < max).
-	 * contrib/prometheus/nicnuma.rules.yml already alerts on the last one. */
+	{ "nicnuma_nic_pcie_link_width", "gauge", M_NIC,
+	  "PCIe lanes the NIC's link trained to (current_link_width)", pcie_width },
+	{ "nicnuma_nic_pcie_link_max_width", "gauge", M_NIC,
+	  "PCIe lanes the NIC function supports (max_link_width)", pcie_max_width },
+	{ "nicnuma_nic_pcie_link_speed_gts", "gauge", M_NIC,
+	  "PCIe speed the NIC's link trained to, GT/s (current_link_speed)", pcie_speed },
+	{ "nicnuma_nic_pcie_link_max_speed_gts", "gauge", M_NIC,
+	  "PCIe speed the NIC function supports, GT/s (max_link_speed)", pcie_max_speed },
+	{ "nicnuma_nic_pcie_link_downtrained", "gauge", M_NIC,
+	  "1 when a PCIe link between the NIC and its root port trained below what both ends support",
+	  pcie_downtrained },
+	{ "nicnuma_nic_pcie_link_healthy", "gauge", M_NIC,
+	  "1 when every PCIe link up to the root port is trained and carries the ports' speed, "
+	  "0 when not (nicnuma nics says why; no sample when unknown)", pcie_healthy },
 	/* not _total: promtool keeps that suffix for counters */
 	{ "nicnuma_node_hugepages", "gauge", M_POOL,
 	  "Hugepages reserved in the node's pool (nr_hugepages)", pool_total },
@@ -181,11 +255,12 @@ static const struct mfamily families[] = {
 	{ "nicnuma_drift_values", "gauge", M_HOST,
 	  "Values that differ from the plan, an unfenced irqbalance included", drift_total },
 	{ "nicnuma_watch_running", "gauge", M_HOST,
-	  "1 when nicnuma watch runs (its state file names a live nicnuma process)", watch_running },
+	  "1 when nicnuma watch runs (it holds /run/nicnuma/watch.lock)", watch_running },
 	{ "nicnuma_watch_last_apply_timestamp_seconds", "gauge", M_HOST,
 	  "When nicnuma watch last acted, seconds since the epoch", watch_time },
 	{ "nicnuma_watch_last_apply_success", "gauge", M_HOST,
-	  "1 when nicnuma watch's last action succeeded", watch_ok },
+	  "1 when nicnuma watch's last action left the host as desired (applied or unchanged)",
+	  watch_ok },
 	{ "nicnuma_watch_events_total", "counter", M_HOST,
 	  "Link and device events nicnuma watch saw since it started", watch_events },
 	{ "nicnuma_watch_applies_total", "counter", M_HOST,
@@ -217,6 +292,12 @@ static void walk(const struct nn_metrics *m, emit_fn emit, void *arg)
 
 		if (f->scope == M_HOST && f->get(m, NULL, &v)) {
 			emit(arg, f, first, NULL, 0, v);
+			continue;
+		}
+		if (f->scope == M_PLAN && f->get(m, NULL, &v)) {
+			struct mlabel l = { "source", nn_metrics_plan_source_name(m->plan_source) };
+
+			emit(arg, f, first, &l, 1, v);
 			continue;
 		}
 		for (size_t i = 0; f->scope == M_NIC && i < m->nnics; i++) {
@@ -419,92 +500,52 @@ static int parse_rfc3339(const char *s, double *out)
 	return 0;
 }
 
-static long long get_count(struct json_object *obj, const char *key)
+void nn_metrics_watch_from_state(const struct nn_watch_state *st, struct nn_metrics_watch *w)
 {
-	struct json_object *v;
-
-	if (!obj || !json_object_object_get_ex(obj, key, &v) || !json_object_is_type(v, json_type_int))
-		return -1;
-	return json_object_get_int64(v) < 0 ? -1 : json_object_get_int64(v);
-}
-
-int nn_metrics_parse_watch(const char *text, struct nn_metrics_watch *w, int *pid)
-{
-	struct json_object *doc = json_tokener_parse(text), *act = NULL, *v, *counters = NULL;
-	int ret = -EINVAL;
-
 	memset(w, 0, sizeof(*w));
-	w->events = w->applies = w->values_written = -1;
-	*pid = -1;
-	if (!doc || !json_object_is_type(doc, json_type_object))
-		goto out;
-	if (json_object_object_get_ex(doc, "pid", &v) && json_object_is_type(v, json_type_int) &&
-	    json_object_get_int64(v) > 0 && json_object_get_int64(v) <= INT_MAX)
-		*pid = (int)json_object_get_int64(v);
-	/* the contract's last_action; last_apply if the watcher splits them */
-	if (!json_object_object_get_ex(doc, "last_apply", &act))
-		json_object_object_get_ex(doc, "last_action", &act);
-	if (act && json_object_is_type(act, json_type_object)) {
-		if (json_object_object_get_ex(act, "time", &v)) {
-			if (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)) {
-				w->last_time = json_object_get_double(v);
-				w->has_time = w->last_time >= 0;
-			} else if (json_object_is_type(v, json_type_string)) {
-				w->has_time = !parse_rfc3339(json_object_get_string(v), &w->last_time);
-			}
-		}
-		if (json_object_object_get_ex(act, "result", &v)) {
-			if (json_object_is_type(v, json_type_string)) {
-				w->has_result = true;
-				w->last_ok = !strcmp(json_object_get_string(v), "ok");
-			} else if (json_object_is_type(v, json_type_boolean)) {
-				w->has_result = true;
-				w->last_ok = json_object_get_boolean(v);
-			}
-		}
-	}
-	json_object_object_get_ex(doc, "counters", &counters);
-	w->events = get_count(counters, "events");
-	w->applies = get_count(counters, "applies");
-	w->values_written = get_count(counters, "values_written");
-	ret = 0;
-out:
-	json_object_put(doc);
-	return ret;
+	w->has_time = st->time && !parse_rfc3339(st->time, &w->last_time);
+	w->has_result = st->result != NULL;
+	w->last_ok = nn_watch_result_ok(st->result);
+	w->events = st->events;
+	w->applies = st->applies;
+	w->values_written = st->values_written;
 }
 
-/* The state file, and whether its pid is a live nicnuma (not a pid the
- * kernel gave to something else after the watcher died). */
+/* Running is the watcher's lock, as status says; what it did last is its
+ * state file, kept after it stopped. */
 static void read_watch(struct nn_ctx *ctx, struct nn_metrics_watch *w)
 {
-	char path[64], comm[32];
-	char *text = NULL;
-	size_t len;
-	int pid, err;
+	struct nn_watch_state st;
+	int holder, err;
 
 	memset(w, 0, sizeof(*w));
 	w->events = w->applies = w->values_written = -1;
-	err = nn_read_file(&ctx->root, NN_WATCH_STATE_FILE, &text, &len);
-	if (err == -ENOENT || err == -ENOTDIR)
-		return;
-	if (err) {
-		nn_warn(ctx, NN_WATCH_STATE_FILE, "cannot read: %s", strerror(-err));
-		return;
+	err = nn_watch_state_read(ctx, &st);
+	if (err == -EINVAL)
+		nn_warn(ctx, NN_WATCH_RUNDIR_JSON, "not a JSON object: watcher state ignored");
+	else if (err && err != -ENOENT)
+		nn_warn(ctx, NN_WATCH_RUNDIR_JSON, "cannot read: %s", strerror(-err));
+	if (!err)
+		nn_metrics_watch_from_state(&st, w);
+	nn_watch_state_free(&st);
+	err = nn_watch_lock_held(ctx, &holder);
+	if (err < 0 && err != -ENOENT)
+		nn_warn(ctx, NN_WATCH_RUNDIR "/watch.lock", "cannot look at it: %s", strerror(-err));
+	w->running = err > 0;
+}
+
+const char *nn_metrics_plan_source_name(enum nn_metrics_plan_source s)
+{
+	switch (s) {
+	case NN_METRICS_PLAN_FILE: return "file";
+	case NN_METRICS_PLAN_DESIRED: return "desired";
+	case NN_METRICS_PLAN_DEFAULT: return "default";
+	default: return "none";
 	}
-	if (strlen(text) != len || nn_metrics_parse_watch(text, w, &pid)) {
-		nn_warn(ctx, NN_WATCH_STATE_FILE, "not a JSON object: watcher state ignored");
-		free(text);
-		return;
-	}
-	free(text);
-	if (pid <= 0)
-		return;
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	w->running = !nn_read_str(&ctx->root, path, comm, sizeof(comm)) && !strcmp(comm, "nicnuma");
 }
 
 int nn_metrics_collect(struct nn_ctx *ctx, const struct nn_host *host, const struct nn_plan *plan,
-		       struct nn_metrics *m)
+		       enum nn_metrics_plan_source source, struct nn_metrics *m)
 {
 	struct nn_check_report rep = { 0 };
 	size_t n = 0;
@@ -537,6 +578,7 @@ int nn_metrics_collect(struct nn_ctx *ctx, const struct nn_host *host, const str
 			goto fail;
 		count_check(m, &rep);
 		m->checked = true;
+		m->plan_source = source;
 	}
 	read_watch(ctx, &m->watch);
 	nn_check_report_free(&rep);

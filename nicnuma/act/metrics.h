@@ -3,7 +3,8 @@
  *
  * node_exporter's textfile collector reads *.prom files from a directory;
  * nicnuma metrics renders one from a host snapshot, a check run against a
- * plan, the irqbalance inspection and the watcher's state file. Every family
+ * plan, the irqbalance inspection, the NICs' PCIe links (discover/pcie.h)
+ * and the watcher's state (act/persist.h). Every family
  * is one row of a table (metrics.c): name, HELP, TYPE, what it is per (host,
  * NIC, node pool) and a getter that says whether a sample exists.
  *
@@ -24,17 +25,22 @@ struct nn_nic;
 struct nn_sb;
 struct nn_check_report;
 
-/* The watcher's state file (issue 13 contract); absent: not running. */
-#define NN_WATCH_STATE_FILE "/run/nicnuma/watch.json"
-
-/* What the watcher's state file says. */
+/* What the watcher's state says (act/persist.h's one reader). */
 struct nn_metrics_watch {
-	bool running;		/* the file names a live nicnuma process */
+	bool running;		/* a watcher holds /run/nicnuma/watch.lock */
 	bool has_time;
 	double last_time;	/* last action, seconds since the epoch */
 	bool has_result;
-	bool last_ok;		/* its result was "ok" */
+	bool last_ok;		/* its result was applied or unchanged */
 	long long events, applies, values_written;	/* -1 absent */
+};
+
+/* Where the plan the check ran against came from. */
+enum nn_metrics_plan_source {
+	NN_METRICS_PLAN_NONE,		/* no plan: no check families */
+	NN_METRICS_PLAN_FILE,		/* --plan FILE */
+	NN_METRICS_PLAN_DESIRED,	/* enabled: /etc/nicnuma/nicnuma.conf */
+	NN_METRICS_PLAN_DEFAULT,	/* a fresh plan by the locality rule (plan options) */
 };
 
 /* Per NIC, what the families show (counts from the check run). */
@@ -51,18 +57,22 @@ struct nn_metrics {
 	struct nn_metrics_nic *nics;
 	size_t nnics;
 	bool checked;		/* a check ran against a plan */
+	enum nn_metrics_plan_source plan_source;
 	long drift_total;	/* all drifted values, irqbalance included */
 	bool irqb_running;
 	bool irqb_fenced;
 	struct nn_metrics_watch watch;
 };
 
-/* Fills @m from @host (not virtual NICs) and, when @plan is not NULL, a check
- * run of @plan through ctx->root; reads NN_WATCH_STATE_FILE through the root.
- * An unreadable or malformed state file is a warning (watch_running 0).
- * Returns 0 or a negative errno (the check's). */
+/* Fills @m from @host (not virtual NICs: their queue and PCIe families)
+ * and, when @plan is not NULL, a check run of @plan (from @source) through
+ * ctx->root; the watcher from its lock and state file (nn_watch_state_read).
+ * An unreadable or malformed state file is a warning (watch_running as the
+ * lock says). Returns 0 or a negative errno (the check's). */
 int nn_metrics_collect(struct nn_ctx *ctx, const struct nn_host *host, const struct nn_plan *plan,
-		       struct nn_metrics *m);
+		       enum nn_metrics_plan_source source, struct nn_metrics *m);
+/* "file", "desired", "default", "none": the plan_source label. */
+const char *nn_metrics_plan_source_name(enum nn_metrics_plan_source s);
 void nn_metrics_free(struct nn_metrics *m);
 
 /* The exposition text: # HELP, # TYPE and the samples of every family that
@@ -79,8 +89,9 @@ int nn_metrics_write_file(const char *path, const char *text, size_t len);
 
 /* Label value escaping of the exposition format (and the \xNN rule above). */
 void nn_metrics_escape_label(struct nn_sb *sb, const char *s);
-/* Parses the watcher's state file text (pure, unit-tested). -EINVAL when it is
- * not a JSON object; fields it lacks stay absent. running is not set here. */
-int nn_metrics_parse_watch(const char *text, struct nn_metrics_watch *w, int *pid);
+/* The metrics view of a parsed state file (pure, unit-tested); running is
+ * not set here. */
+struct nn_watch_state;
+void nn_metrics_watch_from_state(const struct nn_watch_state *st, struct nn_metrics_watch *w);
 
 #endif

@@ -32,10 +32,11 @@ static void usage(FILE *fp)
 "  2. apply it now (the engine of 'nicnuma apply'); the snapshot of the FIRST\n"
 "     enable is the before-enable state, named in STATE_DIR/enabled.json;\n"
 "     later enables and the watcher add to it, 'nicnuma disable' replays it;\n"
-"  3. write /etc/systemd/system/nicnuma-watch.service (unless a package ships\n"
-"     one in /lib or /usr/lib/systemd/system), systemctl daemon-reload and\n"
-"     enable --now it. Without systemd as PID 1 the unit step is skipped with a\n"
-"     warning (exit 1); under --root it is 'not touched (fake root)'.\n"
+"  3. write /etc/systemd/system/nicnuma-watch.service (this binary, and\n"
+"     Conflicts=irqbalance.service for --irqbalance stop; it overrides the\n"
+"     package's generic unit, the same template), systemctl daemon-reload and\n"
+"     enable --now it. Without systemd as PID 1 the unit is written but not\n"
+"     enabled, with a warning (exit 1); under --root: 'not touched (fake root)'.\n"
 "Another owner of IRQ placement (a tuned profile with [irq], [irqbalance] or\n"
 "[scheduler], or cpu-partitioning; a systemd .link file setting IRQAffinity*=\n"
 "for a planned NIC; an irqbalance ban list or foreign policyscript) stops it\n"
@@ -154,26 +155,26 @@ static int unit_step(struct nn_ctx *ctx, const struct enable_args *a, const stru
 	int err = 0, ret = 0;
 
 	nn_open_object(&ctx->out, "unit");
-	if (nn_watch_unit_packaged(ctx, packaged, sizeof(packaged))) {
-		nn_printf(&ctx->out, "unit: packaged %s is used\n", packaged);
-	} else {
-		err = nn_self_exe(exe, sizeof(exe));
-		uo.exe = err ? "/usr/sbin/nicnuma" : exe;
-		uo.conflicts_irqbalance = d->irqbalance == NN_DIRQB_STOP;
-		uo.notify = nn_watch_notify_supported();
-		err = nn_watch_unit_text(&uo, &sb);
-		if (!err)
-			err = nn_watch_unit_write(ctx, sb.buf, sb.len);
-		if (err) {
-			nn_err(ctx, "cannot write %s: %s", NN_WATCH_UNIT_PATH, strerror(-err));
-			ret = -1;
-			goto out;
-		}
-		written = true;
-		free(en->unit);
-		en->unit = strdup(NN_WATCH_UNIT_PATH);
-		nn_printf(&ctx->out, "unit: wrote %s\n", NN_WATCH_UNIT_PATH);
+	/* Always written: it overrides a packaged unit with this host's
+	 * specifics (its binary, Conflicts=irqbalance.service). */
+	if (nn_watch_unit_packaged(ctx, packaged, sizeof(packaged)))
+		nn_printf(&ctx->out, "unit: overrides the packaged %s\n", packaged);
+	err = nn_self_exe(exe, sizeof(exe));
+	uo.exe = err ? "/usr/sbin/nicnuma" : exe;
+	uo.conflicts_irqbalance = d->irqbalance == NN_DIRQB_STOP;
+	uo.notify = nn_watch_notify_supported();
+	err = nn_watch_unit_text(&uo, &sb);
+	if (!err)
+		err = nn_watch_unit_write(ctx, sb.buf, sb.len);
+	if (err) {
+		nn_err(ctx, "cannot write %s: %s", NN_WATCH_UNIT_PATH, strerror(-err));
+		ret = -1;
+		goto out;
 	}
+	written = true;
+	free(en->unit);
+	en->unit = strdup(NN_WATCH_UNIT_PATH);
+	nn_printf(&ctx->out, "unit: wrote %s\n", NN_WATCH_UNIT_PATH);
 	if (!nn_root_is_live(&ctx->root)) {
 		action = "not touched (fake root)";
 	} else if (!nn_systemd_booted(ctx)) {

@@ -10,6 +10,8 @@
 #include "plan_opts.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/discover/host.h"
+#include "nicnuma/plan/desired.h"
+#include "nicnuma/act/enabled.h"
 #include "nicnuma/act/metrics.h"
 #include "nicnuma/plan/plan.h"
 
@@ -21,10 +23,19 @@ static void usage(FILE *fp)
 "Render the host's NIC/NUMA placement as Prometheus metrics in the text format\n"
 "node_exporter's textfile collector reads: per NIC its NUMA node, queue IRQs,\n"
 "those off the NIC's node and those off the plan, drifted values; per node its\n"
-"hugepage pools; irqbalance; and nicnuma watch's last action (from\n"
-"/run/nicnuma/watch.json). The plan is --plan FILE or, without one, a fresh\n"
-"plan of this host by the locality rule with the plan options below (as for\n"
-"'nicnuma check'). Nothing on the host is changed.\n"
+"hugepage pools; each NIC's PCIe link (width and speed, current and max,\n"
+"down-trained, healthy as 'nicnuma nics' judges it); irqbalance; and nicnuma\n"
+"watch: running (its lock) and its last action (/run/nicnuma/watch.json, as\n"
+"'nicnuma status' reads it). Nothing on the host is changed.\n"
+"\n"
+"The plan the check families compare against, named by the sample\n"
+"nicnuma_plan_info{source=...}:\n"
+"  file     --plan FILE\n"
+"  desired  without --plan and plan options, when 'nicnuma enable' is in\n"
+"           effect: the desired state, /etc/nicnuma/nicnuma.conf\n"
+"  default  otherwise: a fresh plan of this host by the locality rule with\n"
+"           the plan options below (as for 'nicnuma check')\n"
+"  none     no plan could be made (a warning): no check families\n"
 "\n"
 "Without --output the metrics go to stdout. With it the file is replaced\n"
 "atomically (a temp file in its directory, renamed), mode 0644, so the\n"
@@ -39,7 +50,7 @@ static void usage(FILE *fp)
 "Plan options (as for 'nicnuma plan'; without --plan only):\n"
 NN_PLAN_OPTS_HELP
 "\n"
-"--json: {\"metrics\":{\"output\",\"samples\":[{\"name\",\"type\",\"labels\":{..},\n"
+"--json: {\"metrics\":{\"output\",\"plan_source\",\"samples\":[{\"name\",\"type\",\"labels\":{..},\n"
 "\"value\"}]},\"warnings\":[..]}.\n"
 "\n"
 "Exit status: 0 written, 1 written with warnings, 2 error (bad plan, plan for\n"
@@ -54,13 +65,52 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* 'nicnuma enable' is in effect (its record says enabled). */
+static bool enabled(struct nn_ctx *ctx)
+{
+	struct nn_enabled en = { 0 };
+	bool on = !nn_enabled_read(ctx, &en) && en.enabled;
+
+	nn_enabled_free(&en);
+	return on;
+}
+
+/* The desired state's plan: 0, 1 when there is none to check (a warning),
+ * or -errno (printed). */
+static int desired_plan(struct nn_ctx *ctx, const struct nn_host *host, struct nn_plan *plan)
+{
+	struct nn_desired d;
+	const char **missing = NULL;
+	size_t nmissing = 0, i;
+	int err = nn_desired_read(ctx, NULL, &d);
+
+	if (err == -ENOENT) {
+		nn_warn(ctx, NN_DESIRED_PATH, "enabled, but there is no desired state: metrics "
+			"without the plan check");
+		return 1;
+	}
+	if (err)
+		return err;
+	err = nn_desired_make_plan(&d, host, plan, &missing, &nmissing);
+	for (i = 0; i < nmissing; i++)
+		nn_warn(ctx, NN_DESIRED_PATH, "desired NIC %s is not on the host", missing[i]);
+	free(missing);
+	nn_desired_free(&d);
+	if (err == -ENOENT)
+		return 1;
+	if (err)
+		nn_err(ctx, "metrics: cannot plan the desired state: %s", strerror(-err));
+	return err;
+}
+
 int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct nn_plan_opts popts = { 0 };
 	struct nn_metrics m = { 0 };
 	struct nn_sb sb = NN_SB_INIT;
 	const char *plan_file = NULL, *output = NULL;
-	bool plan_opts = false, have_plan = false;
+	enum nn_metrics_plan_source source = NN_METRICS_PLAN_NONE;
+	bool plan_opts = false;
 	struct nn_host host;
 	struct nn_plan plan;
 	int opt, err, ret = NN_EXIT_ERROR;
@@ -106,13 +156,19 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
 		goto out;
 	}
-	if (nn_cli_get_plan(ctx, &host, plan_file, &popts, &plan) == 0)
-		have_plan = true;
-	else if (plan_file || plan_opts)
+	if (!plan_file && !plan_opts && enabled(ctx)) {
+		err = desired_plan(ctx, &host, &plan);
+		if (err < 0)
+			goto out;
+		source = err ? NN_METRICS_PLAN_NONE : NN_METRICS_PLAN_DESIRED;
+	} else if (nn_cli_get_plan(ctx, &host, plan_file, &popts, &plan) == 0) {
+		source = plan_file ? NN_METRICS_PLAN_FILE : NN_METRICS_PLAN_DEFAULT;
+	} else if (plan_file || plan_opts) {
 		goto out;
-	else
+	} else {
 		nn_warn(ctx, NULL, "no plan of this host: metrics without the plan check");
-	err = nn_metrics_collect(ctx, &host, have_plan ? &plan : NULL, &m);
+	}
+	err = nn_metrics_collect(ctx, &host, source != NN_METRICS_PLAN_NONE ? &plan : NULL, source, &m);
 	if (err < 0) {
 		nn_err(ctx, "metrics: %s", strerror(-err));
 		goto out;
@@ -137,6 +193,7 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 		nn_print_string(&ctx->out, PRINT_ANY, "output", "wrote %s\n", output);
 	else
 		nn_print_null(&ctx->out, PRINT_JSON, "output", NULL);
+	nn_print_string(&ctx->out, PRINT_JSON, "plan_source", NULL, nn_metrics_plan_source_name(source));
 	if (ctx->out.json)
 		nn_metrics_print_json(ctx, &m);
 	else if (!output)

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
 
 #include "cli.h"
 #include "plan_opts.h"
@@ -27,6 +26,10 @@ static void usage(FILE *fp)
 "last action) and whether the host matches the desired state now (the\n"
 "check of 'nicnuma check' on a plan made from /etc/nicnuma/nicnuma.conf).\n"
 "\n"
+"Options:\n"
+"      --state-dir DIR   snapshots, the lock and enabled.json\n"
+"  -h, --help            this help\n"
+"\n"
 "--json keys: enabled (bool), service {active, main_pid, unit} or null,\n"
 "watcher {pid, started, last_action {time, trigger, result, changed}} or\n"
 "null, matches_desired (bool, null when there is no desired state), drift\n"
@@ -45,7 +48,6 @@ static const struct option longopts[] = {
 static int desired_check(struct nn_ctx *ctx)
 {
 	struct nn_check_report rep = { 0 };
-	struct nn_plan_opts po = { 0 };
 	struct nn_desired d;
 	struct nn_host host;
 	struct nn_plan plan;
@@ -65,17 +67,13 @@ static int desired_check(struct nn_ctx *ctx)
 	nn_open_array(&ctx->out, "drift");
 	err = nn_host_discover_flags(ctx, &host, NN_NICS_NO_EFFECTIVE);
 	if (!err)
-		err = nn_desired_plan_opts(&d, &host, &po, &missing, &nmissing);
+		err = nn_desired_make_plan(&d, &host, &plan, &missing, &nmissing);
 	for (i = 0; i < nmissing; i++)
 		nn_print_string(&ctx->out, PRINT_ANY, NULL, "drift: %s is not on the host\n", missing[i]);
 	if (err == -ENOENT)
 		err = 0;
-	else if (!err)
-		err = nn_plan_make(&host, &po, &plan);
-	if (!err && plan.nnics) {
-		nn_desired_trim_plan(&d, &plan);
+	if (!err && plan.nnics)
 		err = nn_check_run(ctx, &plan, &rep);
-	}
 	if (err >= 0) {
 		for (i = 0; i < rep.nvals; i++) {
 			const struct nn_apply_val *v = &rep.vals[i];
@@ -99,7 +97,6 @@ static int desired_check(struct nn_ctx *ctx)
 		nn_print_bool(&ctx->out, PRINT_ANY, "matches_desired", "matches desired: %s\n", ret == 1);
 	nn_check_report_free(&rep);
 	nn_plan_free(&plan);
-	nn_plan_opts_free(&po);
 	free(missing);
 	nn_host_free(&host);
 	nn_desired_free(&d);
@@ -124,42 +121,34 @@ static int service(struct nn_ctx *ctx)
 	return !strcmp(active, "active");
 }
 
-static const char *jstr(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string) ?
-		json_object_get_string(v) : NULL;
-}
-
-/* The watcher: 1 running, 0 not. */
+/* The watcher: 1 running, 0 not. Running is the lock (nn_watch_lock_held);
+ * what it did is its state file (nn_watch_state_read, as metrics reads it). */
 static int watcher(struct nn_ctx *ctx)
 {
-	struct json_object *doc = NULL, *la = NULL, *v;
+	struct nn_watch_state st;
 	int holder = 0, held = nn_watch_lock_held(ctx, &holder);
 
 	if (held <= 0) {
 		nn_print_null(&ctx->out, PRINT_ANY, "watcher", "watcher: %s (not running)\n");
 		return 0;
 	}
-	nn_watch_state_read(ctx, &doc);
+	nn_watch_state_read(ctx, &st);
 	nn_open_object(&ctx->out, "watcher");
 	nn_print_int(&ctx->out, PRINT_ANY, "pid", "watcher: pid %lld", holder);
-	nn_print_string(&ctx->out, PRINT_ANY, "started", ", started %s\n", doc ? jstr(doc, "started") : NULL);
-	if (doc && json_object_object_get_ex(doc, "last_action", &la) &&
-	    json_object_is_type(la, json_type_object)) {
+	nn_print_string(&ctx->out, PRINT_ANY, "started", ", started %s\n", st.started);
+	if (st.has_action) {
 		nn_open_object(&ctx->out, "last_action");
-		nn_print_string(&ctx->out, PRINT_ANY, "time", "last action: %s", jstr(la, "time"));
-		nn_print_string(&ctx->out, PRINT_ANY, "trigger", " after %s", jstr(la, "trigger"));
-		nn_print_string(&ctx->out, PRINT_ANY, "result", ": %s", jstr(la, "result"));
+		nn_print_string(&ctx->out, PRINT_ANY, "time", "last action: %s", st.time);
+		nn_print_string(&ctx->out, PRINT_ANY, "trigger", " after %s", st.trigger);
+		nn_print_string(&ctx->out, PRINT_ANY, "result", ": %s", st.result);
 		nn_print_int(&ctx->out, PRINT_ANY, "changed", ", %lld values\n",
-			     json_object_object_get_ex(la, "changed", &v) ? json_object_get_int64(v) : 0);
+			     st.changed < 0 ? 0 : st.changed);
 		nn_close_object(&ctx->out);
 	} else {
 		nn_print_null(&ctx->out, PRINT_ANY, "last_action", "last action: %s\n");
 	}
 	nn_close_object(&ctx->out);
-	json_object_put(doc);
+	nn_watch_state_free(&st);
 	return 1;
 }
 

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cmd_watch.c - "nicnuma watch": the service that keeps the desired state */
+#include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "nicnuma/core/names.h"
+#include "nicnuma/core/strbuf.h"
+#include "nicnuma/act/persist.h"
 #include "nicnuma/act/undo.h"
 #include "nicnuma/act/watch.h"
 
@@ -15,6 +19,7 @@ static void usage(FILE *fp)
 "Usage: nicnuma [--root DIR] watch [--interval SEC] [--settle MS] [--once]\n"
 "               [--config FILE] [--coexist] [--state-dir DIR]\n"
 "       nicnuma watch --events [--count N] [--timeout SEC]\n"
+"       nicnuma watch --print-unit [--exec PATH] [--config FILE]\n"
 "\n"
 "Keep the host at the desired state 'nicnuma enable' wrote (/etc/nicnuma/\n"
 "nicnuma.conf): the service nicnuma-watch.service runs this (Type=notify).\n"
@@ -44,6 +49,12 @@ static void usage(FILE *fp)
 "                       event and each reconcile it would trigger\n"
 "      --count N        with --events: stop after N events\n"
 "      --timeout SEC    with --events: stop after SEC seconds\n"
+"      --print-unit     print the generic nicnuma-watch.service (what the\n"
+"                       package installs, disabled; made at build time from\n"
+"                       the template enable uses) and exit; writes nothing\n"
+"      --exec PATH      with --print-unit: the nicnuma binary for ExecStart=\n"
+"                       (default: this one)\n"
+"  -h, --help           this help\n"
 "\n"
 "One line per action on stderr (journald keeps it), e.g.\n"
 "  nicnuma-watch: applied 8 values after link up on eth1 (0000:65:00.0) in 12 ms\n"
@@ -59,7 +70,7 @@ static void usage(FILE *fp)
 }
 
 enum { OPT_INTERVAL = 0x500, OPT_SETTLE, OPT_ONCE, OPT_CONFIG, OPT_COEXIST, OPT_EVENTS,
-       OPT_COUNT, OPT_TIMEOUT, OPT_STATE_DIR };
+       OPT_COUNT, OPT_TIMEOUT, OPT_STATE_DIR, OPT_PRINT_UNIT, OPT_EXEC };
 
 static const struct option longopts[] = {
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
@@ -71,6 +82,8 @@ static const struct option longopts[] = {
 	{ "count", required_argument, NULL, OPT_COUNT },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
+	{ "print-unit", no_argument, NULL, OPT_PRINT_UNIT },
+	{ "exec", required_argument, NULL, OPT_EXEC },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -85,9 +98,38 @@ static int number(struct nn_ctx *ctx, const char *opt, const char *arg, unsigned
 	return 0;
 }
 
+/* --print-unit: the packaged unit, from persist.c's one template. */
+static int print_unit(struct nn_ctx *ctx, const char *exe, const char *config)
+{
+	struct nn_unit_opts uo = { .config = config, .packaged = true };
+	struct nn_sb sb = NN_SB_INIT;
+	char self[4096];
+	int err = 0;
+
+	if (!exe) {
+		err = nn_self_exe(self, sizeof(self));
+		exe = self;
+	}
+	if (!err) {
+		uo.exe = exe;
+		uo.notify = nn_watch_notify_supported();
+		err = nn_watch_unit_text(&uo, &sb);
+	}
+	if (!err)
+		fputs(nn_sb_str(&sb), stdout);	/* exactly: the unit file */
+	nn_sb_free(&sb);
+	if (err)
+		nn_err(ctx, "watch --print-unit: %s", err == -EINVAL ?
+		       "--exec and --config must be absolute paths without control characters" :
+		       strerror(-err));
+	return err ? NN_EXIT_ERROR : NN_EXIT_OK;
+}
+
 int nn_cmd_watch(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct nn_watch_opts o = { 0 };
+	const char *exe = NULL;
+	bool print = false;
 	unsigned long v;
 	int opt, err;
 
@@ -133,6 +175,12 @@ int nn_cmd_watch(struct nn_ctx *ctx, int argc, char **argv)
 		case OPT_STATE_DIR:
 			ctx->state_dir = optarg;
 			break;
+		case OPT_PRINT_UNIT:
+			print = true;
+			break;
+		case OPT_EXEC:
+			exe = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return NN_EXIT_OK;
@@ -145,6 +193,12 @@ int nn_cmd_watch(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "watch: unexpected argument '%s' (see nicnuma watch --help)", argv[optind]);
 		return NN_EXIT_ERROR;
 	}
+	if (exe && !print) {
+		nn_err(ctx, "watch: --exec goes with --print-unit");
+		return NN_EXIT_ERROR;
+	}
+	if (print)
+		return print_unit(ctx, exe, o.config);
 	if ((o.count || o.timeout_s) && !o.events_only) {
 		nn_err(ctx, "watch: --count and --timeout go with --events");
 		return NN_EXIT_ERROR;

@@ -574,3 +574,18 @@ int nn_desired_remove(struct nn_ctx *ctx, const char *path)
 	close(dfd);
 	return err;
 }
+
+int nn_desired_make_plan(const struct nn_desired *d, const struct nn_host *host,
+			 struct nn_plan *plan, const char ***missing, size_t *nmissing)
+{
+	struct nn_plan_opts po = { 0 };
+	int err = nn_desired_plan_opts(d, host, &po, missing, nmissing);
+
+	memset(plan, 0, sizeof(*plan));
+	if (!err)
+		err = nn_plan_make(host, &po, plan);
+	if (!err)
+		nn_desired_trim_plan(d, plan);
+	nn_plan_opts_free(&po);
+	return err;
+}

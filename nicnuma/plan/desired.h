@@ -78,6 +78,12 @@ int nn_desired_plan_opts(const struct nn_desired *d, const struct nn_host *host,
 			 struct nn_plan_opts *o, const char ***missing, size_t *nmissing);
 /* What the plan's options cannot say: xps = no drops the plan's XPS masks. */
 void nn_desired_trim_plan(const struct nn_desired *d, struct nn_plan *plan);
+/* The plan of @d for what @host has now: its plan options (above), the
+ * planner, then nn_desired_trim_plan(). -ENOENT when none of its NICs is
+ * present (@plan empty); @missing as for nn_desired_plan_opts(). What status
+ * and metrics compare the host against. */
+int nn_desired_make_plan(const struct nn_desired *d, const struct nn_host *host,
+			 struct nn_plan *plan, const char ***missing, size_t *nmissing);
 /* The desired state of a plan made from @o (NICs by the plan's PCI addresses). */
 int nn_desired_from_plan(struct nn_desired *d, const struct nn_plan *plan,
 			 const struct nn_plan_opts *o);

@@ -19,7 +19,7 @@ cmds=$("$nicnuma" --help | awk '/^Commands:/ {on=1; next} on && /^$/ {exit} on {
 for c in $cmds; do
 	help=$("$nicnuma" "$c" --help)
 	case $c in
-	check) help+=$'\n'$("$nicnuma" check --pid --help) ;;
+	check) help+=$'\n'$("$nicnuma" check --pid --help)$'\n'$("$nicnuma" check --dpdk --help) ;;
 	hugepages) for s in show reserve release; do help+=$'\n'$("$nicnuma" hugepages $s --help); done ;;
 	esac
 	want=$(printf '%s\n' "$help" | python3 "$here/help_opts.py" help | grep -- '^--')

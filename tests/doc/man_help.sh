@@ -42,7 +42,7 @@ for c in $cmds; do
 	help=$("$nicnuma" "$c" --help) || { err "$c --help failed"; continue; }
 	# options of subcommands and modes with their own --help
 	case $c in
-	check) help+=$'\n'$("$nicnuma" check --pid --help) ;;
+	check) help+=$'\n'$("$nicnuma" check --pid --help)$'\n'$("$nicnuma" check --dpdk --help) ;;
 	hugepages) for s in show reserve release; do help+=$'\n'$("$nicnuma" hugepages $s --help); done ;;
 	esac
 	compare "$c" "$page" "$help"

@@ -24,6 +24,16 @@ grep -q '^nic = 0000:65:00.0 eth1$' "$R/etc/nicnuma/nicnuma.conf" || fail "confi
 grep -q '^Type=notify$' "$R/etc/systemd/system/nicnuma-watch.service" || fail "unit Type"
 grep -q '^Conflicts=shutdown.target irqbalance.service$' "$R/etc/systemd/system/nicnuma-watch.service" ||
 	fail "unit Conflicts"
+grep -q '^ConditionPathExists=/etc/nicnuma/nicnuma.conf$' "$R/etc/systemd/system/nicnuma-watch.service" ||
+	fail "unit ConditionPathExists"
+# one template: the packaged unit (watch --print-unit, what meson installs)
+# is enable's but for the header comments and Conflicts=irqbalance.service
+n watch --print-unit --exec "$(readlink -f "$nn")" >"$tmp/pkg.unit" || fail "watch --print-unit"
+grep -q '^Conflicts=shutdown.target$' "$tmp/pkg.unit" || fail "packaged unit names irqbalance"
+diff <(grep -v '^#' "$tmp/pkg.unit") <(grep -v '^#' "$R/etc/systemd/system/nicnuma-watch.service" |
+	sed 's/^Conflicts=shutdown.target irqbalance.service$/Conflicts=shutdown.target/') ||
+	fail "the packaged unit and enable's differ beyond Conflicts="
+n watch --print-unit --exec relative/nicnuma >/dev/null 2>&1 && fail "--print-unit took a relative --exec"
 [ "$(logs)" = 1 ] || fail "enable: expected one snapshot"
 want43=$(aff 43)
 [ "$want43" != "$before43" ] || fail "enable changed nothing on IRQ 43"
