@@ -48,6 +48,15 @@ for c in $cmds; do
 	compare "$c" "$page" "$help"
 done
 
+# nicnuma(8) lists every command (its Commands block, one a line)
+listed=$(awk '/^Commands:/ {on=1; next} on && /^```$/ {n++; if (n == 2) exit; next} on {print $1}' \
+	"$mandir/nicnuma.8.scd")
+for c in $cmds; do
+	printf '%s\n' "$listed" | grep -qx -- "$c" ||
+		err "nicnuma.8.scd: command '$c' is not in its Commands list"
+	grep -q "\*nicnuma-$c\*(8)" "$mandir/nicnuma.8.scd" || err "nicnuma.8.scd: no SEE ALSO nicnuma-$c(8)"
+done
+
 # every page documents something that exists
 for page in "$mandir"/nicnuma-*.8.scd; do
 	c=$(basename "$page" .8.scd); c=${c#nicnuma-}
