@@ -41,6 +41,16 @@ done
 "$tmp/nicnuma/usr/sbin/nicnuma" --version >/dev/null || err "unpacked nicnuma does not run"
 grep -qx 'ExecStart=/usr/sbin/nicnuma watch' "$tmp/nicnuma/lib/systemd/system/nicnuma-watch.service" ||
 	err "nicnuma-watch.service: ExecStart is not /usr/sbin/nicnuma watch"
+# one template: the packaged unit is what the binary prints (enable writes
+# the same with the host's specifics to /etc/systemd/system)
+"$tmp/nicnuma/usr/sbin/nicnuma" watch --print-unit --exec /usr/sbin/nicnuma |
+	cmp -s - "$tmp/nicnuma/lib/systemd/system/nicnuma-watch.service" ||
+	err "nicnuma-watch.service differs from 'nicnuma watch --print-unit'"
+grep -q 'irqbalance' "$tmp/nicnuma/lib/systemd/system/nicnuma-watch.service" &&
+	grep -q '^Conflicts=.*irqbalance' "$tmp/nicnuma/lib/systemd/system/nicnuma-watch.service" &&
+	err "the packaged unit conflicts with irqbalance (only enable's may)"
+grep -qx 'ConditionPathExists=/etc/nicnuma/nicnuma.conf' "$tmp/nicnuma/lib/systemd/system/nicnuma-watch.service" ||
+	err "the packaged unit has no ConditionPathExists=/etc/nicnuma/nicnuma.conf"
 
 if [ "$(id -u)" != 0 ]; then
 	echo "note: not root: dpkg -i part skipped" >&2
