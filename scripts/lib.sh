@@ -5,7 +5,9 @@
 NN_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export NN_TOP
 
-# Debian 12 packages the project needs to build, test and demo.
+# Debian 12 packages the project needs to build, test and demo
+# (libsystemd-dev: the watcher's sd_notify; scdoc: the man pages, built by
+# every build that finds it).
 NN_PACKAGES=(
   build-essential meson ninja-build pkg-config python3
   libjson-c-dev libmnl-dev libnuma-dev libcmocka-dev
@@ -13,11 +15,17 @@ NN_PACKAGES=(
   libxml2-utils
   libdpdk-dev dpdk dpdk-dev
   clang libclang-rt-14-dev
-  systemd
+  systemd libsystemd-dev
+  scdoc
 )
 
 # The fwd suite's 'report' case renders the bench report to a PNG (installed by the case itself).
 NN_REPORT_PACKAGES=(chromium)
+
+# Building the Debian packages (scripts/package, the package suite) and
+# checking them (lintian); the build dependencies of debian/control are
+# NN_PACKAGES' (dpkg-checkbuilddeps says what is missing).
+NN_PACKAGE_BUILD=(dpkg-dev debhelper fakeroot scdoc bash-completion lintian)
 
 # Host tools for the multi-NUMA QEMU guest (scripts/testhost installs them on demand).
 NN_GUEST_PACKAGES=(qemu-system-x86 busybox-static debootstrap cpio kmod)

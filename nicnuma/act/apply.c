@@ -394,7 +394,8 @@ static void rollback_all(struct nn_ctx *ctx, struct nn_apply_report *rep, struct
 		}
 	}
 	rep->rolled_back = true;
-	/* Replayed already: the next `nicnuma rollback` must not replay it again. */
+	/* Replayed already: the next `nicnuma rollback` must not replay it again.
+	 * (@u NULL: a shared log whose older values stay to be rolled back.) */
 	if (u && u->nchanges)
 		nn_undo_mark_rolled_back(ctx, u);
 }
@@ -559,6 +560,17 @@ static int cmp_val_path(const void *a, const void *b, void *arg)
 /* Marks every value whose path an earlier value has already (a plan naming
  * one IRQ twice): the log records each value once, with the before value
  * read before any write. */
+/* Whether the first @n changes of @u (those it had before this run) record @path. */
+static bool log_has(const struct nn_undo *u, size_t n, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (u->changes[i].path && !strcmp(u->changes[i].path, path))
+			return true;
+	return false;
+}
+
 static bool *dup_marks(const struct nn_apply_report *rep)
 {
 	bool *dup = calloc(rep->nvals ? rep->nvals : 1, sizeof(*dup));
@@ -585,12 +597,12 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		 const struct nn_apply_opts *opts, struct nn_apply_report *rep)
 {
 	struct nn_cpuset online = NN_CPUSET_INIT;
-	struct nn_undo u = { 0 };
+	struct nn_undo u = { 0 }, *up = opts->log ? opts->log : &u;
 	struct fb_table fbt = { 0 };
 	struct views views;
 	bool pending = false, soft_fail = false, channels_changed = false, hp_pending = false;
 	int *irqs = NULL, err, lock = -1;
-	size_t i, nirqs = 0;
+	size_t i, nirqs = 0, n0 = up->nchanges;
 	bool *dup = NULL;
 
 	memset(rep, 0, sizeof(*rep));
@@ -659,35 +671,38 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			goto out;
 		}
 	}
-	err = nn_undo_begin(ctx, &u, "apply");
+	if (!opts->log)
+		err = nn_undo_begin(ctx, &u, "apply");
 	if (err)
 		goto out;
-	u.host = log_host(opts->shape, plan);
+	if (!up->host)
+		up->host = log_host(opts->shape, plan);
 	dup = dup_marks(rep);
-	if (!u.host || !dup) {
+	if (!up->host || !dup) {
 		err = -ENOMEM;
 		goto out;
 	}
 	/* Log order is do order; rollback runs it backwards, irqbalance last. */
-	if (!rep->irqb.noop)
-		err = nn_undo_add(&u, &nn_irqb_change_ops, "irqbalance", rep->irqb.before,
+	if (!rep->irqb.noop && !log_has(up, n0, "irqbalance"))
+		err = nn_undo_add(up, &nn_irqb_change_ops, "irqbalance", rep->irqb.before,
 				  rep->irqb.after, rep->irqb.detail);
 	for (i = 0; i < rep->nvals && !err; i++) {
 		struct nn_apply_val *v = &rep->vals[i];
 
-		if (v->status != NN_VAL_PENDING || dup[i])
+		if (v->status != NN_VAL_PENDING || dup[i] || log_has(up, n0, v->path))
 			continue;
-		err = nn_undo_add(&u, v->kind == NN_VAL_CHANNELS ? &nn_channels_change_ops
+		err = nn_undo_add(up, v->kind == NN_VAL_CHANNELS ? &nn_channels_change_ops
 				  : &nn_file_change_ops, v->path, v->before, v->planned, NULL);
 	}
-	/* Before any write: -EFBIG when rollback could not read it back. */
-	if (!err)
-		err = nn_undo_save(ctx, &u);
+	/* Before any write: -EFBIG when rollback could not read it back. An
+	 * extended log that gained nothing is already on disk as it is. */
+	if (!err && (!opts->log || up->nchanges > n0))
+		err = nn_undo_save(ctx, up);
 	if (err) {
 		nn_err(ctx, "no snapshot, so nothing was changed");
 		goto out;
 	}
-	rep->snapshot = strdup(u.file);
+	rep->snapshot = up->file ? strdup(up->file) : NULL;
 
 	if (!rep->irqb.noop) {
 		char why[256] = "";
@@ -698,7 +713,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			snprintf(rep->irqb.status, sizeof(rep->irqb.status), "failed: %s", why);
 			nn_err(ctx, "irqbalance: %s", why);
 			if (!opts->keep_going) {
-				rollback_all(ctx, rep, &u);
+				rollback_all(ctx, rep, opts->log ? NULL : &u);
 				rep->fatal = err;
 				goto count;
 			}
@@ -742,14 +757,14 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			}
 			nn_err(ctx, "%s: %s; rolling back everything changed so far", v->path, v->note);
 			rep->fatal = r;
-			rollback_all(ctx, rep, &u);
+			rollback_all(ctx, rep, opts->log ? NULL : &u);
 			break;
 		}
 	}
 	views_close(&views);
 	/* Packet memory last: all or nothing over the pools, in the same log; a
 	 * shortfall puts every pool back and is a warning, not a rollback of IRQs. */
-	if (hp_pending && !rep->fatal && nn_hugepages_apply_plan(ctx, &u, plan->hugepages,
+	if (hp_pending && !rep->fatal && nn_hugepages_apply_plan(ctx, up, plan->hugepages,
 								  rep->nhp, 0, rep->hp))
 		soft_fail = true;
 count:

@@ -23,6 +23,7 @@ struct nn_hp_result;
 
 struct nn_ctx;
 struct json_object;
+struct nn_undo;
 
 enum nn_val_kind { NN_VAL_IRQ, NN_VAL_XPS, NN_VAL_CHANNELS };
 
@@ -68,6 +69,12 @@ struct nn_apply_opts {
 	/* The caller holds the state lock (nn_state_lock), taken before the
 	 * discovery whose values become the log's before-values. */
 	bool locked;
+	/* An open log to extend instead of starting a new one (the watcher's
+	 * one "before enable" snapshot): a value it already records keeps its
+	 * first before; only values new to it are added, and it is saved only
+	 * when something was added. A failed run puts back what it wrote but
+	 * does not mark the log rolled back. Borrowed; NULL: a new log. */
+	struct nn_undo *log;
 };
 
 struct nn_apply_report {

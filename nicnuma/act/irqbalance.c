@@ -26,6 +26,7 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
+#include "nicnuma/plan/unitfile.h"
 #include "nicnuma/act/undo.h"
 #include "nicnuma/act/irqbalance.h"
 #include "nicnuma/discover/irqbalance_id.h"
@@ -345,10 +346,18 @@ char *nn_irqb_dropin_text(const struct nn_irqb_proc *p, const char *script)
 	}
 	nn_sb_puts(&sb, "# nicnuma apply --irqbalance=ban (removed by rollback)\n"
 		   "[Service]\nExecStart=\nExecStart=");
-	nn_sb_unit_quote(&sb, p->exe);
-	for (i = 1; argv[i]; i++) {
-		nn_sb_putc(&sb, ' ');
-		nn_sb_unit_quote(&sb, argv[i]);
+	for (i = 0; argv[i]; i++) {
+		char *q = nn_sd_quote(i ? argv[i] : p->exe, NN_SD_EXEC);
+
+		if (!q) {
+			free_ban_argv(argv);
+			nn_sb_free(&sb);
+			return NULL;
+		}
+		if (i)
+			nn_sb_putc(&sb, ' ');
+		nn_sb_puts(&sb, q);
+		free(q);
 	}
 	nn_sb_putc(&sb, '\n');
 	free_ban_argv(argv);

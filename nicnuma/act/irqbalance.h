@@ -35,7 +35,7 @@ char *nn_irqb_ban_script(const int *irqs, size_t n, const char *chain);
 char **nn_irqb_ban_argv(const struct nn_irqb_proc *p, const char *script);
 /* The ban drop-in for a systemd host: ExecStart= @p's checked exe with its
  * options and --policyscript=@script, every word quoted for systemd
- * (nn_sb_unit_quote). Malloc'd; NULL on ENOMEM or when @p has no exe. */
+ * (nn_sd_quote, plan/unitfile.h: the one systemd quoter). Malloc'd; NULL on ENOMEM or when @p has no exe. */
 char *nn_irqb_dropin_text(const struct nn_irqb_proc *p, const char *script);
 
 /* One irqbalance action of an apply: prepared first (no side effects) so the

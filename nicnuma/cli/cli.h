@@ -37,6 +37,14 @@ int nn_cli_status(const struct nn_ctx *ctx, int err);
 /* "nicnuma layout": per-node service instances as systemd units (cmd_layout.c). */
 int nn_cmd_layout(struct nn_ctx *ctx, int argc, char **argv);
 
+/* Tuning that lasts (cmd_enable.c, cmd_disable.c, cmd_status.c, cmd_watch.c). */
+int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv);
+int nn_cmd_disable(struct nn_ctx *ctx, int argc, char **argv);
+int nn_cmd_status(struct nn_ctx *ctx, int argc, char **argv);
+int nn_cmd_watch(struct nn_ctx *ctx, int argc, char **argv);
+/* "nicnuma metrics": Prometheus textfile metrics (cmd_metrics.c). */
+int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv);
+
 /* "nicnuma check --pid PID[,PID] [--watch S] [--count N]": process placement.
  * Registered as "check-pid" for now; the lead wires "check --pid" (owned by
  * the plan-drift check) to call this with the same argv. */

@@ -15,6 +15,7 @@
 #include "nicnuma/discover/host.h"
 #include "nicnuma/act/undo.h"
 #include "nicnuma/plan/plan.h"
+#include "nicnuma/discover/coexist.h"
 
 static void usage(FILE *fp)
 {
@@ -53,6 +54,9 @@ static void usage(FILE *fp)
 "      --plan FILE       apply this plan instead of planning now\n"
 "  -n, --dry-run         print current -> planned for every value; write nothing\n"
 "      --keep-going      on a fatal write error, go on instead of rolling back\n"
+"      --coexist         apply although another owner of IRQ placement was found\n"
+"                        (tuned, a .link file, irqbalance bans, nicnuma watch;\n"
+"                        see 'nicnuma enable --help'); refused otherwise (exit 2)\n"
 "      --irqbalance MODE what to do with a running irqbalance, which would\n"
 "                        rewrite the planned affinities on its next pass:\n"
 "                        stop    (default) systemctl disable --now under systemd,\n"
@@ -91,12 +95,13 @@ NN_PLAN_OPTS_HELP
 "  nicnuma apply --plan p.json --irqbalance ban && nicnuma check --plan p.json\n");
 }
 
-enum { OPT_KEEP_GOING = 0x400 };
+enum { OPT_KEEP_GOING = 0x400, OPT_COEXIST };
 
 static const struct option longopts[] = {
 	{ "plan", required_argument, NULL, NN_OPT_PLAN },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
+	{ "coexist", no_argument, NULL, OPT_COEXIST },
 	{ "state-dir", required_argument, NULL, NN_OPT_STATE_DIR },
 	{ "help", no_argument, NULL, 'h' },
 	NN_PLAN_LONGOPTS,
@@ -120,7 +125,7 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	struct nn_plan plan;
 	struct json_object *shape = NULL;
 	const char *plan_file = NULL;
-	bool irqb_given = false, plan_opts = false;
+	bool irqb_given = false, plan_opts = false, coexist = false;
 	double t0 = now_ms();
 	int opt, err, ret = NN_EXIT_ERROR, lock = -1;
 	size_t i;
@@ -147,6 +152,9 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 			break;
 		case OPT_KEEP_GOING:
 			aopts.keep_going = true;
+			break;
+		case OPT_COEXIST:
+			coexist = true;
 			break;
 		case NN_OPT_STATE_DIR:
 			ctx->state_dir = optarg;
@@ -189,6 +197,9 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	}
 	if (plan_file ? nn_cli_check_plan_shape(ctx, &host, plan_file, &plan)
 		      : nn_cli_get_plan(ctx, &host, NULL, &popts, &plan))
+		goto out;
+	/* Another owner would rewrite what we write: refuse (a dry run warns). */
+	if (nn_coexist_gate(ctx, &host, popts.nics, popts.nnics, 0, coexist || aopts.dry_run))
 		goto out;
 	aopts.irqbalance = irqb_given || !plan_file ? popts.irqbalance : plan.irqbalance.action;
 	/* The host shape the plan was made for, kept in the snapshot. */

@@ -14,6 +14,7 @@
 #include "nicnuma/discover/host.h"
 #include "nicnuma/discover/pcie.h"
 #include "nicnuma/plan/plan.h"
+#include "nicnuma/discover/coexist.h"
 
 static void usage(FILE *fp)
 {
@@ -134,6 +135,9 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	}
 	nn_pcie_warn(ctx, &host);
 	if (nn_cli_get_plan(ctx, &host, plan_file, &popts, &plan))
+		goto out;
+	/* Other owners of IRQ placement: warnings (exit 1), never a refusal. */
+	if (nn_coexist_gate(ctx, &host, popts.nics, popts.nnics, 0, true))
 		goto out;
 	err = nn_check_run(ctx, &plan, &rep);
 	if (err < 0) {

@@ -2,7 +2,7 @@
 /* cmd_check_dpdk.c - "nicnuma check --dpdk": is a running DPDK application's
  * mempool (and polling lcores) on its port's node? Options and output only:
  * the telemetry exchange and the verdict are nicnuma/dpdk_*.c's, the process's
- * threads and memory per node nicnuma/procmap_read.c's.
+ * threads and memory per node nicnuma/discover/procmap_read.c's.
  */
 #include <errno.h>
 #include <getopt.h>

@@ -3,8 +3,8 @@
  * threads and memory sit, node by node, and whether that is a problem.
  *
  * Options and output only: the snapshot (status, numa_maps, threads' CPUs,
- * read through the fs root) is nicnuma/procmap_read.c's, the verdict
- * nicnuma/procmap.c's.
+ * read through the fs root) is nicnuma/discover/procmap_read.c's, the verdict
+ * nicnuma/discover/procmap.c's.
  */
 #include <errno.h>
 #include <getopt.h>

@@ -3,8 +3,8 @@
  * systemd template unit and a drop-in per instance.
  *
  * Discovery and the plan say which cores take queue IRQs and which are
- * housekeeping; nicnuma/layout.c turns that into instances and
- * nicnuma/layout_units.c into unit text. This file only parses options,
+ * housekeeping; nicnuma/plan/layout.c turns that into instances and
+ * nicnuma/plan/layout_units.c into unit text. This file only parses options,
  * prints the layout and writes the files (atomically, never over a file that
  * nicnuma did not generate unless --force).
  */

@@ -19,6 +19,11 @@ static const struct nn_cmd cmds[] = {
 	{ "hugepages", nn_cmd_hugepages, "per-node hugepage pools: show, reserve, release" },
 	{ "bench", nn_cmd_bench, "prove what NUMA misplacement costs: nicnuma-fwd local vs remote" },
 	{ "layout", nn_cmd_layout, "one service instance per NUMA node as systemd units" },
+	{ "enable", nn_cmd_enable, "record the desired state, apply it, keep it with nicnuma-watch" },
+	{ "disable", nn_cmd_disable, "stop the watcher and roll back to before enable" },
+	{ "status", nn_cmd_status, "enabled? watcher running? host matching the desired state?" },
+	{ "watch", nn_cmd_watch, "the service: re-apply the desired state after link/driver events" },
+	{ "metrics", nn_cmd_metrics, "placement, drift, hugepages as Prometheus textfile metrics" },
 	{ NULL, NULL, NULL },
 };
 

@@ -73,9 +73,5 @@ int nn_cli_check_plan_shape(struct nn_ctx *ctx, const struct nn_host *host, cons
 int nn_cli_get_plan(struct nn_ctx *ctx, const struct nn_host *host, const char *planfile,
 		    struct nn_plan_opts *o, struct nn_plan *plan);
 
-/* "2M", "1G", "2048kB" -> kB (power of two, >= 4 kB). */
-int nn_parse_page_size(const char *s, unsigned long *kb);
-/* "SIZE:COUNT" */
-int nn_parse_hugepages_opt(const char *arg, unsigned long *kb, long *count);
 
 #endif

@@ -134,24 +134,6 @@ void nn_sb_escape(struct nn_sb *sb, const char *s)
 	nn_sb_putn(sb, (const char *)run, (size_t)(p - run));
 }
 
-void nn_sb_unit_quote(struct nn_sb *sb, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	nn_sb_putc(sb, '"');
-	for (; *p; p++) {
-		if (*p == '\\' || *p == '"')
-			nn_sb_putc(sb, '\\');
-		if (*p == '%' || *p == '$')
-			nn_sb_putc(sb, (char)*p);
-		if (*p < 0x20 || *p == 0x7f)
-			nn_sb_printf(sb, "\\x%02x", *p);
-		else
-			nn_sb_putc(sb, (char)*p);
-	}
-	nn_sb_putc(sb, '"');
-}
-
 const char *nn_sb_str(const struct nn_sb *sb)
 {
 	if (sb->err)

@@ -40,11 +40,6 @@ void nn_sb_shquote(struct nn_sb *sb, const char *s);
  * process never reach a terminal raw. */
 void nn_sb_escape(struct nn_sb *sb, const char *s);
 
-/* @s as one double-quoted word of a systemd unit's ExecStart= line: '\\' and
- * '"' backslash-escaped, '%' as "%%" (specifier), '$' as "$$" (variable), and
- * control bytes as \xNN, so no byte of @s is expanded or splits the word. */
-void nn_sb_unit_quote(struct nn_sb *sb, const char *s);
-
 /* The text (never NULL: "" when empty), or NULL when an append failed. */
 const char *nn_sb_str(const struct nn_sb *sb);
 /* 0 or the sticky error. */

@@ -106,6 +106,31 @@ int nn_hp_parse_size(const char *str, unsigned long *size_kb)
 	return 0;
 }
 
+int nn_hp_parse_size_count(const char *str, unsigned long *size_kb, long *count)
+{
+	const char *colon = str ? strchr(str, ':') : NULL;
+	char size[32];
+	unsigned long kb;
+	long c;
+	int err;
+
+	if (!colon || (size_t)(colon - str) >= sizeof(size))
+		return -EINVAL;
+	memcpy(size, str, (size_t)(colon - str));
+	size[colon - str] = '\0';
+	err = nn_hp_parse_size(size, &kb) ?: nn_hp_parse_count(colon + 1, &c);
+	if (err)
+		return err;
+	if (c < 1)
+		return -EINVAL;
+	/* The reservation in kB must fit a long (and any sane machine). */
+	if ((unsigned long)c > (unsigned long)(LONG_MAX / 2) / kb)
+		return -ERANGE;
+	*size_kb = kb;
+	*count = c;
+	return 0;
+}
+
 int nn_hp_parse_dirname(const char *name, unsigned long *size_kb)
 {
 	static const char pfx[] = "hugepages-";

@@ -29,6 +29,11 @@ struct nn_cpuset;
  * ambiguous); the size must be a power of two of at least 4 kB.
  * -EINVAL on garbage, -ERANGE when it does not fit. */
 int nn_hp_parse_size(const char *str, unsigned long *size_kb);
+/* "SIZE:COUNT" as plan --hugepages and the desired state's hugepages= take
+ * it ("2M:512", "1G:4"): a size nn_hp_parse_size() accepts and a count
+ * nn_hp_parse_count() accepts, at least 1, whose total in kB fits a long.
+ * -EINVAL on garbage, -ERANGE when it does not fit. */
+int nn_hp_parse_size_count(const char *str, unsigned long *size_kb, long *count);
 /* "hugepages-2048kB" (a /sys/kernel/mm/hugepages entry) -> 2048. */
 int nn_hp_parse_dirname(const char *name, unsigned long *size_kb);
 /* Page count: a plain non-negative decimal ("64"); no sign, no unit.

@@ -179,20 +179,6 @@ static void test_grow(void **state)
 	free(a);
 }
 
-/* ExecStart= words: no specifier, variable or quote of the input survives. */
-static void test_unit_quote(void **state)
-{
-	struct nn_sb sb = NN_SB_INIT;
-
-	(void)state;
-	nn_sb_unit_quote(&sb, "a b%i$HOME\\\"x\n");
-	assert_string_equal(nn_sb_str(&sb), "\"a b%%i$$HOME\\\\\\\"x\\x0a\"");
-	nn_sb_reset(&sb);
-	nn_sb_unit_quote(&sb, "");
-	assert_string_equal(nn_sb_str(&sb), "\"\"");
-	nn_sb_free(&sb);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,7 +189,6 @@ int main(void)
 		cmocka_unit_test(test_atomic_write),
 		cmocka_unit_test(test_mkdir_p),
 		cmocka_unit_test(test_grow),
-		cmocka_unit_test(test_unit_quote),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -63,6 +63,37 @@ static void test_size(void **state)
 	assert_int_equal(kb, 7);	/* untouched on error */
 }
 
+/* "SIZE:COUNT" (plan --hugepages, the desired state's hugepages=): the one
+ * parser of both, built on nn_hp_parse_size and nn_hp_parse_count. */
+static void test_size_count(void **state)
+{
+	unsigned long kb = 7;
+	long n = 7;
+
+	(void)state;
+	assert_int_equal(nn_hp_parse_size_count("2M:512", &kb, &n), 0);
+	assert_int_equal(kb, 2048);
+	assert_int_equal(n, 512);
+	assert_int_equal(nn_hp_parse_size_count("1GiB:4", &kb, &n), 0);
+	assert_int_equal(kb, 1048576);
+	assert_int_equal(n, 4);
+	kb = 7;
+	n = 7;
+	assert_int_equal(nn_hp_parse_size_count("2M", &kb, &n), -EINVAL);
+	assert_int_equal(nn_hp_parse_size_count("2M:0", &kb, &n), -EINVAL);
+	assert_int_equal(nn_hp_parse_size_count("2M:-1", &kb, &n), -EINVAL);
+	assert_int_equal(nn_hp_parse_size_count("2048:1", &kb, &n), -EINVAL);
+	assert_int_equal(nn_hp_parse_size_count("3M:1", &kb, &n), -EINVAL);
+	assert_int_equal(nn_hp_parse_size_count(":1", &kb, &n), -EINVAL);
+	assert_int_equal(nn_hp_parse_size_count("2M:", &kb, &n), -EINVAL);
+	assert_int_equal(nn_hp_parse_size_count("1G:9223372036854775807", &kb, &n), -ERANGE);
+	assert_int_equal(nn_hp_parse_size_count("0123456789012345678901234567890123M:1", &kb, &n),
+			 -EINVAL);
+	assert_int_equal(nn_hp_parse_size_count(NULL, &kb, &n), -EINVAL);
+	assert_int_equal(kb, 7);	/* untouched on error */
+	assert_int_equal(n, 7);
+}
+
 static void test_dirname(void **state)
 {
 	unsigned long kb;
@@ -703,6 +734,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_size),
+		cmocka_unit_test(test_size_count),
 		cmocka_unit_test(test_dirname),
 		cmocka_unit_test(test_count),
 		cmocka_unit_test(test_mem),

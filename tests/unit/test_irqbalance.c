@@ -406,7 +406,8 @@ static void test_filter_argv_env(void **state)
 }
 
 /* A long executable path once overran the drop-in's heap buffer (sized from
- * argv only); every word is also quoted for systemd. Run under ASan. */
+ * argv only); every word is also quoted for systemd (nn_sd_quote: only
+ * where needed). Run under ASan. */
 static void test_dropin_long_exe(void **state)
 {
 	char exe[3000], *argv[] = { exe, "--foreground", "--banirq=5%i$x", NULL }, *text, *want;
@@ -419,9 +420,9 @@ static void test_dropin_long_exe(void **state)
 	text = nn_irqb_dropin_text(&p, "/var/lib/nicnuma/irqbalance-ban.sh");
 	assert_non_null(text);
 	assert_int_equal(asprintf(&want, "# nicnuma apply --irqbalance=ban (removed by rollback)\n"
-				  "[Service]\nExecStart=\nExecStart=\"%s\" \"--foreground\" "
+				  "[Service]\nExecStart=\nExecStart=%s --foreground "
 				  "\"--banirq=5%%%%i$$x\" "
-				  "\"--policyscript=/var/lib/nicnuma/irqbalance-ban.sh\"\n", exe) > 0, 1);
+				  "--policyscript=/var/lib/nicnuma/irqbalance-ban.sh\n", exe) > 0, 1);
 	assert_string_equal(text, want);
 	free(want);
 	free(text);

@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bash completion for nicnuma: commands, each command's long options (the
+# table below; tests/doc/completion.sh checks it against every --help), and
+# the values the host has: NIC names, node ids, hugepage sizes, snapshots.
+# Values come from --root DIR (or $NICNUMA_ROOT) when given, like the command.
+# COMPREPLY=($(compgen ...)) is the completion idiom: the words split are NIC
+# names, node ids and option names, which hold no blanks.
+# shellcheck disable=SC2207,SC2046
+
+_nicnuma_opts() {
+	case $1 in
+	topo) echo --help --no-cpus ;;
+	nics) echo --brief --help ;;
+	plan) echo --channels --cpus --help --hugepages --irqbalance --nics --policy --reserve ;;
+	apply) echo --channels --coexist --cpus --dry-run --help --hugepages --irqbalance --keep-going \
+		--nics --plan --policy --reserve --state-dir ;;
+	check) echo --channels --count --cpus --dpdk --file-prefix --help --hugepages --irqbalance \
+		--min-memory --nics --pid --plan --policy --reserve --socket --threshold --timeout \
+		--vdev-node --watch ;;
+	rollback) echo --help --state-dir ;;
+	script) echo --channels --cpus --help --hugepages --irqbalance --nics --output --plan \
+		--policy --reserve --restore-dir ;;
+	hugepages) echo --all --count --dry-run --help --mem --mount --node --partial --size --state-dir ;;
+	bench) echo --duration --fwd --help --in-memory --pci --rate --repeat --report --size \
+		--state-dir ;;
+	layout) echo --channels --cpus --dpdk --dry-run --exec --force --help --hugepages \
+		--include-irq-cores --irqbalance --nics --nodes --numactl --out --plan --policy \
+		--reserve --service ;;
+	metrics) echo --channels --cpus --help --hugepages --irqbalance --nics --output --plan \
+		--policy --reserve ;;
+	enable) echo --channels --coexist --cpus --dry-run --help --hugepages --interval --irqbalance \
+		--nics --no-start --policy --reserve --settle --state-dir ;;
+	disable) echo --help --keep-config --state-dir ;;
+	status) echo --help --state-dir ;;
+	watch) echo --coexist --config --count --events --exec --help --interval --once --print-unit \
+		--settle --state-dir --timeout ;;
+	esac
+}
+
+_nicnuma_commands="topo nics plan apply check rollback script hugepages bench layout metrics
+enable disable status watch"
+
+# Page sizes as nicnuma takes them: hugepages-2048kB -> 2M, -1048576kB -> 1G.
+_nicnuma_sizes() {
+	local d kb
+	for d in "$1"/sys/kernel/mm/hugepages/hugepages-*kB; do
+		[ -d "$d" ] || continue
+		kb=${d##*hugepages-}; kb=${kb%kB}
+		if (( kb % 1048576 == 0 )); then echo "$((kb / 1048576))G"
+		elif (( kb % 1024 == 0 )); then echo "$((kb / 1024))M"
+		else echo "${kb}K"; fi
+	done
+}
+
+_nicnuma_nodes() {
+	local d
+	for d in "$1"/sys/devices/system/node/node[0-9]*; do
+		[ -d "$d" ] && echo "${d##*node}"
+	done
+}
+
+_nicnuma_nics() {
+	local d
+	for d in "$1"/sys/class/net/*; do
+		[ -e "$d" ] && echo "${d##*/}"
+	done
+}
+
+# Completes the last element of a comma list (eth0,eth<TAB>).
+_nicnuma_list() {
+	local cur=$1; shift
+	local head="" last=$cur
+	if [[ $cur == *,* ]]; then head=${cur%,*},; last=${cur##*,}; fi
+	local IFS=$'\n'
+	COMPREPLY=($(compgen -P "$head" -W "$*" -- "$last"))
+}
+
+_nicnuma() {
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=""
+	local root=${NICNUMA_ROOT:-} cmd="" sub="" i w
+	((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
+	COMPREPLY=()
+
+	# the command: the first word that is not a global option or its value
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		w=${COMP_WORDS[i]}
+		case $w in
+		--root) root=${COMP_WORDS[i + 1]:-}; ((i++)) ;;
+		--root=*) root=${w#--root=} ;;
+		-*) ;;
+		*) if [ -z "$cmd" ]; then cmd=$w; elif [ -z "$sub" ]; then sub=$w; fi ;;
+		esac
+	done
+	root=${root%/}
+	local state=${NICNUMA_STATE_DIR:-/var/lib/nicnuma}
+
+	case $prev in
+	--root | --state-dir | --out | --restore-dir | --mount | --report)
+		COMPREPLY=($(compgen -d -- "$cur")); return ;;
+	--plan | --output | -o | --config | --fwd | --socket)
+		COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	--nics) _nicnuma_list "$cur" $(_nicnuma_nics "$root"); return ;;
+	--node) _nicnuma_list "$cur" all $(_nicnuma_nodes "$root"); return ;;
+	--nodes) _nicnuma_list "$cur" with-nics all $(_nicnuma_nodes "$root"); return ;;
+	--size) COMPREPLY=($(compgen -W "$(_nicnuma_sizes "$root")" -- "$cur")); return ;;
+	--hugepages) COMPREPLY=($(compgen -S : -W "$(_nicnuma_sizes "$root")" -- "$cur"))
+		compopt -o nospace 2>/dev/null; return ;;
+	--policy) COMPREPLY=($(compgen -W "local spread remote" -- "$cur")); return ;;
+	--irqbalance)
+		if [ "$cmd" = enable ]; then COMPREPLY=($(compgen -W "stop ban leave" -- "$cur"))
+		else COMPREPLY=($(compgen -W "stop ban ignore" -- "$cur")); fi
+		return ;;
+	--cpus | --reserve | --pid | --watch | --count | --threshold | --min-memory | --mem | \
+	--duration | --repeat | --rate | --pci | --service | --exec | --interval | --settle | \
+	--file-prefix | --timeout | --vdev-node)
+		return ;;
+	esac
+
+	if [ -z "$cmd" ]; then
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "--root --json --verbose --help --version" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "$_nicnuma_commands" -- "$cur"))
+		fi
+		return
+	fi
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$(_nicnuma_opts "$cmd") --json --root" -- "$cur"))
+		return
+	fi
+	case $cmd in
+	hugepages) [ -z "$sub" ] && COMPREPLY=($(compgen -W "show reserve release" -- "$cur")) ;;
+	bench) [ -z "$sub" ] && COMPREPLY=($(compgen -W "mismatch" -- "$cur")) ;;
+	nics) COMPREPLY=($(compgen -W "$(_nicnuma_nics "$root")" -- "$cur")) ;;
+	rollback)
+		# snapshots by file name in the state directory (root-only: 0700)
+		local f names=()
+		for f in "$root$state"/*.json; do [ -f "$f" ] && names+=("${f##*/}"); done
+		COMPREPLY=($(compgen -W "${names[*]}" -- "$cur")) ;;
+	esac
+}
+complete -F _nicnuma nicnuma

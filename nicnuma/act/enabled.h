@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* enabled.h - STATE_DIR/enabled.json: what `nicnuma enable` set up
+ *
+ * {"enabled":true,"since":"<iso8601>","snapshot":"<log name>"|null,
+ *  "unit":"/etc/systemd/system/nicnuma-watch.service"|null}
+ * "snapshot" names the ONE undo log holding the values from before enable:
+ * the first enable's apply starts it, later enables and the watcher extend
+ * it (nn_apply_opts.log), disable rolls it back. "unit" is the unit file
+ * enable wrote (NULL: a packaged one, or none), removed by disable.
+ */
+#ifndef NICNUMA_ENABLED_H
+#define NICNUMA_ENABLED_H
+
+#include <stdbool.h>
+
+struct nn_ctx;
+struct nn_undo;
+
+struct nn_enabled {
+	bool enabled;		/* false: only the watcher's snapshot is recorded */
+	char *since;
+	char *snapshot;
+	char *unit;
+};
+
+/* -ENOENT quietly when there is none; other errors printed. */
+int nn_enabled_read(struct nn_ctx *ctx, struct nn_enabled *e);
+int nn_enabled_write(struct nn_ctx *ctx, const struct nn_enabled *e);
+int nn_enabled_remove(struct nn_ctx *ctx);
+void nn_enabled_free(struct nn_enabled *e);
+/* The before-enable log: the one @e names, or a new "enable" log (nothing
+ * written until the first record). */
+int nn_enabled_log(struct nn_ctx *ctx, const struct nn_enabled *e, struct nn_undo *u);
+/* After an apply with the log: records its name in @e (and on disk) the first
+ * time it was saved. */
+int nn_enabled_note_log(struct nn_ctx *ctx, struct nn_enabled *e, const struct nn_undo *u);
+
+#endif

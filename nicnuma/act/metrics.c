@@ -1,0 +1,620 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* metrics.c - Prometheus textfile metrics: one table of families, two renderers */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+
+#include "nicnuma/act/metrics.h"
+#include "nicnuma/core/fileio.h"
+#include "nicnuma/core/strbuf.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/discover/host.h"
+#include "nicnuma/plan/plan.h"
+#include "nicnuma/act/apply.h"
+#include "nicnuma/discover/coexist.h"
+#include "nicnuma/discover/hugepages.h"
+#include "nicnuma/discover/pcie.h"
+#include "nicnuma/act/persist.h"
+#include "nicnuma/act/watch.h"
+
+/* ---- the families ------------------------------------------------------- */
+
+enum mscope { M_HOST, M_NIC, M_POOL, M_PLAN };
+
+/* A per-node hugepage pool as a sample's item. */
+struct mpool {
+	int node;
+	const struct nn_hugepages *hp;
+};
+
+struct mfamily {
+	const char *name;
+	const char *type;	/* "gauge" or "counter" */
+	enum mscope scope;
+	const char *help;
+	/* true with *v when @item (NULL, a struct nn_metrics_nic, a struct
+	 * mpool) has a sample of this family; false leaves it out */
+	bool (*get)(const struct nn_metrics *m, const void *item, double *v);
+};
+
+#define NIC(item) ((const struct nn_metrics_nic *)(item))
+#define POOL(item) ((const struct mpool *)(item))
+
+static bool nic_node_known(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = NIC(it)->nic->numa_node >= 0;
+	return true;
+}
+
+static bool nic_node(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = NIC(it)->nic->numa_node;
+	return NIC(it)->nic->numa_node >= 0;
+}
+
+static bool nic_queue_irqs(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)NIC(it)->queue_irqs;
+	return true;
+}
+
+static bool nic_off_plan(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)NIC(it)->off_plan;
+	return NIC(it)->off_plan >= 0;
+}
+
+static bool nic_off_node(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)NIC(it)->off_node;
+	return NIC(it)->off_node >= 0;
+}
+
+static bool nic_drift(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)NIC(it)->drift;
+	return NIC(it)->drift >= 0;
+}
+
+/* PCIe: the NIC function's own link files and the verdict over its path. */
+static const struct nn_pcie *PCIE(const void *it)
+{
+	return NIC(it)->nic->pcie;
+}
+
+static bool gts(int mts, double *v)
+{
+	*v = mts / 1000.0;
+	return mts > 0;
+}
+
+static bool pcie_width(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = PCIE(it) ? PCIE(it)->fn_cur_width : -1;
+	return *v > 0;
+}
+
+static bool pcie_max_width(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = PCIE(it) ? PCIE(it)->fn_max_width : -1;
+	return *v > 0;
+}
+
+static bool pcie_speed(const struct nn_metrics *m, const void *it, double *v)
+{
+	return PCIE(it) && gts(PCIE(it)->fn_cur_mts, v);
+}
+
+static bool pcie_max_speed(const struct nn_metrics *m, const void *it, double *v)
+{
+	return PCIE(it) && gts(PCIE(it)->fn_max_mts, v);
+}
+
+/* Judged: the verdict is ok or bad (unknown links or ports: no sample). */
+static bool pcie_judged(const struct nn_pcie *p)
+{
+	return p && (p->v.state == NN_PCIE_OK || p->v.state == NN_PCIE_BAD);
+}
+
+static bool pcie_healthy(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = pcie_judged(PCIE(it)) && PCIE(it)->v.state == NN_PCIE_OK;
+	return pcie_judged(PCIE(it));
+}
+
+static bool pcie_downtrained(const struct nn_metrics *m, const void *it, double *v)
+{
+	const struct nn_pcie *p = PCIE(it);
+
+	*v = p && p->v.down >= 0;
+	return p && p->v.state != NN_PCIE_LINK_UNKNOWN;
+}
+
+static bool plan_info(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = 1;
+	return true;
+}
+
+static bool pool_total(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)POOL(it)->hp->total;
+	return POOL(it)->hp->total >= 0;
+}
+
+static bool pool_free(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)POOL(it)->hp->free;
+	return POOL(it)->hp->free >= 0;
+}
+
+static bool irqb_running(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = m->irqb_running;
+	return true;
+}
+
+static bool irqb_fenced(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = m->irqb_fenced;
+	return m->checked;
+}
+
+static bool drift_total(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)m->drift_total;
+	return m->checked;
+}
+
+static bool watch_running(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = m->watch.running;
+	return true;
+}
+
+static bool watch_time(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = m->watch.last_time;
+	return m->watch.has_time;
+}
+
+static bool watch_ok(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = m->watch.last_ok;
+	return m->watch.has_result;
+}
+
+static bool watch_events(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)m->watch.events;
+	return m->watch.events >= 0;
+}
+
+static bool watch_applies(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)m->watch.applies;
+	return m->watch.applies >= 0;
+}
+
+static bool watch_written(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)m->watch.values_written;
+	return m->watch.values_written >= 0;
+}
+
+/* Order here is the order in the file. A new family is one row (and a
+ * getter); NIC rows get the labels name, pci, driver. */
+static const struct mfamily families[] = {
+	{ "nicnuma_plan_info", "gauge", M_PLAN,
+	  "What the check families compare against: source=\"desired\" (enabled: "
+	  "/etc/nicnuma/nicnuma.conf), \"file\" (--plan), \"default\" (a fresh plan), "
+	  "\"none\"", plan_info },
+	{ "nicnuma_nic_numa_node_known", "gauge", M_NIC,
+	  "1 when the kernel knows the NIC's NUMA node, 0 when numa_node is -1", nic_node_known },
+	{ "nicnuma_nic_numa_node", "gauge", M_NIC,
+	  "NUMA node of the NIC's PCI device (no sample when unknown)", nic_node },
+	{ "nicnuma_nic_queue_irqs", "gauge", M_NIC,
+	  "Queue IRQs of the NIC", nic_queue_irqs },
+	{ "nicnuma_nic_queue_irqs_off_node", "gauge", M_NIC,
+	  "Queue IRQs that may run on a CPU outside the NIC's NUMA node (effective affinity)",
+	  nic_off_node },
+	{ "nicnuma_nic_queue_irqs_off_plan", "gauge", M_NIC,
+	  "Queue IRQs whose affinity differs from the plan", nic_off_plan },
+	{ "nicnuma_nic_drift_values", "gauge", M_NIC,
+	  "Values (IRQ affinity, XPS, channels) of the NIC that differ from the plan", nic_drift },
+	{ "nicnuma_nic_pcie_link_width", "gauge", M_NIC,
+	  "PCIe lanes the NIC's link trained to (current_link_width)", pcie_width },
+	{ "nicnuma_nic_pcie_link_max_width", "gauge", M_NIC,
+	  "PCIe lanes the NIC function supports (max_link_width)", pcie_max_width },
+	{ "nicnuma_nic_pcie_link_speed_gts", "gauge", M_NIC,
+	  "PCIe speed the NIC's link trained to, GT/s (current_link_speed)", pcie_speed },
+	{ "nicnuma_nic_pcie_link_max_speed_gts", "gauge", M_NIC,
+	  "PCIe speed the NIC function supports, GT/s (max_link_speed)", pcie_max_speed },
+	{ "nicnuma_nic_pcie_link_downtrained", "gauge", M_NIC,
+	  "1 when a PCIe link between the NIC and its root port trained below what both ends support",
+	  pcie_downtrained },
+	{ "nicnuma_nic_pcie_link_healthy", "gauge", M_NIC,
+	  "1 when every PCIe link up to the root port is trained and carries the ports' speed, "
+	  "0 when not (nicnuma nics says why; no sample when unknown)", pcie_healthy },
+	/* not _total: promtool keeps that suffix for counters */
+	{ "nicnuma_node_hugepages", "gauge", M_POOL,
+	  "Hugepages reserved in the node's pool (nr_hugepages)", pool_total },
+	{ "nicnuma_node_hugepages_free", "gauge", M_POOL,
+	  "Free hugepages in the node's pool", pool_free },
+	{ "nicnuma_irqbalance_running", "gauge", M_HOST,
+	  "1 when the system's irqbalance daemon runs", irqb_running },
+	{ "nicnuma_irqbalance_fenced", "gauge", M_HOST,
+	  "1 when the running irqbalance uses nicnuma's ban policy script", irqb_fenced },
+	{ "nicnuma_drift_values", "gauge", M_HOST,
+	  "Values that differ from the plan, an unfenced irqbalance included", drift_total },
+	{ "nicnuma_watch_running", "gauge", M_HOST,
+	  "1 when nicnuma watch runs (it holds /run/nicnuma/watch.lock)", watch_running },
+	{ "nicnuma_watch_last_apply_timestamp_seconds", "gauge", M_HOST,
+	  "When nicnuma watch last acted, seconds since the epoch", watch_time },
+	{ "nicnuma_watch_last_apply_success", "gauge", M_HOST,
+	  "1 when nicnuma watch's last action left the host as desired (applied or unchanged)",
+	  watch_ok },
+	{ "nicnuma_watch_events_total", "counter", M_HOST,
+	  "Link and device events nicnuma watch saw since it started", watch_events },
+	{ "nicnuma_watch_applies_total", "counter", M_HOST,
+	  "Applies nicnuma watch made since it started", watch_applies },
+	{ "nicnuma_watch_values_written_total", "counter", M_HOST,
+	  "Values nicnuma watch wrote since it started", watch_written },
+};
+
+#define NFAMILIES (sizeof(families) / sizeof(families[0]))
+
+/* ---- walking the samples ------------------------------------------------- */
+
+struct mlabel {
+	const char *name;
+	const char *value;
+};
+
+typedef void (*emit_fn)(void *arg, const struct mfamily *f, bool first,
+			const struct mlabel *l, size_t nl, double v);
+
+static void walk(const struct nn_metrics *m, emit_fn emit, void *arg)
+{
+	const struct nn_topo *t = &m->host->topo;
+
+	for (size_t fi = 0; fi < NFAMILIES; fi++) {
+		const struct mfamily *f = &families[fi];
+		bool first = true;
+		double v;
+
+		if (f->scope == M_HOST && f->get(m, NULL, &v)) {
+			emit(arg, f, first, NULL, 0, v);
+			continue;
+		}
+		if (f->scope == M_PLAN && f->get(m, NULL, &v)) {
+			struct mlabel l = { "source", nn_metrics_plan_source_name(m->plan_source) };
+
+			emit(arg, f, first, &l, 1, v);
+			continue;
+		}
+		for (size_t i = 0; f->scope == M_NIC && i < m->nnics; i++) {
+			const struct nn_nic *n = m->nics[i].nic;
+			struct mlabel l[3] = {
+				{ "name", n->name },
+				{ "pci", n->pci ? n->pci : "" },
+				{ "driver", n->driver ? n->driver : "" },
+			};
+
+			if (f->get(m, &m->nics[i], &v)) {
+				emit(arg, f, first, l, 3, v);
+				first = false;
+			}
+		}
+		for (size_t i = 0; f->scope == M_POOL && i < t->nnodes; i++) {
+			const struct nn_node *nd = &t->nodes[i];
+
+			for (size_t j = 0; j < nd->nhugepages; j++) {
+				struct mpool p = { nd->id, &nd->hugepages[j] };
+				char node[16], size[32];
+				struct mlabel l[2] = { { "node", node }, { "size", size } };
+
+				snprintf(node, sizeof(node), "%d", nd->id);
+				if (nn_hp_format_size(nd->hugepages[j].size_kb, size, sizeof(size)) < 0)
+					snprintf(size, sizeof(size), "%lukB", nd->hugepages[j].size_kb);
+				if (f->get(m, &p, &v)) {
+					emit(arg, f, first, l, 2, v);
+					first = false;
+				}
+			}
+		}
+	}
+}
+
+/* ---- text (exposition format 0.0.4) -------------------------------------- */
+
+void nn_metrics_escape_label(struct nn_sb *sb, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\\')
+			nn_sb_puts(sb, "\\\\");
+		else if (*p == '"')
+			nn_sb_puts(sb, "\\\"");
+		else if (*p == '\n')
+			nn_sb_puts(sb, "\\n");
+		else if (*p < 0x20 || *p >= 0x7f)
+			/* the text \xNN: its backslash escaped as the format wants */
+			nn_sb_printf(sb, "\\\\x%02x", *p);
+		else
+			nn_sb_putc(sb, (char)*p);
+	}
+}
+
+/* Integers as integers; timestamps keep their milliseconds. */
+static void put_value(struct nn_sb *sb, double v)
+{
+	if (v == floor(v) && fabs(v) < 1e15)
+		nn_sb_printf(sb, "%lld", (long long)v);
+	else
+		nn_sb_printf(sb, "%.15g", v);
+}
+
+static void emit_text(void *arg, const struct mfamily *f, bool first,
+		      const struct mlabel *l, size_t nl, double v)
+{
+	struct nn_sb *sb = arg;
+
+	if (first)
+		nn_sb_printf(sb, "# HELP %s %s\n# TYPE %s %s\n", f->name, f->help, f->name, f->type);
+	nn_sb_puts(sb, f->name);
+	for (size_t i = 0; i < nl; i++) {
+		nn_sb_printf(sb, "%s%s=\"", i ? "," : "{", l[i].name);
+		nn_metrics_escape_label(sb, l[i].value);
+		nn_sb_putc(sb, '"');
+	}
+	nn_sb_puts(sb, nl ? "} " : " ");
+	put_value(sb, v);
+	nn_sb_putc(sb, '\n');
+}
+
+int nn_metrics_render(const struct nn_metrics *m, struct nn_sb *sb)
+{
+	walk(m, emit_text, sb);
+	return nn_sb_error(sb);
+}
+
+/* ---- JSON ----------------------------------------------------------------- */
+
+static void emit_json(void *arg, const struct mfamily *f, bool first,
+		      const struct mlabel *l, size_t nl, double v)
+{
+	struct nn_out *o = arg;
+
+	nn_open_object(o, NULL);
+	nn_print_string(o, PRINT_JSON, "name", NULL, f->name);
+	nn_print_string(o, PRINT_JSON, "type", NULL, f->type);
+	nn_open_object(o, "labels");
+	for (size_t i = 0; i < nl; i++)
+		nn_print_string(o, PRINT_JSON, l[i].name, NULL, l[i].value);
+	nn_close_object(o);
+	if (v == floor(v) && fabs(v) < 1e15)
+		nn_print_int(o, PRINT_JSON, "value", NULL, (long long)v);
+	else
+		nn_print_double(o, PRINT_JSON, "value", NULL, v);
+	nn_close_object(o);
+}
+
+void nn_metrics_print_json(struct nn_ctx *ctx, const struct nn_metrics *m)
+{
+	nn_open_array(&ctx->out, "samples");
+	walk(m, emit_json, &ctx->out);
+	nn_close_array(&ctx->out);
+}
+
+/* ---- collecting ------------------------------------------------------------ */
+
+/* Queue IRQs that may fire outside @n's node: the effective affinity where
+ * the kernel shows it (what really happens), else the requested one. */
+static long count_off_node(const struct nn_topo *t, const struct nn_nic *n)
+{
+	long off = 0;
+
+	if (n->numa_node < 0)
+		return -1;
+	for (size_t i = 0; i < n->nirqs; i++) {
+		const struct nn_irq *q = &n->irqs[i];
+		const struct nn_cpuset *set;
+		int cpu = -1;
+
+		if (q->queue < 0)
+			continue;
+		if (q->has_effective && !nn_cpuset_empty(&q->effective))
+			set = &q->effective;
+		else if (q->has_affinity)
+			set = &q->affinity;
+		else
+			continue;
+		while ((cpu = nn_cpuset_next(set, cpu)) >= 0) {
+			int node = nn_topo_cpu_node(t, cpu);
+
+			if (node >= 0 && node != n->numa_node) {
+				off++;
+				break;
+			}
+		}
+	}
+	return off;
+}
+
+static void count_check(struct nn_metrics *m, const struct nn_check_report *rep)
+{
+	for (size_t i = 0; i < m->nnics; i++) {
+		m->nics[i].off_plan = 0;
+		m->nics[i].drift = 0;
+	}
+	for (size_t v = 0; v < rep->nvals; v++) {
+		const struct nn_apply_val *val = &rep->vals[v];
+
+		if (val->status != NN_VAL_DRIFT || !val->nic)
+			continue;
+		for (size_t i = 0; i < m->nnics; i++) {
+			if (strcmp(m->nics[i].nic->name, val->nic))
+				continue;
+			m->nics[i].drift++;
+			if (val->kind == NN_VAL_IRQ && val->queue >= 0)
+				m->nics[i].off_plan++;
+		}
+	}
+	m->drift_total = (long)rep->ndrift;
+	m->irqb_fenced = rep->irqb.pid > 0 && rep->irqb_fenced;
+}
+
+/* "2024-05-01T12:00:00[.123](Z|+02:00)" -> seconds since the epoch. */
+static int parse_rfc3339(const char *s, double *out)
+{
+	struct tm tm = { 0 };
+	const char *p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+	double frac = 0;
+	long off = 0;
+
+	if (!p)
+		return -EINVAL;
+	if (*p == '.') {
+		char *end;
+
+		frac = strtod(p, &end);
+		p = end;
+	}
+	if (*p == '+' || *p == '-') {
+		int hh, mm;
+
+		if (sscanf(p + 1, "%2d:%2d", &hh, &mm) != 2 || strlen(p) != 6)
+			return -EINVAL;
+		off = (hh * 60L + mm) * 60L * (*p == '-' ? -1 : 1);
+	} else if (strcmp(p, "Z") && strcmp(p, "z")) {
+		return -EINVAL;
+	}
+	*out = (double)(timegm(&tm) - off) + frac;
+	return 0;
+}
+
+void nn_metrics_watch_from_state(const struct nn_watch_state *st, struct nn_metrics_watch *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->has_time = st->time && !parse_rfc3339(st->time, &w->last_time);
+	w->has_result = st->result != NULL;
+	w->last_ok = nn_watch_result_ok(st->result);
+	w->events = st->events;
+	w->applies = st->applies;
+	w->values_written = st->values_written;
+}
+
+/* Running is the watcher's lock, as status says; what it did last is its
+ * state file, kept after it stopped. */
+static void read_watch(struct nn_ctx *ctx, struct nn_metrics_watch *w)
+{
+	struct nn_watch_state st;
+	int holder, err;
+
+	memset(w, 0, sizeof(*w));
+	w->events = w->applies = w->values_written = -1;
+	err = nn_watch_state_read(ctx, &st);
+	if (err == -EINVAL)
+		nn_warn(ctx, NN_WATCH_RUNDIR_JSON, "not a JSON object: watcher state ignored");
+	else if (err && err != -ENOENT)
+		nn_warn(ctx, NN_WATCH_RUNDIR_JSON, "cannot read: %s", strerror(-err));
+	if (!err)
+		nn_metrics_watch_from_state(&st, w);
+	nn_watch_state_free(&st);
+	err = nn_watch_lock_held(ctx, &holder);
+	if (err < 0 && err != -ENOENT)
+		nn_warn(ctx, NN_WATCH_RUNDIR "/watch.lock", "cannot look at it: %s", strerror(-err));
+	w->running = err > 0;
+}
+
+const char *nn_metrics_plan_source_name(enum nn_metrics_plan_source s)
+{
+	switch (s) {
+	case NN_METRICS_PLAN_FILE: return "file";
+	case NN_METRICS_PLAN_DESIRED: return "desired";
+	case NN_METRICS_PLAN_DEFAULT: return "default";
+	default: return "none";
+	}
+}
+
+int nn_metrics_collect(struct nn_ctx *ctx, const struct nn_host *host, const struct nn_plan *plan,
+		       enum nn_metrics_plan_source source, struct nn_metrics *m)
+{
+	struct nn_check_report rep = { 0 };
+	size_t n = 0;
+	int err;
+
+	memset(m, 0, sizeof(*m));
+	m->host = host;
+	m->irqb_running = host->irqbalance.running;
+	m->nics = calloc(host->nnics ? host->nnics : 1, sizeof(*m->nics));
+	if (!m->nics)
+		return -ENOMEM;
+	for (size_t i = 0; i < host->nnics; i++) {
+		const struct nn_nic *nic = &host->nics[i];
+		struct nn_metrics_nic *mn = &m->nics[n];
+
+		if (nic->is_virtual)
+			continue;
+		mn->nic = nic;
+		for (size_t q = 0; q < nic->nirqs; q++)
+			mn->queue_irqs += nic->irqs[q].queue >= 0;
+		mn->off_node = count_off_node(&host->topo, nic);
+		mn->off_plan = mn->drift = -1;
+		n++;
+	}
+	m->nnics = n;
+	if (plan) {
+		rep.irqb.pid = -1;
+		err = nn_check_run(ctx, plan, &rep);
+		if (err < 0)
+			goto fail;
+		count_check(m, &rep);
+		m->checked = true;
+		m->plan_source = source;
+	}
+	read_watch(ctx, &m->watch);
+	nn_check_report_free(&rep);
+	return 0;
+fail:
+	nn_check_report_free(&rep);
+	nn_metrics_free(m);
+	return err;
+}
+
+void nn_metrics_free(struct nn_metrics *m)
+{
+	free(m->nics);
+	m->nics = NULL;
+	m->nnics = 0;
+}
+
+int nn_metrics_write_file(const char *path, const char *text, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *dir = NULL;
+	int dfd, err;
+
+	if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+		return -EISDIR;
+	if (slash)
+		dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+	else
+		dir = strdup(".");
+	if (!dir)
+		return -ENOMEM;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	err = dfd < 0 ? -errno : nn_write_atomic_at(dfd, base, text, len, 0644);
+	if (dfd >= 0)
+		close(dfd);
+	free(dir);
+	return err;
+}

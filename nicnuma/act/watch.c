@@ -1,0 +1,699 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* watch.c - the watcher's event loop and its reconcile (design in watch.h) */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#ifdef HAVE_LIBSYSTEMD
+#include <systemd/sd-daemon.h>
+#endif
+
+#include "nicnuma/core/fileio.h"
+#include "nicnuma/discover/coexist.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/core/fsroot.h"
+#include "nicnuma/plan/desired.h"
+#include "nicnuma/act/enabled.h"
+#include "nicnuma/discover/host.h"
+#include "nicnuma/plan/plan.h"
+#include "nicnuma/act/undo.h"
+#include "nicnuma/act/watch.h"
+#include "nicnuma/plan/watch_decide.h"
+#include "nicnuma/act/watch_nl.h"
+#include "nicnuma/act/apply.h"
+
+struct last_action {
+	char time[32];
+	char trigger[160];
+	const char *result;	/* applied, unchanged, failed, skipped */
+	size_t changed;
+	double ms;
+};
+
+struct watcher {
+	struct nn_ctx *ctx;
+	const struct nn_watch_opts *o;
+	struct nn_desired d;
+	struct nn_enabled en;
+	struct nn_undo log;
+	bool log_open;
+	struct nn_wd wd;
+	char started[32];
+	bool ethtool;
+	bool have_action;
+	struct last_action last;
+	unsigned long values_written, applies;
+	char **gone;		/* desired NICs found missing, said once */
+	size_t ngone;
+};
+
+/* sd_notify without libsystemd is a no-op: the unit then says Type=simple. */
+static void notify(const char *msg)
+{
+#ifdef HAVE_LIBSYSTEMD
+	sd_notify(0, msg);
+#else
+	(void)msg;
+#endif
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void iso_now(char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Warnings go out with each action, not at exit (the loop runs for months). */
+static void flush_warnings(struct nn_ctx *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->nwarns; i++)
+		fprintf(stderr, "%s: warning: %s%s%s\n", ctx->prog,
+			ctx->warns[i].file ? ctx->warns[i].file : "", ctx->warns[i].file ? ": " : "",
+			ctx->warns[i].msg);
+	nn_warnings_clear(ctx);
+}
+
+static struct json_object *state_json(const struct watcher *w)
+{
+	struct json_object *doc = json_object_new_object(), *c = json_object_new_object();
+	struct json_object *la = NULL;
+
+	if (w->have_action) {
+		la = json_object_new_object();
+		json_object_object_add(la, "time", json_object_new_string(w->last.time));
+		json_object_object_add(la, "trigger", json_object_new_string(w->last.trigger));
+		json_object_object_add(la, "result", json_object_new_string(w->last.result));
+		json_object_object_add(la, "changed", json_object_new_uint64(w->last.changed));
+		json_object_object_add(la, "elapsed_ms", json_object_new_double(w->last.ms));
+	}
+	json_object_object_add(doc, "pid", json_object_new_int(getpid()));
+	json_object_object_add(doc, "started", json_object_new_string(w->started));
+	json_object_object_add(doc, "config", json_object_new_string(w->o->config ? w->o->config
+								      : NN_DESIRED_PATH));
+	json_object_object_add(doc, "ethtool_monitor", json_object_new_boolean(w->ethtool));
+	json_object_object_add(doc, "last_action", la);
+	json_object_object_add(c, "events", json_object_new_uint64(w->wd.events));
+	json_object_object_add(c, "relevant", json_object_new_uint64(w->wd.relevant));
+	json_object_object_add(c, "applies", json_object_new_uint64(w->applies));
+	json_object_object_add(c, "values_written", json_object_new_uint64(w->values_written));
+	json_object_object_add(doc, "counters", c);
+	return doc;
+}
+
+static void write_state(struct watcher *w)
+{
+	struct json_object *doc = state_json(w);
+	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	int dfd = nn_root_mkdir_p(&w->ctx->root, NN_WATCH_RUNDIR, 0755), err = dfd < 0 ? dfd : 0;
+
+	if (!err)
+		err = nn_write_atomic_at(dfd, "watch.json", text, strlen(text), 0644);
+	if (err)
+		nn_warn(w->ctx, NN_WATCH_RUNDIR_JSON, "cannot write it: %s", strerror(-err));
+	if (dfd >= 0)
+		close(dfd);
+	json_object_put(doc);
+}
+
+static bool said_gone(struct watcher *w, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < w->ngone; i++)
+		if (!strcmp(w->gone[i], id))
+			return true;
+	return false;
+}
+
+/* Say once that a desired NIC is absent; forget that when it is back. */
+static void note_missing(struct watcher *w, const char **missing, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++)
+		if (!said_gone(w, missing[i])) {
+			char **v = realloc(w->gone, (w->ngone + 1) * sizeof(*v));
+
+			if (!v || !(v[w->ngone] = strdup(missing[i]))) {
+				w->gone = v ? v : w->gone;
+				continue;
+			}
+			w->gone = v;
+			w->ngone++;
+			fprintf(stderr, "%s: %s is not on the host: forgotten until it comes back\n",
+				w->ctx->prog, missing[i]);
+		}
+	for (i = 0; i < w->ngone;) {
+		bool still = false;
+
+		for (k = 0; k < n; k++)
+			still |= !strcmp(w->gone[i], missing[k]);
+		if (still) {
+			i++;
+			continue;
+		}
+		fprintf(stderr, "%s: %s is back\n", w->ctx->prog, w->gone[i]);
+		free(w->gone[i]);
+		w->gone[i] = w->gone[--w->ngone];
+	}
+}
+
+/* The watcher's targets: desired PCI addresses, and the names those NICs have now. */
+static int set_targets(struct watcher *w, const struct nn_plan_opts *po)
+{
+	char **pcis = calloc(w->d.nnics + 1, sizeof(*pcis));
+	size_t i, n = 0;
+	int err;
+
+	if (!pcis)
+		return -ENOMEM;
+	for (i = 0; i < w->d.nnics; i++)
+		if (w->d.nics[i].pci)
+			pcis[n++] = w->d.nics[i].pci;
+	err = nn_wd_set_targets(&w->wd, pcis, n, po->nics, po->nnics);
+	free(pcis);
+	return err;
+}
+
+static int ensure_log(struct watcher *w)
+{
+	int err;
+
+	if (w->log_open)
+		return 0;
+	err = nn_enabled_read(w->ctx, &w->en);
+	if (err && err != -ENOENT)
+		return err;
+	err = nn_enabled_log(w->ctx, &w->en, &w->log);
+	if (!err)
+		w->log_open = true;
+	return err;
+}
+
+/* Rediscover, re-plan, apply what differs. -EBUSY: another run holds the
+ * state lock (retry later). Fills w->last. */
+static int reconcile(struct watcher *w, const char *trigger, bool periodic, bool check_owners)
+{
+	struct nn_ctx *ctx = w->ctx;
+	struct nn_apply_opts ao = { 0 };
+	struct nn_apply_report rep = { 0 };
+	struct nn_plan_opts po = { 0 };
+	struct json_object *shape = NULL;
+	const char **missing = NULL;
+	struct nn_host host;
+	struct nn_plan plan;
+	size_t nmissing = 0;
+	uint64_t t0 = now_ms();
+	int err, lock;
+
+	memset(&host, 0, sizeof(host));
+	memset(&plan, 0, sizeof(plan));
+	lock = nn_state_lock(ctx);
+	if (lock < 0)
+		return lock;
+	w->last.result = "failed";
+	w->last.changed = 0;
+	snprintf(w->last.trigger, sizeof(w->last.trigger), "%s", trigger);
+	iso_now(w->last.time, sizeof(w->last.time));
+	w->have_action = true;
+	err = nn_host_discover_flags(ctx, &host, NN_NICS_NO_EFFECTIVE);
+	if (err) {
+		nn_err(ctx, "cannot discover the host: %s", strerror(-err));
+		goto out;
+	}
+	err = nn_desired_plan_opts(&w->d, &host, &po, &missing, &nmissing);
+	note_missing(w, missing, nmissing);
+	if (err == -ENOENT) {
+		w->last.result = "skipped";
+		err = set_targets(w, &po);
+		goto out;
+	}
+	if (!err)
+		err = set_targets(w, &po);
+	if (!err && check_owners)
+		err = nn_coexist_gate(ctx, &host, po.nics, po.nnics, NN_COEXIST_NO_WATCHER,
+				      w->o->coexist);
+	/* the NICs are the host's own (found above); CPUs offline now are
+	 * left out by the planner itself */
+	if (!err) {
+		err = nn_plan_make(&host, &po, &plan);
+		if (err)
+			nn_err(ctx, "planning failed: %s", strerror(-err));
+	}
+	if (!err)
+		err = ensure_log(w);
+	if (err)
+		goto out;
+	nn_desired_trim_plan(&w->d, &plan);
+	shape = nn_plan_shape_to_json(&plan);
+	ao.shape = shape;
+	ao.host = &host;
+	ao.irqbalance = po.irqbalance;
+	ao.locked = true;
+	ao.log = &w->log;
+	err = nn_apply_run(ctx, &plan, &ao, &rep);
+	w->last.changed = rep.counts[NN_VAL_CHANGED];
+	w->values_written += w->last.changed;
+	if (rep.snapshot)
+		nn_enabled_note_log(ctx, &w->en, &w->log);
+	w->last.ms = (double)(now_ms() - t0);
+	w->last.result = err < 0 ? "failed" : w->last.changed || rep.irqb_done ? "applied" : "unchanged";
+	if (w->last.changed || rep.irqb_done) {
+		w->applies++;
+		if (periodic)
+			fprintf(stderr, "%s: drift: %zu values rewritten by someone else; re-applied "
+				"in %.0f ms\n", ctx->prog, w->last.changed, w->last.ms);
+		else
+			fprintf(stderr, "%s: applied %zu values after %s in %.0f ms\n", ctx->prog,
+				w->last.changed, trigger, w->last.ms);
+	} else if (ctx->verbose) {
+		fprintf(stderr, "%s: %s: nothing to change (%.0f ms)\n", ctx->prog, trigger, w->last.ms);
+	}
+	if (rep.counts[NN_VAL_FAILED])
+		fprintf(stderr, "%s: %zu values failed after %s (see warnings)\n", ctx->prog,
+			rep.counts[NN_VAL_FAILED], trigger);
+	if (rep.rolled_back)
+		fprintf(stderr, "%s: apply failed after %s and was rolled back\n", ctx->prog, trigger);
+out:
+	nn_state_unlock(lock);
+	flush_warnings(ctx);
+	nn_apply_report_free(&rep);
+	json_object_put(shape);
+	nn_plan_free(&plan);
+	nn_plan_opts_free(&po);
+	free(missing);
+	nn_host_free(&host);
+	return err;
+}
+
+struct loop {
+	int ep, sfd, tfd;
+	struct nn_watch_nl nl;
+	bool nl_open;
+	uint64_t next_periodic, watchdog_ms, next_watchdog;
+};
+
+static void loop_close(struct loop *l)
+{
+	if (l->nl_open)
+		nn_watch_nl_close(&l->nl);
+	if (l->tfd >= 0)
+		close(l->tfd);
+	if (l->sfd >= 0)
+		close(l->sfd);
+	if (l->ep >= 0)
+		close(l->ep);
+}
+
+static int add_fd(struct loop *l, int fd, uint32_t tag)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = tag };
+
+	if (fd < 0)
+		return 0;
+	return epoll_ctl(l->ep, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
+}
+
+enum { TAG_SIG = 100, TAG_TIMER };
+
+/* Signals through a signalfd: no handler, no global flag. */
+static int loop_open(struct nn_ctx *ctx, struct loop *l, bool live)
+{
+	sigset_t set;
+	int err;
+
+	memset(l, 0, sizeof(*l));
+	l->ep = l->sfd = l->tfd = -1;
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
+		return -errno;
+	l->sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	l->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	l->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (l->sfd < 0 || l->tfd < 0 || l->ep < 0)
+		return -errno;
+	if (live) {
+		err = nn_watch_nl_open(&l->nl);
+		if (err) {
+			nn_err(ctx, "cannot open the netlink event sockets: %s", strerror(-err));
+			return err;
+		}
+		l->nl_open = true;
+		if (l->nl.why_no_ethtool[0])
+			fprintf(stderr, "%s: %s\n", ctx->prog, l->nl.why_no_ethtool);
+	}
+	err = add_fd(l, l->sfd, TAG_SIG);
+	if (!err)
+		err = add_fd(l, l->tfd, TAG_TIMER);
+	if (!err && l->nl_open) {
+		err = add_fd(l, nn_watch_nl_fd(&l->nl, NN_WSRC_RTNL), NN_WSRC_RTNL);
+		if (!err)
+			err = add_fd(l, nn_watch_nl_fd(&l->nl, NN_WSRC_ETHTOOL), NN_WSRC_ETHTOOL);
+		if (!err)
+			err = add_fd(l, nn_watch_nl_fd(&l->nl, NN_WSRC_UEVENT), NN_WSRC_UEVENT);
+	}
+	return err;
+}
+
+static void arm(struct loop *l, uint64_t at_ms)
+{
+	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
+
+	if (!at_ms)
+		at_ms = 1;
+	its.it_value.tv_sec = (time_t)(at_ms / 1000);
+	its.it_value.tv_nsec = (long)(at_ms % 1000) * 1000000;
+	timerfd_settime(l->tfd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+static uint64_t min_nz(uint64_t a, uint64_t b)
+{
+	return !a ? b : !b ? a : a < b ? a : b;
+}
+
+static void print_event(const struct nn_wev *ev, int rel)
+{
+	static const char *const types[] = { "link", "link_del", "channels", "uevent", "periodic",
+					     "config" };
+
+	printf("event=%s ifindex=%d flags=0x%x ifname=%s pci=%s action=%s subsystem=%s relevant=%d\n",
+	       types[ev->type], ev->ifindex, ev->flags, ev->ifname[0] ? ev->ifname : "-",
+	       ev->pci[0] ? ev->pci : "-", ev->action[0] ? ev->action : "-",
+	       ev->subsystem[0] ? ev->subsystem : "-", rel);
+	fflush(stdout);
+}
+
+/* Drains one socket; feeds each event to the decider. ENOBUFS (the kernel
+ * dropped messages in a storm) counts as one relevant event: rediscovery
+ * finds whatever was missed. */
+static int drain(struct watcher *w, struct loop *l, enum nn_wsrc src, bool print)
+{
+	char buf[16384];
+	struct nn_wev evs[32];
+	int fd = nn_watch_nl_fd(&l->nl, src), rel;
+	size_t n, i;
+	ssize_t got;
+
+	for (;;) {
+		got = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0 && errno == ENOBUFS) {
+			struct nn_wev ev = { .type = NN_WEV_CONFIG };
+
+			fprintf(stderr, "%s: netlink overrun: events were dropped; rediscovering\n",
+				w->ctx->prog);
+			nn_wd_event(&w->wd, &ev, now_ms());
+			continue;
+		}
+		if (got <= 0)
+			return got < 0 && errno != EAGAIN ? -errno : 0;
+		n = nn_watch_nl_decode(src, l->nl.ethtool_family, buf, (size_t)got, evs, 32);
+		for (i = 0; i < n; i++) {
+			rel = nn_wd_event(&w->wd, &evs[i], now_ms());
+			if (rel < 0)
+				return rel;
+			if (print)
+				print_event(&evs[i], rel);
+		}
+	}
+}
+
+/* Returns 1 to stop (SIGTERM/SIGINT), 0 to go on. */
+static int on_signal(struct watcher *w, struct loop *l)
+{
+	struct signalfd_siginfo si;
+
+	while (read(l->sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo != SIGHUP) {
+			fprintf(stderr, "%s: %s: exiting\n", w->ctx->prog, strsignal((int)si.ssi_signo));
+			return 1;
+		}
+		{
+			struct nn_desired nd;
+			struct nn_wev ev = { .type = NN_WEV_CONFIG };
+
+			if (nn_desired_read(w->ctx, w->o->config, &nd)) {
+				fprintf(stderr, "%s: SIGHUP: keeping the desired state as it was\n",
+					w->ctx->prog);
+				continue;
+			}
+			nn_desired_free(&w->d);
+			w->d = nd;
+			nn_wd_event(&w->wd, &ev, now_ms());
+		}
+	}
+	return 0;
+}
+
+static int run_loop(struct watcher *w, struct loop *l, bool events_only)
+{
+	uint64_t start = now_ms(), interval = (uint64_t)w->d.interval_s * 1000;
+	unsigned long seen = 0;
+	int err = 0;
+
+	l->next_periodic = events_only ? 0 : start + interval;
+	for (;;) {
+		struct epoll_event evs[8];
+		uint64_t now, next;
+		int n, i;
+
+		next = min_nz(nn_wd_deadline(&w->wd), min_nz(l->next_periodic, l->next_watchdog));
+		if (events_only && w->o->timeout_s)
+			next = min_nz(next, start + (uint64_t)w->o->timeout_s * 1000);
+		if (next)
+			arm(l, next);
+		n = epoll_wait(l->ep, evs, 8, -1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		for (i = 0; i < n; i++) {
+			uint32_t tag = evs[i].data.u32;
+
+			if (tag == TAG_SIG && on_signal(w, l))
+				return 0;
+			if (tag == TAG_TIMER) {
+				uint64_t x;
+
+				if (read(l->tfd, &x, sizeof(x)) < 0 && errno != EAGAIN)
+					return -errno;
+			}
+			if (tag <= NN_WSRC_UEVENT) {
+				unsigned long before = w->wd.events;
+
+				err = drain(w, l, (enum nn_wsrc)tag, events_only);
+				if (err)
+					return err;
+				seen += w->wd.events - before;
+			}
+		}
+		now = now_ms();
+		if (events_only) {
+			if ((w->o->count && seen >= w->o->count) ||
+			    (w->o->timeout_s && now >= start + (uint64_t)w->o->timeout_s * 1000))
+				return 0;
+			if (nn_wd_due(&w->wd, now)) {
+				printf("reconcile trigger=\"%s\" coalesced=%u\n", w->wd.trigger,
+				       w->wd.npending);
+				fflush(stdout);
+				nn_wd_ran(&w->wd, now);
+			}
+			continue;
+		}
+		if (l->watchdog_ms && now >= l->next_watchdog) {
+			notify("WATCHDOG=1");
+			l->next_watchdog = now + l->watchdog_ms;
+		}
+		if (now >= l->next_periodic) {
+			struct nn_wev ev = { .type = NN_WEV_PERIODIC };
+
+			nn_wd_event(&w->wd, &ev, now);
+			l->next_periodic = now + interval;
+		}
+		if (nn_wd_due(&w->wd, now)) {
+			char trig[200];
+			bool periodic = !strcmp(w->wd.trigger, "periodic check");
+
+			snprintf(trig, sizeof(trig), "%s%s", w->wd.trigger,
+				 w->wd.npending > 1 ? " and more" : "");
+			err = reconcile(w, trig, periodic, false);
+			if (err == -EBUSY) {
+				nn_wd_retry(&w->wd, now);
+				continue;
+			}
+			nn_wd_ran(&w->wd, now_ms());
+			write_state(w);
+			{
+				char st[256];
+
+				snprintf(st, sizeof(st), "STATUS=%s: %s, %zu values (%lu applies, %lu events)",
+					 w->last.trigger, w->last.result, w->last.changed, w->applies,
+					 w->wd.events);
+				notify(st);
+			}
+			err = 0;	/* one failed reconcile does not stop the watcher */
+		}
+	}
+}
+
+static void watcher_free(struct watcher *w)
+{
+	size_t i;
+
+	nn_desired_free(&w->d);
+	nn_enabled_free(&w->en);
+	nn_undo_free(&w->log);
+	nn_wd_free(&w->wd);
+	for (i = 0; i < w->ngone; i++)
+		free(w->gone[i]);
+	free(w->gone);
+}
+
+int nn_watch_lock(struct nn_ctx *ctx, int *holder)
+{
+	struct stat st;
+	char pid[32];
+	int dfd, fd, len;
+
+	*holder = 0;
+	dfd = nn_root_mkdir_p(&ctx->root, NN_WATCH_RUNDIR, 0755);
+	fd = dfd;
+	if (dfd >= 0) {
+		/* No O_TRUNC: a planted link is refused below before any write. */
+		fd = openat(dfd, "watch.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
+			    0644);
+		if (fd < 0)
+			fd = -errno;
+		close(dfd);
+	}
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1)) {
+		close(fd);
+		fd = -EPERM;
+	}
+	if (fd < 0) {
+		nn_err(ctx, "cannot open %s/watch.lock: %s", NN_WATCH_RUNDIR, strerror(-fd));
+		return fd;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int err = errno == EWOULDBLOCK ? -EBUSY : -errno;
+
+		*holder = nn_watch_lock_holder(fd);
+		close(fd);
+		return err;
+	}
+	len = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, pid, (size_t)len, 0) < 0)
+		nn_warn(ctx, NN_WATCH_RUNDIR "/watch.lock", "cannot write the pid: %s", strerror(errno));
+	return fd;
+}
+
+int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
+{
+	struct watcher w;
+	struct loop l;
+	int err, lock = -1, holder;
+	bool live = nn_root_is_live(&ctx->root);
+
+	memset(&w, 0, sizeof(w));
+	memset(&l, 0, sizeof(l));
+	l.ep = l.sfd = l.tfd = -1;
+	w.ctx = ctx;
+	w.o = o;
+	iso_now(w.started, sizeof(w.started));
+	nn_desired_init(&w.d);
+	nn_wd_init(&w.wd, o->settle_ms ? o->settle_ms : 300);
+	if (o->events_only) {
+		err = nn_require_live(ctx, "watch --events");
+		if (!err)
+			err = loop_open(ctx, &l, true);
+		if (!err)
+			err = run_loop(&w, &l, true);
+		goto out;
+	}
+	lock = nn_watch_lock(ctx, &holder);
+	if (lock < 0) {
+		err = lock;
+		if (err == -EBUSY)
+			nn_err(ctx, "refusing: another nicnuma watch is running (pid %d, %s/watch.lock)",
+			       holder, NN_WATCH_RUNDIR);
+		goto out;
+	}
+	err = nn_desired_read(ctx, o->config, &w.d);
+	if (err == -ENOENT)
+		nn_err(ctx, "no desired state in %s: run 'nicnuma enable' first",
+		       o->config ? o->config : NN_DESIRED_PATH);
+	if (err)
+		goto out;
+	if (o->interval_s)
+		w.d.interval_s = o->interval_s;
+	if (o->settle_ms)
+		w.d.settle_ms = o->settle_ms;
+	w.wd.settle_ms = w.d.settle_ms;
+	if (!o->once) {
+		err = loop_open(ctx, &l, live);
+		if (err)
+			goto out;
+		w.ethtool = l.nl_open && l.nl.ethtool_family;
+	}
+	/* At start: reserves the hugepages and puts back whatever the boot or
+	 * a previous run left; nothing to write writes no snapshot. Other
+	 * owners are looked for here, once. */
+	err = reconcile(&w, "start", false, true);
+	write_state(&w);
+	if (err || o->once) {
+		if (!err && w.last.result && !strcmp(w.last.result, "failed"))
+			err = 1;
+		goto out;
+	}
+#ifdef HAVE_LIBSYSTEMD
+	{
+		uint64_t usec = 0;
+
+		if (sd_watchdog_enabled(0, &usec) > 0 && usec >= 2000) {
+			l.watchdog_ms = usec / 2000;
+			l.next_watchdog = now_ms() + l.watchdog_ms;
+		}
+	}
+#endif
+	notify("READY=1");
+	fprintf(stderr, "%s: watching %zu NICs (%s%s; settle %u ms, re-check every %u s)\n",
+		ctx->prog, w.d.nnics, live ? "link, uevent" : "fake root: timer only",
+		w.ethtool ? ", ethtool" : "", w.d.settle_ms, w.d.interval_s);
+	err = run_loop(&w, &l, false);
+	notify("STOPPING=1");
+out:
+	loop_close(&l);
+	watcher_free(&w);
+	nn_state_unlock(lock);
+	return err;
+}

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cmd_metrics.c - "nicnuma metrics": the host's placement for node_exporter */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "plan_opts.h"
+#include "nicnuma/core/strbuf.h"
+#include "nicnuma/discover/host.h"
+#include "nicnuma/plan/desired.h"
+#include "nicnuma/act/enabled.h"
+#include "nicnuma/act/metrics.h"
+#include "nicnuma/plan/plan.h"
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+"Usage: nicnuma [--root DIR] [--json] metrics [--output FILE] [--plan FILE] [PLAN OPTIONS]\n"
+"\n"
+"Render the host's NIC/NUMA placement as Prometheus metrics in the text format\n"
+"node_exporter's textfile collector reads: per NIC its NUMA node, queue IRQs,\n"
+"those off the NIC's node and those off the plan, drifted values; per node its\n"
+"hugepage pools; each NIC's PCIe link (width and speed, current and max,\n"
+"down-trained, healthy as 'nicnuma nics' judges it); irqbalance; and nicnuma\n"
+"watch: running (its lock) and its last action (/run/nicnuma/watch.json, as\n"
+"'nicnuma status' reads it). Nothing on the host is changed.\n"
+"\n"
+"The plan the check families compare against, named by the sample\n"
+"nicnuma_plan_info{source=...}:\n"
+"  file     --plan FILE\n"
+"  desired  without --plan and plan options, when 'nicnuma enable' is in\n"
+"           effect: the desired state, /etc/nicnuma/nicnuma.conf\n"
+"  default  otherwise: a fresh plan of this host by the locality rule with\n"
+"           the plan options below (as for 'nicnuma check')\n"
+"  none     no plan could be made (a warning): no check families\n"
+"\n"
+"Without --output the metrics go to stdout. With it the file is replaced\n"
+"atomically (a temp file in its directory, renamed), mode 0644, so the\n"
+"collector never reads half a file; run it from a timer, e.g.\n"
+"  nicnuma metrics --output /var/lib/prometheus/node-exporter/nicnuma.prom\n"
+"\n"
+"Options:\n"
+"  -o, --output FILE     write the metrics to FILE (a host path, not under --root)\n"
+"      --plan FILE       the plan to check against ('-' for stdin)\n"
+"  -h, --help            this help\n"
+"\n"
+"Plan options (as for 'nicnuma plan'; without --plan only):\n"
+NN_PLAN_OPTS_HELP
+"\n"
+"--json: {\"metrics\":{\"output\",\"plan_source\",\"samples\":[{\"name\",\"type\",\"labels\":{..},\n"
+"\"value\"}]},\"warnings\":[..]}.\n"
+"\n"
+"Exit status: 0 written, 1 written with warnings, 2 error (bad plan, plan for\n"
+"another host, output not writable). Drift is a metric, not an exit status.\n");
+}
+
+static const struct option longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "plan", required_argument, NULL, NN_OPT_PLAN },
+	{ "help", no_argument, NULL, 'h' },
+	NN_PLAN_LONGOPTS,
+	{ NULL, 0, NULL, 0 },
+};
+
+/* 'nicnuma enable' is in effect (its record says enabled). */
+static bool enabled(struct nn_ctx *ctx)
+{
+	struct nn_enabled en = { 0 };
+	bool on = !nn_enabled_read(ctx, &en) && en.enabled;
+
+	nn_enabled_free(&en);
+	return on;
+}
+
+/* The desired state's plan: 0, 1 when there is none to check (a warning),
+ * or -errno (printed). */
+static int desired_plan(struct nn_ctx *ctx, const struct nn_host *host, struct nn_plan *plan)
+{
+	struct nn_desired d;
+	const char **missing = NULL;
+	size_t nmissing = 0, i;
+	int err = nn_desired_read(ctx, NULL, &d);
+
+	if (err == -ENOENT) {
+		nn_warn(ctx, NN_DESIRED_PATH, "enabled, but there is no desired state: metrics "
+			"without the plan check");
+		return 1;
+	}
+	if (err)
+		return err;
+	err = nn_desired_make_plan(&d, host, plan, &missing, &nmissing);
+	for (i = 0; i < nmissing; i++)
+		nn_warn(ctx, NN_DESIRED_PATH, "desired NIC %s is not on the host", missing[i]);
+	free(missing);
+	nn_desired_free(&d);
+	if (err == -ENOENT)
+		return 1;
+	if (err)
+		nn_err(ctx, "metrics: cannot plan the desired state: %s", strerror(-err));
+	return err;
+}
+
+int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
+{
+	struct nn_plan_opts popts = { 0 };
+	struct nn_metrics m = { 0 };
+	struct nn_sb sb = NN_SB_INIT;
+	const char *plan_file = NULL, *output = NULL;
+	enum nn_metrics_plan_source source = NN_METRICS_PLAN_NONE;
+	bool plan_opts = false;
+	struct nn_host host;
+	struct nn_plan plan;
+	int opt, err, ret = NN_EXIT_ERROR;
+
+	memset(&host, 0, sizeof(host));
+	memset(&plan, 0, sizeof(plan));
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+		err = nn_plan_opt(ctx, opt, optarg, &popts);
+		if (err < 0)
+			goto out;
+		if (err == 0) {
+			plan_opts = true;
+			continue;
+		}
+		switch (opt) {
+		case 'o':
+			output = optarg;
+			break;
+		case NN_OPT_PLAN:
+			plan_file = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			ret = NN_EXIT_OK;
+			goto out;
+		default:
+			usage(stderr);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		nn_err(ctx, "metrics: unexpected argument '%s' (see nicnuma metrics --help)", argv[optind]);
+		goto out;
+	}
+	if (plan_file && plan_opts) {
+		nn_err(ctx, "metrics: plan options make a new plan; they cannot change --plan %s",
+		       plan_file);
+		goto out;
+	}
+	err = nn_host_discover(ctx, &host);
+	if (err) {
+		nn_err(ctx, "cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
+		goto out;
+	}
+	if (!plan_file && !plan_opts && enabled(ctx)) {
+		err = desired_plan(ctx, &host, &plan);
+		if (err < 0)
+			goto out;
+		source = err ? NN_METRICS_PLAN_NONE : NN_METRICS_PLAN_DESIRED;
+	} else if (nn_cli_get_plan(ctx, &host, plan_file, &popts, &plan) == 0) {
+		source = plan_file ? NN_METRICS_PLAN_FILE : NN_METRICS_PLAN_DEFAULT;
+	} else if (plan_file || plan_opts) {
+		goto out;
+	} else {
+		nn_warn(ctx, NULL, "no plan of this host: metrics without the plan check");
+	}
+	err = nn_metrics_collect(ctx, &host, source != NN_METRICS_PLAN_NONE ? &plan : NULL, source, &m);
+	if (err < 0) {
+		nn_err(ctx, "metrics: %s", strerror(-err));
+		goto out;
+	}
+	if (output || !ctx->out.json) {
+		err = nn_metrics_render(&m, &sb);
+		if (err < 0) {
+			nn_err(ctx, "metrics: %s", strerror(-err));
+			goto out;
+		}
+	}
+	if (output) {
+		err = nn_metrics_write_file(output, nn_sb_str(&sb), sb.len);
+		if (err < 0) {
+			nn_err(ctx, "metrics: cannot write %s: %s", output, strerror(-err));
+			goto out;
+		}
+	}
+	nn_open_object(&ctx->out, NULL);
+	nn_open_object(&ctx->out, "metrics");
+	if (output)
+		nn_print_string(&ctx->out, PRINT_ANY, "output", "wrote %s\n", output);
+	else
+		nn_print_null(&ctx->out, PRINT_JSON, "output", NULL);
+	nn_print_string(&ctx->out, PRINT_JSON, "plan_source", NULL, nn_metrics_plan_source_name(source));
+	if (ctx->out.json)
+		nn_metrics_print_json(ctx, &m);
+	else if (!output)
+		/* already escaped for the format: printable ASCII and newlines */
+		nn_printf(&ctx->out, "%s", nn_sb_str(&sb));
+	nn_close_object(&ctx->out);
+	nn_print_warnings(ctx);
+	nn_close_object(&ctx->out);
+	ret = nn_cli_status(ctx, 0);
+out:
+	nn_sb_free(&sb);
+	nn_metrics_free(&m);
+	nn_plan_free(&plan);
+	nn_host_free(&host);
+	nn_plan_opts_free(&popts);
+	return ret;
+}

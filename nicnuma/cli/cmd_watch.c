@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cmd_watch.c - "nicnuma watch": the service that keeps the desired state */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "nicnuma/core/names.h"
+#include "nicnuma/core/strbuf.h"
+#include "nicnuma/act/persist.h"
+#include "nicnuma/act/undo.h"
+#include "nicnuma/act/watch.h"
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+"Usage: nicnuma [--root DIR] watch [--interval SEC] [--settle MS] [--once]\n"
+"               [--config FILE] [--coexist] [--state-dir DIR]\n"
+"       nicnuma watch --events [--count N] [--timeout SEC]\n"
+"       nicnuma watch --print-unit [--exec PATH] [--config FILE]\n"
+"\n"
+"Keep the host at the desired state 'nicnuma enable' wrote (/etc/nicnuma/\n"
+"nicnuma.conf): the service nicnuma-watch.service runs this (Type=notify).\n"
+"The kernel resets a queue IRQ's affinity when a driver requests it again\n"
+"(link up, reload, rebind, ethtool -L, hotplug); the watcher listens to\n"
+"rtnetlink link events, the ethtool netlink monitor group (Linux >= 5.6) and\n"
+"kernel uevents (pci/net/queues add, remove, bind, unbind), waits until a\n"
+"burst settles, rediscovers the host, finds the desired NICs by PCI address,\n"
+"re-plans and applies only what differs (same snapshot, readback and errno\n"
+"rules as apply; one snapshot, the before-enable one, is extended, never a\n"
+"new one per event). Every --interval it re-checks: values someone else\n"
+"rewrote are put back and logged as drift.\n"
+"\n"
+"Rates: a reconcile runs --settle ms after the last event, at most 5 s after\n"
+"the first of a storm, and never within 1 s of the previous one (at most one\n"
+"apply per second, whatever the event rate).\n"
+"\n"
+"Options:\n"
+"      --interval SEC   periodic re-check (default: the desired state's, 60)\n"
+"      --settle MS      quiet time after the last event (default 300)\n"
+"      --once           one reconcile, then exit (what a timer or a test runs)\n"
+"      --config FILE    desired state (default /etc/nicnuma/nicnuma.conf)\n"
+"      --coexist        go on beside another IRQ owner (tuned, .link, irqbalance\n"
+"                       bans): warnings instead of refusing\n"
+"      --state-dir DIR  snapshots and the lock (default /var/lib/nicnuma)\n"
+"      --events         live only, writes nothing: print each decoded netlink\n"
+"                       event and each reconcile it would trigger\n"
+"      --count N        with --events: stop after N events\n"
+"      --timeout SEC    with --events: stop after SEC seconds\n"
+"      --print-unit     print the generic nicnuma-watch.service (what the\n"
+"                       package installs, disabled; made at build time from\n"
+"                       the template enable uses) and exit; writes nothing\n"
+"      --exec PATH      with --print-unit: the nicnuma binary for ExecStart=\n"
+"                       (default: this one)\n"
+"  -h, --help           this help\n"
+"\n"
+"One line per action on stderr (journald keeps it), e.g.\n"
+"  nicnuma-watch: applied 8 values after link up on eth1 (0000:65:00.0) in 12 ms\n"
+"and the state in /run/nicnuma/watch.json: pid, started, config,\n"
+"ethtool_monitor, last_action {time, trigger, result, changed, elapsed_ms},\n"
+"counters {events, relevant, applies, values_written}. A second watcher\n"
+"refuses to start (flock on /run/nicnuma/watch.lock). SIGTERM/SIGINT: exit 0;\n"
+"SIGHUP: re-read the desired state. Under --root nothing live is opened:\n"
+"only the timer and signals run.\n"
+"\n"
+"Exit status: 0 stopped by a signal, or --once applied cleanly; 1 --once with\n"
+"failed values; 2 error (no desired state, another watcher, another owner).\n");
+}
+
+enum { OPT_INTERVAL = 0x500, OPT_SETTLE, OPT_ONCE, OPT_CONFIG, OPT_COEXIST, OPT_EVENTS,
+       OPT_COUNT, OPT_TIMEOUT, OPT_STATE_DIR, OPT_PRINT_UNIT, OPT_EXEC };
+
+static const struct option longopts[] = {
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "settle", required_argument, NULL, OPT_SETTLE },
+	{ "once", no_argument, NULL, OPT_ONCE },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "coexist", no_argument, NULL, OPT_COEXIST },
+	{ "events", no_argument, NULL, OPT_EVENTS },
+	{ "count", required_argument, NULL, OPT_COUNT },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
+	{ "print-unit", no_argument, NULL, OPT_PRINT_UNIT },
+	{ "exec", required_argument, NULL, OPT_EXEC },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int number(struct nn_ctx *ctx, const char *opt, const char *arg, unsigned long lo,
+		  unsigned long hi, unsigned long *v)
+{
+	if (nn_name_decimal(arg, hi, v, NULL) || *v < lo) {
+		nn_err(ctx, "%s: expected a number from %lu to %lu, got '%s'", opt, lo, hi, arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* --print-unit: the packaged unit, from persist.c's one template. */
+static int print_unit(struct nn_ctx *ctx, const char *exe, const char *config)
+{
+	struct nn_unit_opts uo = { .config = config, .packaged = true };
+	struct nn_sb sb = NN_SB_INIT;
+	char self[4096];
+	int err = 0;
+
+	if (!exe) {
+		err = nn_self_exe(self, sizeof(self));
+		exe = self;
+	}
+	if (!err) {
+		uo.exe = exe;
+		uo.notify = nn_watch_notify_supported();
+		err = nn_watch_unit_text(&uo, &sb);
+	}
+	if (!err)
+		fputs(nn_sb_str(&sb), stdout);	/* exactly: the unit file */
+	nn_sb_free(&sb);
+	if (err)
+		nn_err(ctx, "watch --print-unit: %s", err == -EINVAL ?
+		       "--exec and --config must be absolute paths without control characters" :
+		       strerror(-err));
+	return err ? NN_EXIT_ERROR : NN_EXIT_OK;
+}
+
+int nn_cmd_watch(struct nn_ctx *ctx, int argc, char **argv)
+{
+	struct nn_watch_opts o = { 0 };
+	const char *exe = NULL;
+	bool print = false;
+	unsigned long v;
+	int opt, err;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_INTERVAL:
+			if (number(ctx, "--interval", optarg, 1, 86400, &v))
+				return NN_EXIT_ERROR;
+			o.interval_s = (unsigned int)v;
+			break;
+		case OPT_SETTLE:
+			if (number(ctx, "--settle", optarg, 10, 60000, &v))
+				return NN_EXIT_ERROR;
+			o.settle_ms = (unsigned int)v;
+			break;
+		case OPT_COUNT:
+			if (number(ctx, "--count", optarg, 1, 1000000000, &v))
+				return NN_EXIT_ERROR;
+			o.count = v;
+			break;
+		case OPT_TIMEOUT:
+			if (number(ctx, "--timeout", optarg, 1, 86400, &v))
+				return NN_EXIT_ERROR;
+			o.timeout_s = (unsigned int)v;
+			break;
+		case OPT_ONCE:
+			o.once = true;
+			break;
+		case OPT_CONFIG:
+			if (optarg[0] != '/') {
+				nn_err(ctx, "--config: give an absolute path (inside --root), got '%s'", optarg);
+				return NN_EXIT_ERROR;
+			}
+			o.config = optarg;
+			break;
+		case OPT_COEXIST:
+			o.coexist = true;
+			break;
+		case OPT_EVENTS:
+			o.events_only = true;
+			break;
+		case OPT_STATE_DIR:
+			ctx->state_dir = optarg;
+			break;
+		case OPT_PRINT_UNIT:
+			print = true;
+			break;
+		case OPT_EXEC:
+			exe = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return NN_EXIT_OK;
+		default:
+			usage(stderr);
+			return NN_EXIT_ERROR;
+		}
+	}
+	if (optind < argc) {
+		nn_err(ctx, "watch: unexpected argument '%s' (see nicnuma watch --help)", argv[optind]);
+		return NN_EXIT_ERROR;
+	}
+	if (exe && !print) {
+		nn_err(ctx, "watch: --exec goes with --print-unit");
+		return NN_EXIT_ERROR;
+	}
+	if (print)
+		return print_unit(ctx, exe, o.config);
+	if ((o.count || o.timeout_s) && !o.events_only) {
+		nn_err(ctx, "watch: --count and --timeout go with --events");
+		return NN_EXIT_ERROR;
+	}
+	ctx->prog = "nicnuma-watch";
+	/* a long-running service: stdout lines reach journald at once */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	err = nn_watch_run(ctx, &o);
+	return err < 0 ? NN_EXIT_ERROR : err > 0 ? NN_EXIT_WARN : NN_EXIT_OK;
+}

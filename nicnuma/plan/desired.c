@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* desired.c - the desired-state file: parse (pure), format, map onto a plan */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nicnuma/core/fileio.h"
+#include "nicnuma/core/strbuf.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/plan/desired.h"
+#include "nicnuma/core/fsroot.h"
+#include "nicnuma/core/names.h"
+#include "nicnuma/discover/hugepages.h"
+
+void nn_desired_init(struct nn_desired *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->policy = NN_POLICY_LOCAL;
+	d->xps = true;
+	d->irqbalance = NN_DIRQB_STOP;
+	d->interval_s = 60;
+	d->settle_ms = 300;
+}
+
+void nn_desired_free(struct nn_desired *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nnics; i++) {
+		free(d->nics[i].pci);
+		free(d->nics[i].name);
+	}
+	free(d->nics);
+	nn_cpuset_free(&d->cpus);
+	nn_cpuset_free(&d->reserve);
+	nn_desired_init(d);
+}
+
+int nn_desired_add_nic(struct nn_desired *d, const char *pci, const char *name)
+{
+	struct nn_desired_nic *n;
+
+	if (d->nnics >= NN_DESIRED_MAX_NICS)
+		return -E2BIG;
+	if (NN_GROW(d->nics, d->nnics, d->cap))
+		return -ENOMEM;
+	n = &d->nics[d->nnics];
+	n->pci = pci ? strdup(pci) : NULL;
+	n->name = name ? strdup(name) : NULL;
+	if ((pci && !n->pci) || (name && !n->name)) {
+		free(n->pci);
+		free(n->name);
+		return -ENOMEM;
+	}
+	d->nnics++;
+	return 0;
+}
+
+static const char *const irqb_names[] = { "stop", "ban", "leave" };
+
+const char *nn_desired_irqb_name(enum nn_desired_irqb m)
+{
+	return (unsigned int)m < 3 ? irqb_names[m] : "?";
+}
+
+int nn_desired_irqb_parse(const char *s, enum nn_desired_irqb *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		if (!strcmp(s, irqb_names[i])) {
+			*m = (enum nn_desired_irqb)i;
+			return 0;
+		}
+	/* apply's word for leave */
+	if (!strcmp(s, "ignore")) {
+		*m = NN_DIRQB_LEAVE;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+enum nn_irqbalance_action nn_desired_irqb_action(enum nn_desired_irqb m)
+{
+	return m == NN_DIRQB_BAN ? NN_IRQB_BAN : m == NN_DIRQB_LEAVE ? NN_IRQB_NONE : NN_IRQB_STOP;
+}
+
+static bool ishex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+/* "DDDD:BB:SS.F" as sysfs names it (lower-case hex, 4-8 digit domain). */
+static bool pci_valid(const char *s)
+{
+	size_t n = strlen(s), dom, i;
+
+	if (n < 12 || n > 16)
+		return false;
+	dom = n - 8;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (i == dom || i == dom + 3) {
+			if (c != ':')
+				return false;
+		} else if (i == dom + 6) {
+			if (c != '.')
+				return false;
+		} else if (i == dom + 7) {
+			if (c < '0' || c > '7')
+				return false;
+		} else if (!ishex(c)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool parse_bool(const char *v, bool *b)
+{
+	if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1")) {
+		*b = true;
+		return true;
+	}
+	if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0")) {
+		*b = false;
+		return true;
+	}
+	return false;
+}
+
+static bool parse_uint(const char *v, unsigned int lo, unsigned int hi, unsigned int *out)
+{
+	unsigned long n;
+
+	if (nn_name_decimal(v, hi, &n, NULL) || n < lo)
+		return false;
+	*out = (unsigned int)n;
+	return true;
+}
+
+enum { K_NIC, K_POLICY, K_CPUS, K_RESERVE, K_CHANNELS, K_XPS, K_HUGEPAGES, K_IRQB,
+       K_INTERVAL, K_SETTLE, K_N };
+static const char *const keys[K_N] = { "nic", "policy", "cpus", "reserve", "channels", "xps",
+				       "hugepages", "irqbalance", "interval", "settle_ms" };
+
+static int nic_value(struct nn_desired *d, char *v, const char **msg)
+{
+	char *sp = strpbrk(v, " \t"), *name = NULL;
+	size_t i;
+	int err;
+
+	if (sp) {
+		*sp = '\0';
+		name = sp + 1;
+		name += strspn(name, " \t");
+		if (!*name)
+			name = NULL;
+	}
+	if (name && nn_name_ifname(name, msg))
+		return -EINVAL;
+	if (!strcmp(v, "-")) {
+		if (!name) {
+			*msg = "'-' (no PCI address) needs the NIC's name after it";
+			return -EINVAL;
+		}
+		v = NULL;
+	} else if (!pci_valid(v)) {
+		*msg = "expected a PCI address (0000:65:00.0, lower-case) or '-', then the name";
+		return -EINVAL;
+	}
+	for (i = 0; i < d->nnics; i++)
+		if (v ? d->nics[i].pci && !strcmp(d->nics[i].pci, v)
+		      : !d->nics[i].pci && !strcmp(d->nics[i].name, name)) {
+			*msg = "this NIC is listed twice";
+			return -EINVAL;
+		}
+	err = nn_desired_add_nic(d, v, name);
+	if (err == -E2BIG) {
+		*msg = "too many NICs";
+		return -EINVAL;
+	}
+	return err;
+}
+
+static int set_value(struct nn_desired *d, int k, char *v, const char **msg)
+{
+	int err = 0;
+
+	switch (k) {
+	case K_NIC:
+		return nic_value(d, v, msg);
+	case K_POLICY:
+		if (nn_policy_parse(v, &d->policy))
+			*msg = "expected local, spread or remote";
+		break;
+	case K_CPUS:
+	case K_RESERVE: {
+		struct nn_cpuset *s = k == K_CPUS ? &d->cpus : &d->reserve;
+
+		if (k == K_CPUS && !strcmp(v, "all"))
+			return 0;
+		if (k == K_RESERVE && !strcmp(v, "auto"))
+			return 0;
+		if (k == K_RESERVE && !strcmp(v, "none")) {
+			d->has_reserve = true;
+			return 0;
+		}
+		err = nn_cpuset_parse_list(v, s);
+		if (err == -ENOMEM)
+			return err;
+		if (err || (k == K_CPUS && nn_cpuset_empty(s)))
+			*msg = k == K_CPUS ? "expected all or a CPU list (0-3,8)"
+					   : "expected auto, none or a CPU list (0,56)";
+		d->has_reserve |= k == K_RESERVE;
+		break;
+	}
+	case K_CHANNELS:
+		if (!parse_bool(v, &d->channels))
+			*msg = "expected yes or no";
+		break;
+	case K_XPS:
+		if (!parse_bool(v, &d->xps))
+			*msg = "expected yes or no";
+		break;
+	case K_HUGEPAGES:
+		if (!strcmp(v, "none"))
+			return 0;
+		if (nn_hp_parse_size_count(v, &d->hugepage_size_kb, &d->hugepage_count)) {
+			d->hugepage_size_kb = 0;
+			*msg = "expected none or SIZE:COUNT (2M:512, 1G:4)";
+		}
+		break;
+	case K_IRQB:
+		if (nn_desired_irqb_parse(v, &d->irqbalance))
+			*msg = "expected stop, ban or leave";
+		break;
+	case K_INTERVAL:
+		if (!parse_uint(v, 1, 86400, &d->interval_s))
+			*msg = "expected seconds from 1 to 86400";
+		break;
+	case K_SETTLE:
+		if (!parse_uint(v, 10, 60000, &d->settle_ms))
+			*msg = "expected milliseconds from 10 to 60000";
+		break;
+	}
+	return *msg ? -EINVAL : 0;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	s += strspn(s, " \t\r");
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		*--e = '\0';
+	return s;
+}
+
+int nn_desired_parse(const char *name, const char *text, size_t len, struct nn_desired *d,
+		     char *why, size_t whylen)
+{
+	char *buf, *line, *next;
+	bool seen[K_N] = { false }, header = false;
+	unsigned int lineno = 0;
+	const char *msg = NULL;
+	char *key = NULL;
+	int err = 0, k;
+
+	nn_desired_init(d);
+	if (len > NN_DESIRED_MAX_BYTES) {
+		snprintf(why, whylen, "%s: larger than %u kB", name, NN_DESIRED_MAX_BYTES >> 10);
+		return -EFBIG;
+	}
+	if (memchr(text, '\0', len)) {
+		snprintf(why, whylen, "%s: a NUL byte: not a text file", name);
+		return -EINVAL;
+	}
+	buf = strndup(text, len);
+	if (!buf)
+		return -ENOMEM;
+	for (line = buf; line && !err; line = next) {
+		char *eq, *v;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		line = trim(line);
+		if (!*line || *line == '#' || *line == ';')
+			continue;
+		key = line;
+		if (*line == '[') {
+			if (strcmp(line, "[nicnuma]")) {
+				msg = "unknown section (only [nicnuma])";
+				err = -EINVAL;
+			}
+			header = true;
+			continue;
+		}
+		if (!header) {
+			msg = "a key before the [nicnuma] header";
+			err = -EINVAL;
+			break;
+		}
+		eq = strchr(line, '=');
+		if (!eq) {
+			msg = "expected key = value";
+			err = -EINVAL;
+			break;
+		}
+		*eq = '\0';
+		key = trim(line);
+		v = trim(eq + 1);
+		for (k = 0; k < K_N; k++)
+			if (!strcmp(key, keys[k]))
+				break;
+		if (k == K_N) {
+			msg = "unknown key";
+			err = -EINVAL;
+		} else if (seen[k] && k != K_NIC) {
+			msg = "given twice";
+			err = -EINVAL;
+		} else if (!*v) {
+			msg = "empty value";
+			err = -EINVAL;
+		} else {
+			seen[k] = true;
+			err = set_value(d, k, v, &msg);
+		}
+	}
+	if (!err && !header) {
+		snprintf(why, whylen, "%s: no [nicnuma] section", name);
+		err = -EINVAL;
+	} else if (!err && !d->nnics) {
+		snprintf(why, whylen, "%s: no 'nic =' line: the desired state names no NIC", name);
+		err = -EINVAL;
+	} else if (err == -EINVAL && msg) {
+		/* the key is from the file: escape it for the message */
+		struct nn_sb k2 = NN_SB_INIT;
+
+		nn_sb_escape(&k2, key ? key : "");
+		snprintf(why, whylen, "%s:%u: '%.64s': %s", name, lineno,
+			 nn_sb_str(&k2) ? nn_sb_str(&k2) : "?", msg);
+		nn_sb_free(&k2);
+	}
+	free(buf);
+	if (err)
+		nn_desired_free(d);
+	return err;
+}
+
+static void put_set(struct nn_sb *sb, const char *key, const struct nn_cpuset *s, const char *none)
+{
+	char *l = nn_cpuset_empty(s) ? NULL : nn_cpuset_format_list(s);
+
+	if (!nn_cpuset_empty(s) && !l) {
+		sb->err = sb->err ? sb->err : -ENOMEM;
+		return;
+	}
+	nn_sb_printf(sb, "%s = %s\n", key, l ? l : none);
+	free(l);
+}
+
+int nn_desired_format(const struct nn_desired *d, struct nn_sb *sb)
+{
+	size_t i;
+
+	nn_sb_puts(sb,
+"# nicnuma desired state, written by 'nicnuma enable'. The nicnuma-watch\n"
+"# service keeps the host this way; after editing: systemctl restart\n"
+"# nicnuma-watch (or nicnuma enable again). Format: docs/persist.md.\n"
+"[nicnuma]\n"
+"# NICs by PCI address (the name after it is for reading: a renamed NIC is\n"
+"# still found); '-' for a NIC without one, found by name.\n");
+	for (i = 0; i < d->nnics; i++)
+		nn_sb_printf(sb, "nic = %s%s%s\n", d->nics[i].pci ? d->nics[i].pci : "-",
+			     d->nics[i].name ? " " : "", d->nics[i].name ? d->nics[i].name : "");
+	nn_sb_printf(sb, "policy = %s\n", nn_policy_name(d->policy));
+	put_set(sb, "cpus", &d->cpus, "all");
+	if (d->has_reserve)
+		put_set(sb, "reserve", &d->reserve, "none");
+	else
+		nn_sb_puts(sb, "reserve = auto\n");
+	nn_sb_printf(sb, "channels = %s\n", d->channels ? "yes" : "no");
+	nn_sb_printf(sb, "xps = %s\n", d->xps ? "yes" : "no");
+	if (d->hugepage_size_kb)
+		nn_sb_printf(sb, "hugepages = %lukB:%ld\n", d->hugepage_size_kb, d->hugepage_count);
+	else
+		nn_sb_puts(sb, "hugepages = none\n");
+	nn_sb_printf(sb, "irqbalance = %s\n", nn_desired_irqb_name(d->irqbalance));
+	nn_sb_printf(sb, "interval = %u\n", d->interval_s);
+	nn_sb_printf(sb, "settle_ms = %u\n", d->settle_ms);
+	return nn_sb_error(sb);
+}
+
+static const struct nn_nic *find_nic(const struct nn_host *host, const struct nn_desired_nic *dn)
+{
+	size_t i;
+
+	for (i = 0; i < host->nnics; i++) {
+		const struct nn_nic *n = &host->nics[i];
+
+		if (dn->pci ? n->pci && !strcmp(n->pci, dn->pci)
+			    : !n->pci && dn->name && !strcmp(n->name, dn->name))
+			return n;
+	}
+	return NULL;
+}
+
+int nn_desired_plan_opts(const struct nn_desired *d, const struct nn_host *host,
+			 struct nn_plan_opts *o, const char ***missing, size_t *nmissing)
+{
+	size_t i;
+	int err = -ENOMEM;
+
+	memset(o, 0, sizeof(*o));
+	*missing = calloc(d->nnics + 1, sizeof(**missing));
+	*nmissing = 0;
+	o->nics = calloc(d->nnics + 1, sizeof(*o->nics));
+	if (!*missing || !o->nics)
+		goto fail;
+	for (i = 0; i < d->nnics; i++) {
+		const struct nn_nic *n = find_nic(host, &d->nics[i]);
+
+		if (!n) {
+			(*missing)[(*nmissing)++] = d->nics[i].pci ? d->nics[i].pci : d->nics[i].name;
+			continue;
+		}
+		o->nics[o->nnics] = strdup(n->name);
+		if (!o->nics[o->nnics])
+			goto fail;
+		o->nnics++;
+	}
+	o->policy = d->policy;
+	o->channels = d->channels;
+	o->irqbalance = nn_desired_irqb_action(d->irqbalance);
+	o->hugepage_size_kb = d->hugepage_size_kb;
+	o->hugepage_count = d->hugepage_count;
+	o->has_reserve = d->has_reserve;
+	if (nn_cpuset_copy(&o->cpus, &d->cpus) || nn_cpuset_copy(&o->reserve, &d->reserve))
+		goto fail;
+	return o->nnics ? 0 : -ENOENT;
+fail:
+	nn_plan_opts_free(o);
+	free(*missing);
+	*missing = NULL;
+	*nmissing = 0;
+	return err;
+}
+
+void nn_desired_trim_plan(const struct nn_desired *d, struct nn_plan *plan)
+{
+	size_t i;
+
+	if (d->xps)
+		return;
+	for (i = 0; i < plan->nxps; i++) {
+		free(plan->xps[i].nic);
+		nn_cpuset_free(&plan->xps[i].cpus);
+	}
+	plan->nxps = 0;
+}
+
+int nn_desired_from_plan(struct nn_desired *d, const struct nn_plan *plan,
+			 const struct nn_plan_opts *o)
+{
+	size_t i;
+	int err = 0;
+
+	nn_desired_init(d);
+	for (i = 0; i < plan->nnics && !err; i++)
+		err = nn_desired_add_nic(d, plan->nics[i].pci, plan->nics[i].nic);
+	d->policy = o->policy;
+	d->channels = o->channels;
+	d->irqbalance = o->irqbalance == NN_IRQB_BAN ? NN_DIRQB_BAN :
+			o->irqbalance == NN_IRQB_NONE ? NN_DIRQB_LEAVE : NN_DIRQB_STOP;
+	d->hugepage_size_kb = o->hugepage_size_kb;
+	d->hugepage_count = o->hugepage_count;
+	d->has_reserve = o->has_reserve;
+	if (!err && (nn_cpuset_copy(&d->cpus, &o->cpus) || nn_cpuset_copy(&d->reserve, &o->reserve)))
+		err = -ENOMEM;
+	if (err)
+		nn_desired_free(d);
+	return err;
+}
+
+/* "/etc/nicnuma/nicnuma.conf" -> dir "/etc/nicnuma", base "nicnuma.conf" */
+static int split(const char *path, char **dir, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (path[0] != '/' || !slash || !slash[1])
+		return -EINVAL;
+	*base = slash + 1;
+	*dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+	return *dir ? 0 : -ENOMEM;
+}
+
+int nn_desired_read(struct nn_ctx *ctx, const char *path, struct nn_desired *d)
+{
+	char why[512], *text = NULL;
+	size_t len = 0;
+	int err;
+
+	path = path ? path : NN_DESIRED_PATH;
+	nn_desired_init(d);
+	err = nn_read_file(&ctx->root, path, &text, &len);
+	if (err == -ENOENT)
+		return err;
+	if (err) {
+		nn_err(ctx, "cannot read %s: %s", path, strerror(-err));
+		return err;
+	}
+	err = nn_desired_parse(path, text, len, d, why, sizeof(why));
+	if (err == -ENOMEM)
+		nn_err(ctx, "out of memory");
+	else if (err)
+		nn_err(ctx, "%s", why);
+	free(text);
+	return err;
+}
+
+int nn_desired_write(struct nn_ctx *ctx, const char *path, const struct nn_desired *d)
+{
+	struct nn_sb sb = NN_SB_INIT;
+	const char *base;
+	char *dir = NULL;
+	int dfd = -1, err;
+
+	path = path ? path : NN_DESIRED_PATH;
+	err = split(path, &dir, &base);
+	if (err)
+		goto out;
+	err = nn_desired_format(d, &sb);
+	if (err)
+		goto out;
+	dfd = nn_root_mkdir_p(&ctx->root, dir, 0755);
+	if (dfd < 0) {
+		err = dfd;
+		goto out;
+	}
+	err = nn_write_atomic_at(dfd, base, sb.buf, sb.len, 0644);
+out:
+	if (err)
+		nn_err(ctx, "cannot write %s: %s", path, strerror(-err));
+	if (dfd >= 0)
+		close(dfd);
+	free(dir);
+	nn_sb_free(&sb);
+	return err;
+}
+
+int nn_desired_remove(struct nn_ctx *ctx, const char *path)
+{
+	const char *base;
+	char *dir = NULL;
+	int dfd, err;
+
+	path = path ? path : NN_DESIRED_PATH;
+	err = split(path, &dir, &base);
+	if (err)
+		return err;
+	dfd = nn_root_openat(&ctx->root, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	free(dir);
+	if (dfd < 0)
+		return dfd;
+	err = unlinkat(dfd, base, 0) < 0 ? -errno : 0;
+	close(dfd);
+	return err;
+}
+
+int nn_desired_make_plan(const struct nn_desired *d, const struct nn_host *host,
+			 struct nn_plan *plan, const char ***missing, size_t *nmissing)
+{
+	struct nn_plan_opts po = { 0 };
+	int err = nn_desired_plan_opts(d, host, &po, missing, nmissing);
+
+	memset(plan, 0, sizeof(*plan));
+	if (!err)
+		err = nn_plan_make(host, &po, plan);
+	if (!err)
+		nn_desired_trim_plan(d, plan);
+	nn_plan_opts_free(&po);
+	return err;
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* desired.h - the desired state `nicnuma enable` records and the watcher keeps
+ *
+ * /etc/nicnuma/nicnuma.conf (inside the fs root like every path), one
+ * "key = value" a line under a [nicnuma] header, '#' comments:
+ *   nic = 0000:65:00.0 eth1     PCI address, then the name for reading
+ *   nic = - veth0               a NIC without a PCI address: by name
+ *   policy = local|spread|remote
+ *   cpus = all | CPULIST        reserve = auto | CPULIST
+ *   channels = yes|no           xps = yes|no
+ *   hugepages = none | SIZE:COUNT
+ *   irqbalance = stop|ban|leave
+ *   interval = SECONDS (1..86400)    settle_ms = MS (10..60000)
+ * The parser is pure (fuzzed: tests/fuzz/fuzz_conf.c) and strict: an unknown
+ * key, a repeated one or a bad value is an error naming the line.
+ */
+#ifndef NICNUMA_DESIRED_H
+#define NICNUMA_DESIRED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "nicnuma/core/cpuset.h"
+#include "nicnuma/plan/plan.h"
+
+struct nn_ctx;
+struct nn_sb;
+
+#define NN_DESIRED_PATH "/etc/nicnuma/nicnuma.conf"
+/* A larger file is refused before it is parsed. */
+#define NN_DESIRED_MAX_BYTES (256u << 10)
+#define NN_DESIRED_MAX_NICS 4096
+
+enum nn_desired_irqb { NN_DIRQB_STOP = 0, NN_DIRQB_BAN, NN_DIRQB_LEAVE };
+
+struct nn_desired_nic {
+	char *pci;		/* NULL: no PCI address, matched by name */
+	char *name;		/* the name when it was written, or NULL */
+};
+
+struct nn_desired {
+	struct nn_desired_nic *nics;
+	size_t nnics, cap;
+	enum nn_policy policy;
+	struct nn_cpuset cpus;		/* empty: all online */
+	struct nn_cpuset reserve;
+	bool has_reserve;
+	bool channels;
+	bool xps;
+	unsigned long hugepage_size_kb;	/* 0: none */
+	long hugepage_count;
+	enum nn_desired_irqb irqbalance;
+	unsigned int interval_s;
+	unsigned int settle_ms;
+};
+
+/* Defaults: local, xps yes, irqbalance stop, interval 60, settle 300. */
+void nn_desired_init(struct nn_desired *d);
+void nn_desired_free(struct nn_desired *d);
+int nn_desired_add_nic(struct nn_desired *d, const char *pci, const char *name);
+
+/* Parses @len bytes of @text (file @name for messages). 0, or -EINVAL/-EFBIG
+ * with @why "NAME:LINE: ...", or -ENOMEM. @d is initialised here. */
+int nn_desired_parse(const char *name, const char *text, size_t len, struct nn_desired *d,
+		     char *why, size_t whylen);
+/* The file text; parses back to the same state. */
+int nn_desired_format(const struct nn_desired *d, struct nn_sb *sb);
+
+const char *nn_desired_irqb_name(enum nn_desired_irqb m);
+int nn_desired_irqb_parse(const char *s, enum nn_desired_irqb *m);
+enum nn_irqbalance_action nn_desired_irqb_action(enum nn_desired_irqb m);
+
+/* Plan options for what @host has now: each desired NIC is found by PCI
+ * address (by name when it has none); the ones absent are named in
+ * @missing (malloc'd array of borrowed pci-or-name strings). -ENOENT when
+ * none is present (nothing to plan). */
+int nn_desired_plan_opts(const struct nn_desired *d, const struct nn_host *host,
+			 struct nn_plan_opts *o, const char ***missing, size_t *nmissing);
+/* What the plan's options cannot say: xps = no drops the plan's XPS masks. */
+void nn_desired_trim_plan(const struct nn_desired *d, struct nn_plan *plan);
+/* The plan of @d for what @host has now: its plan options (above), the
+ * planner, then nn_desired_trim_plan(). -ENOENT when none of its NICs is
+ * present (@plan empty); @missing as for nn_desired_plan_opts(). What status
+ * and metrics compare the host against. */
+int nn_desired_make_plan(const struct nn_desired *d, const struct nn_host *host,
+			 struct nn_plan *plan, const char ***missing, size_t *nmissing);
+/* The desired state of a plan made from @o (NICs by the plan's PCI addresses). */
+int nn_desired_from_plan(struct nn_desired *d, const struct nn_plan *plan,
+			 const struct nn_plan_opts *o);
+
+/* File I/O through ctx->root: @path NULL is NN_DESIRED_PATH. Read: -ENOENT
+ * quietly when there is none, any other error printed naming the file.
+ * Write: atomic, mode 0644, parent directories made 0755. */
+int nn_desired_read(struct nn_ctx *ctx, const char *path, struct nn_desired *d);
+int nn_desired_write(struct nn_ctx *ctx, const char *path, const struct nn_desired *d);
+int nn_desired_remove(struct nn_ctx *ctx, const char *path);
+
+#endif

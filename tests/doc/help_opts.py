@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""help_opts.py - the options a --help text or an scdoc man page defines
+
+    help_opts.py help < HELP_TEXT     one option a line (--long, -x), sorted
+    help_opts.py man FILE.scd         the same from the page's definitions
+
+In a --help text an option is defined by a row of the options table: a line
+indented 2 or 6 spaces that starts with '-'; its tokens are the options before
+the description (two spaces or, after upper-case metavariables, one).
+In a page it is a line that starts with a bold option ('*--plan* _FILE_').
+Options only mentioned in prose (another tool's --banirq) are not counted.
+"""
+import re
+import sys
+
+TOK = re.compile(r'(?<![\w-])(--[a-z0-9][a-z0-9-]*|-[A-Za-z0-9])(?![\w-])')
+ROW = re.compile(r'^(  |      )-[-A-Za-z0-9]')
+
+
+def help_opts(text):
+    out = set()
+    for line in text.splitlines():
+        if not ROW.match(line):
+            continue
+        s = line.strip()
+        m = re.match(r'^(.*?\S)(?: {2,}|\t)', s)
+        if m:
+            lead = m.group(1)
+        else:
+            toks, k = s.split(' '), 0
+            while k < len(toks) and (toks[k].startswith('-') or toks[k].endswith(',') or
+                                     re.match(r'^[A-Z][A-Z0-9_\[\],.|:]*$', toks[k])):
+                k += 1
+            lead = ' '.join(toks[:k])
+        out.update(TOK.findall(lead.split('=')[0] if '=' in lead and ' ' not in lead else lead))
+    return out
+
+
+def man_opts(text):
+    out = set()
+    for line in text.splitlines():
+        if line.startswith('*-'):
+            out.update(TOK.findall(' '.join(re.findall(r'\*([^*]+)\*', line))))
+    return out
+
+
+if __name__ == '__main__':
+    if sys.argv[1] == 'help':
+        opts = help_opts(sys.stdin.read())
+    else:
+        opts = man_opts(open(sys.argv[2]).read())
+    print('\n'.join(sorted(opts)))

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_desired.c - the desired-state file: parse, format round trip, strict
+ * errors naming the line, mapping onto plan options by PCI address, and the
+ * atomic write inside a fake root */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "nicnuma/core/strbuf.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/plan/desired.h"
+#include "tmptree.h"
+
+static const char good[] =
+	"# comment\n"
+	"[nicnuma]\n"
+	"nic = 0000:65:00.0 eth1\n"
+	"nic = 0000:66:00.1\n"
+	"nic = - veth0\n"
+	"  policy =  spread  \n"
+	"cpus = 2-7\n"
+	"reserve = 0,1\n"
+	"channels = yes\n"
+	"xps = no\n"
+	"hugepages = 2M:512\n"
+	"irqbalance = ban\n"
+	"interval = 30\n"
+	"settle_ms = 500\n";
+
+static void test_parse_good(void **state)
+{
+	struct nn_desired d;
+	char why[256] = "";
+
+	assert_int_equal(nn_desired_parse("t.conf", good, strlen(good), &d, why, sizeof(why)), 0);
+	assert_int_equal(d.nnics, 3);
+	assert_string_equal(d.nics[0].pci, "0000:65:00.0");
+	assert_string_equal(d.nics[0].name, "eth1");
+	assert_null(d.nics[1].name);
+	assert_null(d.nics[2].pci);
+	assert_string_equal(d.nics[2].name, "veth0");
+	assert_int_equal(d.policy, NN_POLICY_SPREAD);
+	assert_true(d.has_reserve);
+	assert_true(d.channels);
+	assert_false(d.xps);
+	assert_int_equal(d.hugepage_size_kb, 2048);
+	assert_int_equal(d.hugepage_count, 512);
+	assert_int_equal(d.irqbalance, NN_DIRQB_BAN);
+	assert_int_equal(d.interval_s, 30);
+	assert_int_equal(d.settle_ms, 500);
+	nn_desired_free(&d);
+}
+
+static void test_roundtrip(void **state)
+{
+	struct nn_desired d, e;
+	struct nn_sb a = NN_SB_INIT, b = NN_SB_INIT;
+	char why[256];
+
+	assert_int_equal(nn_desired_parse("t", good, strlen(good), &d, why, sizeof(why)), 0);
+	assert_int_equal(nn_desired_format(&d, &a), 0);
+	assert_int_equal(nn_desired_parse("t", a.buf, a.len, &e, why, sizeof(why)), 0);
+	assert_int_equal(nn_desired_format(&e, &b), 0);
+	assert_string_equal(a.buf, b.buf);
+	assert_non_null(strstr(a.buf, "nic = 0000:65:00.0 eth1\n"));
+	assert_non_null(strstr(a.buf, "hugepages = 2048kB:512\n"));
+	nn_desired_free(&d);
+	nn_desired_free(&e);
+	nn_sb_free(&a);
+	nn_sb_free(&b);
+}
+
+static void expect_bad(const char *text, const char *needle)
+{
+	struct nn_desired d;
+	char why[256] = "";
+
+	assert_int_equal(nn_desired_parse("x.conf", text, strlen(text), &d, why, sizeof(why)), -EINVAL);
+	if (!strstr(why, needle))
+		fail_msg("'%s' lacks '%s'", why, needle);
+}
+
+static void test_parse_bad(void **state)
+{
+	expect_bad("nic = 0000:65:00.0\n", "x.conf:1: 'nic = 0000:65:00.0': a key before the [nicnuma] header");
+	expect_bad("[nicnuma]\nnic = 0000:65:00.0\nfoo = 1\n", "x.conf:3: 'foo': unknown key");
+	expect_bad("[nicnuma]\nnic = 0000:65:00.0\npolicy = x\n", "x.conf:3: 'policy': expected local");
+	expect_bad("[nicnuma]\nnic = 0000:65:00.0\npolicy = local\npolicy = spread\n", "given twice");
+	expect_bad("[nicnuma]\nnic = eth0\n", "expected a PCI address");
+	expect_bad("[nicnuma]\nnic = 0000:65:00.0 a/b\n", "'/'");
+	expect_bad("[nicnuma]\nnic = -\n", "needs the NIC's name");
+	expect_bad("[nicnuma]\nnic = 0000:65:00.0\nnic = 0000:65:00.0 x\n", "listed twice");
+	expect_bad("[nicnuma]\nnic = 0000:65:00.0\ninterval = 0\n", "seconds from 1");
+	expect_bad("[nicnuma]\nnic = 0000:65:00.0\nsettle_ms = 99999999999\n", "milliseconds");
+	expect_bad("[nicnuma]\nnic = 0000:65:00.0\nhugepages = 3M:1\n", "SIZE:COUNT");
+	expect_bad("[nicnuma]\nnic = 0000:65:00.0\ncpus = \n", "empty value");
+	expect_bad("[nicnuma]\npolicy = local\n", "no 'nic =' line");
+	expect_bad("[other]\n", "unknown section");
+	expect_bad("", "no [nicnuma] section");
+	/* a control byte in a key reaches the message escaped */
+	expect_bad("[nicnuma]\n\x1b[2J = 1\n", "\\x1b");
+}
+
+static void test_plan_opts(void **state)
+{
+	struct nn_nic nics[2] = { { 0 } };
+	struct nn_host host = { 0 };
+	struct nn_desired d;
+	struct nn_plan_opts o;
+	const char **missing;
+	size_t nmissing;
+	char why[256];
+	const char *t = "[nicnuma]\nnic = 0000:65:00.0 eth1\nnic = 0000:99:00.0 gone0\n"
+			"irqbalance = leave\n";
+
+	nics[0].name = "renamed1";
+	nics[0].pci = "0000:65:00.0";
+	nics[1].name = "eth0";
+	nics[1].pci = "0000:00:03.0";
+	host.nics = nics;
+	host.nnics = 2;
+	assert_int_equal(nn_desired_parse("t", t, strlen(t), &d, why, sizeof(why)), 0);
+	assert_int_equal(nn_desired_plan_opts(&d, &host, &o, &missing, &nmissing), 0);
+	assert_int_equal(o.nnics, 1);
+	assert_string_equal(o.nics[0], "renamed1");	/* found by PCI, not the old name */
+	assert_int_equal(nmissing, 1);
+	assert_string_equal(missing[0], "0000:99:00.0");
+	assert_int_equal(o.irqbalance, NN_IRQB_NONE);
+	free(missing);
+	nn_plan_opts_free(&o);
+	host.nnics = 0;
+	assert_int_equal(nn_desired_plan_opts(&d, &host, &o, &missing, &nmissing), -ENOENT);
+	assert_int_equal(nmissing, 2);
+	free(missing);
+	nn_plan_opts_free(&o);
+	nn_desired_free(&d);
+}
+
+static void test_write_read(void **state)
+{
+	char tmp[PATH_MAX], p[PATH_MAX + 64];
+	struct nn_desired d, e;
+	struct nn_ctx ctx;
+	struct stat st;
+	char why[256];
+
+	assert_int_equal(tmptree_make(tmp, sizeof(tmp), "desired"), 0);
+	assert_int_equal(nn_ctx_init(&ctx, tmp, false), 0);
+	assert_int_equal(nn_desired_read(&ctx, NULL, &e), -ENOENT);
+	assert_int_equal(nn_desired_parse("t", good, strlen(good), &d, why, sizeof(why)), 0);
+	assert_int_equal(nn_desired_write(&ctx, NULL, &d), 0);
+	snprintf(p, sizeof(p), "%s/etc/nicnuma/nicnuma.conf", tmp);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	assert_int_equal(nn_desired_read(&ctx, NULL, &e), 0);
+	assert_int_equal(e.nnics, 3);
+	assert_int_equal(nn_desired_remove(&ctx, NULL), 0);
+	assert_int_equal(stat(p, &st), -1);
+	nn_desired_free(&d);
+	nn_desired_free(&e);
+	nn_ctx_free(&ctx);
+	assert_int_equal(tmptree_remove(tmp), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_good),
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_parse_bad),
+		cmocka_unit_test(test_plan_opts),
+		cmocka_unit_test(test_write_read),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
