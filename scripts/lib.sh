@@ -18,6 +18,9 @@ NN_PACKAGES=(
 # Building the Debian packages (scripts/package) and checking them (lintian).
 NN_PACKAGE_BUILD=(dpkg-dev debhelper fakeroot scdoc bash-completion lintian)
 
+# The Ansible role's tests only (tests/ansible): Debian's ansible-core and ansible-lint.
+NN_ANSIBLE_PACKAGES=(ansible-core ansible-lint)
+
 # Host tools for the multi-NUMA QEMU guest (scripts/testhost installs them on demand).
 NN_GUEST_PACKAGES=(qemu-system-x86 busybox-static debootstrap cpio kmod)
 
