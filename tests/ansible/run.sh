@@ -39,8 +39,8 @@ declare -A nic=([even-odd]=0000:81:00.0 [vm-virtio]=0000:00:03.0 [xeon-2s-smt]=0
 # 1. lint (the role, with ansible/.ansible-lint) and syntax
 (cd "$top/ansible" && ansible-lint --nocolor roles/nicnuma) > "$tmp/lint" 2>&1 ||
   { cat "$tmp/lint" >&2; err "ansible-lint roles/nicnuma"; }
-(cd "$here" && ansible-lint --nocolor -c "$top/ansible/.ansible-lint" local.yml) > "$tmp/lint2" 2>&1 ||
-  { cat "$tmp/lint2" >&2; err "ansible-lint tests/ansible/local.yml"; }
+(cd "$here" && ansible-lint --nocolor -c "$top/ansible/.ansible-lint" local.yml fleet.yml) > "$tmp/lint2" 2>&1 ||
+  { cat "$tmp/lint2" >&2; err "ansible-lint tests/ansible/local.yml fleet.yml"; }
 (cd "$here" && ansible-playbook -i inventory.yml local.yml --syntax-check) >/dev/null ||
   err "syntax check"
 
