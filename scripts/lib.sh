@@ -27,6 +27,9 @@ NN_REPORT_PACKAGES=(chromium)
 # NN_PACKAGES' (dpkg-checkbuilddeps says what is missing).
 NN_PACKAGE_BUILD=(dpkg-dev debhelper fakeroot scdoc bash-completion lintian)
 
+# The Ansible role's tests only (tests/ansible): Debian's ansible-core and ansible-lint.
+NN_ANSIBLE_PACKAGES=(ansible-core ansible-lint)
+
 # Host tools for the multi-NUMA QEMU guest (scripts/testhost installs them on demand).
 NN_GUEST_PACKAGES=(qemu-system-x86 busybox-static debootstrap cpio kmod)
 
