@@ -18,17 +18,14 @@
 #include "nicnuma/plan/desired.h"
 #include "nicnuma/core/fsroot.h"
 #include "nicnuma/act/persist.h"
+#include "nicnuma/act/sd_notify.h"
 #include "nicnuma/plan/unitfile.h"
 #include "nicnuma/act/watch.h"
 #include "nn_version.h"
 
 bool nn_watch_notify_supported(void)
 {
-#ifdef HAVE_LIBSYSTEMD
-	return true;
-#else
-	return false;
-#endif
+	return nn_sd_supported();
 }
 
 /* ConditionPathExists= takes the rest of the line as the path, specifiers

@@ -16,11 +16,9 @@
 #include <unistd.h>
 
 #include <json-c/json.h>
-#ifdef HAVE_LIBSYSTEMD
-#include <systemd/sd-daemon.h>
-#endif
 
 #include "nicnuma/core/fileio.h"
+#include "nicnuma/act/sd_notify.h"
 #include "nicnuma/discover/coexist.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fsroot.h"
@@ -57,16 +55,13 @@ struct watcher {
 	unsigned long values_written, applies;
 	char **gone;		/* desired NICs found missing, said once */
 	size_t ngone;
+	struct nn_sd sd;	/* libsystemd, when run by a notify unit */
 };
 
-/* sd_notify without libsystemd is a no-op: the unit then says Type=simple. */
-static void notify(const char *msg)
+/* Readiness and watchdog to systemd; a no-op outside a notify unit. */
+static void notify(const struct watcher *w, const char *msg)
 {
-#ifdef HAVE_LIBSYSTEMD
-	sd_notify(0, msg);
-#else
-	(void)msg;
-#endif
+	nn_sd_notify(&w->sd, msg);
 }
 
 static uint64_t now_ms(void)
@@ -531,7 +526,7 @@ static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 			continue;
 		}
 		if (l->watchdog_ms && now >= l->next_watchdog) {
-			notify("WATCHDOG=1");
+			notify(w, "WATCHDOG=1");
 			l->next_watchdog = now + l->watchdog_ms;
 		}
 		if (now >= l->next_periodic) {
@@ -559,7 +554,7 @@ static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 				snprintf(st, sizeof(st), "STATUS=%s: %s, %zu values (%lu applies, %lu events)",
 					 w->last.trigger, w->last.result, w->last.changed, w->applies,
 					 w->wd.events);
-				notify(st);
+				notify(w, st);
 			}
 			err = 0;	/* one failed reconcile does not stop the watcher */
 		}
@@ -675,24 +670,26 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 			err = 1;
 		goto out;
 	}
-#ifdef HAVE_LIBSYSTEMD
+	if (nn_sd_open(&w.sd))
+		fprintf(stderr, "%s: NOTIFY_SOCKET is set but libsystemd.so.0 cannot be loaded: "
+			"no readiness or watchdog messages\n", ctx->prog);
 	{
-		uint64_t usec = 0;
+		uint64_t usec = nn_sd_watchdog_usec(&w.sd);
 
-		if (sd_watchdog_enabled(0, &usec) > 0 && usec >= 2000) {
+		if (usec >= 2000) {
 			l.watchdog_ms = usec / 2000;
 			l.next_watchdog = now_ms() + l.watchdog_ms;
 		}
 	}
-#endif
-	notify("READY=1");
+	notify(&w, "READY=1");
 	fprintf(stderr, "%s: watching %zu NICs (%s%s; settle %u ms, re-check every %u s)\n",
 		ctx->prog, w.d.nnics, live ? "link, uevent" : "fake root: timer only",
 		w.ethtool ? ", ethtool" : "", w.d.settle_ms, w.d.interval_s);
 	err = run_loop(&w, &l, false);
-	notify("STOPPING=1");
+	notify(&w, "STOPPING=1");
 out:
 	loop_close(&l);
+	nn_sd_close(&w.sd);
 	watcher_free(&w);
 	nn_state_unlock(lock);
 	return err;

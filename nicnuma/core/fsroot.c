@@ -18,6 +18,20 @@
 #include <linux/openat2.h>
 #endif
 
+/* The host path the kernel gives an open fd (/proc/self/fd), or NULL. */
+static char *fd_path(int fd)
+{
+	char link[64], buf[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	if (n <= 0 || (size_t)n >= sizeof(buf) - 1 || buf[0] != '/')
+		return NULL;
+	buf[n] = '\0';
+	return strdup(buf);
+}
+
 int nn_root_open(struct nn_root *r, const char *path)
 {
 	struct stat st;
@@ -26,6 +40,7 @@ int nn_root_open(struct nn_root *r, const char *path)
 	r->fd = -1;
 	r->live = true;
 	r->path = NULL;
+	r->real = NULL;
 	r->dirfd = -1;
 	r->dir = NULL;
 	r->dirlen = 0;
@@ -57,6 +72,7 @@ int nn_root_open(struct nn_root *r, const char *path)
 	}
 	r->fd = fd;
 	r->live = false;
+	r->real = fd_path(fd);
 	return 0;
 fail:
 	free(r->path);
@@ -71,6 +87,8 @@ void nn_root_close(struct nn_root *r)
 	r->fd = -1;
 	free(r->path);
 	r->path = NULL;
+	free(r->real);
+	r->real = NULL;
 }
 
 static const char *rel(const char *path)
@@ -316,6 +334,36 @@ static int push(char *out, size_t size, const char *c, size_t n)
 	return 0;
 }
 
+/* A fake root's realpath in one open: the kernel resolves @path inside the
+ * root (RESOLVE_IN_ROOT) and names the result; the root's own prefix is cut.
+ * 1 when it cannot answer (no /proc, an unexpected name): walk instead. */
+static int realpath_by_fd(const struct nn_root *r, const char *path, char *buf, size_t size)
+{
+	size_t rl = strlen(r->real);
+	char *host;
+	int fd, ret = 1;
+
+	fd = nn_root_openat(r, path, O_PATH, 0);
+	if (fd < 0)
+		return fd;
+	host = fd_path(fd);
+	close(fd);
+	if (!host)
+		return 1;
+	if (rl == 1)	/* a root of "/" is the live one; not here */
+		goto out;
+	if (strncmp(host, r->real, rl) == 0 && (host[rl] == '/' || !host[rl])) {
+		const char *in = host[rl] ? host + rl : "/";
+
+		ret = strlen(in) < size ? 0 : -ENAMETOOLONG;
+		if (!ret)
+			strcpy(buf, in);
+	}
+out:
+	free(host);
+	return ret;
+}
+
 int nn_root_realpath(const struct nn_root *r, const char *path, char *buf, size_t size)
 {
 	char work[PATH_MAX * 2], link[PATH_MAX];
@@ -324,6 +372,11 @@ int nn_root_realpath(const struct nn_root *r, const char *path, char *buf, size_
 
 	if (strlen(path) >= sizeof(work) || size < 2)
 		return -ENAMETOOLONG;
+	if (r->fd >= 0 && r->real) {
+		err = realpath_by_fd(r, path, buf, size);
+		if (err <= 0)
+			return err;
+	}
 	strcpy(work, path);
 	strcpy(buf, "/");
 	p = work;

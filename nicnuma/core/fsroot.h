@@ -19,6 +19,8 @@ struct nn_cpuset;
 struct nn_root {
 	int fd;		/* -1 for the real root: absolute paths go to the kernel as is */
 	char *path;	/* as given, for messages */
+	char *real;	/* a fake root's host path as the kernel names it (for
+			 * nn_root_realpath's one-open answer), or NULL */
 	bool live;	/* the real machine: live-only actions allowed */
 	/* Only in a directory view (nn_root_view_open), else -1/NULL/0: */
 	int dirfd;	/* the view's directory, resolved inside the root */

@@ -201,7 +201,8 @@ static const char *errtext(int err)
 }
 
 /* One link attribute of the device at @dir; absent is unknown, silently
- * (no PCIe capability, an old kernel, a VM's bus). */
+ * (no PCIe capability, an old kernel, a VM's bus): then 1. 0 otherwise, or
+ * -ENOMEM. */
 static int read_attr(struct nn_ctx *ctx, const char *dir, const char *name,
 		     int (*parse)(const char *, int *), int *val)
 {
@@ -215,7 +216,7 @@ static int read_attr(struct nn_ctx *ctx, const char *dir, const char *name,
 	if (err == -ENOMEM)
 		return err;
 	if (err == -ENOENT)
-		return 0;
+		return 1;	/* absent: unknown, and no warning */
 	if (err) {
 		nn_warn(ctx, path, "cannot read (%s): PCIe link unknown", errtext(err));
 		return 0;
@@ -227,15 +228,21 @@ static int read_attr(struct nn_ctx *ctx, const char *dir, const char *name,
 
 static int read_dev(struct nn_ctx *ctx, const char *dir, struct dev_link *d)
 {
-	int err = read_attr(ctx, dir, "current_link_speed", nn_pcie_parse_speed, &d->cur_mts);
+	int err;
 
-	if (!err)
-		err = read_attr(ctx, dir, "current_link_width", nn_pcie_parse_width, &d->cur_width);
-	if (!err)
+	/* The kernel shows the four link files together or not at all (one
+	 * attribute group, visible on PCIe devices only): when the first is
+	 * absent, the other three need no open each. */
+	d->cur_mts = d->cur_width = d->max_mts = d->max_width = -1;
+	err = read_attr(ctx, dir, "current_link_speed", nn_pcie_parse_speed, &d->cur_mts);
+	if (err)
+		return err < 0 ? err : 0;
+	err = read_attr(ctx, dir, "current_link_width", nn_pcie_parse_width, &d->cur_width);
+	if (err >= 0)
 		err = read_attr(ctx, dir, "max_link_speed", nn_pcie_parse_speed, &d->max_mts);
-	if (!err)
+	if (err >= 0)
 		err = read_attr(ctx, dir, "max_link_width", nn_pcie_parse_width, &d->max_width);
-	return err;
+	return err < 0 ? err : 0;
 }
 
 static int min_known(int a, int b)
