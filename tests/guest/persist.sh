@@ -72,12 +72,22 @@ if v is False:
 print(json.dumps(v) if isinstance(v, (list, dict)) else v)' "$1" "$2"
 }
 netdev() { basename "$(ls -d /sys/bus/pci/devices/"$pci"/virtio*/net/* 2>/dev/null | head -n1)"; }
+have_netdev() { [ -n "$(netdev)" ]; }
 # wait_for SECS CMD...: poll CMD every 0.5 s.
 wait_for() {
   local end=$((SECONDS + $1)); shift
   until "$@" >/dev/null 2>&1; do [ "$SECONDS" -ge "$end" ] && return 1; sleep 0.5; done
 }
 unit=nicnuma-watch.service
+# wt: the wait for the watcher; a few seconds when its unit is not even
+# active (the checks still run, and fail, without waiting for nothing).
+wt() { if systemctl is-active --quiet $unit; then echo "$T"; else echo 3; fi; }
+# driver_reset WHAT: whether the event itself moved the queues off the node
+# (read at once, so a fast watcher may have won: information only).
+driver_reset() {
+  if python3 "$here/persist_truth.py" unbound "$pci" "$node"; then echo "    $1: queues off node $node right after (the driver reset them)"
+  else echo "    $1: queues on node $node right after (not reset, or the watcher was first)"; fi
+}
 # The watcher's counters from nicnuma status --json ("-" when unreadable).
 counter() {
   "$nn" status --json >"$work/status-c.json" 2>/dev/null
@@ -126,7 +136,7 @@ if [ "$boot" = 1 ]; then
   if [ "$(systemctl is-enabled $unit 2>&1)" = enabled ] && systemctl is-active --quiet $unit; then
     pass "enable: $unit enabled and active"
   else fail "enable: $unit is $(systemctl is-enabled $unit 2>&1), $(systemctl is-active $unit 2>&1)"; fi
-  pt bound "$pci" "$node" "$T" "enable: applied"
+  pt bound "$pci" "$node" "$(wt)" "enable: applied"
   h=$(python3 "$here/persist_truth.py" hugepages "$node")
   [ "$h" -ge 16 ] && pass "enable: node $node has $h 2M hugepages" || fail "enable: node $node has $h 2M hugepages, wanted 16"
   if run status-1 0 -- "$nn" status --json; then
@@ -147,7 +157,7 @@ if [ -f /etc/nn-test-marker ] && [ "$(cat /etc/nn-test-marker)" != "$(cat /proc/
 else fail "disk: /etc/nn-test-marker missing or the same boot"; fi
 if wait_for 90 systemctl is-active --quiet $unit; then pass "boot: $unit active with no manual step"
 else fail "boot: $unit $(systemctl is-active $unit 2>&1) ($(systemctl is-enabled $unit 2>&1))"; fi
-pt bound "$pci" "$node" "$T" "boot: affinities back"
+pt bound "$pci" "$node" "$(wt)" "boot: affinities back"
 h=$(python3 "$here/persist_truth.py" hugepages "$node")
 [ "$h" -ge 16 ] && pass "boot: node $node has $h 2M hugepages again" || fail "boot: node $node has $h 2M hugepages, wanted 16"
 dev=$(netdev)
@@ -156,15 +166,16 @@ section "link down/up"
 ip link set "$dev" down
 python3 "$here/persist_truth.py" disturb "$pci"
 ip link set "$dev" up
-pt bound "$pci" "$node" "$T" "link down (values rewritten meanwhile), up: re-applied"
+pt bound "$pci" "$node" "$(wt)" "link down (values rewritten meanwhile), up: re-applied"
 
 section "ethtool -L combined 2, then 4"
 for c in 2 4; do
   before=$(grep -E "virtio[0-9]+-input" /proc/interrupts | awk '{ print $1 }' | tr -d : | tr '\n' ' ')
   if ethtool -L "$dev" combined "$c" 2>"$work/ethtool.err"; then
+    driver_reset "ethtool -L combined $c"
     nq=$(ls -d /sys/class/net/"$dev"/queues/rx-* | wc -l)
     [ "$nq" -eq "$c" ] && pass "ethtool -L combined $c: $nq rx queues" || fail "ethtool -L combined $c: $nq rx queues"
-    pt bound "$pci" "$node" "$T" "ethtool -L combined $c: the active queue IRQs bound"
+    pt bound "$pci" "$node" "$(wt)" "ethtool -L combined $c: the active queue IRQs bound"
   else
     fail "ethtool -L $dev combined $c: $(cat "$work/ethtool.err")"
   fi
@@ -175,10 +186,11 @@ section "virtio_net unbind, bind"
 vdev=$(basename "$(ls -d /sys/bus/pci/devices/"$pci"/virtio* | head -n1)")
 old=$(ls /sys/bus/pci/devices/"$pci"/msi_irqs | tr '\n' ' ')
 if echo "$vdev" >/sys/bus/virtio/drivers/virtio_net/unbind && echo "$vdev" >/sys/bus/virtio/drivers/virtio_net/bind; then
-  wait_for 30 test -n "$(netdev)"
+  wait_for 30 have_netdev
+  driver_reset "rebind"
   pass "rebind: $vdev back as $(netdev) (MSI IRQs before: $old; now: $(ls /sys/bus/pci/devices/"$pci"/msi_irqs | tr '\n' ' '))"
   ip link set "$(netdev)" up
-  pt bound "$pci" "$node" "$T" "rebind: re-applied"
+  pt bound "$pci" "$node" "$(wt)" "rebind: re-applied"
 else
   fail "rebind: unbind/bind of $vdev failed"
 fi
@@ -188,7 +200,7 @@ section "100 link flaps"
 ev0=$(counter events); ap0=$(counter applies); vw0=$(counter values_written)
 for i in $(seq 100); do printf 'link set %s down\nlink set %s up\n' "$dev" "$dev"; done | ip -batch -
 sleep 5
-pt bound "$pci" "$node" "$T" "100 flaps: end state"
+pt bound "$pci" "$node" "$(wt)" "100 flaps: end state"
 [ "$(cat /sys/class/net/"$dev"/operstate)" != down ] && pass "100 flaps: $dev up at the end" || fail "100 flaps: $dev down at the end"
 ev1=$(counter events); ap1=$(counter applies); vw1=$(counter values_written)
 if [ "$ap0" = - ] || [ "$ap1" = - ]; then
@@ -207,7 +219,7 @@ if [ "${pid:-0}" -gt 0 ]; then
   if wait_for 60 sh -c "p=\$(systemctl show -p MainPID --value $unit); [ \"\$p\" -gt 0 ] && [ \"\$p\" != $pid ] && systemctl is-active --quiet $unit"; then
     pass "SIGKILL: systemd restarted $unit (pid $pid -> $(systemctl show -p MainPID --value $unit))"
   else fail "SIGKILL: $unit $(systemctl is-active $unit) after killing $pid"; fi
-  pt bound "$pci" "$node" "$T" "SIGKILL: state"
+  pt bound "$pci" "$node" "$(wt)" "SIGKILL: state"
   sleep 3
   files1=$(find /var/lib/nicnuma -type f | wc -l)
   [ "$files1" -eq "$files0" ] && pass "SIGKILL: /var/lib/nicnuma holds $files1 files, as before (no duplicate snapshot)" \

@@ -22,7 +22,7 @@ reads /proc and /sys directly, never through nicnuma (truth.py's rule).
   persist_truth.py hold MB             touch MB MiB and sleep (a layout instance)
   persist_truth.py place LABEL PID NODE
                                        PID's CPUs are NODE's and >= 90% of its
-                                       memory pages are on NODE
+                                       anonymous pages are on NODE
   persist_truth.py hugepages NODE      NODE's 2 MiB hugepage count
   persist_truth.py eventbench KIND PCI NODE N SECS
                                        N events (KIND flap: values rewritten,
@@ -226,12 +226,14 @@ def main():
         allowed = cpulist(re.search(r'Cpus_allowed_list:\s*(\S+)', read('/proc/%d/status' % pid)).group(1))
         pages = {}
         for line in read('/proc/%d/numa_maps' % pid).splitlines():
+            if 'anon=' not in line:  # shared file pages sit where they were first read
+                continue
             for m in re.finditer(r'\bN(\d+)=(\d+)', line):
                 pages[int(m.group(1))] = pages.get(int(m.group(1)), 0) + int(m.group(2))
         tot = sum(pages.values()) or 1
         ok_cpu = allowed <= node_cpus(node)
         ok_mem = pages.get(node, 0) / tot >= 0.9
-        why = 'CPUs %s, pages per node %s' % (fmt(allowed), pages)
+        why = 'CPUs %s, anonymous pages per node %s' % (fmt(allowed), pages)
         print('%s %s: %s' % ('PASS' if ok_cpu and ok_mem else 'FAIL', label, why))
     elif cmd == 'hugepages':
         print(read('/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages' % int(a[1]), '0'))
