@@ -90,8 +90,10 @@ driver_reset() {
 }
 # The watcher's counters from nicnuma status --json ("-" when unreadable).
 counter() {
+  local v
   "$nn" status --json >"$work/status-c.json" 2>/dev/null
-  pj "$work/status-c.json" "d['watcher']['counters']['$1'] if 'counters' in d['watcher'] else d['watcher']['$1']" 2>/dev/null || echo -
+  v=$(pj "$work/status-c.json" "d['watcher']['counters']['$1'] if 'counters' in d['watcher'] else d['watcher']['$1']" 2>/dev/null)
+  case $v in ''|*[!0-9]*) echo - ;; *) echo "$v" ;; esac
 }
 finish() {
   local p f s
@@ -203,7 +205,7 @@ sleep 5
 pt bound "$pci" "$node" "$(wt)" "100 flaps: end state"
 [ "$(cat /sys/class/net/"$dev"/operstate)" != down ] && pass "100 flaps: $dev up at the end" || fail "100 flaps: $dev down at the end"
 ev1=$(counter events); ap1=$(counter applies); vw1=$(counter values_written)
-if [ "$ap0" = - ] || [ "$ap1" = - ]; then
+if [ "$ap0" = - ] || [ "$ap1" = - ] || [ "$ev0" = - ] || [ "$ev1" = - ] || [ "$vw0" = - ] || [ "$vw1" = - ]; then
   fail "100 flaps: no watcher counters in nicnuma status --json"
 else
   echo "    watcher: events $ev0 -> $ev1, applies $ap0 -> $ap1, values written $vw0 -> $vw1"
