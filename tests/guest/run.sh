@@ -3,8 +3,12 @@
 # tests/guest/run.sh - the guest suite: nicnuma's whole flow on 2- and 4-node
 # QEMU guests (scripts/testhost), checked against the guest kernel.
 #
-# Usage: tests/guest/run.sh [--shape 2node|4node]... [--build DIR] [--update-fixtures]
+# Usage: tests/guest/run.sh [--shape 2node|4node]... [--init busybox|systemd]...
+#                           [--build DIR] [--update-fixtures]
 #   --shape            run only these shapes (default: 2node and 4node)
+#   --init             busybox: checks.sh on the shapes; systemd: persist.sh on
+#                      a systemd-booted 2node guest, two boots on one disk
+#                      (default: both, busybox first)
 #   --build DIR        the host build tree the guest runs (default: build)
 #   --update-fixtures  copy each guest's capture to tests/fixtures/guest-SHAPE.tar.gz
 #
@@ -19,22 +23,29 @@ testhost=$top/scripts/testhost
 shapes=()
 build=$top/build
 update=0
+inits=()
 while [ $# -gt 0 ]; do
   case $1 in
     --shape) shapes+=("${2:?--shape needs 2node or 4node}"); shift 2 ;;
     --build) build=${2:?--build needs a directory}; shift 2 ;;
     --update-fixtures) update=1; shift ;;
-    -h|--help) sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --init) inits+=("${2:?--init needs busybox or systemd}"); shift 2 ;;
+    -h|--help) sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
 [ ${#shapes[@]} -gt 0 ] || shapes=(2node 4node)
+[ ${#inits[@]} -gt 0 ] || inits=(busybox systemd)
+want_init() { local i; for i in "${inits[@]}"; do [ "$i" = "$1" ] && return 0; done; return 1; }
+want_init busybox || shapes=()
 [ -x "$build/nicnuma/nicnuma" ] || { echo "skip: $build/nicnuma/nicnuma is not built" >&2; exit 77; }
 
 t0=$(date +%s)
-"$testhost" prepare; rc=$?
-[ "$rc" -eq 77 ] && exit 77
-[ "$rc" -eq 0 ] || { echo "FAIL guest: scripts/testhost prepare exited $rc" >&2; exit 1; }
+for i in "${inits[@]}"; do
+  "$testhost" --init "$i" prepare; rc=$?
+  [ "$rc" -eq 77 ] && exit 77
+  [ "$rc" -eq 0 ] || { echo "FAIL guest: scripts/testhost --init $i prepare exited $rc" >&2; exit 1; }
+done
 t_prep=$(( $(date +%s) - t0 ))
 
 out=$(mktemp -d /tmp/nicnuma-guest-out.XXXXXX)
@@ -66,6 +77,27 @@ for s in "${shapes[@]}"; do
     cp "$out/guest-$s.tar.gz" "$top/tests/fixtures/guest-$s.tar.gz" && echo "updated tests/fixtures/guest-$s.tar.gz"
   fi
 done
+# The systemd shape: nn-test-runner.service runs persist.sh; its first boot
+# enables nicnuma and exits 75, testhost powers the guest off and boots it
+# again on the same (fresh) disk; each boot bounded by --timeout.
+if want_init systemd; then
+  t1=$(date +%s)
+  log=$out/2node-systemd.log
+  "$testhost" --init systemd --shape 2node --build "$build" --out "$out" --timeout 600 --boots 3 \
+    run bash tests/guest/persist.sh 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  [ "$rc" -eq 77 ] && { echo "skip: the systemd guest cannot run here" >&2; exit 77; }
+  line=$(grep -E "^2node-systemd: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$" "$log" | tail -n1)
+  if [ -z "$line" ]; then
+    echo "FAIL 2node-systemd guest: no result line (exit $rc)"
+    bad=1; tf=$((tf + 1))
+  else
+    read -r p f sk < <(sed -E 's/^[^:]*: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/' <<<"$line")
+    tp=$((tp + p)); tf=$((tf + f)); ts=$((ts + sk))
+    [ "$rc" -eq 0 ] || bad=1
+  fi
+  echo "guest 2node-systemd: $(( $(date +%s) - t1 )) s"
+fi
 echo "guest suite: prepare ${t_prep} s, total $(( $(date +%s) - t0 )) s"
 echo "$tp passed, $tf failed, $ts skipped"
 [ "$bad" -eq 0 ] && [ "$tf" -eq 0 ]

@@ -1,0 +1,310 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/guest/persist.sh - issue 13 under a real systemd: nicnuma enable /
+# disable / status / watch and nicnuma-watch.service, across a power cycle.
+#
+# Runs in the systemd-booted guest (scripts/testhost --init systemd, 2node) as
+# the command of nn-test-runner.service, over two boots on one persistent disk:
+#   boot 1: systemd and the disk; the values before enable recorded; nicnuma
+#           enable; exit 75 (= power cycle me).
+#   boot 2: state from boot 1 on the disk; affinities and hugepages back with
+#           no manual step; link down/up, ethtool -L 2 then 4, virtio_net
+#           unbind/bind, 100 link flaps, the watcher SIGKILLed, a conflicting
+#           tuned profile and .link file, disable -> every value as before;
+#           then irqbalance's stop/restore under systemd and the layout's
+#           units started for real with check --pid (after the diff: what
+#           irqbalance moves would blur it).
+# The phase lives on the disk (/var/lib/nn-test/phase), so do the tallies.
+# Truth is read from /proc and /sys (persist_truth.py). One line per check,
+# PASS/FAIL/SKIP, and "2node-systemd: N passed, N failed, N skipped" at the end.
+# A nicnuma command that is missing or fails is a FAIL, never a SKIP.
+# By hand:
+#   scripts/testhost --init systemd --timeout 900 --boots 3 run bash tests/guest/persist.sh
+# A && pass || fail: pass never fails; ls on sysfs names is safe.
+# shellcheck disable=SC2015,SC2012
+set -uo pipefail
+
+[ "${NN_GUEST:-}" = 1 ] || { echo "persist.sh: run me inside scripts/testhost --init systemd" >&2; exit 2; }
+[ "${NN_GUEST_INIT:-}" = systemd ] || { echo "persist.sh: needs the systemd shape (--init systemd)" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+nn=$NN_BUILD/nicnuma/nicnuma
+pci=$NN_GUEST_NIC_LOCAL
+node=$NN_GUEST_NIC_NODE
+boot=${NN_GUEST_BOOT:-1}
+st=/var/lib/nn-test
+# Each test step's wait for the watcher (TCG on a shared machine: seconds).
+T=${NN_PERSIST_WAIT:-30}
+[ "$boot" = 1 ] && rm -rf "$st"
+mkdir -p "$st"
+results=$st/results
+work=$st/work
+mkdir -p "$work"
+touch "$results"
+
+pass() { echo "PASS $*" | tee -a "$results"; }
+fail() { echo "FAIL $*" | tee -a "$results"; }
+skip() { echo "SKIP $*" | tee -a "$results"; }
+pt() { python3 "$here/persist_truth.py" "$@" | tee -a "$results"; }
+section() { printf '\n== %s (boot %s, %d s)\n' "$*" "$boot" "$SECONDS"; }
+# run NAME WANT_RC... -- CMD: as checks.sh: output in $work/NAME.{out,err}.
+run() {
+  local name=$1; shift
+  local want=() rc w
+  while [ "$1" != -- ]; do want+=("$1"); shift; done
+  shift
+  "$@" >"$work/$name.out" 2>"$work/$name.err"; rc=$?
+  for w in "${want[@]}"; do [ "$rc" -eq "$w" ] && { pass "$name: exit $rc"; return 0; }; done
+  fail "$name: exit $rc (wanted ${want[*]}): $*"
+  sed 's/^/    /' "$work/$name.err" | tail -n 8
+  return 1
+}
+# pj FILE EXPR: a Python expression over the JSON document d, printed; exit 1
+# when it is False or the file is no JSON.
+pj() {
+  python3 -c 'import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+    v = eval(sys.argv[2])
+except Exception as e:
+    print("(%s)" % e); sys.exit(1)
+if v is False:
+    sys.exit(1)
+print(json.dumps(v) if isinstance(v, (list, dict)) else v)' "$1" "$2"
+}
+netdev() { basename "$(ls -d /sys/bus/pci/devices/"$pci"/virtio*/net/* 2>/dev/null | head -n1)"; }
+have_netdev() { [ -n "$(netdev)" ]; }
+# wait_for SECS CMD...: poll CMD every 0.5 s.
+wait_for() {
+  local end=$((SECONDS + $1)); shift
+  until "$@" >/dev/null 2>&1; do [ "$SECONDS" -ge "$end" ] && return 1; sleep 0.5; done
+}
+unit=nicnuma-watch.service
+# wt: the wait for the watcher; a few seconds when its unit is not even
+# active (the checks still run, and fail, without waiting for nothing).
+wt() { if systemctl is-active --quiet $unit; then echo "$T"; else echo 3; fi; }
+# driver_reset WHAT: whether the event itself moved the queues off the node
+# (read at once, so a fast watcher may have won: information only).
+driver_reset() {
+  if python3 "$here/persist_truth.py" unbound "$pci" "$node"; then echo "    $1: queues off node $node right after (the driver reset them)"
+  else echo "    $1: queues on node $node right after (not reset, or the watcher was first)"; fi
+}
+# The watcher's counters from nicnuma status --json ("-" when unreadable).
+counter() {
+  local v
+  "$nn" status --json >"$work/status-c.json" 2>/dev/null
+  v=$(pj "$work/status-c.json" "d['watcher']['counters']['$1'] if 'counters' in d['watcher'] else d['watcher']['$1']" 2>/dev/null)
+  case $v in ''|*[!0-9]*) echo - ;; *) echo "$v" ;; esac
+}
+finish() {
+  local p f s
+  p=$(grep -c '^PASS' "$results"); f=$(grep -c '^FAIL' "$results"); s=$(grep -c '^SKIP' "$results")
+  [ -d /out ] && cp "$results" /out/persist-results.txt 2>/dev/null
+  journalctl -b -u "$unit" --no-pager >/out/persist-watch-journal.txt 2>/dev/null
+  echo
+  echo "2node-systemd: $p passed, $f failed, $s skipped"
+  [ "$f" -eq 0 ]
+}
+
+# The plan options enable gets: the NIC under test only (the others keep their
+# values: disable's diff sees them too), hugepages on its node.
+plan_opts=(--nics "$(netdev)" --hugepages 2M:16 --irqbalance stop)
+
+if [ "$boot" = 1 ]; then
+  echo 1 >"$st/phase"
+  section "systemd as PID 1, the persistent disk"
+  exe=$(readlink /proc/1/exe)
+  case $exe in */systemd) pass "boot: PID 1 is $exe" ;; *) fail "boot: PID 1 is $exe, not systemd" ;; esac
+  wait_for 120 sh -c 'systemctl is-system-running | grep -qxE "running|degraded"'
+  state=$(systemctl is-system-running 2>/dev/null)
+  if [ "$state" = running ]; then pass "boot: systemctl is-system-running: running"
+  else fail "boot: systemctl is-system-running: $state ($(systemctl --failed --plain --no-legend | awk '{ print $1 }' | tr '\n' ' '))"; fi
+  if findmnt -n -o FSTYPE / | grep -qx overlay && findmnt -n -o SOURCE /mnt/nn-disk | grep -q vda; then
+    pass "boot: / is an overlay, its upper dir on /dev/vda (ext4)"
+  else fail "boot: / is $(findmnt -n -o FSTYPE,SOURCE /), disk $(findmnt -n -o SOURCE /mnt/nn-disk)"; fi
+  cat /proc/sys/kernel/random/boot_id >/etc/nn-test-marker
+  cp /etc/nn-test-marker "$st/marker"
+  pass "boot: network device $(netdev) at $pci (udev's name) on node $(cat /sys/bus/pci/devices/"$pci"/numa_node)"
+
+  section "enable"
+  python3 "$here/persist_truth.py" snap "$st/before-enable.json"
+  pass "before enable: $(pj "$st/before-enable.json" 'len(d["irq"])') IRQ affinities, $(pj "$st/before-enable.json" 'len(d["xps"])') xps_cpus, hugepages recorded"
+  if run enable 0 -- "$nn" enable "${plan_opts[@]}"; then
+    if [ -f /etc/nicnuma/nicnuma.conf ] && [ "$(stat -c '%a %U' /etc/nicnuma/nicnuma.conf)" = "644 root" ]; then
+      pass "enable: /etc/nicnuma/nicnuma.conf, 0644 root"
+    else fail "enable: /etc/nicnuma/nicnuma.conf: $(stat -c '%a %U' /etc/nicnuma/nicnuma.conf 2>&1)"; fi
+    grep -q "$pci" /etc/nicnuma/nicnuma.conf 2>/dev/null && pass "enable: the conf names the NIC by PCI address $pci" \
+      || fail "enable: $pci not in /etc/nicnuma/nicnuma.conf"
+  fi
+  if [ "$(systemctl is-enabled $unit 2>&1)" = enabled ] && systemctl is-active --quiet $unit; then
+    pass "enable: $unit enabled and active"
+  else fail "enable: $unit is $(systemctl is-enabled $unit 2>&1), $(systemctl is-active $unit 2>&1)"; fi
+  pt bound "$pci" "$node" "$(wt)" "enable: applied"
+  h=$(python3 "$here/persist_truth.py" hugepages "$node")
+  [ "$h" -ge 16 ] && pass "enable: node $node has $h 2M hugepages" || fail "enable: node $node has $h 2M hugepages, wanted 16"
+  if run status-1 0 -- "$nn" status --json; then
+    pj "$work/status-1.out" 'd["enabled"] is True and d["service"]["active"] in (True, "active") and d["matches_desired"] is True' >/dev/null \
+      && pass "status: enabled, service active, matches desired" || fail "status: $(head -c 300 "$work/status-1.out")"
+  fi
+  echo 2 >"$st/phase"
+  sync
+  echo "persist.sh: boot 1 done; asking scripts/testhost for a power cycle"
+  exit 75
+fi
+
+section "after a power cycle"
+ph=$(cat "$st/phase" 2>/dev/null)
+[ "$ph" = 2 ] && pass "disk: phase 2 recorded before the power cycle is there" || fail "disk: phase '$ph', wanted 2"
+if [ -f /etc/nn-test-marker ] && [ "$(cat /etc/nn-test-marker)" != "$(cat /proc/sys/kernel/random/boot_id)" ]; then
+  pass "disk: /etc and /var/lib kept across the power cycle (boot id changed)"
+else fail "disk: /etc/nn-test-marker missing or the same boot"; fi
+if wait_for 90 systemctl is-active --quiet $unit; then pass "boot: $unit active with no manual step"
+else fail "boot: $unit $(systemctl is-active $unit 2>&1) ($(systemctl is-enabled $unit 2>&1))"; fi
+pt bound "$pci" "$node" "$(wt)" "boot: affinities back"
+h=$(python3 "$here/persist_truth.py" hugepages "$node")
+[ "$h" -ge 16 ] && pass "boot: node $node has $h 2M hugepages again" || fail "boot: node $node has $h 2M hugepages, wanted 16"
+dev=$(netdev)
+
+section "link down/up"
+ip link set "$dev" down
+python3 "$here/persist_truth.py" disturb "$pci"
+ip link set "$dev" up
+pt bound "$pci" "$node" "$(wt)" "link down (values rewritten meanwhile), up: re-applied"
+
+section "ethtool -L combined 2, then 4"
+for c in 2 4; do
+  before=$(grep -E "virtio[0-9]+-input" /proc/interrupts | awk '{ print $1 }' | tr -d : | tr '\n' ' ')
+  if ethtool -L "$dev" combined "$c" 2>"$work/ethtool.err"; then
+    driver_reset "ethtool -L combined $c"
+    nq=$(ls -d /sys/class/net/"$dev"/queues/rx-* | wc -l)
+    [ "$nq" -eq "$c" ] && pass "ethtool -L combined $c: $nq rx queues" || fail "ethtool -L combined $c: $nq rx queues"
+    pt bound "$pci" "$node" "$(wt)" "ethtool -L combined $c: the active queue IRQs bound"
+  else
+    fail "ethtool -L $dev combined $c: $(cat "$work/ethtool.err")"
+  fi
+  echo "    input IRQs before: $before"
+done
+
+section "virtio_net unbind, bind"
+vdev=$(basename "$(ls -d /sys/bus/pci/devices/"$pci"/virtio* | head -n1)")
+old=$(ls /sys/bus/pci/devices/"$pci"/msi_irqs | tr '\n' ' ')
+if echo "$vdev" >/sys/bus/virtio/drivers/virtio_net/unbind && echo "$vdev" >/sys/bus/virtio/drivers/virtio_net/bind; then
+  wait_for 30 have_netdev
+  driver_reset "rebind"
+  pass "rebind: $vdev back as $(netdev) (MSI IRQs before: $old; now: $(ls /sys/bus/pci/devices/"$pci"/msi_irqs | tr '\n' ' '))"
+  ip link set "$(netdev)" up
+  pt bound "$pci" "$node" "$(wt)" "rebind: re-applied"
+else
+  fail "rebind: unbind/bind of $vdev failed"
+fi
+dev=$(netdev)
+
+section "100 link flaps"
+ev0=$(counter events); ap0=$(counter applies); vw0=$(counter values_written)
+for i in $(seq 100); do printf 'link set %s down\nlink set %s up\n' "$dev" "$dev"; done | ip -batch -
+sleep 5
+pt bound "$pci" "$node" "$(wt)" "100 flaps: end state"
+[ "$(cat /sys/class/net/"$dev"/operstate)" != down ] && pass "100 flaps: $dev up at the end" || fail "100 flaps: $dev down at the end"
+ev1=$(counter events); ap1=$(counter applies); vw1=$(counter values_written)
+if [ "$ap0" = - ] || [ "$ap1" = - ] || [ "$ev0" = - ] || [ "$ev1" = - ] || [ "$vw0" = - ] || [ "$vw1" = - ]; then
+  fail "100 flaps: no watcher counters in nicnuma status --json"
+else
+  echo "    watcher: events $ev0 -> $ev1, applies $ap0 -> $ap1, values written $vw0 -> $vw1"
+  [ $((ap1 - ap0)) -le 10 ] && pass "100 flaps: $((ap1 - ap0)) applies (<= 10), $((ev1 - ev0)) events" \
+    || fail "100 flaps: $((ap1 - ap0)) applies for $((ev1 - ev0)) events (wanted <= 10)"
+fi
+
+section "watcher SIGKILLed"
+files0=$(find /var/lib/nicnuma -type f 2>/dev/null | wc -l)
+pid=$(systemctl show -p MainPID --value $unit)
+if [ "${pid:-0}" -gt 0 ]; then
+  kill -9 "$pid"
+  if wait_for 60 sh -c "p=\$(systemctl show -p MainPID --value $unit); [ \"\$p\" -gt 0 ] && [ \"\$p\" != $pid ] && systemctl is-active --quiet $unit"; then
+    pass "SIGKILL: systemd restarted $unit (pid $pid -> $(systemctl show -p MainPID --value $unit))"
+  else fail "SIGKILL: $unit $(systemctl is-active $unit) after killing $pid"; fi
+  pt bound "$pci" "$node" "$(wt)" "SIGKILL: state"
+  sleep 3
+  files1=$(find /var/lib/nicnuma -type f | wc -l)
+  [ "$files1" -eq "$files0" ] && pass "SIGKILL: /var/lib/nicnuma holds $files1 files, as before (no duplicate snapshot)" \
+    || fail "SIGKILL: /var/lib/nicnuma: $files0 files before, $files1 after"
+else
+  fail "SIGKILL: $unit has no main PID"
+fi
+
+section "another owner: refused with its name"
+mkdir -p /etc/tuned/nn-conflict
+printf '[main]\nsummary=nicnuma test: a profile that owns IRQs\n\n[irqbalance]\nbanned_cpus=3\n' >/etc/tuned/nn-conflict/tuned.conf
+cp /etc/tuned/active_profile "$work/active_profile" 2>/dev/null
+echo nn-conflict >/etc/tuned/active_profile
+"$nn" enable "${plan_opts[@]}" >"$work/tuned.out" 2>"$work/tuned.err"; rc=$?
+if [ "$rc" -eq 2 ] && grep -q "nn-conflict" "$work/tuned.err" "$work/tuned.out"; then
+  pass "tuned: enable refused (exit 2): $(grep -h nn-conflict "$work/tuned.err" "$work/tuned.out" | head -n1)"
+else fail "tuned: enable exit $rc with an active [irqbalance] profile: $(head -c 300 "$work/tuned.err")"; fi
+if [ -f "$work/active_profile" ]; then cp "$work/active_profile" /etc/tuned/active_profile; else rm -f /etc/tuned/active_profile; fi
+rm -rf /etc/tuned/nn-conflict
+mkdir -p /etc/systemd/network
+printf '[Match]\nPath=pci-%s\n\n[Link]\nIRQAffinityPolicy=single\n' "$pci" >/etc/systemd/network/50-nn-conflict.link
+"$nn" enable "${plan_opts[@]}" >"$work/link.out" 2>"$work/link.err"; rc=$?
+if [ "$rc" -eq 2 ] && grep -q "50-nn-conflict.link" "$work/link.err" "$work/link.out"; then
+  pass "link file: enable refused (exit 2): $(grep -h 50-nn-conflict "$work/link.err" "$work/link.out" | head -n1)"
+else fail "link file: enable exit $rc with a .link setting IRQAffinityPolicy=: $(head -c 300 "$work/link.err")"; fi
+rm -f /etc/systemd/network/50-nn-conflict.link
+
+section "disable: every value as before enable"
+if run disable 0 -- "$nn" disable; then
+  systemctl is-active --quiet $unit && fail "disable: $unit still active" || pass "disable: $unit stopped"
+  [ -e /etc/systemd/system/$unit ] && fail "disable: /etc/systemd/system/$unit still there" || pass "disable: the unit file enable wrote is gone"
+  [ -e /etc/nicnuma/nicnuma.conf ] && fail "disable: /etc/nicnuma/nicnuma.conf still there" || pass "disable: /etc/nicnuma/nicnuma.conf removed"
+fi
+python3 "$here/persist_truth.py" snap "$work/after-disable.json"
+pt diff "disable" "$st/before-enable.json" "$work/after-disable.json"
+
+# Last, so that what irqbalance moves cannot blur the diff above.
+section "irqbalance under systemd: apply --irqbalance stop, rollback"
+systemctl start irqbalance.service
+if wait_for 30 systemctl is-active --quiet irqbalance.service; then
+  pass "irqbalance: systemctl start: active"
+  run plan-ib 0 1 -- "$nn" plan --nics "$(netdev)" --json
+  if run apply-ib 0 1 -- "$nn" apply --plan "$work/plan-ib.out" --irqbalance stop; then
+    sleep 3
+    if systemctl is-active --quiet irqbalance.service; then fail "irqbalance=stop: irqbalance.service still active"
+    else pass "irqbalance=stop: irqbalance.service $(systemctl is-active irqbalance.service), $(systemctl is-enabled irqbalance.service 2>/dev/null), not restarted after 3 s"; fi
+    python3 "$here/persist_truth.py" bound "$pci" "$node" 5 "irqbalance=stop: applied" | tee -a "$results"
+    run rollback-ib 0 1 -- "$nn" rollback
+    if wait_for 20 systemctl is-active --quiet irqbalance.service; then pass "irqbalance: rollback started irqbalance.service again"
+    else fail "irqbalance: rollback left irqbalance.service $(systemctl is-active irqbalance.service)"; fi
+  fi
+else
+  fail "irqbalance: systemctl start irqbalance.service: $(systemctl is-active irqbalance.service)"
+fi
+systemctl stop irqbalance.service
+systemctl disable irqbalance.service >/dev/null 2>&1
+
+section "layout units started by systemd, check --pid"
+lay=nnlay
+if run layout 0 1 -- "$nn" layout --service "$lay" --nodes all --include-irq-cores --json \
+    --exec "/usr/bin/python3 $here/persist_truth.py hold 64" --out /etc/systemd/system; then
+  systemctl daemon-reload
+  n=$(pj "$work/layout.out" 'len(d["layout"]["instances"])' || echo 0)
+  for ((i = 0; i < n; i++)); do
+    ln=$(pj "$work/layout.out" "d['layout']['instances'][$i]['node']")
+    u=$lay@$ln.service
+    if ! systemctl start "$u" || ! wait_for 30 systemctl is-active --quiet "$u"; then
+      fail "layout: systemctl start $u: $(systemctl is-active "$u")"; continue
+    fi
+    pid=$(systemctl show -p MainPID --value "$u")
+    wait_for 60 test -e "/run/hold-$pid" || { fail "layout: $u (pid $pid) did not touch its memory"; continue; }
+    pass "layout: $u active under systemd, pid $pid"
+    if run "check-pid-$ln" 0 -- "$nn" check --pid "$pid" --json; then
+      v=$(pj "$work/check-pid-$ln.out" 'd["processes"][0].get("verdicts", [])')
+      if pj "$work/check-pid-$ln.out" '{"bound", "local"} <= set(d["processes"][0].get("verdicts", []))' >/dev/null; then
+        pass "layout: check --pid $u: $v"
+      else fail "layout: check --pid $u: $v"; fi
+    fi
+    pt place "layout: $u in /proc (node $ln)" "$pid" "$ln"
+    systemctl stop "$u"
+  done
+  [ "$n" -ge 2 ] && pass "layout: $n instances" || fail "layout: $n instances, wanted one per node (2)"
+  rm -rf /etc/systemd/system/"$lay"@*; systemctl daemon-reload
+fi
+
+finish
