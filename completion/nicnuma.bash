@@ -11,25 +11,25 @@ _nicnuma_opts() {
 	case $1 in
 	topo) echo --help --no-cpus ;;
 	nics) echo --brief --help ;;
-	plan) echo --channels --cpus --help --hugepages --irqbalance --nics --policy --reserve ;;
+	plan) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --policy --reserve ;;
 	apply) echo --channels --coexist --cpus --dry-run --help --hugepages --irqbalance --keep-going \
-		--nics --plan --policy --reserve --state-dir ;;
+		--nics --no-xps --plan --policy --reserve --state-dir ;;
 	check) echo --channels --count --cpus --dpdk --file-prefix --help --hugepages --irqbalance \
-		--min-memory --nics --pid --plan --policy --reserve --socket --threshold --timeout \
+		--min-memory --nics --no-xps --pid --plan --policy --reserve --socket --threshold --timeout \
 		--vdev-node --watch ;;
 	rollback) echo --help --state-dir ;;
-	script) echo --channels --cpus --help --hugepages --irqbalance --nics --output --plan \
+	script) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
 		--policy --reserve --restore-dir ;;
 	hugepages) echo --all --count --dry-run --help --mem --mount --node --partial --size --state-dir ;;
 	bench) echo --duration --fwd --help --in-memory --pci --rate --repeat --report --size \
 		--state-dir ;;
 	layout) echo --channels --cpus --dpdk --dry-run --exec --force --help --hugepages \
-		--include-irq-cores --irqbalance --nics --nodes --numactl --out --plan --policy \
+		--include-irq-cores --irqbalance --nics --no-xps --nodes --numactl --out --plan --policy \
 		--reserve --service ;;
-	metrics) echo --channels --cpus --help --hugepages --irqbalance --nics --output --plan \
+	metrics) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
 		--policy --reserve ;;
 	enable) echo --channels --coexist --cpus --dry-run --help --hugepages --interval --irqbalance \
-		--nics --no-start --policy --reserve --settle --state-dir ;;
+		--nics --no-start --no-xps --policy --reserve --settle --state-dir ;;
 	disable) echo --help --keep-config --state-dir ;;
 	status) echo --help --state-dir ;;
 	watch) echo --coexist --config --count --events --exec --help --interval --once --print-unit \

@@ -99,13 +99,15 @@ void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep);
 void nn_apply_report_free(struct nn_apply_report *rep);
 
 /* check: the same values, read only. Returns the number of drifted values
- * (irqbalance running unfenced counts as one), or a negative errno. */
+ * (irqbalance running unfenced counts as one, unless the plan leaves it
+ * alone: irqb_left), or a negative errno. */
 struct nn_check_report {
 	struct nn_apply_val *vals;
 	size_t nvals;
 	struct nn_irqb_proc irqb;
 	bool irqb_fenced;
 	bool irqb_drift;
+	bool irqb_left;		/* runs unfenced, and the plan leaves it alone: not drift */
 	size_t ndrift;
 };
 

@@ -191,6 +191,18 @@ static bool watch_ok(const struct nn_metrics *m, const void *it, double *v)
 	return m->watch.has_result;
 }
 
+static bool desired_nics(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)m->desired_nics;
+	return m->has_desired;
+}
+
+static bool desired_present(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)m->desired_nics_present;
+	return m->has_desired;
+}
+
 static bool watch_events(const struct nn_metrics *m, const void *it, double *v)
 {
 	*v = (double)m->watch.events;
@@ -259,14 +271,19 @@ static const struct mfamily families[] = {
 	{ "nicnuma_watch_last_apply_timestamp_seconds", "gauge", M_HOST,
 	  "When nicnuma watch last acted, seconds since the epoch", watch_time },
 	{ "nicnuma_watch_last_apply_success", "gauge", M_HOST,
-	  "1 when nicnuma watch's last action left the host as desired (applied or unchanged)",
-	  watch_ok },
+	  "1 when nicnuma watch's last action did not fail (applied, unchanged, or skipped: "
+	  "no desired NIC on the host, see nicnuma_desired_nics_present)", watch_ok },
 	{ "nicnuma_watch_events_total", "counter", M_HOST,
 	  "Link and device events nicnuma watch saw since it started", watch_events },
 	{ "nicnuma_watch_applies_total", "counter", M_HOST,
 	  "Applies nicnuma watch made since it started", watch_applies },
 	{ "nicnuma_watch_values_written_total", "counter", M_HOST,
 	  "Values nicnuma watch wrote since it started", watch_written },
+	{ "nicnuma_desired_nics", "gauge", M_HOST,
+	  "NICs in the desired state (/etc/nicnuma/nicnuma.conf; no sample unless enabled)",
+	  desired_nics },
+	{ "nicnuma_desired_nics_present", "gauge", M_HOST,
+	  "Desired NICs the host has now (by PCI address); the others are not kept", desired_present },
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))

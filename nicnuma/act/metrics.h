@@ -31,7 +31,7 @@ struct nn_metrics_watch {
 	bool has_time;
 	double last_time;	/* last action, seconds since the epoch */
 	bool has_result;
-	bool last_ok;		/* its result was applied or unchanged */
+	bool last_ok;		/* its result was applied, unchanged or skipped */
 	long long events, applies, values_written;	/* -1 absent */
 };
 
@@ -62,6 +62,10 @@ struct nn_metrics {
 	bool irqb_running;
 	bool irqb_fenced;
 	struct nn_metrics_watch watch;
+	/* The desired state's NICs and how many the host has (the caller
+	 * sets these after nn_metrics_collect(): no samples unless has_desired). */
+	bool has_desired;
+	long desired_nics, desired_nics_present;
 };
 
 /* Fills @m from @host (not virtual NICs: their queue and PCIe families)

@@ -367,5 +367,8 @@ void nn_watch_state_free(struct nn_watch_state *st)
 
 bool nn_watch_result_ok(const char *result)
 {
-	return result && (!strcmp(result, "applied") || !strcmp(result, "unchanged"));
+	/* skipped: none of the desired NICs is on the host, nothing to do;
+	 * not a failed apply (nicnuma_desired_nics_present says it). */
+	return result && (!strcmp(result, "applied") || !strcmp(result, "unchanged") ||
+			  !strcmp(result, "skipped"));
 }

@@ -83,8 +83,8 @@ int nn_watch_state_parse(const char *text, size_t len, struct nn_watch_state *st
  * when it is malformed, else 0. */
 int nn_watch_state_read(struct nn_ctx *ctx, struct nn_watch_state *st);
 void nn_watch_state_free(struct nn_watch_state *st);
-/* The last action left the host as desired: "applied" or "unchanged"
- * ("skipped": no desired NIC present, "failed": not). */
+/* The last action did not fail: "applied", "unchanged", or "skipped" (no
+ * desired NIC present: nothing to do, not a failed apply); "failed": not. */
 bool nn_watch_result_ok(const char *result);
 
 #endif

@@ -265,7 +265,6 @@ static int reconcile(struct watcher *w, const char *trigger, bool periodic, bool
 		err = ensure_log(w);
 	if (err)
 		goto out;
-	nn_desired_trim_plan(&w->d, &plan);
 	shape = nn_plan_shape_to_json(&plan);
 	ao.shape = shape;
 	ao.host = &host;

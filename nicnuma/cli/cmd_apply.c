@@ -71,8 +71,9 @@ static void usage(FILE *fp)
 "                        tree keeps its own snapshots\n"
 "  -h, --help            this help\n"
 "\n"
-"Plan options (as for 'nicnuma plan'; without --plan only):\n"
-NN_PLAN_OPTS_HELP
+"Plan options (as for 'nicnuma plan'; without --plan only; --irqbalance is\n"
+"the one above):\n"
+NN_PLAN_OPTS_HELP_NO_IRQB
 "\n"
 "Under --root DIR the files under DIR are written (a writable copy of a captured\n"
 "tree); irqbalance, channels and anything else live are reported 'not touched\n"

@@ -53,8 +53,8 @@ static void usage(FILE *fp)
 "      --state-dir DIR    snapshots, the lock and enabled.json\n"
 "  -h, --help             this help\n"
 "\n"
-"Plan options (as for 'nicnuma plan'):\n"
-NN_PLAN_OPTS_HELP
+"Plan options (as for 'nicnuma plan'; --irqbalance is the one above):\n"
+NN_PLAN_OPTS_HELP_NO_IRQB
 "\n"
 "--json: {\"enable\":{\"config\",\"desired\",\"dry_run\",\"apply\":{..as apply..},\n"
 "\"snapshot\",\"unit\":{\"path\",\"written\",\"packaged\",\"action\"}},\"warnings\":[..]}.\n"
@@ -250,7 +250,6 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 	if (nn_desired_from_plan(&d, &plan, &a.popts))
 		goto out;
 	d.irqbalance = a.irqb;
-	d.xps = true;
 	if (a.interval)
 		d.interval_s = (unsigned int)a.interval;
 	if (a.settle)

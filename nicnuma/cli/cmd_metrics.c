@@ -26,7 +26,9 @@ static void usage(FILE *fp)
 "hugepage pools; each NIC's PCIe link (width and speed, current and max,\n"
 "down-trained, healthy as 'nicnuma nics' judges it); irqbalance; and nicnuma\n"
 "watch: running (its lock) and its last action (/run/nicnuma/watch.json, as\n"
-"'nicnuma status' reads it). Nothing on the host is changed.\n"
+"'nicnuma status' reads it; success 1 for applied, unchanged and skipped);\n"
+"when enabled, the desired state's NICs and how many the host has. Nothing on\n"
+"the host is changed.\n"
 "\n"
 "The plan the check families compare against, named by the sample\n"
 "nicnuma_plan_info{source=...}:\n"
@@ -76,8 +78,9 @@ static bool enabled(struct nn_ctx *ctx)
 }
 
 /* The desired state's plan: 0, 1 when there is none to check (a warning),
- * or -errno (printed). */
-static int desired_plan(struct nn_ctx *ctx, const struct nn_host *host, struct nn_plan *plan)
+ * or -errno (printed). @m gets the desired NICs and how many are present. */
+static int desired_plan(struct nn_ctx *ctx, const struct nn_host *host, struct nn_plan *plan,
+			struct nn_metrics *m)
 {
 	struct nn_desired d;
 	const char **missing = NULL;
@@ -92,6 +95,11 @@ static int desired_plan(struct nn_ctx *ctx, const struct nn_host *host, struct n
 	if (err)
 		return err;
 	err = nn_desired_make_plan(&d, host, plan, &missing, &nmissing);
+	if (!err || err == -ENOENT) {
+		m->has_desired = true;
+		m->desired_nics = (long)d.nnics;
+		m->desired_nics_present = (long)(d.nnics - nmissing);
+	}
 	for (i = 0; i < nmissing; i++)
 		nn_warn(ctx, NN_DESIRED_PATH, "desired NIC %s is not on the host", missing[i]);
 	free(missing);
@@ -106,7 +114,7 @@ static int desired_plan(struct nn_ctx *ctx, const struct nn_host *host, struct n
 int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct nn_plan_opts popts = { 0 };
-	struct nn_metrics m = { 0 };
+	struct nn_metrics m = { 0 }, desired = { 0 };
 	struct nn_sb sb = NN_SB_INIT;
 	const char *plan_file = NULL, *output = NULL;
 	enum nn_metrics_plan_source source = NN_METRICS_PLAN_NONE;
@@ -157,7 +165,7 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (!plan_file && !plan_opts && enabled(ctx)) {
-		err = desired_plan(ctx, &host, &plan);
+		err = desired_plan(ctx, &host, &plan, &desired);
 		if (err < 0)
 			goto out;
 		source = err ? NN_METRICS_PLAN_NONE : NN_METRICS_PLAN_DESIRED;
@@ -173,6 +181,9 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "metrics: %s", strerror(-err));
 		goto out;
 	}
+	m.has_desired = desired.has_desired;
+	m.desired_nics = desired.desired_nics;
+	m.desired_nics_present = desired.desired_nics_present;
 	if (output || !ctx->out.json) {
 		err = nn_metrics_render(&m, &sb);
 		if (err < 0) {

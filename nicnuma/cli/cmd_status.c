@@ -33,7 +33,8 @@ static void usage(FILE *fp)
 "--json keys: enabled (bool), service {active, main_pid, unit} or null,\n"
 "watcher {pid, started, last_action {time, trigger, result, changed}} or\n"
 "null, matches_desired (bool, null when there is no desired state), drift\n"
-"[\"irq 41 (eth1): 0-1, want 2\", ..], warnings [..].\n"
+"[\"irq 41 (eth1): 0-1, want 2\", ..], notes [..] (a running irqbalance with\n"
+"irqbalance = leave: not drift), warnings [..].\n"
 "\n"
 "Exit status: 0 enabled, running and matching; 1 otherwise; 2 error.\n");
 }
@@ -92,6 +93,11 @@ static int desired_check(struct nn_ctx *ctx)
 	} else {
 		nn_err(ctx, "status: cannot compare with the desired state: %s", strerror(-err));
 	}
+	nn_close_array(&ctx->out);
+	nn_open_array(&ctx->out, "notes");
+	if (err >= 0 && rep.irqb_left)
+		nn_print_string(&ctx->out, PRINT_ANY, NULL, "note: %s\n",
+				"irqbalance runs, left alone (irqbalance = leave): not drift");
 	nn_close_array(&ctx->out);
 	if (ret >= 0)
 		nn_print_bool(&ctx->out, PRINT_ANY, "matches_desired", "matches desired: %s\n", ret == 1);

@@ -78,6 +78,10 @@ int nn_plan_opt(struct nn_ctx *ctx, int opt, const char *arg, struct nn_plan_opt
 		o->channels = true;
 		ret = 0;
 		break;
+	case NN_OPT_NO_XPS:
+		o->no_xps = true;
+		ret = 0;
+		break;
 	case NN_OPT_IRQBALANCE:
 		ret = strcmp(arg, "none") ? nn_irqbalance_action_parse(arg, &o->irqbalance) : -EINVAL;
 		if (ret)

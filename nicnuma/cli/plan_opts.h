@@ -18,6 +18,7 @@ enum {
 	NN_OPT_CHANNELS,
 	NN_OPT_IRQBALANCE,
 	NN_OPT_HUGEPAGES,
+	NN_OPT_NO_XPS,
 	NN_OPT_PLAN,
 	NN_OPT_STATE_DIR,
 };
@@ -28,10 +29,14 @@ enum {
 	{ "reserve", required_argument, NULL, NN_OPT_RESERVE }, \
 	{ "policy", required_argument, NULL, NN_OPT_POLICY }, \
 	{ "channels", no_argument, NULL, NN_OPT_CHANNELS }, \
+	{ "no-xps", no_argument, NULL, NN_OPT_NO_XPS }, \
 	{ "irqbalance", required_argument, NULL, NN_OPT_IRQBALANCE }, \
 	{ "hugepages", required_argument, NULL, NN_OPT_HUGEPAGES }
 
-#define NN_PLAN_OPTS_HELP \
+/* The shared block, in three parts: `enable` has its own --irqbalance
+ * (stop|ban|leave, the desired state's words) and prints the block without
+ * the plan's (NN_PLAN_OPTS_HELP_NO_IRQB), so each --help defines an option once. */
+#define NN_PLAN_OPTS_HELP_HEAD \
 "  --nics NIC[,NIC..]   plan these NICs only (default: every non-virtual NIC;\n" \
 "                       virtual ones such as veth are planned when named)\n" \
 "  --cpus CPULIST       queue IRQs and XPS only on these CPUs (kernel form:\n" \
@@ -45,14 +50,23 @@ enum {
 "                       farthest from the NIC, for mismatch experiments\n" \
 "  --channels           also set each NIC's combined channels to the number of\n" \
 "                       cores planned for it (ethtool -L)\n" \
+"  --no-xps             plan no XPS masks: the tx queues' xps_cpus are left as\n" \
+"                       they are (the desired state's xps = no)\n"
+
+#define NN_PLAN_OPTS_HELP_IRQB \
 "  --irqbalance ACTION  stop (default): stop irqbalance (systemctl disable --now\n" \
 "                       under systemd); ban: keep it running but fence the\n" \
 "                       planned IRQs (IRQBALANCE_BANNED_CPULIST / --banirq);\n" \
-"                       ignore: leave it alone (it will move IRQs again)\n" \
+"                       ignore: leave it alone (it will move IRQs again)\n"
+
+#define NN_PLAN_OPTS_HELP_TAIL \
 "  --hugepages SIZE:COUNT\n" \
 "                       reserve at least COUNT pages of SIZE (2M, 1G, 2048kB)\n" \
 "                       on each node that holds a planned NIC (a larger pool\n" \
 "                       is kept); adds DPDK --socket-mem COUNT x SIZE\n"
+
+#define NN_PLAN_OPTS_HELP NN_PLAN_OPTS_HELP_HEAD NN_PLAN_OPTS_HELP_IRQB NN_PLAN_OPTS_HELP_TAIL
+#define NN_PLAN_OPTS_HELP_NO_IRQB NN_PLAN_OPTS_HELP_HEAD NN_PLAN_OPTS_HELP_TAIL
 
 /* Handles one getopt value; 0 done, 1 not a planning option, -1 bad value
  * (message already printed, naming the option). */

@@ -439,6 +439,7 @@ int nn_desired_plan_opts(const struct nn_desired *d, const struct nn_host *host,
 	}
 	o->policy = d->policy;
 	o->channels = d->channels;
+	o->no_xps = !d->xps;
 	o->irqbalance = nn_desired_irqb_action(d->irqbalance);
 	o->hugepage_size_kb = d->hugepage_size_kb;
 	o->hugepage_count = d->hugepage_count;
@@ -454,19 +455,6 @@ fail:
 	return err;
 }
 
-void nn_desired_trim_plan(const struct nn_desired *d, struct nn_plan *plan)
-{
-	size_t i;
-
-	if (d->xps)
-		return;
-	for (i = 0; i < plan->nxps; i++) {
-		free(plan->xps[i].nic);
-		nn_cpuset_free(&plan->xps[i].cpus);
-	}
-	plan->nxps = 0;
-}
-
 int nn_desired_from_plan(struct nn_desired *d, const struct nn_plan *plan,
 			 const struct nn_plan_opts *o)
 {
@@ -478,6 +466,7 @@ int nn_desired_from_plan(struct nn_desired *d, const struct nn_plan *plan,
 		err = nn_desired_add_nic(d, plan->nics[i].pci, plan->nics[i].nic);
 	d->policy = o->policy;
 	d->channels = o->channels;
+	d->xps = !o->no_xps;
 	d->irqbalance = o->irqbalance == NN_IRQB_BAN ? NN_DIRQB_BAN :
 			o->irqbalance == NN_IRQB_NONE ? NN_DIRQB_LEAVE : NN_DIRQB_STOP;
 	d->hugepage_size_kb = o->hugepage_size_kb;
@@ -584,8 +573,6 @@ int nn_desired_make_plan(const struct nn_desired *d, const struct nn_host *host,
 	memset(plan, 0, sizeof(*plan));
 	if (!err)
 		err = nn_plan_make(host, &po, plan);
-	if (!err)
-		nn_desired_trim_plan(d, plan);
 	nn_plan_opts_free(&po);
 	return err;
 }

@@ -76,10 +76,8 @@ enum nn_irqbalance_action nn_desired_irqb_action(enum nn_desired_irqb m);
  * none is present (nothing to plan). */
 int nn_desired_plan_opts(const struct nn_desired *d, const struct nn_host *host,
 			 struct nn_plan_opts *o, const char ***missing, size_t *nmissing);
-/* What the plan's options cannot say: xps = no drops the plan's XPS masks. */
-void nn_desired_trim_plan(const struct nn_desired *d, struct nn_plan *plan);
 /* The plan of @d for what @host has now: its plan options (above), the
- * planner, then nn_desired_trim_plan(). -ENOENT when none of its NICs is
+ * planner (xps = no is its no_xps). -ENOENT when none of its NICs is
  * present (@plan empty); @missing as for nn_desired_plan_opts(). What status
  * and metrics compare the host against. */
 int nn_desired_make_plan(const struct nn_desired *d, const struct nn_host *host,

@@ -1372,7 +1372,7 @@ int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, st
 		ret = emit_nic(&st, &st.nics[i]);
 		if (!ret)
 			ret = emit_irqs(&st, &st.nics[i]);
-		if (!ret)
+		if (!ret && !opts->no_xps)
 			ret = emit_xps(&st, &st.nics[i]);
 		if (!ret && opts->channels)
 			ret = emit_channels(&st, &st.nics[i]);

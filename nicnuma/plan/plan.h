@@ -36,6 +36,7 @@ struct nn_plan_opts {
 	bool has_reserve;
 	enum nn_policy policy;
 	bool channels;			/* also set combined channels to the planned cores */
+	bool no_xps;			/* plan no XPS masks (--no-xps, xps = no) */
 	enum nn_irqbalance_action irqbalance;
 	unsigned long hugepage_size_kb;	/* --hugepages SIZE:COUNT; 0 none */
 	long hugepage_count;		/* per NIC node */

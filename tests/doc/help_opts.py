@@ -4,6 +4,8 @@
 
     help_opts.py help < HELP_TEXT     one option a line (--long, -x), sorted
     help_opts.py man FILE.scd         the same from the page's definitions
+    help_opts.py dups help|man [FILE] the options defined on more than one row
+                                      (an option is defined once per text)
 
 In a --help text an option is defined by a row of the options table: a line
 indented 2 or 6 spaces that starts with '-'; its tokens are the options before
@@ -18,8 +20,9 @@ TOK = re.compile(r'(?<![\w-])(--[a-z0-9][a-z0-9-]*|-[A-Za-z0-9])(?![\w-])')
 ROW = re.compile(r'^(  |      )-[-A-Za-z0-9]')
 
 
-def help_opts(text):
-    out = set()
+def help_rows(text):
+    """Each defining row's options (a list of sets)."""
+    rows = []
     for line in text.splitlines():
         if not ROW.match(line):
             continue
@@ -33,20 +36,36 @@ def help_opts(text):
                                      re.match(r'^[A-Z][A-Z0-9_\[\],.|:]*$', toks[k])):
                 k += 1
             lead = ' '.join(toks[:k])
-        out.update(TOK.findall(lead.split('=')[0] if '=' in lead and ' ' not in lead else lead))
-    return out
+        rows.append(set(TOK.findall(lead.split('=')[0] if '=' in lead and ' ' not in lead else lead)))
+    return rows
+
+
+def help_opts(text):
+    return set().union(*help_rows(text))
+
+
+def man_rows(text):
+    return [set(TOK.findall(' '.join(re.findall(r'\*([^*]+)\*', line))))
+            for line in text.splitlines() if line.startswith('*-')]
 
 
 def man_opts(text):
-    out = set()
-    for line in text.splitlines():
-        if line.startswith('*-'):
-            out.update(TOK.findall(' '.join(re.findall(r'\*([^*]+)\*', line))))
+    return set().union(*man_rows(text))
+
+
+def dups(rows):
+    seen, out = set(), set()
+    for r in rows:
+        out |= seen & r
+        seen |= r
     return out
 
 
 if __name__ == '__main__':
-    if sys.argv[1] == 'help':
+    if sys.argv[1] == 'dups':
+        opts = dups(help_rows(sys.stdin.read()) if sys.argv[2] == 'help'
+                    else man_rows(open(sys.argv[3]).read()))
+    elif sys.argv[1] == 'help':
         opts = help_opts(sys.stdin.read())
     else:
         opts = man_opts(open(sys.argv[2]).read())

@@ -4,8 +4,9 @@
 #
 # The built binary's --help is the truth. For every command 'nicnuma --help'
 # lists, man/nicnuma-CMD.8.scd must exist and define exactly the options the
-# command's --help defines (tests/doc/help_opts.py parses both); nicnuma.8
-# against the global options. And every page must document something that
+# command's --help defines (tests/doc/help_opts.py parses both), neither
+# defining one twice (enable's --irqbalance is its own, not the plan's as
+# well); nicnuma.8 against the global options. And every page must document something that
 # exists: a page for a command the binary does not have fails too, so a
 # page written ahead of its command (from a contract) shows as a gap until
 # the command lands.
@@ -40,6 +41,11 @@ for c in $cmds; do
 	page=$mandir/nicnuma-$c.8.scd
 	[ -f "$page" ] || { err "$c: no man page $page"; continue; }
 	help=$("$nicnuma" "$c" --help) || { err "$c --help failed"; continue; }
+	# one definition of each option, in --help and in the page
+	d=$(printf '%s\n' "$help" | python3 "$opts" dups help | paste -sd' ')
+	[ -z "$d" ] || err "$c --help defines more than once: $d"
+	d=$(python3 "$opts" dups man "$page" | paste -sd' ')
+	[ -z "$d" ] || err "$(basename "$page") defines more than once: $d"
 	# options of subcommands and modes with their own --help
 	case $c in
 	check) help+=$'\n'$("$nicnuma" check --pid --help)$'\n'$("$nicnuma" check --dpdk --help) ;;

@@ -85,6 +85,11 @@ grep -q '^nicnuma_watch_last_apply_timestamp_seconds 1714564800$' "$tmp/dead.pro
 sed -i 's/"result":"applied"/"result":"failed"/' "$root/run/nicnuma/watch.json"
 "$nicnuma" --root "$root" metrics > "$tmp/failed.prom"
 grep -qx 'nicnuma_watch_last_apply_success 0' "$tmp/failed.prom" || err "a failed action counted as success"
+# skipped: none of the desired NICs on the host, nothing to do: not a failure
+sed -i 's/"result":"failed"/"result":"skipped"/' "$root/run/nicnuma/watch.json"
+"$nicnuma" --root "$root" metrics > "$tmp/skipped.prom"
+grep -qx 'nicnuma_watch_last_apply_success 1' "$tmp/skipped.prom" || err "a skipped action counted as a failure"
+grep -q '^nicnuma_desired_nics' "$tmp/skipped.prom" && err "not enabled: desired NIC families present"
 rm "$root/run/nicnuma/watch.json"
 "$nicnuma" --root "$root" metrics > "$tmp/nowatch.prom"
 grep -qx 'nicnuma_watch_running 0' "$tmp/nowatch.prom" || err "no state file: watch_running not 0"
@@ -131,6 +136,13 @@ python3 "$mkhost" build even-odd "$root2" || exit 2
 "$nicnuma" --root "$root2" metrics > "$tmp/desired.prom" 2>/dev/null
 grep -qx 'nicnuma_plan_info{source="desired"} 1' "$tmp/desired.prom" || err "enabled: plan source is not desired"
 grep -qx 'nicnuma_drift_values 0' "$tmp/desired.prom" || err "enabled and applied: drift $(grep '^nicnuma_drift_values' "$tmp/desired.prom")"
+grep -qx 'nicnuma_desired_nics 1' "$tmp/desired.prom" && grep -qx 'nicnuma_desired_nics_present 1' "$tmp/desired.prom" ||
+	err "enabled: desired NICs $(grep '^nicnuma_desired' "$tmp/desired.prom")"
+# the desired NIC gone (another PCI address in the file): present 0, no plan check
+sed -i 's/^nic = 0000:81:00.0 /nic = 0000:82:00.0 /' "$root2/etc/nicnuma/nicnuma.conf"
+"$nicnuma" --root "$root2" metrics > "$tmp/absent.prom" 2>/dev/null
+grep -qx 'nicnuma_desired_nics 1' "$tmp/absent.prom" && grep -qx 'nicnuma_desired_nics_present 0' "$tmp/absent.prom" ||
+	err "desired NIC absent: $(grep '^nicnuma_desired' "$tmp/absent.prom") $(grep '^nic =' "$root2/etc/nicnuma/nicnuma.conf")"
 "$nicnuma" --root "$root2" metrics --policy spread 2>/dev/null | grep -qx 'nicnuma_plan_info{source="default"} 1' ||
 	err "plan options: plan source is not default"
 

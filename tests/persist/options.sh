@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/persist/options.sh NICNUMA FIXTURE_TAR - enable's desired-state
+# options on a fake root (nothing live; systemctl never runs):
+#  - --no-xps: the desired state says xps = no, no XPS mask is planned or
+#    written, and a tx queue's xps_cpus changed afterwards is not drift;
+#  - a running irqbalance: with irqbalance = leave it is a status note, not
+#    drift (matches_desired true); with irqbalance = stop it is drift.
+set -uo pipefail
+nn=${1:?usage: options.sh NICNUMA FIXTURE_TAR} tar=${2:?}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nn-persist-opts.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+R=$tmp/root
+fresh() { rm -rf "$R"; mkdir -p "$R"; tar -xzf "$tar" -C "$R"; }
+n() { "$nn" --root "$R" "$@"; }
+xps() { cat "$R"/sys/class/net/eth1/queues/tx-*/xps_cpus; }
+# a captured tree's irqbalance: comm and cmdline only (scripts/capture-host)
+irqbalance_runs() {
+	mkdir -p "$R/proc/4242"
+	echo irqbalance > "$R/proc/4242/comm"
+	printf '/usr/sbin/irqbalance\0--foreground\0' > "$R/proc/4242/cmdline"
+}
+
+# 1. --no-xps
+fresh
+# (plan exits 1 here: a warning, more queues than CPUs)
+n --json plan --nics eth1 > "$tmp/p.json" 2>/dev/null
+jq -e '.plan.xps | length > 0' "$tmp/p.json" >/dev/null || fail "plan: no XPS to leave out"
+n --json plan --nics eth1 --no-xps > "$tmp/p.json" 2>/dev/null
+jq -e '.plan.xps == []' "$tmp/p.json" >/dev/null || fail "plan --no-xps planned XPS"
+before=$(xps)
+n enable --nics eth1 --no-xps >"$tmp/out" 2>&1 || fail "enable --no-xps: $(cat "$tmp/out")"
+grep -qx 'xps = no' "$R/etc/nicnuma/nicnuma.conf" || fail "config: $(cat "$R/etc/nicnuma/nicnuma.conf")"
+[ "$(xps)" = "$before" ] || fail "enable --no-xps wrote XPS masks"
+echo 3 > "$R/sys/class/net/eth1/queues/tx-0/xps_cpus"
+n --json status > "$tmp/st"
+jq -e '.matches_desired and .drift == []' "$tmp/st" >/dev/null || fail "xps = no: status $(cat "$tmp/st")"
+n watch --once 2>"$tmp/err" || fail "watch --once: $(cat "$tmp/err")"
+jq -e '.last_action.result == "unchanged"' "$R/run/nicnuma/watch.json" >/dev/null ||
+	fail "xps = no: the watcher acted: $(cat "$R/run/nicnuma/watch.json")"
+[ "$(cat "$R/sys/class/net/eth1/queues/tx-0/xps_cpus")" = 3 ] || fail "xps = no: the watcher wrote XPS"
+# and without it XPS is kept: the same change is drift
+fresh
+n enable --nics eth1 >"$tmp/out" 2>&1 || fail "enable: $(cat "$tmp/out")"
+grep -qx 'xps = yes' "$R/etc/nicnuma/nicnuma.conf" || fail "config without --no-xps: xps is not yes"
+echo 3 > "$R/sys/class/net/eth1/queues/tx-0/xps_cpus"
+n --json status > "$tmp/st"
+jq -e '.matches_desired == false and any(.drift[]; test("tx-0/xps_cpus"))' "$tmp/st" >/dev/null ||
+	fail "xps = yes: changed XPS is not drift: $(cat "$tmp/st")"
+
+# 2. irqbalance = leave: a note, not drift
+fresh; irqbalance_runs
+n enable --nics eth1 --irqbalance leave >"$tmp/out" 2>&1; rc=$?
+[ "$rc" -le 1 ] || fail "enable --irqbalance leave: rc $rc $(cat "$tmp/out")"
+grep -qx 'irqbalance = leave' "$R/etc/nicnuma/nicnuma.conf" || fail "config: irqbalance is not leave"
+n --json status > "$tmp/st"
+jq -e '.matches_desired == true and .drift == [] and (.notes | length) == 1 and
+	(.notes[0] | test("irqbalance"))' "$tmp/st" >/dev/null || fail "leave + irqbalance: status $(cat "$tmp/st")"
+n status > "$tmp/st.txt"
+grep -q '^note: irqbalance runs' "$tmp/st.txt" || fail "leave: no note line: $(cat "$tmp/st.txt")"
+grep -q '^drift:' "$tmp/st.txt" && fail "leave: a drift line: $(cat "$tmp/st.txt")"
+
+# 3. irqbalance = stop: a running irqbalance is drift
+fresh; irqbalance_runs
+n enable --nics eth1 --irqbalance stop >"$tmp/out" 2>&1; rc=$?
+[ "$rc" -le 1 ] || fail "enable --irqbalance stop: rc $rc $(cat "$tmp/out")"
+n --json status > "$tmp/st"
+jq -e '.matches_desired == false and .notes == [] and
+	any(.drift[]; test("irqbalance runs and is not fenced"))' "$tmp/st" >/dev/null ||
+	fail "stop + irqbalance: status $(cat "$tmp/st")"
+echo "ok: enable --no-xps, irqbalance leave/stop in status on a fake root"
