@@ -11,11 +11,11 @@ _nicnuma_opts() {
 	case $1 in
 	topo) echo --help --no-cpus ;;
 	nics) echo --brief --help ;;
-	plan) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --policy --reserve ;;
+	plan) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --policy --reserve --rss ;;
 	apply) echo --channels --coexist --cpus --dry-run --help --hugepages --irqbalance --keep-going \
-		--nics --no-xps --plan --policy --reserve --state-dir ;;
+		--nics --no-xps --plan --policy --reserve --rss --state-dir ;;
 	check) echo --channels --count --cpus --dpdk --file-prefix --help --hugepages --irqbalance \
-		--min-memory --nics --no-xps --pid --plan --policy --reserve --socket --threshold --timeout \
+		--min-memory --nics --no-xps --pid --plan --policy --reserve --rss --socket --threshold --timeout \
 		--vdev-node --watch ;;
 	rollback) echo --help --state-dir ;;
 	script) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
@@ -106,6 +106,7 @@ _nicnuma() {
 	--hugepages) COMPREPLY=($(compgen -S : -W "$(_nicnuma_sizes "$root")" -- "$cur"))
 		compopt -o nospace 2>/dev/null; return ;;
 	--policy) COMPREPLY=($(compgen -W "local spread remote" -- "$cur")); return ;;
+	--rss) COMPREPLY=($(compgen -W "local local:cpu none" -- "$cur")); return ;;
 	--irqbalance)
 		if [ "$cmd" = enable ]; then COMPREPLY=($(compgen -W "stop ban leave" -- "$cur"))
 		else COMPREPLY=($(compgen -W "stop ban ignore" -- "$cur")); fi

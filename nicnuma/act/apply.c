@@ -114,13 +114,90 @@ static void classify(struct nn_apply_val *v, const struct nn_cpuset *cur, bool c
 		v->status = NN_VAL_DRIFT;
 }
 
+/* The RSS table of plan entry @r: the live table (live only), the planned
+ * one built for the driver's size, and whether they differ. An unreadable
+ * table aborts apply (-errno, nothing changed); check calls it drift. */
+static int collect_rss(struct nn_ctx *ctx, const struct nn_plan_rss *r, bool check,
+		       struct nn_apply_val *v)
+{
+	struct nn_rss now;
+	unsigned int i;
+	int err;
+
+	v->kind = NN_VAL_RSS;
+	v->irq = -1;
+	v->queue = -1;
+	v->nic = r->nic;
+	v->path = strdup(r->nic);
+	if (!v->path)
+		return -ENOMEM;
+	err = nn_rss_get(ctx, -1, r->nic, &now);
+	if (now.state == NN_RSS_NOT_READ) {
+		v->status = NN_VAL_SKIPPED;
+		snprintf(v->note, sizeof(v->note), "not touched (fake root)");
+		return 0;
+	}
+	if (now.state == NN_RSS_UNSUPPORTED) {
+		v->status = NN_VAL_SKIPPED;
+		snprintf(v->note, sizeof(v->note), "not supported by this driver");
+		return 0;
+	}
+	if (err || now.state != NN_RSS_OK) {
+		err = err ? err : -EIO;
+		if (check) {
+			v->status = NN_VAL_DRIFT;
+			snprintf(v->note, sizeof(v->note), "RSS table unreadable: %s", strerror(-err));
+			return 0;
+		}
+		nn_err(ctx, "cannot read the RSS table of %s: %s; nothing was changed", r->nic,
+		       strerror(-err));
+		return err;
+	}
+	v->rss_n = now.size;
+	v->rss_rings = now.rings;
+	v->before = nn_rss_format(now.table, now.size);
+	v->rss_want = malloc((size_t)now.size * sizeof(*v->rss_want));
+	err = !v->before || !v->rss_want ? -ENOMEM : 0;
+	if (!err && nn_plan_rss_table(r, now.size, v->rss_want))
+		err = -EINVAL;
+	if (!err && !(v->planned = nn_rss_format(v->rss_want, now.size)))
+		err = -ENOMEM;
+	if (err == -EINVAL) {	/* a plan entry without queues: the reader refuses those */
+		v->status = NN_VAL_FAILED;
+		snprintf(v->note, sizeof(v->note), "no queues to spread over");
+		err = 0;
+	}
+	if (err || v->status == NN_VAL_FAILED) {
+		nn_rss_free(&now);
+		return err;
+	}
+	if (r->table_size > 0 && (unsigned int)r->table_size != now.size) {
+		v->status = check ? NN_VAL_DRIFT : NN_VAL_FAILED;
+		snprintf(v->note, sizeof(v->note), "planned for a table of %d entries, the driver's has %u",
+			 r->table_size, now.size);
+	} else if (memcmp(now.table, v->rss_want, (size_t)now.size * sizeof(*now.table)) == 0) {
+		v->status = check ? NN_VAL_ALIGNED : NN_VAL_UNCHANGED;
+	} else if (check) {
+		v->status = NN_VAL_DRIFT;
+	}
+	for (i = 0; v->status != NN_VAL_FAILED && now.rings && i < r->nqueues; i++)
+		if ((unsigned int)r->queues[i] >= now.rings) {
+			v->status = check ? NN_VAL_DRIFT : NN_VAL_FAILED;
+			snprintf(v->note, sizeof(v->note), "planned queue %d, the NIC has %u rx rings",
+				 r->queues[i], now.rings);
+			break;
+		}
+	nn_rss_free(&now);
+	return 0;
+}
+
 /* Builds one value per plan entry with its current state; a value we cannot
  * read aborts the whole run (-errno) before anything is written. @host is
  * the discovery of this same run, or NULL to read every value afresh. */
 int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct nn_cpuset *online,
 		    const struct nn_host *host, bool check, struct nn_apply_val **out, size_t *nout)
 {
-	size_t n = plan->nirqs + plan->nxps + plan->nchannels, k = 0, i;
+	size_t n = plan->nirqs + plan->nxps + plan->nchannels + plan->nrss, k = 0, i;
 	struct nn_apply_val *vals = calloc(n ? n : 1, sizeof(*vals));
 	struct nn_cpuset cur = NN_CPUSET_INIT;
 	char path[512], buf[4096];
@@ -251,6 +328,11 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 		}
 		classify(v, &cur, check);
 	}
+	for (i = 0; i < plan->nrss; i++) {
+		err = collect_rss(ctx, &plan->rss[i], check, &vals[k++]);
+		if (err)
+			goto fail;
+	}
 	views_close(&views);
 	nn_cpuset_free(&cur);
 	*out = vals;
@@ -344,6 +426,15 @@ static void undo_val(struct nn_ctx *ctx, struct nn_apply_val *v)
 	char why[160], *cur = NULL, *now = NULL;
 	int err;
 
+	if (v->kind == NN_VAL_RSS) {
+		err = v->before ? nn_rss_put_back(ctx, v->path, v->before, &cur, why, sizeof(why)) : -EINVAL;
+		free(cur);
+		if (err < 0)
+			snprintf(v->note, sizeof(v->note), "ROLLBACK FAILED: %.120s", why);
+		else
+			v->status = NN_VAL_ROLLED_BACK;
+		return;
+	}
 	if (v->kind == NN_VAL_CHANNELS) {
 		long n;
 
@@ -554,19 +645,23 @@ static int cmp_val_path(const void *a, const void *b, void *arg)
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 	int c = strcmp(v[x].path, v[y].path);
 
+	if (!c)
+		c = (v[x].kind > v[y].kind) - (v[x].kind < v[y].kind);
 	return c ? c : (x > y) - (x < y);
 }
 
 /* Marks every value whose path an earlier value has already (a plan naming
  * one IRQ twice): the log records each value once, with the before value
  * read before any write. */
-/* Whether the first @n changes of @u (those it had before this run) record @path. */
-static bool log_has(const struct nn_undo *u, size_t n, const char *path)
+/* Whether the first @n changes of @u (those it had before this run) record
+ * @path of kind @ops (a NIC's channels and its RSS table share the ifname). */
+static bool log_has(const struct nn_undo *u, size_t n, const struct nn_change_ops *ops,
+		    const char *path)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (u->changes[i].path && !strcmp(u->changes[i].path, path))
+		if (u->changes[i].path && u->changes[i].ops == ops && !strcmp(u->changes[i].path, path))
 			return true;
 	return false;
 }
@@ -587,7 +682,8 @@ static bool *dup_marks(const struct nn_apply_report *rep)
 			ix[n++] = i;
 	qsort_r(ix, n, sizeof(*ix), cmp_val_path, rep->vals);
 	for (i = 1; i < n; i++)
-		if (!strcmp(rep->vals[ix[i]].path, rep->vals[ix[i - 1]].path))
+		if (!strcmp(rep->vals[ix[i]].path, rep->vals[ix[i - 1]].path) &&
+		    rep->vals[ix[i]].kind == rep->vals[ix[i - 1]].kind)
 			dup[ix[i]] = true;
 	free(ix);
 	return dup;
@@ -683,16 +779,22 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		goto out;
 	}
 	/* Log order is do order; rollback runs it backwards, irqbalance last. */
-	if (!rep->irqb.noop && !log_has(up, n0, "irqbalance"))
+	if (!rep->irqb.noop && !log_has(up, n0, &nn_irqb_change_ops, "irqbalance"))
 		err = nn_undo_add(up, &nn_irqb_change_ops, "irqbalance", rep->irqb.before,
 				  rep->irqb.after, rep->irqb.detail);
 	for (i = 0; i < rep->nvals && !err; i++) {
 		struct nn_apply_val *v = &rep->vals[i];
 
-		if (v->status != NN_VAL_PENDING || dup[i] || log_has(up, n0, v->path))
+		const struct nn_change_ops *ops = v->kind == NN_VAL_CHANNELS ? &nn_channels_change_ops
+			: v->kind == NN_VAL_RSS ? &nn_rss_change_ops : &nn_file_change_ops;
+		char detail[32];
+
+		if (v->status != NN_VAL_PENDING || dup[i] || log_has(up, n0, ops, v->path))
 			continue;
-		err = nn_undo_add(up, v->kind == NN_VAL_CHANNELS ? &nn_channels_change_ops
-				  : &nn_file_change_ops, v->path, v->before, v->planned, NULL);
+		if (v->kind == NN_VAL_RSS)
+			nn_rss_detail(detail, sizeof(detail), v->rss_rings ? v->rss_rings : v->rss_n);
+		err = nn_undo_add(up, ops, v->path, v->before, v->planned,
+				  v->kind == NN_VAL_RSS ? detail : NULL);
 	}
 	/* Before any write: -EFBIG when rollback could not read it back. An
 	 * extended log that gained nothing is already on disk as it is. */
@@ -742,6 +844,20 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 				channels_changed = true;
 				snprintf(v->note, sizeof(v->note), "queue IRQs renumbered: run apply "
 					 "again to place new ones");
+			}
+		} else if (v->kind == NN_VAL_RSS) {
+			char why[192];
+
+			v->written = true;
+			r = nn_rss_set(ctx, v->path, v->rss_want, v->rss_n, why, sizeof(why));
+			if (r) {
+				v->status = NN_VAL_FAILED;
+				snprintf(v->note, sizeof(v->note), "%s", why);
+				nn_warn(ctx, v->path, "RSS table: %s", why);
+				r = 1;	/* the IRQs stand without it */
+			} else {
+				v->status = NN_VAL_CHANGED;
+				v->after = strdup(v->planned);
 			}
 		} else if (v->kind == NN_VAL_IRQ) {
 			r = write_irq(ctx, views_for(&views, v), &fbt, v, &online, channels_changed);

@@ -4,8 +4,8 @@
  * nn_apply_run() reads every value the plan touches before writing any (an
  * IRQ's affinity may come from the same run's discovery, opts->host; an
  * unreadable value aborts with nothing changed), saves the undo log once,
- * then handles irqbalance, channels, IRQ affinities and XPS masks in that
- * order. A fatal write error rolls back everything changed so far unless
+ * then handles irqbalance, channels, IRQ affinities, XPS masks and RSS
+ * tables in that order. A fatal write error rolls back everything changed so far unless
  * keep_going. nn_check_run() is the read-only twin: live vs plan.
  */
 #ifndef NICNUMA_IRQ_APPLY_H
@@ -25,7 +25,7 @@ struct nn_ctx;
 struct json_object;
 struct nn_undo;
 
-enum nn_val_kind { NN_VAL_IRQ, NN_VAL_XPS, NN_VAL_CHANNELS };
+enum nn_val_kind { NN_VAL_IRQ, NN_VAL_XPS, NN_VAL_CHANNELS, NN_VAL_RSS };
 
 enum nn_val_status {
 	NN_VAL_PENDING = 0,	/* read, not yet written */
@@ -45,11 +45,13 @@ struct nn_apply_val {
 	int irq;			/* NN_VAL_IRQ */
 	const char *nic;		/* borrowed from the plan */
 	int queue;
-	char *path;			/* file, or the ifname for channels */
+	char *path;			/* file, or the ifname for channels and rss */
 	char *before;			/* as read */
 	char *planned;			/* kernel text of what we want */
 	struct nn_cpuset want;		/* planned AND online */
 	int want_n;			/* channels */
+	unsigned int *rss_want;		/* rss: the planned table (rss_n entries) */
+	unsigned int rss_n, rss_rings;	/* rss: the driver's table size, rx rings (0 unknown) */
 	char *after;			/* read back */
 	char *effective;		/* effective_affinity_list after the write */
 	enum nn_val_status status;

@@ -5,6 +5,7 @@
 const struct nn_change_ops *const nn_change_kinds[] = {
 	&nn_file_change_ops,
 	&nn_channels_change_ops,
+	&nn_rss_change_ops,
 	&nn_irqb_change_ops,
 	&nn_mount_change_ops,
 	NULL,

@@ -3,8 +3,9 @@
  * rollback reads logs with
  *
  * Each kind's ops live beside what it changes: file values in
- * value_restore.c, channels in channels_change.c, irqbalance in
- * irqb_change.c, a hugetlbfs mount in hp_mount.c (all in nicnuma/act/).
+ * value_restore.c, channels in channels_change.c, the RSS table in
+ * rss_change.c, irqbalance in irqb_change.c, a hugetlbfs mount in
+ * hp_mount.c (all in nicnuma/act/).
  */
 #ifndef NICNUMA_IRQ_CHANGE_KINDS_H
 #define NICNUMA_IRQ_CHANGE_KINDS_H
@@ -14,6 +15,23 @@
 
 /* ETHTOOL_SCHANNELS combined count; path = ifname of a NIC in the log's host. */
 extern const struct nn_change_ops nn_channels_change_ops;
+/* Whether the log's host ("host":{"nics":[..]}) names @ifname (channels, rss). */
+bool nn_undo_host_has_nic(const struct nn_undo *u, const char *ifname);
+/* ETHTOOL_SRXFHINDIR table (context 0); path = ifname of a NIC in the log's
+ * host, before/after = nn_rss_format() text, detail = {"rings":N}: the rx
+ * ring count when it was read; every entry of before is below it. */
+extern const struct nn_change_ops nn_rss_change_ops;
+/* The one routine that puts an RSS table back (rollback and apply's failure
+ * rollback): @before in nn_rss_format() text. Refuses when the driver's table
+ * size or ring count no longer fits it; a before equal to the kernel default
+ * (i % rings) is put back as the default (the "configured" flag cleared).
+ * 1 when already as before (nothing written), 0 restored, or a negative errno
+ * with @why set; *@current (malloc'd, may be NULL) is what was found. */
+int nn_rss_put_back(struct nn_ctx *ctx, const char *ifname, const char *before, char **current,
+		    char *why, size_t whylen);
+/* The detail text an rss change is recorded with ({"rings":N}); @buf >= 32. */
+void nn_rss_detail(char *buf, size_t len, unsigned int rings);
+
 /* Daemon state; detail says how (mode, systemd unit), never what to run. */
 extern const struct nn_change_ops nn_irqb_change_ops;
 /* A hugetlbfs mount we made; path = mount point. */

@@ -12,8 +12,7 @@
 #include "nicnuma/act/change_kinds.h"
 #include "nicnuma/discover/ethtool.h"
 
-/* Whether the log's host ("host":{"nics":[..]}) names @ifname. */
-static bool host_has_nic(const struct nn_undo *u, const char *ifname)
+bool nn_undo_host_has_nic(const struct nn_undo *u, const char *ifname)
 {
 	struct json_object *a, *v;
 	size_t i, n;
@@ -49,7 +48,7 @@ static int channels_validate(struct nn_ctx *ctx, const struct nn_undo *u,
 		snprintf(why, whylen, "not a valid interface name");
 		return -EINVAL;
 	}
-	if (!host_has_nic(u, c->path)) {
+	if (!nn_undo_host_has_nic(u, c->path)) {
 		snprintf(why, whylen, "not a NIC of the snapshot's host");
 		return -EINVAL;
 	}

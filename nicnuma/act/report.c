@@ -29,12 +29,13 @@ const char *nn_val_status_name(enum nn_val_status s)
 
 static const char *kind_name(enum nn_val_kind k)
 {
-	return k == NN_VAL_IRQ ? "irq" : k == NN_VAL_XPS ? "xps" : "channels";
+	return k == NN_VAL_IRQ ? "irq" : k == NN_VAL_XPS ? "xps" : k == NN_VAL_RSS ? "rss" : "channels";
 }
 
 static void val_free(struct nn_apply_val *v)
 {
 	free(v->path);
+	free(v->rss_want);
 	free(v->before);
 	free(v->planned);
 	free(v->after);

@@ -74,6 +74,7 @@ static void usage(FILE *fp)
 "Plan options (as for 'nicnuma plan'; without --plan only; --irqbalance is\n"
 "the one above):\n"
 NN_PLAN_OPTS_HELP_NO_IRQB
+NN_PLAN_RSS_HELP
 "\n"
 "Under --root DIR the files under DIR are written (a writable copy of a captured\n"
 "tree); irqbalance, channels and anything else live are reported 'not touched\n"
@@ -106,6 +107,7 @@ static const struct option longopts[] = {
 	{ "state-dir", required_argument, NULL, NN_OPT_STATE_DIR },
 	{ "help", no_argument, NULL, 'h' },
 	NN_PLAN_LONGOPTS,
+	NN_PLAN_RSS_LONGOPT,
 	{ NULL, 0, NULL, 0 },
 };
 

@@ -49,6 +49,7 @@ static void usage(FILE *fp)
 "\n"
 "Plan options (as for 'nicnuma plan'; without --plan only):\n"
 NN_PLAN_OPTS_HELP
+NN_PLAN_RSS_HELP
 "\n"
 "--json: {\"check\":{\"values\":[{\"kind\",\"irq\",\"nic\",\"queue\",\"path\",\"current\",\n"
 "\"expected\",\"status\":\"aligned|drift|managed|skipped\",\"note\"}],\"irqbalance\":\n"
@@ -63,6 +64,7 @@ static const struct option longopts[] = {
 	{ "plan", required_argument, NULL, NN_OPT_PLAN },
 	{ "help", no_argument, NULL, 'h' },
 	NN_PLAN_LONGOPTS,
+	NN_PLAN_RSS_LONGOPT,
 	{ NULL, 0, NULL, 0 },
 };
 

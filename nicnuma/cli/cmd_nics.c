@@ -280,6 +280,67 @@ static void print_pcie(struct nn_out *o, const struct nn_nic *nic, bool text)
 	nn_printf(o, ": %s\n", p->v.text);
 }
 
+/* Distinct queues a table sends to. */
+static unsigned int rss_queues_used(const struct nn_rss *r)
+{
+	static unsigned char seen[NN_RSS_MAX_QUEUE + 1];
+	unsigned int i, used = 0;
+
+	memset(seen, 0, sizeof(seen));
+	for (i = 0; i < r->size; i++)
+		if (r->table[i] <= NN_RSS_MAX_QUEUE && !seen[r->table[i]]) {
+			seen[r->table[i]] = 1;
+			used++;
+		}
+	return used;
+}
+
+/* "rss": {"table_size","rings","queues_used","table":[..]}, or null when
+ * there is none to show (fake root, unsupported, unreadable). */
+static void print_rss_json(struct nn_out *o, const struct nn_rss *r)
+{
+	unsigned int i;
+
+	if (r->state != NN_RSS_OK) {
+		nn_print_null(o, PRINT_JSON, "rss", NULL);
+		return;
+	}
+	nn_open_object(o, "rss");
+	nn_print_uint(o, PRINT_JSON, "table_size", NULL, r->size);
+	nn_print_opt_int(o, PRINT_JSON, "rings", NULL, r->rings ? (int)r->rings : -1, NULL);
+	nn_print_uint(o, PRINT_JSON, "queues_used", NULL, rss_queues_used(r));
+	nn_open_array(o, "table");
+	for (i = 0; i < r->size; i++)
+		nn_print_uint(o, PRINT_JSON, NULL, NULL, r->table[i]);
+	nn_close_array(o);
+	nn_close_object(o);
+}
+
+static void print_rss_text(struct nn_out *o, const struct nn_nic *nic)
+{
+	const struct nn_rss *r = &nic->rss;
+
+	nn_printf(o, "  %s: rss: ", nic->name);
+	switch (r->state) {
+	case NN_RSS_NOT_READ:
+		nn_printf(o, "not read under --root\n");
+		break;
+	case NN_RSS_UNSUPPORTED:
+		nn_printf(o, "not supported by this driver\n");
+		break;
+	case NN_RSS_ERROR:
+		nn_printf(o, "unreadable (see the warning)\n");
+		break;
+	case NN_RSS_OK:
+		nn_printf(o, "table of %u entries over %u queue%s", r->size, rss_queues_used(r),
+			  rss_queues_used(r) == 1 ? "" : "s");
+		if (r->rings)
+			nn_printf(o, " of %u", r->rings);
+		nn_printf(o, "\n");
+		break;
+	}
+}
+
 static void print_nic(struct nn_out *o, const struct nn_nic *nic, const struct nn_topo *t, bool brief)
 {
 	unsigned int remote = 0, queues = 0;
@@ -305,6 +366,7 @@ static void print_nic(struct nn_out *o, const struct nn_nic *nic, const struct n
 	nn_print_opt_int(o, PRINT_JSON, "combined", NULL, nic->channels_combined, NULL);
 	nn_print_opt_int(o, PRINT_JSON, "max_combined", NULL, nic->channels_max, NULL);
 	nn_close_object(o);
+	print_rss_json(o, &nic->rss);
 
 	/* Text: one summary row, then (unless --brief) the device's IRQs. */
 	nn_printf(o, "%-16s ", nic->name);
@@ -351,6 +413,7 @@ static void print_nic(struct nn_out *o, const struct nn_nic *nic, const struct n
 		nn_printf(o, "  %s: ", nic->name);
 		locality_line(o, nic, t);
 		nn_printf(o, "; %u queue IRQ%s of %zu\n", queues, queues == 1 ? "" : "s", nic->nirqs);
+		print_rss_text(o, nic);
 	}
 	print_pcie(o, nic, !brief && !nic->is_virtual);
 	print_irqs(o, nic, !brief && !nic->is_virtual && nic->nirqs);

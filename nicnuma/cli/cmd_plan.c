@@ -43,20 +43,32 @@ static void usage(FILE *fp)
 "    'unknown locality';\n"
 "  - XPS: each tx queue's xps_cpus is the CPU of its queue IRQ (NICs without\n"
 "    per-queue IRQs, such as veth: a spread over the CPUs planned for them);\n"
-"    single-queue devices have no xps_cpus and get none.\n"
+"    single-queue devices have no xps_cpus and get none;\n"
+"  - --rss local: the RSS indirection table (context 0) spreads over the\n"
+"    queues (below the rx ring count) whose rx IRQs are all planned on the\n"
+"    NIC's node - the nearest node its queues spilled to when its own has no\n"
+"    usable CPU - round-robin (queue i %% n); local:cpu weights each queue by\n"
+"    its CPU share (sum of 1/k over its CPUs, k the local queues on a CPU) in\n"
+"    contiguous blocks like ethtool -X weight. No local queue, a driver\n"
+"    without RSS, or a NIC not placed by node (spread, remote, unknown\n"
+"    locality): no table and a warning. Under --root the table size is\n"
+"    unknown (null): apply and check use the live size.\n"
 "\n"
 "Options:\n"
 NN_PLAN_OPTS_HELP
+NN_PLAN_RSS_HELP
 "  -h, --help           this help\n"
 "\n"
 "Output: per NIC its node and chosen CPUs; per IRQ the current affinity and\n"
 "the planned CPUs with the reason; XPS; hugepages (current -> target); for each\n"
 "NIC node the DPDK EAL arguments that match the plan (-l lcores of the node\n"
 "free of queue IRQs and housekeeping, --socket-mem MB per node, -a the node's\n"
-"NIC PCI addresses); what happens to irqbalance; warnings.\n"
+"NIC PCI addresses); with --rss each NIC's table (size, queues, weights);\n"
+"what happens to irqbalance; warnings. \"rss\" entries: {\"nic\",\"table_size\"\n"
+"(null: the live size), \"queues\", \"weights\" (local:cpu only)}.\n"
 "\n"
 "With --json: {\"plan\":{\"shape\",\"policy\",\"housekeeping\",\"nics\",\"irqs\",\"xps\",\n"
-"\"channels\",\"hugepages\",\"irqbalance\",\"warnings\"},\"eal\":[{\"node\",\"args\",\n"
+"\"channels\",\"rss\",\"hugepages\",\"irqbalance\",\"warnings\"},\"eal\":[{\"node\",\"args\",\n"
 "\"lcore_node\",\"shared\"}],\"warnings\":[..]}. Save it and give it to `nicnuma apply --plan\n"
 "FILE` or `nicnuma script --plan FILE`; a plan made for another host shape\n"
 "(CPU count, node count, NIC PCI addresses, IRQ numbers) is refused there.\n"
@@ -66,6 +78,7 @@ NN_PLAN_OPTS_HELP
 "  nicnuma plan --nics eth2,eth3 --reserve 0,56 --hugepages 1G:8\n"
 "  nicnuma plan --json > p.json && nicnuma apply --plan p.json\n"
 "  nicnuma plan --policy remote --nics eth2     # a deliberate mismatch\n"
+"  nicnuma plan --rss local --nics eth2         # RSS to node-local queues\n"
 "\n"
 "Exit status: 0 clean, 1 planned with warnings (unknown locality, spill,\n"
 "queues sharing CPUs, a PCIe link down-trained or narrower than its ports,\n"
@@ -191,6 +204,27 @@ static void print_channels_hugepages(struct nn_out *o, const struct nn_plan *p)
 		else
 			nn_printf(o, "  %-16s ? -> %d\n", p->channels[i].nic, p->channels[i].target);
 	}
+	if (p->nrss)
+		nn_printf(o, "\nrss (indirection table)\n");
+	for (i = 0; i < p->nrss; i++) {
+		const struct nn_plan_rss *r = &p->rss[i];
+		size_t k;
+
+		nn_printf(o, "  %-16s ", r->nic);
+		if (r->table_size > 0)
+			nn_printf(o, "%d entries", r->table_size);
+		else
+			nn_printf(o, "live size");
+		nn_printf(o, " over queues ");
+		for (k = 0; k < r->nqueues; k++)
+			nn_printf(o, "%s%d", k ? "," : "", r->queues[k]);
+		if (r->weights) {
+			nn_printf(o, " weights ");
+			for (k = 0; k < r->nqueues; k++)
+				nn_printf(o, "%s%d", k ? "," : "", r->weights[k]);
+		}
+		nn_printf(o, "\n");
+	}
 	if (p->nhugepages)
 		nn_printf(o, "\nhugepages (per node)\n");
 	for (i = 0; i < p->nhugepages; i++) {
@@ -298,6 +332,7 @@ int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		NN_PLAN_LONGOPTS,
+		NN_PLAN_RSS_LONGOPT,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -74,6 +74,11 @@ int nn_plan_opt(struct nn_ctx *ctx, int opt, const char *arg, struct nn_plan_opt
 		if (ret)
 			nn_err(ctx, "--policy: unknown policy '%s' (local, spread or remote)", arg);
 		break;
+	case NN_OPT_RSS:
+		ret = nn_rss_policy_parse(arg, &o->rss);
+		if (ret)
+			nn_err(ctx, "--rss: unknown mode '%s' (local, local:cpu or none)", arg);
+		break;
 	case NN_OPT_CHANNELS:
 		o->channels = true;
 		ret = 0;

@@ -21,6 +21,7 @@ enum {
 	NN_OPT_NO_XPS,
 	NN_OPT_PLAN,
 	NN_OPT_STATE_DIR,
+	NN_OPT_RSS,
 };
 
 #define NN_PLAN_LONGOPTS \
@@ -67,6 +68,14 @@ enum {
 
 #define NN_PLAN_OPTS_HELP NN_PLAN_OPTS_HELP_HEAD NN_PLAN_OPTS_HELP_IRQB NN_PLAN_OPTS_HELP_TAIL
 #define NN_PLAN_OPTS_HELP_NO_IRQB NN_PLAN_OPTS_HELP_HEAD NN_PLAN_OPTS_HELP_TAIL
+/* --rss: only the commands that plan, apply or check a plan (plan, apply,
+ * check); script, layout, metrics and enable do not carry an RSS table. */
+#define NN_PLAN_RSS_LONGOPT { "rss", required_argument, NULL, NN_OPT_RSS }
+#define NN_PLAN_RSS_HELP \
+"  --rss MODE           local: spread each NIC's RSS indirection table over its\n" \
+"                       queues whose IRQs are planned on the NIC's node only\n" \
+"                       (equal weights); local:cpu: weighted by each queue's\n" \
+"                       share of its CPUs; none (default): leave the table\n"
 
 /* Handles one getopt value; 0 done, 1 not a planning option, -1 bad value
  * (message already printed, naming the option). */

@@ -308,3 +308,289 @@ int nn_channels_set(struct nn_ctx *ctx, const char *ifname, int combined, char *
 	close(fd);
 	return err;
 }
+
+/* --- RSS: the RX flow hash indirection table (context 0) --- */
+
+void nn_rss_free(struct nn_rss *r)
+{
+	free(r->table);
+	r->table = NULL;
+	r->size = 0;
+}
+
+static int get_rings(int fd, const char *ifname, unsigned int *rings)
+{
+	struct ethtool_rxnfc nfc;
+	int err;
+
+	memset(&nfc, 0, sizeof(nfc));
+	nfc.cmd = ETHTOOL_GRXRINGS;
+	err = ethtool_ioctl(fd, ifname, &nfc);
+	if (!err)
+		*rings = nfc.data > NN_RSS_MAX_QUEUE + 1 ? 0 : (unsigned int)nfc.data;
+	return err;
+}
+
+/* The table size: ETHTOOL_GRSSH, else (older drivers) GRXFHINDIR with size 0. */
+static int get_indir_size(int fd, const char *ifname, unsigned int *size)
+{
+	struct ethtool_rxfh rxfh;
+	struct ethtool_rxfh_indir ind;
+	int err;
+
+	memset(&rxfh, 0, sizeof(rxfh));
+	rxfh.cmd = ETHTOOL_GRSSH;
+	err = ethtool_ioctl(fd, ifname, &rxfh);
+	if (!err && rxfh.indir_size) {
+		*size = rxfh.indir_size;
+		return 0;
+	}
+	memset(&ind, 0, sizeof(ind));
+	ind.cmd = ETHTOOL_GRXFHINDIR;
+	err = ethtool_ioctl(fd, ifname, &ind);
+	if (err)
+		return err;
+	if (!ind.size)
+		return -EOPNOTSUPP;
+	*size = ind.size;
+	return 0;
+}
+
+/* GRXFHINDIR with @size entries into a malloc'd table. */
+static int get_indir(int fd, const char *ifname, unsigned int size, unsigned int **out)
+{
+	struct ethtool_rxfh_indir *ind;
+	unsigned int *t;
+	int err;
+
+	ind = calloc(1, sizeof(*ind) + (size_t)size * sizeof(ind->ring_index[0]));
+	t = malloc((size_t)size * sizeof(*t));
+	if (!ind || !t) {
+		free(ind);
+		free(t);
+		return -ENOMEM;
+	}
+	ind->cmd = ETHTOOL_GRXFHINDIR;
+	ind->size = size;
+	err = ethtool_ioctl(fd, ifname, ind);
+	if (!err && ind->size != size)
+		err = -EPROTO;	/* the size changed between the two calls */
+	if (!err)
+		memcpy(t, ind->ring_index, (size_t)size * sizeof(*t));
+	free(ind);
+	if (err) {
+		free(t);
+		return err;
+	}
+	*out = t;
+	return 0;
+}
+
+int nn_rss_get(struct nn_ctx *ctx, int fd, const char *ifname, struct nn_rss *r)
+{
+	int own = -1, err;
+
+	memset(r, 0, sizeof(*r));
+	if (!nn_root_is_live(&ctx->root)) {
+		r->state = NN_RSS_NOT_READ;
+		return -EPERM;
+	}
+	if (fd < 0) {
+		fd = own = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (fd < 0) {
+			r->state = NN_RSS_ERROR;
+			return -errno;
+		}
+	}
+	err = get_rings(fd, ifname, &r->rings);
+	if (err && unsupported(err))
+		r->rings = 0;	/* the table alone still says something */
+	else if (err)
+		goto out;
+	err = get_indir_size(fd, ifname, &r->size);
+	if (!err && (r->size > NN_RSS_MAX_TABLE))
+		err = -E2BIG;
+	if (!err)
+		err = get_indir(fd, ifname, r->size, &r->table);
+out:
+	if (own >= 0)
+		close(own);
+	if (!err) {
+		r->state = NN_RSS_OK;
+		return 0;
+	}
+	r->size = 0;
+	r->state = unsupported(err) ? NN_RSS_UNSUPPORTED : NN_RSS_ERROR;
+	return r->state == NN_RSS_UNSUPPORTED ? 0 : err;
+}
+
+bool nn_rss_is_default(const unsigned int *table, unsigned int n, unsigned int rings)
+{
+	unsigned int i;
+
+	if (!rings || !n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (table[i] != i % rings)
+			return false;
+	return true;
+}
+
+static int set_indir(int fd, const char *ifname, const unsigned int *table, unsigned int n)
+{
+	struct ethtool_rxfh_indir *ind;
+	int err;
+
+	ind = calloc(1, sizeof(*ind) + (size_t)n * sizeof(ind->ring_index[0]));
+	if (!ind)
+		return -ENOMEM;
+	ind->cmd = ETHTOOL_SRXFHINDIR;
+	ind->size = n;
+	if (n)
+		memcpy(ind->ring_index, table, (size_t)n * sizeof(*table));
+	err = ethtool_ioctl(fd, ifname, ind);
+	free(ind);
+	return err;
+}
+
+int nn_rss_set(struct nn_ctx *ctx, const char *ifname, const unsigned int *table, unsigned int n,
+	       char *why, size_t whylen)
+{
+	struct nn_rss now;
+	int fd, err;
+
+	err = nn_require_live(ctx, "setting the RSS table");
+	if (err) {
+		snprintf(why, whylen, "not touched (fake root)");
+		return err;
+	}
+	fd = open_fd();
+	if (fd < 0) {
+		snprintf(why, whylen, "%s: socket: %s", ifname, strerror(-fd));
+		return fd;
+	}
+	err = nn_rss_get(ctx, fd, ifname, &now);
+	if (!err && now.state != NN_RSS_OK)
+		err = -EOPNOTSUPP;
+	if (err) {
+		snprintf(why, whylen, "%s: reading the RSS table: %s", ifname, strerror(-err));
+		goto out;
+	}
+	if (n && n != now.size) {
+		snprintf(why, whylen, "%s: a table of %u entries, the driver's has %u", ifname, n, now.size);
+		err = -ERANGE;
+		goto out;
+	}
+	err = set_indir(fd, ifname, table, n);
+	if (err) {
+		snprintf(why, whylen, "%s: ETHTOOL_SRXFHINDIR: %s", ifname, strerror(-err));
+		goto out;
+	}
+	nn_rss_free(&now);
+	err = nn_rss_get(ctx, fd, ifname, &now);
+	if (err || now.state != NN_RSS_OK) {
+		snprintf(why, whylen, "%s: reading the RSS table back: %s", ifname,
+			 strerror(err ? -err : EOPNOTSUPP));
+		err = err ? err : -EIO;
+	} else if (n ? memcmp(now.table, table, (size_t)n * sizeof(*table))
+		     : !nn_rss_is_default(now.table, now.size, now.rings)) {
+		snprintf(why, whylen, "%s: the RSS table read back differs from the one written", ifname);
+		err = -EIO;
+	}
+out:
+	nn_rss_free(&now);
+	close(fd);
+	return err;
+}
+
+/* The shortest period p of @t: t[i] == t[i - p] for every i >= p (KMP). */
+static unsigned int shortest_period(const unsigned int *t, unsigned int n)
+{
+	unsigned int *fail = malloc((size_t)n * sizeof(*fail)), i, k = 0, p;
+
+	if (!fail)
+		return n;
+	fail[0] = 0;
+	for (i = 1; i < n; i++) {
+		while (k && t[i] != t[k])
+			k = fail[k - 1];
+		if (t[i] == t[k])
+			k++;
+		fail[i] = k;
+	}
+	p = n - fail[n - 1];
+	free(fail);
+	return p;
+}
+
+char *nn_rss_format(const unsigned int *t, unsigned int n)
+{
+	unsigned int p = n ? shortest_period(t, n) : 0, i, run;
+	size_t cap = 16 + (size_t)p * 24, len;
+	char *s = malloc(cap);
+
+	if (!s)
+		return NULL;
+	len = (size_t)snprintf(s, cap, "%u:", n);
+	for (i = 0; i < p; i += run) {
+		for (run = 1; i + run < p && t[i + run] == t[i]; run++)
+			;
+		len += (size_t)snprintf(s + len, cap - len, run > 1 ? "%s%u*%u" : "%s%u",
+					i ? "," : "", t[i], run);
+	}
+	return s;
+}
+
+/* A decimal without sign or leading junk, at most @max. */
+static int parse_uint(const char **pp, unsigned long max, unsigned long *v)
+{
+	const char *p = *pp;
+	unsigned long x = 0;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		x = x * 10 + (unsigned long)(*p - '0');
+		if (x > max)
+			return -EINVAL;
+	}
+	*pp = p;
+	*v = x;
+	return 0;
+}
+
+int nn_rss_parse(const char *s, unsigned int **table, unsigned int *n)
+{
+	unsigned long size, q, k;
+	unsigned int *t = NULL, len = 0, i;
+	const char *p = s;
+
+	if (!s || parse_uint(&p, NN_RSS_MAX_TABLE, &size) || !size || *p++ != ':')
+		return -EINVAL;
+	t = malloc(size * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	for (;;) {
+		if (parse_uint(&p, NN_RSS_MAX_QUEUE, &q))
+			goto bad;
+		k = 1;
+		if (*p == '*' && (++p, parse_uint(&p, NN_RSS_MAX_TABLE, &k) || !k))
+			goto bad;
+		if (k > size - len)
+			goto bad;
+		for (i = 0; i < k; i++)
+			t[len++] = (unsigned int)q;
+		if (!*p)
+			break;
+		if (*p++ != ',')
+			goto bad;
+	}
+	for (i = len; i < size; i++)
+		t[i] = t[i - len];
+	*table = t;
+	*n = (unsigned int)size;
+	return 0;
+bad:
+	free(t);
+	return -EINVAL;
+}

@@ -626,7 +626,8 @@ out:
 	return err;
 }
 
-/* Live only: driver, bus-info, channels and speed from the ethtool ioctl. */
+/* Live only: driver, bus-info, channels, speed and the RSS table from the
+ * ethtool ioctl. */
 static void ethtool_check(struct nic_scan *s, struct nn_nic *nics, size_t n)
 {
 	size_t i;
@@ -661,6 +662,9 @@ static void ethtool_check(struct nic_scan *s, struct nn_nic *nics, size_t n)
 		}
 		nic->channels_combined = e.combined;
 		nic->channels_max = e.max_combined;
+		err = nn_rss_get(s->ctx, fd, nic->name, &nic->rss);
+		if (err)
+			nn_warn(s->ctx, nic->name, "RSS indirection table: %s", strerror(-err));
 		if (e.speed_mbps > 0 && nic->speed_mbps > 0 && e.speed_mbps != nic->speed_mbps)
 			nn_warn(s->ctx, nic->name, "link speed differs: sysfs %ld Mb/s, ethtool %ld Mb/s",
 				nic->speed_mbps, e.speed_mbps);
@@ -828,6 +832,7 @@ void nn_nics_free(struct nn_nic *nics, size_t n)
 		free(nics[i].pci);
 		free(nics[i].driver);
 		nn_pcie_free(nics[i].pcie);
+		nn_rss_free(&nics[i].rss);
 		nn_cpuset_free(&nics[i].local_cpus);
 	}
 	free(nics);

@@ -8,6 +8,7 @@
 
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/core/parse.h"
+#include "nicnuma/discover/ethtool.h"
 
 struct nn_ctx;
 struct nn_pcie;
@@ -38,6 +39,7 @@ struct nn_nic {
 	int rx_queues, tx_queues;	/* /sys/class/net/X/queues; -1 unknown */
 	int channels_combined;		/* ETHTOOL_GCHANNELS, live only; -1 unknown */
 	int channels_max;
+	struct nn_rss rss;		/* RSS indirection table, live only (NN_RSS_NOT_READ under --root) */
 	struct nn_irq *irqs;		/* ascending irq number */
 	size_t nirqs;
 	struct nn_pcie *pcie;		/* links to the root port (pcie.h); NULL: not a PCIe function */

@@ -15,7 +15,10 @@
  *  - a node with no usable CPU, or fewer cores than queues, spills to the
  *    nearest nodes by the distance matrix (only "near" ones, distance below
  *    twice the local distance, i.e. the same package under NPS/SNC, for the
- *    "too few" case: a remote socket costs more than an SMT sibling).
+ *    "too few" case: a remote socket costs more than an SMT sibling);
+ *  - --rss local: the RSS table spreads over the queues whose planned rx IRQs
+ *    all sit on the NIC's node (the nearest spill node when the node has no
+ *    usable CPU), equal weights or (local:cpu) each queue's CPU share.
  */
 #include <errno.h>
 #include <limits.h>
@@ -1336,6 +1339,199 @@ static int setup(struct state *st)
 }
 
 /* NICs in name order (discovery sorts them; a hand-built snapshot may not). */
+const char *nn_rss_policy_name(enum nn_rss_policy p)
+{
+	switch (p) {
+	case NN_RSSP_NONE: return "none";
+	case NN_RSSP_LOCAL: return "local";
+	case NN_RSSP_LOCAL_CPU: return "local:cpu";
+	}
+	return "none";
+}
+
+int nn_rss_policy_parse(const char *s, enum nn_rss_policy *p)
+{
+	if (!strcmp(s, "none"))
+		*p = NN_RSSP_NONE;
+	else if (!strcmp(s, "local"))
+		*p = NN_RSSP_LOCAL;
+	else if (!strcmp(s, "local:cpu"))
+		*p = NN_RSSP_LOCAL_CPU;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int nn_plan_rss_table(const struct nn_plan_rss *r, unsigned int size, unsigned int *table)
+{
+	unsigned long long sum = 0, partial;
+	size_t k = 0;
+	unsigned int j;
+
+	if (!r->nqueues || !size)
+		return -EINVAL;
+	if (!r->weights) {
+		for (j = 0; j < size; j++)
+			table[j] = (unsigned int)r->queues[j % r->nqueues];
+		return 0;
+	}
+	for (k = 0; k < r->nqueues; k++) {
+		if (r->weights[k] < 1)
+			return -EINVAL;
+		sum += (unsigned long long)r->weights[k];
+	}
+	k = 0;
+	partial = (unsigned long long)r->weights[0];
+	for (j = 0; j < size; j++) {
+		while (k + 1 < r->nqueues && (unsigned long long)j * sum >= (unsigned long long)size * partial)
+			partial += (unsigned long long)r->weights[++k];
+		table[j] = (unsigned int)r->queues[k];
+	}
+	return 0;
+}
+
+static unsigned int gcd_u(unsigned int a, unsigned int b)
+{
+	while (b) {
+		unsigned int t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* local:cpu: a queue's weight is its share of CPUs, sum over its CPUs c of
+ * 1/k(c), k(c) the number of selected queues on c; scaled by 840 (exact while
+ * at most 8 queues share a CPU, else rounded down, at least 1), reduced by the
+ * weights' greatest common divisor. */
+static int rss_weights(struct nn_plan_rss *r, struct nn_cpuset *qcpus)
+{
+	unsigned int g = 0;
+	size_t i, k;
+	int c;
+
+	r->weights = calloc(r->nqueues, sizeof(*r->weights));
+	if (!r->weights)
+		return -ENOMEM;
+	for (i = 0; i < r->nqueues; i++) {
+		unsigned int w = 0;
+
+		for (c = nn_cpuset_first(&qcpus[i]); c >= 0; c = nn_cpuset_next(&qcpus[i], c)) {
+			unsigned int share = 0;
+
+			for (k = 0; k < r->nqueues; k++)
+				share += nn_cpuset_test(&qcpus[k], (unsigned int)c);
+			w += 840u / share;
+		}
+		r->weights[i] = w ? (int)w : 1;
+		g = gcd_u(g, (unsigned int)r->weights[i]);
+	}
+	for (i = 0; g > 1 && i < r->nqueues; i++)
+		r->weights[i] /= (int)g;
+	return 0;
+}
+
+/* --rss local: after emit_irqs placed this NIC's IRQs (plan->irqs[@irq0..]). */
+static int emit_rss(struct state *st, struct nicst *ns, size_t irq0)
+{
+	struct nn_plan *plan = st->plan;
+	const struct nn_nic *n = ns->nic;
+	const struct group *g = &st->groups[ns->group];
+	struct nn_cpuset *qcpus = NULL;
+	struct nn_plan_rss r = { 0 };
+	int node, bound = -1, ret = -ENOMEM;
+	size_t i, k;
+	void *p;
+
+	if (n->is_virtual || !ns->nslots)
+		return 0;
+	if (n->rss.state == NN_RSS_UNSUPPORTED) {
+		WARN(st, "%s: rss: not supported by this driver: no table planned", n->name);
+		return 0;
+	}
+	if (n->rss.state == NN_RSS_ERROR) {
+		WARN(st, "%s: rss: the indirection table is unreadable: no table planned", n->name);
+		return 0;
+	}
+	if (g->kind != G_NODE) {
+		WARN(st, "%s: rss local: its queues are not placed by its node (%s): no table planned",
+		     n->name, g->kind == G_REMOTE ? "policy remote" : g->kind == G_LOCALCPUS ?
+		     "node unknown" : g->unknown ? "locality unknown" : "policy spread");
+		return 0;
+	}
+	if (!ns->norder) {
+		WARN(st, "%s: rss local: no usable CPU for its queues: no table planned", n->name);
+		return 0;
+	}
+	/* A node without a usable CPU: its queues went to the nearest nodes,
+	 * and the nearest (the first in order) stands in for it. */
+	node = node_has_usable(st, g->node) ? g->node : nn_topo_cpu_node(st->topo, ns->order[0].cpu);
+	if (n->rss.state == NN_RSS_OK && n->rss.rings)
+		bound = (int)n->rss.rings;
+	else if (n->rx_queues > 0)
+		bound = n->rx_queues;
+	r.table_size = n->rss.state == NN_RSS_OK ? (int)n->rss.size : -1;
+	qcpus = calloc(ns->nslots, sizeof(*qcpus));
+	r.queues = calloc(ns->nslots, sizeof(*r.queues));
+	if (!qcpus || !r.queues)
+		goto out;
+	for (i = 0; i < ns->nslots; i++) {
+		int q = ns->slots[i];
+		bool seen = false, local = true;
+
+		if (bound >= 0 && q >= bound)
+			continue;	/* no rx ring behind it (mlx5's extra vectors) */
+		for (k = irq0; k < plan->nirqs; k++) {
+			const struct nn_plan_irq *pi = &plan->irqs[k];
+
+			if (pi->queue != q || pi->dir == NN_QDIR_TX)
+				continue;
+			seen = true;
+			local = local && pi->node == node;
+			if (nn_cpuset_or(&qcpus[r.nqueues], &pi->cpus))
+				goto out;
+		}
+		if (seen && local)
+			r.queues[r.nqueues++] = q;
+		else
+			nn_cpuset_zero(&qcpus[r.nqueues]);
+	}
+	if (!r.nqueues) {
+		ret = nn__plan_add_warning(plan, "%s: rss local: no queue's IRQs are on node %d: "
+					   "no table planned", n->name, node);
+		goto out;
+	}
+	if (r.table_size > 0 && (size_t)r.table_size < r.nqueues &&
+	    (ret = nn__plan_add_warning(plan, "%s: rss local: a table of %d entries for %zu local "
+					"queues: only the first %d are used", n->name, r.table_size,
+					r.nqueues, r.table_size)))
+		goto out;
+	if (r.table_size < 0 &&
+	    (ret = nn__plan_add_warning(plan, "%s: rss: table size unknown (ethtool is live-only): "
+					"apply and check use the live size", n->name)))
+		goto out;
+	if (st->opts->rss == NN_RSSP_LOCAL_CPU && (ret = rss_weights(&r, qcpus)))
+		goto out;
+	r.nic = strdup(n->name);
+	p = r.nic ? realloc(plan->rss, (plan->nrss + 1) * sizeof(*plan->rss)) : NULL;
+	ret = -ENOMEM;
+	if (!p)
+		goto out;
+	plan->rss = p;
+	plan->rss[plan->nrss++] = r;
+	memset(&r, 0, sizeof(r));
+	ret = 0;
+out:
+	for (i = 0; qcpus && i < ns->nslots; i++)
+		nn_cpuset_free(&qcpus[i]);
+	free(qcpus);
+	free(r.nic);
+	free(r.queues);
+	free(r.weights);
+	return ret;
+}
+
 static int nicst_cmp(const void *a, const void *b)
 {
 	const struct nicst *x = a, *y = b;
@@ -1369,9 +1565,13 @@ int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, st
 	if (ret)
 		goto fail;
 	for (i = 0; i < st.nnics; i++) {
+		size_t irq0 = plan->nirqs;
+
 		ret = emit_nic(&st, &st.nics[i]);
 		if (!ret)
 			ret = emit_irqs(&st, &st.nics[i]);
+		if (!ret && opts->rss != NN_RSSP_NONE)
+			ret = emit_rss(&st, &st.nics[i], irq0);
 		if (!ret && !opts->no_xps)
 			ret = emit_xps(&st, &st.nics[i]);
 		if (!ret && opts->channels)
@@ -1425,6 +1625,12 @@ void nn_plan_free(struct nn_plan *plan)
 	for (i = 0; i < plan->nchannels; i++)
 		free(plan->channels[i].nic);
 	free(plan->channels);
+	for (i = 0; i < plan->nrss; i++) {
+		free(plan->rss[i].nic);
+		free(plan->rss[i].queues);
+		free(plan->rss[i].weights);
+	}
+	free(plan->rss);
 	free(plan->hugepages);
 	for (i = 0; i < plan->nwarnings; i++)
 		free(plan->warnings[i]);

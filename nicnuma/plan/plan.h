@@ -28,6 +28,13 @@ enum nn_irqbalance_action {
 	NN_IRQB_NONE,		/* leave it alone (not running, or --irqbalance=ignore) */
 };
 
+/* --rss: how the RSS indirection table is planned (issue 12 item 4). */
+enum nn_rss_policy {
+	NN_RSSP_NONE = 0,	/* the table is left alone (default) */
+	NN_RSSP_LOCAL,		/* "local": equal weights over the queues on the NIC's node */
+	NN_RSSP_LOCAL_CPU,	/* "local:cpu": weighted by each queue's share of its CPUs */
+};
+
 struct nn_plan_opts {
 	char **nics;			/* NULL: every non-virtual NIC */
 	size_t nnics;
@@ -40,6 +47,7 @@ struct nn_plan_opts {
 	enum nn_irqbalance_action irqbalance;
 	unsigned long hugepage_size_kb;	/* --hugepages SIZE:COUNT; 0 none */
 	long hugepage_count;		/* per NIC node */
+	enum nn_rss_policy rss;		/* --rss */
 };
 
 struct nn_plan_irq {
@@ -75,6 +83,18 @@ struct nn_plan_channels {
 	int target;
 };
 
+/* The RSS indirection table of one NIC (context 0), as the queues it spreads
+ * over: apply and check build the table with nn_plan_rss_table(). */
+#define NN_RSS_PLAN_MAX_QUEUES 65536	/* queues in one entry (JSON bound) */
+#define NN_RSS_PLAN_MAX_WEIGHT 1000000	/* one queue's weight (JSON bound) */
+struct nn_plan_rss {
+	char *nic;
+	int table_size;			/* entries; -1 unknown when planned (--root): the live size */
+	int *queues;			/* ascending, distinct */
+	int *weights;			/* one per queue, >= 1; NULL: equal */
+	size_t nqueues;
+};
+
 struct nn_plan_hugepages {
 	int node;
 	unsigned long size_kb;
@@ -105,6 +125,8 @@ struct nn_plan {
 	size_t nchannels;
 	struct nn_plan_hugepages *hugepages;
 	size_t nhugepages;
+	struct nn_plan_rss *rss;
+	size_t nrss;
 	struct {
 		bool running;
 		enum nn_irqbalance_action action;
@@ -119,7 +141,7 @@ int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, st
 void nn_plan_free(struct nn_plan *plan);
 void nn_plan_opts_free(struct nn_plan_opts *opts);
 
-/* {"plan":{"shape":{..},"irqs":[..],"xps":[..],"channels":[..],"hugepages":[..],
+/* {"plan":{"shape":{..},"irqs":[..],"xps":[..],"channels":[..],"rss":[..],"hugepages":[..],
  *  "irqbalance":{"running","action"},"warnings":[..]}} - stable keys. */
 struct json_object *nn_plan_to_json(const struct nn_plan *plan);
 /* Just its "shape" object (what an undo log keeps), without the whole plan. */
@@ -151,6 +173,16 @@ int nn_plan_eal_args(const struct nn_plan *plan, const struct nn_host *host, int
 /* The node whose CPUs serve as EAL lcores for @node: @node itself, or the
  * nearest node with a CPU outside housekeeping; -1 when there is none. */
 int nn_plan_eal_lcore_node(const struct nn_plan *plan, const struct nn_host *host, int node);
+
+/* Fills @table (@size entries) from @r: equal weights round-robin (entry i is
+ * queue i % n, the kernel's default over those queues: shares differ by at
+ * most one entry when @size is no multiple), or with weights in contiguous
+ * blocks as `ethtool -X weight` does (entry j goes to the first queue whose
+ * cumulative weight exceeds j * sum / size). -EINVAL without queues or size. */
+int nn_plan_rss_table(const struct nn_plan_rss *r, unsigned int size, unsigned int *table);
+/* "local", "local:cpu" (and "none"); parse -EINVAL on others. */
+const char *nn_rss_policy_name(enum nn_rss_policy p);
+int nn_rss_policy_parse(const char *s, enum nn_rss_policy *p);
 
 /* Names as on the command line and in JSON; parse returns -EINVAL on others. */
 const char *nn_policy_name(enum nn_policy p);

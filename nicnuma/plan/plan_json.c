@@ -18,6 +18,7 @@
 
 #include "nicnuma/core/limits.h"
 #include "nicnuma/core/names.h"
+#include "nicnuma/discover/ethtool.h"
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/plan/plan_internal.h"
 
@@ -145,6 +146,29 @@ struct json_object *nn_plan_to_json(const struct nn_plan *plan)
 		CHK(add(o, "nic", json_object_new_string(plan->channels[i].nic)));
 		CHK(add(o, "current", opt_int(plan->channels[i].current)));
 		CHK(add(o, "target", json_object_new_int(plan->channels[i].target)));
+	}
+
+	NEW(a, json_object_new_array());
+	CHK(add(p, "rss", a));
+	for (i = 0; i < plan->nrss; i++) {
+		const struct nn_plan_rss *r = &plan->rss[i];
+		struct json_object *q;
+		size_t k;
+
+		NEW(o, json_object_new_object());
+		CHK(json_object_array_add(a, o));
+		CHK(add(o, "nic", json_object_new_string(r->nic)));
+		CHK(add(o, "table_size", opt_int(r->table_size)));
+		NEW(q, json_object_new_array());
+		CHK(add(o, "queues", q));
+		for (k = 0; k < r->nqueues; k++)
+			CHK(json_object_array_add(q, json_object_new_int(r->queues[k])));
+		if (r->weights) {
+			NEW(q, json_object_new_array());
+			CHK(add(o, "weights", q));
+			for (k = 0; k < r->nqueues; k++)
+				CHK(json_object_array_add(q, json_object_new_int(r->weights[k])));
+		}
 	}
 
 	NEW(a, json_object_new_array());
@@ -492,6 +516,84 @@ static int check_channels(struct rd *r, const struct nn_plan *plan)
 	return 0;
 }
 
+/* An array of ints, each in [@min, @max], at most @maxn of them. */
+static int get_int_array(struct rd *r, struct json_object *o, const char *where, const char *key,
+			 bool opt, size_t maxn, long long min, long long max, int **out, size_t *nout)
+{
+	struct json_object *a, *v;
+	size_t n, i;
+	int ret = get_array(r, o, where, key, opt, &a, &n);
+
+	*out = NULL;
+	*nout = 0;
+	if (ret || !a)
+		return ret;
+	if (n > maxn)
+		return bad(r, "%s.%s: %zu entries, at most %zu", where, key, n, maxn);
+	*out = calloc(n ? n : 1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		long long x;
+
+		v = json_object_array_get_idx(a, i);
+		errno = 0;
+		if (!v || !json_object_is_type(v, json_type_int) ||
+		    (x = json_object_get_int64(v), errno) || x < min || x > max)
+			return bad(r, "%s.%s[%zu]: expected an integer %lld-%lld", where, key, i, min, max);
+		(*out)[i] = (int)x;
+	}
+	*nout = n;
+	return 0;
+}
+
+/* rss: only for a NIC the plan places, once per NIC; queues ascending and
+ * distinct, each a possible ethtool ring index; weights one per queue. */
+static int read_rss(struct rd *r, struct json_object *p, struct nn_plan *plan)
+{
+	struct json_object *a, *o;
+	char where[64];
+	long long v;
+	size_t n, i, k, nw;
+	int ret;
+
+	/* Optional: plans written before --rss have none. */
+	TRY(get_array(r, p, "plan", "rss", true, &a, &n));
+	plan->rss = calloc(n ? n : 1, sizeof(*plan->rss));
+	if (!plan->rss)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct nn_plan_rss *x = &plan->rss[i];
+
+		TRY(elem_obj(r, a, i, "rss", where, sizeof(where), &o));
+		plan->nrss++;
+		TRY(get_ifname(r, o, where, &x->nic));
+		for (k = 0; k < plan->nnics && strcmp(plan->nics[k].nic, x->nic); k++)
+			;
+		if (k == plan->nnics)
+			return bad(r, "rss for %s, which the plan does not name (%s)", x->nic, where);
+		for (k = 0; k < i; k++)
+			if (!strcmp(plan->rss[k].nic, x->nic))
+				return bad(r, "%s: a second rss entry for %s", where, x->nic);
+		TRY(get_int(r, o, where, "table_size", true, 1, NN_RSS_MAX_TABLE, &v));
+		x->table_size = (int)v;
+		TRY(get_int_array(r, o, where, "queues", false, NN_RSS_PLAN_MAX_QUEUES, 0,
+				  NN_RSS_MAX_QUEUE, &x->queues, &x->nqueues));
+		if (!x->nqueues)
+			return bad(r, "%s.queues: empty", where);
+		for (k = 1; k < x->nqueues; k++)
+			if (x->queues[k] <= x->queues[k - 1])
+				return bad(r, "%s.queues: not ascending and distinct", where);
+		TRY(get_int_array(r, o, where, "weights", true, NN_RSS_PLAN_MAX_QUEUES, 1,
+				  NN_RSS_PLAN_MAX_WEIGHT, &x->weights, &nw));
+		if (x->weights && nw != x->nqueues)
+			return bad(r, "%s.weights: %zu weights for %zu queues", where, nw, x->nqueues);
+	}
+	return 0;
+fail:
+	return ret;
+}
+
 static int read_hugepages(struct rd *r, struct json_object *p, struct nn_plan *plan)
 {
 	struct json_object *a, *o;
@@ -599,6 +701,8 @@ int nn_plan_from_json(struct json_object *doc, struct nn_plan *plan, char *why, 
 		ret = read_channels(&r, p, plan);
 	if (!ret)
 		ret = check_channels(&r, plan);
+	if (!ret)
+		ret = read_rss(&r, p, plan);
 	if (!ret)
 		ret = read_hugepages(&r, p, plan);
 	if (!ret)

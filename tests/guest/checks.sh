@@ -212,6 +212,8 @@ fi
 
 fi
 
+bash "$here/rss.sh" "$nn" "$nic_local" "$work" "$quick" | tee -a "$results"
+
 section "hugepages on node $node"
 hp=/sys/devices/system/node/node$node/hugepages/hugepages-2048kB/nr_hugepages
 hp0=/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages

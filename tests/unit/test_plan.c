@@ -170,6 +170,7 @@ static void host_free(struct nn_host *h)
 		free(n->driver);
 		free(n->kind);
 		nn_cpuset_free(&n->local_cpus);
+		nn_rss_free(&n->rss);
 	}
 	free(h->nics);
 	free(h->irqbalance.cmdline);
@@ -596,6 +597,276 @@ static void test_remote_and_spread_policy(void **state)
 	host_free(&h);
 }
 
+
+/* ---- --rss local ---- */
+
+/* One package in two near nodes (10/12), 5 cores each, no SMT: node 0 =
+ * 0-4, node 1 = 5-9; the first core of each is housekeeping, so node 0 has 4
+ * usable CPUs. An mlx5 NIC with @nq queues on node 0 whose driver reports a
+ * table of @size entries over @nq rings (@size 0: @state as given). */
+static struct nn_nic *rss_host(struct nn_host *h, int nq, unsigned int size, enum nn_rss_state state)
+{
+	static const int d[4] = { 10, 12, 12, 10 };
+	struct nn_nic *n;
+	unsigned int i;
+	int c;
+
+	memset(h, 0, sizeof(*h));
+	for (c = 0; c < 10; c++)
+		add_cpu(h, c, c / 5, 0, c, c / 5);
+	finish(h, 2, d);
+	n = add_nic(h, "ens1", "0000:17:00.0", 0, "0-4", nq, 40, MLX5);
+	n->rss.state = state;
+	if (state == NN_RSS_OK) {
+		n->rss.size = size;
+		n->rss.rings = (unsigned int)nq;
+		n->rss.table = calloc(size, sizeof(*n->rss.table));
+		assert_non_null(n->rss.table);
+		for (i = 0; i < size; i++)
+			n->rss.table[i] = i % (unsigned int)nq;
+	}
+	return n;
+}
+
+static void table_of(const struct nn_plan_rss *r, unsigned int size, unsigned int *t)
+{
+	assert_int_equal(nn_plan_rss_table(r, size, t), 0);
+}
+
+/* 16 queues, 4 usable CPUs: queues 0-3 and 8-11 are planned on node 0,
+ * 4-7 and 12-15 spill to node 1; the table spreads round-robin over the 8. */
+static void test_rss_equal(void **state)
+{
+	static const int want[] = { 0, 1, 2, 3, 8, 9, 10, 11 };
+	struct nn_plan_opts o = { 0 };
+	unsigned int t[128], i;
+	struct nn_host h;
+	struct nn_plan p;
+
+	(void)state;
+	rss_host(&h, 16, 128, NN_RSS_OK);
+	o.rss = NN_RSSP_LOCAL;
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nrss, 1);
+	assert_string_equal(p.rss[0].nic, "ens1");
+	assert_int_equal(p.rss[0].table_size, 128);
+	assert_null(p.rss[0].weights);
+	assert_int_equal(p.rss[0].nqueues, 8);
+	for (i = 0; i < 8; i++)
+		assert_int_equal(p.rss[0].queues[i], want[i]);
+	table_of(&p.rss[0], 128, t);
+	for (i = 0; i < 128; i++)
+		assert_int_equal(t[i], (unsigned int)want[i % 8]);
+	nn_plan_free(&p);
+
+	/* without --rss: no table at all */
+	o.rss = NN_RSSP_NONE;
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nrss, 0);
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
+/* 10 queues: 0-3 and 8-9 on node 0, where CPUs 1 and 2 carry two queues
+ * each (0+8, 1+9) and CPUs 3 and 4 one: local:cpu gives 1,1,2,2,1,1, and
+ * the table gives each weight unit one block of entries. */
+static void test_rss_weights(void **state)
+{
+	static const int wq[] = { 0, 1, 2, 3, 8, 9 }, ww[] = { 1, 1, 2, 2, 1, 1 };
+	static const unsigned int wt[8] = { 0, 1, 2, 2, 3, 3, 8, 9 };
+	struct nn_plan_opts o = { 0 };
+	unsigned int t[8], i;
+	struct nn_host h;
+	struct nn_plan p;
+
+	(void)state;
+	rss_host(&h, 10, 8, NN_RSS_OK);
+	o.rss = NN_RSSP_LOCAL_CPU;
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nrss, 1);
+	assert_int_equal(p.rss[0].nqueues, 6);
+	assert_non_null(p.rss[0].weights);
+	for (i = 0; i < 6; i++) {
+		assert_int_equal(p.rss[0].queues[i], wq[i]);
+		assert_int_equal(p.rss[0].weights[i], ww[i]);
+	}
+	table_of(&p.rss[0], 8, t);
+	for (i = 0; i < 8; i++)
+		assert_int_equal(t[i], wt[i]);
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
+/* Only tx IRQs are known (rx ones elsewhere): no queue is known to be
+ * local, so no table and a warning. */
+static void test_rss_no_local_queue(void **state)
+{
+	struct nn_plan_opts o = { 0 };
+	struct nn_host h;
+	struct nn_plan p;
+	struct nn_nic *n;
+	size_t i;
+
+	(void)state;
+	n = rss_host(&h, 4, 64, NN_RSS_OK);
+	for (i = 0; i < n->nirqs; i++)
+		if (n->irqs[i].queue >= 0)
+			n->irqs[i].dir = NN_QDIR_TX;
+	o.rss = NN_RSSP_LOCAL;
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nrss, 0);
+	assert_true(has_warning(&p, "ens1: rss local: no queue's IRQs are on node 0"));
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
+/* A table size that is no multiple of the queues: shares differ by one
+ * entry; a table smaller than the queues: a warning. */
+static void test_rss_not_multiple(void **state)
+{
+	static const unsigned int want[10] = { 0, 1, 2, 3, 0, 1, 2, 3, 0, 1 };
+	struct nn_plan_opts o = { 0 };
+	unsigned int t[10], i;
+	struct nn_host h;
+	struct nn_plan p;
+
+	(void)state;
+	rss_host(&h, 4, 10, NN_RSS_OK);
+	o.rss = NN_RSSP_LOCAL;
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nrss, 1);
+	assert_int_equal(p.rss[0].nqueues, 4);
+	table_of(&p.rss[0], 10, t);
+	for (i = 0; i < 10; i++)
+		assert_int_equal(t[i], want[i]);
+	assert_false(has_warning(&p, "rss"));
+	nn_plan_free(&p);
+	host_free(&h);
+
+	rss_host(&h, 4, 3, NN_RSS_OK);
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nrss, 1);
+	assert_true(has_warning(&p, "a table of 3 entries for 4 local queues"));
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
+/* A driver without RSS: no table, a warning; a snapshot from --root (not
+ * read): the queues with table_size unknown (-1) and a warning. */
+static void test_rss_unsupported(void **state)
+{
+	struct nn_plan_opts o = { 0 };
+	struct nn_host h;
+	struct nn_plan p;
+
+	(void)state;
+	rss_host(&h, 4, 0, NN_RSS_UNSUPPORTED);
+	o.rss = NN_RSSP_LOCAL;
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nrss, 0);
+	assert_true(has_warning(&p, "ens1: rss: not supported by this driver"));
+	nn_plan_free(&p);
+	host_free(&h);
+
+	rss_host(&h, 4, 0, NN_RSS_NOT_READ);
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nrss, 1);
+	assert_int_equal(p.rss[0].table_size, -1);
+	assert_true(has_warning(&p, "table size unknown"));
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
+/* The plan's "rss" back from JSON; the reader refuses what apply must not act on. */
+static void test_rss_json(void **state)
+{
+	static const char *const bad[] = {
+		"\"rss\":[{\"nic\":\"eth9\",\"table_size\":128,\"queues\":[0]}]",
+		"\"rss\":[{\"nic\":\"ens1\",\"table_size\":128,\"queues\":[1,0]}]",
+		"\"rss\":[{\"nic\":\"ens1\",\"table_size\":128,\"queues\":[]}]",
+		"\"rss\":[{\"nic\":\"ens1\",\"table_size\":65537,\"queues\":[0]}]",
+		"\"rss\":[{\"nic\":\"ens1\",\"table_size\":128,\"queues\":[65536]}]",
+		"\"rss\":[{\"nic\":\"ens1\",\"table_size\":128,\"queues\":[0,1],\"weights\":[1]}]",
+		"\"rss\":[{\"nic\":\"ens1\",\"table_size\":128,\"queues\":[0],\"weights\":[0]}]",
+		"\"rss\":[{\"nic\":\"../x\",\"table_size\":128,\"queues\":[0]}]",
+		"\"rss\":[{\"nic\":\"ens1\",\"queues\":[0]},{\"nic\":\"ens1\",\"queues\":[1]}]",
+	};
+	struct nn_plan_opts o = { 0 };
+	struct json_object *j;
+	struct nn_host h;
+	struct nn_plan p, q;
+	char why[256], buf[1024];
+	size_t i;
+
+	(void)state;
+	rss_host(&h, 10, 8, NN_RSS_OK);
+	o.rss = NN_RSSP_LOCAL_CPU;
+	plan_ok(&h, &o, &p);
+	j = nn_plan_to_json(&p);
+	assert_non_null(j);
+	assert_int_equal(nn_plan_from_json(j, &q, why, sizeof(why)), 0);
+	assert_int_equal(q.nrss, 1);
+	assert_int_equal(q.rss[0].table_size, 8);
+	assert_int_equal(q.rss[0].nqueues, 6);
+	assert_int_equal(q.rss[0].weights[2], 2);
+	nn_plan_free(&q);
+	json_object_put(j);
+	nn_plan_free(&p);
+	host_free(&h);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(buf, sizeof(buf), "{\"plan\":{\"shape\":{\"ncpus\":2,\"nnodes\":1,\"pci\":[]},"
+			 "\"nics\":[{\"nic\":\"ens1\",\"queues\":1,\"cpus\":\"1\"}],\"irqs\":[],%s}}", bad[i]);
+		if (!nn_plan_parse("p", buf, strlen(buf), &q, why, sizeof(why))) {
+			nn_plan_free(&q);
+			fail_msg("accepted: %s", bad[i]);
+		}
+	}
+}
+
+/* The table's text form (undo log, apply rows): shortest period, runs. */
+static void test_rss_text(void **state)
+{
+	static const char *const bad[] = {
+		"0:1", "65537:0", "4:", "4:1,,2", "4:-1", "4:1*0", "4:1*5", "4:65536", "4:1 ",
+		"+4:1", "4:1,", ":1", "4", "4:1*", "4:0x1", "",
+	};
+	unsigned int t[128], *r, n, i;
+	char *s;
+
+	(void)state;
+	for (i = 0; i < 128; i++)
+		t[i] = i % 4;
+	s = nn_rss_format(t, 128);
+	assert_string_equal(s, "128:0,1,2,3");
+	free(s);
+	for (i = 0; i < 128; i++)
+		t[i] = i / 32;
+	s = nn_rss_format(t, 128);
+	assert_string_equal(s, "128:0*32,1*32,2*32,3*32");
+	assert_int_equal(nn_rss_parse(s, &r, &n), 0);
+	assert_int_equal(n, 128);
+	assert_memory_equal(r, t, sizeof(t));
+	free(r);
+	free(s);
+	for (i = 0; i < 10; i++)
+		t[i] = i % 4;	/* a period that does not divide the size */
+	s = nn_rss_format(t, 10);
+	assert_string_equal(s, "10:0,1,2,3");
+	assert_int_equal(nn_rss_parse(s, &r, &n), 0);
+	assert_int_equal(n, 10);
+	assert_memory_equal(r, t, 10 * sizeof(*t));
+	free(r);
+	free(s);
+	assert_true(nn_rss_is_default(t, 10, 4));
+	assert_false(nn_rss_is_default(t, 10, 3));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (!nn_rss_parse(bad[i], &r, &n)) {
+			free(r);
+			fail_msg("accepted '%s'", bad[i]);
+		}
+}
+
 static void test_channels_irqbalance_novirt(void **state)
 {
 	struct nn_plan_opts o;
@@ -800,6 +1071,13 @@ int main(void)
 		cmocka_unit_test(test_housekeeping_reserve_and_cpus),
 		cmocka_unit_test(test_remote_and_spread_policy),
 		cmocka_unit_test(test_channels_irqbalance_novirt),
+		cmocka_unit_test(test_rss_equal),
+		cmocka_unit_test(test_rss_weights),
+		cmocka_unit_test(test_rss_no_local_queue),
+		cmocka_unit_test(test_rss_not_multiple),
+		cmocka_unit_test(test_rss_unsupported),
+		cmocka_unit_test(test_rss_json),
+		cmocka_unit_test(test_rss_text),
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_shape_mismatch_refused),
 		cmocka_unit_test(test_extra_vectors),

@@ -355,6 +355,18 @@ static void test_parse_refuses_hostile_changes(void **state)
 		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"channels\",\"path\":\"eth1\",\"before\":\"4\"}]}",
 		"{\"version\":1,\"host\":{\"nics\":[\"../x\"]},\"changes\":[{\"kind\":\"channels\",\"path\":\"../x\",\"before\":\"4\"}]}",
 		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"channels\",\"path\":\"eth0\",\"before\":\"0\"}]}",
+		/* rss: a NIC the host does not list, a bad name, no or a bad detail, a
+		 * table entry at or past the recorded ring count, a malformed or
+		 * oversized table */
+		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"rss\",\"path\":\"eth1\",\"before\":\"128:0,1\",\"detail\":{\"rings\":2}}]}",
+		"{\"version\":1,\"host\":{\"nics\":[\"../x\"]},\"changes\":[{\"kind\":\"rss\",\"path\":\"../x\",\"before\":\"128:0,1\",\"detail\":{\"rings\":2}}]}",
+		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"rss\",\"path\":\"eth0\",\"before\":\"128:0,1\"}]}",
+		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"rss\",\"path\":\"eth0\",\"before\":\"128:0,1\",\"detail\":{\"rings\":2,\"exe\":\"/tmp/x\"}}]}",
+		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"rss\",\"path\":\"eth0\",\"before\":\"128:0,1\",\"detail\":{\"rings\":0}}]}",
+		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"rss\",\"path\":\"eth0\",\"before\":\"128:0,2\",\"detail\":{\"rings\":2}}]}",
+		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"rss\",\"path\":\"eth0\",\"before\":\"65537:0\",\"detail\":{\"rings\":2}}]}",
+		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"rss\",\"path\":\"eth0\",\"before\":\"4:0,1,0,1,0\",\"detail\":{\"rings\":2}}]}",
+		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"rss\",\"path\":\"eth0\",\"before\":\"4:0;1\",\"detail\":{\"rings\":2}}]}",
 		/* mount: not canonical, not hugetlbfs */
 		"{\"version\":1,\"changes\":[{\"kind\":\"mount\",\"path\":\"/mnt/../\",\"after\":\"hugetlbfs\"}]}",
 		"{\"version\":1,\"changes\":[{\"kind\":\"mount\",\"path\":\"/\",\"after\":\"hugetlbfs\"}]}",
@@ -368,6 +380,7 @@ static void test_parse_refuses_hostile_changes(void **state)
 	};
 	static const char *const good[] = {
 		GOOD_LOG,
+		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"rss\",\"path\":\"eth0\",\"before\":\"128:0*64,1*64\",\"after\":\"128:0\",\"detail\":{\"rings\":2}}]}",
 		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"channels\",\"path\":\"eth0\",\"before\":\"4\"},"
 		"{\"kind\":\"mount\",\"path\":\"/mnt/huge-1G\",\"after\":\"hugetlbfs\"},"
 		"{\"kind\":\"irqbalance\",\"path\":\"irqbalance\",\"before\":\"running\",\"detail\":{\"mode\":\"stop\",\"systemd\":false}}]}\n",
