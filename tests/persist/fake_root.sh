@@ -58,7 +58,9 @@ grep -q 'drift: 1 values rewritten by someone else' "$tmp/loop" || fail "no drif
 [ "$(logs)" = 1 ] || fail "drift made a new snapshot"
 n --json status > "$tmp/st"; rc=$?
 [ $rc = 0 ] || fail "status rc $rc: $(cat "$tmp/st")"
-jq -e '.enabled and .service == null and (.watcher.pid > 0) and .matches_desired and .drift == []' \
+jq -e '.enabled and .service == null and (.watcher.pid > 0) and .matches_desired and .drift == [] and
+	.watcher.counters.applies >= 1 and .watcher.counters.values_written >= 1 and
+	.watcher.counters.events >= 0 and .watcher.counters.relevant >= 0' \
 	"$tmp/st" >/dev/null || fail "status: $(cat "$tmp/st")"
 n apply --nics eth1 >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "refusing: nicnuma watch (/run/nicnuma/watch.lock) is running" "$tmp/err" ||
