@@ -650,9 +650,13 @@ static int cmp_val_path(const void *a, const void *b, void *arg)
 	return c ? c : (x > y) - (x < y);
 }
 
-/* Marks every value whose path an earlier value has already (a plan naming
- * one IRQ twice): the log records each value once, with the before value
- * read before any write. */
+/* The undo kind a value is logged as. */
+static const struct nn_change_ops *val_ops(const struct nn_apply_val *v)
+{
+	return v->kind == NN_VAL_CHANNELS ? &nn_channels_change_ops
+	       : v->kind == NN_VAL_RSS ? &nn_rss_change_ops : &nn_file_change_ops;
+}
+
 /* Whether the first @n changes of @u (those it had before this run) record
  * @path of kind @ops (a NIC's channels and its RSS table share the ifname). */
 static bool log_has(const struct nn_undo *u, size_t n, const struct nn_change_ops *ops,
@@ -666,7 +670,22 @@ static bool log_has(const struct nn_undo *u, size_t n, const struct nn_change_op
 	return false;
 }
 
-static bool *dup_marks(const struct nn_apply_report *rep)
+/* Whether @v goes into the log: a value to be written; with an extended log
+ * (the before-enable one) also a value already as planned. That log must
+ * hold every value enable found, right or not: one left out because it was
+ * right would enter it later, when the watcher puts it back after someone
+ * rewrote it, with that someone's value as its "before", which disable
+ * would then restore. Restoring a value that already holds its before
+ * writes nothing. */
+static bool to_log(const struct nn_apply_opts *opts, const struct nn_apply_val *v)
+{
+	return v->status == NN_VAL_PENDING || (opts->log && v->status == NN_VAL_UNCHANGED);
+}
+
+/* Marks every value whose path an earlier value has already (a plan naming
+ * one IRQ twice): the log records each value once, with the before value
+ * read before any write. */
+static bool *dup_marks(const struct nn_apply_report *rep, const struct nn_apply_opts *opts)
 {
 	bool *dup = calloc(rep->nvals ? rep->nvals : 1, sizeof(*dup));
 	size_t *ix = malloc((rep->nvals ? rep->nvals : 1) * sizeof(*ix)), i, n = 0;
@@ -676,9 +695,9 @@ static bool *dup_marks(const struct nn_apply_report *rep)
 		free(ix);
 		return NULL;
 	}
-	/* Only values to be written are logged; among them, the first stays. */
+	/* Only values logged count (to_log); among them, the first stays. */
 	for (i = 0; i < rep->nvals; i++)
-		if (rep->vals[i].status == NN_VAL_PENDING)
+		if (to_log(opts, &rep->vals[i]))
 			ix[n++] = i;
 	qsort_r(ix, n, sizeof(*ix), cmp_val_path, rep->vals);
 	for (i = 1; i < n; i++)
@@ -687,6 +706,20 @@ static bool *dup_marks(const struct nn_apply_report *rep)
 			dup[ix[i]] = true;
 	free(ix);
 	return dup;
+}
+
+/* An extended log lacks a value this run would record (to_log). */
+static bool new_to_log(const struct nn_apply_opts *opts, const struct nn_apply_report *rep, size_t n0)
+{
+	size_t i;
+
+	if (!opts->log)
+		return false;
+	for (i = 0; i < rep->nvals; i++)
+		if (to_log(opts, &rep->vals[i]) &&
+		    !log_has(opts->log, n0, val_ops(&rep->vals[i]), rep->vals[i].path))
+			return true;
+	return false;
 }
 
 int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
@@ -754,7 +787,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 				 nn_irqbalance_action_name(rep->irqb.action), rep->irqb.proc.pid);
 		goto count;
 	}
-	if (!pending && rep->irqb.noop && !hp_pending)
+	if (!pending && rep->irqb.noop && !hp_pending && !new_to_log(opts, rep, n0))
 		goto count;	/* aligned already: no snapshot, no lock needed */
 
 	err = fb_table_build(rep, &fbt);
@@ -773,7 +806,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		goto out;
 	if (!up->host)
 		up->host = log_host(opts->shape, plan);
-	dup = dup_marks(rep);
+	dup = dup_marks(rep, opts);
 	if (!up->host || !dup) {
 		err = -ENOMEM;
 		goto out;
@@ -785,11 +818,10 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 	for (i = 0; i < rep->nvals && !err; i++) {
 		struct nn_apply_val *v = &rep->vals[i];
 
-		const struct nn_change_ops *ops = v->kind == NN_VAL_CHANNELS ? &nn_channels_change_ops
-			: v->kind == NN_VAL_RSS ? &nn_rss_change_ops : &nn_file_change_ops;
+		const struct nn_change_ops *ops = val_ops(v);
 		char detail[32];
 
-		if (v->status != NN_VAL_PENDING || dup[i] || log_has(up, n0, ops, v->path))
+		if (!to_log(opts, v) || dup[i] || log_has(up, n0, ops, v->path))
 			continue;
 		if (v->kind == NN_VAL_RSS)
 			nn_rss_detail(detail, sizeof(detail), v->rss_rings ? v->rss_rings : v->rss_n);

@@ -74,8 +74,11 @@ struct nn_apply_opts {
 	/* An open log to extend instead of starting a new one (the watcher's
 	 * one "before enable" snapshot): a value it already records keeps its
 	 * first before; only values new to it are added, and it is saved only
-	 * when something was added. A failed run puts back what it wrote but
-	 * does not mark the log rolled back. Borrowed; NULL: a new log. */
+	 * when something was added. Values already as planned are added too
+	 * (before = after): else one right at enable and rewritten later by
+	 * someone else would enter the log with that one's value as its
+	 * before. A failed run puts back what it wrote but does not mark the
+	 * log rolled back. Borrowed; NULL: a new log. */
 	struct nn_undo *log;
 };
 

@@ -227,29 +227,46 @@ int nn_systemctl(struct nn_ctx *ctx, const char *verb, const char *flag, bool un
 	return run(argv, NULL, 0);
 }
 
+int nn_watch_service_parse(const char *out, char *active, size_t size, int *main_pid)
+{
+	bool found = false;
+	long pid = 0;
+
+	if (size)
+		active[0] = '\0';
+	*main_pid = 0;
+	while (out && *out) {
+		size_t len = strcspn(out, "\n");
+		char val[64];
+
+		if (len > 12 && !strncmp(out, "ActiveState=", 12)) {
+			snprintf(active, size, "%.*s", (int)(len - 12), out + 12);
+			found = true;
+		} else if (len > 8 && !strncmp(out, "MainPID=", 8) && len - 8 < sizeof(val)) {
+			snprintf(val, sizeof(val), "%.*s", (int)(len - 8), out + 8);
+			if (nn_parse_long(val, &pid) || pid < 0 || pid > INT_MAX)
+				pid = 0;
+		}
+		out += len + (out[len] == '\n');
+	}
+	*main_pid = (int)pid;
+	return found ? 0 : -EINVAL;
+}
+
 int nn_watch_service_show(struct nn_ctx *ctx, char *active, size_t size, int *main_pid)
 {
-	char out[256], *nl;
-	long pid = 0;
+	char out[256];
 	int err = nn_require_live(ctx, "systemctl show");
 
 	if (err)
 		return err;
-	err = run((char *[]){ "systemctl", "show", "-p", "ActiveState", "-p", "MainPID", "--value",
+	/* KEY=VALUE lines, not --value: systemctl prints the properties in its
+	 * D-Bus order (MainPID before ActiveState), not in the order of -p. */
+	err = run((char *[]){ "systemctl", "show", "-p", "ActiveState", "-p", "MainPID",
 			      NN_WATCH_UNIT, NULL }, out, sizeof(out));
 	if (err)
 		return err < 0 ? err : -EIO;
-	/* --value prints the properties in the order asked: state, pid */
-	nl = strchr(out, '\n');
-	if (nl)
-		*nl++ = '\0';
-	snprintf(active, size, "%s", out);
-	if (nl) {
-		nl[strcspn(nl, "\n")] = '\0';
-		nn_parse_long(nl, &pid);
-	}
-	*main_pid = (int)pid;
-	return 0;
+	return nn_watch_service_parse(out, active, size, main_pid);
 }
 
 static char *jstr_dup(struct json_object *o, const char *key, int *err)

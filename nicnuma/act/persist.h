@@ -57,6 +57,10 @@ bool nn_systemd_booted(struct nn_ctx *ctx);
 int nn_systemctl(struct nn_ctx *ctx, const char *verb, const char *flag, bool unit);
 /* ActiveState and MainPID of the unit (systemctl show); live only. */
 int nn_watch_service_show(struct nn_ctx *ctx, char *active, size_t size, int *main_pid);
+/* Pure: the KEY=VALUE lines of `systemctl show -p ActiveState -p MainPID`,
+ * in any order (systemctl prints them in its own). -EINVAL without an
+ * ActiveState line; *@main_pid 0 when absent or not a pid. */
+int nn_watch_service_parse(const char *out, char *active, size_t size, int *main_pid);
 
 /* What the watcher's /run/nicnuma/watch.json says (watch.c writes it:
  * {"pid","started","config","ethtool_monitor","last_action":{"time",

@@ -23,16 +23,17 @@ static void usage(FILE *fp)
 "Is the placement kept? Reports whether 'nicnuma enable' ran, the\n"
 "nicnuma-watch service (systemctl show; null without systemd or under\n"
 "--root), the watcher (its lock and /run/nicnuma/watch.json: pid, started,\n"
-"last action) and whether the host matches the desired state now (the\n"
-"check of 'nicnuma check' on a plan made from /etc/nicnuma/nicnuma.conf).\n"
+"last action, counters) and whether the host matches the desired state now\n"
+"(the check of 'nicnuma check' on a plan made from /etc/nicnuma/nicnuma.conf).\n"
 "\n"
 "Options:\n"
 "      --state-dir DIR   snapshots, the lock and enabled.json\n"
 "  -h, --help            this help\n"
 "\n"
 "--json keys: enabled (bool), service {active, main_pid, unit} or null,\n"
-"watcher {pid, started, last_action {time, trigger, result, changed}} or\n"
-"null, matches_desired (bool, null when there is no desired state), drift\n"
+"watcher {pid, started, last_action {time, trigger, result, changed} or\n"
+"null, counters {events, relevant, applies, values_written}} or null,\n"
+"matches_desired (bool, null when there is no desired state), drift\n"
 "[\"irq 41 (eth1): 0-1, want 2\", ..], notes [..] (a running irqbalance with\n"
 "irqbalance = leave: not drift), warnings [..].\n"
 "\n"
@@ -153,6 +154,14 @@ static int watcher(struct nn_ctx *ctx)
 	} else {
 		nn_print_null(&ctx->out, PRINT_ANY, "last_action", "last action: %s\n");
 	}
+	/* since the watcher started; null: its state file lacks the counter */
+	nn_open_object(&ctx->out, "counters");
+	nn_print_opt_int(&ctx->out, PRINT_ANY, "events", "counters: %lld events", st.events, "-");
+	nn_print_opt_int(&ctx->out, PRINT_ANY, "relevant", " (%lld relevant)", st.relevant, "-");
+	nn_print_opt_int(&ctx->out, PRINT_ANY, "applies", ", %lld applies", st.applies, "-");
+	nn_print_opt_int(&ctx->out, PRINT_ANY, "values_written", ", %lld values written\n",
+			 st.values_written, "-");
+	nn_close_object(&ctx->out);
 	nn_close_object(&ctx->out);
 	nn_watch_state_free(&st);
 	return 1;

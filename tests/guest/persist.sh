@@ -88,12 +88,18 @@ driver_reset() {
   if python3 "$here/persist_truth.py" unbound "$pci" "$node"; then echo "    $1: queues off node $node right after (the driver reset them)"
   else echo "    $1: queues on node $node right after (not reset, or the watcher was first)"; fi
 }
-# The watcher's counters from nicnuma status --json ("-" when unreadable).
-counter() {
-  local v
+# counters: the watcher's pid and counters from nicnuma status --json
+# (watcher.pid, watcher.counters.{events,applies,values_written}; docs/persist.md),
+# as "PID EVENTS APPLIES VALUES_WRITTEN", each "-" when absent.
+counters() {
+  local k v out=
   "$nn" status --json >"$work/status-c.json" 2>/dev/null
-  v=$(pj "$work/status-c.json" "d['watcher']['counters']['$1'] if 'counters' in d['watcher'] else d['watcher']['$1']" 2>/dev/null)
-  case $v in ''|*[!0-9]*) echo - ;; *) echo "$v" ;; esac
+  for k in "['pid']" "['counters']['events']" "['counters']['applies']" "['counters']['values_written']"; do
+    v=$(pj "$work/status-c.json" "d['watcher']$k" 2>/dev/null)
+    case $v in ''|*[!0-9]*) v=- ;; esac
+    out="$out $v"
+  done
+  echo "${out# }"
 }
 finish() {
   local p f s
@@ -144,6 +150,8 @@ if [ "$boot" = 1 ]; then
   if run status-1 0 -- "$nn" status --json; then
     pj "$work/status-1.out" 'd["enabled"] is True and d["service"]["active"] in (True, "active") and d["matches_desired"] is True' >/dev/null \
       && pass "status: enabled, service active, matches desired" || fail "status: $(head -c 300 "$work/status-1.out")"
+  else
+    echo "    status --json said: $(tr -s ' \n' ' ' <"$work/status-1.out" | head -c 1500)"
   fi
   echo 2 >"$st/phase"
   sync
@@ -199,18 +207,32 @@ fi
 dev=$(netdev)
 
 section "100 link flaps"
-ev0=$(counter events); ap0=$(counter applies); vw0=$(counter values_written)
+read -r wp0 ev0 ap0 vw0 <<<"$(counters)"
+t0=$(date +%s%N)
 for i in $(seq 100); do printf 'link set %s down\nlink set %s up\n' "$dev" "$dev"; done | ip -batch -
+t1=$(date +%s%N)
 sleep 5
 pt bound "$pci" "$node" "$(wt)" "100 flaps: end state"
 [ "$(cat /sys/class/net/"$dev"/operstate)" != down ] && pass "100 flaps: $dev up at the end" || fail "100 flaps: $dev down at the end"
-ev1=$(counter events); ap1=$(counter applies); vw1=$(counter values_written)
-if [ "$ap0" = - ] || [ "$ap1" = - ] || [ "$ev0" = - ] || [ "$ev1" = - ] || [ "$vw0" = - ] || [ "$vw1" = - ]; then
-  fail "100 flaps: no watcher counters in nicnuma status --json"
+read -r wp1 ev1 ap1 vw1 <<<"$(counters)"
+# The bound (docs/persist.md): never two applies within 1 s, so the storm
+# costs at most one a second it lasted, plus the one after it settles, plus
+# one periodic re-check that may fall in the window.
+storm=$(((t1 - t0 + 999999999) / 1000000000))
+cap=$((storm + 2))
+if [[ "$wp0 $ev0 $ap0 $vw0 $wp1 $ev1 $ap1 $vw1" = *-* ]]; then
+  fail "100 flaps: no watcher pid/counters in nicnuma status --json (before: $wp0 $ev0 $ap0 $vw0; after: $wp1 $ev1 $ap1 $vw1): $(head -c 400 "$work/status-c.json")"
+elif [ "$wp0" != "$wp1" ]; then
+  fail "100 flaps: the watcher restarted during the storm (pid $wp0 -> $wp1): its counters restarted too"
 else
-  echo "    watcher: events $ev0 -> $ev1, applies $ap0 -> $ap1, values written $vw0 -> $vw1"
-  [ $((ap1 - ap0)) -le 10 ] && pass "100 flaps: $((ap1 - ap0)) applies (<= 10), $((ev1 - ev0)) events" \
-    || fail "100 flaps: $((ap1 - ap0)) applies for $((ev1 - ev0)) events (wanted <= 10)"
+  echo "    watcher: events $ev0 -> $ev1, applies $ap0 -> $ap1, values written $vw0 -> $vw1; the storm took $storm s"
+  if [ "$ev1" -le "$ev0" ]; then
+    fail "100 flaps: the watcher counted no event ($ev0 -> $ev1)"
+  elif [ $((ap1 - ap0)) -le "$cap" ]; then
+    pass "100 flaps: $((ap1 - ap0)) applies (<= $cap: $storm s of storm + 2) for $((ev1 - ev0)) events, $((vw1 - vw0)) values written"
+  else
+    fail "100 flaps: $((ap1 - ap0)) applies for $((ev1 - ev0)) events in a $storm s storm (wanted <= $cap)"
+  fi
 fi
 
 section "watcher SIGKILLed"

@@ -17,6 +17,7 @@ logs() { find "$R/var/lib/nicnuma" -name '[0-9]*.json' | wc -l; }
 aff() { cat "$R/proc/irq/$1/smp_affinity_list"; }
 
 before43=$(aff 43)
+before46=$(aff 46)
 n enable --nics eth1 >"$tmp/out" 2>&1 || fail "enable: $(cat "$tmp/out")"
 grep -q 'unit: not touched (fake root)' "$tmp/out" || fail "enable: no fake-root unit line"
 grep -q '^nic = 0000:65:00.0 eth1$' "$R/etc/nicnuma/nicnuma.conf" || fail "config lacks the NIC by PCI"
@@ -57,7 +58,9 @@ grep -q 'drift: 1 values rewritten by someone else' "$tmp/loop" || fail "no drif
 [ "$(logs)" = 1 ] || fail "drift made a new snapshot"
 n --json status > "$tmp/st"; rc=$?
 [ $rc = 0 ] || fail "status rc $rc: $(cat "$tmp/st")"
-jq -e '.enabled and .service == null and (.watcher.pid > 0) and .matches_desired and .drift == []' \
+jq -e '.enabled and .service == null and (.watcher.pid > 0) and .matches_desired and .drift == [] and
+	.watcher.counters.applies >= 1 and .watcher.counters.values_written >= 1 and
+	.watcher.counters.events >= 0 and .watcher.counters.relevant >= 0' \
 	"$tmp/st" >/dev/null || fail "status: $(cat "$tmp/st")"
 n apply --nics eth1 >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "refusing: nicnuma watch (/run/nicnuma/watch.lock) is running" "$tmp/err" ||
@@ -67,6 +70,16 @@ n apply --nics eth1 >/dev/null 2>"$tmp/err"; rc=$?
 kill -KILL "$w"; wait "$w" 2>/dev/null
 n watch --once 2>"$tmp/err" || fail "restart after SIGKILL: $(cat "$tmp/err")"
 [ "$(logs)" = 1 ] || fail "restart wrote a snapshot"
+
+# IRQ 46 (queue 3) held its planned CPU before enable, so enable wrote nothing
+# there; the before-enable log must still record it: when someone rewrites it
+# later and the watcher puts it back, disable restores the value from before
+# enable, not the other one's (the guest's "queue 3 on CPU 0 after disable")
+[ "$(aff 46)" = "$before46" ] || fail "precondition: enable changed IRQ 46 ($before46 -> $(aff 46))"
+echo 0 > "$R/proc/irq/46/smp_affinity_list"
+n watch --once 2>"$tmp/err" || fail "watch --once after a rewrite: $(cat "$tmp/err")"
+[ "$(aff 46)" = "$before46" ] || fail "watch --once did not put IRQ 46 back ($(aff 46))"
+[ "$(logs)" = 1 ] || fail "the rewrite made a second snapshot"
 
 # SIGTERM: clean exit 0
 "$nn" --root "$R" watch 2>/dev/null & w=$!; pids+=("$w"); sleep 0.5; kill -TERM "$w"; wait "$w"; rc=$?
@@ -89,6 +102,7 @@ rm -rf "$R/etc/tuned"
 # disable: the before-enable values back, files gone
 n disable >"$tmp/out" 2>&1 || fail "disable: $(cat "$tmp/out")"
 [ "$(aff 43)" = "$before43" ] || fail "disable did not restore IRQ 43 ($(aff 43) != $before43)"
+[ "$(aff 46)" = "$before46" ] || fail "disable left IRQ 46 at $(aff 46), not its before-enable $before46"
 [ ! -e "$R/etc/nicnuma/nicnuma.conf" ] && [ ! -e "$R/etc/systemd/system/nicnuma-watch.service" ] &&
 	[ ! -e "$R/var/lib/nicnuma/enabled.json" ] || fail "disable left files behind"
 n status >/dev/null 2>&1; [ $? = 1 ] || fail "status after disable should be 1"

@@ -118,11 +118,43 @@ static void test_watch(void **state)
 	assert_int_equal(parse("", &st), -EINVAL);
 }
 
+/* systemctl show -p ActiveState -p MainPID: KEY=VALUE lines in systemctl's
+ * own order (MainPID first: the Service interface before the Unit one). */
+static void test_service_show(void **state)
+{
+	char active[32];
+	int pid = -1;
+
+	(void)state;
+	assert_int_equal(nn_watch_service_parse("MainPID=254\nActiveState=active\n", active,
+						sizeof(active), &pid), 0);
+	assert_string_equal(active, "active");
+	assert_int_equal(pid, 254);
+	assert_int_equal(nn_watch_service_parse("ActiveState=activating\nMainPID=7", active,
+						sizeof(active), &pid), 0);
+	assert_string_equal(active, "activating");
+	assert_int_equal(pid, 7);
+	assert_int_equal(nn_watch_service_parse("MainPID=0\nActiveState=inactive\n", active,
+						sizeof(active), &pid), 0);
+	assert_string_equal(active, "inactive");
+	assert_int_equal(pid, 0);
+	/* what the old --value reading took for the state */
+	assert_int_equal(nn_watch_service_parse("254\nactive\n", active, sizeof(active), &pid),
+			 -EINVAL);
+	assert_string_equal(active, "");
+	assert_int_equal(pid, 0);
+	assert_int_equal(nn_watch_service_parse("MainPID=x\nActiveState=failed\n", active,
+						sizeof(active), &pid), 0);
+	assert_int_equal(pid, 0);
+	assert_int_equal(nn_watch_service_parse("", active, sizeof(active), &pid), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_watch),
+		cmocka_unit_test(test_service_show),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
