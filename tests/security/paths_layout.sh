@@ -8,19 +8,9 @@
 #   layout's own files: replaced on a second run, no temp file left behind.
 set -uo pipefail
 
-nn=${1:?usage: paths_layout.sh NICNUMA}
-here=$(cd "$(dirname "$0")/.." && pwd)
-[ -x "$nn" ] || { echo "skip: $nn is not built" >&2; exit 77; }
-command -v python3 >/dev/null || { echo "skip: python3 builds the trees" >&2; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/paths-layout.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-
-fail=0
-ok() { printf 'ok   %s\n' "$*"; }
-bad() { printf 'FAIL %s\n' "$*" >&2; fail=1; }
-
-t=$tmp/t
-python3 "$here/fixtures/mkhost.py" build vm-virtio "$t" >/dev/null || { echo "mkhost.py failed" >&2; exit 2; }
+# shellcheck source=tests/security/lib.sh
+. "$(dirname "$0")/lib.sh"
+sec_init paths-layout "${1:-}"
 layout() { "$nn" --root "$t" layout --service fwd --exec /usr/bin/fwd --out "$1" >"$tmp/out" 2>"$tmp/err"; }
 
 # --- layout's own files are replaced on a second run ---

@@ -10,19 +10,9 @@
 #   an interface name with ESC: escaped in the table and in messages.
 set -uo pipefail
 
-nn=${1:?usage: paths_names.sh NICNUMA}
-here=$(cd "$(dirname "$0")/.." && pwd)
-[ -x "$nn" ] || { echo "skip: $nn is not built" >&2; exit 77; }
-command -v python3 >/dev/null || { echo "skip: python3 builds the trees" >&2; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/paths-names.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-
-fail=0
-ok() { printf 'ok   %s\n' "$*"; }
-bad() { printf 'FAIL %s\n' "$*" >&2; fail=1; }
-
-t=$tmp/t
-python3 "$here/fixtures/mkhost.py" build vm-virtio "$t" >/dev/null || { echo "mkhost.py failed" >&2; exit 2; }
+# shellcheck source=tests/security/lib.sh
+. "$(dirname "$0")/lib.sh"
+sec_init paths-names "${1:-}"
 "$nn" --root "$t" plan --json >"$tmp/p.json" 2>/dev/null
 [ -s "$tmp/p.json" ] || { echo "plan --json failed" >&2; exit 2; }
 
