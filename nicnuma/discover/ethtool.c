@@ -290,20 +290,30 @@ static int set_channels(int fd, const char *ifname, int combined, char *why, siz
 	return err;
 }
 
-int nn_channels_set(struct nn_ctx *ctx, const char *ifname, int combined, char *why, size_t whylen)
+/* A live ethtool socket for a write, or the reason there is none in @why
+ * ("not touched (fake root)", the socket's error). */
+static int open_for_write(struct nn_ctx *ctx, const char *what, const char *ifname,
+			  char *why, size_t whylen)
 {
-	int fd, err;
+	int fd, err = nn_require_live(ctx, what);
 
-	err = nn_require_live(ctx, "setting channels");
 	if (err) {
 		snprintf(why, whylen, "not touched (fake root)");
 		return err;
 	}
 	fd = open_fd();
-	if (fd < 0) {
+	if (fd < 0)
 		snprintf(why, whylen, "%s: socket: %s", ifname, strerror(-fd));
+	return fd;
+}
+
+int nn_channels_set(struct nn_ctx *ctx, const char *ifname, int combined, char *why, size_t whylen)
+{
+	int fd, err;
+
+	fd = open_for_write(ctx, "setting channels", ifname, why, whylen);
+	if (fd < 0)
 		return fd;
-	}
 	err = set_channels(fd, ifname, combined, why, whylen);
 	close(fd);
 	return err;
@@ -459,16 +469,9 @@ int nn_rss_set(struct nn_ctx *ctx, const char *ifname, const unsigned int *table
 	struct nn_rss now;
 	int fd, err;
 
-	err = nn_require_live(ctx, "setting the RSS table");
-	if (err) {
-		snprintf(why, whylen, "not touched (fake root)");
-		return err;
-	}
-	fd = open_fd();
-	if (fd < 0) {
-		snprintf(why, whylen, "%s: socket: %s", ifname, strerror(-fd));
+	fd = open_for_write(ctx, "setting the RSS table", ifname, why, whylen);
+	if (fd < 0)
 		return fd;
-	}
 	err = nn_rss_get(ctx, fd, ifname, &now);
 	if (!err && now.state != NN_RSS_OK)
 		err = -EOPNOTSUPP;
