@@ -281,8 +281,8 @@ int nn_dt_check(struct nn_ctx *ctx, const struct nn_dt_opts *o, struct nn_dt_rep
 		err = read_lcores(ctx, &c, r);
 	if (!err)
 		err = nn_dt_note_add(r, "port -> mempool", "telemetry does not say which pool serves "
-				     "which port: every pool of the process is judged against "
-				     "every port");
+				     "which port: with populated pools on several nodes, a port "
+				     "with one of them on its node is 'mempool_unknown'");
 	if (!err)
 		err = read_sysfs_nodes(ctx, r);
 	if (!err)

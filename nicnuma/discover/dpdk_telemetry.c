@@ -30,6 +30,8 @@ static const struct {
 	{ NN_DTV_UNKNOWN_LOCALITY, "unknown_locality", "unknown locality" },
 	{ NN_DTV_NO_POOL, "no_pool", "no mempool of known socket (pool check skipped)" },
 	{ NN_DTV_NO_LCORE, "no_lcore", "no lcore of known node (lcore check skipped)" },
+	{ NN_DTV_MEMPOOL_UNKNOWN, "mempool_unknown",
+	  "mempool of this port unknown: pools on several nodes" },
 };
 
 const char *nn_dt_verdict_key(unsigned int flag)

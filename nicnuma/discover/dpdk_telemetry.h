@@ -94,10 +94,13 @@ enum nn_dt_verdict_flag {
 	NN_DTV_UNKNOWN_LOCALITY = 1u << 3,	/* port node unknown: nothing judged */
 	NN_DTV_NO_POOL = 1u << 4,		/* no pool with a known socket: pool check skipped */
 	NN_DTV_NO_LCORE = 1u << 5,		/* no lcore of known node: lcore check skipped */
+	/* flagged: pools on the port's node and on others, and the telemetry
+	 * does not say which one the port draws from (22.11 never does) */
+	NN_DTV_MEMPOOL_UNKNOWN = 1u << 6,
 };
 
-#define NN_DTV_LAST NN_DTV_NO_LCORE
-#define NN_DTV_FLAGGED (NN_DTV_MEMPOOL_REMOTE | NN_DTV_LCORE_REMOTE)
+#define NN_DTV_LAST NN_DTV_MEMPOOL_UNKNOWN
+#define NN_DTV_FLAGGED (NN_DTV_MEMPOOL_REMOTE | NN_DTV_LCORE_REMOTE | NN_DTV_MEMPOOL_UNKNOWN)
 
 const char *nn_dt_verdict_key(unsigned int flag);	/* "mempool_remote" */
 const char *nn_dt_verdict_text(unsigned int flag);	/* "mempool remote to its port" */

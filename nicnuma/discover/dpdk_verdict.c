@@ -241,6 +241,10 @@ void nn_dt_judge(struct nn_dt_report *r, const int *cpu_node, size_t ncpus, int 
 			p->verdict |= NN_DTV_NO_POOL;
 		else if (!nn_cpuset_test(&p->pool_nodes, (unsigned int)p->node))
 			p->verdict |= NN_DTV_MEMPOOL_REMOTE;
+		else if (nn_cpuset_count(&p->pool_nodes) > 1)
+			/* testpmd --port-numa-config: a local pool exists, but
+			 * nothing says this port uses it rather than a remote one */
+			p->verdict |= NN_DTV_MEMPOOL_UNKNOWN;
 		if (nn_cpuset_empty(&p->lcore_nodes))
 			p->verdict |= NN_DTV_NO_LCORE;
 		else if (!nn_cpuset_test(&p->lcore_nodes, (unsigned int)p->node))

@@ -10,6 +10,8 @@
 #   fwd mbuf remote  --mbuf-node remote                       -> mempool remote, exit 1
 #   fwd lcore remote workers on the far node, main local      -> lcore remote, exit 1
 #   testpmd remote   --no-numa --socket-num FAR (one pool)    -> mempool remote, exit 1
+#   testpmd portnuma a pool per node, --port-numa-config=(0,FAR)
+#                    --ring-numa-config=(0,3,FAR)              -> mempool unknown, exit 1
 # The truth: the port's node is /sys numa_node, the pools' nodes come from
 # move_pages (the forwarder's report) or numa_maps (testpmd's hugepages).
 # Everything is put back. Prints PASS/FAIL/SKIP lines (the caller counts).
@@ -102,4 +104,10 @@ else
   forced=$far live testpmd-remote mempool_remote 1 "$tp" -l "$local_cpu,$far_cpu" --main-lcore "$local_cpu" \
     -a "$addr" --in-memory -- --no-numa --socket-num "$far" --total-num-mbufs 4096 \
     --stats-period 100
+  # a pool on each node (lcores on both, the main one far), the port told to
+  # draw from the far one: from outside this looks like testpmd's default,
+  # so the honest verdict is "mempool of this port unknown", never ok
+  forced=$far live testpmd-portnuma mempool_unknown 1 "$tp" -l "$far_cpu,$local_cpu" --main-lcore "$far_cpu" \
+    -a "$addr" --in-memory -- --port-numa-config="(0,$far)" --ring-numa-config="(0,3,$far)" \
+    --total-num-mbufs 4096 --stats-period 100
 fi

@@ -35,6 +35,7 @@ out(port["numa_node"] == kernel and port["node_source"] == "sysfs",
 
 # Where the pools' pages really are.
 truth_pools = set()
+huge_nodes = set()
 lcore_node = None
 try:
     fwdrep = json.load(open(app))
@@ -55,6 +56,7 @@ else:
             if w.startswith("N") and "=" in w:
                 truth_pools.add(int(w[1:].split("=")[0]))
     tel = {m["socket"] for m in rep["mempools"] if m["socket"] is not None}
+    huge_nodes = set(truth_pools)
     out(bool(tel) and tel <= truth_pools,
         "pool sockets %s among the hugepage nodes %s (numa_maps)" % (sorted(tel), sorted(truth_pools)),
         "not")
@@ -71,6 +73,21 @@ if lcore_node is not None and lcore_node != kernel:
 out(want in port["verdicts"], "verdict %s" % want, "got %s" % port["verdicts"])
 if want == "ok":
     out(not truth, "the kernel agrees: nothing remote", "truth says %s" % sorted(truth))
+elif want == "mempool_unknown":
+    # The port draws from the forced (remote) pool, and the pools sit on
+    # its node and on others: ok would be a lie, remote a guess.
+    named = set()
+    for part in (port["mempool_nodes"] or "").split(","):
+        if part:
+            a, _, b = part.partition("-")
+            named |= set(range(int(a), int(b or a) + 1))
+    out("mempool_remote" in truth, "the kernel agrees: the port's pool (forced) is remote",
+        "truth says %s" % sorted(truth))
+    out(len(named) > 1 and kernel in named and named <= huge_nodes,
+        "pools named on nodes %s: the port's node %d and others, all with hugepages %s"
+        % (sorted(named), kernel, sorted(huge_nodes)), "not")
+    out("ok" not in port["verdicts"] and port["flagged"], "not called ok, flagged",
+        "%s flagged=%s" % (port["verdicts"], port["flagged"]))
 else:
     out(want in truth, "the kernel agrees: %s" % want, "truth says %s" % sorted(truth))
 out(rc == want_rc, "exit %d" % want_rc, "exit %d" % rc)

@@ -280,10 +280,28 @@ static void test_verdicts(void **state)
 	assert_int_equal(r.ports[0].verdict, NN_DTV_MEMPOOL_REMOTE);
 	assert_int_equal(r.nflagged, 1);
 	nn_dt_report_free(&r);
-	/* a pool per node: one is local, so not flagged */
+	/* a pool per node (testpmd --port-numa-config): one is local, but which
+	 * one this port draws from is unknown, so it is flagged, not ok */
 	make(&r, "0000:03:00.0", 1, s01, c02);
 	nn_dt_judge(&r, cpu_node, 4, -1);
+	assert_int_equal(r.ports[0].verdict, NN_DTV_MEMPOOL_UNKNOWN);
+	assert_int_equal(r.nflagged, 1);
+	assert_int_equal(nn_cpuset_count(&r.ports[0].pool_nodes), 2);
+	assert_string_equal(nn_dt_verdict_key(NN_DTV_MEMPOOL_UNKNOWN), "mempool_unknown");
+	nn_dt_report_free(&r);
+	/* the remote pool holds no objects: only the local one counts */
+	make(&r, "0000:03:00.0", 1, s01, c02);
+	r.pools[0].populated = 0;
+	nn_dt_judge(&r, cpu_node, 4, -1);
 	assert_int_equal(r.ports[0].verdict, NN_DTV_OK);
+	nn_dt_report_free(&r);
+	/* pools on several nodes, none on the port's: remote for certain */
+	make(&r, "0000:03:00.0", 1, s0, c02);
+	r.pools[1].socket = 2;
+	r.pools[1].populated = 100;
+	r.npools = 2;
+	nn_dt_judge(&r, cpu_node, 4, -1);
+	assert_int_equal(r.ports[0].verdict, NN_DTV_MEMPOOL_REMOTE);
 	nn_dt_report_free(&r);
 	/* worker on node 1, main on node 0 does not count */
 	make(&r, "0000:03:00.0", 0, s0, c02);
