@@ -70,12 +70,18 @@ live() {
   pid=$!
   for i in $(seq 300); do [ -S "$sock" ] && break; sleep 0.2; done
   # Telemetry starts inside rte_eal_init, before the application creates its
-  # ports and pools: ask again until a pool is there (TCG is slow).
+  # pools (one after the other, each listed before it is populated) and then
+  # configures its ports: ask again until every pool is populated and every
+  # port has its queues (TCG is slow).
   for i in $(seq 20); do
     timeout 60 "$nn" --json check --dpdk --file-prefix "$prefix" --timeout 10000 \
       >"$work/dc-$name.json" 2>"$work/dc-$name.cerr"
     rc=$?
-    python3 -c 'import json, sys; sys.exit(0 if json.load(open(sys.argv[1]))["dpdk"]["mempools"] else 1)' \
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))["dpdk"]
+pools, ports = d["mempools"], d["ports"]
+sys.exit(0 if pools and ports and all(m["populated"] and m["populated"] == m["size"] for m in pools)
+         and all((p["rx_queues"] or 0) > 0 for p in ports) else 1)' \
       "$work/dc-$name.json" 2>/dev/null && break
     sleep 1
   done
