@@ -27,7 +27,13 @@ set -uo pipefail
 [ "${NN_GUEST:-}" = 1 ] || { echo "persist.sh: run me inside scripts/testhost --init systemd" >&2; exit 2; }
 [ "${NN_GUEST_INIT:-}" = systemd ] || { echo "persist.sh: needs the systemd shape (--init systemd)" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
+# NN_GUEST_DEB: the nicnuma .deb (tests/guest/run.sh builds it with
+# scripts/package). Boot 1 installs it with dpkg and the whole flow runs from
+# /usr/sbin/nicnuma beside the packaged units; boot 2 purges it at the end.
+# Unset (a run by hand): the build tree's binary.
+deb=${NN_GUEST_DEB:-}
 nn=$NN_BUILD/nicnuma/nicnuma
+[ -n "$deb" ] && nn=/usr/sbin/nicnuma
 pci=$NN_GUEST_NIC_LOCAL
 node=$NN_GUEST_NIC_NODE
 boot=${NN_GUEST_BOOT:-1}
@@ -130,6 +136,29 @@ if [ "$boot" = 1 ]; then
   cat /proc/sys/kernel/random/boot_id >/etc/nn-test-marker
   cp /etc/nn-test-marker "$st/marker"
   pass "boot: network device $(netdev) at $pci (udev's name) on node $(cat /sys/bus/pci/devices/"$pci"/numa_node)"
+
+  if [ -n "$deb" ]; then
+    section "the package: dpkg -i $(basename "$deb")"
+    if run dpkg-install 0 -- dpkg -i "$deb"; then
+      [ "$(dpkg-query -W -f='${db:Status-Abbrev}' nicnuma 2>/dev/null)" = "ii " ] &&
+        pass "package: nicnuma $(dpkg-query -W -f='${Version}' nicnuma) installed" ||
+        fail "package: dpkg-query says '$(dpkg-query -W -f='${db:Status-Abbrev}' nicnuma 2>&1)'"
+      [ -x "$nn" ] && [ "$(dpkg -S "$nn" 2>/dev/null)" = "nicnuma: $nn" ] &&
+        pass "package: $nn belongs to the package; the flow runs from it" || fail "package: $nn: $(dpkg -S "$nn" 2>&1)"
+      # postinst enables and starts nothing (dh_installsystemd --no-enable --no-start)
+      # (the metrics service has no [Install]: static, started by its timer)
+      for u in $unit:disabled nicnuma-metrics.timer:disabled nicnuma-metrics.service:static; do
+        w=${u#*:} u=${u%:*}
+        e=$(systemctl is-enabled "$u" 2>&1); a=$(systemctl is-active "$u" 2>&1)
+        [ "$e" = "$w" ] && [ "$a" = inactive ] && pass "package: $u installed $e, $a" ||
+          fail "package: $u is $e, $a after dpkg -i, wanted $w, inactive (postinst starts nothing)"
+      done
+      [ -f /lib/systemd/system/$unit ] || [ -f /usr/lib/systemd/system/$unit ] &&
+        pass "package: the packaged $unit is there" || fail "package: no packaged $unit"
+      [ "$(stat -c '%a %U' /var/lib/nicnuma 2>&1)" = "700 root" ] && pass "package: /var/lib/nicnuma 0700 root" ||
+        fail "package: /var/lib/nicnuma: $(stat -c '%a %U' /var/lib/nicnuma 2>&1)"
+    fi
+  fi
 
   section "enable"
   python3 "$here/persist_truth.py" snap "$st/before-enable.json"
@@ -327,6 +356,18 @@ if run layout 0 1 -- "$nn" layout --service "$lay" --nodes all --include-irq-cor
   done
   [ "$n" -ge 2 ] && pass "layout: $n instances" || fail "layout: $n instances, wanted one per node (2)"
   rm -rf /etc/systemd/system/"$lay"@*; systemctl daemon-reload
+fi
+
+if [ -n "$deb" ]; then
+  section "the package: dpkg --purge"
+  if run dpkg-purge 0 -- dpkg --purge nicnuma; then
+    dpkg-query -W -f='${db:Status-Abbrev}' nicnuma 2>/dev/null | grep -q '^ii' &&
+      fail "package: still installed after --purge" || pass "package: purged"
+    [ -e "$nn" ] && fail "package: $nn still there" || pass "package: $nn gone"
+    left=$(systemctl list-units --all --plain --no-legend 'nicnuma*' 2>/dev/null | awk '$3 != "inactive" || $4 != "dead" { print $1 }')
+    [ -z "$left" ] && pass "package: no nicnuma unit loaded and active after the purge" ||
+      fail "package: units left: $left"
+  fi
 fi
 
 finish
