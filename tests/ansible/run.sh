@@ -48,7 +48,7 @@ declare -A nic=([even-odd]=0000:81:00.0 [vm-virtio]=0000:00:03.0 [xeon-2s-smt]=0
 [ -x "$nicnuma" ] || die "$nicnuma: no nicnuma binary (meson setup build && ninja -C build)"
 for c in enable disable status; do
   "$nicnuma" "$c" --help >/dev/null 2>&1 ||
-    die "$nicnuma has no '$c' command: the role drives nicnuma enable/disable/status (issue 13, branch p13c); this build predates them"
+    die "$nicnuma has no '$c' command: the role drives nicnuma enable/disable/status; this build predates them"
 done
 
 for h in "${hosts[@]}"; do

@@ -4,12 +4,16 @@
 # QEMU guests (scripts/testhost), checked against the guest kernel.
 #
 # Usage: tests/guest/run.sh [--shape 2node|4node]... [--init busybox|systemd]...
-#                           [--build DIR] [--update-fixtures]
+#                           [--build DIR] [--deb FILE] [--update-fixtures]
 #   --shape            run only these shapes (default: 2node and 4node)
 #   --init             busybox: checks.sh on the shapes; systemd: persist.sh on
-#                      a systemd-booted 2node guest, two boots on one disk
+#                      a systemd-booted 2node guest, two boots on one disk, the
+#                      .deb installed; then the fleet (tests/ansible/fleet.sh:
+#                      the role over ssh on the 2node and 4node guests)
 #                      (default: both, busybox first)
 #   --build DIR        the host build tree the guest runs (default: build)
+#   --deb FILE         the nicnuma .deb the systemd guest installs and runs the
+#                      flow from (default: built here with scripts/package)
 #   --update-fixtures  copy each guest's capture to tests/fixtures/guest-SHAPE.tar.gz
 #
 # Each guest prints PASS/FAIL/SKIP lines and "N passed, N failed, N skipped";
@@ -23,6 +27,7 @@ testhost=$top/scripts/testhost
 shapes=()
 build=$top/build
 update=0
+deb=
 inits=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -30,7 +35,8 @@ while [ $# -gt 0 ]; do
     --build) build=${2:?--build needs a directory}; shift 2 ;;
     --update-fixtures) update=1; shift ;;
     --init) inits+=("${2:?--init needs busybox or systemd}"); shift 2 ;;
-    -h|--help) sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --deb) deb=${2:?--deb needs a file}; shift 2 ;;
+    -h|--help) sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -83,8 +89,16 @@ done
 if want_init systemd; then
   t1=$(date +%s)
   log=$out/2node-systemd.log
+  # The package, not the build tree: persist.sh installs it on boot 1.
+  if [ -z "$deb" ]; then
+    deb=$("$top/scripts/package" "$out/deb" | grep '/nicnuma_[^/]*\.deb$') ||
+      { echo "FAIL 2node-systemd guest: scripts/package built no nicnuma .deb"; exit 1; }
+  fi
+  [ -f "$deb" ] || { echo "FAIL 2node-systemd guest: $deb: no such file"; exit 1; }
+  cp "$deb" "$out/" || exit 1
+  echo "guest 2node-systemd: installs $(basename "$deb")"
   "$testhost" --init systemd --shape 2node --build "$build" --out "$out" --timeout 600 --boots 3 \
-    run bash tests/guest/persist.sh 2>&1 | tee "$log"
+    run NN_GUEST_DEB="/out/$(basename "$deb")" bash tests/guest/persist.sh 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
   [ "$rc" -eq 77 ] && { echo "skip: the systemd guest cannot run here" >&2; exit 77; }
   line=$(grep -E "^2node-systemd: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$" "$log" | tail -n1)
@@ -97,6 +111,24 @@ if want_init systemd; then
     [ "$rc" -eq 0 ] || bad=1
   fi
   echo "guest 2node-systemd: $(( $(date +%s) - t1 )) s"
+
+  # The fleet: the Ansible role over ssh on the 2- and 4-node systemd guests
+  # and a fake root, in one playbook, installing the same .deb.
+  t1=$(date +%s)
+  log=$out/fleet.log
+  NN_FLEET_DEB=$out/$(basename "$deb") "$top/tests/ansible/fleet.sh" "$build/nicnuma/nicnuma" 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  [ "$rc" -eq 77 ] && { echo "skip: the fleet guests cannot run here" >&2; exit 77; }
+  line=$(grep -E "^fleet: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$" "$log" | tail -n1)
+  if [ -z "$line" ]; then
+    echo "FAIL fleet: no result line (exit $rc)"
+    bad=1; tf=$((tf + 1))
+  else
+    read -r p f sk < <(sed -E 's/^[^:]*: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/' <<<"$line")
+    tp=$((tp + p)); tf=$((tf + f)); ts=$((ts + sk))
+    [ "$rc" -eq 0 ] || bad=1
+  fi
+  echo "guest fleet: $(( $(date +%s) - t1 )) s"
 fi
 echo "guest suite: prepare ${t_prep} s, total $(( $(date +%s) - t0 )) s"
 echo "$tp passed, $tf failed, $ts skipped"
