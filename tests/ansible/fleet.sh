@@ -17,6 +17,8 @@
 # Root; minutes of TCG boot (NN_FLEET_BOOT_WAIT, default 600 s a guest).
 # Exit 77 when testhost says this machine cannot host the guests.
 # Ports: NN_FLEET_PORTS="2222 2224".
+# ok never fails, so "A && ok || err" is an if-then-else here.
+# shellcheck disable=SC2015
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
