@@ -57,6 +57,21 @@ t_prep=$(( $(date +%s) - t0 ))
 out=$(mktemp -d /tmp/nicnuma-guest-out.XXXXXX)
 trap 'rm -rf "$out"' EXIT
 tp=0 tf=0 ts=0 bad=0
+# tally NAME RC LOG: adds the "NAME: N passed, N failed, N skipped" line of LOG
+# to the totals; no such line is a failure. Exits 77 when RC says the guest
+# cannot run here.
+tally() {
+  local name=$1 rc=$2 log=$3 line p f sk
+  [ "$rc" -eq 77 ] && { echo "skip: the $name guest cannot run here" >&2; exit 77; }
+  line=$(grep -E "^$name: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$" "$log" | tail -n1)
+  if [ -z "$line" ]; then
+    echo "FAIL $name guest: no result line (exit $rc)"
+    bad=1; tf=$((tf + 1)); return 1
+  fi
+  read -r p f sk < <(sed -E 's/^[^:]*: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/' <<<"$line")
+  tp=$((tp + p)); tf=$((tf + f)); ts=$((ts + sk))
+  [ "$rc" -eq 0 ] || bad=1
+}
 for s in "${shapes[@]}"; do
   t1=$(date +%s)
   log=$out/$s.log
@@ -68,16 +83,7 @@ for s in "${shapes[@]}"; do
   [ "$s" = 4node ] && { mode=quick; limit=420; }
   "$testhost" --shape "$s" --build "$build" --out "$out" --timeout "$limit" \
     run bash tests/guest/checks.sh "$mode" 2>&1 | tee "$log"
-  rc=${PIPESTATUS[0]}
-  [ "$rc" -eq 77 ] && { echo "skip: the $s guest cannot run here" >&2; exit 77; }
-  line=$(grep -E "^$s: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$" "$log" | tail -n1)
-  if [ -z "$line" ]; then
-    echo "FAIL $s guest: no result line (exit $rc)"
-    bad=1; tf=$((tf + 1)); continue
-  fi
-  read -r p f sk < <(sed -E 's/^[^:]*: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/' <<<"$line")
-  tp=$((tp + p)); tf=$((tf + f)); ts=$((ts + sk))
-  [ "$rc" -eq 0 ] || bad=1
+  tally "$s" "${PIPESTATUS[0]}" "$log" || continue
   echo "guest $s: $(( $(date +%s) - t1 )) s"
   if [ "$update" = 1 ] && [ -s "$out/guest-$s.tar.gz" ]; then
     cp "$out/guest-$s.tar.gz" "$top/tests/fixtures/guest-$s.tar.gz" && echo "updated tests/fixtures/guest-$s.tar.gz"
@@ -99,17 +105,7 @@ if want_init systemd; then
   echo "guest 2node-systemd: installs $(basename "$deb")"
   "$testhost" --init systemd --shape 2node --build "$build" --out "$out" --timeout 600 --boots 3 \
     run NN_GUEST_DEB="/out/$(basename "$deb")" bash tests/guest/persist.sh 2>&1 | tee "$log"
-  rc=${PIPESTATUS[0]}
-  [ "$rc" -eq 77 ] && { echo "skip: the systemd guest cannot run here" >&2; exit 77; }
-  line=$(grep -E "^2node-systemd: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$" "$log" | tail -n1)
-  if [ -z "$line" ]; then
-    echo "FAIL 2node-systemd guest: no result line (exit $rc)"
-    bad=1; tf=$((tf + 1))
-  else
-    read -r p f sk < <(sed -E 's/^[^:]*: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/' <<<"$line")
-    tp=$((tp + p)); tf=$((tf + f)); ts=$((ts + sk))
-    [ "$rc" -eq 0 ] || bad=1
-  fi
+  tally 2node-systemd "${PIPESTATUS[0]}" "$log"
   echo "guest 2node-systemd: $(( $(date +%s) - t1 )) s"
 
   # The fleet: the Ansible role over ssh on the 2- and 4-node systemd guests
@@ -117,17 +113,7 @@ if want_init systemd; then
   t1=$(date +%s)
   log=$out/fleet.log
   NN_FLEET_DEB=$out/$(basename "$deb") "$top/tests/ansible/fleet.sh" "$build/nicnuma/nicnuma" 2>&1 | tee "$log"
-  rc=${PIPESTATUS[0]}
-  [ "$rc" -eq 77 ] && { echo "skip: the fleet guests cannot run here" >&2; exit 77; }
-  line=$(grep -E "^fleet: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$" "$log" | tail -n1)
-  if [ -z "$line" ]; then
-    echo "FAIL fleet: no result line (exit $rc)"
-    bad=1; tf=$((tf + 1))
-  else
-    read -r p f sk < <(sed -E 's/^[^:]*: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/' <<<"$line")
-    tp=$((tp + p)); tf=$((tf + f)); ts=$((ts + sk))
-    [ "$rc" -eq 0 ] || bad=1
-  fi
+  tally fleet "${PIPESTATUS[0]}" "$log"
   echo "guest fleet: $(( $(date +%s) - t1 )) s"
 fi
 echo "guest suite: prepare ${t_prep} s, total $(( $(date +%s) - t0 )) s"
