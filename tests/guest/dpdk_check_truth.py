@@ -11,6 +11,8 @@ import json
 import os
 import sys
 
+from truth import cpulist  # the guest checks' one kernel-list parser
+
 name, want, rc, want_rc, pci, cj, app, numa, cerr = sys.argv[1:10]
 rc, want_rc = int(rc), int(want_rc)
 
@@ -76,11 +78,7 @@ if want == "ok":
 elif want == "mempool_unknown":
     # The port draws from the forced (remote) pool, and the pools sit on
     # its node and on others: ok would be a lie, remote a guess.
-    named = set()
-    for part in (port["mempool_nodes"] or "").split(","):
-        if part:
-            a, _, b = part.partition("-")
-            named |= set(range(int(a), int(b or a) + 1))
+    named = cpulist(port["mempool_nodes"] or "")
     out("mempool_remote" in truth, "the kernel agrees: the port's pool (forced) is remote",
         "truth says %s" % sorted(truth))
     out(len(named) > 1 and kernel in named and named <= huge_nodes,
