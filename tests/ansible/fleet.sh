@@ -59,10 +59,15 @@ deb=$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")
 [ "$rc" = 77 ] && { echo "SKIP: testhost cannot host the guests:" >&2; tail -n 5 "$tmp/prepare.log" >&2; exit 77; }
 [ "$rc" = 0 ] || { echo "FAIL: scripts/testhost --init systemd prepare exited $rc" >&2; tail -n 20 "$tmp/prepare.log" >&2; exit 1; }
 
+# gssh PORT CMD: root in the guest whose sshd this machine's PORT reaches.
+gssh() {
+  local port=$1; shift
+  ssh -i "$key" -p "$port" -o BatchMode=yes -o ConnectTimeout=10 -o StrictHostKeyChecking=no \
+    -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR root@127.0.0.1 "$@"
+}
 ssh_ok() {
   local state
-  state=$(ssh -i "$key" -p "$1" -o BatchMode=yes -o ConnectTimeout=10 -o StrictHostKeyChecking=no \
-    -o UserKnownHostsFile=/dev/null root@127.0.0.1 'systemctl is-system-running --wait' 2>/dev/null)
+  state=$(gssh "$1" 'systemctl is-system-running --wait' 2>/dev/null)
   # degraded: up, with a failed unit (named in the log); ansible can work
   case $state in running|degraded) echo "$state"; return 0 ;; esac
   return 1
@@ -89,8 +94,7 @@ boot() {  # boot N PORT
     sleep 5
   done
   echo "fleet: ${n}node guest up on port $port after $(( $(date +%s) - t0 )) s (systemd: $state)"
-  [ "$state" = running ] || ssh -i "$key" -p "$port" -o BatchMode=yes -o StrictHostKeyChecking=no \
-    -o UserKnownHostsFile=/dev/null root@127.0.0.1 'systemctl --failed --no-legend --plain' | sed 's/^/    failed: /'
+  [ "$state" = running ] || gssh "$port" 'systemctl --failed --no-legend --plain' | sed 's/^/    failed: /'
 }
 boot 2 "$port2"
 boot 4 "$port4"
@@ -179,8 +183,8 @@ for h in "${hosts[@]}"; do
   [ "$c" -ge 1 ] 2>/dev/null && ok "absent: $h changed=$c" || err "absent: $h changed=$c"
 done
 for port in "$port2" "$port4"; do
-  if ssh -i "$key" -p "$port" -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
-      -o LogLevel=ERROR root@127.0.0.1 '! dpkg-query -W -f="\${db:Status-Abbrev}" nicnuma 2>/dev/null | grep -q ^ii &&
+  # shellcheck disable=SC2016  # expanded by the guest's shell
+  if gssh "$port" '! dpkg-query -W -f="\${db:Status-Abbrev}" nicnuma 2>/dev/null | grep -q ^ii &&
                       ! systemctl is-active --quiet nicnuma-watch.service && [ ! -e /etc/nicnuma/nicnuma.conf ]'; then
     ok "absent: guest on port $port: package removed, watcher stopped, no desired state"
   else err "absent: guest on port $port: nicnuma still installed, running or configured"; fi
