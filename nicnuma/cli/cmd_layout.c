@@ -22,7 +22,7 @@
 #include "plan_opts.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/plan/layout.h"
-#include "nicnuma/plan/unitfile.h"
+#include "nicnuma/core/unitfile.h"
 
 enum {
 	OPT_SERVICE = 512,

@@ -13,7 +13,7 @@
 #include "nicnuma/plan/desired.h"
 #include "nicnuma/core/fsroot.h"
 #include "nicnuma/core/names.h"
-#include "nicnuma/discover/hugepages.h"
+#include "hugepages/hugepages.h"
 
 void nn_desired_init(struct nn_desired *d)
 {
