@@ -18,6 +18,13 @@
 #include "nicnuma/act/persist.h"
 #include "nicnuma/act/undo.h"
 
+struct enable_args {
+	struct nn_plan_opts popts;
+	enum nn_desired_irqb irqb;
+	unsigned long interval, settle;
+	bool dry_run, no_start, coexist;
+};
+
 enum { OPT_INTERVAL = NN_OPT_OWN, OPT_SETTLE, OPT_NO_START, OPT_COEXIST, OPT_IRQB };
 
 static const struct nn_opt opts[] = {
@@ -25,9 +32,12 @@ static const struct nn_opt opts[] = {
 	  "IRQs), leave (ignore it)", OPT_IRQB },
 	{ "interval", 0, NN_ARG_REQUIRED, "SEC", "the watcher's periodic re-check (default 60)", OPT_INTERVAL },
 	{ "settle", 0, NN_ARG_REQUIRED, "MS", "the watcher's quiet time after events (default 300)", OPT_SETTLE },
-	{ "dry-run", 'n', NN_ARG_NONE, NULL, "print the desired state and the apply preview only", 'n' },
-	{ "no-start", 0, NN_ARG_NONE, NULL, "enable the unit but do not start it now", OPT_NO_START },
-	{ "coexist", 0, NN_ARG_NONE, NULL, "go on beside another owner (warnings)", OPT_COEXIST },
+	{ "dry-run", 'n', NN_ARG_NONE, NULL, "print the desired state and the apply preview only", 'n',
+	  NN_STORE_BOOL(struct enable_args, dry_run) },
+	{ "no-start", 0, NN_ARG_NONE, NULL, "enable the unit but do not start it now", OPT_NO_START,
+	  NN_STORE_BOOL(struct enable_args, no_start) },
+	{ "coexist", 0, NN_ARG_NONE, NULL, "go on beside another owner (warnings)", OPT_COEXIST,
+	  NN_STORE_BOOL(struct enable_args, coexist) },
 	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "snapshots, the lock and enabled.json", NN_OPT_STATE_DIR },
 	{ 0 },
 };
@@ -66,12 +76,6 @@ const struct nn_cmd_desc nn_desc_enable = {
 "values); 2 error (bad option, another owner, nothing written).\n",
 };
 
-struct enable_args {
-	struct nn_plan_opts popts;
-	enum nn_desired_irqb irqb;
-	unsigned long interval, settle;
-	bool dry_run, no_start, coexist;
-};
 
 static int parse(struct nn_ctx *ctx, int argc, char **argv, struct enable_args *a)
 {
@@ -79,13 +83,11 @@ static int parse(struct nn_ctx *ctx, int argc, char **argv, struct enable_args *
 	int opt;
 
 	st.plan = &a->popts;
+	st.dest = a;
 	while ((opt = nn_opt_next(ctx, &nn_desc_enable, &st)) > 0) {
 		const char *arg = st.arg;
 
 		switch (opt) {
-		case 'n':
-			a->dry_run = true;
-			break;
 		case OPT_INTERVAL:
 		case OPT_SETTLE:
 			if (nn_name_decimal(arg, opt == OPT_INTERVAL ? 86400 : 60000,
@@ -96,12 +98,6 @@ static int parse(struct nn_ctx *ctx, int argc, char **argv, struct enable_args *
 				       "seconds from 1 to 86400" : "milliseconds from 10 to 60000", arg);
 				return -1;
 			}
-			break;
-		case OPT_NO_START:
-			a->no_start = true;
-			break;
-		case OPT_COEXIST:
-			a->coexist = true;
 			break;
 		case NN_OPT_STATE_DIR:
 			ctx->state_dir = arg;

@@ -16,6 +16,18 @@
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/act/undo.h"
 
+struct change_opts {
+	bool release;
+	const char *nodes_arg;
+	const char *size_arg;
+	const char *count_arg;
+	const char *mem_arg;
+	const char *mount_dir;
+	bool all;		/* release --all */
+	bool partial;
+	bool dry_run;
+};
+
 enum { OPT_NODE = NN_OPT_OWN, OPT_SIZE, OPT_COUNT, OPT_MEM, OPT_PARTIAL, OPT_MOUNT, OPT_DRY_RUN,
        OPT_STATE_DIR, OPT_ALL };
 
@@ -57,18 +69,25 @@ const struct nn_cmd_desc nn_desc_hugepages_show = {
 };
 
 static const struct nn_opt reserve_opts[] = {
-	{ "node", 0, NN_ARG_REQUIRED, "NODES", "node ids: 0, 0,2, 1-3, or all (every node with memory)", OPT_NODE },
+	{ "node", 0, NN_ARG_REQUIRED, "NODES", "node ids: 0, 0,2, 1-3, or all (every node with memory)", OPT_NODE,
+	  NN_STORE_STR(struct change_opts, nodes_arg) },
 	{ "size", 0, NN_ARG_REQUIRED, "SIZE", "page size: 2M, 1G, 2048kB, 1048576kB; must be one the kernel offers "
 	  "(/sys/kernel/mm/hugepages). Default: the kernel's default size "
-	  "(Hugepagesize in /proc/meminfo)", OPT_SIZE },
-	{ "count", 0, NN_ARG_REQUIRED, "K", "pages to add on each node", OPT_COUNT },
+	  "(Hugepagesize in /proc/meminfo)", OPT_SIZE,
+	  NN_STORE_STR(struct change_opts, size_arg) },
+	{ "count", 0, NN_ARG_REQUIRED, "K", "pages to add on each node", OPT_COUNT,
+	  NN_STORE_STR(struct change_opts, count_arg) },
 	{ "mem", 0, NN_ARG_REQUIRED, "AMOUNT", "memory to add on each node: 512M, 4G, 1T (binary units); rounded up to "
-	  "whole pages", OPT_MEM },
-	{ "partial", 0, NN_ARG_NONE, NULL, "keep a short result instead of restoring the old counts", OPT_PARTIAL },
+	  "whole pages", OPT_MEM,
+	  NN_STORE_STR(struct change_opts, mem_arg) },
+	{ "partial", 0, NN_ARG_NONE, NULL, "keep a short result instead of restoring the old counts", OPT_PARTIAL,
+	  NN_STORE_BOOL(struct change_opts, partial) },
 	{ "mount", 0, NN_ARG_REQUIRED, "DIR", "also mount hugetlbfs with pagesize=SIZE on DIR (an existing directory) "
 	  "unless a hugetlbfs mount of SIZE already exists; live machine only, "
-	  "undone by rollback", OPT_MOUNT },
-	{ "dry-run", 0, NN_ARG_NONE, NULL, "check everything and show what would change; write nothing", OPT_DRY_RUN },
+	  "undone by rollback", OPT_MOUNT,
+	  NN_STORE_STR(struct change_opts, mount_dir) },
+	{ "dry-run", 0, NN_ARG_NONE, NULL, "check everything and show what would change; write nothing", OPT_DRY_RUN,
+	  NN_STORE_BOOL(struct change_opts, dry_run) },
 	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "where the undo log goes (default /var/lib/nicnuma, "
 	  "$NICNUMA_STATE_DIR); inside --root when one is given", OPT_STATE_DIR },
 	{ 0 },
@@ -101,11 +120,16 @@ const struct nn_cmd_desc nn_desc_hugepages_reserve = {
 };
 
 static const struct nn_opt release_opts[] = {
-	{ "node", 0, NN_ARG_REQUIRED, "NODES", "node ids: 0, 0,2, 1-3, or all (every node with memory)", OPT_NODE },
-	{ "size", 0, NN_ARG_REQUIRED, "SIZE", "page size: 2M, 1G, 2048kB (default: the kernel's default)", OPT_SIZE },
-	{ "count", 0, NN_ARG_REQUIRED, "K", "pages to give back on each node; more than a node holds is an error", OPT_COUNT },
-	{ "all", 0, NN_ARG_NONE, NULL, "give back every page of SIZE on each node", OPT_ALL },
-	{ "dry-run", 0, NN_ARG_NONE, NULL, "show what would change; write nothing", OPT_DRY_RUN },
+	{ "node", 0, NN_ARG_REQUIRED, "NODES", "node ids: 0, 0,2, 1-3, or all (every node with memory)", OPT_NODE,
+	  NN_STORE_STR(struct change_opts, nodes_arg) },
+	{ "size", 0, NN_ARG_REQUIRED, "SIZE", "page size: 2M, 1G, 2048kB (default: the kernel's default)", OPT_SIZE,
+	  NN_STORE_STR(struct change_opts, size_arg) },
+	{ "count", 0, NN_ARG_REQUIRED, "K", "pages to give back on each node; more than a node holds is an error", OPT_COUNT,
+	  NN_STORE_STR(struct change_opts, count_arg) },
+	{ "all", 0, NN_ARG_NONE, NULL, "give back every page of SIZE on each node", OPT_ALL,
+	  NN_STORE_BOOL(struct change_opts, all) },
+	{ "dry-run", 0, NN_ARG_NONE, NULL, "show what would change; write nothing", OPT_DRY_RUN,
+	  NN_STORE_BOOL(struct change_opts, dry_run) },
 	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "where the undo log goes (default /var/lib/nicnuma)", OPT_STATE_DIR },
 	{ 0 },
 };
@@ -219,17 +243,6 @@ static int cmd_show(struct nn_ctx *ctx, int argc, char **argv)
 
 /* ---- reserve / release ---------------------------------------------------- */
 
-struct change_opts {
-	bool release;
-	const char *nodes_arg;
-	const char *size_arg;
-	const char *count_arg;
-	const char *mem_arg;
-	const char *mount_dir;
-	bool all;		/* release --all */
-	bool partial;
-	bool dry_run;
-};
 
 static int parse_change(struct nn_ctx *ctx, int argc, char **argv, struct change_opts *co)
 {
@@ -237,19 +250,10 @@ static int parse_change(struct nn_ctx *ctx, int argc, char **argv, struct change
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	int c;
 
-	while ((c = nn_opt_next(ctx, d, &st)) > 0) {
-		switch (c) {
-		case OPT_NODE: co->nodes_arg = st.arg; break;
-		case OPT_SIZE: co->size_arg = st.arg; break;
-		case OPT_COUNT: co->count_arg = st.arg; break;
-		case OPT_MEM: co->mem_arg = st.arg; break;
-		case OPT_PARTIAL: co->partial = true; break;
-		case OPT_MOUNT: co->mount_dir = st.arg; break;
-		case OPT_DRY_RUN: co->dry_run = true; break;
-		case OPT_STATE_DIR: ctx->state_dir = st.arg; break;
-		case OPT_ALL: co->all = true; break;
-		}
-	}
+	st.dest = co;
+	while ((c = nn_opt_next(ctx, d, &st)) > 0)
+		if (c == OPT_STATE_DIR)
+			ctx->state_dir = st.arg;
 	if (c < 0)
 		return c == NN_OPT_HELP ? 1 : -EINVAL;
 	if (!co->nodes_arg) {

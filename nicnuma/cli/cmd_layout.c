@@ -45,19 +45,27 @@ struct layout_args {
 };
 
 static const struct nn_opt opts[] = {
-	{ "service", 0, NN_ARG_REQUIRED, "NAME", "unit name prefix: letters, digits, ':', '-', '_', '.'", OPT_SERVICE },
+	{ "service", 0, NN_ARG_REQUIRED, "NAME", "unit name prefix: letters, digits, ':', '-', '_', '.'", OPT_SERVICE,
+	  NN_STORE_STR(struct layout_args, lo.service) },
 	{ "exec", 0, NN_ARG_REQUIRED, "'CMD ARGS...'", "the command, split like a shell would ('...', \"...\", backslash) but "
 	  "never run by one: unquoted | ; & < > $ ` * ? are refused; every word "
-	  "is escaped for systemd (% and $ stay literal)", OPT_EXEC },
+	  "is escaped for systemd (% and $ stay literal)", OPT_EXEC,
+	  NN_STORE_STR(struct layout_args, exec) },
 	{ "nodes", 0, NN_ARG_REQUIRED, "WHICH", "with-nics (default): nodes holding a NIC (on a one-node host a NIC of "
 	  "unknown locality counts as on it); all: every node with CPUs; LIST: "
 	  "these node ids (0,2-3)", OPT_NODES },
-	{ "dpdk", 0, NN_ARG_NONE, NULL, "add the EAL arguments", OPT_DPDK },
-	{ "numactl", 0, NN_ARG_NONE, NULL, "bind through numactl in ExecStart= (older systemd)", OPT_NUMACTL },
-	{ "include-irq-cores", 0, NN_ARG_NONE, NULL, "let instances use the queue-IRQ cores too", OPT_INCLUDE_IRQ },
-	{ "out", 0, NN_ARG_REQUIRED, "DIR", "write the units into DIR (e.g. /etc/systemd/system)", OPT_OUT },
-	{ "dry-run", 0, NN_ARG_NONE, NULL, "print the files instead of writing them", OPT_DRY_RUN },
-	{ "force", 0, NN_ARG_NONE, NULL, "overwrite files in DIR that nicnuma did not generate", OPT_FORCE },
+	{ "dpdk", 0, NN_ARG_NONE, NULL, "add the EAL arguments", OPT_DPDK,
+	  NN_STORE_BOOL(struct layout_args, lo.dpdk) },
+	{ "numactl", 0, NN_ARG_NONE, NULL, "bind through numactl in ExecStart= (older systemd)", OPT_NUMACTL,
+	  NN_STORE_BOOL(struct layout_args, numactl) },
+	{ "include-irq-cores", 0, NN_ARG_NONE, NULL, "let instances use the queue-IRQ cores too", OPT_INCLUDE_IRQ,
+	  NN_STORE_BOOL(struct layout_args, lo.include_irq_cores) },
+	{ "out", 0, NN_ARG_REQUIRED, "DIR", "write the units into DIR (e.g. /etc/systemd/system)", OPT_OUT,
+	  NN_STORE_STR(struct layout_args, out) },
+	{ "dry-run", 0, NN_ARG_NONE, NULL, "print the files instead of writing them", OPT_DRY_RUN,
+	  NN_STORE_BOOL(struct layout_args, dry_run) },
+	{ "force", 0, NN_ARG_NONE, NULL, "overwrite files in DIR that nicnuma did not generate", OPT_FORCE,
+	  NN_STORE_BOOL(struct layout_args, force) },
 	{ "plan", 0, NN_ARG_REQUIRED, "FILE", "take the plan from FILE (nicnuma plan --json) instead of planning now",
 	  NN_OPT_PLAN },
 	{ 0 },
@@ -121,46 +129,13 @@ static int parse_nodes(struct nn_ctx *ctx, const char *arg, struct nn_layout_opt
 static int parse_args(struct nn_ctx *ctx, int argc, char **argv, struct layout_args *a)
 {
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
-	const char *arg;
 	int c;
 
 	st.plan = &a->po;
-	while ((c = nn_opt_next(ctx, &nn_desc_layout, &st)) > 0) {
-		arg = st.arg;
-		switch (c) {
-		case OPT_SERVICE:
-			a->lo.service = arg;
-			break;
-		case OPT_EXEC:
-			a->exec = arg;
-			break;
-		case OPT_NODES:
-			if (parse_nodes(ctx, arg, &a->lo))
-				return -EINVAL;
-			break;
-		case OPT_DPDK:
-			a->lo.dpdk = true;
-			break;
-		case OPT_NUMACTL:
-			a->numactl = true;
-			break;
-		case OPT_INCLUDE_IRQ:
-			a->lo.include_irq_cores = true;
-			break;
-		case OPT_OUT:
-			a->out = arg;
-			break;
-		case OPT_DRY_RUN:
-			a->dry_run = true;
-			break;
-		case OPT_FORCE:
-			a->force = true;
-			break;
-		case NN_OPT_PLAN:
-			a->planfile = arg;
-			break;
-		}
-	}
+	st.dest = a;
+	while ((c = nn_opt_next(ctx, &nn_desc_layout, &st)) > 0)
+		if (c == OPT_NODES && parse_nodes(ctx, st.arg, &a->lo))
+			return -EINVAL;
 	if (c < 0)
 		return c == NN_OPT_HELP ? 1 : -EINVAL;
 	if (!a->lo.service || !a->exec) {

@@ -18,13 +18,16 @@ enum { OPT_INTERVAL = NN_OPT_OWN, OPT_SETTLE, OPT_ONCE, OPT_CONFIG, OPT_COEXIST,
 static const struct nn_opt opts[] = {
 	{ "interval", 0, NN_ARG_REQUIRED, "SEC", "periodic re-check (default: the desired state's, 60)", OPT_INTERVAL },
 	{ "settle", 0, NN_ARG_REQUIRED, "MS", "quiet time after the last event (default 300)", OPT_SETTLE },
-	{ "once", 0, NN_ARG_NONE, NULL, "one reconcile, then exit (what a timer or a test runs)", OPT_ONCE },
+	{ "once", 0, NN_ARG_NONE, NULL, "one reconcile, then exit (what a timer or a test runs)", OPT_ONCE,
+	  NN_STORE_BOOL(struct nn_watch_opts, once) },
 	{ "config", 0, NN_ARG_REQUIRED, "FILE", "desired state (default /etc/nicnuma/nicnuma.conf)", OPT_CONFIG },
 	{ "coexist", 0, NN_ARG_NONE, NULL, "go on beside another IRQ owner (tuned, .link, irqbalance bans): "
-	  "warnings instead of refusing", OPT_COEXIST },
+	  "warnings instead of refusing", OPT_COEXIST,
+	  NN_STORE_BOOL(struct nn_watch_opts, coexist) },
 	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "snapshots and the lock (default /var/lib/nicnuma)", OPT_STATE_DIR },
 	{ "events", 0, NN_ARG_NONE, NULL, "live only, writes nothing: print each decoded netlink event and each "
-	  "reconcile it would trigger", OPT_EVENTS },
+	  "reconcile it would trigger", OPT_EVENTS,
+	  NN_STORE_BOOL(struct nn_watch_opts, events_only) },
 	{ "count", 0, NN_ARG_REQUIRED, "N", "with --events: stop after N events", OPT_COUNT },
 	{ "timeout", 0, NN_ARG_REQUIRED, "SEC", "with --events: stop after SEC seconds", OPT_TIMEOUT },
 	{ "print-unit", 0, NN_ARG_NONE, NULL, "print the generic nicnuma-watch.service (what the package installs, "
@@ -118,6 +121,7 @@ int nn_cmd_watch(struct nn_ctx *ctx, int argc, char **argv)
 	unsigned long v;
 	int opt, err;
 
+	st.dest = &o;
 	while ((opt = nn_opt_next(ctx, &nn_desc_watch, &st)) > 0) {
 		switch (opt) {
 		case OPT_INTERVAL:
@@ -140,21 +144,12 @@ int nn_cmd_watch(struct nn_ctx *ctx, int argc, char **argv)
 				return NN_EXIT_ERROR;
 			o.timeout_s = (unsigned int)v;
 			break;
-		case OPT_ONCE:
-			o.once = true;
-			break;
 		case OPT_CONFIG:
 			if (st.arg[0] != '/') {
 				nn_err(ctx, "--config: give an absolute path (inside --root), got '%s'", st.arg);
 				return NN_EXIT_ERROR;
 			}
 			o.config = st.arg;
-			break;
-		case OPT_COEXIST:
-			o.coexist = true;
-			break;
-		case OPT_EVENTS:
-			o.events_only = true;
 			break;
 		case OPT_STATE_DIR:
 			ctx->state_dir = st.arg;

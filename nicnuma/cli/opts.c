@@ -65,6 +65,23 @@ static int setup(const struct nn_cmd_desc *d, struct nn_optstate *st)
 	return err;
 }
 
+/* Stores option @id when its row says so; true when it did. */
+static bool store(const struct nn_cmd_desc *d, struct nn_optstate *st, int id)
+{
+	const struct nn_opt *o;
+
+	for (o = d->opts; st->dest && o && o->name; o++) {
+		if (o->id != id || o->kind == NN_KIND_RETURN)
+			continue;
+		if (o->kind == NN_KIND_BOOL)
+			*(bool *)((char *)st->dest + o->off) = true;
+		else
+			*(const char **)((char *)st->dest + o->off) = st->arg;
+		return true;
+	}
+	return false;
+}
+
 int nn_opt_next(struct nn_ctx *ctx, const struct nn_cmd_desc *d, struct nn_optstate *st)
 {
 	int c, r;
@@ -98,6 +115,8 @@ int nn_opt_next(struct nn_ctx *ctx, const struct nn_cmd_desc *d, struct nn_optst
 				       d->name, a, d->name);
 			return NN_OPT_ERROR;
 		}
+		if (store(d, st, c))
+			continue;
 		if (!st->plan)
 			return c;
 		r = nn_plan_opt(ctx, c, optarg, st->plan);

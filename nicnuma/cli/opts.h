@@ -14,7 +14,9 @@
  *		{ 0 },
  *	};
  *
- * then a `case` for its id in the command's loop:
+ * then a `case` for its id in the command's loop (or, for a flag or a string
+ * kept in a struct, NN_STORE_BOOL/NN_STORE_STR at the end of the row and
+ * st.dest = &that_struct: no case at all):
  *
  *	struct nn_optstate st = NN_OPTSTATE(argc, argv);
  *	while ((opt = nn_opt_next(ctx, &desc, &st)) > 0)
@@ -40,6 +42,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "nicnuma/core/ctx.h"
@@ -47,14 +50,26 @@
 
 enum nn_arg { NN_ARG_NONE, NN_ARG_REQUIRED, NN_ARG_OPTIONAL };
 
+/* What the parser does with an option: return its id to the command's loop,
+ * or store it at nn_optstate.dest + off itself (a bool set true, or the value). */
+enum nn_opt_kind { NN_KIND_RETURN, NN_KIND_BOOL, NN_KIND_STR };
+
 struct nn_opt {
 	const char *name;	/* long name without "--"; NULL ends a table */
 	char short_name;	/* 0: long only */
 	enum nn_arg arg;
 	const char *argname;	/* the value's name in --help ("FILE"); NULL without one */
 	const char *help;	/* one row of --help: '\n' breaks a line, the rest is wrapped */
-	int id;			/* what nn_opt_next() returns for it */
+	int id;			/* what nn_opt_next() returns for it (unique in the table) */
+	enum nn_opt_kind kind;	/* NN_KIND_RETURN unless NN_STORE_BOOL/NN_STORE_STR */
+	size_t off;		/* where it is stored, from nn_optstate.dest */
 };
+
+/* Trailing fields of a row that stores itself into a struct of the command:
+ *	{ "dpdk", 0, NN_ARG_NONE, NULL, "add the EAL arguments", OPT_DPDK,
+ *	  NN_STORE_BOOL(struct layout_args, lo.dpdk) }, */
+#define NN_STORE_BOOL(type, field) NN_KIND_BOOL, offsetof(type, field)
+#define NN_STORE_STR(type, field) NN_KIND_STR, offsetof(type, field)
 
 /* First id for a command's own long-only options. */
 #define NN_OPT_OWN 0x400
@@ -86,6 +101,7 @@ struct nn_optstate {
 	int ind;			/* after the loop: first positional argument */
 	char *arg;			/* the value of the option just returned (in argv), or NULL */
 	struct nn_plan_opts *plan;	/* where the plan group goes (set when desc.groups) */
+	void *dest;			/* base of the rows that store themselves */
 	unsigned int plan_given;	/* plan options seen: 1 << (id - NN_OPT_NICS) */
 	/* private: the getopt_long tables built from the descriptor */
 	bool ready;
