@@ -33,6 +33,56 @@ static bool mounted(struct nn_ctx *ctx, const char *path, unsigned long size_kb)
 	return found;
 }
 
+int nn_hp_mount_check(struct nn_ctx *ctx, const struct nn_hp_state *st, const char *dir,
+		      unsigned long size_kb, bool dry_run, const struct nn_hp_mount **existing)
+{
+	char real[PATH_MAX];
+	struct stat sb;
+
+	*existing = nn_hp_state_mount(st, size_kb);
+	if (*existing)
+		return 0;
+	if (!nn_root_is_live(&ctx->root)) {
+		if (dry_run)
+			return 0;
+		return nn_require_live(ctx, "--mount (hugetlbfs)");
+	}
+	if (stat(dir, &sb) < 0) {
+		int err = -errno;
+
+		nn_err(ctx, "--mount '%s': %s", dir, strerror(-err));
+		return err;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		nn_err(ctx, "--mount '%s': not a directory", dir);
+		return -ENOTDIR;
+	}
+	/* Stacking a second hugetlbfs on one holding another size would hide
+	 * its files from whoever uses them. */
+	if (realpath(dir, real)) {
+		size_t i;
+
+		for (i = 0; i < st->nmounts; i++) {
+			char other[32];
+
+			if (strcmp(st->mounts[i].path, real))
+				continue;
+			if (nn_hp_format_size(st->mounts[i].size_kb, other, sizeof(other)))
+				snprintf(other, sizeof(other), "?");
+			nn_err(ctx, "--mount '%s': already holds hugetlbfs pagesize=%s", dir, other);
+			return -EBUSY;
+		}
+	}
+	return 0;
+}
+
+bool nn_hp_mount_is(const struct nn_hp_mount *m, const char *dir)
+{
+	char real[PATH_MAX];
+
+	return realpath(dir, real) && !strcmp(real, m->path);
+}
+
 int nn_hp_mount(struct nn_ctx *ctx, struct nn_undo *undo, const char *dir, unsigned long size_kb)
 {
 	char real[PATH_MAX], sz[32], opts[64], detail[128];

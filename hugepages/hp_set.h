@@ -71,6 +71,15 @@ int nn_hugepages_apply_plan(struct nn_ctx *ctx, struct nn_undo *undo,
 			    const struct nn_plan_hugepages *hp, size_t n, int flags,
 			    struct nn_hp_result *res);
 
+/* Checks a --mount request before anything changes: *@existing is set to
+ * a hugetlbfs mount of @size_kb when there already is one (then 0);
+ * otherwise @dir must be a directory (live root; a dry run under a fake
+ * root passes) not holding a hugetlbfs of another size. Errors name @dir. */
+int nn_hp_mount_check(struct nn_ctx *ctx, const struct nn_hp_state *st, const char *dir,
+		      unsigned long size_kb, bool dry_run, const struct nn_hp_mount **existing);
+/* Whether @dir (resolved) is the mount point of @m. */
+bool nn_hp_mount_is(const struct nn_hp_mount *m, const char *dir);
+
 /* Mounts hugetlbfs with @size_kb pages on @dir (an existing directory) and
  * records it in @undo as NN_CHANGE_MOUNT so rollback unmounts it. Live only;
  * reads /proc/mounts back to prove it. */

@@ -8,7 +8,7 @@
 #include <json-c/json.h>
 
 #include "nicnuma/core/ctx.h"
-#include "nicnuma/state/undo.h"
+#include "nicnuma/state/tx.h"
 #include "hugepages/hp_set.h"
 #include "irq/affinity.h"
 #include "nicnuma/act/apply.h"
@@ -677,15 +677,15 @@ static bool log_has(const struct nn_undo *u, size_t n, const struct nn_change_op
  * rewrote it, with that someone's value as its "before", which disable
  * would then restore. Restoring a value that already holds its before
  * writes nothing. */
-static bool to_log(const struct nn_apply_opts *opts, const struct nn_apply_val *v)
+static bool to_log(const struct nn_undo *ext, const struct nn_apply_val *v)
 {
-	return v->status == NN_VAL_PENDING || (opts->log && v->status == NN_VAL_UNCHANGED);
+	return v->status == NN_VAL_PENDING || (ext && v->status == NN_VAL_UNCHANGED);
 }
 
 /* Marks every value whose path an earlier value has already (a plan naming
  * one IRQ twice): the log records each value once, with the before value
  * read before any write. */
-static bool *dup_marks(const struct nn_apply_report *rep, const struct nn_apply_opts *opts)
+static bool *dup_marks(const struct nn_apply_report *rep, const struct nn_undo *ext)
 {
 	bool *dup = calloc(rep->nvals ? rep->nvals : 1, sizeof(*dup));
 	size_t *ix = malloc((rep->nvals ? rep->nvals : 1) * sizeof(*ix)), i, n = 0;
@@ -697,7 +697,7 @@ static bool *dup_marks(const struct nn_apply_report *rep, const struct nn_apply_
 	}
 	/* Only values logged count (to_log); among them, the first stays. */
 	for (i = 0; i < rep->nvals; i++)
-		if (to_log(opts, &rep->vals[i]))
+		if (to_log(ext, &rep->vals[i]))
 			ix[n++] = i;
 	qsort_r(ix, n, sizeof(*ix), cmp_val_path, rep->vals);
 	for (i = 1; i < n; i++)
@@ -709,15 +709,15 @@ static bool *dup_marks(const struct nn_apply_report *rep, const struct nn_apply_
 }
 
 /* An extended log lacks a value this run would record (to_log). */
-static bool new_to_log(const struct nn_apply_opts *opts, const struct nn_apply_report *rep, size_t n0)
+static bool new_to_log(const struct nn_undo *ext, const struct nn_apply_report *rep, size_t n0)
 {
 	size_t i;
 
-	if (!opts->log)
+	if (!ext)
 		return false;
 	for (i = 0; i < rep->nvals; i++)
-		if (to_log(opts, &rep->vals[i]) &&
-		    !log_has(opts->log, n0, val_ops(&rep->vals[i]), rep->vals[i].path))
+		if (to_log(ext, &rep->vals[i]) &&
+		    !log_has(ext, n0, val_ops(&rep->vals[i]), rep->vals[i].path))
 			return true;
 	return false;
 }
@@ -726,11 +726,13 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		 const struct nn_apply_opts *opts, struct nn_apply_report *rep)
 {
 	struct nn_cpuset online = NN_CPUSET_INIT;
-	struct nn_undo u = { 0 }, *up = opts->log ? opts->log : &u;
+	struct nn_tx own = NN_TX_INIT, *tx = opts->tx ? opts->tx : &own;
+	/* an extended log (enable, the watcher) or this run's own */
+	struct nn_undo *ext = tx->begun ? &tx->log : NULL, *up = &tx->log;
 	struct fb_table fbt = { 0 };
 	struct views views;
 	bool pending = false, soft_fail = false, channels_changed = false, hp_pending = false;
-	int *irqs = NULL, err, lock = -1;
+	int *irqs = NULL, err;
 	size_t i, nirqs = 0, n0 = up->nchanges;
 	bool *dup = NULL;
 
@@ -787,33 +789,27 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 				 nn_irqbalance_action_name(rep->irqb.action), rep->irqb.proc.pid);
 		goto count;
 	}
-	if (!pending && rep->irqb.noop && !hp_pending && !new_to_log(opts, rep, n0))
+	if (!pending && rep->irqb.noop && !hp_pending && !new_to_log(ext, rep, n0))
 		goto count;	/* aligned already: no snapshot, no lock needed */
 
 	err = fb_table_build(rep, &fbt);
 	if (err)
 		goto out;
-	if (!opts->locked) {
-		lock = nn_state_lock(ctx);
-		if (lock < 0) {
-			err = lock;
-			goto out;
-		}
-	}
-	if (!opts->log)
-		err = nn_undo_begin(ctx, &u, "apply");
+	err = nn_tx_lock(ctx, tx);	/* held already when the caller took it */
+	if (!err && !ext)
+		err = nn_tx_begin(ctx, tx, "apply");
 	if (err)
 		goto out;
 	if (!up->host)
 		up->host = log_host(opts->shape, plan);
-	dup = dup_marks(rep, opts);
+	dup = dup_marks(rep, ext);
 	if (!up->host || !dup) {
 		err = -ENOMEM;
 		goto out;
 	}
 	/* Log order is do order; rollback runs it backwards, irqbalance last. */
 	if (!rep->irqb.noop && !log_has(up, n0, &nn_irqb_change_ops, "irqbalance"))
-		err = nn_undo_add(up, &nn_irqb_change_ops, "irqbalance", rep->irqb.before,
+		err = nn_tx_add(tx, &nn_irqb_change_ops, "irqbalance", rep->irqb.before,
 				  rep->irqb.after, rep->irqb.detail);
 	for (i = 0; i < rep->nvals && !err; i++) {
 		struct nn_apply_val *v = &rep->vals[i];
@@ -821,17 +817,17 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		const struct nn_change_ops *ops = val_ops(v);
 		char detail[32];
 
-		if (!to_log(opts, v) || dup[i] || log_has(up, n0, ops, v->path))
+		if (!to_log(ext, v) || dup[i] || log_has(up, n0, ops, v->path))
 			continue;
 		if (v->kind == NN_VAL_RSS)
 			nn_rss_detail(detail, sizeof(detail), v->rss_rings ? v->rss_rings : v->rss_n);
-		err = nn_undo_add(up, ops, v->path, v->before, v->planned,
+		err = nn_tx_add(tx, ops, v->path, v->before, v->planned,
 				  v->kind == NN_VAL_RSS ? detail : NULL);
 	}
 	/* Before any write: -EFBIG when rollback could not read it back. An
 	 * extended log that gained nothing is already on disk as it is. */
-	if (!err && (!opts->log || up->nchanges > n0))
-		err = nn_undo_save(ctx, up);
+	if (!err && (!ext || up->nchanges > n0))
+		err = nn_tx_save(tx);
 	if (err) {
 		nn_err(ctx, "no snapshot, so nothing was changed");
 		goto out;
@@ -847,7 +843,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			snprintf(rep->irqb.status, sizeof(rep->irqb.status), "failed: %s", why);
 			nn_err(ctx, "irqbalance: %s", why);
 			if (!opts->keep_going) {
-				rollback_all(ctx, rep, opts->log ? NULL : &u);
+				rollback_all(ctx, rep, ext ? NULL : up);
 				rep->fatal = err;
 				goto count;
 			}
@@ -905,7 +901,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			}
 			nn_err(ctx, "%s: %s; rolling back everything changed so far", v->path, v->note);
 			rep->fatal = r;
-			rollback_all(ctx, rep, opts->log ? NULL : &u);
+			rollback_all(ctx, rep, ext ? NULL : up);
 			break;
 		}
 	}
@@ -920,10 +916,9 @@ count:
 		rep->counts[rep->vals[i].status]++;
 	err = rep->fatal ? rep->fatal : soft_fail ? 1 : 0;
 out:
-	nn_state_unlock(lock);
+	nn_tx_end(&own);
 	free(dup);
 	fb_table_free(&fbt);
-	nn_undo_free(&u);
 	nn_cpuset_free(&online);
 	free(irqs);
 	return err;

@@ -24,6 +24,7 @@ struct nn_hp_result;
 struct nn_ctx;
 struct json_object;
 struct nn_undo;
+struct nn_tx;
 
 enum nn_val_kind { NN_VAL_IRQ, NN_VAL_XPS, NN_VAL_CHANNELS, NN_VAL_RSS };
 
@@ -68,18 +69,20 @@ struct nn_apply_opts {
 	 * smp_affinity_list it read takes that as its value before, instead of
 	 * a second read of the same file milliseconds later. */
 	const struct nn_host *host;
-	/* The caller holds the state lock (nn_state_lock), taken before the
-	 * discovery whose values become the log's before-values. */
-	bool locked;
-	/* An open log to extend instead of starting a new one (the watcher's
+	/* The caller's transaction (nicnuma/state/tx.h; borrowed, may be NULL:
+	 * then the run takes the lock and keeps its log itself). Its lock,
+	 * when held, was taken before the discovery whose values become the
+	 * log's before-values. A log not begun yet gets this run's "apply"
+	 * log, left in @tx for the caller to end. A log begun already is
+	 * extended instead of starting a new one (the watcher's
 	 * one "before enable" snapshot): a value it already records keeps its
 	 * first before; only values new to it are added, and it is saved only
 	 * when something was added. Values already as planned are added too
 	 * (before = after): else one right at enable and rewritten later by
 	 * someone else would enter the log with that one's value as its
 	 * before. A failed run puts back what it wrote but does not mark the
-	 * log rolled back. Borrowed; NULL: a new log. */
-	struct nn_undo *log;
+	 * log rolled back. */
+	struct nn_tx *tx;
 };
 
 struct nn_apply_report {

@@ -13,7 +13,7 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/core/fsroot.h"
-#include "nicnuma/state/undo.h"
+#include "nicnuma/state/tx.h"
 #include "nicnuma/act/change_kinds.h"
 
 #define ENABLED_NAME "enabled.json"
@@ -112,18 +112,18 @@ int nn_enabled_remove(struct nn_ctx *ctx)
 	return err;
 }
 
-int nn_enabled_log(struct nn_ctx *ctx, const struct nn_enabled *e, struct nn_undo *u)
+int nn_enabled_log(struct nn_ctx *ctx, const struct nn_enabled *e, struct nn_tx *tx)
 {
 	int err;
 
 	if (!e->snapshot)
-		return nn_undo_begin(ctx, u, "enable");
-	err = nn_undo_load(ctx, e->snapshot, nn_change_kinds, u);
+		return nn_tx_begin(ctx, tx, "enable");
+	err = nn_tx_load(ctx, tx, e->snapshot, nn_change_kinds, 0);
 	if (err)
 		return err;
-	if (u->rolled_back) {	/* replayed by hand: start afresh */
-		nn_undo_free(u);
-		return nn_undo_begin(ctx, u, "enable");
+	if (tx->log.rolled_back) {	/* replayed by hand: start afresh */
+		nn_undo_free(&tx->log);
+		return nn_tx_begin(ctx, tx, "enable");
 	}
 	return 0;
 }

@@ -15,6 +15,7 @@
 
 struct nn_ctx;
 struct nn_undo;
+struct nn_tx;
 
 struct nn_enabled {
 	bool enabled;		/* false: only the watcher's snapshot is recorded */
@@ -28,9 +29,10 @@ int nn_enabled_read(struct nn_ctx *ctx, struct nn_enabled *e);
 int nn_enabled_write(struct nn_ctx *ctx, const struct nn_enabled *e);
 int nn_enabled_remove(struct nn_ctx *ctx);
 void nn_enabled_free(struct nn_enabled *e);
-/* The before-enable log: the one @e names, or a new "enable" log (nothing
- * written until the first record). */
-int nn_enabled_log(struct nn_ctx *ctx, const struct nn_enabled *e, struct nn_undo *u);
+/* The before-enable log, opened in @tx (its lock taken unless held): the
+ * one @e names, or a new "enable" log (nothing written until the first
+ * record). */
+int nn_enabled_log(struct nn_ctx *ctx, const struct nn_enabled *e, struct nn_tx *tx);
 /* After an apply with the log: records its name in @e (and on disk) the first
  * time it was saved. */
 int nn_enabled_note_log(struct nn_ctx *ctx, struct nn_enabled *e, const struct nn_undo *u);

@@ -26,7 +26,7 @@
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/discover/host.h"
 #include "nicnuma/plan/plan.h"
-#include "nicnuma/state/undo.h"
+#include "nicnuma/state/tx.h"
 #include "nicnuma/act/watch.h"
 #include "nicnuma/plan/watch_decide.h"
 #include "nicnuma/act/watch_nl.h"
@@ -45,8 +45,7 @@ struct watcher {
 	const struct nn_watch_opts *o;
 	struct nn_desired d;
 	struct nn_enabled en;
-	struct nn_undo log;
-	bool log_open;
+	struct nn_tx tx;	/* locked per reconcile; its log, once begun, is the before-enable one */
 	struct nn_wd wd;
 	char started[32];
 	bool ethtool;
@@ -200,15 +199,12 @@ static int ensure_log(struct watcher *w)
 {
 	int err;
 
-	if (w->log_open)
+	if (w->tx.begun)
 		return 0;
 	err = nn_enabled_read(w->ctx, &w->en);
 	if (err && err != -ENOENT)
 		return err;
-	err = nn_enabled_log(w->ctx, &w->en, &w->log);
-	if (!err)
-		w->log_open = true;
-	return err;
+	return nn_enabled_log(w->ctx, &w->en, &w->tx);
 }
 
 /* Rediscover, re-plan, apply what differs. -EBUSY: another run holds the
@@ -225,13 +221,13 @@ static int reconcile(struct watcher *w, const char *trigger, bool periodic, bool
 	struct nn_plan plan;
 	size_t nmissing = 0;
 	uint64_t t0 = now_ms();
-	int err, lock;
+	int err;
 
 	memset(&host, 0, sizeof(host));
 	memset(&plan, 0, sizeof(plan));
-	lock = nn_state_lock(ctx);
-	if (lock < 0)
-		return lock;
+	err = nn_tx_lock(ctx, &w->tx);
+	if (err)
+		return err;
 	w->last.result = "failed";
 	w->last.changed = 0;
 	snprintf(w->last.trigger, sizeof(w->last.trigger), "%s", trigger);
@@ -269,13 +265,12 @@ static int reconcile(struct watcher *w, const char *trigger, bool periodic, bool
 	ao.shape = shape;
 	ao.host = &host;
 	ao.irqbalance = po.irqbalance;
-	ao.locked = true;
-	ao.log = &w->log;
+	ao.tx = &w->tx;
 	err = nn_apply_run(ctx, &plan, &ao, &rep);
 	w->last.changed = rep.counts[NN_VAL_CHANGED];
 	w->values_written += w->last.changed;
 	if (rep.snapshot)
-		nn_enabled_note_log(ctx, &w->en, &w->log);
+		nn_enabled_note_log(ctx, &w->en, &w->tx.log);
 	w->last.ms = (double)(now_ms() - t0);
 	w->last.result = err < 0 ? "failed" : w->last.changed || rep.irqb_done ? "applied" : "unchanged";
 	if (w->last.changed || rep.irqb_done) {
@@ -295,7 +290,7 @@ static int reconcile(struct watcher *w, const char *trigger, bool periodic, bool
 	if (rep.rolled_back)
 		fprintf(stderr, "%s: apply failed after %s and was rolled back\n", ctx->prog, trigger);
 out:
-	nn_state_unlock(lock);
+	nn_tx_unlock(&w->tx);
 	flush_warnings(ctx);
 	nn_apply_report_free(&rep);
 	json_object_put(shape);
@@ -566,7 +561,7 @@ static void watcher_free(struct watcher *w)
 
 	nn_desired_free(&w->d);
 	nn_enabled_free(&w->en);
-	nn_undo_free(&w->log);
+	nn_tx_end(&w->tx);
 	nn_wd_free(&w->wd);
 	for (i = 0; i < w->ngone; i++)
 		free(w->gone[i]);
@@ -619,6 +614,7 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 	bool live = nn_root_is_live(&ctx->root);
 
 	memset(&w, 0, sizeof(w));
+	w.tx = (struct nn_tx)NN_TX_INIT;
 	memset(&l, 0, sizeof(l));
 	l.ep = l.sfd = l.tfd = -1;
 	w.ctx = ctx;

@@ -12,7 +12,7 @@
 #include "plan_opts.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/discover/host.h"
-#include "nicnuma/state/undo.h"
+#include "nicnuma/state/tx.h"
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/discover/coexist.h"
 
@@ -117,7 +117,8 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	const char *plan_file = NULL;
 	bool irqb_given = false, plan_opts = false, coexist = false;
 	double t0 = now_ms();
-	int opt, err, ret = NN_EXIT_ERROR, lock = -1;
+	struct nn_tx tx = NN_TX_INIT;
+	int opt, err, ret = NN_EXIT_ERROR;
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	size_t i;
 
@@ -161,10 +162,9 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	/* The lock before discovery: the values it reads become the snapshot's
 	 * before-values, so another apply must not write between the two. */
 	if (!aopts.dry_run) {
-		lock = nn_state_lock(ctx);
-		if (lock < 0)
+		if (nn_tx_lock(ctx, &tx))
 			goto out;
-		aopts.locked = true;
+		aopts.tx = &tx;
 	}
 	/* apply never shows effective affinities before: skip reading them */
 	err = nn_host_discover_flags(ctx, &host, NN_NICS_NO_EFFECTIVE);
@@ -202,7 +202,7 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "apply failed and was rolled back: every value is as it was");
 	ret = nn_cli_status(ctx, err);
 out:
-	nn_state_unlock(lock);
+	nn_tx_end(&tx);
 	nn_apply_report_free(&rep);
 	json_object_put(shape);
 	nn_plan_free(&plan);

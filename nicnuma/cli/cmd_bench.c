@@ -25,7 +25,7 @@
 #include "nicnuma/act/bench_exec.h"
 #include "nicnuma/plan/bench_html.h"
 #include "nicnuma/discover/topo.h"
-#include "nicnuma/state/undo.h"
+#include "nicnuma/state/tx.h"
 
 #define BENCH_PAGES NN_BENCH_PAGES
 #define NPCT NN_BENCH_NPCT
@@ -52,9 +52,7 @@ struct bench {
 	char **argv;			/* the command, for the report */
 	int nhp;
 	const char *state_dir;		/* --state-dir, NULL: the default */
-	struct nn_undo undo;		/* the pages added, when any were */
-	bool undo_open;
-	int lock;
+	struct nn_tx tx;		/* lock and log of the pages added, when any were */
 	bool interrupted;
 };
 
@@ -504,42 +502,37 @@ static int reserve(struct nn_ctx *ctx, struct bench *b)
 		if (seen)
 			continue;
 		free_now = nn_bench_hugepages_free(ctx, r->mbuf_node);
-		if (free_now >= 0 && free_now < BENCH_PAGES && !b->undo_open) {
-			b->lock = nn_state_lock(ctx);
-			if (b->lock < 0)
-				return b->lock;
-			err = nn_undo_begin(ctx, &b->undo, "bench mismatch");
+		if (free_now >= 0 && free_now < BENCH_PAGES && !b->tx.begun) {
+			err = nn_tx_lock(ctx, &b->tx);
+			if (err)
+				return err;
+			err = nn_tx_begin(ctx, &b->tx, "bench mismatch");
 			if (err) {
 				nn_err(ctx, "bench: cannot start the undo log in %s: %s", ctx->state_dir,
 				       strerror(-err));
 				return err;
 			}
-			b->undo_open = true;
 		}
-		nn_bench_hugepages_ensure(ctx, b->undo_open ? &b->undo : NULL, r->mbuf_node,
+		nn_bench_hugepages_ensure(ctx, b->tx.begun ? &b->tx.log : NULL, r->mbuf_node,
 					  BENCH_PAGES, &b->hp[b->nhp]);
 		b->nhp++;
 	}
 	return 0;
 }
 
-/* Gives the added pages back by replaying the log, reported as rollback does. */
+/* Gives the added pages back by replaying the log, reported as rollback does;
+ * ends the transaction (the lock goes too). */
 static void give_back(struct nn_ctx *ctx, struct bench *b)
 {
-	if (!b->undo_open)
-		return;
-	if (b->undo.nchanges) {
+	if (b->tx.begun && b->tx.log.nchanges) {
 		nn_printf(&ctx->out, "\nhugepages added for the bench, given back:\n");
 		nn_open_object(&ctx->out, "hugepages_given_back");
-		if (nn_undo_rollback(ctx, &b->undo) == 0)
-			nn_undo_mark_rolled_back(ctx, &b->undo);
-		else
+		if (nn_tx_abort(&b->tx) && !b->tx.restored)
 			nn_err(ctx, "bench: not every hugepage count could be put back: see above; "
 			       "'nicnuma rollback --state-dir %s' retries", ctx->state_dir);
 		nn_close_object(&ctx->out);
 	}
-	nn_undo_free(&b->undo);
-	b->undo_open = false;
+	nn_tx_end(&b->tx);
 }
 
 /* Host, conditions and every row of every size: the document both stdout and --report get. */
@@ -611,7 +604,7 @@ static int write_report(struct nn_ctx *ctx, const struct bench *b)
 int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct bench b = { .cfg = { .duration = 5, .repeat = 3, .size = 64 }, .port_node = -1,
-			   .lock = -1, .sizes = { 64 }, .nsizes = 1, .argc = argc, .argv = argv };
+			   .tx = NN_TX_INIT, .sizes = { 64 }, .nsizes = 1, .argc = argc, .argv = argv };
 	struct nn_bench_stat m;
 	sigset_t old;
 	bool blocked = false;
@@ -701,8 +694,6 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 	}
 	/* Signals stay blocked until the pages are back: a Ctrl-C here waits. */
 	give_back(ctx, &b);
-	nn_state_unlock(b.lock);
-	b.lock = -1;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	blocked = false;
 	if (b.report_dir && write_report(ctx, &b) < 0)
@@ -715,7 +706,6 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 		status = nn_cli_status(ctx, 0);
 out:
 	give_back(ctx, &b);
-	nn_state_unlock(b.lock);
 	if (blocked)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	for (z = 0; z < b.nsizes; z++)

@@ -11,7 +11,7 @@
 #include "nicnuma/act/desired_io.h"
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/act/persist.h"
-#include "nicnuma/state/undo.h"
+#include "nicnuma/state/tx.h"
 
 enum { OPT_KEEP = NN_OPT_OWN };
 
@@ -54,10 +54,10 @@ int nn_cmd_disable(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	struct nn_enabled en = { 0 };
-	struct nn_undo u = { 0 };
+	struct nn_tx tx = NN_TX_INIT;
 	bool keep = false;
 	const char *unit;
-	int opt, err, ret = NN_EXIT_ERROR, lock = -1, holder;
+	int opt, err, ret = NN_EXIT_ERROR, holder;
 
 	while ((opt = nn_opt_next(ctx, &nn_desc_disable, &st)) > 0) {
 		switch (opt) {
@@ -85,19 +85,16 @@ int nn_cmd_disable(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "disable: nicnuma watch (pid %d) still runs; stop it first", holder);
 		goto close;
 	}
-	lock = nn_state_lock(ctx);
-	if (lock < 0)
+	if (nn_tx_lock(ctx, &tx))
 		goto close;
 	if (en.snapshot) {
-		err = nn_undo_load(ctx, en.snapshot, nn_change_kinds, &u);
+		err = nn_tx_load(ctx, &tx, en.snapshot, nn_change_kinds, 0);
 		if (err)
 			goto close;
 		nn_open_object(&ctx->out, "rollback");
-		if (u.rolled_back)
+		if (tx.log.rolled_back)
 			nn_printf(&ctx->out, "snapshot %s was rolled back already\n", en.snapshot);
-		else if (nn_undo_rollback(ctx, &u) == 0)
-			nn_undo_mark_rolled_back(ctx, &u);
-		else
+		else if (nn_tx_replay(&tx, 0) && !tx.restored)
 			nn_warn(ctx, en.snapshot, "some values were not restored (above)");
 		nn_close_object(&ctx->out);
 	}
@@ -127,8 +124,7 @@ close:
 	if (ret == NN_EXIT_OK && ctx->nwarns)
 		ret = NN_EXIT_WARN;
 out:
-	nn_state_unlock(lock);
-	nn_undo_free(&u);
+	nn_tx_end(&tx);
 	nn_enabled_free(&en);
 	return ret;
 }

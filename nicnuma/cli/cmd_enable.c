@@ -16,7 +16,7 @@
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/core/names.h"
 #include "nicnuma/act/persist.h"
-#include "nicnuma/state/undo.h"
+#include "nicnuma/state/tx.h"
 
 struct enable_args {
 	struct nn_plan_opts popts;
@@ -189,12 +189,12 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 	struct nn_apply_report rep = { 0 };
 	struct nn_enabled en = { 0 };
 	struct nn_desired d;
-	struct nn_undo log = { 0 };
+	struct nn_tx tx = NN_TX_INIT;
 	struct nn_sb text = NN_SB_INIT;
 	struct json_object *shape = NULL;
 	struct nn_host host;
 	struct nn_plan plan;
-	int err, ret = NN_EXIT_ERROR, lock = -1, u;
+	int err, ret = NN_EXIT_ERROR, u;
 
 	memset(&host, 0, sizeof(host));
 	memset(&plan, 0, sizeof(plan));
@@ -204,11 +204,8 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 		ret = err > 0 ? NN_EXIT_OK : NN_EXIT_ERROR;
 		goto out;
 	}
-	if (!a.dry_run) {
-		lock = nn_state_lock(ctx);
-		if (lock < 0)
-			goto out;
-	}
+	if (!a.dry_run && nn_tx_lock(ctx, &tx))
+		goto out;
 	err = nn_host_discover_flags(ctx, &host, NN_NICS_NO_EFFECTIVE);
 	if (err) {
 		nn_err(ctx, "cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
@@ -245,7 +242,7 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 	err = nn_enabled_read(ctx, &en);
 	if (err && err != -ENOENT)
 		goto close;
-	if (!a.dry_run && nn_enabled_log(ctx, &en, &log)) {
+	if (!a.dry_run && nn_enabled_log(ctx, &en, &tx)) {
 		nn_err(ctx, "cannot open the before-enable snapshot %s", en.snapshot ? en.snapshot : "");
 		goto close;
 	}
@@ -254,8 +251,7 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 	ao.host = &host;
 	ao.dry_run = a.dry_run;
 	ao.irqbalance = a.popts.irqbalance;
-	ao.locked = !a.dry_run;
-	ao.log = a.dry_run ? NULL : &log;
+	ao.tx = a.dry_run ? NULL : &tx;
 	nn_open_object(&ctx->out, "apply");
 	err = nn_apply_run(ctx, &plan, &ao, &rep);
 	nn_apply_print(ctx, &rep);
@@ -266,12 +262,11 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 	if (a.dry_run)
 		goto close;
 	en.enabled = true;
-	nn_enabled_note_log(ctx, &en, &log);
+	nn_enabled_note_log(ctx, &en, &tx.log);
 	nn_print_string(&ctx->out, PRINT_ANY, "snapshot", "before-enable snapshot: %s\n",
 			en.snapshot);
 	/* the watcher must be able to take the state lock at once */
-	nn_state_unlock(lock);
-	lock = -1;
+	nn_tx_unlock(&tx);
 	u = unit_step(ctx, &a, &d, &en);
 	if (nn_enabled_write(ctx, &en) || u < 0)
 		ret = NN_EXIT_ERROR;
@@ -284,10 +279,9 @@ close:
 	if (ret == NN_EXIT_OK && ctx->nwarns)
 		ret = NN_EXIT_WARN;
 out:
-	nn_state_unlock(lock);
+	nn_tx_end(&tx);
 	nn_apply_report_free(&rep);
 	json_object_put(shape);
-	nn_undo_free(&log);
 	nn_enabled_free(&en);
 	nn_desired_free(&d);
 	nn_sb_free(&text);

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -14,7 +13,7 @@
 #include "hugepages/hp_target.h"
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/plan/plan.h"
-#include "nicnuma/state/undo.h"
+#include "nicnuma/state/tx.h"
 
 struct change_opts {
 	bool release;
@@ -303,48 +302,6 @@ static void print_result(struct nn_ctx *ctx, const struct nn_hp_result *r, bool 
 	nn_close_object(o);
 }
 
-/* Checks the mount request before anything changes; sets *@existing to a
- * hugetlbfs mount of @size_kb when there already is one. */
-static int check_mount(struct nn_ctx *ctx, const struct nn_hp_state *st, const char *dir,
-		       unsigned long size_kb, bool dry_run, const struct nn_hp_mount **existing)
-{
-	char real[PATH_MAX];
-	struct stat sb;
-
-	*existing = nn_hp_state_mount(st, size_kb);
-	if (*existing)
-		return 0;
-	if (!nn_root_is_live(&ctx->root)) {
-		if (dry_run)
-			return 0;
-		return nn_require_live(ctx, "--mount (hugetlbfs)");
-	}
-	if (stat(dir, &sb) < 0) {
-		nn_err(ctx, "--mount '%s': %s", dir, strerror(errno));
-		return -errno;
-	}
-	if (!S_ISDIR(sb.st_mode)) {
-		nn_err(ctx, "--mount '%s': not a directory", dir);
-		return -ENOTDIR;
-	}
-	/* Stacking a second hugetlbfs on one holding another size would hide
-	 * its files from whoever uses them. */
-	if (realpath(dir, real)) {
-		size_t i;
-
-		for (i = 0; i < st->nmounts; i++) {
-			char other[32];
-
-			if (strcmp(st->mounts[i].path, real))
-				continue;
-			size_str(st->mounts[i].size_kb, other, sizeof(other));
-			nn_err(ctx, "--mount '%s': already holds hugetlbfs pagesize=%s", dir, other);
-			return -EBUSY;
-		}
-	}
-	return 0;
-}
-
 static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 {
 	struct change_opts co = { .release = release };
@@ -354,15 +311,14 @@ static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 	const struct nn_hp_mount *existing = NULL;
 	struct nn_hp_result *res = NULL;
 	struct nn_out *o = &ctx->out;
-	struct nn_undo undo;
+	struct nn_tx tx = NN_TX_INIT;
 	struct nn_hp_state st;
-	bool undo_open = false, state_open = false, shortfall = false;
+	bool state_open = false, shortfall = false;
 	unsigned long size_kb;
-	int err, status = NN_EXIT_ERROR, flags = 0, lock = -1;
+	int err, status = NN_EXIT_ERROR, flags = 0;
 	size_t n, i;
 	char why[512], sz[32];
 
-	memset(&undo, 0, sizeof(undo));
 	err = parse_change(ctx, argc, argv, &co);
 	if (err)
 		return err > 0 ? NN_EXIT_OK : NN_EXIT_ERROR;
@@ -394,7 +350,7 @@ static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 		nn_err(ctx, "out of memory");
 		goto out;
 	}
-	if (co.mount_dir && check_mount(ctx, &st, co.mount_dir, size_kb, co.dry_run, &existing))
+	if (co.mount_dir && nn_hp_mount_check(ctx, &st, co.mount_dir, size_kb, co.dry_run, &existing))
 		goto out;
 	if (!co.dry_run && nn_root_is_live(&ctx->root) && geteuid() != 0) {
 		nn_err(ctx, "hugepages %s writes %s/nodeN/hugepages/...: run as root (uid %u)",
@@ -407,19 +363,17 @@ static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 		flags |= NN_HP_DRY_RUN;
 	if (!co.dry_run) {
 		/* One writer at a time: apply and rollback take the same lock. */
-		lock = nn_state_lock(ctx);
-		if (lock < 0)
+		if (nn_tx_lock(ctx, &tx))
 			goto out;
-		err = nn_undo_begin(ctx, &undo, release ? "hugepages release" : "hugepages reserve");
+		err = nn_tx_begin(ctx, &tx, release ? "hugepages release" : "hugepages reserve");
 		if (err) {
 			nn_err(ctx, "cannot start the undo log in %s: %s", ctx->state_dir,
 			       strerror(-err));
 			goto out;
 		}
-		undo_open = true;
 	}
 
-	err = nn_hugepages_set_many(ctx, undo_open ? &undo : NULL, &st, want, n, flags, res);
+	err = nn_hugepages_set_many(ctx, tx.begun ? &tx.log : NULL, &st, want, n, flags, res);
 	shortfall = err == -ENOMEM;
 
 	nn_open_object(o, NULL);
@@ -465,10 +419,8 @@ static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 		nn_print_string(o, PRINT_JSON, "path", NULL, existing ? existing->path : co.mount_dir);
 		nn_print_uint(o, PRINT_JSON, "size_kb", NULL, size_kb);
 		if (existing) {
-			char real[PATH_MAX];
-
 			nn_print_string(o, PRINT_JSON, "action", NULL, "exists");
-			if (realpath(co.mount_dir, real) && !strcmp(real, existing->path))
+			if (nn_hp_mount_is(existing, co.mount_dir))
 				nn_printf(o, "hugetlbfs pagesize=%s is already mounted on %s\n", sz,
 					  existing->path);
 			else
@@ -481,7 +433,7 @@ static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 			nn_print_string(o, PRINT_JSON, "action", NULL, "skipped");
 			nn_printf(o, "not mounting %s: the reservation failed\n", co.mount_dir);
 		} else {
-			int merr = nn_hp_mount(ctx, &undo, co.mount_dir, size_kb);
+			int merr = nn_hp_mount(ctx, &tx.log, co.mount_dir, size_kb);
 
 			if (merr) {
 				nn_err(ctx, "--mount '%s': hugetlbfs pagesize=%s: %s", co.mount_dir, sz,
@@ -496,9 +448,9 @@ static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 		}
 		nn_close_object(o);
 	}
-	if (undo_open && undo.nchanges) {
+	if (tx.begun && tx.log.nchanges) {
 		nn_print_string(o, PRINT_ANY, "undo_log", "undo log: %s (nicnuma rollback)\n",
-				undo.file);
+				tx.log.file);
 	} else {
 		nn_print_null(o, PRINT_JSON, "undo_log", NULL);
 	}
@@ -509,9 +461,7 @@ static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 	else
 		status = nn_cli_status(ctx, err);
 out:
-	if (undo_open)
-		nn_undo_free(&undo);
-	nn_state_unlock(lock);
+	nn_tx_end(&tx);
 	if (state_open)
 		nn_hp_state_free(&st);
 	nn_hp_targets_free(&tg);

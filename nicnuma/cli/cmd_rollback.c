@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "plan_opts.h"
-#include "nicnuma/state/undo.h"
+#include "nicnuma/state/tx.h"
 #include "nicnuma/act/change_kinds.h"
 
 static const struct nn_opt opts[] = {
@@ -62,8 +62,8 @@ int nn_cmd_rollback(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	const char *file = NULL;
-	struct nn_undo u = { 0 };
-	int opt, err, lock = -1, ret = NN_EXIT_ERROR;
+	struct nn_tx tx = NN_TX_INIT;
+	int opt, err, ret = NN_EXIT_ERROR;
 
 	while ((opt = nn_opt_next(ctx, &nn_desc_rollback, &st)) > 0) {
 		switch (opt) {
@@ -80,33 +80,21 @@ int nn_cmd_rollback(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "rollback: one snapshot at a time ('%s' is extra)", argv[st.ind]);
 		return NN_EXIT_ERROR;
 	}
-	lock = nn_state_lock(ctx);
-	if (lock < 0)
-		return NN_EXIT_ERROR;
-	err = nn_undo_load(ctx, file, nn_change_kinds, &u);
-	if (!err)
-		err = nn_undo_validate(ctx, &u);	/* the whole log, before any restore */
-	if (err)
+	/* the whole log is validated before any restore */
+	if (nn_tx_load(ctx, &tx, file, nn_change_kinds, NN_TX_VALIDATE))
 		goto out;
 	nn_open_object(&ctx->out, NULL);
 	nn_open_object(&ctx->out, "rollback");
-	nn_print_string(&ctx->out, PRINT_JSON, "command", NULL, u.command);
-	err = nn_undo_rollback(ctx, &u);
+	nn_print_string(&ctx->out, PRINT_JSON, "command", NULL, tx.log.command);
+	err = nn_tx_replay(&tx, NN_TX_PRUNE);
 	nn_close_object(&ctx->out);
-	if (!err) {
-		/* The file replayed is the one marked, wherever it is. */
-		err = nn_undo_mark_rolled_back(ctx, &u);
-		if (!err)
-			nn_undo_prune(ctx);
-	} else {
+	if (err && !tx.restored)
 		nn_err(ctx, "some values could not be restored (see above); the snapshot %s is "
-		       "kept for another try", u.file);
-	}
+		       "kept for another try", tx.log.file);
 	nn_print_warnings(ctx);
 	nn_close_object(&ctx->out);
 	ret = nn_cli_status(ctx, err);
 out:
-	nn_undo_free(&u);
-	nn_state_unlock(lock);
+	nn_tx_end(&tx);
 	return ret;
 }

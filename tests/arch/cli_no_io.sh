@@ -3,7 +3,11 @@
 # tests/arch/cli_no_io.sh [SRCDIR] - the command folder (nicnuma/cli/*.c)
 # only parses options and prints: no file of it may name a /sys or /proc path
 # (a string literal that is a path: no spaces, so help text that mentions
-# /proc/PID/status passes) nor call an fs-root reader or writer. Reading the
+# /proc/PID/status passes) nor call an fs-root reader or writer, a file
+# system call (open, rename, unlink, mkdir, stat and their *at forms, fopen)
+# or the state layer's lock and undo log (the transaction of
+# nicnuma/state/tx.h is the API: act/ and the domain libraries hold the
+# writes). Comments and string literals do not count. Reading and writing the
 # host is the library's job, where it is tested on fixture trees.
 set -uo pipefail
 
@@ -24,5 +28,28 @@ if grep -nwE "($readers)[[:space:]]*\(" "$cli"/*.c; then
 	echo "FAIL: an fs-root reader called in nicnuma/cli (above): move it into the library" >&2
 	fail=1
 fi
+# The code with comments and string literals blanked (line numbers kept).
+strip() {
+	python3 - "$@" <<'PY'
+import re, sys
+tok = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+for path in sys.argv[1:]:
+    text = open(path, encoding='utf-8').read()
+    code = tok.sub(lambda m: re.sub(r'[^\n]', ' ', m.group(0)) if m.group(0)[0] == '/'
+                   else '""', text)
+    for no, line in enumerate(code.split('\n'), 1):
+        print(f'{path}:{no}:{line}')
+PY
+}
+calls='open|openat|rename|renameat|unlink|unlinkat|mkdir|mkdirat|fopen|stat|lstat|fstatat'
+code=$(strip "$cli"/*.c) || { echo "error: cannot strip comments from $cli/*.c" >&2; exit 2; }
+if grep -E "^[^:]*:[0-9]+:.*(^|[^[:alnum:]_.>])($calls)[[:space:]]*\(" <<<"$code"; then
+	echo "FAIL: a file system call in nicnuma/cli (above): move it into act/ or the library" >&2
+	fail=1
+fi
+if grep -E "^[^:]*:[0-9]+:.*(^|[^[:alnum:]_])(nn_undo_[[:alnum:]_]+|nn_state_lock|nn_state_unlock|nn_state_dir_open)[[:space:]]*\(" <<<"$code"; then
+	echo "FAIL: the undo log or the state lock used in nicnuma/cli (above): use the transaction (nicnuma/state/tx.h)" >&2
+	fail=1
+fi
 [ "$fail" = 0 ] || exit 1
-echo "ok: nicnuma/cli does no /sys or /proc I/O"
+echo "ok: nicnuma/cli does no /sys or /proc I/O, no file system calls, no lock or undo log of its own"
