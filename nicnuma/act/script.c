@@ -8,12 +8,15 @@
  * end the comment).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
 #include "hugepages/hugepages.h"
 #include "nicnuma/act/script.h"
@@ -351,4 +354,40 @@ int nn_script_render(FILE *out, const struct nn_plan *plan, const struct nn_scri
 	if (!w.err && fflush(out) == EOF)
 		w.err = -EIO;
 	return w.err;
+}
+
+int nn_script_write(const char *path, const struct nn_plan *plan, const struct nn_script_opts *opts)
+{
+	const char *slash = strrchr(path, '/');
+	char *text = NULL, *dir = NULL;
+	size_t len = 0;
+	FILE *fp;
+	int dfd, err;
+
+	if (!*path || (slash && !slash[1]))
+		return -EISDIR;
+	fp = open_memstream(&text, &len);
+	if (!fp)
+		return -errno;
+	err = nn_script_render(fp, plan, opts);
+	if (fclose(fp) && !err)
+		err = -ENOMEM;
+	if (err)
+		goto out;
+	dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+	if (!dir) {
+		err = -ENOMEM;
+		goto out;
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		err = -errno;
+		goto out;
+	}
+	err = nn_write_atomic_at(dfd, slash ? slash + 1 : path, text, len, 0755);
+	close(dfd);
+out:
+	free(dir);
+	free(text);
+	return err;
 }

@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cmd_script.c - "nicnuma script": a plan as a standalone POSIX sh script */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "nicnuma/act/script.h"
@@ -67,50 +64,6 @@ const struct nn_cmd_desc nn_desc_script = {
 "\n"
 "Exit status: 0 written, 1 written but the plan has warnings, 2 error.\n",
 };
-
-/* Script to @path: a temporary file beside it, then rename, so a reader never
- * sees half a script. */
-static int write_file(struct nn_ctx *ctx, const char *path, const struct nn_plan *p,
-		      const struct nn_script_opts *so)
-{
-	char *tmp = NULL;
-	FILE *fp = NULL;
-	int fd, ret;
-
-	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
-		return -ENOMEM;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
-	if (fd < 0) {
-		ret = -errno;
-		nn_err(ctx, "script: cannot create %s: %s", tmp, strerror(errno));
-		free(tmp);
-		return ret;
-	}
-	fp = fdopen(fd, "w");
-	if (!fp) {
-		ret = -errno;
-		close(fd);
-		goto fail;
-	}
-	ret = nn_script_render(fp, p, so);
-	if (!ret && fsync(fileno(fp)))
-		ret = -errno;
-	if (fclose(fp) && !ret)
-		ret = -EIO;
-	if (ret)
-		goto fail;
-	if (rename(tmp, path)) {
-		ret = -errno;
-		goto fail;
-	}
-	free(tmp);
-	return 0;
-fail:
-	nn_err(ctx, "script: cannot write %s: %s", path, strerror(-ret));
-	unlink(tmp);
-	free(tmp);
-	return ret;
-}
 
 int nn_cmd_script(struct nn_ctx *ctx, int argc, char **argv)
 {
@@ -179,11 +132,13 @@ int nn_cmd_script(struct nn_ctx *ctx, int argc, char **argv)
 	}
 	so.source = source;
 	if (output)
-		err = write_file(ctx, output, &p, &so);
+		err = nn_script_write(output, &p, &so);
 	else
 		err = nn_script_render(stdout, &p, &so);
 	if (err) {
-		if (!output)
+		if (output)
+			nn_err(ctx, "script: cannot write %s: %s", output, strerror(-err));
+		else
 			nn_err(ctx, "script: cannot write the script: %s", strerror(-err));
 		goto out_plan;
 	}

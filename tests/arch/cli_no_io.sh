@@ -4,7 +4,8 @@
 # only parses options and prints: no file of it may name a /sys or /proc path
 # (a string literal that is a path: no spaces, so help text that mentions
 # /proc/PID/status passes) nor call an fs-root reader or writer, a file
-# system call (open, rename, unlink, mkdir, stat and their *at forms, fopen)
+# system call (open, rename, unlink, mkdir, stat and their *at forms, fopen,
+# access, opendir, realpath and the like)
 # or the state layer's lock and undo log (the transaction of
 # nicnuma/state/tx.h is the API: act/ and the domain libraries hold the
 # writes). Comments and string literals do not count. Reading and writing the
@@ -41,7 +42,9 @@ for path in sys.argv[1:]:
         print(f'{path}:{no}:{line}')
 PY
 }
-calls='open|openat|rename|renameat|unlink|unlinkat|mkdir|mkdirat|fopen|stat|lstat|fstatat'
+calls='open|openat|creat|fopen|fdopen|rename|renameat|unlink|unlinkat|remove|rmdir|mkdir|mkdirat|'
+calls+='stat|lstat|fstat|fstatat|statx|access|faccessat|opendir|realpath|readlink|readlinkat|'
+calls+='symlink|symlinkat|link|linkat|chmod|fchmod|chown|truncate|mkstemp'
 code=$(strip "$cli"/*.c) || { echo "error: cannot strip comments from $cli/*.c" >&2; exit 2; }
 if grep -E "^[^:]*:[0-9]+:.*(^|[^[:alnum:]_.>])($calls)[[:space:]]*\(" <<<"$code"; then
 	echo "FAIL: a file system call in nicnuma/cli (above): move it into act/ or the library" >&2
