@@ -31,6 +31,7 @@
 #include "nicnuma/plan/watch_decide.h"
 #include "nicnuma/act/watch_nl.h"
 #include "nicnuma/act/apply.h"
+#include "nicnuma/act/pipeline.h"
 
 struct last_action {
 	char time[32];
@@ -207,24 +208,67 @@ static int ensure_log(struct watcher *w)
 	return nn_enabled_log(w->ctx, &w->en, &w->tx);
 }
 
-/* Rediscover, re-plan, apply what differs. -EBUSY: another run holds the
- * state lock (retry later). Fills w->last. */
+/* One reconcile's plan stage and its state (the pipeline's @arg). */
+struct reconcile_run {
+	struct watcher *w;
+	bool check_owners;
+	struct nn_plan_opts po;
+	int skipped;		/* -ENOENT: set_targets' value */
+};
+
+/* The desired state over the host just discovered: the NICs it names (the
+ * host's own; CPUs offline now are left out by the planner itself). */
+static int reconcile_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
+{
+	struct reconcile_run *r = arg;
+	const char **missing = NULL;
+	size_t nmissing = 0;
+	int err;
+
+	err = nn_desired_plan_opts(&r->w->d, &pl->host, &r->po, &missing, &nmissing);
+	note_missing(r->w, missing, nmissing);
+	free(missing);
+	if (err == -ENOENT) {
+		r->w->last.result = "skipped";
+		r->skipped = set_targets(r->w, &r->po);
+		return err;
+	}
+	if (!err)
+		err = set_targets(r->w, &r->po);
+	if (err)
+		return err;
+	pl->gate = r->check_owners;
+	pl->nics = r->po.nics;
+	pl->nnics = r->po.nnics;
+	pl->ao.irqbalance = r->po.irqbalance;
+	err = nn_plan_make(&pl->host, &r->po, &pl->plan);
+	if (err)
+		nn_err(ctx, "planning failed: %s", strerror(-err));
+	return err;
+}
+
+/* The before-enable log, opened once and extended by every reconcile. */
+static int reconcile_log(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
+{
+	struct reconcile_run *r = arg;
+
+	return ensure_log(r->w);
+}
+
+/* Rediscover, re-plan, apply what differs (nn_pipeline_run). -EBUSY:
+ * another run holds the state lock (retry later). Fills w->last. */
 static int reconcile(struct watcher *w, const char *trigger, bool periodic, bool check_owners)
 {
 	struct nn_ctx *ctx = w->ctx;
-	struct nn_apply_opts ao = { 0 };
+	struct reconcile_run r = { .w = w, .check_owners = check_owners };
+	struct nn_pipeline pl = { .tx = &w->tx, .make_plan = reconcile_plan,
+				  .before_apply = reconcile_log, .arg = &r,
+				  .gate_flags = NN_COEXIST_NO_WATCHER, .gate_allow = w->o->coexist };
 	struct nn_apply_report rep = { 0 };
-	struct nn_plan_opts po = { 0 };
-	struct json_object *shape = NULL;
-	const char **missing = NULL;
-	struct nn_host host;
-	struct nn_plan plan;
-	size_t nmissing = 0;
 	uint64_t t0 = now_ms();
 	int err;
 
-	memset(&host, 0, sizeof(host));
-	memset(&plan, 0, sizeof(plan));
+	nn_pipeline_init(&pl);
 	err = nn_tx_lock(ctx, &w->tx);
 	if (err)
 		return err;
@@ -233,40 +277,12 @@ static int reconcile(struct watcher *w, const char *trigger, bool periodic, bool
 	snprintf(w->last.trigger, sizeof(w->last.trigger), "%s", trigger);
 	iso_now(w->last.time, sizeof(w->last.time));
 	w->have_action = true;
-	err = nn_host_discover_flags(ctx, &host, NN_NICS_NO_EFFECTIVE);
-	if (err) {
-		nn_err(ctx, "cannot discover the host: %s", strerror(-err));
+	err = nn_pipeline_run(ctx, &pl, &rep);
+	if (pl.stage != NN_PIPE_APPLIED) {
+		if (pl.stage == NN_PIPE_PLAN && err == -ENOENT)
+			err = r.skipped;
 		goto out;
 	}
-	err = nn_desired_plan_opts(&w->d, &host, &po, &missing, &nmissing);
-	note_missing(w, missing, nmissing);
-	if (err == -ENOENT) {
-		w->last.result = "skipped";
-		err = set_targets(w, &po);
-		goto out;
-	}
-	if (!err)
-		err = set_targets(w, &po);
-	if (!err && check_owners)
-		err = nn_coexist_gate(ctx, &host, po.nics, po.nnics, NN_COEXIST_NO_WATCHER,
-				      w->o->coexist);
-	/* the NICs are the host's own (found above); CPUs offline now are
-	 * left out by the planner itself */
-	if (!err) {
-		err = nn_plan_make(&host, &po, &plan);
-		if (err)
-			nn_err(ctx, "planning failed: %s", strerror(-err));
-	}
-	if (!err)
-		err = ensure_log(w);
-	if (err)
-		goto out;
-	shape = nn_plan_shape_to_json(&plan);
-	ao.shape = shape;
-	ao.host = &host;
-	ao.irqbalance = po.irqbalance;
-	ao.tx = &w->tx;
-	err = nn_apply_run(ctx, &plan, &ao, &rep);
 	w->last.changed = rep.counts[NN_VAL_CHANGED];
 	w->values_written += w->last.changed;
 	if (rep.snapshot)
@@ -293,11 +309,8 @@ out:
 	nn_tx_unlock(&w->tx);
 	flush_warnings(ctx);
 	nn_apply_report_free(&rep);
-	json_object_put(shape);
-	nn_plan_free(&plan);
-	nn_plan_opts_free(&po);
-	free(missing);
-	nn_host_free(&host);
+	nn_pipeline_free(&pl);
+	nn_plan_opts_free(&r.po);
 	return err;
 }
 

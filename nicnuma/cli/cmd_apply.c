@@ -6,15 +6,10 @@
 #include <string.h>
 #include <time.h>
 
-#include <json-c/json.h>
-
 #include "cli.h"
 #include "plan_opts.h"
-#include "nicnuma/act/apply.h"
-#include "nicnuma/discover/host.h"
+#include "nicnuma/act/pipeline.h"
 #include "nicnuma/state/tx.h"
-#include "nicnuma/plan/plan.h"
-#include "nicnuma/discover/coexist.h"
 
 enum { OPT_KEEP_GOING = NN_OPT_OWN, OPT_COEXIST };
 
@@ -106,35 +101,67 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* apply's plan stage and its options (the pipeline's @arg). */
+struct apply_run {
+	struct nn_plan_opts popts;
+	const char *plan_file;
+	bool irqb_given;
+};
+
+/* The plan file read already, checked against this host; or a new plan. */
+static int apply_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
+{
+	struct apply_run *r = arg;
+	int err = r->plan_file ? nn_cli_check_plan_shape(ctx, &pl->host, r->plan_file, &pl->plan)
+			       : nn_cli_get_plan(ctx, &pl->host, NULL, &r->popts, &pl->plan);
+
+	/* the gate looks at the NICs named (as the planner resolved them) */
+	pl->nics = r->popts.nics;
+	pl->nnics = r->popts.nnics;
+	return err;
+}
+
+/* irqbalance's action (the option, else the plan file's); the output opens. */
+static int apply_begin(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
+{
+	struct apply_run *r = arg;
+	size_t i;
+
+	pl->ao.irqbalance = r->irqb_given || !r->plan_file ? r->popts.irqbalance
+							   : pl->plan.irqbalance.action;
+	nn_open_object(&ctx->out, NULL);
+	nn_open_object(&ctx->out, "apply");
+	nn_open_array(&ctx->out, "plan_warnings");
+	for (i = 0; i < pl->plan.nwarnings; i++)
+		nn_print_string(&ctx->out, PRINT_ANY, NULL, "plan: %s\n", pl->plan.warnings[i]);
+	nn_close_array(&ctx->out);
+	return 0;
+}
+
 int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 {
-	struct nn_plan_opts popts = { 0 };
-	struct nn_apply_opts aopts = { 0 };
+	struct apply_run r = { 0 };
+	struct nn_pipeline pl = { .make_plan = apply_plan, .before_apply = apply_begin, .arg = &r,
+				  .gate = true };
 	struct nn_apply_report rep = { 0 };
-	struct nn_host host;
-	struct nn_plan plan;
-	struct json_object *shape = NULL;
-	const char *plan_file = NULL;
-	bool irqb_given = false, plan_opts = false, coexist = false;
+	bool plan_opts = false, coexist = false;
 	double t0 = now_ms();
 	struct nn_tx tx = NN_TX_INIT;
 	int opt, err, ret = NN_EXIT_ERROR;
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
-	size_t i;
 
-	memset(&host, 0, sizeof(host));
-	memset(&plan, 0, sizeof(plan));
-	st.plan = &popts;
+	nn_pipeline_init(&pl);
+	st.plan = &r.popts;
 	while ((opt = nn_opt_next(ctx, &nn_desc_apply, &st)) > 0) {
 		switch (opt) {
 		case NN_OPT_PLAN:
-			plan_file = st.arg;
+			r.plan_file = st.arg;
 			break;
 		case 'n':
-			aopts.dry_run = true;
+			pl.ao.dry_run = true;
 			break;
 		case OPT_KEEP_GOING:
-			aopts.keep_going = true;
+			pl.ao.keep_going = true;
 			break;
 		case OPT_COEXIST:
 			coexist = true;
@@ -148,49 +175,24 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 		ret = nn_opt_exit(opt);
 		goto out;
 	}
-	irqb_given = st.plan_given & NN_PLAN_GIVEN(NN_OPT_IRQBALANCE);
+	r.irqb_given = st.plan_given & NN_PLAN_GIVEN(NN_OPT_IRQBALANCE);
 	plan_opts = st.plan_given & ~NN_PLAN_GIVEN(NN_OPT_IRQBALANCE);
-	if (plan_file && plan_opts) {
+	if (r.plan_file && plan_opts) {
 		nn_err(ctx, "apply: plan options (--nics, --cpus, ...) make a new plan; they "
-		       "cannot change --plan %s", plan_file);
+		       "cannot change --plan %s", r.plan_file);
 		goto out;
 	}
 	/* A plan file is read (and refused) before anything else: bad input
 	 * never takes the lock or creates the state directory. */
-	if (plan_file && nn_cli_read_plan(ctx, plan_file, &plan))
+	if (r.plan_file && nn_cli_read_plan(ctx, r.plan_file, &pl.plan))
 		goto out;
-	/* The lock before discovery: the values it reads become the snapshot's
-	 * before-values, so another apply must not write between the two. */
-	if (!aopts.dry_run) {
-		if (nn_tx_lock(ctx, &tx))
-			goto out;
-		aopts.tx = &tx;
-	}
-	/* apply never shows effective affinities before: skip reading them */
-	err = nn_host_discover_flags(ctx, &host, NN_NICS_NO_EFFECTIVE);
-	if (err) {
-		nn_err(ctx, "cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
+	/* The lock (before discovery) only for a real run; another owner of
+	 * the NICs refuses it (a dry run warns). */
+	pl.tx = pl.ao.dry_run ? NULL : &tx;
+	pl.gate_allow = coexist || pl.ao.dry_run;
+	err = nn_pipeline_run(ctx, &pl, &rep);
+	if (pl.stage < NN_PIPE_APPLIED)
 		goto out;
-	}
-	if (plan_file ? nn_cli_check_plan_shape(ctx, &host, plan_file, &plan)
-		      : nn_cli_get_plan(ctx, &host, NULL, &popts, &plan))
-		goto out;
-	/* Another owner would rewrite what we write: refuse (a dry run warns). */
-	if (nn_coexist_gate(ctx, &host, popts.nics, popts.nnics, 0, coexist || aopts.dry_run))
-		goto out;
-	aopts.irqbalance = irqb_given || !plan_file ? popts.irqbalance : plan.irqbalance.action;
-	/* The host shape the plan was made for, kept in the snapshot. */
-	shape = nn_plan_shape_to_json(&plan);
-	aopts.shape = shape;
-	aopts.host = &host;
-
-	nn_open_object(&ctx->out, NULL);
-	nn_open_object(&ctx->out, "apply");
-	nn_open_array(&ctx->out, "plan_warnings");
-	for (i = 0; i < plan.nwarnings; i++)
-		nn_print_string(&ctx->out, PRINT_ANY, NULL, "plan: %s\n", plan.warnings[i]);
-	nn_close_array(&ctx->out);
-	err = nn_apply_run(ctx, &plan, &aopts, &rep);
 	nn_apply_print(ctx, &rep);
 	if (ctx->verbose)
 		nn_print_double(&ctx->out, PRINT_ANY, "elapsed_ms", "elapsed: %.1f ms\n",
@@ -204,9 +206,7 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 out:
 	nn_tx_end(&tx);
 	nn_apply_report_free(&rep);
-	json_object_put(shape);
-	nn_plan_free(&plan);
-	nn_host_free(&host);
-	nn_plan_opts_free(&popts);
+	nn_pipeline_free(&pl);
+	nn_plan_opts_free(&r.popts);
 	return ret;
 }

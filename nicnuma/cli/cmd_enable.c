@@ -5,11 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "cli.h"
 #include "plan_opts.h"
-#include "nicnuma/act/apply.h"
+#include "nicnuma/act/pipeline.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/discover/coexist.h"
 #include "nicnuma/act/desired_io.h"
@@ -182,93 +180,112 @@ out:
 	return ret;
 }
 
+/* enable's run: its options, the desired state and the record (the
+ * pipeline's @arg). */
+struct enable_run {
+	struct enable_args a;
+	struct nn_desired d;
+	struct nn_enabled en;
+	struct nn_tx *tx;
+	struct nn_sb text;
+	bool opened;		/* the output objects are open */
+};
+
+/* A new plan of the NICs to keep, and the desired state made of it. */
+static int enable_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
+{
+	struct enable_run *r = arg;
+
+	if (nn_cli_get_plan(ctx, &pl->host, NULL, &r->a.popts, &pl->plan))
+		return -EINVAL;
+	if (!pl->plan.nnics) {
+		nn_err(ctx, "enable: no NIC to keep (none planned; name them with --nics)");
+		return -EINVAL;
+	}
+	if (nn_desired_from_plan(&r->d, &pl->plan, &r->a.popts))
+		return -EINVAL;
+	r->d.irqbalance = r->a.irqb;
+	if (r->a.interval)
+		r->d.interval_s = (unsigned int)r->a.interval;
+	if (r->a.settle)
+		r->d.settle_ms = (unsigned int)r->a.settle;
+	pl->nics = r->a.popts.nics;
+	pl->nnics = r->a.popts.nnics;
+	pl->ao.irqbalance = r->a.popts.irqbalance;
+	return 0;
+}
+
+/* The desired state shown and written, the before-enable log opened. */
+static int enable_begin(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
+{
+	struct enable_run *r = arg;
+	int err;
+
+	if (nn_desired_format(&r->d, &r->text))
+		return -EINVAL;
+	r->opened = true;
+	nn_open_object(&ctx->out, NULL);
+	nn_open_object(&ctx->out, "enable");
+	nn_print_string(&ctx->out, PRINT_ANY, "config", "desired state: %s\n", NN_DESIRED_PATH);
+	nn_print_string(&ctx->out, PRINT_JSON, "desired", NULL, nn_sb_str(&r->text));
+	if (r->a.dry_run || ctx->verbose)
+		nn_printf(&ctx->out, "%s", nn_sb_str(&r->text));
+	nn_print_bool(&ctx->out, PRINT_JSON, "dry_run", NULL, r->a.dry_run);
+	if (!r->a.dry_run && nn_desired_write(ctx, NULL, &r->d))
+		return -EIO;
+	err = nn_enabled_read(ctx, &r->en);
+	if (err && err != -ENOENT)
+		return err;
+	if (!r->a.dry_run && nn_enabled_log(ctx, &r->en, r->tx)) {
+		nn_err(ctx, "cannot open the before-enable snapshot %s",
+		       r->en.snapshot ? r->en.snapshot : "");
+		return -EIO;
+	}
+	nn_open_object(&ctx->out, "apply");
+	return 0;
+}
+
 int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 {
-	struct enable_args a = { 0 };
-	struct nn_apply_opts ao = { 0 };
-	struct nn_apply_report rep = { 0 };
-	struct nn_enabled en = { 0 };
-	struct nn_desired d;
 	struct nn_tx tx = NN_TX_INIT;
-	struct nn_sb text = NN_SB_INIT;
-	struct json_object *shape = NULL;
-	struct nn_host host;
-	struct nn_plan plan;
+	struct enable_run r = { .tx = &tx, .text = NN_SB_INIT };
+	struct nn_pipeline pl = { .make_plan = enable_plan, .before_apply = enable_begin, .arg = &r,
+				  .gate = true, .gate_flags = NN_COEXIST_NO_WATCHER };
+	struct nn_apply_report rep = { 0 };
 	int err, ret = NN_EXIT_ERROR, u;
 
-	memset(&host, 0, sizeof(host));
-	memset(&plan, 0, sizeof(plan));
-	nn_desired_init(&d);
-	err = parse(ctx, argc, argv, &a);
+	nn_pipeline_init(&pl);
+	nn_desired_init(&r.d);
+	err = parse(ctx, argc, argv, &r.a);
 	if (err) {
 		ret = err > 0 ? NN_EXIT_OK : NN_EXIT_ERROR;
 		goto out;
 	}
-	if (!a.dry_run && nn_tx_lock(ctx, &tx))
-		goto out;
-	err = nn_host_discover_flags(ctx, &host, NN_NICS_NO_EFFECTIVE);
-	if (err) {
-		nn_err(ctx, "cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
-		goto out;
-	}
-	if (nn_cli_get_plan(ctx, &host, NULL, &a.popts, &plan))
-		goto out;
-	if (!plan.nnics) {
-		nn_err(ctx, "enable: no NIC to keep (none planned; name them with --nics)");
+	/* The running watcher is ours: enable restarts it (NO_WATCHER). */
+	pl.tx = r.a.dry_run ? NULL : &tx;
+	pl.ao.dry_run = r.a.dry_run;
+	pl.gate_allow = r.a.coexist;
+	err = nn_pipeline_run(ctx, &pl, &rep);
+	if (pl.stage < NN_PIPE_APPLIED) {
+		if (r.opened)
+			goto close;
 		goto out;
 	}
-	if (nn_desired_from_plan(&d, &plan, &a.popts))
-		goto out;
-	d.irqbalance = a.irqb;
-	if (a.interval)
-		d.interval_s = (unsigned int)a.interval;
-	if (a.settle)
-		d.settle_ms = (unsigned int)a.settle;
-	/* The running watcher is ours: enable restarts it. */
-	if (nn_coexist_gate(ctx, &host, a.popts.nics, a.popts.nnics, NN_COEXIST_NO_WATCHER, a.coexist))
-		goto out;
-	if (nn_desired_format(&d, &text))
-		goto out;
-
-	nn_open_object(&ctx->out, NULL);
-	nn_open_object(&ctx->out, "enable");
-	nn_print_string(&ctx->out, PRINT_ANY, "config", "desired state: %s\n", NN_DESIRED_PATH);
-	nn_print_string(&ctx->out, PRINT_JSON, "desired", NULL, nn_sb_str(&text));
-	if (a.dry_run || ctx->verbose)
-		nn_printf(&ctx->out, "%s", nn_sb_str(&text));
-	nn_print_bool(&ctx->out, PRINT_JSON, "dry_run", NULL, a.dry_run);
-	if (!a.dry_run && nn_desired_write(ctx, NULL, &d))
-		goto close;
-	err = nn_enabled_read(ctx, &en);
-	if (err && err != -ENOENT)
-		goto close;
-	if (!a.dry_run && nn_enabled_log(ctx, &en, &tx)) {
-		nn_err(ctx, "cannot open the before-enable snapshot %s", en.snapshot ? en.snapshot : "");
-		goto close;
-	}
-	shape = nn_plan_shape_to_json(&plan);
-	ao.shape = shape;
-	ao.host = &host;
-	ao.dry_run = a.dry_run;
-	ao.irqbalance = a.popts.irqbalance;
-	ao.tx = a.dry_run ? NULL : &tx;
-	nn_open_object(&ctx->out, "apply");
-	err = nn_apply_run(ctx, &plan, &ao, &rep);
 	nn_apply_print(ctx, &rep);
 	nn_close_object(&ctx->out);
 	if (err < 0)
 		goto close;
 	ret = err > 0 ? NN_EXIT_WARN : NN_EXIT_OK;
-	if (a.dry_run)
+	if (r.a.dry_run)
 		goto close;
-	en.enabled = true;
-	nn_enabled_note_log(ctx, &en, &tx.log);
+	r.en.enabled = true;
+	nn_enabled_note_log(ctx, &r.en, &tx.log);
 	nn_print_string(&ctx->out, PRINT_ANY, "snapshot", "before-enable snapshot: %s\n",
-			en.snapshot);
+			r.en.snapshot);
 	/* the watcher must be able to take the state lock at once */
 	nn_tx_unlock(&tx);
-	u = unit_step(ctx, &a, &d, &en);
-	if (nn_enabled_write(ctx, &en) || u < 0)
+	u = unit_step(ctx, &r.a, &r.d, &r.en);
+	if (nn_enabled_write(ctx, &r.en) || u < 0)
 		ret = NN_EXIT_ERROR;
 	else if (u > 0 && ret == NN_EXIT_OK)
 		ret = NN_EXIT_WARN;
@@ -281,12 +298,10 @@ close:
 out:
 	nn_tx_end(&tx);
 	nn_apply_report_free(&rep);
-	json_object_put(shape);
-	nn_enabled_free(&en);
-	nn_desired_free(&d);
-	nn_sb_free(&text);
-	nn_plan_free(&plan);
-	nn_host_free(&host);
-	nn_plan_opts_free(&a.popts);
+	nn_pipeline_free(&pl);
+	nn_enabled_free(&r.en);
+	nn_desired_free(&r.d);
+	nn_sb_free(&r.text);
+	nn_plan_opts_free(&r.a.popts);
 	return ret;
 }

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* pipeline.c - lock, discover, plan, gates, apply: the one path apply, enable and the watcher take */
+#include <errno.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "nicnuma/act/pipeline.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/discover/coexist.h"
+#include "nicnuma/discover/nic.h"
+#include "nicnuma/state/tx.h"
+
+void nn_pipeline_init(struct nn_pipeline *pl)
+{
+	memset(&pl->host, 0, sizeof(pl->host));
+	memset(&pl->plan, 0, sizeof(pl->plan));
+	pl->shape = NULL;
+	pl->stage = NN_PIPE_LOCK;
+}
+
+int nn_pipeline_run(struct nn_ctx *ctx, struct nn_pipeline *pl, struct nn_apply_report *rep)
+{
+	int err;
+
+	pl->stage = NN_PIPE_LOCK;
+	/* The lock before discovery: the values it reads become the log's
+	 * before-values, so another writer must not write between the two. */
+	if (pl->tx) {
+		err = nn_tx_lock(ctx, pl->tx);
+		if (err)
+			return err;
+	}
+	pl->stage = NN_PIPE_DISCOVER;
+	err = nn_host_discover_flags(ctx, &pl->host, NN_NICS_NO_EFFECTIVE);
+	if (err) {
+		nn_err(ctx, "cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
+		return err;
+	}
+	pl->stage = NN_PIPE_PLAN;
+	err = pl->make_plan(ctx, pl, pl->arg);
+	if (err)
+		return err;
+	pl->stage = NN_PIPE_GATE;
+	/* Another owner would rewrite what we write: refuse (or warn). */
+	if (pl->gate) {
+		err = nn_coexist_gate(ctx, &pl->host, pl->nics, pl->nnics, pl->gate_flags,
+				      pl->gate_allow);
+		if (err)
+			return err;
+	}
+	pl->stage = NN_PIPE_BEFORE_APPLY;
+	if (pl->before_apply) {
+		err = pl->before_apply(ctx, pl, pl->arg);
+		if (err)
+			return err;
+	}
+	pl->shape = nn_plan_shape_to_json(&pl->plan);
+	pl->ao.shape = pl->shape;
+	pl->ao.host = &pl->host;
+	pl->ao.tx = pl->tx;
+	pl->stage = NN_PIPE_APPLIED;
+	return nn_apply_run(ctx, &pl->plan, &pl->ao, rep);
+}
+
+void nn_pipeline_free(struct nn_pipeline *pl)
+{
+	json_object_put(pl->shape);
+	pl->shape = NULL;
+	nn_plan_free(&pl->plan);
+	nn_host_free(&pl->host);
+}
