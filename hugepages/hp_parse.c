@@ -243,43 +243,6 @@ int nn_hp_parse_nodes(const char *str, struct nn_cpuset *nodes, bool *all)
 	return 0;
 }
 
-int nn_hp_meminfo_kb(const char *text, const char *key, long *kb)
-{
-	size_t klen = strlen(key);
-	const char *line = text;
-
-	while (line && *line) {
-		const char *p = line, *nl = strchr(line, '\n');
-
-		/* nodeN/meminfo prefixes each line with "Node N ". */
-		if (!strncmp(p, "Node ", 5)) {
-			p += 5;
-			while (*p >= '0' && *p <= '9')
-				p++;
-			p = skip_ws(p);
-		}
-		if (!strncmp(p, key, klen) && p[klen] == ':') {
-			unsigned long long v;
-			int err;
-
-			p = skip_ws(p + klen + 1);
-			err = parse_digits(&p, &v);
-			if (err)
-				return err;
-			if (v > LONG_MAX)
-				return -ERANGE;
-			p = skip_ws(p);
-			/* "kB" or nothing (HugePages_Total has no unit). */
-			if (*p && *p != '\n' && strncmp(p, "kB", 2))
-				return -EINVAL;
-			*kb = (long)v;
-			return 0;
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	return -ENOENT;
-}
-
 void nn_hp_mount_unescape(char *s)
 {
 	char *d = s;

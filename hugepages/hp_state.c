@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nicnuma/core/nodes.h"
+#include "nicnuma/core/parse.h"
 #include "nicnuma/core/fileio.h"
 #include "hugepages/hugepages.h"
 #include "nicnuma/core/strbuf.h"
@@ -33,13 +35,6 @@ static int cmp_ulong(const void *a, const void *b)
 	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
 
 	return (x > y) - (x < y);
-}
-
-static int cmp_node(const void *a, const void *b)
-{
-	const struct nn_hp_node *x = a, *y = b;
-
-	return (x->id > y->id) - (x->id < y->id);
 }
 
 static int read_sizes(struct nn_ctx *ctx, struct nn_hp_state *st)
@@ -82,42 +77,28 @@ static int add_node(struct nn_hp_state *st, int id, size_t *cap)
 
 static int read_nodes(struct nn_ctx *ctx, struct nn_hp_state *st)
 {
-	struct dirent *de;
-	size_t cap = 0, i;
-	DIR *d;
-	int err;
+	size_t cap = 0, i, nids = 0;
+	int *ids = NULL, err;
 
-	err = nn_root_opendir(&ctx->root, NN_HP_SYS_NODE, &d);
+	err = nn_node_dirs(&ctx->root, &ids, &nids);
 	if (err == -ENOENT) {
 		/* CONFIG_NUMA=n: one node 0, the host-wide pool is its pool. */
 		st->numa = false;
 		err = add_node(st, 0, &cap);
 		if (err)
 			return err;
+	} else if (err == -ENOMEM) {
+		return err;
 	} else if (err) {
 		nn_warn(ctx, NN_HP_SYS_NODE, "cannot list NUMA nodes: %s", strerror(-err));
 		return 0;
 	} else {
 		st->numa = true;
-		while ((de = readdir(d))) {
-			char *end;
-			long id;
-
-			if (strncmp(de->d_name, "node", 4) || !de->d_name[4])
-				continue;
-			errno = 0;
-			id = strtol(de->d_name + 4, &end, 10);
-			if (*end || errno || id < 0 || id > INT_MAX)
-				continue;
-			err = add_node(st, (int)id, &cap);
-			if (err) {
-				closedir(d);
-				return err;
-			}
-		}
-		closedir(d);
-		if (st->nnodes)
-			qsort(st->nodes, st->nnodes, sizeof(*st->nodes), cmp_node);
+		for (i = 0; i < nids && !err; i++)
+			err = add_node(st, ids[i], &cap);
+		free(ids);
+		if (err)
+			return err;
 	}
 	for (i = 0; i < st->nnodes; i++) {
 		struct nn_hp_node *n = &st->nodes[i];
@@ -132,9 +113,9 @@ static int read_nodes(struct nn_ctx *ctx, struct nn_hp_state *st)
 			nn_warn(ctx, path, "cannot read node memory: %s", strerror(-err));
 			continue;
 		}
-		if (nn_hp_meminfo_kb(text, "MemTotal", &n->mem_total_kb))
+		if (nn_parse_meminfo_kb(text, "MemTotal", &n->mem_total_kb))
 			nn_warn(ctx, path, "no readable MemTotal");
-		if (nn_hp_meminfo_kb(text, "MemFree", &n->mem_free_kb))
+		if (nn_parse_meminfo_kb(text, "MemFree", &n->mem_free_kb))
 			n->mem_free_kb = -1;
 		free(text);
 	}
@@ -251,7 +232,7 @@ int nn_hp_state_read(struct nn_ctx *ctx, struct nn_hp_state *st)
 	if (err)
 		goto fail;
 	if (nn_read_file(&ctx->root, "/proc/meminfo", &text, NULL) == 0) {
-		if (nn_hp_meminfo_kb(text, "Hugepagesize", &kb) == 0 && kb > 0)
+		if (nn_parse_meminfo_kb(text, "Hugepagesize", &kb) == 0 && kb > 0)
 			st->default_kb = (unsigned long)kb;
 		free(text);
 	}

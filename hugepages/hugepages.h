@@ -52,9 +52,7 @@ int nn_hp_format_size(unsigned long size_kb, char *buf, size_t size);
 /* Node list as the user writes it: "all" (sets @all, leaves @nodes empty) or
  * a kernel list "0", "0,2", "0-3". -EINVAL on garbage or an empty list. */
 int nn_hp_parse_nodes(const char *str, struct nn_cpuset *nodes, bool *all);
-/* A field of /proc/meminfo or nodeN/meminfo ("Hugepagesize", "MemTotal";
- * the "Node N " prefix is skipped), in kB. -ENOENT when absent. */
-int nn_hp_meminfo_kb(const char *text, const char *key, long *kb);
+/* meminfo fields: nn_parse_meminfo_kb (nicnuma/core/parse.h), the one parser. */
 
 struct nn_hp_mount {
 	char *path;		/* mount point, /proc/mounts escapes decoded */

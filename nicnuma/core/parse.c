@@ -514,72 +514,68 @@ bad:
 }
 
 /* "Node 0 MemTotal:        4810528 kB" -> 4810528 */
-static int meminfo_value(const char *line, const char *key, long *val)
+int nn_parse_meminfo_kb(const char *text, const char *key, long *kb)
 {
-	const char *p = strstr(line, key);
-	char *e;
-	long v;
+	size_t klen = strlen(key);
+	const char *line = text;
 
-	if (!p)
-		return 0;
-	p += strlen(key);
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (!isdigit((unsigned char)*p))
-		return -EINVAL;
-	errno = 0;
-	v = strtol(p, &e, 10);
-	if (errno)
-		return -ERANGE;
-	while (*e == ' ' || *e == '\t')
-		e++;
-	if (*e && strncmp(e, "kB", 2))
-		return -EINVAL;
-	*val = v;
-	return 1;
+	while (line && *line) {
+		const char *p = line, *nl = strchr(line, '\n');
+
+		/* nodeN/meminfo prefixes each line with "Node N ". */
+		if (!strncmp(p, "Node ", 5)) {
+			p += 5;
+			while (*p >= '0' && *p <= '9')
+				p++;
+			while (*p == ' ' || *p == '\t')
+				p++;
+		}
+		if (!strncmp(p, key, klen) && p[klen] == ':') {
+			unsigned long long v = 0;
+
+			p += klen + 1;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (*p < '0' || *p > '9')
+				return -EINVAL;
+			for (; *p >= '0' && *p <= '9'; p++) {
+				unsigned int d = (unsigned int)(*p - '0');
+
+				if (v > ((unsigned long long)LONG_MAX - d) / 10)
+					return -ERANGE;
+				v = v * 10 + d;
+			}
+			while (*p == ' ' || *p == '\t')
+				p++;
+			/* "kB" or nothing (HugePages_Total has no unit). */
+			if (*p && *p != '\n' && strncmp(p, "kB", 2))
+				return -EINVAL;
+			*kb = (long)v;
+			return 0;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return -ENOENT;
 }
 
 int nn_parse_node_meminfo(const char *text, long *total_kb, long *free_kb)
 {
-	const char *p = text;
-	bool have_total = false, have_free = false;
-	int err = 0;
+	int et, ef;
 
 	*total_kb = -1;
 	*free_kb = -1;
 	if (!text)
 		return -EINVAL;
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char line[256];
-		int r;
-
-		if (len < sizeof(line)) {
-			memcpy(line, p, len);
-			line[len] = '\0';
-			r = meminfo_value(line, "MemTotal:", total_kb);
-			if (r < 0) {
-				*total_kb = -1;
-				err = r;
-			} else if (r > 0) {
-				have_total = true;
-			}
-			r = meminfo_value(line, "MemFree:", free_kb);
-			if (r < 0) {
-				*free_kb = -1;
-				err = r;
-			} else if (r > 0) {
-				have_free = true;
-			}
-		}
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-	if (err)
-		return err;
-	return (have_total && have_free) ? 0 : -EINVAL;
+	et = nn_parse_meminfo_kb(text, "MemTotal", total_kb);
+	ef = nn_parse_meminfo_kb(text, "MemFree", free_kb);
+	if (et)
+		*total_kb = -1;
+	if (ef)
+		*free_kb = -1;
+	/* a missing field is as bad as a malformed one */
+	et = et == -ENOENT ? -EINVAL : et;
+	ef = ef == -ENOENT ? -EINVAL : ef;
+	return et ? et : ef;
 }
 
 int nn_parse_bracketed(const char *text, char *buf, size_t size)

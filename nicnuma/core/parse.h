@@ -51,7 +51,13 @@ int nn_irq_name_queue(const char *name, const char *ifname, const char *pci,
 
 /* A node's distance row ("10 21 21"); malloc'd array. */
 int nn_parse_distances(const char *text, int **out, size_t *n);
-/* /sys/devices/system/node/nodeN/meminfo: MemTotal and MemFree in kB. */
+/* The one meminfo parser: field @key ("MemTotal", "Hugepagesize",
+ * "HugePages_Total"; whole keys only) of /proc/meminfo or nodeN/meminfo text
+ * (its "Node N " prefix skipped), in kB or unitless. 0, -ENOENT when absent,
+ * -EINVAL malformed, -ERANGE over LONG_MAX. */
+int nn_parse_meminfo_kb(const char *text, const char *key, long *kb);
+/* /sys/devices/system/node/nodeN/meminfo: MemTotal and MemFree in kB (each
+ * -1 when absent or malformed: then -EINVAL/-ERANGE). */
 int nn_parse_node_meminfo(const char *text, long *total_kb, long *free_kb);
 /* "always [madvise] never" -> "madvise". */
 int nn_parse_bracketed(const char *text, char *buf, size_t size);

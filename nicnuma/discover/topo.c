@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nicnuma/core/nodes.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/ctx.h"
 #include "hugepages/hugepages.h"
@@ -151,59 +152,29 @@ static int read_hugepages(struct nn_ctx *ctx, const char *dir, struct nn_node *n
 	return 0;
 }
 
-static int cmp_node(const void *a, const void *b)
-{
-	const struct nn_node *x = a, *y = b;
-
-	return (x->id > y->id) - (x->id < y->id);
-}
-
-/* "node12" -> 12 */
-static int node_id(const char *name)
-{
-	const char *p = name + 4;
-	long v = 0;
-
-	if (strncmp(name, "node", 4) || !*p)
-		return -1;
-	for (; *p; p++) {
-		if (!isdigit((unsigned char)*p) || v > 1000000)
-			return -1;
-		v = v * 10 + (*p - '0');
-	}
-	return (int)v;
-}
-
+/* The node list: nn_node_dirs, the one lister (core/nodes.c). */
 static int list_nodes(struct nn_ctx *ctx, struct nn_topo *t)
 {
-	struct dirent *de;
-	DIR *d;
-	int err;
+	size_t n, i;
+	int *ids, err;
 
-	err = nn_root_opendir(&ctx->root, NODE_DIR, &d);
+	err = nn_node_dirs(&ctx->root, &ids, &n);
 	if (err)
 		return err;
-	while ((de = readdir(d))) {
-		struct nn_node *nv;
-		int id = node_id(de->d_name);
-
-		if (id < 0)
-			continue;
-		nv = realloc(t->nodes, (t->nnodes + 1) * sizeof(*nv));
-		if (!nv) {
-			closedir(d);
+	if (n) {
+		t->nodes = calloc(n, sizeof(*t->nodes));
+		if (!t->nodes) {
+			free(ids);
 			return -ENOMEM;
 		}
-		t->nodes = nv;
-		memset(&nv[t->nnodes], 0, sizeof(*nv));
-		nv[t->nnodes].id = id;
-		nv[t->nnodes].mem_total_kb = -1;
-		nv[t->nnodes].mem_free_kb = -1;
-		t->nnodes++;
 	}
-	closedir(d);
-	if (t->nnodes > 1)
-		qsort(t->nodes, t->nnodes, sizeof(*t->nodes), cmp_node);
+	for (i = 0; i < n; i++) {
+		t->nodes[i].id = ids[i];
+		t->nodes[i].mem_total_kb = -1;
+		t->nodes[i].mem_free_kb = -1;
+	}
+	t->nnodes = n;
+	free(ids);
 	return 0;
 }
 

@@ -3,6 +3,7 @@
  * text, page sizes, counts, memory amounts, meminfo fields. Never crash; a
  * parsed size is a power of two >= 4 kB that formats back to itself; counts
  * and pages are never negative; every hugetlbfs mount has a path. */
+#include "nicnuma/core/parse.h"
 #include "fuzz.h"
 #include "hugepages/hugepages.h"
 
@@ -34,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(v >= 0);
 	if (nn_hp_parse_dirname(in, &kb) == 0)
 		FUZZ_ASSERT(kb >= 4 && !(kb & (kb - 1)));
-	if (nn_hp_meminfo_kb(in, "MemTotal", &v) == 0)
+	if (nn_parse_meminfo_kb(in, "MemTotal", &v) == 0)
 		FUZZ_ASSERT(v >= 0);
 	free(in);
 	return 0;

@@ -16,6 +16,7 @@
 
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/core/fsroot.h"
+#include "nicnuma/core/nodes.h"
 #include "tmptree.h"
 
 static char tmp[PATH_MAX];
@@ -325,6 +326,40 @@ static void test_readlink_in_root(void **state)
 	assert_int_equal(system(p), 0);
 }
 
+/* The one node lister: nodeN directories only, ascending by number, and
+ * -ENOENT without the node directory (CONFIG_NUMA=n). */
+static void test_node_dirs(void **state)
+{
+	struct nn_root r;
+	size_t n = 0;
+	int *ids = NULL;
+
+	(void)state;
+	assert_int_equal(nn_node_dir_id("node0"), 0);
+	assert_int_equal(nn_node_dir_id("node252"), 252);
+	assert_int_equal(nn_node_dir_id("node"), -1);
+	assert_int_equal(nn_node_dir_id("node+3"), -1);
+	assert_int_equal(nn_node_dir_id("node-1"), -1);
+	assert_int_equal(nn_node_dir_id("node3a"), -1);
+	assert_int_equal(nn_node_dir_id("node99999999999"), -1);
+	assert_int_equal(nn_node_dir_id("online"), -1);
+	assert_int_equal(nn_root_open(&r, tmp), 0);
+	assert_int_equal(nn_node_dirs(&r, &ids, &n), -ENOENT);
+	assert_null(ids);
+	mk("sys/devices/system/node/node10");
+	mk("sys/devices/system/node/node2");
+	mk("sys/devices/system/node/node0");
+	mk("sys/devices/system/node/nodeX");
+	put("sys/devices/system/node/online", "0,2,10\n");
+	assert_int_equal(nn_node_dirs(&r, &ids, &n), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(ids[0], 0);
+	assert_int_equal(ids[1], 2);
+	assert_int_equal(ids[2], 10);
+	free(ids);
+	nn_root_close(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +370,7 @@ int main(void)
 		cmocka_unit_test(test_write),
 		cmocka_unit_test(test_parse_long),
 		cmocka_unit_test(test_readlink_in_root),
+		cmocka_unit_test(test_node_dirs),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

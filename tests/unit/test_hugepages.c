@@ -14,6 +14,7 @@
 
 #include <sys/stat.h>
 
+#include "nicnuma/core/parse.h"
 #include "hugepages/hp_set.h"
 #include "hugepages/hp_target.h"
 #include "nicnuma/core/cpuset.h"
@@ -234,19 +235,19 @@ static void test_meminfo(void **state)
 	long kb;
 
 	(void)state;
-	assert_int_equal(nn_hp_meminfo_kb(node, "MemTotal", &kb), 0);
+	assert_int_equal(nn_parse_meminfo_kb(node, "MemTotal", &kb), 0);
 	assert_int_equal(kb, 65608864);
-	assert_int_equal(nn_hp_meminfo_kb(node, "MemFree", &kb), 0);
+	assert_int_equal(nn_parse_meminfo_kb(node, "MemFree", &kb), 0);
 	assert_int_equal(kb, 54455357);
-	assert_int_equal(nn_hp_meminfo_kb(node, "HugePages_Total", &kb), 0);
+	assert_int_equal(nn_parse_meminfo_kb(node, "HugePages_Total", &kb), 0);
 	assert_int_equal(kb, 576);
-	assert_int_equal(nn_hp_meminfo_kb(proc, "Hugepagesize", &kb), 0);
+	assert_int_equal(nn_parse_meminfo_kb(proc, "Hugepagesize", &kb), 0);
 	assert_int_equal(kb, 2048);
-	assert_int_equal(nn_hp_meminfo_kb(proc, "Mem", &kb), -ENOENT);	/* whole keys only */
-	assert_int_equal(nn_hp_meminfo_kb(proc, "SwapTotal", &kb), -ENOENT);
-	assert_int_equal(nn_hp_meminfo_kb("MemTotal: lots kB\n", "MemTotal", &kb), -EINVAL);
-	assert_int_equal(nn_hp_meminfo_kb("MemTotal: 12 MB\n", "MemTotal", &kb), -EINVAL);
-	assert_int_equal(nn_hp_meminfo_kb("", "MemTotal", &kb), -ENOENT);
+	assert_int_equal(nn_parse_meminfo_kb(proc, "Mem", &kb), -ENOENT);	/* whole keys only */
+	assert_int_equal(nn_parse_meminfo_kb(proc, "SwapTotal", &kb), -ENOENT);
+	assert_int_equal(nn_parse_meminfo_kb("MemTotal: lots kB\n", "MemTotal", &kb), -EINVAL);
+	assert_int_equal(nn_parse_meminfo_kb("MemTotal: 12 MB\n", "MemTotal", &kb), -EINVAL);
+	assert_int_equal(nn_parse_meminfo_kb("", "MemTotal", &kb), -ENOENT);
 }
 
 static void test_mount_line(void **state)

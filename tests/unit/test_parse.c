@@ -253,6 +253,26 @@ static void distances(void **state)
 	assert_int_equal(nn_parse_distances("10 4294967296", &d, &n), -ERANGE);
 }
 
+/* The one meminfo parser: whole keys, the "Node N " prefix, kB or no unit. */
+static void meminfo_kb(void **state)
+{
+	const char *node = "Node 1 MemTotal:       16384 kB\nNode 1 MemFree:    2048 kB\n"
+			   "Node 1 HugePages_Total:     4\n";
+	long kb = 0;
+
+	(void)state;
+	assert_int_equal(nn_parse_meminfo_kb(node, "MemTotal", &kb), 0);
+	assert_int_equal(kb, 16384);
+	assert_int_equal(nn_parse_meminfo_kb(node, "HugePages_Total", &kb), 0);
+	assert_int_equal(kb, 4);
+	assert_int_equal(nn_parse_meminfo_kb(node, "Mem", &kb), -ENOENT);
+	assert_int_equal(nn_parse_meminfo_kb("Hugepagesize:    2048 kB\n", "Hugepagesize", &kb), 0);
+	assert_int_equal(kb, 2048);
+	assert_int_equal(nn_parse_meminfo_kb("MemTotal: 12 MB\n", "MemTotal", &kb), -EINVAL);
+	assert_int_equal(nn_parse_meminfo_kb("MemTotal: 99999999999999999999 kB\n", "MemTotal", &kb),
+			 -ERANGE);
+}
+
 static void node_meminfo(void **state)
 {
 	const char *m =
@@ -310,6 +330,7 @@ int main(void)
 		cmocka_unit_test(irq_name_queue),
 		cmocka_unit_test(distances),
 		cmocka_unit_test(node_meminfo),
+		cmocka_unit_test(meminfo_kb),
 		cmocka_unit_test(bracketed),
 	};
 
