@@ -47,7 +47,8 @@ const char *nn_aff_class_name(enum nn_aff_class c)
 
 int nn_irq_path(char *buf, size_t size, int irq, const char *file)
 {
-	int n = snprintf(buf, size, "/proc/irq/%d/%s", irq, file);
+	int n = file ? snprintf(buf, size, NN_PROC_IRQ "/%d/%s", irq, file)
+		     : snprintf(buf, size, NN_PROC_IRQ "/%d", irq);
 
 	return (n < 0 || (size_t)n >= size) ? -ENAMETOOLONG : 0;
 }

@@ -34,8 +34,12 @@ enum nn_aff_class {
 enum nn_aff_class nn_aff_classify(int err);
 const char *nn_aff_class_name(enum nn_aff_class c);
 
-/* "/proc/irq/N/<file>" and "/sys/class/net/NIC/queues/tx-N/xps_cpus". */
+/* "/proc/irq/N/<file>" (@file NULL: the directory "/proc/irq/N"), the one
+ * builder of those paths; and "/sys/class/net/NIC/queues/tx-N/xps_cpus".
+ * 0 or -ENAMETOOLONG. */
 int nn_irq_path(char *buf, size_t size, int irq, const char *file);
+/* The directory of them all (a view of the root is opened on it). */
+#define NN_PROC_IRQ "/proc/irq"
 int nn_xps_path(char *buf, size_t size, const char *nic, int queue);
 
 /* Kernel-managed per the IRQ debugfs (dstate IRQD_AFFINITY_MANAGED): 1 yes,

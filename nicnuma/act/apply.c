@@ -43,7 +43,7 @@ struct views {
 static void views_open(const struct nn_root *base, struct views *w)
 {
 	w->base = base;
-	nn_root_view_open(base, "/proc/irq", &w->irq);
+	nn_root_view_open(base, NN_PROC_IRQ, &w->irq);
 	w->nic = *base;	/* no NIC yet: the root itself, nothing to close */
 	w->nic_dir[0] = '\0';
 }

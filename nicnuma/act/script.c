@@ -19,6 +19,7 @@
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
 #include "hugepages/hugepages.h"
+#include "irq/affinity.h"
 #include "nicnuma/act/script.h"
 #include "nicnuma/act/script_internal.h"
 
@@ -221,6 +222,7 @@ static void items(struct w *w, const struct nn_plan *p)
 	for (i = 0; i < p->nirqs && !w->err; i++) {
 		const struct nn_plan_irq *q = &p->irqs[i];
 		const char *dir = nn_qdir_name(q->dir);
+		char irqpath[64];
 		int r;
 
 		if (q->queue >= 0)
@@ -229,7 +231,8 @@ static void items(struct w *w, const struct nn_plan *p)
 		else
 			r = asprintf(&label, "IRQ %d (%s, not a queue)", q->irq, q->nic);
 		val = nn_cpuset_format_list(&q->cpus);
-		if (r < 0 || asprintf(&path, "/proc/irq/%d/smp_affinity_list", q->irq) < 0 || !val)
+		if (r < 0 || nn_irq_path(irqpath, sizeof(irqpath), q->irq, "smp_affinity_list") ||
+		    !(path = strdup(irqpath)) || !val)
 			w->err = -ENOMEM;
 		else
 			item(w, label, path, "list", val);

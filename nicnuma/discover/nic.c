@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "irq/affinity.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/ethtool.h"
 #include "nicnuma/discover/netlink.h"
@@ -204,11 +205,11 @@ static void *prefetch_worker(void *arg)
 	while ((i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED)) < p->n) {
 		struct nn_irq *q = p->irqs[i];
 
-		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", q->irq);
+		nn_irq_path(path, sizeof(path), q->irq, "smp_affinity_list");
 		p->pre[i].aff = nn_read_cpulist(p->r, path, &q->affinity);
 		p->pre[i].eff = -ENOENT;
 		if (p->effective) {
-			snprintf(path, sizeof(path), "/proc/irq/%d/effective_affinity_list", q->irq);
+			nn_irq_path(path, sizeof(path), q->irq, "effective_affinity_list");
 			p->pre[i].eff = nn_read_cpulist(p->r, path, &q->effective);
 		}
 	}
@@ -249,7 +250,7 @@ static int read_irq(struct nic_scan *s, const struct nn_nic *nic, const char *ms
 	}
 
 	/* Read first (prefetch_run), ask why after: one open per file on the common path. */
-	snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", q->irq);
+	nn_irq_path(path, sizeof(path), q->irq, "smp_affinity_list");
 	err = pre->aff;
 	if (err == -ENOMEM)
 		return err;
@@ -257,7 +258,7 @@ static int read_irq(struct nic_scan *s, const struct nn_nic *nic, const char *ms
 		char dir[32];
 		int derr;
 
-		snprintf(dir, sizeof(dir), "/proc/irq/%d", q->irq);
+		nn_irq_path(dir, sizeof(dir), q->irq, NULL);
 		derr = nn_root_access(&s->ctx->root, dir, 0);
 		if (derr) {
 			nn_warn(s->ctx, dir, "IRQ %d is listed in %s but has no %s (%s): its affinity is unknown",
@@ -281,7 +282,7 @@ static int read_irq(struct nic_scan *s, const struct nn_nic *nic, const char *ms
 		return 0;
 	/* effective_affinity_list appeared in 4.13 and not every irqchip fills it:
 	 * absence is "unknown", not an error. */
-	snprintf(path, sizeof(path), "/proc/irq/%d/effective_affinity_list", q->irq);
+	nn_irq_path(path, sizeof(path), q->irq, "effective_affinity_list");
 	err = pre->eff;
 	if (err == -ENOMEM)
 		return err;
@@ -776,7 +777,7 @@ int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned in
 	err = load_interrupts(&s);
 	if (err)
 		goto fail;
-	nn_root_view_open(&ctx->root, "/proc/irq", &s.irqs);
+	nn_root_view_open(&ctx->root, NN_PROC_IRQ, &s.irqs);
 	s.nics = nics;
 	s.msi_dir = calloc(n ? n : 1, sizeof(*s.msi_dir));
 	if (!s.msi_dir) {
