@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* apply_collect.c - one value per plan entry with its live state: what apply writes and check compares */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "nicnuma/core/ctx.h"
+#include "irq/affinity.h"
+#include "nicnuma/act/apply.h"
+#include "nicnuma/act/apply_internal.h"
+#include "nicnuma/discover/ethtool.h"
+
+void nn_apply_views_open(const struct nn_root *base, struct nn_apply_views *w)
+{
+	w->base = base;
+	nn_root_view_open(base, NN_PROC_IRQ, &w->irq);
+	w->nic = *base;	/* no NIC yet: the root itself, nothing to close */
+	w->nic_dir[0] = '\0';
+}
+
+void nn_apply_views_close(struct nn_apply_views *w)
+{
+	nn_root_view_close(&w->irq);
+	nn_root_view_close(&w->nic);
+}
+
+/* The root to read and write @v through: its view (the root itself for other kinds). */
+const struct nn_root *nn_apply_views_for(struct nn_apply_views *w, const struct nn_apply_val *v)
+{
+	char dir[sizeof(w->nic_dir)];
+
+	if (v->kind == NN_VAL_IRQ)
+		return &w->irq;
+	if (v->kind == NN_VAL_XPS && v->nic &&
+	    snprintf(dir, sizeof(dir), "/sys/class/net/%s/queues", v->nic) < (int)sizeof(dir)) {
+		if (strcmp(dir, w->nic_dir)) {
+			nn_root_view_close(&w->nic);
+			memcpy(w->nic_dir, dir, sizeof(dir));
+			nn_root_view_open(w->base, w->nic_dir, &w->nic);
+		}
+		return &w->nic;
+	}
+	return w->base;
+}
+
+void nn_apply_read_online(struct nn_ctx *ctx, struct nn_cpuset *online)
+{
+	int err = nn_read_cpulist(&ctx->root, "/sys/devices/system/cpu/online", online);
+
+	if (err) {
+		/* Without it masks go out as planned; the kernel still refuses
+		 * offline-only masks, which then show up as bad_mask. */
+		nn_warn(ctx, "/sys/devices/system/cpu/online", "unreadable (%s): masks not "
+			"checked against online CPUs", strerror(-err));
+		nn_cpuset_zero(online);
+	}
+}
+
+static int cmp_irq_key(const void *key, const void *elem)
+{
+	int irq = *(const int *)key, e = ((const struct nn_irq *)elem)->irq;
+
+	return (irq > e) - (irq < e);
+}
+
+/* The affinity discovery read for @irq of @nic, or NULL when it has none. */
+static const struct nn_cpuset *known_affinity(const struct nn_host *host, const char *nic, int irq)
+{
+	const struct nn_nic *n;
+	const struct nn_irq *q;
+
+	if (!host || !nic)
+		return NULL;
+	n = nn_nic_find(host->nics, host->nnics, nic);
+	if (!n || !n->nirqs)
+		return NULL;
+	q = bsearch(&irq, n->irqs, n->nirqs, sizeof(*n->irqs), cmp_irq_key);
+	return q && q->has_affinity ? &q->affinity : NULL;
+}
+
+/* An IRQ mask with no online CPU left cannot be written: failed up front. */
+static bool want_online(struct nn_apply_val *v)
+{
+	if (!nn_cpuset_empty(&v->want))
+		return true;
+	v->status = NN_VAL_FAILED;
+	snprintf(v->note, sizeof(v->note), "bad mask: no planned CPU is online");
+	return false;
+}
+
+/* Status of a value that now holds @cur: left pending when it must change. */
+static void classify(struct nn_apply_val *v, const struct nn_cpuset *cur, bool check)
+{
+	if (nn_cpuset_equal(cur, &v->want))
+		v->status = check ? NN_VAL_ALIGNED : NN_VAL_UNCHANGED;
+	else if (check)
+		v->status = NN_VAL_DRIFT;
+}
+
+/* The RSS table of plan entry @r: the live table (live only), the planned
+ * one built for the driver's size, and whether they differ. An unreadable
+ * table aborts apply (-errno, nothing changed); check calls it drift. */
+static int collect_rss(struct nn_ctx *ctx, const struct nn_plan_rss *r, bool check,
+		       struct nn_apply_val *v)
+{
+	struct nn_rss now;
+	unsigned int i;
+	int err;
+
+	v->kind = NN_VAL_RSS;
+	v->irq = -1;
+	v->queue = -1;
+	v->nic = r->nic;
+	v->path = strdup(r->nic);
+	if (!v->path)
+		return -ENOMEM;
+	err = nn_rss_get(ctx, -1, r->nic, &now);
+	if (now.state == NN_RSS_NOT_READ) {
+		v->status = NN_VAL_SKIPPED;
+		snprintf(v->note, sizeof(v->note), "not touched (fake root)");
+		return 0;
+	}
+	if (now.state == NN_RSS_UNSUPPORTED) {
+		v->status = NN_VAL_SKIPPED;
+		snprintf(v->note, sizeof(v->note), "not supported by this driver");
+		return 0;
+	}
+	if (err || now.state != NN_RSS_OK) {
+		err = err ? err : -EIO;
+		if (check) {
+			v->status = NN_VAL_DRIFT;
+			snprintf(v->note, sizeof(v->note), "RSS table unreadable: %s", strerror(-err));
+			return 0;
+		}
+		nn_err(ctx, "cannot read the RSS table of %s: %s; nothing was changed", r->nic,
+		       strerror(-err));
+		return err;
+	}
+	v->rss_n = now.size;
+	v->rss_rings = now.rings;
+	v->before = nn_rss_format(now.table, now.size);
+	v->rss_want = malloc((size_t)now.size * sizeof(*v->rss_want));
+	err = !v->before || !v->rss_want ? -ENOMEM : 0;
+	if (!err && nn_plan_rss_table(r, now.size, v->rss_want))
+		err = -EINVAL;
+	if (!err && !(v->planned = nn_rss_format(v->rss_want, now.size)))
+		err = -ENOMEM;
+	if (err == -EINVAL) {	/* a plan entry without queues: the reader refuses those */
+		v->status = NN_VAL_FAILED;
+		snprintf(v->note, sizeof(v->note), "no queues to spread over");
+		err = 0;
+	}
+	if (err || v->status == NN_VAL_FAILED) {
+		nn_rss_free(&now);
+		return err;
+	}
+	if (r->table_size > 0 && (unsigned int)r->table_size != now.size) {
+		v->status = check ? NN_VAL_DRIFT : NN_VAL_FAILED;
+		snprintf(v->note, sizeof(v->note), "planned for a table of %d entries, the driver's has %u",
+			 r->table_size, now.size);
+	} else if (memcmp(now.table, v->rss_want, (size_t)now.size * sizeof(*now.table)) == 0) {
+		v->status = check ? NN_VAL_ALIGNED : NN_VAL_UNCHANGED;
+	} else if (check) {
+		v->status = NN_VAL_DRIFT;
+	}
+	for (i = 0; v->status != NN_VAL_FAILED && now.rings && i < r->nqueues; i++)
+		if ((unsigned int)r->queues[i] >= now.rings) {
+			v->status = check ? NN_VAL_DRIFT : NN_VAL_FAILED;
+			snprintf(v->note, sizeof(v->note), "planned queue %d, the NIC has %u rx rings",
+				 r->queues[i], now.rings);
+			break;
+		}
+	nn_rss_free(&now);
+	return 0;
+}
+
+/* Builds one value per plan entry with its current state; a value we cannot
+ * read aborts the whole run (-errno) before anything is written. @host is
+ * the discovery of this same run, or NULL to read every value afresh. */
+int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct nn_cpuset *online,
+		    const struct nn_host *host, bool check, struct nn_apply_val **out, size_t *nout)
+{
+	size_t n = plan->nirqs + plan->nxps + plan->nchannels + plan->nrss, k = 0, i;
+	struct nn_apply_val *vals = calloc(n ? n : 1, sizeof(*vals));
+	struct nn_cpuset cur = NN_CPUSET_INIT;
+	char path[512], buf[4096];
+	struct nn_apply_views views;
+	int err = 0;
+
+	if (!vals)
+		return -ENOMEM;
+	nn_apply_views_open(&ctx->root, &views);
+	for (i = 0; i < plan->nchannels; i++) {
+		const struct nn_plan_channels *c = &plan->channels[i];
+		struct nn_apply_val *v = &vals[k++];
+		int combined = c->current, max;
+
+		v->kind = NN_VAL_CHANNELS;
+		v->nic = c->nic;
+		v->queue = -1;
+		v->irq = -1;
+		v->want_n = c->target;
+		v->path = strdup(c->nic);
+		snprintf(buf, sizeof(buf), "%d", c->target);
+		v->planned = strdup(buf);
+		/* The live value beats the plan's idea of it. */
+		if (nn_root_is_live(&ctx->root) && nn_channels_get(ctx, c->nic, &combined, &max))
+			combined = c->current;
+		if (combined >= 0) {
+			snprintf(buf, sizeof(buf), "%d", combined);
+			v->before = strdup(buf);
+		}
+		if (combined == c->target)
+			v->status = NN_VAL_UNCHANGED;
+		else if (!nn_root_is_live(&ctx->root)) {
+			v->status = NN_VAL_SKIPPED;
+			snprintf(v->note, sizeof(v->note), "not touched (fake root)");
+		}
+	}
+	for (i = 0; i < plan->nirqs; i++) {
+		const struct nn_plan_irq *p = &plan->irqs[i];
+		struct nn_apply_val *v = &vals[k++];
+		const struct nn_cpuset *known;
+
+		v->kind = NN_VAL_IRQ;
+		v->irq = p->irq;
+		v->nic = p->nic;
+		v->queue = p->queue;
+		nn_irq_path(path, sizeof(path), p->irq, "smp_affinity_list");
+		v->path = strdup(path);
+		if (!v->path || (err = nn_cpuset_copy(&v->want, &p->cpus))) {
+			err = err ? err : -ENOMEM;
+			goto fail;
+		}
+		if (!nn_cpuset_empty(online))
+			nn_cpuset_and(&v->want, online);
+		v->planned = nn_cpuset_format_list(&v->want);
+		known = known_affinity(host, p->nic, p->irq);
+		if (known) {
+			v->before = nn_cpuset_format_list(known);
+			if (!v->before) {
+				err = -ENOMEM;
+				goto fail;
+			}
+			if (want_online(v))
+				classify(v, known, check);
+			continue;
+		}
+		err = nn_read_str(nn_apply_views_for(&views, v), path, buf, sizeof(buf));
+		if (err && check) {
+			v->status = NN_VAL_DRIFT;
+			if (err == -ENOENT)
+				snprintf(v->note, sizeof(v->note), "IRQ %d does not exist", p->irq);
+			else
+				snprintf(v->note, sizeof(v->note), "unreadable: %s", strerror(-err));
+			err = 0;
+			continue;
+		}
+		if (err) {
+			nn_err(ctx, "cannot read %s: %s; nothing was changed", path, strerror(-err));
+			goto fail;
+		}
+		v->before = strdup(buf);
+		if (!want_online(v))
+			continue;
+		err = nn_cpuset_parse_list(buf, &cur);
+		if (err) {
+			nn_err(ctx, "%s: unexpected content '%s'", path, buf);
+			goto fail;
+		}
+		classify(v, &cur, check);
+	}
+	for (i = 0; i < plan->nxps; i++) {
+		const struct nn_plan_xps *p = &plan->xps[i];
+		struct nn_apply_val *v = &vals[k++];
+
+		v->kind = NN_VAL_XPS;
+		v->irq = -1;
+		v->nic = p->nic;
+		v->queue = p->queue;
+		err = nn_xps_path(path, sizeof(path), p->nic, p->queue);
+		if (err) {
+			nn_err(ctx, "plan names a bad interface '%s'", p->nic);
+			goto fail;
+		}
+		v->path = strdup(path);
+		if (!v->path || (err = nn_cpuset_copy(&v->want, &p->cpus))) {
+			err = err ? err : -ENOMEM;
+			goto fail;
+		}
+		if (!nn_cpuset_empty(online))
+			nn_cpuset_and(&v->want, online);
+		v->planned = nn_cpuset_format_mask(&v->want, 0);
+		err = nn_read_str(nn_apply_views_for(&views, v), path, buf, sizeof(buf));
+		if (err == -ENOENT) {
+			/* Single-queue devices and kernels without CONFIG_XPS have none. */
+			v->status = NN_VAL_SKIPPED;
+			snprintf(v->note, sizeof(v->note), "no xps_cpus (single-queue device or no XPS)");
+			err = 0;
+			continue;
+		}
+		if (err) {
+			nn_err(ctx, "cannot read %s: %s; nothing was changed", path, strerror(-err));
+			goto fail;
+		}
+		v->before = strdup(buf);
+		err = nn_cpuset_parse_mask(buf, &cur);
+		if (err) {
+			nn_err(ctx, "%s: unexpected content '%s'", path, buf);
+			goto fail;
+		}
+		classify(v, &cur, check);
+	}
+	for (i = 0; i < plan->nrss; i++) {
+		err = collect_rss(ctx, &plan->rss[i], check, &vals[k++]);
+		if (err)
+			goto fail;
+	}
+	nn_apply_views_close(&views);
+	nn_cpuset_free(&cur);
+	*out = vals;
+	*nout = k;
+	return 0;
+fail:
+	nn_apply_views_close(&views);
+	nn_cpuset_free(&cur);
+	nn_apply_vals_free(vals, k);
+	return err;
+}

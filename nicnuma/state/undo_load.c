@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* undo_load.c - reading logs back: parse and validate, the trust rule, the newest one, pruning */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "nicnuma/core/fileio.h"
+#include "nicnuma/core/limits.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/state/undo.h"
+#include "nicnuma/state/undo_internal.h"
+
+/* A string member, or NULL when absent or null; -EINVAL for another type. */
+static int jget_str(struct json_object *o, const char *key, const char **out)
+{
+	struct json_object *v;
+
+	*out = NULL;
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return 0;
+	if (!json_object_is_type(v, json_type_string))
+		return -EINVAL;
+	*out = json_object_get_string(v);
+	return 0;
+}
+
+static const struct nn_change_ops *kind_find(const struct nn_change_ops *const *kinds,
+					     const char *name)
+{
+	for (; kinds && *kinds; kinds++)
+		if (!strcmp((*kinds)->name, name))
+			return *kinds;
+	return NULL;
+}
+
+static int parse_change(struct json_object *c, size_t i, const struct nn_change_ops *const *kinds,
+			struct nn_undo *u, char *why, size_t whylen)
+{
+	const char *ks, *path, *before, *after, *detail = NULL;
+	const struct nn_change_ops *ops;
+	struct json_object *d;
+	int err;
+
+	if (!json_object_is_type(c, json_type_object)) {
+		snprintf(why, whylen, "change %zu is not an object", i);
+		return -EINVAL;
+	}
+	if (jget_str(c, "kind", &ks) || !ks || !(ops = kind_find(kinds, ks))) {
+		snprintf(why, whylen, "change %zu has an unknown kind", i);
+		return -EINVAL;
+	}
+	if (jget_str(c, "path", &path) || jget_str(c, "before", &before) ||
+	    jget_str(c, "after", &after)) {
+		snprintf(why, whylen, "change %zu (%s): path, before and after must be strings",
+			 i, ks);
+		return -EINVAL;
+	}
+	if (json_object_object_get_ex(c, "detail", &d) && d)
+		detail = json_object_is_type(d, json_type_string) ? json_object_get_string(d)
+			: json_object_to_json_string_ext(d, JSON_C_TO_STRING_PLAIN |
+							 JSON_C_TO_STRING_NOSLASHESCAPE);
+	err = nn_undo_add(u, ops, path, before, after, detail);
+	if (err) {
+		snprintf(why, whylen, "%s", strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+/* Runs every change's validate(); @ctx NULL for the document-only checks. */
+int nn_undo_validate_all(struct nn_ctx *ctx, const struct nn_undo *u, char *why, size_t whylen)
+{
+	char r[256];
+	size_t i;
+	int err;
+
+	for (i = 0; i < u->nchanges; i++) {
+		const struct nn_change *c = &u->changes[i];
+
+		r[0] = '\0';
+		err = c->ops->validate(ctx, u, c, r, sizeof(r));
+		if (err) {
+			snprintf(why, whylen, "change %zu (%s %s): %s", i, c->ops->name,
+				 c->path ? c->path : "-", r[0] ? r : strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+int nn_undo_parse(const char *text, size_t len, const struct nn_change_ops *const *kinds,
+		  struct nn_undo *u, char *why, size_t whylen)
+{
+	struct json_object *doc = NULL, *arr, *v;
+	struct json_tokener *tok;
+	const char *s;
+	size_t i, n;
+	int err = -EINVAL;
+
+	memset(u, 0, sizeof(*u));
+	if (len > NN_DOC_MAX_BYTES) {
+		snprintf(why, whylen, "%zu bytes, more than the %u MiB a snapshot may have", len,
+			 NN_MIB(NN_DOC_MAX_BYTES));
+		return -EFBIG;
+	}
+	tok = json_tokener_new();
+	if (!tok)
+		return -ENOMEM;
+	doc = json_tokener_parse_ex(tok, text, (int)len);
+	/* One whole document: nothing but whitespace after it, no NUL inside. */
+	if (doc && json_tokener_get_error(tok) == json_tokener_success) {
+		for (i = json_tokener_get_parse_end(tok); i < len; i++)
+			if (!strchr(" \t\r\n", text[i]))
+				break;
+		if (i < len) {
+			json_object_put(doc);
+			doc = NULL;
+		}
+	} else {
+		json_object_put(doc);
+		doc = NULL;
+	}
+	json_tokener_free(tok);
+	if (!doc || !json_object_is_type(doc, json_type_object)) {
+		snprintf(why, whylen, "not a nicnuma snapshot (bad JSON)");
+		goto out;
+	}
+	if (!json_object_object_get_ex(doc, "version", &v) || !json_object_is_type(v, json_type_int) ||
+	    json_object_get_int64(v) != 1) {
+		snprintf(why, whylen, "unsupported snapshot version");
+		goto out;
+	}
+	if (!json_object_object_get_ex(doc, "changes", &arr) ||
+	    !json_object_is_type(arr, json_type_array)) {
+		snprintf(why, whylen, "snapshot has no \"changes\" array");
+		goto out;
+	}
+	if (jget_str(doc, "command", &s) || (u->command = nn_undo_dupz(s), s && !u->command)) {
+		snprintf(why, whylen, "\"command\" is not a string");
+		goto out;
+	}
+	if (jget_str(doc, "rolled_back", &s)) {
+		snprintf(why, whylen, "\"rolled_back\" is not a string");
+		goto out;
+	}
+	u->rolled_back = s != NULL;
+	if (json_object_object_get_ex(doc, "host", &v) && v) {
+		if (!json_object_is_type(v, json_type_object)) {
+			snprintf(why, whylen, "\"host\" is not an object");
+			goto out;
+		}
+		u->host = json_object_get(v);
+	}
+	n = json_object_array_length(arr);
+	for (i = 0; i < n; i++) {
+		err = parse_change(json_object_array_get_idx(arr, i), i, kinds, u, why, whylen);
+		if (err)
+			goto out;
+	}
+	err = nn_undo_validate_all(NULL, u, why, whylen);
+out:
+	json_object_put(doc);
+	if (err)
+		nn_undo_free(u);
+	return err;
+}
+
+/* Reads a log under the trust rule: no symlink, no FIFO (O_NONBLOCK: an
+ * open never waits for a writer), a regular file with one link, owned by
+ * root, writable by nobody else, at most the cap. */
+static int read_trusted(int dfd, const char *name, char **text, size_t *len, char *why,
+			size_t whylen)
+{
+	struct stat st;
+	size_t off = 0;
+	int fd, err = 0;
+
+	*text = NULL;
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(why, whylen, "%s", err == -ELOOP ? "a symbolic link" : strerror(-err));
+		return err;
+	}
+	if (fstat(fd, &st) < 0) {
+		err = -errno;
+		snprintf(why, whylen, "%s", strerror(-err));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_nlink != 1) {
+		snprintf(why, whylen, "not a regular file with one link");
+		err = -EPERM;
+		goto out;
+	}
+	err = nn_state_trusted(&st, why, whylen);
+	if (err)
+		goto out;
+	if ((unsigned long long)st.st_size > NN_DOC_MAX_BYTES) {
+		snprintf(why, whylen, "%lld bytes, more than the %u MiB a snapshot may have",
+			 (long long)st.st_size, NN_MIB(NN_DOC_MAX_BYTES));
+		err = -EFBIG;
+		goto out;
+	}
+	*text = malloc((size_t)st.st_size + 1);
+	if (!*text) {
+		err = -ENOMEM;
+		snprintf(why, whylen, "%s", strerror(ENOMEM));
+		goto out;
+	}
+	while (off < (size_t)st.st_size) {
+		ssize_t n = read(fd, *text + off, (size_t)st.st_size - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : -EIO;
+			snprintf(why, whylen, "%s", n < 0 ? strerror(errno) : "shorter than its size");
+			break;
+		}
+		off += (size_t)n;
+	}
+	(*text)[off] = '\0';
+	*len = off;
+out:
+	close(fd);
+	if (err) {
+		free(*text);
+		*text = NULL;
+	}
+	return err;
+}
+
+/* Reads and parses DIR/NAME; prints why not, naming @shown. */
+static int load_one(struct nn_ctx *ctx, int dfd, const char *name, const char *shown,
+		    const struct nn_change_ops *const *kinds, struct nn_undo *u)
+{
+	char why[320], *text;
+	size_t len = 0;
+	int err;
+
+	err = read_trusted(dfd, name, &text, &len, why, sizeof(why));
+	if (!err) {
+		err = nn_undo_parse(text, len, kinds, u, why, sizeof(why));
+		free(text);
+	}
+	if (!err) {
+		u->file = strdup(shown);
+		if (!u->file) {
+			nn_undo_free(u);
+			err = -ENOMEM;
+			snprintf(why, sizeof(why), "%s", strerror(ENOMEM));
+		}
+	}
+	if (err)
+		nn_err(ctx, "cannot use snapshot %s: %s", shown, why);
+	return err;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)b, *(char *const *)a);	/* newest first */
+}
+
+static bool is_log_name(const char *n)
+{
+	size_t len = strlen(n), sl = strlen(NN_UNDO_SUFFIX);
+
+	return n[0] >= '0' && n[0] <= '9' && len > sl && !strcmp(n + len - sl, NN_UNDO_SUFFIX);
+}
+
+static void names_free(char **names, size_t n)
+{
+	while (n)
+		free(names[--n]);
+	free(names);
+}
+
+/* The log names in @dfd, newest first. */
+static int list_logs(int dfd, char ***out, size_t *nout)
+{
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	while ((de = readdir(d))) {
+		if (!is_log_name(de->d_name))
+			continue;
+		err = NN_GROW(names, n, cap);
+		if (!err && !(names[n] = strdup(de->d_name)))
+			err = -ENOMEM;
+		if (err)
+			break;
+		n++;
+	}
+	closedir(d);
+	if (err) {
+		names_free(names, n);
+		return err;
+	}
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_names);
+	*out = names;
+	*nout = n;
+	return 0;
+}
+
+int nn_undo_load(struct nn_ctx *ctx, const char *file, const struct nn_change_ops *const *kinds,
+		 struct nn_undo *u)
+{
+	char **names = NULL, *dir = NULL, *path = NULL;
+	const char *name;
+	size_t n = 0, i;
+	int dfd, err;
+
+	memset(u, 0, sizeof(*u));
+	if (file) {
+		/* A bare name is looked up in the state dir; a path is taken
+		 * inside the fs root like every other path. */
+		if (strchr(file, '/')) {
+			if (file[0] != '/') {
+				nn_err(ctx, "snapshot %s: give an absolute path (inside --root)", file);
+				return -EINVAL;
+			}
+			err = nn_undo_split_path(file, &dir, &name);
+			if (err) {
+				nn_err(ctx, "snapshot %s: not a file path", file);
+				return err;
+			}
+			dfd = nn_state_open_dir(ctx, dir, 0);
+			path = strdup(file);
+		} else {
+			name = file;
+			dfd = nn_state_dir_open(ctx, 0);
+			if (asprintf(&path, "%s/%s", ctx->state_dir, file) < 0)
+				path = NULL;
+		}
+		if (dfd < 0) {
+			nn_err(ctx, "cannot open the directory of snapshot %s: %s", file, strerror(-dfd));
+			err = dfd;
+		} else {
+			err = path ? load_one(ctx, dfd, name, path, kinds, u) : -ENOMEM;
+			close(dfd);
+		}
+		free(dir);
+		free(path);
+		return err;
+	}
+
+	dfd = nn_state_dir_open(ctx, 0);
+	if (dfd < 0) {
+		nn_err(ctx, "no snapshot: cannot open state directory %s: %s", ctx->state_dir,
+		       strerror(-dfd));
+		return dfd;
+	}
+	err = list_logs(dfd, &names, &n);
+	if (err)
+		nn_err(ctx, "cannot list %s: %s", ctx->state_dir, strerror(-err));
+	for (i = 0; !err && i < n; i++) {
+		if (asprintf(&path, "%s/%s", ctx->state_dir, names[i]) < 0) {
+			err = -ENOMEM;
+			break;
+		}
+		/* Never skipped: one that cannot be used stops the walk here. */
+		err = load_one(ctx, dfd, names[i], path, kinds, u);
+		free(path);
+		if (err || !u->rolled_back)
+			goto out;
+		nn_undo_free(u);
+	}
+	if (!err) {
+		nn_err(ctx, "no snapshot to roll back in %s (none, or all already rolled back)",
+		       ctx->state_dir);
+		err = -ENOENT;
+	}
+out:
+	names_free(names, n);
+	close(dfd);
+	return err;
+}
+
+/* Whether log @name says it was rolled back; -errno when it cannot tell. */
+static int is_rolled_back(int dfd, const char *name)
+{
+	struct json_object *doc, *v;
+	char why[128], *text;
+	size_t len;
+	int err = read_trusted(dfd, name, &text, &len, why, sizeof(why));
+
+	if (err)
+		return err;
+	doc = json_tokener_parse(text);
+	free(text);
+	if (!doc)
+		return -EINVAL;
+	err = json_object_object_get_ex(doc, "rolled_back", &v) && v;
+	json_object_put(doc);
+	return err;
+}
+
+int nn_undo_prune(struct nn_ctx *ctx)
+{
+	char **names = NULL;
+	size_t n = 0, i, kept = 0;
+	int dfd, err;
+
+	dfd = nn_state_dir_open(ctx, 0);
+	if (dfd < 0)
+		return dfd;
+	err = list_logs(dfd, &names, &n);
+	for (i = 0; !err && i < n; i++) {
+		/* Only rolled-back logs go; one we cannot read is left alone. */
+		if (is_rolled_back(dfd, names[i]) != 1 || kept++ < NN_UNDO_KEEP)
+			continue;
+		if (unlinkat(dfd, names[i], 0) < 0)
+			nn_warn(ctx, ctx->state_dir, "cannot prune %s: %s", names[i], strerror(errno));
+	}
+	names_free(names, n);
+	close(dfd);
+	return err;
+}
