@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/security/harden.sh CASE NICNUMA [HELPER] - issue 22's findings, one
+# case per meson test (suite security). Root runs nicnuma; `nobody` (uid
+# 65534, through setpriv) is the attacker; fake roots from mkhost.py and
+# private namespaces, nothing of the host is changed. Exit 77 (skip) when not
+# root or a tool is missing, saying which.
+#   openat2   without openat2 (a seccomp filter answering ENOSYS/EPERM) a
+#             planted symlink at a value file is not written through, and
+#             reads through sysfs's relative links still give the same JSON
+set -uo pipefail
+
+case_=${1:?usage: harden.sh CASE NICNUMA [HELPER]}
+nn=${2:?usage: harden.sh CASE NICNUMA [HELPER]}
+helper=${3-}
+[ "$(id -u)" -eq 0 ] || { echo "skip: needs root (nobody is the attacker)"; exit 77; }
+for t in python3 setpriv timeout; do
+	command -v "$t" >/dev/null || { echo "skip: $t is not installed"; exit 77; }
+done
+nn=$(realpath "$nn")
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+tmp=$(mktemp -d /tmp/nn-harden.XXXXXX) || exit 2
+chmod 0755 "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+ok() { printf 'ok   %s\n' "$*"; }
+bad() { printf 'FAIL %s\n' "$*" >&2; fail=1; }
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+# expect STATUS DESCRIPTION CMD...: stdout in $tmp/out, stderr in $tmp/err.
+expect() {
+	local want=$1 what=$2 rc
+	shift 2
+	timeout 30 "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq "$want" ]; then ok "$what (exit $rc)"; else
+		bad "$what: exit $rc, expected $want"; sed 's/^/    /' "$tmp/err" >&2; fi
+}
+err_has() { if grep -q -- "$1" "$tmp/err"; then ok "  says: $1"; else bad "  stderr lacks '$1'"; sed 's/^/    /' "$tmp/err" >&2; fi; }
+mktree() {	# a vm-virtio tree at $t, root-owned
+	t=$tmp/root
+	python3 "$here/fixtures/mkhost.py" build vm-virtio "$t" >/dev/null || { bad "mkhost.py build"; exit 1; }
+}
+
+case_openat2() {
+	local no=${helper:?openat2 needs the no_openat2 helper} e victim=$tmp/victim sd irqd
+	mktree
+	sd=$t/var/lib/nicnuma
+	irqd=$t/proc/irq/27
+	for e in ENOSYS EPERM; do
+		# Reads: the same answers through the walk as through openat2.
+		"$nn" --root "$t" nics --json >"$tmp/nics.want" 2>/dev/null
+		"$no" "$e" "$nn" --root "$t" nics --json >"$tmp/nics.got" 2>"$tmp/err"
+		if [ -s "$tmp/nics.want" ] && cmp -s "$tmp/nics.want" "$tmp/nics.got"; then
+			ok "$e: nics --json the same without openat2"
+		else bad "$e: nics --json differs without openat2"; sed 's/^/    /' "$tmp/err" >&2; fi
+		# Writes: nobody owns proc/irq/27 and plants a link to a root file.
+		for lnk in "$victim" "../../../../../../../../../../..$victim"; do
+			echo precious >"$victim"
+			chmod 0600 "$victim"
+			rm -rf "$sd" && mkdir -p "$sd" && chmod 0700 "$sd"
+			printf '{"version":1,"command":"apply","changes":[{"kind":"file","path":"/proc/irq/27/smp_affinity_list","before":"0-3","after":"0"}]}\n' \
+				>"$sd/20990101T000000.000000000Z-apply.json"
+			chmod 0600 "$sd/20990101T000000.000000000Z-apply.json"
+			chown 65534:65534 "$irqd"
+			as_nobody sh -c 'rm -f "$1/smp_affinity_list" && ln -s "$2" "$1/smp_affinity_list"' sh "$irqd" "$lnk" ||
+				{ bad "nobody could not plant the link"; continue; }
+			"$no" "$e" "$nn" --root "$t" rollback --state-dir /var/lib/nicnuma >"$tmp/out" 2>"$tmp/err"
+			if [ "$(cat "$victim")" = precious ]; then
+				ok "$e: rollback did not write through smp_affinity_list -> $lnk"
+			else bad "$e: rollback wrote $victim through a planted link ($lnk)"; fi
+			rm -f "$irqd/smp_affinity_list"; echo 0-3 >"$irqd/smp_affinity_list"
+		done
+	done
+}
+
+case "$case_" in
+openat2) case_openat2 ;;
+*) echo "harden.sh: unknown case $case_" >&2; exit 2 ;;
+esac
+exit "$fail"
