@@ -585,12 +585,16 @@ int nn_watch_lock(struct nn_ctx *ctx, int *holder)
 	if (dfd >= 0) {
 		/* No O_TRUNC: a planted link is refused below before any write. */
 		fd = openat(dfd, "watch.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
-			    0644);
+			    0600);
 		if (fd < 0)
 			fd = -errno;
 		close(dfd);
 	}
-	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1)) {
+	/* Only its owner may open the lock: a user who could open it could
+	 * hold LOCK_SH and keep every watcher from starting. An older 0644
+	 * lock is tightened. */
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+			st.st_uid != geteuid() || ((st.st_mode & 077) && fchmod(fd, 0600) < 0))) {
 		close(fd);
 		fd = -EPERM;
 	}
@@ -637,9 +641,14 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 	lock = nn_watch_lock(ctx, &holder);
 	if (lock < 0) {
 		err = lock;
-		if (err == -EBUSY)
-			nn_err(ctx, "refusing: another nicnuma watch is running (pid %d, %s/watch.lock)",
-			       holder, NN_WATCH_RUNDIR);
+		if (err == -EBUSY) {
+			char who[32] = "unknown";
+
+			if (holder > 0)
+				snprintf(who, sizeof(who), "%d", holder);
+			nn_err(ctx, "refusing: another nicnuma watch is running: pid %s holds %s/watch.lock",
+			       who, NN_WATCH_RUNDIR);
+		}
 		goto out;
 	}
 	err = nn_desired_read(ctx, o->config, &w.d);

@@ -8,12 +8,15 @@
 #   openat2   without openat2 (a seccomp filter answering ENOSYS/EPERM) a
 #             planted symlink at a value file is not written through, and
 #             reads through sysfs's relative links still give the same JSON
+#   lock      nobody cannot open the watcher's lock to hold it (0600), and a
+#             watcher that cannot take it names the pid that holds it
 set -uo pipefail
 
 case_=${1:?usage: harden.sh CASE NICNUMA [HELPER]}
 nn=${2:?usage: harden.sh CASE NICNUMA [HELPER]}
 helper=${3-}
 [ "$(id -u)" -eq 0 ] || { echo "skip: needs root (nobody is the attacker)"; exit 77; }
+[ -x /usr/bin/python3 ] || { echo "skip: nobody runs /usr/bin/python3"; exit 77; }
 for t in python3 setpriv timeout; do
 	command -v "$t" >/dev/null || { echo "skip: $t is not installed"; exit 77; }
 done
@@ -73,7 +76,44 @@ case_openat2() {
 	done
 }
 
+case_lock() {
+	local lock holder hp
+	mktree
+	lock=$t/run/nicnuma/watch.lock
+	# The first watcher makes the lock (then stops: no desired state).
+	"$nn" --root "$t" watch --once >/dev/null 2>&1
+	[ -f "$lock" ] || { bad "watch --once made no $lock"; return; }
+	chmod 0755 "$t" "$t/run" "$t/run/nicnuma"
+	# nobody holds a shared lock on it, as long as it can open it.
+	as_nobody /usr/bin/python3 -c 'import fcntl, sys, time
+f = open(sys.argv[1]); fcntl.flock(f, fcntl.LOCK_SH); print("held", flush=True); time.sleep(60)' \
+		"$lock" >"$tmp/nobody" 2>/dev/null &
+	holder=$!
+	for _ in $(seq 30); do [ -s "$tmp/nobody" ] && break; kill -0 "$holder" 2>/dev/null || break; sleep 0.1; done
+	if [ -s "$tmp/nobody" ]; then bad "nobody opened and holds $lock (mode $(stat -c %a "$lock"))"
+	else ok "nobody cannot open $lock (mode $(stat -c %a "$lock"))"; fi
+	expect 2 "watch --once beside nobody" "$nn" --root "$t" watch --once
+	grep -q 'another nicnuma watch is running' "$tmp/err" && bad "  nobody's lock kept the watcher out" ||
+		ok "  the watcher took the lock"
+	kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+	# A holder that is not the pid the file names: the kernel's holder is named.
+	echo 4242 >"$lock"
+	python3 -c 'import fcntl, sys, time
+f = open(sys.argv[1]); fcntl.flock(f, fcntl.LOCK_SH); print("held", flush=True); time.sleep(60)' \
+		"$lock" >"$tmp/root-holder" 2>/dev/null &
+	hp=$!
+	for _ in $(seq 30); do [ -s "$tmp/root-holder" ] && break; sleep 0.1; done
+	expect 2 "watch --once beside a holder" "$nn" --root "$t" watch --once
+	err_has "pid $hp holds /run/nicnuma/watch.lock"
+	kill "$hp" 2>/dev/null; wait "$hp" 2>/dev/null
+	# An older 0644 lock is tightened by the next watcher.
+	chmod 0644 "$lock"
+	"$nn" --root "$t" watch --once >/dev/null 2>&1
+	[ "$(stat -c %a "$lock")" = 600 ] && ok "an older 0644 lock is made 0600" || bad "lock left $(stat -c %a "$lock")"
+}
+
 case "$case_" in
+lock) case_lock ;;
 openat2) case_openat2 ;;
 *) echo "harden.sh: unknown case $case_" >&2; exit 2 ;;
 esac
