@@ -10,6 +10,9 @@
 #             reads through sysfs's relative links still give the same JSON
 #   lock      nobody cannot open the watcher's lock to hold it (0600), and a
 #             watcher that cannot take it names the pid that holds it
+#   path      a root shell with a hostile PATH and environment: status runs
+#             /usr/bin/systemctl (a stand-in here) with the fixed environment,
+#             never the PATH's systemctl (private mount namespace)
 set -uo pipefail
 
 case_=${1:?usage: harden.sh CASE NICNUMA [HELPER]}
@@ -112,7 +115,34 @@ f = open(sys.argv[1]); fcntl.flock(f, fcntl.LOCK_SH); print("held", flush=True);
 	[ "$(stat -c %a "$lock")" = 600 ] && ok "an older 0644 lock is made 0600" || bad "lock left $(stat -c %a "$lock")"
 }
 
+case_path() {
+	local w=$tmp/w
+	command -v unshare >/dev/null || { echo "skip: unshare is not installed"; exit 77; }
+	[ -x /usr/bin/systemctl ] || { echo "skip: no /usr/bin/systemctl to cover with a stand-in"; exit 77; }
+	mkdir -p "$w/evil"
+	printf '#!/bin/sh\n: >%s/evil-ran\n' "$w" >"$w/evil/systemctl"
+	printf '#!/bin/sh\nenv >%s/real-env\nprintf "ActiveState=inactive\\nMainPID=0\\n"\n' "$w" >"$w/standin"
+	chmod 755 "$w/evil/systemctl" "$w/standin"
+	# In a private mount namespace: /run a tmpfs that says systemd booted,
+	# /usr/bin/systemctl covered by the stand-in. Nothing of the host changes.
+	unshare -m --propagation private sh -c '
+		mount -t tmpfs tmpfs /run && mkdir -p /run/systemd/system &&
+		mount --bind "$1/standin" /usr/bin/systemctl || exit 77
+		PATH="$1/evil:$PATH" NN_EVIL=1 "$2" status >/dev/null 2>&1
+		exit 0' sh "$w" "$nn"
+	[ $? = 77 ] && { echo "skip: cannot mount in a private namespace"; exit 77; }
+	[ -e "$w/evil-ran" ] && bad "status ran the PATH's systemctl" || ok "the PATH's systemctl did not run"
+	if [ -e "$w/real-env" ]; then
+		ok "status ran /usr/bin/systemctl"
+		grep -q '^PATH=/usr/sbin:/usr/bin:/sbin:/bin$' "$w/real-env" && ok "  with the fixed PATH" ||
+			bad "  PATH was $(grep '^PATH=' "$w/real-env")"
+		grep -q NN_EVIL "$w/real-env" && bad "  the caller's environment reached it" ||
+			ok "  none of the caller's environment"
+	else bad "status did not run /usr/bin/systemctl"; fi
+}
+
 case "$case_" in
+path) case_path ;;
 lock) case_lock ;;
 openat2) case_openat2 ;;
 *) echo "harden.sh: unknown case $case_" >&2; exit 2 ;;
