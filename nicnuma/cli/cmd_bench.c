@@ -25,6 +25,7 @@
 #include "cli.h"
 #include "nicnuma/act/bench_exec.h"
 #include "nicnuma/plan/bench_html.h"
+#include "nicnuma/act/bench_save.h"
 #include "nicnuma/discover/topo.h"
 #include "nicnuma/act/undo.h"
 
