@@ -603,6 +603,29 @@ int nn_root_realpath(const struct nn_root *r, const char *path, char *buf, size_
 	return 0;
 }
 
+/* Every reader's open: O_NONBLOCK, and a regular file only (sysfs and
+ * procfs files are; a FIFO or device planted where a state or config file
+ * belongs would block or never end): -NN_ENOTREG otherwise. */
+static int open_read(const struct nn_root *r, const char *path)
+{
+	struct stat st;
+	int fd = nn_root_openat(r, path, O_RDONLY | O_NONBLOCK, 0);
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -NN_ENOTREG;
+	}
+	return fd;
+}
+
 /* Doubles a read buffer, up to 64 MiB: a kernel file larger than that is
  * garbage, not data. */
 static int grow(char **buf, size_t *cap)
@@ -625,7 +648,7 @@ int nn_read_file(const struct nn_root *r, const char *path, char **out, size_t *
 	char *buf = NULL;
 	int fd, err = 0;
 
-	fd = nn_root_openat(r, path, O_RDONLY, 0);
+	fd = open_read(r, path);
 	if (fd < 0)
 		return fd;
 	buf = malloc(cap);
@@ -675,7 +698,7 @@ int nn_read_lines(const struct nn_root *r, const char *path,
 	char *buf;
 	int fd, err = 0;
 
-	fd = nn_root_openat(r, path, O_RDONLY, 0);
+	fd = open_read(r, path);
 	if (fd < 0)
 		return fd;
 	buf = malloc(cap);
@@ -748,7 +771,7 @@ static int read_attr(const struct nn_root *r, const char *path, char *buf, size_
 	ssize_t n;
 	int fd;
 
-	fd = nn_root_openat(r, path, O_RDONLY, 0);
+	fd = open_read(r, path);
 	if (fd < 0)
 		return fd;
 	do
@@ -917,4 +940,9 @@ int nn_root_mkdir_p(const struct nn_root *r, const char *path, mode_t mode)
 	if (r->fd < 0)
 		close(base);
 	return fd;
+}
+
+const char *nn_read_strerror(int err)
+{
+	return err == -NN_ENOTREG ? "not a regular file (a FIFO, socket or device)" : strerror(-err);
 }

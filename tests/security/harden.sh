@@ -16,6 +16,8 @@
 #   unitexe   enable (live root, --dry-run: nothing is written) refuses a
 #             binary nobody could have replaced, naming it; the build tree's
 #             (root-owned, in root-owned directories) passes
+#   fifo      FIFOs at run/nicnuma/watch.json and etc/nicnuma/nicnuma.conf
+#             under --root: status and metrics finish (no hang), naming them
 set -uo pipefail
 
 case_=${1:?usage: harden.sh CASE NICNUMA [HELPER]}
@@ -183,7 +185,26 @@ PY
 		ok "the root-owned build tree's binary passes"
 }
 
+case_fifo() {
+	local f cmd
+	mktree
+	mkdir -p "$t/run/nicnuma" "$t/etc/nicnuma"
+	for f in run/nicnuma/watch.json etc/nicnuma/nicnuma.conf; do
+		mkfifo -m 0644 "$t/$f"
+	done
+	for cmd in status metrics; do
+		timeout 20 "$nn" --root "$t" $cmd >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ $rc = 124 ]; then bad "$cmd hangs on a FIFO"
+		else ok "$cmd finished (exit $rc)"; err_has "not a regular file"; fi
+	done
+	timeout 20 "$nn" --root "$t" watch --once >"$tmp/out" 2>"$tmp/err"
+	[ $? = 124 ] && bad "watch --once hangs on a FIFO config" || ok "watch --once finished"
+	err_has "/etc/nicnuma/nicnuma.conf: not a regular file"
+}
+
 case "$case_" in
+fifo) case_fifo ;;
 unitexe) case_unitexe ;;
 path) case_path ;;
 lock) case_lock ;;
