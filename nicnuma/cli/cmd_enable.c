@@ -285,7 +285,7 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 	nn_print_string(&ctx->out, PRINT_ANY, "config", "desired state: %s\n", NN_DESIRED_PATH);
 	nn_print_string(&ctx->out, PRINT_JSON, "desired", NULL, nn_sb_str(&text));
 	if (a.dry_run || ctx->verbose)
-		nn_printf(&ctx->out, "%s", nn_sb_str(&text));
+		nn_print_block(&ctx->out, nn_sb_str(&text));
 	nn_print_bool(&ctx->out, PRINT_JSON, "dry_run", NULL, a.dry_run);
 	if (!a.dry_run && nn_desired_write(ctx, NULL, &d))
 		goto close;

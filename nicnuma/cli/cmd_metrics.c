@@ -209,7 +209,7 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 		nn_metrics_print_json(ctx, &m);
 	else if (!output)
 		/* already escaped for the format: printable ASCII and newlines */
-		nn_printf(&ctx->out, "%s", nn_sb_str(&sb));
+		nn_print_block(&ctx->out, nn_sb_str(&sb));
 	nn_close_object(&ctx->out);
 	nn_print_warnings(ctx);
 	nn_close_object(&ctx->out);

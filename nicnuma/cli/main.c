@@ -75,7 +75,7 @@ int main(int argc, char **argv)
 	 * command's getopt_long sees only its own. */
 	nargv = calloc((size_t)argc + 1, sizeof(*nargv));
 	if (!nargv) {
-		fprintf(stderr, "nicnuma: out of memory\n");
+		nn_fprintf_text(stderr, "nicnuma: out of memory\n");
 		return NN_EXIT_ERROR;
 	}
 	for (i = 1; i < argc; i++) {
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
 			verbose++;
 		} else if (!strcmp(a, "--root")) {
 			if (i + 1 >= argc) {
-				fprintf(stderr, "nicnuma: option '--root' requires a directory\n");
+				nn_fprintf_text(stderr, "nicnuma: option '--root' requires a directory\n");
 				free(nargv);
 				return NN_EXIT_ERROR;
 			}
@@ -102,11 +102,11 @@ int main(int argc, char **argv)
 		} else if (!nargc && (!strcmp(a, "--help") || !strcmp(a, "-h"))) {
 			help = true;
 		} else if (!nargc && (!strcmp(a, "--version") || !strcmp(a, "-V"))) {
-			printf("nicnuma %s\n", NICNUMA_VERSION);
+			nn_fprintf_text(stdout, "nicnuma %s\n", NICNUMA_VERSION);
 			free(nargv);
 			return NN_EXIT_OK;
 		} else if (!nargc && a[0] == '-') {
-			fprintf(stderr, "nicnuma: unknown option '%s' (see nicnuma --help)\n", a);
+			nn_fprintf_text(stderr, "nicnuma: unknown option '%s' (see nicnuma --help)\n", a);
 			free(nargv);
 			return NN_EXIT_ERROR;
 		} else {
@@ -122,13 +122,13 @@ int main(int argc, char **argv)
 		if (!strcmp(cmds[i].name, nargv[0]))
 			cmd = &cmds[i];
 	if (!cmd) {
-		fprintf(stderr, "nicnuma: unknown command '%s' (see nicnuma --help)\n", nargv[0]);
+		nn_fprintf_text(stderr, "nicnuma: unknown command '%s' (see nicnuma --help)\n", nargv[0]);
 		free(nargv);
 		return NN_EXIT_ERROR;
 	}
 	err = nn_ctx_init(&ctx, root, json);
 	if (err) {
-		fprintf(stderr, "nicnuma: cannot open root '%s': %s\n",
+		nn_fprintf_text(stderr, "nicnuma: cannot open root '%s': %s\n",
 			root ? root : (getenv("NICNUMA_ROOT") ? getenv("NICNUMA_ROOT") : "/"),
 			strerror(-err));
 		nn_ctx_free(&ctx);
@@ -138,7 +138,7 @@ int main(int argc, char **argv)
 	ctx.verbose = verbose;
 	ret = cmd->fn(&ctx, nargc, nargv);
 	if (nn_out_flush(&ctx.out) < 0 && ret == NN_EXIT_OK) {
-		fprintf(stderr, "nicnuma: error writing output\n");
+		nn_fprintf_text(stderr, "nicnuma: error writing output\n");
 		ret = NN_EXIT_ERROR;
 	}
 	nn_ctx_free(&ctx);
