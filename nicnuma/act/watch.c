@@ -414,15 +414,15 @@ static int drain(struct watcher *w, struct loop *l, enum nn_wsrc src, bool print
 {
 	char buf[16384];
 	struct nn_wev evs[32];
-	int fd = nn_watch_nl_fd(&l->nl, src), rel;
 	size_t n, i;
 	ssize_t got;
+	int rel;
 
 	for (;;) {
-		got = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
-		if (got < 0 && errno == EINTR)
+		got = nn_watch_nl_recv(&l->nl, src, buf, sizeof(buf));
+		if (got == -EINTR || got == -EPERM)	/* -EPERM: not the kernel's, dropped */
 			continue;
-		if (got < 0 && errno == ENOBUFS) {
+		if (got == -ENOBUFS) {
 			struct nn_wev ev = { .type = NN_WEV_CONFIG };
 
 			nn_fprintf_text(stderr, "%s: netlink overrun: events were dropped; rediscovering\n",
@@ -431,7 +431,7 @@ static int drain(struct watcher *w, struct loop *l, enum nn_wsrc src, bool print
 			continue;
 		}
 		if (got <= 0)
-			return got < 0 && errno != EAGAIN ? -errno : 0;
+			return got < 0 && got != -EAGAIN ? (int)got : 0;
 		n = nn_watch_nl_decode(src, l->nl.ethtool_family, buf, (size_t)got, evs, 32);
 		for (i = 0; i < n; i++) {
 			rel = nn_wd_event(&w->wd, &evs[i], now_ms());

@@ -18,6 +18,9 @@
 #             (root-owned, in root-owned directories) passes
 #   fifo      FIFOs at run/nicnuma/watch.json and etc/nicnuma/nicnuma.conf
 #             under --root: status and metrics finish (no hang), naming them
+#   uevent    in a private network namespace: a uevent forged from a userspace
+#             netlink socket is ignored by watch --events, a real one (a veth
+#             made there) still seen
 set -uo pipefail
 
 case_=${1:?usage: harden.sh CASE NICNUMA [HELPER]}
@@ -203,7 +206,39 @@ case_fifo() {
 	err_has "/etc/nicnuma/nicnuma.conf: not a regular file"
 }
 
+case_uevent() {
+	command -v unshare >/dev/null && command -v ip >/dev/null ||
+		{ echo "skip: unshare and ip are needed"; exit 77; }
+	unshare -n bash -c '
+		ip link set lo up
+		"$1" watch --events >"$2/ev" 2>"$2/everr" & w=$!
+		sleep 1
+		python3 - <<PY || exit 3
+import socket
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM, 15)  # NETLINK_KOBJECT_UEVENT
+s.bind((0, 0))
+msg = b"add@/devices/virtual/net/hdnforged\0ACTION=add\0DEVPATH=/devices/virtual/net/hdnforged\0" \
+      b"SUBSYSTEM=net\0INTERFACE=hdnforged\0IFINDEX=99\0SEQNUM=1\0"
+s.sendto(msg, (0, 1))
+PY
+		ip link add hdn-v0 type veth peer name hdn-v1 || exit 4
+		sleep 1
+		kill $w; wait $w
+		exit 0' sh "$nn" "$tmp"
+	case $? in
+	0) ;;
+	3) bad "could not send a forged uevent"; return ;;
+	4) echo "skip: cannot make a veth pair in a namespace"; exit 77 ;;
+	*) bad "the namespace part failed"; return ;;
+	esac
+	grep -q 'event=uevent.*ifname=hdn-v0' "$tmp/ev" && ok "a real uevent (veth hdn-v0) is seen" ||
+		{ bad "no uevent for hdn-v0"; sed 's/^/    /' "$tmp/ev" "$tmp/everr" >&2; }
+	grep -q hdnforged "$tmp/ev" && bad "the forged uevent was taken: $(grep hdnforged "$tmp/ev")" ||
+		ok "the forged uevent (sender port id not 0) was ignored"
+}
+
 case "$case_" in
+uevent) case_uevent ;;
 fifo) case_fifo ;;
 unitexe) case_unitexe ;;
 path) case_path ;;
