@@ -194,7 +194,11 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 	if (output) {
 		err = nn_metrics_write_file(output, nn_sb_str(&sb), sb.len);
 		if (err < 0) {
-			nn_err(ctx, "metrics: cannot write %s: %s", output, strerror(-err));
+			if (err == -EISDIR)
+				nn_err(ctx, "metrics: %s is a directory, not a file nicnuma "
+				       "replaces: remove it", output);
+			else
+				nn_err(ctx, "metrics: cannot write %s: %s", output, strerror(-err));
 			goto out;
 		}
 	}

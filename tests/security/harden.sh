@@ -21,6 +21,10 @@
 #   uevent    in a private network namespace: a uevent forged from a userspace
 #             netlink socket is ignored by watch --events, a real one (a veth
 #             made there) still seen
+#   units     nicnuma-metrics.service and the watch unit are sandboxed
+#             (ProtectSystem=strict, ReadWritePaths=, NoNewPrivileges=, ...),
+#             systemd-analyze security --offline rates both <= 3.0 where it
+#             runs; a directory planted at metrics --output is a clear error
 set -uo pipefail
 
 case_=${1:?usage: harden.sh CASE NICNUMA [HELPER]}
@@ -237,7 +241,36 @@ PY
 		ok "the forged uevent (sender port id not 0) was ignored"
 }
 
+case_units() {
+	local mu=${helper:?units needs the built nicnuma-metrics.service} wu=$tmp/nicnuma-watch.service k u score
+	"$nn" watch --print-unit --exec /usr/sbin/nicnuma >"$wu" || { bad "watch --print-unit"; return; }
+	for k in ProtectSystem=strict ReadWritePaths=/var/lib/prometheus/node-exporter NoNewPrivileges=yes \
+		PrivateTmp=yes ProtectHome=yes ProtectKernelTunables=yes 'CapabilityBoundingSet=CAP_NET_ADMIN CAP_SYS_PTRACE'; do
+		grep -qx "$k" "$mu" && ok "metrics unit: $k" || bad "metrics unit lacks $k"
+	done
+	for k in ProtectSystem=strict StateDirectory=nicnuma RuntimeDirectory=nicnuma NoNewPrivileges=yes \
+		PrivateTmp=yes ProtectHome=yes 'CapabilityBoundingSet=CAP_NET_ADMIN CAP_SYS_PTRACE CAP_KILL'; do
+		grep -qx "$k" "$wu" && ok "watch unit: $k" || bad "watch unit lacks $k"
+	done
+	if command -v systemd-analyze >/dev/null; then
+		for u in "$mu" "$wu"; do
+			cp "$u" "$tmp/x.service"
+			score=$(cd "$tmp" && timeout 60 systemd-analyze security --offline=true ./x.service 2>/dev/null |
+				sed -n 's/.*Overall exposure level for x.service: \([0-9.]*\).*/\1/p')
+			if [ -z "$score" ]; then echo "note: systemd-analyze security --offline=true gave no score here"
+			elif awk -v s="$score" 'BEGIN { exit !(s <= 3.0) }'; then ok "$(basename "$u"): exposure $score"
+			else bad "$(basename "$u"): exposure $score, wanted <= 3.0"; fi
+		done
+	else echo "note: no systemd-analyze: the exposure scores are not checked"; fi
+	# A directory planted at the output path: a clear error, promptly.
+	mktree
+	mkdir -p "$tmp/tf/nicnuma.prom"
+	expect 2 "metrics --output over a planted directory" "$nn" --root "$t" metrics --output "$tmp/tf/nicnuma.prom"
+	err_has "$tmp/tf/nicnuma.prom is a directory, not a file nicnuma replaces: remove it"
+}
+
 case "$case_" in
+units) case_units ;;
 uevent) case_uevent ;;
 fifo) case_fifo ;;
 unitexe) case_unitexe ;;
