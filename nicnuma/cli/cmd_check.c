@@ -21,7 +21,7 @@ static void usage(FILE *fp)
 	fprintf(fp,
 "Usage: nicnuma [--root DIR] [--json] [-v] check [--plan FILE] [PLAN OPTIONS]\n"
 "       nicnuma [--root DIR] [--json] check --pid PID[,PID...] [--watch S] [--count N]\n"
-"       nicnuma [--json] check --dpdk [--file-prefix P | --socket PATH] [--timeout MS]\n"
+"       nicnuma [--json] check --dpdk [--file-prefix P | --socket PATH] [--timeout SECONDS]\n"
 "\n"
 "Compare the host's IRQ affinities, XPS masks (and channel counts, when the plan\n"
 "sets them) with a plan: the given --plan FILE (checked against this host's\n"

@@ -20,7 +20,7 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 "Usage: nicnuma [--json] check --dpdk [--file-prefix P | --socket PATH]\n"
-"                                [--timeout MS] [--vdev-node N]\n"
+"                                [--timeout SECONDS] [--vdev-node N]\n"
 "\n"
 "Ask a running DPDK application, through its telemetry v2 socket, for its\n"
 "ports (numa_node, queues), mempools (socket) and lcores, and say per port\n"
@@ -50,12 +50,13 @@ static void usage(FILE *fp)
 "      --file-prefix P    the EAL --file-prefix of the process (default rte):\n"
 "                         socket /var/run/dpdk/P/dpdk_telemetry.v2 (root)\n"
 "      --socket PATH      the telemetry v2 socket itself\n"
-"      --timeout MS       longest wait for each reply (default 2000)\n"
+"      --timeout SECONDS  deadline of the whole exchange, connect to last reply\n"
+"                         (default 10; decimals allowed, 0.1 to 3600)\n"
 "      --vdev-node N      treat vdev ports as on node N (a vdev standing in for a\n"
 "                         NIC whose node you know); default: unknown locality\n"
 "  -h, --help             this help\n"
 "\n"
-"--json: {\"dpdk\":{\"socket\",\"version\",\"pid\",\"ports\":[{\"port_id\",\"name\",\"pci\",\n"
+"--json: {\"dpdk\":{\"socket\",\"version\",\"pid\",\"skipped\",\"ports\":[{\"port_id\",\"name\",\"pci\",\n"
 "\"driver\",\"numa_node\",\"node_source\",\"telemetry_numa_node\",\"sysfs_numa_node\",\n"
 "\"rx_queues\",\"tx_queues\",\"mempool_nodes\",\"lcore_nodes\",\"verdicts\",\"flagged\"}],\n"
 "\"mempools\":[{\"name\",\"socket\",\"size\",\"populated\",\"in_use\"}],\"lcore_source\",\n"
@@ -63,8 +64,13 @@ static void usage(FILE *fp)
 "\"process\":{..},\"missing\":[{\"what\",\"effect\"}],\"flagged_count\"},\"warnings\":[..]}.\n"
 "Unknown values are null.\n"
 "\n"
-"Exit status: 0 nothing flagged, 1 a misplacement (or warnings), 2 error (no\n"
-"socket, stale socket, garbage replies, no reply within the timeout).\n");
+"The socket must be a socket itself (a symbolic link is not followed), owned\n"
+"by root or by the process serving it; that process (SO_PEERCRED) must be the\n"
+"pid its greeting names. Otherwise it is skipped with a warning. At most 1024\n"
+"ports, mempools and lcores are asked (a longer list is cut, with a warning).\n"
+"\n"
+"Exit status: 0 nothing flagged, 1 a misplacement (or warnings, or skipped),\n"
+"2 error (no socket, stale socket, garbage replies, past the deadline).\n");
 }
 
 enum { OPT_DPDK = 0x200, OPT_PREFIX, OPT_SOCKET, OPT_TIMEOUT, OPT_VDEV_NODE };
@@ -84,7 +90,7 @@ static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct nn_dt_op
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->timeout_ms = 2000;
+	o->timeout_ms = NN_DT_TIMEOUT_MS;
 	o->vdev_node = -1;
 	optind = 0;
 	opterr = 0;
@@ -103,14 +109,20 @@ static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct nn_dt_op
 		case OPT_SOCKET:
 			o->socket = optarg;
 			break;
-		case OPT_TIMEOUT:
-			if (nn_parse_long(optarg, &v) || v < 1 || v > 600000) {
-				nn_err(ctx, "--timeout: '%s' is not a number of milliseconds (1-600000)",
+		case OPT_TIMEOUT: {
+			char *end;
+			double sec;
+
+			errno = 0;
+			sec = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(sec >= 0.1 && sec <= 3600)) {
+				nn_err(ctx, "--timeout: '%s' is not a number of seconds (0.1-3600)",
 				       optarg);
 				return -EINVAL;
 			}
-			o->timeout_ms = (int)v;
+			o->timeout_ms = (int)(sec * 1000 + 0.5);
 			break;
+		}
 		case OPT_VDEV_NODE:
 			if (nn_parse_long(optarg, &v) || v < 0 || v >= NN_CPU_MAX) {
 				nn_err(ctx, "--vdev-node: '%s' is not a node number", optarg);
@@ -303,6 +315,9 @@ static void print_report(struct nn_ctx *ctx, const struct nn_dt_report *r)
 	nn_print_string(o, PRINT_ANY, "socket", "socket: %s\n", r->socket);
 	nn_print_string(o, PRINT_ANY, "version", "%s", str_or_null(r->version));
 	nn_print_opt_int(o, PRINT_ANY, "pid", ", pid %lld\n", r->pid, "unknown");
+	nn_print_bool(o, PRINT_JSON, "skipped", NULL, r->skipped);
+	if (r->skipped)
+		nn_printf(o, "skipped: not the telemetry of the process it names (see warnings)\n");
 	print_ports(o, r);
 	print_pools(o, r);
 	print_lcores(o, r);

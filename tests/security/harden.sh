@@ -25,6 +25,10 @@
 #             (ProtectSystem=strict, ReadWritePaths=, NoNewPrivileges=, ...),
 #             systemd-analyze security --offline rates both <= 3.0 where it
 #             runs; a directory planted at metrics --output is a clear error
+#   dpdk      check --dpdk against hostile telemetry servers (dpdk_fake.py):
+#             a greeting naming another pid, a symlinked socket, a socket of
+#             another owner, slow replies (one --timeout deadline), 20000
+#             ids (clipped), an lcore list (0-65535)@(0-65535) (bounded memory)
 set -uo pipefail
 
 case_=${1:?usage: harden.sh CASE NICNUMA [HELPER]}
@@ -269,7 +273,68 @@ case_units() {
 	err_has "$tmp/tf/nicnuma.prom is a directory, not a file nicnuma replaces: remove it"
 }
 
+dpdk_srv=
+dpdk_start() {	# MODE: a fake server at $tmp/dpdk/MODE.sock, its pid in $dpdk_srv
+	mkdir -p "$tmp/dpdk"
+	rm -f "$tmp/dpdk/$1.sock" "$tmp/dpdk/ready"
+	python3 "$here/security/dpdk_fake.py" "$tmp/dpdk/$1.sock" "$1" >"$tmp/dpdk/ready" 2>/dev/null &
+	dpdk_srv=$!
+	for _ in $(seq 50); do [ -s "$tmp/dpdk/ready" ] && return 0; sleep 0.1; done
+	bad "the fake $1 server did not start"; return 1
+}
+dpdk_stop() { kill "$dpdk_srv" 2>/dev/null; wait "$dpdk_srv" 2>/dev/null; }
+case_dpdk() {
+	local sock t0 t1 rss
+	# 1. a greeting that names another process (pid 1)
+	dpdk_start liar || return
+	expect 1 "a greeting naming pid 1" "$nn" check --dpdk --socket "$tmp/dpdk/liar.sock"
+	err_has "the greeting says pid 1 but the process serving the socket is pid $dpdk_srv"
+	grep -q '^skipped:' "$tmp/out" && ok "  the process is skipped" || bad "  not skipped: $(head -3 "$tmp/out")"
+	grep -q 'net_null0' "$tmp/out" && bad "  its port was reported" || ok "  nothing of it reported"
+	dpdk_stop
+	# 2. a symlink to a socket is not followed; 3. a socket of another owner
+	dpdk_start honest || return
+	sock=$tmp/dpdk/honest.sock
+	expect 0 "an honest server" "$nn" check --dpdk --socket "$sock"
+	ln -s "$sock" "$tmp/dpdk/link.sock"
+	expect 2 "--socket a symlink to it" "$nn" check --dpdk --socket "$tmp/dpdk/link.sock"
+	err_has "is a symbolic link (not followed)"
+	chown 65534 "$sock"
+	expect 1 "its socket owned by uid 65534, served by root" "$nn" check --dpdk --socket "$sock"
+	err_has "owned by uid 65534, neither root nor the serving process's uid 0"
+	dpdk_stop
+	# 4. slow replies: one deadline for the whole exchange
+	dpdk_start slow || return
+	t0=$(date +%s.%N)
+	expect 2 "50 replies of 0.3 s each, --timeout 2" "$nn" check --dpdk --socket "$tmp/dpdk/slow.sock" --timeout 2
+	t1=$(date +%s.%N)
+	err_has "before the deadline (--timeout 2.0 s for the whole check)"
+	awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 4) }' && ok "  gave up in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s" ||
+		bad "  took $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
+	dpdk_stop
+	# 5. 20000 ids: the first 1024 asked
+	dpdk_start many || return
+	expect 1 "/ethdev/list of 20000 ids" "$nn" check --dpdk --socket "$tmp/dpdk/many.sock"
+	err_has "/ethdev/list lists 20000 entries: only the first 1024 are asked"
+	dpdk_stop
+	# 6. (0-65535)@(0-65535): refused, memory bounded
+	dpdk_start lcores || return
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f '%M' -o "$tmp/rss" "$nn" check --dpdk --socket "$tmp/dpdk/lcores.sock" >"$tmp/out" 2>"$tmp/err"
+		rss=$(tail -1 "$tmp/rss")
+		[ "${rss:-999999}" -lt 100000 ] && ok "--lcores=(0-65535)@(0-65535): max RSS ${rss} KiB" ||
+			bad "--lcores=(0-65535)@(0-65535): max RSS ${rss} KiB (over 100 MB)"
+	else
+		timeout 30 "$nn" check --dpdk --socket "$tmp/dpdk/lcores.sock" >"$tmp/out" 2>"$tmp/err"
+		echo "note: no /usr/bin/time: the memory bound is not measured"
+	fi
+	grep -q 'lcore ids of 1024 or more' "$tmp/out" && ok "  says the lcore list was refused" ||
+		bad "  no note on the lcore list: $(cat "$tmp/out" "$tmp/err" | head -5)"
+	dpdk_stop
+}
+
 case "$case_" in
+dpdk) case_dpdk ;;
 units) case_units ;;
 uevent) case_uevent ;;
 fifo) case_fifo ;;
