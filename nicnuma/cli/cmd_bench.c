@@ -27,7 +27,7 @@
 #include "nicnuma/plan/bench_html.h"
 #include "nicnuma/act/bench_save.h"
 #include "nicnuma/discover/topo.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 
 #define BENCH_PAGES NN_BENCH_PAGES
 #define NPCT NN_BENCH_NPCT

@@ -14,11 +14,11 @@
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/trust.h"
 #include "nicnuma/discover/coexist.h"
-#include "nicnuma/plan/desired.h"
+#include "nicnuma/act/desired_io.h"
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/core/names.h"
 #include "nicnuma/act/persist.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 
 static void usage(FILE *fp)
 {
