@@ -137,7 +137,7 @@ int main(int argc, char **argv)
 	char **nargv;
 
 	/* Global options may stand anywhere before "--": take them out so each
-	 * command's getopt_long sees only its own. */
+	 * command's parser (opts.c) sees only its own. */
 	nargv = calloc((size_t)argc + 1, sizeof(*nargv));
 	if (!nargv) {
 		fprintf(stderr, "nicnuma: out of memory\n");

@@ -16,7 +16,8 @@
 #include "nicnuma/core/strbuf.h"
 #include "cli.h"
 #include "plan_opts.h"
-#include "nicnuma/discover/hugepages.h"
+#include "nicnuma/act/plan_file.h"
+#include "hugepages/hugepages.h"
 
 const struct nn_opt nn_plan_optv[] = {
 	{ "nics", 0, NN_ARG_REQUIRED, "NIC[,NIC..]", "plan these NICs only (default: every non-virtual NIC; "
