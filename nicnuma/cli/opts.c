@@ -128,8 +128,11 @@ int nn_opt_next(struct nn_ctx *ctx, const struct nn_cmd_desc *d, struct nn_optst
 			st->plan_given |= 1u << (c - NN_OPT_NICS);
 	}
 	if (!d->args && optind < st->argc) {
-		nn_err(ctx, "%s: unexpected argument '%s' (see nicnuma %s --help)", d->name,
-		       st->argv[optind], d->name);
+		if (d->stray)
+			nn_err(ctx, "%s: unexpected argument '%s' (%s)", d->name, st->argv[optind], d->stray);
+		else
+			nn_err(ctx, "%s: unexpected argument '%s' (see nicnuma %s --help)", d->name,
+			       st->argv[optind], d->name);
 		return NN_OPT_ERROR;
 	}
 	return NN_OPT_DONE;
