@@ -71,6 +71,7 @@ static const struct nn_opt opts[] = {
 
 const struct nn_cmd_desc nn_desc_layout = {
 	.name = "layout",
+	.stray = "the command goes in --exec '...'",
 	.usage = "nicnuma layout --service NAME --exec 'CMD ARGS...' [--nodes with-nics|all|LIST]\n"
 		 "                      [--dpdk] [--numactl] [--include-irq-cores]\n"
 		 "                      (--out DIR | --dry-run) [--force] [planning options]",

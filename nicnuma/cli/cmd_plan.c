@@ -13,6 +13,7 @@
 
 const struct nn_cmd_desc nn_desc_plan = {
 	.name = "plan",
+	.stray = "NICs go in --nics",
 	.usage = "nicnuma [--root DIR] [--json] plan [OPTIONS]",
 	.intro =
 "Plan where each NIC's queue IRQs, XPS masks, channel counts and hugepages\n"

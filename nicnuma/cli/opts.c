@@ -32,6 +32,9 @@ static int add_row(struct nn_optstate *st, size_t *nl, size_t *ns, const struct 
 
 	if (*nl + 2 > sizeof(st->lo) / sizeof(st->lo[0]) || *ns + 4 > sizeof(st->so))
 		return -E2BIG;
+	/* getopt_long returns the letter for a short option: it must be the id */
+	if (o->short_name && o->id != o->short_name)
+		return -EINVAL;
 	st->lo[(*nl)++] = (struct option){ o->name, has[o->arg], NULL, o->id };
 	if (o->short_name) {
 		st->so[(*ns)++] = o->short_name;
@@ -87,7 +90,8 @@ int nn_opt_next(struct nn_ctx *ctx, const struct nn_cmd_desc *d, struct nn_optst
 	int c, r;
 
 	if (!st->ready && setup(d, st)) {
-		nn_err(ctx, "%s: option table too large", d->name);
+		nn_err(ctx, "%s: bad option table (too large, or a short option whose id is not its letter)",
+		       d->name);
 		return NN_OPT_ERROR;
 	}
 	for (;;) {
@@ -128,8 +132,11 @@ int nn_opt_next(struct nn_ctx *ctx, const struct nn_cmd_desc *d, struct nn_optst
 			st->plan_given |= 1u << (c - NN_OPT_NICS);
 	}
 	if (!d->args && optind < st->argc) {
-		nn_err(ctx, "%s: unexpected argument '%s' (see nicnuma %s --help)", d->name,
-		       st->argv[optind], d->name);
+		if (d->stray)
+			nn_err(ctx, "%s: unexpected argument '%s' (%s)", d->name, st->argv[optind], d->stray);
+		else
+			nn_err(ctx, "%s: unexpected argument '%s' (see nicnuma %s --help)", d->name,
+			       st->argv[optind], d->name);
 		return NN_OPT_ERROR;
 	}
 	return NN_OPT_DONE;

@@ -92,6 +92,7 @@ struct nn_cmd_desc {
 	const char *group_note;	/* text after the plan options block (may be NULL) */
 	const char *outro;	/* after the options: output, exit status, examples (may be NULL) */
 	const char *args;	/* positional arguments it takes ("[SNAPSHOT]"); NULL: none */
+	const char *stray;	/* hint for a stray argument (NULL: "see nicnuma NAME --help") */
 };
 
 /* Parser state: set up with NN_OPTSTATE(argc, argv); argv[0] is the command. */

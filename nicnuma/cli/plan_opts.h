@@ -29,8 +29,9 @@ enum {
  * own) and NN_GROUP_RSS (--rss: only plan, apply and check carry an RSS table). */
 extern const struct nn_opt nn_plan_optv[];
 
-/* Handles one getopt value; 0 done, 1 not a planning option, -1 bad value
- * (message already printed, naming the option). */
+/* Handles one option id (opts.c calls it for a table with plan groups); 0
+ * done, 1 not a planning option, -1 bad value (message printed, naming the
+ * option). */
 int nn_plan_opt(struct nn_ctx *ctx, int opt, const char *arg, struct nn_plan_opts *o);
 /* Checks what needs the host: NIC names, online CPUs, page sizes. */
 int nn_plan_opts_check(struct nn_ctx *ctx, const struct nn_host *host, struct nn_plan_opts *o);
