@@ -8,8 +8,8 @@
  * tables in that order. A fatal write error rolls back everything changed so far unless
  * keep_going. nn_check_run() is the read-only twin: live vs plan.
  */
-#ifndef NICNUMA_IRQ_APPLY_H
-#define NICNUMA_IRQ_APPLY_H
+#ifndef NICNUMA_ACT_APPLY_H
+#define NICNUMA_ACT_APPLY_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -7,7 +7,7 @@
  * table in rss_change.c (nicnuma/act/), irqbalance in irq/irqb_change.c, a
  * hugetlbfs mount in hugepages/hp_mount.c. The table is here, in act/, because
  * it names every kind, and act is the lowest layer that sees them all; the
- * undo log (nicnuma/state/undo.c) knows no kind and is handed the table.
+ * undo log (nicnuma/state/undo_log.c, undo_load.c) knows no kind and is handed the table.
  */
 #ifndef NICNUMA_ACT_CHANGE_KINDS_H
 #define NICNUMA_ACT_CHANGE_KINDS_H
