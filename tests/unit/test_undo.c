@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <time.h>
 #include "nicnuma/state/undo.h"
+#include "nicnuma/state/tx.h"
 #include "nicnuma/core/limits.h"
 #include "nicnuma/act/change_kinds.h"
 #include "tmptree.h"
@@ -613,6 +614,43 @@ static void test_prune(void **state)
 	assert_int_equal(stat(p, &st), 0);
 }
 
+/* The transaction: one lock for its life, the log saved before the write,
+ * abort puts the value back and marks the log, end releases the lock; a
+ * reader's transaction loads that log and sees it rolled back. */
+static void test_tx(void **state)
+{
+	struct nn_tx tx = NN_TX_INIT, other = NN_TX_INIT, rd = NN_TX_INIT;
+	char *file;
+
+	(void)state;
+	assert_int_equal(nn_tx_record(&tx, &nn_file_change_ops, "/proc/irq/38/smp_affinity_list",
+				      "0-1", "1", NULL), -EINVAL);	/* not begun */
+	assert_int_equal(nn_tx_begin(&ctx, &tx, "tx test"), 0);
+	assert_true(nn_tx_locked(&tx));
+	assert_int_equal(nn_tx_lock(&ctx, &other), -EBUSY);
+	assert_false(nn_tx_locked(&other));
+	put("proc/irq/38/smp_affinity_list", "0-1\n");
+	assert_int_equal(nn_tx_record(&tx, &nn_file_change_ops, "/proc/irq/38/smp_affinity_list",
+				      "0-1", "1", NULL), 0);
+	assert_non_null(tx.log.file);
+	file = strdup(tx.log.file);
+	assert_non_null(file);
+	put("proc/irq/38/smp_affinity_list", "1\n");
+	assert_int_equal(nn_tx_abort(&tx), 0);
+	assert_true(tx.restored);
+	assert_string_equal(get("proc/irq/38/smp_affinity_list"), "0-1");
+	nn_tx_end(&tx);
+	assert_false(nn_tx_locked(&tx));
+	assert_false(tx.begun);
+	assert_int_equal(nn_tx_load(&ctx, &rd, file, nn_change_kinds, NN_TX_VALIDATE), 0);
+	assert_true(rd.log.rolled_back);
+	assert_string_equal(rd.log.command, "tx test");
+	nn_tx_end(&rd);
+	assert_int_equal(nn_tx_lock(&ctx, &other), 0);
+	nn_tx_end(&other);
+	free(file);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -633,6 +671,7 @@ int main(void)
 		cmocka_unit_test(test_lock_refuses_links),
 		cmocka_unit_test(test_state_dir_stays_in_root),
 		cmocka_unit_test(test_prune),
+		cmocka_unit_test(test_tx),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
