@@ -23,6 +23,7 @@ static const struct nn_cmd cmds[] = {
 	{ "disable", nn_cmd_disable, "stop the watcher and roll back to before enable" },
 	{ "status", nn_cmd_status, "enabled? watcher running? host matching the desired state?" },
 	{ "watch", nn_cmd_watch, "the service: re-apply the desired state after link/driver events" },
+	{ "report", nn_cmd_report, "draw the host, its NICs and queue IRQs today and as planned (HTML/SVG)" },
 	{ "metrics", nn_cmd_metrics, "placement, drift, hugepages as Prometheus textfile metrics" },
 	{ NULL, NULL, NULL },
 };

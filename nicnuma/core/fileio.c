@@ -155,3 +155,26 @@ int nn_grow(void **arr, size_t *cap, size_t n, size_t elem)
 	*cap = ncap;
 	return 0;
 }
+
+int nn_write_atomic_path(const char *path, const void *data, size_t len, mode_t mode)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *dir = NULL;
+	int dfd, err;
+
+	if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+		return -EISDIR;
+	if (slash)
+		dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+	else
+		dir = strdup(".");
+	if (!dir)
+		return -ENOMEM;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	err = dfd < 0 ? -errno : nn_write_atomic_at(dfd, base, data, len, mode);
+	if (dfd >= 0)
+		close(dfd);
+	free(dir);
+	return err;
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cmd_report.c - "nicnuma report": the host, its NICs and every queue IRQ
+ * today and as planned, drawn as one self-contained HTML page (or SVG) */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "nicnuma/act/hostview_save.h"
+#include "nicnuma/discover/pcie.h"
+#include "plan_opts.h"
+
+enum {
+	OPT_SVG = 512,
+	OPT_TITLE,
+};
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+"Usage: nicnuma [--root DIR] [--json] report -o FILE [--svg] [--title TEXT]\n"
+"                                           [--plan FILE | PLAN OPTIONS]\n"
+"\n"
+"Draw the host as one picture: each NUMA node as a box of CPU cells (a row of\n"
+"cores per L3 group, SMT siblings under their core) with its memory and\n"
+"distances; each NIC in its node's box with its PCIe verdict; each queue IRQ\n"
+"as a mark on the CPU it runs on today (effective affinity) and on the CPU\n"
+"the plan gives it, with the moves drawn (one by one up to 64 moves, else\n"
+"counted per node). A mark on a CPU off its NIC's node is red and its cell\n"
+"outlined; a NIC of unknown locality (numa_node -1) is drawn apart and its\n"
+"marks grey: nothing is judged. Beside the picture: a legend, the distance\n"
+"matrix and the off-node IRQs as text. Nothing is changed on the host.\n"
+"\n"
+"The page is one file with inline SVG and no script: its content-security\n"
+"policy (the bench report's) loads nothing. Open it in any browser.\n"
+"\n"
+"Options:\n"
+"  -o, --output FILE    write the page to FILE (replaced atomically)\n"
+"  --svg                write a standalone SVG picture instead of the page\n"
+"  --title TEXT         the page's title (default: nicnuma report)\n"
+"  --plan FILE          draw this plan (from 'nicnuma plan --json'); without it\n"
+"                       a plan is made from the plan options below\n"
+"\n"
+"Plan options (as for 'nicnuma plan'; without --plan only):\n"
+NN_PLAN_OPTS_HELP
+"  -h, --help           this help\n"
+"\n"
+"Output: what was drawn - nodes, CPUs, NICs, queue IRQs, moves, red marks\n"
+"today and as planned, and each off-node IRQ. With --json: {\"report\":{\"file\",\n"
+"\"format\",\"bytes\",\"nodes\",\"cpus\",\"nics\",\"queue_irqs\",\"moves\",\"off_node_now\",\n"
+"\"off_node_planned\",\"unplaced_now\",\"unknown_locality\":[NIC..],\"off_node\":[{\"irq\",\n"
+"\"nic\",\"queue\",\"nic_node\",\"now_cpu\",\"now_node\",\"now_off\",\"planned_cpu\",\n"
+"\"planned_node\",\"planned_off\"}],\"plan_warnings\":[..]},\"warnings\":[..]}; a CPU\n"
+"or node that is not known is null.\n"
+"\n"
+"Examples:\n"
+"  nicnuma report -o host.html\n"
+"  nicnuma report --plan p.json -o host.html\n"
+"  nicnuma --root /tmp/capture report --policy remote --svg -o remote.svg\n"
+"\n"
+"Exit status: 0 clean, 1 drawn with warnings (discovery problems, plan\n"
+"warnings such as unknown locality or spill), 2 error (bad option, no -o,\n"
+"unreadable plan or host, file not written).\n");
+}
+
+static void print_off(struct nn_out *o, const struct nn_hv_irq *m)
+{
+	nn_open_object(o, NULL);
+	nn_print_int(o, PRINT_JSON, "irq", NULL, m->irq);
+	nn_print_string(o, PRINT_JSON, "nic", NULL, m->nic);
+	nn_print_int(o, PRINT_JSON, "queue", NULL, m->queue);
+	nn_print_opt_int(o, PRINT_JSON, "nic_node", NULL, m->nic_node, NULL);
+	nn_print_opt_int(o, PRINT_JSON, "now_cpu", NULL, m->now_cpu, NULL);
+	nn_print_opt_int(o, PRINT_JSON, "now_node", NULL, m->now_node, NULL);
+	nn_print_bool(o, PRINT_JSON, "now_off", NULL, m->now_off);
+	nn_print_opt_int(o, PRINT_JSON, "planned_cpu", NULL, m->plan_cpu, NULL);
+	nn_print_opt_int(o, PRINT_JSON, "planned_node", NULL, m->plan_node, NULL);
+	nn_print_bool(o, PRINT_JSON, "planned_off", NULL, m->plan_off);
+	nn_close_object(o);
+	if (!o->json)
+		nn_printf(o, "  IRQ %-6d %-16s queue %-3d NIC node %-3d today CPU %d (node %d)%s, planned CPU %d "
+			  "(node %d)%s\n", m->irq, m->nic, m->queue, m->nic_node, m->now_cpu, m->now_node,
+			  m->now_off ? " OFF" : "", m->plan_cpu, m->plan_node, m->plan_off ? " OFF" : "");
+}
+
+static void print_summary(struct nn_ctx *ctx, const struct nn_hostview *v, const struct nn_plan *p,
+			  const char *file, bool svg, size_t bytes)
+{
+	struct nn_out *o = &ctx->out;
+	size_t i;
+	bool assumed;
+
+	nn_open_object(o, "report");
+	nn_print_string(o, PRINT_ANY, "file", "report: wrote %s", file);
+	nn_print_string(o, PRINT_ANY, "format", " (%s", svg ? "svg" : "html");
+	nn_print_uint(o, PRINT_ANY, "bytes", ", %llu bytes)\n", bytes);
+	nn_print_uint(o, PRINT_ANY, "nodes", "  %llu nodes", v->host->topo.nnodes);
+	nn_print_uint(o, PRINT_ANY, "cpus", ", %llu CPUs", v->host->topo.ncpus);
+	nn_print_uint(o, PRINT_ANY, "nics", ", %llu NICs", v->nnics);
+	nn_print_uint(o, PRINT_ANY, "queue_irqs", ", %llu queue IRQs", v->nirqs);
+	nn_print_uint(o, PRINT_ANY, "moves", ", %llu moved by the plan\n", v->moves);
+	nn_print_uint(o, PRINT_ANY, "off_node_now", "  off the NIC's node: %llu today", v->now_off);
+	nn_print_uint(o, PRINT_ANY, "off_node_planned", ", %llu as planned", v->plan_off);
+	nn_print_uint(o, PRINT_ANY, "unplaced_now", "; %llu without one known CPU today\n", v->now_unplaced);
+	nn_open_array(o, "unknown_locality");
+	for (i = 0; i < v->nnics; i++)
+		if (nn_nic_home_node(&v->host->topo, v->nics[i], &assumed) < 0)
+			nn_print_string(o, PRINT_ANY, NULL, "  unknown locality (not judged): %s\n",
+					v->nics[i]->name);
+	nn_close_array(o);
+	nn_open_array(o, "off_node");
+	for (i = 0; i < v->nirqs; i++)
+		if (v->irqs[i].now_off || v->irqs[i].plan_off)
+			print_off(o, &v->irqs[i]);
+	nn_close_array(o);
+	nn_open_array(o, "plan_warnings");
+	for (i = 0; i < p->nwarnings; i++)
+		nn_print_string(o, PRINT_ANY, NULL, "  plan: %s\n", p->warnings[i]);
+	nn_close_array(o);
+	nn_close_object(o);
+}
+
+int nn_cmd_report(struct nn_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		NN_PLAN_LONGOPTS,
+		{ "plan", required_argument, NULL, NN_OPT_PLAN },
+		{ "output", required_argument, NULL, 'o' },
+		{ "svg", no_argument, NULL, OPT_SVG },
+		{ "title", required_argument, NULL, OPT_TITLE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct nn_out *o = &ctx->out;
+	const char *planfile = NULL, *output = NULL, *title = "nicnuma report";
+	struct nn_plan_opts po;
+	struct nn_hostview v;
+	struct nn_plan p;
+	struct nn_host h;
+	bool svg = false, plan_opts = false;
+	size_t bytes = 0;
+	int c, err, status = NN_EXIT_ERROR;
+
+	memset(&po, 0, sizeof(po));
+	memset(&p, 0, sizeof(p));
+	memset(&h, 0, sizeof(h));
+	memset(&v, 0, sizeof(v));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+		err = nn_plan_opt(ctx, c, optarg, &po);
+		if (err < 0)
+			goto out_opts;
+		if (err == 0) {
+			plan_opts = true;
+			continue;
+		}
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			status = NN_EXIT_OK;
+			goto out_opts;
+		case 'o':
+			output = optarg;
+			break;
+		case NN_OPT_PLAN:
+			planfile = optarg;
+			break;
+		case OPT_SVG:
+			svg = true;
+			break;
+		case OPT_TITLE:
+			title = optarg;
+			break;
+		default:
+			usage(stderr);
+			goto out_opts;
+		}
+	}
+	if (optind < argc) {
+		nn_err(ctx, "report: unexpected argument '%s' (see nicnuma report --help)", argv[optind]);
+		goto out_opts;
+	}
+	if (!output || !*output) {
+		nn_err(ctx, "report: -o FILE is needed: the page is written to a file");
+		goto out_opts;
+	}
+	if (planfile && plan_opts) {
+		nn_err(ctx, "report: plan options make a new plan; they cannot change --plan %s", planfile);
+		goto out_opts;
+	}
+	err = nn_host_discover(ctx, &h);
+	nn_open_object(o, NULL);
+	if (err) {
+		nn_print_warnings(ctx);
+		nn_err(ctx, "report: cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
+		goto out;
+	}
+	nn_pcie_warn(ctx, &h);
+	if (nn_cli_get_plan(ctx, &h, planfile, &po, &p))
+		goto out_warn;
+	err = nn_hostview_make(&h, &p, NULL, &v);
+	if (!err)
+		err = nn_hostview_save(&v, title, svg, output, &bytes);
+	if (err) {
+		nn_err(ctx, "report: cannot write %s: %s", output, strerror(-err));
+		goto out_warn;
+	}
+	print_summary(ctx, &v, &p, output, svg, bytes);
+	status = nn_cli_status(ctx, 0);
+	if (status == NN_EXIT_OK && p.nwarnings)
+		status = NN_EXIT_WARN;
+out_warn:
+	nn_print_warnings(ctx);
+out:
+	nn_close_object(o);
+	nn_hostview_free(&v);
+	nn_plan_free(&p);
+	nn_host_free(&h);
+out_opts:
+	nn_plan_opts_free(&po);
+	return status;
+}
