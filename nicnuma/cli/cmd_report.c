@@ -6,22 +6,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "nicnuma/act/hostview_save.h"
+#include "nicnuma/discover/observe.h"
 #include "nicnuma/discover/pcie.h"
 #include "plan_opts.h"
 
 enum {
 	OPT_SVG = 512,
 	OPT_TITLE,
+	OPT_TRAFFIC,
 };
 
 static void usage(FILE *fp)
 {
 	fprintf(fp,
 "Usage: nicnuma [--root DIR] [--json] report -o FILE [--svg] [--title TEXT]\n"
-"                                           [--plan FILE | PLAN OPTIONS]\n"
+"                              [--traffic SEC] [--plan FILE | PLAN OPTIONS]\n"
 "\n"
 "Draw the host as one picture: each NUMA node as a box of CPU cells (a row of\n"
 "cores per L3 group, SMT siblings under their core) with its memory and\n"
@@ -31,7 +34,10 @@ static void usage(FILE *fp)
 "counted per node). A mark on a CPU off its NIC's node is red and its cell\n"
 "outlined; a NIC of unknown locality (numa_node -1) is drawn apart and its\n"
 "marks grey: nothing is judged. Beside the picture: a legend, the distance\n"
-"matrix and the off-node IRQs as text. Nothing is changed on the host.\n"
+"matrix and the off-node IRQs as text. With --traffic, the work observed per\n"
+"CPU over SEC seconds (as 'nicnuma observe' samples it: the NICs' interrupts\n"
+"from /proc/interrupts, NET_RX and NET_TX from /proc/softirqs) is drawn as a\n"
+"heat strip under each CPU of today's picture. Nothing is changed on the host.\n"
 "\n"
 "The page is one file with inline SVG and no script: its content-security\n"
 "policy (the bench report's) loads nothing. Open it in any browser.\n"
@@ -40,6 +46,8 @@ static void usage(FILE *fp)
 "  -o, --output FILE    write the page to FILE (replaced atomically)\n"
 "  --svg                write a standalone SVG picture instead of the page\n"
 "  --title TEXT         the page's title (default: nicnuma report)\n"
+"  --traffic SEC        observe SEC seconds (1-3600) first and draw the work per\n"
+"                       CPU (under --root: the capture's samples 0 and 1)\n"
 "  --plan FILE          draw this plan (from 'nicnuma plan --json'); without it\n"
 "                       a plan is made from the plan options below\n"
 "\n"
@@ -50,7 +58,8 @@ NN_PLAN_OPTS_HELP
 "Output: what was drawn - nodes, CPUs, NICs, queue IRQs, moves, red marks\n"
 "today and as planned, and each off-node IRQ. With --json: {\"report\":{\"file\",\n"
 "\"format\",\"bytes\",\"nodes\",\"cpus\",\"nics\",\"queue_irqs\",\"moves\",\"off_node_now\",\n"
-"\"off_node_planned\",\"unplaced_now\",\"unknown_locality\":[NIC..],\"off_node\":[{\"irq\",\n"
+"\"off_node_planned\",\"unplaced_now\",\"traffic\":{\"seconds\",\"irq_rate\",\"softirq_rate\"}\n"
+"(null without --traffic),\"unknown_locality\":[NIC..],\"off_node\":[{\"irq\",\n"
 "\"nic\",\"queue\",\"nic_node\",\"now_cpu\",\"now_node\",\"now_off\",\"planned_cpu\",\n"
 "\"planned_node\",\"planned_off\"}],\"plan_warnings\":[..]},\"warnings\":[..]}; a CPU\n"
 "or node that is not known is null.\n"
@@ -63,6 +72,43 @@ NN_PLAN_OPTS_HELP
 "Exit status: 0 clean, 1 drawn with warnings (discovery problems, plan\n"
 "warnings such as unknown locality or spill), 2 error (bad option, no -o,\n"
 "unreadable plan or host, file not written).\n");
+}
+
+/* Two samples SEC apart (a fake root's samples 0 and 1, without waiting)
+ * and their attribution, as per-CPU rates for the picture. */
+static int observe(struct nn_ctx *ctx, const struct nn_host *h, long sec, struct nn_hv_traffic *tr)
+{
+	struct nn_obs_sampler sp;
+	struct nn_obs_sample a, b;
+	struct nn_obs_report r;
+	struct nn_obs_opts oo;
+	int err;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&r, 0, sizeof(r));
+	err = nn_obs_sampler_init(&sp, h, (double)sec);
+	if (err)
+		return err;
+	err = nn_obs_sample_take(ctx, &sp, h, &a);
+	if (!err && nn_root_is_live(&ctx->root)) {
+		struct timespec ts = { .tv_sec = sec, .tv_nsec = 0 };
+
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+	}
+	if (!err)
+		err = nn_obs_sample_take(ctx, &sp, h, &b);
+	nn_obs_opts_default(&oo);
+	if (!err)
+		err = nn_obs_attribute(h, &sp, &a, &b, &oo, &r);
+	if (!err)
+		err = nn_hv_traffic_from_obs(&r, tr);
+	nn_obs_report_free(&r);
+	nn_obs_sample_free(&a);
+	nn_obs_sample_free(&b);
+	nn_obs_sampler_free(&sp);
+	return err;
 }
 
 static void print_off(struct nn_out *o, const struct nn_hv_irq *m)
@@ -104,6 +150,21 @@ static void print_summary(struct nn_ctx *ctx, const struct nn_hostview *v, const
 	nn_print_uint(o, PRINT_ANY, "off_node_now", "  off the NIC's node: %llu today", v->now_off);
 	nn_print_uint(o, PRINT_ANY, "off_node_planned", ", %llu as planned", v->plan_off);
 	nn_print_uint(o, PRINT_ANY, "unplaced_now", "; %llu without one known CPU today\n", v->now_unplaced);
+	if (v->traffic) {
+		double ti = 0, ts = 0;
+
+		for (i = 0; i < v->traffic->ncpus; i++) {
+			ti += v->traffic->irq[i];
+			ts += v->traffic->softirq[i];
+		}
+		nn_open_object(o, "traffic");
+		nn_print_double(o, PRINT_ANY, "seconds", "  observed %.0f s", v->traffic->seconds);
+		nn_print_double(o, PRINT_ANY, "irq_rate", ": %.0f interrupts/s of the NICs", ti);
+		nn_print_double(o, PRINT_ANY, "softirq_rate", ", %.0f NET softirqs/s\n", ts);
+		nn_close_object(o);
+	} else {
+		nn_print_null(o, PRINT_JSON, "traffic", NULL);
+	}
 	nn_open_array(o, "unknown_locality");
 	for (i = 0; i < v->nnics; i++)
 		if (nn_nic_home_node(&v->host->topo, v->nics[i], &assumed) < 0)
@@ -130,23 +191,27 @@ int nn_cmd_report(struct nn_ctx *ctx, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "svg", no_argument, NULL, OPT_SVG },
 		{ "title", required_argument, NULL, OPT_TITLE },
+		{ "traffic", required_argument, NULL, OPT_TRAFFIC },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct nn_out *o = &ctx->out;
 	const char *planfile = NULL, *output = NULL, *title = "nicnuma report";
 	struct nn_plan_opts po;
+	struct nn_hv_traffic tr;
 	struct nn_hostview v;
 	struct nn_plan p;
 	struct nn_host h;
 	bool svg = false, plan_opts = false;
 	size_t bytes = 0;
+	long traffic = 0;
 	int c, err, status = NN_EXIT_ERROR;
 
 	memset(&po, 0, sizeof(po));
 	memset(&p, 0, sizeof(p));
 	memset(&h, 0, sizeof(h));
 	memset(&v, 0, sizeof(v));
+	memset(&tr, 0, sizeof(tr));
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
 		err = nn_plan_opt(ctx, c, optarg, &po);
@@ -172,6 +237,12 @@ int nn_cmd_report(struct nn_ctx *ctx, int argc, char **argv)
 			break;
 		case OPT_TITLE:
 			title = optarg;
+			break;
+		case OPT_TRAFFIC:
+			if (nn_parse_long(optarg, &traffic) || traffic < 1 || traffic > 3600) {
+				nn_err(ctx, "report: --traffic '%s': want whole seconds, 1 to 3600", optarg);
+				goto out_opts;
+			}
 			break;
 		default:
 			usage(stderr);
@@ -200,7 +271,14 @@ int nn_cmd_report(struct nn_ctx *ctx, int argc, char **argv)
 	nn_pcie_warn(ctx, &h);
 	if (nn_cli_get_plan(ctx, &h, planfile, &po, &p))
 		goto out_warn;
-	err = nn_hostview_make(&h, &p, NULL, &v);
+	if (traffic) {
+		err = observe(ctx, &h, traffic, &tr);
+		if (err) {
+			nn_err(ctx, "report: --traffic: cannot observe: %s", strerror(-err));
+			goto out_warn;
+		}
+	}
+	err = nn_hostview_make(&h, &p, traffic ? &tr : NULL, &v);
 	if (!err)
 		err = nn_hostview_save(&v, title, svg, output, &bytes);
 	if (err) {
@@ -216,6 +294,7 @@ out_warn:
 out:
 	nn_close_object(o);
 	nn_hostview_free(&v);
+	nn_hv_traffic_free(&tr);
 	nn_plan_free(&p);
 	nn_host_free(&h);
 out_opts:

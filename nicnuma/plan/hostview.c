@@ -10,13 +10,15 @@
 #include <string.h>
 
 #include "nicnuma/core/strbuf.h"
+#include "nicnuma/discover/observe.h"
 #include "nicnuma/discover/pcie.h"
 #include "nicnuma/plan/bench_html.h"
 #include "nicnuma/plan/bench_svg.h"
 #include "nicnuma/plan/hostview.h"
 
-#define CELL 16			/* a CPU cell */
-#define PITCH 19		/* cell plus gap */
+#define CELL 16			/* a CPU cell (hosts with more than 16 CPUs in a node) */
+#define BIGCELL 26		/* a CPU cell of a small host */
+#define LEGCELL 16		/* the legend's sample cells */
 #define STRIP 6			/* heat strip under a cell (with traffic) */
 #define MAXCOLS 16		/* cores in one row of an L3 group before it wraps */
 #define PAD 8			/* inside a node box */
@@ -25,8 +27,8 @@
 #define GGAP 6			/* between L3 groups */
 #define BOXGAP 14		/* between node boxes */
 #define MARGIN 16
-#define MINBOXW 250
-#define GRIDW 1040		/* node boxes per panel row: as many as fit */
+#define MINBOXW 310
+#define GRIDW 1000		/* node boxes per panel row: as many as fit */
 #define SIDEW 400		/* the text column beside the panels */
 #define MAXMOVES 64		/* moves drawn one by one; more: per node */
 #define SIDELIST 30		/* IRQs listed beside the picture per list */
@@ -143,6 +145,40 @@ void nn_hostview_free(struct nn_hostview *v)
 	memset(v, 0, sizeof(*v));
 }
 
+int nn_hv_traffic_from_obs(const struct nn_obs_report *r, struct nn_hv_traffic *out)
+{
+	size_t i, n = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < r->ncpus; i++)
+		if (r->cpus[i].cpu >= 0 && (size_t)r->cpus[i].cpu + 1 > n)
+			n = (size_t)r->cpus[i].cpu + 1;
+	out->irq = calloc(n ? n : 1, sizeof(double));
+	out->softirq = calloc(n ? n : 1, sizeof(double));
+	if (!out->irq || !out->softirq) {
+		nn_hv_traffic_free(out);
+		return -ENOMEM;
+	}
+	out->ncpus = n;
+	out->seconds = r->interval;
+	for (i = 0; i < r->ncpus && r->interval > 0; i++) {
+		const struct nn_obs_cpu *c = &r->cpus[i];
+
+		if (c->cpu < 0)
+			continue;
+		out->irq[c->cpu] = c->nic_irqs / r->interval;
+		out->softirq[c->cpu] = (c->net_rx + c->net_tx) / r->interval;
+	}
+	return 0;
+}
+
+void nn_hv_traffic_free(struct nn_hv_traffic *t)
+{
+	free(t->irq);
+	free(t->softirq);
+	memset(t, 0, sizeof(*t));
+}
+
 /* ---- the layout: node boxes of CPU cells ---- */
 
 struct box {
@@ -161,6 +197,7 @@ struct layout {
 	int *cx, *cy;			/* cell top-left of CPU id within a panel; -1 not drawn */
 	int *cbox;			/* box index of each CPU */
 	int rowpitch;
+	int cell, pitch;		/* cell size and cell plus gap */
 };
 
 static void layout_free(struct layout *L)
@@ -255,7 +292,7 @@ static int layout_cpus(const struct nn_topo *t, struct layout *L, size_t b, int 
 
 			if (done[j] || c->node != node || c->l3 != g->l3)
 				continue;
-			L->cx[c->id] = PAD + (L->cx[c->id] % cols) * PITCH;
+			L->cx[c->id] = PAD + (L->cx[c->id] % cols) * L->pitch;
 			done[j] = true;
 		}
 		y += nwrap * smt * L->rowpitch + GGAP;
@@ -273,7 +310,14 @@ static int make_layout(const struct nn_hostview *v, struct layout *L)
 	size_t i, b;
 
 	memset(L, 0, sizeof(*L));
-	L->rowpitch = PITCH + (v->traffic ? STRIP : 0);
+	L->cell = CELL;
+	for (i = 0; i < t->nnodes; i++)
+		if (nn_cpuset_count(&t->nodes[i].cpus) > 16)
+			break;
+	if (i == t->nnodes && t->ncpus <= 64)
+		L->cell = BIGCELL;
+	L->pitch = L->cell + (L->cell == BIGCELL ? 8 : 3);
+	L->rowpitch = L->pitch + (v->traffic ? STRIP : 0);
 	L->maxcpu = 1;
 	for (i = 0; i < t->ncpus; i++) {
 		if (t->cpus[i].id + 1 > L->maxcpu)
@@ -308,7 +352,7 @@ static int make_layout(const struct nn_hostview *v, struct layout *L)
 		if (h > maxh)
 			maxh = h;
 	}
-	L->boxw = 2 * PAD + maxcols * PITCH;
+	L->boxw = 2 * PAD + maxcols * L->pitch;
 	if (L->boxw < MINBOXW)
 		L->boxw = MINBOXW;
 	L->boxh = maxh;
@@ -364,14 +408,14 @@ static void fmt_mem(char *buf, size_t size, long kb)
 static const char *pcie_text(const struct nn_nic *n)
 {
 	if (!n->pcie)
-		return n->is_virtual ? "virtual" : "not PCIe";
+		return n->is_virtual ? "virtual" : "not a PCIe function";
 	return n->pcie->v.text[0] ? n->pcie->v.text : "link unknown";
 }
 
 static void speed_text(char *buf, size_t size, long mbps)
 {
 	if (mbps <= 0)
-		snprintf(buf, size, "speed ?");
+		snprintf(buf, size, "speed unknown");
 	else if (mbps % 1000 == 0)
 		snprintf(buf, size, "%ldG", mbps / 1000);
 	else
@@ -408,7 +452,7 @@ static void box_header(struct nn_sb *sb, const struct nn_hostview *v, const stru
 			nn_sb_puts(sb, " ...");
 	} else {
 		nn_sb_printf(sb, "node unknown</text>\n<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555555\">"
-			     "NICs whose NUMA node the kernel does not say (numa_node -1)", x + PAD, y + 2 * LINE);
+			     "numa_node -1: the kernel does not say", x + PAD, y + 2 * LINE);
 	}
 	nn_sb_puts(sb, "</text>\n");
 	if (!planned)
@@ -503,24 +547,30 @@ static void draw_panel(struct nn_sb *sb, const struct nn_hostview *v, const stru
 			}
 			nn_sb_printf(sb, "<rect class=\"%s\" data-cpu=\"%d\" x=\"%d\" y=\"%d\" width=\"%d\" "
 				     "height=\"%d\" fill=\"%s\" stroke=\"%s\"%s><title>CPU %d: %d queue IRQ%s"
-				     "%s</title></rect>\n", cls, id, cx, cy, CELL, CELL, fill, stroke,
+				     "%s</title></rect>\n", cls, id, cx, cy, L->cell, L->cell, fill, stroke,
 				     hk ? " stroke-dasharray=\"3 2\"" : "", id, a->n, a->n == 1 ? "" : "s",
 				     hk ? ", housekeeping" : "");
 			if (a->n > 1)
-				nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"9\" text-anchor=\"middle\" "
-					     "fill=\"#222222\">%d</text>\n", cx + CELL / 2, cy + 9, a->n);
+				nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" "
+					     "fill=\"#222222\">%d</text>\n", cx + L->cell / 2, cy + L->cell / 2 + 1,
+					     L->cell * 9 / 16, a->n);
 			if (v->traffic && !planned && (size_t)id < v->traffic->ncpus) {
 				double wi = v->traffic->irq && maxirq > 0 ? v->traffic->irq[id] / maxirq : 0;
 				double ws = v->traffic->softirq && maxsoft > 0 ? v->traffic->softirq[id] / maxsoft : 0;
 
 				wi = wi > 0 ? sqrt(wi) : 0;
 				ws = ws > 0 ? sqrt(ws) : 0;
-				nn_sb_printf(sb, "<rect class=\"heat irq\" data-cpu=\"%d\" x=\"%d\" y=\"%d\" width=\"%d\" "
-					     "height=\"%d\" fill=\"#d95f02\" fill-opacity=\"%.2f\"/>\n", id, cx,
-					     cy + CELL + 1, CELL / 2, STRIP - 2, wi);
-				nn_sb_printf(sb, "<rect class=\"heat softirq\" data-cpu=\"%d\" x=\"%d\" y=\"%d\" "
-					     "width=\"%d\" height=\"%d\" fill=\"#6a3d9a\" fill-opacity=\"%.2f\"/>\n", id,
-					     cx + CELL / 2, cy + CELL + 1, CELL / 2, STRIP - 2, ws);
+				nn_sb_printf(sb, "<rect class=\"heat irq\" data-cpu=\"%d\" data-rate=\"%.0f\" x=\"%d\" "
+					     "y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#d95f02\" fill-opacity=\"%.2f\">"
+					     "<title>CPU %d: %.0f interrupts/s</title></rect>\n", id,
+					     v->traffic->irq ? v->traffic->irq[id] : 0, cx, cy + L->cell + 1, L->cell / 2,
+					     STRIP - 2, wi, id, v->traffic->irq ? v->traffic->irq[id] : 0);
+				nn_sb_printf(sb, "<rect class=\"heat softirq\" data-cpu=\"%d\" data-rate=\"%.0f\" x=\"%d\" "
+					     "y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#6a3d9a\" fill-opacity=\"%.2f\">"
+					     "<title>CPU %d: %.0f NET softirqs/s</title></rect>\n", id,
+					     v->traffic->softirq ? v->traffic->softirq[id] : 0, cx + L->cell / 2,
+					     cy + L->cell + 1, L->cell / 2, STRIP - 2, ws, id,
+					     v->traffic->softirq ? v->traffic->softirq[id] : 0);
 			}
 		}
 		/* NICs, two lines each, below the cells */
@@ -564,17 +614,18 @@ static void draw_panel(struct nn_sb *sb, const struct nn_hostview *v, const stru
 
 			if (!m->moved || m->now_cpu < 0 || L->cbox[m->now_cpu] < 0 || L->cbox[m->plan_cpu] < 0)
 				continue;
-			x1 = ox + L->boxes[L->cbox[m->now_cpu]].x + L->cx[m->now_cpu] + CELL / 2.0;
-			y1 = oy + L->boxes[L->cbox[m->now_cpu]].y + L->cy[m->now_cpu] + CELL / 2.0;
-			x2 = ox + L->boxes[L->cbox[m->plan_cpu]].x + L->cx[m->plan_cpu] + CELL / 2.0;
-			y2 = oy + L->boxes[L->cbox[m->plan_cpu]].y + L->cy[m->plan_cpu] + CELL / 2.0;
+			x1 = ox + L->boxes[L->cbox[m->now_cpu]].x + L->cx[m->now_cpu] + L->cell / 2.0;
+			y1 = oy + L->boxes[L->cbox[m->now_cpu]].y + L->cy[m->now_cpu] + L->cell / 2.0;
+			x2 = ox + L->boxes[L->cbox[m->plan_cpu]].x + L->cx[m->plan_cpu] + L->cell / 2.0;
+			y2 = oy + L->boxes[L->cbox[m->plan_cpu]].y + L->cy[m->plan_cpu] + L->cell / 2.0;
 			dx = x2 - x1;
 			dy = y2 - y1;
 			len = sqrt(dx * dx + dy * dy);
 			if (len < 1)
 				len = 1;
-			mx = (x1 + x2) / 2 - dy / len * (12 + len / 6);
-			my = (y1 + y2) / 2 + dx / len * (12 + len / 6);
+			/* an arc over the cells, bulging up */
+			mx = (x1 + x2) / 2;
+			my = (y1 < y2 ? y1 : y2) - 14 - len / 5;
 			nn_sb_printf(sb, "<path class=\"move\" data-irq=\"%d\" d=\"M%.1f %.1fQ%.1f %.1f %.1f %.1f\" "
 				     "fill=\"none\" stroke=\"%s\" stroke-width=\"1.4\" stroke-opacity=\"0.7\" "
 				     "marker-end=\"url(#arrow%s)\"/>\n<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
@@ -592,13 +643,13 @@ static void draw_panel(struct nn_sb *sb, const struct nn_hostview *v, const stru
 		if (c < 0 || c >= L->maxcpu || L->cbox[c] < 0)
 			continue;
 		slot = ta[c].n++ % 4;
-		x = ox + L->boxes[L->cbox[c]].x + L->cx[c] + 2.5 + slot * 3.7;
-		y = oy + L->boxes[L->cbox[c]].y + L->cy[c] + CELL - 3.0;
+		x = ox + L->boxes[L->cbox[c]].x + L->cx[c] + L->cell / 6.0 + slot * (L->cell / 4.6);
+		y = oy + L->boxes[L->cbox[c]].y + L->cy[c] + L->cell * 0.8;
 		nn_sb_printf(sb, "<circle class=\"irq %s\" data-irq=\"%d\" data-nic=\"",
 			     off ? "off" : m->nic_node < 0 ? "unknown" : "local", m->irq);
 		nn_xml_escape(sb, m->nic);
-		nn_sb_printf(sb, "\" data-queue=\"%d\" data-cpu=\"%d\" cx=\"%.1f\" cy=\"%.1f\" r=\"1.7\" fill=\"%s\"/>\n",
-			     m->queue, c, x, y, off ? C_RED : m->nic_node < 0 ? "#555555" : C_BLUE);
+		nn_sb_printf(sb, "\" data-queue=\"%d\" data-cpu=\"%d\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"/>\n",
+			     m->queue, c, x, y, L->cell / 9.0, off ? C_RED : m->nic_node < 0 ? "#555555" : C_BLUE);
 	}
 	/* red cells outlined last, large, so they show at any size */
 	for (i = 0; i < t->ncpus; i++) {
@@ -615,7 +666,7 @@ static void draw_panel(struct nn_sb *sb, const struct nn_hostview *v, const stru
 			nn_sb_printf(sb, "<rect class=\"offmark\" data-cpu=\"%d\" x=\"%d\" y=\"%d\" width=\"%d\" "
 				     "height=\"%d\" fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\"/>\n", id,
 				     ox + L->boxes[L->cbox[id]].x + L->cx[id] - 3,
-				     oy + L->boxes[L->cbox[id]].y + L->cy[id] - 3, CELL + 6, CELL + 6, C_RED);
+				     oy + L->boxes[L->cbox[id]].y + L->cy[id] - 3, L->cell + 6, L->cell + 6, C_RED);
 	}
 	nn_sb_puts(sb, "</g>\n");
 	free(ta);
@@ -682,24 +733,24 @@ static int draw_side(struct nn_sb *sb, const struct nn_hostview *v, int x, int y
 	side_line(&s, NULL, NULL, 13, true, "Legend");
 	s.y += 4;
 	nn_sb_printf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#cfe2f6\" stroke=\"%s\"/>\n"
-		     "<circle cx=\"%.1f\" cy=\"%d\" r=\"1.7\" fill=\"%s\"/>\n", x, s.y, CELL, CELL, C_BLUE,
-		     x + 2.5, s.y + CELL - 3, C_BLUE);
-	nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"11\">a CPU with queue IRQs of NICs on its own "
-		     "node (dot: one IRQ; number: how many)</text>\n", x + 24, s.y + 12);
+		     "<circle cx=\"%.1f\" cy=\"%d\" r=\"1.7\" fill=\"%s\"/>\n", x, s.y, LEGCELL, LEGCELL, C_BLUE,
+		     x + 2.5, s.y + LEGCELL - 3, C_BLUE);
+	nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"11\">CPU with queue IRQs of its node's NICs "
+		     "(a dot each, 2+ counted)</text>\n", x + 24, s.y + 12);
 	s.y += 22;
 	nn_sb_printf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f6c9c4\" stroke=\"%s\"/>\n"
 		     "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"%s\" "
-		     "stroke-width=\"2.5\"/>\n", x, s.y, CELL, CELL, C_RED, x - 3, s.y - 3, CELL + 6, CELL + 6, C_RED);
+		     "stroke-width=\"2.5\"/>\n", x, s.y, LEGCELL, LEGCELL, C_RED, x - 3, s.y - 3, LEGCELL + 6, LEGCELL + 6, C_RED);
 	nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"11\">a queue IRQ on a CPU off its NIC's node</text>\n",
 		     x + 24, s.y + 12);
 	s.y += 22;
 	nn_sb_printf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#dddddd\" stroke=\"#777777\"/>\n",
-		     x, s.y, CELL, CELL);
+		     x, s.y, LEGCELL, LEGCELL);
 	nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"11\">queue IRQs of a NIC of unknown node (no "
 		     "judgement)</text>\n", x + 24, s.y + 12);
 	s.y += 22;
 	nn_sb_printf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#ffffff\" stroke=\"#c4c8ce\" "
-		     "stroke-dasharray=\"3 2\"/>\n", x, s.y, CELL, CELL);
+		     "stroke-dasharray=\"3 2\"/>\n", x, s.y, LEGCELL, LEGCELL);
 	nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"11\">dashed: housekeeping CPU (as planned)</text>\n",
 		     x + 24, s.y + 12);
 	s.y += 22;
@@ -720,6 +771,31 @@ static int draw_side(struct nn_sb *sb, const struct nn_hostview *v, int x, int y
 		nn_xml_escape(sb, buf);
 		nn_sb_puts(sb, "</text>\n");
 		s.y += 14;
+	}
+	if (v->traffic) {
+		double ti = 0, ts = 0, bi = -1;
+		int busy = -1;
+
+		for (i = 0; i < v->traffic->ncpus; i++) {
+			ti += v->traffic->irq[i];
+			ts += v->traffic->softirq[i];
+			double w = v->traffic->irq[i] + v->traffic->softirq[i];
+
+			if (w > bi && w > 0) {
+				bi = w;
+				busy = (int)i;
+			}
+		}
+		s.y += 6;
+		side_line(&s, NULL, NULL, 13, true, "Observed work");
+		snprintf(buf, sizeof(buf), "%.0f interrupts/s of the NICs, %.0f NET softirqs/s", ti, ts);
+		side_line(&s, "observed", NULL, 11, false, buf);
+		if (busy >= 0)
+			snprintf(buf, sizeof(buf), "busiest: CPU %d (node %d), %.0f interrupts/s, %.0f softirqs/s", busy,
+				 nn_topo_cpu_node(t, busy), v->traffic->irq[busy], v->traffic->softirq[busy]);
+		else
+			snprintf(buf, sizeof(buf), "no interrupt or NET softirq in the interval");
+		side_line(&s, "observed", NULL, 11, false, buf);
 	}
 	s.y += 6;
 	if (t->nnodes > 1 && t->nnodes <= 16) {

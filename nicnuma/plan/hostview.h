@@ -25,10 +25,16 @@ struct nn_sb;
  * negative rates: not observed). Rates are per second over @seconds. */
 struct nn_hv_traffic {
 	size_t ncpus;
-	const double *irq;		/* hardware interrupts/s of the drawn NICs' IRQs */
-	const double *softirq;		/* NET_RX + NET_TX softirqs/s */
+	double *irq;			/* hardware interrupts/s of the NICs' IRQs */
+	double *softirq;		/* NET_RX + NET_TX softirqs/s */
 	double seconds;			/* length of the observation */
 };
+
+struct nn_obs_report;
+/* The per-CPU rates of an observation (discover/observe.h's attribution):
+ * arrays allocated in @out (free with nn_hv_traffic_free). 0 or -ENOMEM. */
+int nn_hv_traffic_from_obs(const struct nn_obs_report *r, struct nn_hv_traffic *out);
+void nn_hv_traffic_free(struct nn_hv_traffic *t);
 
 /* One queue IRQ as drawn. CPU and node fields are -1 when unknown. */
 struct nn_hv_irq {
