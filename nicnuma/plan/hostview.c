@@ -17,9 +17,9 @@
 #include "nicnuma/plan/hostview.h"
 
 #define CELL 16			/* a CPU cell (hosts with more than 16 CPUs in a node) */
-#define BIGCELL 26		/* a CPU cell of a small host */
+#define BIGCELL 30		/* a CPU cell of a small host */
 #define LEGCELL 16		/* the legend's sample cells */
-#define STRIP 6			/* heat strip under a cell (with traffic) */
+#define STRIP 6			/* heat strip under a cell (with traffic; more for big cells) */
 #define MAXCOLS 16		/* cores in one row of an L3 group before it wraps */
 #define PAD 8			/* inside a node box */
 #define LINE 14			/* a text line */
@@ -198,6 +198,7 @@ struct layout {
 	int *cbox;			/* box index of each CPU */
 	int rowpitch;
 	int cell, pitch;		/* cell size and cell plus gap */
+	int strip;			/* heat strip height plus gap */
 };
 
 static void layout_free(struct layout *L)
@@ -317,7 +318,8 @@ static int make_layout(const struct nn_hostview *v, struct layout *L)
 	if (i == t->nnodes && t->ncpus <= 64)
 		L->cell = BIGCELL;
 	L->pitch = L->cell + (L->cell == BIGCELL ? 8 : 3);
-	L->rowpitch = L->pitch + (v->traffic ? STRIP : 0);
+	L->strip = L->cell == BIGCELL ? 2 * STRIP : STRIP;
+	L->rowpitch = L->pitch + (v->traffic ? L->strip : 0);
 	L->maxcpu = 1;
 	for (i = 0; i < t->ncpus; i++) {
 		if (t->cpus[i].id + 1 > L->maxcpu)
@@ -564,12 +566,12 @@ static void draw_panel(struct nn_sb *sb, const struct nn_hostview *v, const stru
 					     "y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#d95f02\" fill-opacity=\"%.2f\">"
 					     "<title>CPU %d: %.0f interrupts/s</title></rect>\n", id,
 					     v->traffic->irq ? v->traffic->irq[id] : 0, cx, cy + L->cell + 1, L->cell / 2,
-					     STRIP - 2, wi, id, v->traffic->irq ? v->traffic->irq[id] : 0);
+					     L->strip - 2, wi, id, v->traffic->irq ? v->traffic->irq[id] : 0);
 				nn_sb_printf(sb, "<rect class=\"heat softirq\" data-cpu=\"%d\" data-rate=\"%.0f\" x=\"%d\" "
 					     "y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#6a3d9a\" fill-opacity=\"%.2f\">"
 					     "<title>CPU %d: %.0f NET softirqs/s</title></rect>\n", id,
 					     v->traffic->softirq ? v->traffic->softirq[id] : 0, cx + L->cell / 2,
-					     cy + L->cell + 1, L->cell / 2, STRIP - 2, ws, id,
+					     cy + L->cell + 1, L->cell / 2, L->strip - 2, ws, id,
 					     v->traffic->softirq ? v->traffic->softirq[id] : 0);
 			}
 		}
@@ -765,8 +767,8 @@ static int draw_side(struct nn_sb *sb, const struct nn_hostview *v, int x, int y
 		nn_sb_printf(sb, "<rect x=\"%d\" y=\"%d\" width=\"8\" height=\"4\" fill=\"#d95f02\"/>"
 			     "<rect x=\"%d\" y=\"%d\" width=\"8\" height=\"4\" fill=\"#6a3d9a\"/>\n",
 			     x, s.y + 6, x + 8, s.y + 6);
-		snprintf(buf, sizeof(buf), "heat strip under a CPU: interrupts (left), NET softirqs (right), "
-			 "observed over %.0f s", v->traffic->seconds);
+		snprintf(buf, sizeof(buf), "heat strip: interrupts (left), NET softirqs (right) in %.0f s",
+			 v->traffic->seconds);
 		nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"11\">", x + 24, s.y + 11);
 		nn_xml_escape(sb, buf);
 		nn_sb_puts(sb, "</text>\n");
