@@ -844,11 +844,13 @@ static int draw_side(struct nn_sb *sb, const struct nn_hostview *v, int x, int y
 	return s.y - y;
 }
 
-void nn_hostview_svg(const struct nn_hostview *v, const char *title, struct nn_sb *sb)
+/* The picture; @heading: the title drawn on it too (standalone SVG; the
+ * page has it as its <h1>). */
+static void draw_svg(const struct nn_hostview *v, const char *title, bool heading, struct nn_sb *sb)
 {
 	struct layout L;
 	struct nn_sb side = NN_SB_INIT;
-	int panels, w, h, sideh, sx;
+	int panels, w, h, sideh, sx, top = MARGIN + (heading ? 2 * LINE + 8 : 0);
 
 	if (make_layout(v, &L)) {
 		if (!sb->err)
@@ -857,25 +859,36 @@ void nn_hostview_svg(const struct nn_hostview *v, const char *title, struct nn_s
 	}
 	panels = v->plan ? 2 : 1;
 	sx = MARGIN + L.panelw + 2 * MARGIN;
-	sideh = draw_side(&side, v, sx, MARGIN);
+	sideh = draw_side(&side, v, sx, top);
 	w = sx + SIDEW;
-	h = MARGIN + panels * (L.panelh + MARGIN);
-	if (sideh + 2 * MARGIN > h)
-		h = sideh + 2 * MARGIN;
+	h = top + panels * (L.panelh + MARGIN);
+	if (top + sideh + MARGIN > h)
+		h = top + sideh + MARGIN;
 	nn_svg_open(sb, "hostview", title, w, h);
 	nn_sb_printf(sb, "<defs><marker id=\"arrow\" viewBox=\"0 0 8 8\" refX=\"7\" refY=\"4\" markerWidth=\"6\" "
 		     "markerHeight=\"6\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\" fill=\"#444444\"/></marker>"
 		     "<marker id=\"arrow-red\" viewBox=\"0 0 8 8\" refX=\"7\" refY=\"4\" markerWidth=\"6\" "
 		     "markerHeight=\"6\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\" fill=\"%s\"/></marker></defs>\n",
 		     C_RED);
-	draw_panel(sb, v, &L, MARGIN, MARGIN, false);
+	if (heading) {
+		nn_sb_printf(sb, "<text class=\"heading\" x=\"%d\" y=\"%d\" font-size=\"18\" font-weight=\"bold\">",
+			     MARGIN, MARGIN + LINE + 4);
+		nn_xml_escape(sb, title);
+		nn_sb_puts(sb, "</text>\n");
+	}
+	draw_panel(sb, v, &L, MARGIN, top, false);
 	if (v->plan)
-		draw_panel(sb, v, &L, MARGIN, MARGIN + L.panelh + MARGIN, true);
+		draw_panel(sb, v, &L, MARGIN, top + L.panelh + MARGIN, true);
 	nn_sb_printf(sb, "<g class=\"side\">\n%s</g>\n</svg>\n", nn_sb_str(&side));
 	if (nn_sb_error(&side))
 		sb->err = sb->err ? sb->err : nn_sb_error(&side);
 	nn_sb_free(&side);
 	layout_free(&L);
+}
+
+void nn_hostview_svg(const struct nn_hostview *v, const char *title, struct nn_sb *sb)
+{
+	draw_svg(v, title, true, sb);
 }
 
 /* ---- the page ---- */
@@ -995,7 +1008,7 @@ void nn_hostview_html(const struct nn_hostview *v, const char *title, struct nn_
 		nn_sb_puts(sb, ".");
 	}
 	nn_sb_puts(sb, "</p>\n<div class=\"pic\">\n");
-	nn_hostview_svg(v, title, sb);
+	draw_svg(v, title, false, sb);
 	nn_sb_puts(sb, "</div>\n");
 	html_nics(sb, v);
 	html_irqs(sb, v);

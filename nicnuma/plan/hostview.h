@@ -68,7 +68,8 @@ int nn_hostview_make(const struct nn_host *host, const struct nn_plan *plan,
 		     const struct nn_hv_traffic *traffic, struct nn_hostview *v);
 void nn_hostview_free(struct nn_hostview *v);
 
-/* The picture as one <svg> element (standalone: it carries its xmlns). */
+/* The picture as one <svg> element (standalone: it carries its xmlns),
+ * @title as its <title> and as a heading drawn on it. */
 void nn_hostview_svg(const struct nn_hostview *v, const char *title, struct nn_sb *sb);
 /* The page: head with the bench report's CSP, the picture, then as text
  * every NIC, every off-node IRQ, the moves per node pair, the distances.

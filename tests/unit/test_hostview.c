@@ -278,6 +278,7 @@ static void test_svg_marks(void **state)
 	assert_null(strstr(svg, HOSTILE));
 	assert_null(strstr(svg, "t<itle"));
 	assert_non_null(strstr(svg, "<title>t&lt;itle</title>"));
+	assert_non_null(strstr(svg, "font-weight=\"bold\">t&lt;itle</text>"));
 	/* the moves: three, drawn one by one */
 	assert_int_equal(count(planned, "<path class=\"move\""), 3);
 	assert_int_equal(count(now, "<path class=\"move\""), 0);
