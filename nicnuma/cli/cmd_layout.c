@@ -23,7 +23,7 @@
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/plan/layout.h"
-#include "nicnuma/plan/unitfile.h"
+#include "nicnuma/core/unitfile.h"
 
 enum {
 	OPT_SERVICE = 512,

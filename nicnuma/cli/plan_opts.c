@@ -17,7 +17,7 @@
 #include "cli.h"
 #include "plan_opts.h"
 #include "nicnuma/act/plan_file.h"
-#include "nicnuma/discover/hugepages.h"
+#include "hugepages/hugepages.h"
 
 static int split_nics(const char *arg, struct nn_plan_opts *o)
 {
