@@ -2,7 +2,6 @@
 /* cmd_report.c - "nicnuma report": the host, its NICs and every queue IRQ
  * today and as planned, drawn as one self-contained HTML page (or SVG) */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,20 +11,31 @@
 #include "nicnuma/act/hostview_save.h"
 #include "nicnuma/discover/observe.h"
 #include "nicnuma/discover/pcie.h"
+#include "opts.h"
 #include "plan_opts.h"
 
 enum {
-	OPT_SVG = 512,
+	OPT_SVG = NN_OPT_OWN,
 	OPT_TITLE,
 	OPT_TRAFFIC,
 };
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma [--root DIR] [--json] report -o FILE [--svg] [--title TEXT]\n"
-"                              [--traffic SEC] [--plan FILE | PLAN OPTIONS]\n"
-"\n"
+static const struct nn_opt opts[] = {
+	{ "output", 'o', NN_ARG_REQUIRED, "FILE", "write the page to FILE (replaced atomically)", 'o' },
+	{ "svg", 0, NN_ARG_NONE, NULL, "write a standalone SVG picture instead of the page", OPT_SVG },
+	{ "title", 0, NN_ARG_REQUIRED, "TEXT", "the page's title (default: nicnuma report)", OPT_TITLE },
+	{ "traffic", 0, NN_ARG_REQUIRED, "SEC", "observe SEC seconds (1-3600) first and draw the work per "
+	  "CPU (under --root: the capture's samples 0 and 1)", OPT_TRAFFIC },
+	{ "plan", 0, NN_ARG_REQUIRED, "FILE", "draw this plan (from 'nicnuma plan --json'); without it a "
+	  "plan is made from the plan options below", NN_OPT_PLAN },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_report = {
+	.name = "report",
+	.usage = "nicnuma [--root DIR] [--json] report -o FILE [--svg] [--title TEXT]\n"
+		 "                              [--traffic SEC] [--plan FILE | PLAN OPTIONS]",
+	.intro =
 "Draw the host as one picture: each NUMA node as a box of CPU cells (a row of\n"
 "cores per L3 group, SMT siblings under their core) with its memory and\n"
 "distances; each NIC in its node's box with its PCIe verdict; each queue IRQ\n"
@@ -35,26 +45,16 @@ static void usage(FILE *fp)
 "outlined; a NIC of unknown locality (numa_node -1) is drawn apart and its\n"
 "marks grey: nothing is judged. Beside the picture: a legend, the distance\n"
 "matrix and the off-node IRQs as text. With --traffic, the work observed per\n"
-"CPU over SEC seconds (as 'nicnuma observe' samples it: the NICs' interrupts\n"
-"from /proc/interrupts, NET_RX and NET_TX from /proc/softirqs) is drawn as a\n"
-"heat strip under each CPU of today's picture. Nothing is changed on the host.\n"
+"CPU over SEC seconds (the NICs' interrupts from /proc/interrupts, NET_RX and\n"
+"NET_TX from /proc/softirqs) is drawn as a heat strip under each CPU of\n"
+"today's picture. Nothing is changed on the host.\n"
 "\n"
 "The page is one file with inline SVG and no script: its content-security\n"
-"policy (the bench report's) loads nothing. Open it in any browser.\n"
-"\n"
-"Options:\n"
-"  -o, --output FILE    write the page to FILE (replaced atomically)\n"
-"  --svg                write a standalone SVG picture instead of the page\n"
-"  --title TEXT         the page's title (default: nicnuma report)\n"
-"  --traffic SEC        observe SEC seconds (1-3600) first and draw the work per\n"
-"                       CPU (under --root: the capture's samples 0 and 1)\n"
-"  --plan FILE          draw this plan (from 'nicnuma plan --json'); without it\n"
-"                       a plan is made from the plan options below\n"
-"\n"
-"Plan options (as for 'nicnuma plan'; without --plan only):\n"
-NN_PLAN_OPTS_HELP
-"  -h, --help           this help\n"
-"\n"
+"policy (the bench report's) loads nothing. Open it in any browser.\n",
+	.opts = opts,
+	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB,
+	.group_title = "Plan options (as for 'nicnuma plan'; without --plan only):\n",
+	.outro =
 "Output: what was drawn - nodes, CPUs, NICs, queue IRQs, moves, red marks\n"
 "today and as planned, and each off-node IRQ. With --json: {\"report\":{\"file\",\n"
 "\"format\",\"bytes\",\"nodes\",\"cpus\",\"nics\",\"queue_irqs\",\"moves\",\"off_node_now\",\n"
@@ -71,8 +71,8 @@ NN_PLAN_OPTS_HELP
 "\n"
 "Exit status: 0 clean, 1 drawn with warnings (discovery problems, plan\n"
 "warnings such as unknown locality or spill), 2 error (bad option, no -o,\n"
-"unreadable plan or host, file not written).\n");
-}
+"unreadable plan or host, file not written).\n",
+};
 
 /* Two samples SEC apart (a fake root's samples 0 and 1, without waiting)
  * and their attribution, as per-CPU rates for the picture. */
@@ -185,24 +185,15 @@ static void print_summary(struct nn_ctx *ctx, const struct nn_hostview *v, const
 
 int nn_cmd_report(struct nn_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		NN_PLAN_LONGOPTS,
-		{ "plan", required_argument, NULL, NN_OPT_PLAN },
-		{ "output", required_argument, NULL, 'o' },
-		{ "svg", no_argument, NULL, OPT_SVG },
-		{ "title", required_argument, NULL, OPT_TITLE },
-		{ "traffic", required_argument, NULL, OPT_TRAFFIC },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct nn_out *o = &ctx->out;
 	const char *planfile = NULL, *output = NULL, *title = "nicnuma report";
 	struct nn_plan_opts po;
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	struct nn_hv_traffic tr;
 	struct nn_hostview v;
 	struct nn_plan p;
 	struct nn_host h;
-	bool svg = false, plan_opts = false;
+	bool svg = false;
 	size_t bytes = 0;
 	long traffic = 0;
 	int c, err, status = NN_EXIT_ERROR;
@@ -212,52 +203,38 @@ int nn_cmd_report(struct nn_ctx *ctx, int argc, char **argv)
 	memset(&h, 0, sizeof(h));
 	memset(&v, 0, sizeof(v));
 	memset(&tr, 0, sizeof(tr));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-		err = nn_plan_opt(ctx, c, optarg, &po);
-		if (err < 0)
-			goto out_opts;
-		if (err == 0) {
-			plan_opts = true;
-			continue;
-		}
+	st.plan = &po;
+	while ((c = nn_opt_next(ctx, &nn_desc_report, &st)) > 0) {
 		switch (c) {
-		case 'h':
-			usage(stdout);
-			status = NN_EXIT_OK;
-			goto out_opts;
 		case 'o':
-			output = optarg;
+			output = st.arg;
 			break;
 		case NN_OPT_PLAN:
-			planfile = optarg;
+			planfile = st.arg;
 			break;
 		case OPT_SVG:
 			svg = true;
 			break;
 		case OPT_TITLE:
-			title = optarg;
+			title = st.arg;
 			break;
 		case OPT_TRAFFIC:
-			if (nn_parse_long(optarg, &traffic) || traffic < 1 || traffic > 3600) {
-				nn_err(ctx, "report: --traffic '%s': want whole seconds, 1 to 3600", optarg);
+			if (nn_parse_long(st.arg, &traffic) || traffic < 1 || traffic > 3600) {
+				nn_err(ctx, "report: --traffic '%s': want whole seconds, 1 to 3600", st.arg);
 				goto out_opts;
 			}
 			break;
-		default:
-			usage(stderr);
-			goto out_opts;
 		}
 	}
-	if (optind < argc) {
-		nn_err(ctx, "report: unexpected argument '%s' (see nicnuma report --help)", argv[optind]);
+	if (c < 0) {
+		status = nn_opt_exit(c);
 		goto out_opts;
 	}
 	if (!output || !*output) {
 		nn_err(ctx, "report: -o FILE is needed: the page is written to a file");
 		goto out_opts;
 	}
-	if (planfile && plan_opts) {
+	if (planfile && st.plan_given) {
 		nn_err(ctx, "report: plan options make a new plan; they cannot change --plan %s", planfile);
 		goto out_opts;
 	}
