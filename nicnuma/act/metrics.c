@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -541,7 +542,7 @@ static void read_watch(struct nn_ctx *ctx, struct nn_metrics_watch *w)
 	if (err == -EINVAL)
 		nn_warn(ctx, NN_WATCH_RUNDIR_JSON, "not a JSON object: watcher state ignored");
 	else if (err && err != -ENOENT)
-		nn_warn(ctx, NN_WATCH_RUNDIR_JSON, "cannot read: %s", strerror(-err));
+		nn_warn(ctx, NN_WATCH_RUNDIR_JSON, "cannot read: %s", nn_read_strerror(err));
 	if (!err)
 		nn_metrics_watch_from_state(&st, w);
 	nn_watch_state_free(&st);

@@ -172,7 +172,17 @@ int nn_write_atomic_path(const char *path, const void *data, size_t len, mode_t 
 	if (!dir)
 		return -ENOMEM;
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	err = dfd < 0 ? -errno : nn_write_atomic_at(dfd, base, data, len, mode);
+	err = dfd < 0 ? -errno : 0;
+	/* A directory at the path (planted in a textfile directory another
+	 * user can write) is said before any temp file is made. */
+	if (!err) {
+		struct stat st;
+
+		if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
+			err = -EISDIR;
+	}
+	if (!err)
+		err = nn_write_atomic_at(dfd, base, data, len, mode);
 	if (dfd >= 0)
 		close(dfd);
 	free(dir);

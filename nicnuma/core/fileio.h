@@ -20,7 +20,8 @@ int nn_write_atomic_at(int dirfd, const char *name, const void *data, size_t len
 
 /* The same for a path as a user gives it ("out.html", "/srv/x.prom"):
  * @path's directory is opened (it must exist) and its last component
- * replaced. -EISDIR when @path ends in "/", "." or "..". */
+ * replaced. -EISDIR when @path ends in "/", "." or "..", or names a
+ * directory (checked before any temp file is made). */
 int nn_write_atomic_path(const char *path, const void *data, size_t len, mode_t mode);
 
 /* mkdir -p of the relative path @rel below @dirfd, one component at a time:
