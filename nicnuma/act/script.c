@@ -8,13 +8,11 @@
  * end the comment).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
@@ -361,36 +359,19 @@ int nn_script_render(FILE *out, const struct nn_plan *plan, const struct nn_scri
 
 int nn_script_write(const char *path, const struct nn_plan *plan, const struct nn_script_opts *opts)
 {
-	const char *slash = strrchr(path, '/');
-	char *text = NULL, *dir = NULL;
+	char *text = NULL;
 	size_t len = 0;
 	FILE *fp;
-	int dfd, err;
+	int err;
 
-	if (!*path || (slash && !slash[1]))
-		return -EISDIR;
 	fp = open_memstream(&text, &len);
 	if (!fp)
 		return -errno;
 	err = nn_script_render(fp, plan, opts);
 	if (fclose(fp) && !err)
 		err = -ENOMEM;
-	if (err)
-		goto out;
-	dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
-	if (!dir) {
-		err = -ENOMEM;
-		goto out;
-	}
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0) {
-		err = -errno;
-		goto out;
-	}
-	err = nn_write_atomic_at(dfd, slash ? slash + 1 : path, text, len, 0755);
-	close(dfd);
-out:
-	free(dir);
+	if (!err)
+		err = nn_write_atomic_path(path, text, len, 0755);
 	free(text);
 	return err;
 }

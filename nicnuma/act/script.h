@@ -24,7 +24,7 @@ struct nn_script_opts {
 /* Writes the script for @plan to @out. 0, -EIO on a write error, -ENOMEM. */
 int nn_script_render(FILE *out, const struct nn_plan *plan, const struct nn_script_opts *opts);
 /* Writes the script to the file @path (the user's, not inside the fs root),
- * mode 0755 whatever the umask, through nn_write_atomic_at: a new temp file
+ * mode 0755 whatever the umask, through nn_write_atomic_path: a new temp file
  * beside it (O_EXCL, never through a link), fsync'd and renamed over @path,
  * so a reader never sees half a script. 0 or a negative errno; on error
  * nothing is left behind. */
