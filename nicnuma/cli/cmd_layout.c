@@ -275,7 +275,8 @@ static int emit_files(struct nn_ctx *ctx, const struct layout_args *a, const str
 		nn_print_string(o, PRINT_JSON, "path", NULL, path);
 		if (a->dry_run) {
 			nn_print_string(o, PRINT_JSON, "content", NULL, files[i].content);
-			nn_printf(o, "\n--- %s ---\n%s", path, files[i].content);
+			nn_printf(o, "\n--- %s ---\n", path);
+			nn_print_block(o, files[i].content);
 		} else {
 			err = nn_layout_write_unit(outfd, &files[i]);
 			if (err)
