@@ -156,6 +156,9 @@ static void host_free(struct nn_host *h)
 	}
 	free(h->topo.nodes);
 	nn_cpuset_free(&h->topo.online);
+	nn_cpuset_free(&h->topo.isol.isolated);
+	nn_cpuset_free(&h->topo.isol.nohz_full);
+	nn_cpuset_free(&h->topo.isol.isolcpus);
 	for (i = 0; i < h->nnics; i++) {
 		struct nn_nic *n = &h->nics[i];
 
@@ -530,6 +533,72 @@ static void test_housekeeping_reserve_and_cpus(void **state)
 	o.nics[0] = strdup("nope");
 	o.nnics = 1;
 	assert_int_equal(nn_plan_make(&h, &o, &p), -ENODEV);
+	nn_plan_opts_free(&o);
+	host_free(&h);
+}
+
+/* Isolated CPUs take no queue IRQ and no housekeeping role unless --cpus
+ * names them, and the plan lists what it left out. */
+static void test_isolated_left_out(void **state)
+{
+	struct nn_plan_opts o;
+	struct nn_host h;
+	struct nn_plan p, back;
+	struct json_object *doc;
+	char why[256], *s;
+
+	(void)state;
+	xeon(&h);
+	/* node 1 = 4-7,12-15: its first two cores (4/12, 5/13) isolated */
+	set_list(&h.topo.isol.isolcpus, "4-5");
+	h.topo.isol.isolcpus_flags = NN_ISOL_DOMAIN | NN_ISOL_MANAGED_IRQ;
+	set_list(&h.topo.isol.nohz_full, "12-13");
+	add_nic(&h, "mlx0", "0000:81:00.0", 1, "4-7,12-15", 2, 100, MLX5);
+	memset(&o, 0, sizeof(o));
+	plan_ok(&h, &o, &p);
+	s = nn_cpuset_format_list(&p.isolated);
+	assert_string_equal(s, "4-5,12-13");
+	free(s);
+	s = nn_cpuset_format_list(&p.housekeeping);
+	assert_string_equal(s, "0,6,8,14");	/* node 1: its lowest non-isolated core */
+	free(s);
+	assert_string_equal(qcpus(&p, "mlx0", 0, NN_QDIR_RXTX), "7");
+	assert_string_equal(qcpus(&p, "mlx0", 1, NN_QDIR_RXTX), "15");
+	assert_string_equal(qcpus(&p, "mlx0", -1, NN_QDIR_NONE), "6,14");
+	/* The plan file keeps the list. */
+	doc = nn_plan_to_json(&p);
+	assert_non_null(doc);
+	assert_int_equal(nn_plan_from_json(doc, &back, why, sizeof(why)), 0);
+	assert_true(nn_cpuset_equal(&back.isolated, &p.isolated));
+	json_object_put(doc);
+	nn_plan_free(&back);
+	nn_plan_free(&p);
+
+	/* --cpus naming isolated CPUs hands them over. */
+	set_list(&o.cpus, "4-7,12-15");
+	plan_ok(&h, &o, &p);
+	assert_true(nn_cpuset_empty(&p.isolated));
+	assert_string_equal(qcpus(&p, "mlx0", 0, NN_QDIR_RXTX), "4");
+	assert_string_equal(qcpus(&p, "mlx0", 1, NN_QDIR_RXTX), "5");
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+
+	/* --reserve on an isolated CPU: dropped, with a warning. */
+	memset(&o, 0, sizeof(o));
+	o.has_reserve = true;
+	set_list(&o.reserve, "0,4,6");
+	plan_ok(&h, &o, &p);
+	assert_true(has_warning(&p, "--reserve: CPUs 4 are isolated"));
+	s = nn_cpuset_format_list(&p.housekeeping);
+	assert_string_equal(s, "0,6");
+	free(s);
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+
+	/* Every allowed CPU isolated: nothing left to plan on. */
+	set_list(&h.topo.isol.isolated, "0-15");
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(nn_plan_make(&h, &o, &p), -EINVAL);
 	nn_plan_opts_free(&o);
 	host_free(&h);
 }
@@ -1069,6 +1138,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_node_local_cpus),
 		cmocka_unit_test(test_two_nics_one_node),
 		cmocka_unit_test(test_housekeeping_reserve_and_cpus),
+		cmocka_unit_test(test_isolated_left_out),
 		cmocka_unit_test(test_remote_and_spread_policy),
 		cmocka_unit_test(test_channels_irqbalance_novirt),
 		cmocka_unit_test(test_rss_equal),
