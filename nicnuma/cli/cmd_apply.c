@@ -13,7 +13,7 @@
 #include "plan_opts.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/discover/host.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/discover/coexist.h"
 

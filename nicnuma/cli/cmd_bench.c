@@ -26,7 +26,7 @@
 #include "nicnuma/act/bench_exec.h"
 #include "nicnuma/plan/bench_html.h"
 #include "nicnuma/discover/topo.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 
 #define BENCH_PAGES NN_BENCH_PAGES
 #define NPCT NN_BENCH_NPCT

@@ -11,11 +11,11 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "nicnuma/act/hp_set.h"
-#include "nicnuma/plan/hp_target.h"
+#include "hugepages/hp_set.h"
+#include "hugepages/hp_target.h"
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/plan/plan.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 
 static void usage_main(FILE *fp)
 {

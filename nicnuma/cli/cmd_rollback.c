@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "plan_opts.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 #include "nicnuma/act/change_kinds.h"
 
 static void usage(FILE *fp)

@@ -10,7 +10,7 @@
 #include "nicnuma/core/names.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/act/persist.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 #include "nicnuma/act/watch.h"
 
 static void usage(FILE *fp)

@@ -16,7 +16,8 @@
 #include "nicnuma/core/strbuf.h"
 #include "cli.h"
 #include "plan_opts.h"
-#include "nicnuma/discover/hugepages.h"
+#include "nicnuma/act/plan_file.h"
+#include "hugepages/hugepages.h"
 
 static int split_nics(const char *arg, struct nn_plan_opts *o)
 {

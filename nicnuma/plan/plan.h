@@ -13,6 +13,8 @@
 
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/discover/host.h"
+#include "hugepages/hugepages.h"
+#include "irq/irqbalance.h"
 
 struct json_object;
 
@@ -20,12 +22,6 @@ enum nn_policy {
 	NN_POLICY_LOCAL = 0,	/* the NIC's node, spill by distance */
 	NN_POLICY_SPREAD,	/* all nodes */
 	NN_POLICY_REMOTE,	/* farthest node: for mismatch experiments */
-};
-
-enum nn_irqbalance_action {
-	NN_IRQB_STOP = 0,	/* default: stop (and disable under systemd) */
-	NN_IRQB_BAN,		/* keep it, fence the planned IRQs */
-	NN_IRQB_NONE,		/* leave it alone (not running, or --irqbalance=ignore) */
 };
 
 /* --rss: how the RSS indirection table is planned (issue 12 item 4). */
@@ -95,14 +91,6 @@ struct nn_plan_rss {
 	size_t nqueues;
 };
 
-struct nn_plan_hugepages {
-	int node;
-	unsigned long size_kb;
-	long current;			/* nr_hugepages now, -1 unknown */
-	long target;			/* nr_hugepages to set: max(current, request) */
-	long request;			/* pages asked for (--hugepages COUNT): DPDK --socket-mem */
-};
-
 /* Identifies the host a plan was made for; apply refuses another shape. */
 struct nn_plan_shape {
 	int ncpus;
@@ -155,9 +143,6 @@ int nn_plan_from_json(struct json_object *doc, struct nn_plan *plan, char *why, 
  * "plan NAME: plan.nics[0].nic: '../x' is not an interface name: ...". */
 int nn_plan_parse(const char *name, const char *buf, size_t len, struct nn_plan *plan,
 		  char *why, size_t whylen);
-/* Reads and parses plan file @path ("-" stdin), refusing more than
- * NN_DOC_MAX_BYTES (-EFBIG) after reading one byte past it. */
-int nn_plan_read_file(const char *path, struct nn_plan *plan, char *why, size_t whylen);
 /* 0 when @plan fits @host; -EXDEV with @why ("plan is for 112 CPUs, host has 2") otherwise. */
 int nn_plan_check_shape(const struct nn_plan *plan, const struct nn_host *host, char *why, size_t whylen);
 
@@ -189,8 +174,6 @@ int nn_rss_policy_parse(const char *s, enum nn_rss_policy *p);
 /* Names as on the command line and in JSON; parse returns -EINVAL on others. */
 const char *nn_policy_name(enum nn_policy p);
 int nn_policy_parse(const char *s, enum nn_policy *p);
-const char *nn_irqbalance_action_name(enum nn_irqbalance_action a);	/* stop|ban|none */
-int nn_irqbalance_action_parse(const char *s, enum nn_irqbalance_action *a); /* + "ignore" */
 const char *nn_qdir_name(enum nn_qdir d);	/* rxtx|rx|tx, NULL for NN_QDIR_NONE */
 
 #endif
