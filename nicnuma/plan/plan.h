@@ -51,6 +51,7 @@ struct nn_plan_irq {
 	char *nic;
 	int queue;			/* -1 non-queue IRQ (goes to housekeeping) */
 	enum nn_qdir dir;
+	enum nn_irq_role role;		/* unknown: placed like a queue IRQ, never on housekeeping */
 	int node;			/* node of @cpus; -1 several or unknown */
 	struct nn_cpuset cpus;		/* target smp_affinity_list */
 	char *reason;			/* "local node 1, core 5", "housekeeping", "spill to node 2 (distance 12)" */

@@ -121,6 +121,7 @@ struct json_object *nn_plan_to_json(const struct nn_plan *plan)
 		CHK(add(o, "nic", json_object_new_string(q->nic)));
 		CHK(add(o, "queue", opt_int(q->queue)));
 		CHK(add(o, "dir", opt_str(nn_qdir_name(q->dir))));
+		CHK(add(o, "role", json_object_new_string(nn_irq_role_name(q->role))));
 		CHK(add(o, "node", opt_int(q->node)));
 		NEW(v, cpus_json(&q->cpus));
 		CHK(add(o, "cpus", v));
@@ -343,6 +344,29 @@ static int parse_dir(struct rd *r, struct json_object *o, const char *where, enu
 	return ret;
 }
 
+/* "role" (queue, misc, unknown); plans written before it had none: a queue
+ * index then says queue, its absence misc. */
+static int parse_role(struct rd *r, struct json_object *o, const char *where, struct nn_plan_irq *x)
+{
+	char *s = NULL;
+	int ret = get_str(r, o, where, "role", true, &s);
+
+	if (ret)
+		return ret;
+	if (!s)
+		x->role = x->queue >= 0 ? NN_IRQ_ROLE_QUEUE : NN_IRQ_ROLE_MISC;
+	else if (!strcmp(s, "queue"))
+		x->role = NN_IRQ_ROLE_QUEUE;
+	else if (!strcmp(s, "misc"))
+		x->role = NN_IRQ_ROLE_MISC;
+	else if (!strcmp(s, "unknown"))
+		x->role = NN_IRQ_ROLE_UNKNOWN;
+	else
+		ret = bad(r, "%s.role: unknown role '%s' (queue, misc or unknown)", where, s);
+	free(s);
+	return ret;
+}
+
 #define TRY(x) do { ret = (x); if (ret) goto fail; } while (0)
 
 static int read_shape(struct rd *r, struct json_object *p, struct nn_plan *plan)
@@ -432,6 +456,7 @@ static int read_irqs(struct rd *r, struct json_object *p, struct nn_plan *plan)
 		TRY(get_int(r, o, where, "queue", true, 0, NN_QUEUE_MAX, &v));
 		x->queue = (int)v;
 		TRY(parse_dir(r, o, where, &x->dir));
+		TRY(parse_role(r, o, where, x));
 		TRY(get_int(r, o, where, "node", true, 0, NN_NODE_MAX, &v));
 		x->node = (int)v;
 		TRY(get_cpus(r, o, where, "cpus", false, &x->cpus));
