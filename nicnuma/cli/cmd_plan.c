@@ -59,7 +59,9 @@ static void usage(FILE *fp)
 "    NIC's node - the nearest node its queues spilled to when its own has no\n"
 "    usable CPU - round-robin (queue i %% n); local:cpu weights each queue by\n"
 "    its CPU share (sum of 1/k over its CPUs, k the local queues on a CPU) in\n"
-"    contiguous blocks like ethtool -X weight. No local queue, a driver\n"
+"    contiguous blocks like ethtool -X weight. Rx queues bound to AF_XDP,\n"
+"    io_uring zero-copy or devmem (netdev genl queue-get) are left out, with\n"
+"    a note (\"reserved\"). No local queue, a driver\n"
 "    without RSS, or a NIC not placed by node (spread, remote, unknown\n"
 "    locality): no table and a warning. Under --root the table size is\n"
 "    unknown (null): apply and check use the live size.\n"
@@ -75,7 +77,8 @@ NN_PLAN_RSS_HELP
 "free of queue IRQs and housekeeping, --socket-mem MB per node, -a the node's\n"
 "NIC PCI addresses); with --rss each NIC's table (size, queues, weights);\n"
 "what happens to irqbalance; warnings. \"rss\" entries: {\"nic\",\"table_size\"\n"
-"(null: the live size), \"queues\", \"weights\" (local:cpu only)}.\n"
+"(null: the live size), \"queues\", \"weights\" (local:cpu only), \"reserved\" (the\n"
+"bound queues left out: [{\"queue\",\"bound\"}])}.\n"
 "\n"
 "With --json: {\"plan\":{\"shape\",\"policy\",\"housekeeping\",\"isolated\",\"nics\",\"irqs\",\n"
 "\"xps\",\"channels\",\"rss\",\"hugepages\",\"irqbalance\",\"warnings\"},\"eal\":[{\"node\",\"args\",\n"
@@ -234,6 +237,20 @@ static void print_channels_hugepages(struct nn_out *o, const struct nn_plan *p)
 				nn_printf(o, "%s%d", k ? "," : "", r->weights[k]);
 		}
 		nn_printf(o, "\n");
+		for (k = 0; k < r->nreserved; k++) {
+			unsigned int bit;
+			const char *sep = "";
+
+			nn_printf(o, "  %-16s note: queue %d left out, bound to ", "", r->reserved[k].queue);
+			for (bit = 1; bit & NN_QBIND_ALL; bit <<= 1)
+				if (r->reserved[k].bound & bit) {
+					nn_printf(o, "%s%s", sep, bit == NN_QBIND_XSK ? "AF_XDP (xsk)" :
+						  bit == NN_QBIND_IO_URING ? "io_uring zero-copy" :
+						  "devmem (dmabuf)");
+					sep = ", ";
+				}
+			nn_printf(o, "\n");
+		}
 	}
 	if (p->nhugepages)
 		nn_printf(o, "\nhugepages (per node)\n");
