@@ -26,7 +26,7 @@ const struct nn_cmd_desc nn_desc_plan = {
 "    cores run out, then queues share CPUs; rx and tx IRQs of one queue index\n"
 "    (virtio input.N/output.N) share a CPU;\n"
 "  - isolated CPUs (cpu/isolated, nohz_full, isolcpus=; see nicnuma topo) take\n"
-"    no queue IRQ, NAPI thread or housekeeping role unless --cpus names them;\n"
+"    no queue IRQ, XPS mask or housekeeping role unless --cpus names them;\n"
 "    the plan lists the ones it left out (\"isolated\"; a note in the table);\n"
 "  - housekeeping CPUs (default: the first non-isolated core of each node and\n"
 "    its siblings) take no queue IRQ; the NIC's other IRQs (config, async,\n"
@@ -398,7 +398,7 @@ int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv)
 		free(hk);
 		if (!nn_cpuset_empty(&p.isolated))
 			nn_print_cpuset(o, PRINT_FP, NULL, "note: isolated CPUs %s left out (no queue IRQ, "
-					"NAPI thread or housekeeping role; --cpus naming them uses them)\n",
+					"XPS mask or housekeeping role; --cpus naming them uses them)\n",
 					&p.isolated);
 		nn_printf(o, "\n");
 		print_nics(o, &p);

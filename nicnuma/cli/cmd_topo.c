@@ -29,8 +29,8 @@ const struct nn_cmd_desc nn_desc_topo = {
 "\n"
 "Isolated CPUs are shown per source: cpu/isolated, cpu/nohz_full and the\n"
 "isolcpus= words of /proc/cmdline with their flags (nohz, domain,\n"
-"managed_irq; a plain list means domain). plan puts no queue IRQ, NAPI\n"
-"thread or housekeeping role on any of them unless --cpus names it.\n"
+"managed_irq; a plain list means domain). plan puts no queue IRQ, XPS mask\n"
+"or housekeeping role on any of them unless --cpus names it.\n"
 "\n"
 "Nodes without CPUs are memory-only (CXL, HBM, or a VM's memory node); nodes\n"
 "with CPUs but no memory are CPU-only: their CPUs always allocate remotely.\n"
@@ -217,7 +217,7 @@ static int print_isolation(struct nn_out *o, const struct nn_topo *t)
 
 	if (err)
 		return err;
-	nn_printf(o, "\nIsolated CPUs (no queue IRQ, NAPI thread or housekeeping role there unless "
+	nn_printf(o, "\nIsolated CPUs (no queue IRQ or housekeeping role there unless "
 		  "--cpus names them):\n");
 	nn_open_object(o, "isolation");
 	nn_printf(o, "  %-30s ", "all sources (online)");

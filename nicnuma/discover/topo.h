@@ -141,7 +141,7 @@ int nn_topo_farthest_node(const struct nn_topo *t, int from, unsigned int wants,
 int nn_topo_default_housekeeping(const struct nn_topo *t, struct nn_cpuset *out);
 
 /* Isolated CPUs: online CPUs in /sys/devices/system/cpu/isolated, nohz_full
- * or isolcpus= (any flag): no queue IRQ, NAPI thread or housekeeping role
+ * or isolcpus= (any flag): no queue IRQ, XPS mask or housekeeping role
  * goes there unless --cpus names it; a node's DPDK instance gets them first.
  * Empty when no source names any (or none was readable). 0 or -ENOMEM. */
 int nn_topo_isolated_cpus(const struct nn_topo *t, struct nn_cpuset *out);

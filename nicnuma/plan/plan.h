@@ -121,7 +121,7 @@ struct nn_plan {
 	enum nn_policy policy;
 	struct nn_cpuset housekeeping;	/* kept free of queue IRQs */
 	struct nn_cpuset isolated;	/* isolated CPUs left out (not named by --cpus):
-					 * no queue IRQ, NAPI thread or housekeeping there */
+					 * no queue IRQ, XPS or housekeeping there */
 	struct nn_plan_nic *nics;	/* sorted by name */
 	size_t nnics;
 	struct nn_plan_irq *irqs;
