@@ -154,7 +154,10 @@ int nn_genl_parse(const void *buf, size_t len, uint16_t family, struct nn_genl *
 	const struct nlmsghdr *nlh = buf;
 	int left = len > INT_MAX ? INT_MAX : (int)len;
 
-	while (mnl_nlmsg_ok(nlh, left)) {
+	/* mnl_nlmsg_ok() compares the length as an int: 0xffffffff passes as
+	 * -1, and mnl_nlmsg_next() then steps by 0 forever. Unsigned first. */
+	while (left >= (int)sizeof(*nlh) && nlh->nlmsg_len <= (unsigned int)left &&
+	       mnl_nlmsg_ok(nlh, left)) {
 		const struct genlmsghdr *gh;
 		int err;
 
