@@ -861,11 +861,15 @@ static int take_genl(struct nn_nic *nic, const struct nn_genl *g)
 /* Queue <-> NAPI <-> IRQ from the kernel where the driver links NAPIs to
  * IRQs: such an IRQ serves the queues whose NAPI it is (rx queue index first,
  * the direction from which types it serves). Other IRQs keep the name table's
- * answer. */
+ * answer; when every NAPI names its IRQ, one the table does not know is a
+ * non-queue vector (control, async) by the kernel's word. */
 static void genl_decide(struct nn_nic *nic)
 {
+	bool all_linked = nic->ngnapis > 0;
 	size_t i, j, k;
 
+	for (i = 0; i < nic->ngnapis; i++)
+		all_linked &= nic->gnapis[i].irq >= 0;
 	for (i = 0; i < nic->ngnapis; i++) {
 		const struct nn_genl_napi *np = &nic->gnapis[i];
 		int rx = -1, tx = -1;
@@ -894,6 +898,15 @@ static void genl_decide(struct nn_nic *nic)
 			q->role = NN_IRQ_ROLE_QUEUE;
 			q->source = NN_IRQ_SRC_NETLINK;
 			q->napi_id = np->id;
+		}
+	}
+	/* Every NAPI names its IRQ: a vector none names serves no queue. */
+	for (k = 0; all_linked && k < nic->nirqs; k++) {
+		struct nn_irq *q = &nic->irqs[k];
+
+		if (q->source == NN_IRQ_SRC_UNKNOWN) {
+			q->role = NN_IRQ_ROLE_MISC;
+			q->source = NN_IRQ_SRC_NETLINK;
 		}
 	}
 }
