@@ -252,7 +252,8 @@ static int read_irq(struct nic_scan *s, const struct nn_nic *nic, const char *ms
 		q->name = strdup(it->name);
 		if (!q->name)
 			return -ENOMEM;
-		q->role = nn_irq_name_role(q->name, nic->driver, nic->name, nic->pci, &q->queue, &q->dir, NULL);
+		q->role = nn_irq_name_role(q->name, nic->driver, nic->name, nic->pci, &q->queue, &q->dir,
+					   &q->name_flags);
 		if (q->role != NN_IRQ_ROLE_UNKNOWN)
 			q->source = NN_IRQ_SRC_NAME;
 	}
@@ -783,26 +784,14 @@ static void name_halves(struct nn_nic *nic)
 {
 	size_t i, k = 0;
 
-	for (i = 0; i < nic->nirqs; i++) {
-		struct nn_irq *q = &nic->irqs[i];
-		int flags = 0, qi;
-		enum nn_qdir d;
-
-		if (q->source == NN_IRQ_SRC_NAME && q->role == NN_IRQ_ROLE_QUEUE &&
-		    nn_irq_name_role(q->name, nic->driver, nic->name, nic->pci, &qi, &d, &flags) ==
-		    NN_IRQ_ROLE_QUEUE && (flags & NN_IRQ_ROW_HALVES))
-			k++;
-	}
+	for (i = 0; i < nic->nirqs; i++)
+		k += nic->irqs[i].role == NN_IRQ_ROLE_QUEUE && (nic->irqs[i].name_flags & NN_IRQ_ROW_HALVES);
 	if (k < 2)
 		return;
 	for (i = 0; i < nic->nirqs; i++) {
 		struct nn_irq *q = &nic->irqs[i];
-		int flags = 0, qi;
-		enum nn_qdir d;
 
-		if (q->source != NN_IRQ_SRC_NAME || q->role != NN_IRQ_ROLE_QUEUE ||
-		    nn_irq_name_role(q->name, nic->driver, nic->name, nic->pci, &qi, &d, &flags) !=
-		    NN_IRQ_ROLE_QUEUE || !(flags & NN_IRQ_ROW_HALVES))
+		if (q->role != NN_IRQ_ROLE_QUEUE || !(q->name_flags & NN_IRQ_ROW_HALVES))
 			continue;
 		if ((size_t)q->queue < k / 2) {
 			q->dir = NN_QDIR_TX;
