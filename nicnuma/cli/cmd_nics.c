@@ -190,9 +190,10 @@ static void print_queues(struct nn_out *o, const struct nn_nic *nic, bool table)
 			nn_print_null(o, PRINT_JSON, "threaded", NULL);
 		nn_print_string(o, PRINT_JSON, "binding", NULL, binding_name(q));
 		nn_close_object(o);
-		nthr += np && np->pid > 0;
 	}
 	nn_close_array(o);
+	for (i = 0; i < nic->ngnapis; i++)
+		nthr += nic->gnapis[i].pid > 0;
 	if (table)
 		nn_printf(o, "  %s: netdev genl: %zu queue%s, %zu NAPI%s, %zu with a thread\n", nic->name, nic->ngqueues,
 			  nic->ngqueues == 1 ? "" : "s", nic->ngnapis, nic->ngnapis == 1 ? "" : "s", nthr);

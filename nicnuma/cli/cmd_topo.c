@@ -455,6 +455,16 @@ int nn_cmd_topo(struct nn_ctx *ctx, int argc, char **argv)
 	nn_print_cpuset(o, PRINT_ANY, "online", "Online CPUs: %s", &t.online);
 	nn_printf(o, " (%u CPUs, %zu NUMA node%s)%s\n", nn_cpuset_count(&t.online), t.nnodes,
 		  t.nnodes == 1 ? "" : "s", t.knobs.hypervisor > 0 ? ", virtual machine" : "");
+	if (!t.offline_known)
+		nn_print_null(o, PRINT_JSON, "offline_cpus", NULL);
+	else
+		nn_print_cpuset(o, PRINT_JSON, "offline_cpus", NULL, &t.offline);
+	if (t.offline_known && !nn_cpuset_empty(&t.offline)) {
+		char *off = nn_cpuset_format_list(&t.offline);
+
+		nn_printf(o, "Offline:     %s (present, not online)\n", off ? off : "?");
+		free(off);
+	}
 	print_nodes(o, &t);
 	print_cpus(o, &t, cpus);
 	print_knobs(o, &t.knobs);

@@ -32,6 +32,7 @@ struct nn_irq {
 	enum nn_qdir dir;
 	enum nn_irq_role role;		/* queue / misc / unknown (neither netlink nor a name said) */
 	enum nn_irq_source source;
+	int name_flags;			/* the name table row's NN_IRQ_ROW_* */
 	long long napi_id;		/* from netlink; -1 unknown */
 	struct nn_cpuset affinity;	/* smp_affinity_list */
 	struct nn_cpuset effective;	/* effective_affinity_list */

@@ -75,6 +75,8 @@ struct nn_isolation {
 
 struct nn_topo {
 	struct nn_cpuset online;
+	struct nn_cpuset offline;	/* cpu/present minus online: present but offline */
+	bool offline_known;		/* cpu/present was read */
 	struct nn_cpu *cpus;		/* online CPUs, ascending id */
 	size_t ncpus;
 	struct nn_node *nodes;		/* ascending id; holes in numbering allowed */
