@@ -8,12 +8,15 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
+#include "nicnuma/core/cpuset.h"
 #include "nicnuma/core/fileio.h"
+#include "nicnuma/core/irq_names.h"
 #include "nicnuma/core/parse.h"
 
 static const char *skip_ws(const char *p, const char *end)
@@ -360,112 +363,11 @@ const struct nn_interrupt *nn_interrupts_find(const struct nn_interrupt *v, size
 	return NULL;
 }
 
-/* Whole-string decimal index (no sign, no spaces, fits an int). */
-static int parse_index(const char *p, size_t len, int *val)
-{
-	long v = 0;
-	size_t i;
-
-	if (len == 0 || len > 9)
-		return -EINVAL;
-	for (i = 0; i < len; i++) {
-		if (!isdigit((unsigned char)p[i]))
-			return -EINVAL;
-		v = v * 10 + (p[i] - '0');
-	}
-	*val = (int)v;
-	return 0;
-}
-
-/* "<prefix>-<word>-<N>" where <word> is one of the queue words; the whole name
- * must end in the index. */
-static bool suffix_queue(const char *name, const char *word, int *queue)
-{
-	size_t len = strlen(name), wl = strlen(word);
-	const char *dash, *p;
-
-	dash = strrchr(name, '-');
-	if (!dash || dash == name || parse_index(dash + 1, len - (size_t)(dash - name) - 1, queue))
-		return false;
-	/* walk back over "-<word>" */
-	if ((size_t)(dash - name) < wl + 1)
-		return false;
-	p = dash - wl;
-	if (strncasecmp(p, word, wl) || p[-1] != '-')
-		return false;
-	return p - 1 > name;	/* a non-empty device prefix */
-}
-
 int nn_irq_name_queue(const char *name, const char *ifname, const char *pci,
 		      int *queue, enum nn_qdir *dir)
 {
-	int q;
-
-	*queue = -1;
-	*dir = NN_QDIR_NONE;
-	(void)ifname;
-	if (!name || !*name)
-		return 0;
-
-	/* mlx5: "mlx5_comp<N>@pci:<addr>" (older kernels: "mlx5_comp<N>").
-	 * The address is explicit, so an IRQ of another function is not ours. */
-	if (!strncmp(name, "mlx5_comp", 9)) {
-		const char *at = strchr(name + 9, '@');
-		size_t len = at ? (size_t)(at - name - 9) : strlen(name + 9);
-
-		if (parse_index(name + 9, len, &q))
-			return 0;
-		if (at) {
-			if (strncmp(at, "@pci:", 5))
-				return 0;
-			if (pci && *pci && strcmp(at + 5, pci))
-				return 0;
-		}
-		*queue = q;
-		*dir = NN_QDIR_RXTX;
-		return 1;
-	}
-
-	/* virtio-net: "virtio<N>-input.<Q>" / "virtio<N>-output.<Q>" */
-	if (!strncmp(name, "virtio", 6) && isdigit((unsigned char)name[6])) {
-		const char *p = name + 6;
-
-		while (isdigit((unsigned char)*p))
-			p++;
-		if (!strncmp(p, "-input.", 7) && !parse_index(p + 7, strlen(p + 7), &q)) {
-			*queue = q;
-			*dir = NN_QDIR_RX;
-			return 1;
-		}
-		if (!strncmp(p, "-output.", 8) && !parse_index(p + 8, strlen(p + 8), &q)) {
-			*queue = q;
-			*dir = NN_QDIR_TX;
-			return 1;
-		}
-		return 0;	/* config, control, other virtio devices */
-	}
-
-	/* i40e "i40e-<if>-TxRx-<N>", ice "ice-<if>-TxRx-<N>", ixgbe/igb/igc/bnxt
-	 * "<if>-TxRx-<N>", split vectors "-rx-<N>"/"-tx-<N>", bnx2x "-fp-<N>".
-	 * The interface name in it is the one the driver saw when it requested the
-	 * IRQ (often "eth0" before udev renamed it), so it is not required to match
-	 * @ifname: the IRQ already comes from this device's msi_irqs. */
-	if (suffix_queue(name, "TxRx", &q) || suffix_queue(name, "fp", &q)) {
-		*queue = q;
-		*dir = NN_QDIR_RXTX;
-		return 1;
-	}
-	if (suffix_queue(name, "rx", &q)) {
-		*queue = q;
-		*dir = NN_QDIR_RX;
-		return 1;
-	}
-	if (suffix_queue(name, "tx", &q)) {
-		*queue = q;
-		*dir = NN_QDIR_TX;
-		return 1;
-	}
-	return 0;
+	/* The drivers' name table (irq_names.c), without knowing the driver. */
+	return nn_irq_name_role(name, NULL, ifname, pci, queue, dir, NULL) == NN_IRQ_ROLE_QUEUE;
 }
 
 int nn_parse_distances(const char *text, int **out, size_t *n)
@@ -619,4 +521,140 @@ int nn_parse_bracketed(const char *text, char *buf, size_t size)
 	memcpy(buf, p, len);
 	buf[len] = '\0';
 	return 0;
+}
+
+/* One flag word of isolcpus= before @end: its NN_ISOL_* bit, 0 unknown. */
+static unsigned int isol_flag(const char *p, const char *end)
+{
+	static const struct { const char *name; unsigned int bit; } f[] = {
+		{ "nohz", NN_ISOL_NOHZ },
+		{ "domain", NN_ISOL_DOMAIN },
+		{ "managed_irq", NN_ISOL_MANAGED_IRQ },
+	};
+	size_t i, n = (size_t)(end - p);
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (strlen(f[i].name) == n && !memcmp(p, f[i].name, n))
+			return f[i].bit;
+	return 0;
+}
+
+/* One isolcpus= value [v, e): flags while a word starts with a letter
+ * (kernel/sched/isolation.c reads them so), then the cpulist. */
+static int isol_value(const char *v, const char *e, struct nn_cpuset *cpus, unsigned int *flags)
+{
+	struct nn_cpuset one = NN_CPUSET_INIT;
+	unsigned int got = 0;
+	char *list;
+	int err;
+
+	if (e - v >= 2 && v[0] == '"' && e[-1] == '"') {
+		v++;
+		e--;
+	}
+	while (v < e && isalpha((unsigned char)*v)) {
+		const char *comma = memchr(v, ',', (size_t)(e - v));
+		unsigned int bit;
+
+		if (!comma)
+			return -EINVAL;	/* a flag must be followed by ",<cpulist>" */
+		bit = isol_flag(v, comma);
+		if (!bit)
+			return -EINVAL;
+		got |= bit;
+		v = comma + 1;
+	}
+	if (v == e)
+		return -EINVAL;
+	list = strndup(v, (size_t)(e - v));
+	if (!list)
+		return -ENOMEM;
+	err = nn_cpuset_parse_list(list, &one);
+	free(list);
+	if (!err)
+		err = nn_cpuset_or(cpus, &one);
+	nn_cpuset_free(&one);
+	if (!err)
+		*flags |= got ? got : NN_ISOL_DOMAIN;
+	return err == -ERANGE ? -EINVAL : err;
+}
+
+int nn_parse_isolcpus(const char *cmdline, struct nn_cpuset *cpus, unsigned int *flags,
+		      const char **bad, int *badlen)
+{
+	static const char key[] = "isolcpus=";
+	const char *p = cmdline;
+	bool found = false;
+	int err;
+
+	nn_cpuset_zero(cpus);
+	*flags = 0;
+	if (bad)
+		*bad = NULL;
+	if (badlen)
+		*badlen = 0;
+	while (p && *p) {
+		const char *w, *e;
+		bool quoted = false;
+
+		while (*p && isspace((unsigned char)*p))
+			p++;
+		w = p;
+		/* A word ends at unquoted white space (the kernel's next_arg). */
+		for (e = w; *e && (quoted || !isspace((unsigned char)*e)); e++)
+			if (*e == '"')
+				quoted = !quoted;
+		p = e;
+		if (e - w == 2 && w[0] == '-' && w[1] == '-')
+			break;	/* the rest is init's arguments, not the kernel's */
+		if ((size_t)(e - w) < sizeof(key) - 1 || memcmp(w, key, sizeof(key) - 1))
+			continue;
+		found = true;
+		err = isol_value(w + sizeof(key) - 1, e, cpus, flags);
+		if (err) {
+			nn_cpuset_zero(cpus);
+			*flags = 0;
+			if (err == -EINVAL && bad) {
+				*bad = w;
+				if (badlen)
+					*badlen = (int)(e - w > 200 ? 200 : e - w);
+			}
+			return err;
+		}
+	}
+	return found ? 0 : -ENOENT;
+}
+
+void nn_isol_flags_format(unsigned int flags, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (!size)
+		return;
+	buf[0] = '\0';
+	if (flags & NN_ISOL_NOHZ)
+		len += (size_t)snprintf(buf + len, size - len, "%snohz", len ? "," : "");
+	if ((flags & NN_ISOL_DOMAIN) && len < size)
+		len += (size_t)snprintf(buf + len, size - len, "%sdomain", len ? "," : "");
+	if ((flags & NN_ISOL_MANAGED_IRQ) && len < size)
+		snprintf(buf + len, size - len, "%smanaged_irq", len ? "," : "");
+}
+
+int nn_parse_sys_cpulist(const char *text, struct nn_cpuset *out)
+{
+	const char *p = text;
+
+	if (!text)
+		return -EINVAL;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!strncmp(p, "(null)", 6)) {
+		for (p += 6; *p == ' ' || *p == '\t' || *p == '\n'; p++)
+			;
+		if (*p)
+			return -EINVAL;
+		nn_cpuset_zero(out);
+		return 0;
+	}
+	return nn_cpuset_parse_list(text, out);
 }

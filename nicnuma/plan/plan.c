@@ -6,6 +6,9 @@
  *  - CPUs are grouped into physical cores (package/die/core ids, else thread
  *    siblings), cores sorted by node, then L3 group, then first thread, so one
  *    L3 group fills before the next;
+ *  - isolated CPUs (nn_topo_isolated_cpus: isolcpus=, nohz_full,
+ *    cpu/isolated) take nothing unless --cpus names them: they are left out
+ *    of the allowed CPUs and of housekeeping, and the plan lists them;
  *  - housekeeping CPUs (first core of each node, or --reserve) never take
  *    queue IRQs; non-queue IRQs (config, async, ctrl) go there;
  *  - NICs whose queues target the same CPUs form a group: disjoint cores while
@@ -18,7 +21,9 @@
  *    "too few" case: a remote socket costs more than an SMT sibling);
  *  - --rss local: the RSS table spreads over the queues whose planned rx IRQs
  *    all sit on the NIC's node (the nearest spill node when the node has no
- *    usable CPU), equal weights or (local:cpu) each queue's CPU share.
+ *    usable CPU), equal weights or (local:cpu) each queue's CPU share;
+ *    rx queues the kernel reports bound (AF_XDP, io_uring zero-copy, devmem:
+ *    netdev genl queue-get) are left out, with a note.
  */
 #include <errno.h>
 #include <limits.h>
@@ -74,6 +79,8 @@ struct pick {
 
 struct nicst {
 	const struct nn_nic *nic;
+	int *effq;			/* per IRQ: the queue slot it is placed as, -1 housekeeping */
+	size_t nunknown;		/* IRQs of no recognised role, placed like queues */
 	int *slots;			/* distinct queue indices, ascending */
 	size_t nslots;
 	size_t demand;			/* cores it asks for: active queues, <= nslots */
@@ -273,13 +280,48 @@ static bool nic_selected(const struct nn_plan_opts *o, const struct nn_nic *n)
 	return false;
 }
 
+/* Never worse than before: an IRQ neither netlink nor the name table gives a
+ * role is not moved to housekeeping (where a whole NIC's queues could pile
+ * up on one core) but placed like one more queue IRQ, after the recognised
+ * queues, so it spreads over the NIC's CPUs like them (docs/discovery.md). */
+static int effective_queues(struct nicst *ns)
+{
+	const struct nn_nic *n = ns->nic;
+	int next = 0;
+	size_t i;
+
+	ns->effq = calloc(n->nirqs ? n->nirqs : 1, sizeof(*ns->effq));
+	if (!ns->effq)
+		return -ENOMEM;
+	for (i = 0; i < n->nirqs; i++)
+		if (n->irqs[i].queue >= next)
+			next = n->irqs[i].queue + 1;
+	for (i = 0; i < n->nirqs; i++) {
+		const struct nn_irq *q = &n->irqs[i];
+
+		if (q->queue >= 0) {
+			ns->effq[i] = q->queue;
+		} else if (q->role != NN_IRQ_ROLE_MISC && q->has_affinity) {
+			/* unknown, or a queue vector without an index of its own */
+			ns->effq[i] = next++;
+			ns->nunknown += q->role == NN_IRQ_ROLE_UNKNOWN;
+		} else {
+			ns->effq[i] = -1;
+		}
+	}
+	return 0;
+}
+
 static int queue_slots(struct nicst *ns)
 {
 	const struct nn_nic *n = ns->nic;
 	size_t i, j;
+	int err = effective_queues(ns);
 
+	if (err)
+		return err;
 	for (i = 0; i < n->nirqs; i++) {
-		int q = n->irqs[i].queue;
+		int q = ns->effq[i];
 		bool seen = false;
 
 		if (q < 0)
@@ -305,7 +347,8 @@ static int queue_slots(struct nicst *ns)
 				return -ENOMEM;
 	/* mlx5 requests a completion vector per CPU but runs its netdev on the
 	 * first <channels> of them: the NIC's share of cores is sized by its
-	 * active queues, and the extra vectors wrap over that share. */
+	 * active queues, and the extra vectors wrap over that share. Vectors of
+	 * no known role count as queues only where no queue was recognised. */
 	ns->demand = ns->nslots;
 	{
 		int active = n->rx_queues > n->tx_queues ? n->rx_queues : n->tx_queues;
@@ -993,6 +1036,29 @@ static int emit_nic(struct state *st, struct nicst *ns)
 		WARN(st, "%s: %zu queues on %zu CPUs: queues share CPUs", n->name, ns->demand, ns->norder);
 	if (!ns->nslots && n->nirqs)
 		WARN(st, "%s: no queue IRQs recognised: only its other IRQs are planned", n->name);
+	if (ns->nunknown) {
+		char *list = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&list, &len);
+
+		if (!f)
+			return -ENOMEM;
+		for (i = 0; i < n->nirqs; i++)
+			if (n->irqs[i].role == NN_IRQ_ROLE_UNKNOWN && ns->effq[i] >= 0)
+				fprintf(f, "%s%d (%s)", ftell(f) ? ", " : "", n->irqs[i].irq,
+					n->irqs[i].name ? n->irqs[i].name : "not in /proc/interrupts");
+		if (fclose(f)) {
+			free(list);
+			return -ENOMEM;
+		}
+		ok = nn__plan_add_warning(plan, "%s: %zu IRQ%s of no recognised role (neither netdev netlink "
+					  "nor the driver name table knows %s), placed like queue IRQs on the "
+					  "NIC's CPUs, not on housekeeping: %s", n->name, ns->nunknown,
+					  ns->nunknown == 1 ? "" : "s", ns->nunknown == 1 ? "it" : "them", list);
+		free(list);
+		if (ok)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -1011,7 +1077,7 @@ static int emit_irqs(struct state *st, struct nicst *ns)
 	for (i = 0; i < n->nirqs; i++) {
 		const struct nn_irq *q = &n->irqs[i];
 		struct nn_plan_irq *pi;
-		int s = q->queue >= 0 ? slot_of(ns, q->queue) : -1;
+		int s = ns->effq[i] >= 0 ? slot_of(ns, ns->effq[i]) : -1;
 
 		/* No readable smp_affinity_list (no /proc/irq/N): nothing could set it. */
 		if (!q->has_affinity) {
@@ -1026,6 +1092,7 @@ static int emit_irqs(struct state *st, struct nicst *ns)
 		pi->irq = q->irq;
 		pi->queue = q->queue;
 		pi->dir = q->dir;
+		pi->role = q->queue >= 0 ? NN_IRQ_ROLE_QUEUE : q->role;
 		pi->nic = strdup(n->name);
 		ret = -ENOMEM;
 		if (!pi->nic)
@@ -1037,6 +1104,15 @@ static int emit_irqs(struct state *st, struct nicst *ns)
 			if (nn_cpuset_set(&pi->cpus, (unsigned)ns->order[pos].cpu))
 				goto out;
 			pi->reason = slot_reason(st, ns, (size_t)s);
+			if (pi->reason && q->queue < 0) {
+				char *r;
+
+				if (asprintf(&r, "%s, placed like a queue: %s", pi->role == NN_IRQ_ROLE_UNKNOWN ?
+					     "role unknown" : "queue vector of no index", pi->reason) < 0)
+					goto out;
+				free(pi->reason);
+				pi->reason = r;
+			}
 		} else if (nn_cpuset_empty(&hk)) {
 			const struct nn_plan_nic *pn = &plan->nics[plan->nnics - 1];
 
@@ -1233,6 +1309,7 @@ static void state_free(struct state *st)
 		struct nicst *ns = &st->nics[i];
 
 		free(ns->slots);
+		free(ns->effq);
 		free(ns->share);
 		free(ns->order);
 	}
@@ -1263,6 +1340,13 @@ static int setup(struct state *st)
 				return -ENOMEM;
 	if (!nn_cpuset_empty(&o->cpus))
 		nn_cpuset_and(&st->allowed, &o->cpus);
+	/* Isolated CPUs belong to the workload that isolated them: only an
+	 * explicit --cpus hands them to the kernel's network work. */
+	if (nn_topo_isolated_cpus(t, &st->plan->isolated))
+		return -ENOMEM;
+	if (!nn_cpuset_empty(&o->cpus))
+		nn_cpuset_andnot(&st->plan->isolated, &o->cpus);
+	nn_cpuset_andnot(&st->allowed, &st->plan->isolated);
 	if (nn_cpuset_empty(&st->allowed))
 		return -EINVAL;
 	r = build_cores(st);
@@ -1272,6 +1356,24 @@ static int setup(struct state *st)
 		if (nn_cpuset_copy(&st->hk, &o->reserve))
 			return -ENOMEM;
 		nn_cpuset_and(&st->hk, &t->online);
+		if (nn_cpuset_intersects(&st->hk, &st->plan->isolated)) {
+			struct nn_cpuset drop = NN_CPUSET_INIT;
+			char *list;
+
+			if (nn_cpuset_copy(&drop, &st->hk))
+				return -ENOMEM;
+			nn_cpuset_and(&drop, &st->plan->isolated);
+			nn_cpuset_andnot(&st->hk, &st->plan->isolated);
+			list = nn_cpuset_format_list(&drop);
+			nn_cpuset_free(&drop);
+			if (!list)
+				return -ENOMEM;
+			r = nn__plan_add_warning(st->plan, "--reserve: CPUs %s are isolated: no housekeeping "
+						 "role there (name them in --cpus to use them)", list);
+			free(list);
+			if (r)
+				return r;
+		}
 	} else if (nn_topo_default_housekeeping(t, &st->hk)) {
 		return -ENOMEM;
 	}
@@ -1337,6 +1439,49 @@ int nn_rss_policy_parse(const char *s, enum nn_rss_policy *p)
 	else
 		return -EINVAL;
 	return 0;
+}
+
+const char *nn_qbind_name(unsigned int bit)
+{
+	switch (bit) {
+	case NN_QBIND_XSK: return "xsk";
+	case NN_QBIND_IO_URING: return "io_uring";
+	case NN_QBIND_DMABUF: return "dmabuf";
+	}
+	return NULL;
+}
+
+int nn_qbind_parse(const char *s, unsigned int *bit)
+{
+	unsigned int b;
+
+	for (b = 1; b & NN_QBIND_ALL; b <<= 1)
+		if (!strcmp(s, nn_qbind_name(b))) {
+			*bit = b;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* What the kernel reports bound to rx queue @q of @n (queue-get): NN_QBIND_*. */
+static unsigned int rxq_bound(const struct nn_nic *n, int q)
+{
+	unsigned int b = 0;
+	size_t i;
+
+	for (i = 0; i < n->ngqueues; i++) {
+		const struct nn_genl_queue *g = &n->gqueues[i];
+
+		if (g->type != NN_GENL_QUEUE_RX || g->id != q)
+			continue;
+		if (g->xsk)
+			b |= NN_QBIND_XSK;
+		if (g->io_uring)
+			b |= NN_QBIND_IO_URING;
+		if (g->dmabuf >= 0)
+			b |= NN_QBIND_DMABUF;
+	}
+	return b;
 }
 
 int nn_plan_rss_table(const struct nn_plan_rss *r, unsigned int size, unsigned int *table)
@@ -1451,14 +1596,24 @@ static int emit_rss(struct state *st, struct nicst *ns, size_t irq0)
 	r.table_size = n->rss.state == NN_RSS_OK ? (int)n->rss.size : -1;
 	qcpus = calloc(ns->nslots, sizeof(*qcpus));
 	r.queues = calloc(ns->nslots, sizeof(*r.queues));
-	if (!qcpus || !r.queues)
+	r.reserved = calloc(ns->nslots, sizeof(*r.reserved));
+	if (!qcpus || !r.queues || !r.reserved)
 		goto out;
 	for (i = 0; i < ns->nslots; i++) {
 		int q = ns->slots[i];
+		unsigned int held;
 		bool seen = false, local = true;
 
 		if (bound >= 0 && q >= bound)
 			continue;	/* no rx ring behind it (mlx5's extra vectors) */
+		/* An AF_XDP, io_uring or devmem consumer owns the queue:
+		 * flows hashed there would reach it, not the stack. */
+		held = rxq_bound(n, q);
+		if (held) {
+			r.reserved[r.nreserved].queue = q;
+			r.reserved[r.nreserved++].bound = held;
+			continue;
+		}
 		for (k = irq0; k < plan->nirqs; k++) {
 			const struct nn_plan_irq *pi = &plan->irqs[k];
 
@@ -1475,9 +1630,17 @@ static int emit_rss(struct state *st, struct nicst *ns, size_t irq0)
 			nn_cpuset_zero(&qcpus[r.nqueues]);
 	}
 	if (!r.nqueues) {
-		ret = nn__plan_add_warning(plan, "%s: rss local: no queue's IRQs are on node %d: "
-					   "no table planned", n->name, node);
+		ret = r.nreserved ?
+			nn__plan_add_warning(plan, "%s: rss local: every queue on node %d is bound "
+					     "(AF_XDP, io_uring zero-copy or devmem): no table planned",
+					     n->name, node) :
+			nn__plan_add_warning(plan, "%s: rss local: no queue's IRQs are on node %d: "
+					     "no table planned", n->name, node);
 		goto out;
+	}
+	if (!r.nreserved) {
+		free(r.reserved);
+		r.reserved = NULL;
 	}
 	if (r.table_size > 0 && (size_t)r.table_size < r.nqueues &&
 	    (ret = nn__plan_add_warning(plan, "%s: rss local: a table of %d entries for %zu local "
@@ -1506,6 +1669,7 @@ out:
 	free(r.nic);
 	free(r.queues);
 	free(r.weights);
+	free(r.reserved);
 	return ret;
 }
 
@@ -1581,6 +1745,7 @@ void nn_plan_free(struct nn_plan *plan)
 		free(plan->shape.pci[i]);
 	free(plan->shape.pci);
 	nn_cpuset_free(&plan->housekeeping);
+	nn_cpuset_free(&plan->isolated);
 	for (i = 0; i < plan->nnics; i++) {
 		free(plan->nics[i].nic);
 		free(plan->nics[i].pci);
@@ -1606,6 +1771,7 @@ void nn_plan_free(struct nn_plan *plan)
 		free(plan->rss[i].nic);
 		free(plan->rss[i].queues);
 		free(plan->rss[i].weights);
+		free(plan->rss[i].reserved);
 	}
 	free(plan->rss);
 	free(plan->hugepages);

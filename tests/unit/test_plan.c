@@ -124,6 +124,7 @@ static struct nn_nic *add_nic(struct nn_host *h, const char *name, const char *p
 	n->irqs[k].name = strdup(nm);
 	n->irqs[k].queue = -1;
 	n->irqs[k].dir = NN_QDIR_NONE;
+	n->irqs[k].role = NN_IRQ_ROLE_MISC;
 	n->irqs[k].has_affinity = true;
 	k++;
 	for (q = 0; q < nq; q++) {
@@ -134,6 +135,7 @@ static struct nn_nic *add_nic(struct nn_host *h, const char *name, const char *p
 			snprintf(nm, sizeof(nm), "%s-q%d-%d", name, q, d);
 			n->irqs[k].name = strdup(nm);
 			n->irqs[k].queue = q;
+			n->irqs[k].role = NN_IRQ_ROLE_QUEUE;
 			n->irqs[k].dir = style == VIRTIO ? (d ? NN_QDIR_TX : NN_QDIR_RX) : NN_QDIR_RXTX;
 			n->irqs[k].has_affinity = true;
 		}
@@ -157,6 +159,9 @@ static void host_free(struct nn_host *h)
 	}
 	free(h->topo.nodes);
 	nn_cpuset_free(&h->topo.online);
+	nn_cpuset_free(&h->topo.isol.isolated);
+	nn_cpuset_free(&h->topo.isol.nohz_full);
+	nn_cpuset_free(&h->topo.isol.isolcpus);
 	for (i = 0; i < h->nnics; i++) {
 		struct nn_nic *n = &h->nics[i];
 
@@ -172,6 +177,8 @@ static void host_free(struct nn_host *h)
 		free(n->kind);
 		nn_cpuset_free(&n->local_cpus);
 		nn_rss_free(&n->rss);
+		free(n->gqueues);
+		free(n->gnapis);
 	}
 	free(h->nics);
 	free(h->irqbalance.cmdline);
@@ -425,6 +432,62 @@ static void test_unknown_node_local_cpus(void **state)
 	host_free(&h);
 }
 
+/* Never worse than before: vectors of no recognised role (a driver whose
+ * names nicnuma does not know) are spread over the NIC's CPUs like queues,
+ * never piled on housekeeping; a misc vector still goes there; a warning
+ * names each unknown one. */
+static void test_unknown_role_spread(void **state)
+{
+	struct nn_host h;
+	struct nn_plan p;
+	struct nn_nic *n;
+	size_t i, k, onhk = 0, unknown = 0;
+	bool warned = false;
+	int c;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	for (c = 0; c < 8; c++)
+		add_cpu(&h, c, 0, 0, c, 0);
+	finish(&h, 1, NULL);
+	n = add_nic(&h, "eth0", "0000:01:00.0", 0, "0-7", 4, 40, I40E);
+	/* the names are a vendor's nicnuma does not know: queue -1, role unknown */
+	for (k = 1; k < n->nirqs; k++) {
+		n->irqs[k].queue = -1;
+		n->irqs[k].dir = NN_QDIR_NONE;
+		n->irqs[k].role = NN_IRQ_ROLE_UNKNOWN;
+	}
+	plan_ok(&h, NULL, &p);
+	for (i = 0; i < p.nirqs; i++) {
+		char *cpus = nn_cpuset_format_list(&p.irqs[i].cpus);
+
+		if (p.irqs[i].irq == 40) {
+			assert_int_equal(p.irqs[i].role, NN_IRQ_ROLE_MISC);
+			assert_true(nn_cpuset_equal(&p.irqs[i].cpus, &p.housekeeping));
+		} else {
+			assert_int_equal(p.irqs[i].role, NN_IRQ_ROLE_UNKNOWN);
+			assert_int_equal(p.irqs[i].queue, -1);
+			assert_int_equal(nn_cpuset_count(&p.irqs[i].cpus), 1);
+			onhk += nn_cpuset_intersects(&p.irqs[i].cpus, &p.housekeeping);
+			unknown++;
+			assert_non_null(strstr(p.irqs[i].reason, "role unknown, placed like a queue"));
+		}
+		free(cpus);
+	}
+	assert_int_equal(unknown, 4);
+	assert_int_equal(onhk, 0);
+	/* one CPU each, all different: spread, not stacked */
+	for (i = 1; i < p.nirqs; i++)
+		for (k = i + 1; k < p.nirqs; k++)
+			assert_false(nn_cpuset_equal(&p.irqs[i].cpus, &p.irqs[k].cpus));
+	for (i = 0; i < p.nwarnings; i++)
+		warned |= strstr(p.warnings[i], "eth0: 4 IRQs of no recognised role") &&
+			strstr(p.warnings[i], "41 (eth0-q0-0)") && strstr(p.warnings[i], "44 (eth0-q3-0)");
+	assert_true(warned);
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
 static void test_two_nics_one_node(void **state)
 {
 	struct nn_host h;
@@ -531,6 +594,72 @@ static void test_housekeeping_reserve_and_cpus(void **state)
 	o.nics[0] = strdup("nope");
 	o.nnics = 1;
 	assert_int_equal(nn_plan_make(&h, &o, &p), -ENODEV);
+	nn_plan_opts_free(&o);
+	host_free(&h);
+}
+
+/* Isolated CPUs take no queue IRQ and no housekeeping role unless --cpus
+ * names them, and the plan lists what it left out. */
+static void test_isolated_left_out(void **state)
+{
+	struct nn_plan_opts o;
+	struct nn_host h;
+	struct nn_plan p, back;
+	struct json_object *doc;
+	char why[256], *s;
+
+	(void)state;
+	xeon(&h);
+	/* node 1 = 4-7,12-15: its first two cores (4/12, 5/13) isolated */
+	set_list(&h.topo.isol.isolcpus, "4-5");
+	h.topo.isol.isolcpus_flags = NN_ISOL_DOMAIN | NN_ISOL_MANAGED_IRQ;
+	set_list(&h.topo.isol.nohz_full, "12-13");
+	add_nic(&h, "mlx0", "0000:81:00.0", 1, "4-7,12-15", 2, 100, MLX5);
+	memset(&o, 0, sizeof(o));
+	plan_ok(&h, &o, &p);
+	s = nn_cpuset_format_list(&p.isolated);
+	assert_string_equal(s, "4-5,12-13");
+	free(s);
+	s = nn_cpuset_format_list(&p.housekeeping);
+	assert_string_equal(s, "0,6,8,14");	/* node 1: its lowest non-isolated core */
+	free(s);
+	assert_string_equal(qcpus(&p, "mlx0", 0, NN_QDIR_RXTX), "7");
+	assert_string_equal(qcpus(&p, "mlx0", 1, NN_QDIR_RXTX), "15");
+	assert_string_equal(qcpus(&p, "mlx0", -1, NN_QDIR_NONE), "6,14");
+	/* The plan file keeps the list. */
+	doc = nn_plan_to_json(&p);
+	assert_non_null(doc);
+	assert_int_equal(nn_plan_from_json(doc, &back, why, sizeof(why)), 0);
+	assert_true(nn_cpuset_equal(&back.isolated, &p.isolated));
+	json_object_put(doc);
+	nn_plan_free(&back);
+	nn_plan_free(&p);
+
+	/* --cpus naming isolated CPUs hands them over. */
+	set_list(&o.cpus, "4-7,12-15");
+	plan_ok(&h, &o, &p);
+	assert_true(nn_cpuset_empty(&p.isolated));
+	assert_string_equal(qcpus(&p, "mlx0", 0, NN_QDIR_RXTX), "4");
+	assert_string_equal(qcpus(&p, "mlx0", 1, NN_QDIR_RXTX), "5");
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+
+	/* --reserve on an isolated CPU: dropped, with a warning. */
+	memset(&o, 0, sizeof(o));
+	o.has_reserve = true;
+	set_list(&o.reserve, "0,4,6");
+	plan_ok(&h, &o, &p);
+	assert_true(has_warning(&p, "--reserve: CPUs 4 are isolated"));
+	s = nn_cpuset_format_list(&p.housekeeping);
+	assert_string_equal(s, "0,6");
+	free(s);
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+
+	/* Every allowed CPU isolated: nothing left to plan on. */
+	set_list(&h.topo.isol.isolated, "0-15");
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(nn_plan_make(&h, &o, &p), -EINVAL);
 	nn_plan_opts_free(&o);
 	host_free(&h);
 }
@@ -664,6 +793,106 @@ static void test_rss_equal(void **state)
 	o.rss = NN_RSSP_NONE;
 	plan_ok(&h, &o, &p);
 	assert_int_equal(p.nrss, 0);
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
+/* queue-get rows for @n: rx and tx queues 0..@nq-1, rx @xsk bound to an
+ * AF_XDP socket, rx @dmabuf to devmem, rx @uring to io_uring (-1: none). */
+static void genl_queues(struct nn_nic *n, int nq, int xsk, int dmabuf, int uring)
+{
+	int t, q;
+
+	n->gqueues = calloc((size_t)nq * 2, sizeof(*n->gqueues));
+	assert_non_null(n->gqueues);
+	n->ngqueues = n->gqcap = (size_t)nq * 2;
+	for (t = 0; t < 2; t++)
+		for (q = 0; q < nq; q++) {
+			struct nn_genl_queue *g = &n->gqueues[t * nq + q];
+
+			g->ifindex = n->ifindex;
+			g->id = q;
+			g->type = t ? NN_GENL_QUEUE_TX : NN_GENL_QUEUE_RX;
+			g->napi_id = 8200 + q;
+			g->dmabuf = -1;
+			/* tx bindings never matter to RSS: mark tx too */
+			g->xsk = q == xsk;
+			g->io_uring = q == uring && !t;
+			if (q == dmabuf && !t)
+				g->dmabuf = 3;
+		}
+}
+
+/* Queues an AF_XDP socket, io_uring zero-copy or devmem holds take no RSS
+ * flow: left out of the table and named in "reserved" (a note, not a
+ * warning); all of them bound: no table, a warning. */
+static void test_rss_reserved_queues(void **state)
+{
+	static const int want[] = { 0, 3, 8, 11 };
+	struct nn_plan_opts o = { 0 };
+	struct nn_plan p, back;
+	struct json_object *doc;
+	struct nn_host h;
+	struct nn_nic *n;
+	char why[256];
+	unsigned int i;
+
+	(void)state;
+	n = rss_host(&h, 16, 128, NN_RSS_OK);
+	genl_queues(n, 16, 1, 9, 10);
+	n->gqueues[2].xsk = true;	/* rx 2: xsk as well */
+	o.rss = NN_RSSP_LOCAL;
+	plan_ok(&h, &o, &p);
+	assert_false(has_warning(&p, "bound"));	/* a note, not a warning */
+	assert_int_equal(p.nrss, 1);
+	assert_int_equal(p.rss[0].nqueues, 4);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(p.rss[0].queues[i], want[i]);
+	/* every bound rx queue with a ring, local or not */
+	assert_int_equal(p.rss[0].nreserved, 4);
+	assert_int_equal(p.rss[0].reserved[0].queue, 1);
+	assert_int_equal(p.rss[0].reserved[0].bound, NN_QBIND_XSK);
+	assert_int_equal(p.rss[0].reserved[1].queue, 2);
+	assert_int_equal(p.rss[0].reserved[1].bound, NN_QBIND_XSK);
+	assert_int_equal(p.rss[0].reserved[2].queue, 9);
+	assert_int_equal(p.rss[0].reserved[2].bound, NN_QBIND_DMABUF);
+	assert_int_equal(p.rss[0].reserved[3].queue, 10);
+	assert_int_equal(p.rss[0].reserved[3].bound, NN_QBIND_IO_URING);
+	/* The plan file keeps them; a reserved queue inside the table is refused. */
+	doc = nn_plan_to_json(&p);
+	assert_non_null(doc);
+	assert_int_equal(nn_plan_from_json(doc, &back, why, sizeof(why)), 0);
+	assert_int_equal(back.rss[0].nreserved, 4);
+	assert_int_equal(back.rss[0].reserved[3].bound, NN_QBIND_IO_URING);
+	nn_plan_free(&back);
+	{
+		struct json_object *pl, *rss, *e, *res, *r0;
+
+		assert_true(json_object_object_get_ex(doc, "plan", &pl));
+		assert_true(json_object_object_get_ex(pl, "rss", &rss));
+		e = json_object_array_get_idx(rss, 0);
+		assert_true(json_object_object_get_ex(e, "reserved", &res));
+		r0 = json_object_array_get_idx(res, 0);
+		json_object_object_add(r0, "queue", json_object_new_int(0));
+		assert_int_equal(nn_plan_from_json(doc, &back, why, sizeof(why)), -EINVAL);
+		assert_non_null(strstr(why, "also in the table"));
+		nn_plan_free(&back);
+		json_object_object_add(r0, "queue", json_object_new_int(1));
+		json_object_array_put_idx(json_object_object_get(r0, "bound"), 0,
+					  json_object_new_string("afxdp"));
+		assert_int_equal(nn_plan_from_json(doc, &back, why, sizeof(why)), -EINVAL);
+		nn_plan_free(&back);
+	}
+	json_object_put(doc);
+	nn_plan_free(&p);
+	host_free(&h);
+
+	/* Every local queue bound: no table, and the warning says why. */
+	n = rss_host(&h, 2, 128, NN_RSS_OK);
+	genl_queues(n, 2, 0, 1, -1);
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nrss, 0);
+	assert_true(has_warning(&p, "every queue on node 0 is bound"));
 	nn_plan_free(&p);
 	host_free(&h);
 }
@@ -1069,11 +1298,14 @@ int main(void)
 		cmocka_unit_test(test_even_odd_nodes),
 		cmocka_unit_test(test_unknown_node_local_cpus),
 		cmocka_unit_test(test_two_nics_one_node),
+		cmocka_unit_test(test_unknown_role_spread),
 		cmocka_unit_test(test_housekeeping_reserve_and_cpus),
+		cmocka_unit_test(test_isolated_left_out),
 		cmocka_unit_test(test_remote_and_spread_policy),
 		cmocka_unit_test(test_channels_irqbalance_novirt),
 		cmocka_unit_test(test_rss_equal),
 		cmocka_unit_test(test_rss_weights),
+		cmocka_unit_test(test_rss_reserved_queues),
 		cmocka_unit_test(test_rss_no_local_queue),
 		cmocka_unit_test(test_rss_not_multiple),
 		cmocka_unit_test(test_rss_unsupported),
