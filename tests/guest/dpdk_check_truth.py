@@ -3,7 +3,7 @@
 """dpdk_check_truth.py NAME WANT RC WANT_RC PCI CHECK_JSON APP_OUT NUMA_MAPS CHECK_ERR
 
 Compares one `nicnuma check --dpdk` report (tests/guest/dpdk_check.sh) with
-the kernel: the port's node with /sys numa_node, the pools' sockets with the
+the kernel: the port's node with /sys numa_node (and its PMD with $PMD when set), the pools' sockets with the
 pages move_pages found (nicnuma-fwd's JSON report) or, for testpmd, with the
 process's hugepages in numa_maps; the verdict with what those facts imply.
 Prints PASS/FAIL lines."""
@@ -32,6 +32,9 @@ ports = [p for p in rep["ports"] if p["pci"] == pci]
 if not out(len(ports) == 1, "port %s reported" % pci, str(rep["ports"])):
     sys.exit(0)
 port = ports[0]
+pmd = os.environ.get("PMD")
+if pmd:
+    out(port.get("driver") == pmd, "port driven by DPDK's %s" % pmd, "driver %r" % port.get("driver"))
 out(port["numa_node"] == kernel and port["node_source"] == "sysfs",
     "port node = kernel numa_node %d (sysfs)" % kernel, "%s (%s)" % (port["numa_node"], port["node_source"]))
 
