@@ -72,7 +72,11 @@ live() {
   timeout 120 "$bin" "${eal[@]}" --file-prefix "$prefix" -- "${app[@]}" \
     >"$work/dc-$name.app" 2>"$work/dc-$name.err" </dev/null &
   pid=$!
-  for i in $(seq 300); do [ -S "$sock" ] && break; sleep 0.2; done
+  # EAL init in TCG on a loaded machine: up to 2 min; a process that died
+  # is not waited for, and its last words are shown.
+  for i in $(seq 600); do [ -S "$sock" ] && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+  [ -S "$sock" ] || echo "    $name: no telemetry socket after $i tries; $(kill -0 "$pid" 2>/dev/null && echo running ||
+    echo exited): $(grep -v '^EAL: *Detected\|^EAL: *Probe\|^EAL: *Selected' "$work/dc-$name.err" | tail -n 3 | tr '\n' ' ')"
   # Telemetry starts inside rte_eal_init, before the application creates its
   # pools (one after the other, each listed before it is populated) and then
   # configures its ports: ask again until every pool is populated and every

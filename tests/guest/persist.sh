@@ -238,7 +238,7 @@ for p in "${real[@]}"; do
   python3 "$here/persist_truth.py" disturb "$p"
   ip link set "$d" up
   pt bound "$p" "$node" "$(wt)" "$d ($drv) link down (values rewritten meanwhile), up: re-applied"
-  read -r cmax ccur < <(ethtool -l "$d" 2>/dev/null | awk '/^Combined:/ { v[++n] = $2 } END { print v[1] + 0, v[2] + 0 }')
+  read -r cmax ccur <<<"$(ethtool -l "$d" 2>/dev/null | awk '/^Combined:/ { v[++n] = $2 } END { print v[1] + 0, v[2] + 0 }')"
   if [ "${ccur:-0}" -lt 2 ] && [ "${cmax:-0}" -lt 2 ]; then
     skip "$d ($drv) ethtool -L: ${cmax:-0} combined channels at most, nothing to change"
   elif ! ethtool -L "$d" combined $((ccur > 1 ? ccur / 2 : 2)) 2>"$work/ethtool-$d.err"; then

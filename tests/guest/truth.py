@@ -18,7 +18,10 @@ and exits 0 (the caller counts the lines).
   truth.py roles FILE PCI...         each NIC's IRQs as its driver names them
                                      (e1000e, vmxnet3, virtio_net formats) vs
                                      nicnuma's queue / dir, none left unknown
-  truth.py isolated PLAN             nothing planned on the kernel's isolated CPUs
+  truth.py isolated PLAN [TOPO|kernel]  nothing planned on the kernel's isolated
+                                     CPUs, the plan's and topo's lists = the kernel's
+                                     (kernel: only the kernel's side, and a note)
+  truth.py queue-irq PCI             the first IRQ its driver names a queue vector
   truth.py genl FILE PCI...          queue -> NAPI -> IRQ from the kernel's
                                      netdev netlink family vs nics --json
   truth.py applied PLAN [SNAP]       /proc/irq readback equals the plan; an
@@ -225,13 +228,21 @@ def nic_by_pci(d, addr):
     return None
 
 
-def do_isolated(r, path):
+def do_isolated(r, path, topo=None):
     """The planner keeps every planned IRQ and XPS mask off the CPUs the
-    kernel isolated (isolcpus= / nohz_full=)."""
+    kernel isolated (isolcpus= / nohz_full=); "kernel" only checks (and
+    reports) the kernel's side: for a nicnuma that does not read them yet;
+    a topo --json document: its isolation.cpus and the plan's "isolated"
+    are the kernel's."""
     iso = cpulist(read(R + '/sys/devices/system/cpu/isolated'))
     cmd = read(R + '/proc/cmdline')
     r.check(f'isolcpus: the kernel isolated CPUs {fmt(iso)} ({[w for w in cmd.split() if "isolcpus" in w]})',
             bool(iso), 'nothing in /sys/devices/system/cpu/isolated')
+    if topo == 'kernel':
+        irqs, _ = plan_irqs(load(path))
+        on = sorted(i['irq'] for i in irqs if cpulist(i.get('cpus') or '') & iso)
+        print(f'    isolcpus: this nicnuma plans {len(on)} IRQs onto isolated CPUs {fmt(iso)}: {on}', flush=True)
+        return
     irqs, xps = plan_irqs(load(path))
     p = load(path).get('plan', load(path))
     on = [f"irq {i['irq']} ({i.get('nic')}) -> {i.get('cpus')}" for i in irqs
@@ -243,6 +254,11 @@ def do_isolated(r, path):
     r.check('isolcpus: no XPS mask on isolated CPUs', not onx, '; '.join(onx))
     hk = cpulist(p.get('housekeeping') or '')
     r.check(f'isolcpus: housekeeping {fmt(hk)} avoids isolated CPUs', not hk & iso, fmt(hk & iso))
+    r.eq(f'isolcpus: the plan says it left out {fmt(iso)} ("isolated")', cpulist(p.get('isolated') or ''), iso)
+    if topo:
+        t = load(topo).get('isolation') or {}
+        r.eq('isolcpus: topo --json isolation.cpus = /sys/devices/system/cpu/isolated',
+             cpulist(t.get('cpus') or ''), iso)
 
 
 def do_nics(r, path):
@@ -452,6 +468,13 @@ def nic_irq(n, irq):
     return next((i for i in n.get('irqs', []) if i.get('irq') == irq), None)
 
 
+def do_queue_irq(r, pci):
+    """The first vector the driver names a queue vector (for a drift test)."""
+    q = sorted(i for i, (role, _) in driver_roles(pci).items() if role != 'misc')
+    if q:
+        print(q[0])
+
+
 def do_roles(r, path, *pcis):
     d = load(path)
     for addr in pcis:
@@ -583,9 +606,17 @@ def do_genl(r, path, *pcis):
         ifi = int(read(f'/sys/class/net/{dev}/ifindex'))
         kq = {(t, q): nid for i, t, q, nid in queues if i == ifi}
         linked = {(t, q): napis[nid][1] for (t, q), nid in kq.items() if nid in napis and napis[nid][1] is not None}
-        print(f'    kernel {kernel}, {dev} ({drv}): {len(kq)} queues from queue-get, '
-              f'{sum(1 for v in kq.values() if v)} with a NAPI, {len(linked)} NAPIs with an IRQ '
-              f'{sorted(set(linked.values()))}', flush=True)
+        mine = [k for k, v in napis.items() if v[0] == ifi]
+        if g is not None:
+            print(f'    kernel {kernel}, {dev} ({drv}): {len(kq)} queues from queue-get, '
+                  f'{sum(1 for v in kq.values() if v)} linked to one of its {len(mine)} NAPIs, '
+                  f'{len(linked)} queues with an IRQ {sorted(set(linked.values()))}', flush=True)
+        if g is not None:
+            nrx = len(glob.glob(R + f'/sys/class/net/{dev}/queues/rx-*'))
+            ntx = len(glob.glob(R + f'/sys/class/net/{dev}/queues/tx-*'))
+            got = (sum(1 for t, _ in kq if t == 'rx'), sum(1 for t, _ in kq if t == 'tx'))
+            r.eq(f'genl: kernel {kernel} answers queue-get for {dev} ({drv}): (rx, tx) queues as in sysfs',
+                 got, (nrx, ntx))
         srcs = {i['irq']: i.get('source') for i in n.get('irqs', [])}
         have_src = any(v is not None for v in srcs.values())
         if g is None:
@@ -619,13 +650,14 @@ def do_genl(r, path, *pcis):
 
 
 def main():
-    if len(sys.argv) < 3:
+    if len(sys.argv) < 3 and sys.argv[1:] != ['queue-irq']:
         sys.exit(__doc__)
     r = Report()
     cmd, args = sys.argv[1], sys.argv[2:]
     fn = {'topo': do_topo, 'nics': do_nics, 'same': do_same, 'plan': do_plan,
           'applied': do_applied, 'snap': do_snap, 'unchanged': do_unchanged,
-          'roles': do_roles, 'genl': do_genl, 'isolated': do_isolated}.get(cmd)
+          'roles': do_roles, 'genl': do_genl, 'isolated': do_isolated,
+          'queue-irq': do_queue_irq}.get(cmd)
     if not fn:
         sys.exit(f'truth.py: unknown subcommand {cmd}')
     try:
