@@ -58,7 +58,10 @@ static void usage(FILE *fp)
 "NAME@<node>.service.d/nicnuma.conf with:\n"
 "  CPUAffinity=   the node's CPUs minus the housekeeping CPUs and, unless\n"
 "                 --include-irq-cores, minus the cores the plan gives the\n"
-"                 NICs' queue IRQs (packets are handled there already)\n"
+"                 NICs' queue IRQs (packets are handled there already);\n"
+"                 the node's isolated CPUs (nicnuma topo) go to a --dpdk\n"
+"                 instance first (it runs on them alone when it has any);\n"
+"                 another service leaves them out unless nothing else is left\n"
 "  NUMAPolicy=bind and NUMAMask=<node> (systemd 243 or newer), or with\n"
 "                 --numactl an ExecStart= through numactl --physcpubind\n"
 "                 --membind (numactl's --cpunodebind would widen the CPUs\n"
@@ -292,6 +295,16 @@ static void print_layout(struct nn_ctx *ctx, const struct nn_layout *l, bool num
 		nn_close_array(o);
 		nn_print_uint(o, PRINT_JSON, "hugepage_bytes", NULL, in->hugepage_bytes);
 		nn_printf(o, " %s\n", hp);
+		nn_print_cpuset(o, PRINT_JSON, "isolated", NULL, &in->isolated);
+		if (!nn_cpuset_empty(&in->isolated)) {
+			nn_printf(o, "  %-20s ", "");
+			nn_print_cpuset(o, PRINT_FP, NULL, l->dpdk ?
+					"isolated CPUs %s: the DPDK instance runs on them\n" :
+					!nn_cpuset_intersects(&in->cpus, &in->isolated) ?
+					"isolated CPUs %s: left out (not a DPDK instance)\n" :
+					"isolated CPUs %s: the only ones left, the instance runs on them\n",
+					&in->isolated);
+		}
 		if (l->dpdk) {
 			char *eal = nn_layout_eal_string(in);
 

@@ -26,8 +26,12 @@ static void usage(FILE *fp)
 "    core first (filling one L3 group before the next), SMT siblings only when\n"
 "    cores run out, then queues share CPUs; rx and tx IRQs of one queue index\n"
 "    (virtio input.N/output.N) share a CPU;\n"
-"  - housekeeping CPUs (default: the first core of each node and its siblings)\n"
-"    take no queue IRQ; the NIC's other IRQs (config, async, misc) go there;\n"
+"  - isolated CPUs (cpu/isolated, nohz_full, isolcpus=; see nicnuma topo) take\n"
+"    no queue IRQ, NAPI thread or housekeeping role unless --cpus names them;\n"
+"    the plan lists the ones it left out (\"isolated\"; a note in the table);\n"
+"  - housekeeping CPUs (default: the first non-isolated core of each node and\n"
+"    its siblings) take no queue IRQ; the NIC's other IRQs (config, async,\n"
+"    misc) go there;\n"
 "  - NICs on the same node get disjoint cores while there are enough, otherwise\n"
 "    a fair share each (a NIC that needs fewer keeps what it needs); a NIC's\n"
 "    need is its active queue count, so extra completion vectors (mlx5 asks\n"
@@ -67,8 +71,8 @@ NN_PLAN_RSS_HELP
 "what happens to irqbalance; warnings. \"rss\" entries: {\"nic\",\"table_size\"\n"
 "(null: the live size), \"queues\", \"weights\" (local:cpu only)}.\n"
 "\n"
-"With --json: {\"plan\":{\"shape\",\"policy\",\"housekeeping\",\"nics\",\"irqs\",\"xps\",\n"
-"\"channels\",\"rss\",\"hugepages\",\"irqbalance\",\"warnings\"},\"eal\":[{\"node\",\"args\",\n"
+"With --json: {\"plan\":{\"shape\",\"policy\",\"housekeeping\",\"isolated\",\"nics\",\"irqs\",\n"
+"\"xps\",\"channels\",\"rss\",\"hugepages\",\"irqbalance\",\"warnings\"},\"eal\":[{\"node\",\"args\",\n"
 "\"lcore_node\",\"shared\"}],\"warnings\":[..]}. Save it and give it to `nicnuma apply --plan\n"
 "FILE` or `nicnuma script --plan FILE`; a plan made for another host shape\n"
 "(CPU count, node count, NIC PCI addresses, IRQ numbers) is refused there.\n"
@@ -389,9 +393,14 @@ int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv)
 	} else {
 		char *hk = list_or(&p.housekeeping, "none");
 
-		nn_printf(o, "plan: policy %s, housekeeping CPUs %s\n\n", nn_policy_name(p.policy),
+		nn_printf(o, "plan: policy %s, housekeeping CPUs %s\n", nn_policy_name(p.policy),
 			  hk ? hk : "?");
 		free(hk);
+		if (!nn_cpuset_empty(&p.isolated))
+			nn_print_cpuset(o, PRINT_FP, NULL, "note: isolated CPUs %s left out (no queue IRQ, "
+					"NAPI thread or housekeeping role; --cpus naming them uses them)\n",
+					&p.isolated);
+		nn_printf(o, "\n");
 		print_nics(o, &p);
 		print_irqs(o, &p, &h);
 		print_xps(o, &p);

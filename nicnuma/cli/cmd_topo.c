@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "nicnuma/core/parse.h"
 #include "nicnuma/discover/topo.h"
 
 static void usage(FILE *fp)
@@ -21,6 +22,11 @@ static void usage(FILE *fp)
 "change how a data plane behaves across nodes (automatic NUMA balancing, zone\n"
 "reclaim, transparent hugepages) plus whether this is a virtual machine.\n"
 "\n"
+"Isolated CPUs are shown per source: cpu/isolated, cpu/nohz_full and the\n"
+"isolcpus= words of /proc/cmdline with their flags (nohz, domain,\n"
+"managed_irq; a plain list means domain). plan puts no queue IRQ, NAPI\n"
+"thread or housekeeping role on any of them unless --cpus names it.\n"
+"\n"
 "Nodes without CPUs are memory-only (CXL, HBM, or a VM's memory node); nodes\n"
 "with CPUs but no memory are CPU-only: their CPUs always allocate remotely.\n"
 "An unknown value prints as 'unknown' (JSON null), never as 0.\n"
@@ -30,13 +36,14 @@ static void usage(FILE *fp)
 "  -h, --help      this help\n"
 "\n"
 "Global options --root DIR (read a captured tree instead of this host) and\n"
-"--json (one JSON document: nodes, cpus, knobs, warnings) go before or after\n"
-"the command.\n"
+"--json (one JSON document: nodes, cpus, knobs, isolation, warnings) go before\n"
+"or after the command.\n"
 "\n"
 "Files read: /sys/devices/system/cpu/{online,cpuN/topology,cpuN/cache},\n"
 "/sys/devices/system/node/nodeN/{cpulist,distance,meminfo,hugepages},\n"
 "/proc/sys/kernel/numa_balancing, /proc/sys/vm/zone_reclaim_mode,\n"
-"/sys/kernel/mm/transparent_hugepage/{enabled,defrag}, /proc/cpuinfo.\n"
+"/sys/kernel/mm/transparent_hugepage/{enabled,defrag}, /proc/cpuinfo,\n"
+"/sys/devices/system/cpu/{isolated,nohz_full}, /proc/cmdline.\n"
 "\n"
 "Exit status: 0 clean, 1 printed with warnings (a file was missing or\n"
 "malformed; each warning names it), 2 error (no CPU list, bad option).\n");
@@ -179,6 +186,62 @@ static void print_knobs(struct nn_out *o, const struct nn_knobs *k)
 	nn_print_string(o, PRINT_ANY, "meaning", "%s\n", hypervisor_meaning(k->hypervisor));
 	nn_close_object(o);
 	nn_close_object(o);
+}
+
+/* One isolation source: its cpulist ("none" when empty), JSON null and
+ * "unknown" when its file was missing or unreadable. */
+static void isol_source(struct nn_out *o, const char *key, const char *label, bool known,
+			const struct nn_cpuset *set)
+{
+	char *list = known ? nn_cpuset_format_list(set) : NULL;
+
+	nn_printf(o, "  %-30s ", label);
+	if (!known) {
+		nn_print_null(o, PRINT_JSON, key, NULL);
+		nn_printf(o, "unknown (file missing or unreadable)");
+	} else
+		nn_print_string(o, PRINT_JSON, key, NULL, list ? list : "");
+	if (known)
+		nn_printf(o, "%s", list && *list ? list : "none");
+	free(list);
+}
+
+static int print_isolation(struct nn_out *o, const struct nn_topo *t)
+{
+	const struct nn_isolation *is = &t->isol;
+	struct nn_cpuset all = NN_CPUSET_INIT;
+	char flags[64];
+	int err = nn_topo_isolated_cpus(t, &all);
+
+	if (err)
+		return err;
+	nn_printf(o, "\nIsolated CPUs (no queue IRQ, NAPI thread or housekeeping role there unless "
+		  "--cpus names them):\n");
+	nn_open_object(o, "isolation");
+	nn_printf(o, "  %-30s ", "all sources (online)");
+	nn_print_cpuset(o, PRINT_JSON, "cpus", NULL, &all);
+	if (nn_cpuset_empty(&all))
+		nn_printf(o, "none\n");
+	else
+		nn_print_cpuset(o, PRINT_FP, NULL, "%s\n", &all);
+	isol_source(o, "isolated", "cpu/isolated", is->isolated_known, &is->isolated);
+	nn_printf(o, "\n");
+	isol_source(o, "nohz_full", "cpu/nohz_full", is->nohz_full_known, &is->nohz_full);
+	nn_printf(o, "\n");
+	isol_source(o, "isolcpus", "isolcpus= (/proc/cmdline)", is->cmdline_known, &is->isolcpus);
+	nn_isol_flags_format(is->isolcpus_flags, flags, sizeof(flags));
+	nn_open_array(o, "isolcpus_flags");
+	if (is->isolcpus_flags & NN_ISOL_NOHZ)
+		nn_print_string(o, PRINT_JSON, NULL, NULL, "nohz");
+	if (is->isolcpus_flags & NN_ISOL_DOMAIN)
+		nn_print_string(o, PRINT_JSON, NULL, NULL, "domain");
+	if (is->isolcpus_flags & NN_ISOL_MANAGED_IRQ)
+		nn_print_string(o, PRINT_JSON, NULL, NULL, "managed_irq");
+	nn_close_array(o);
+	nn_printf(o, "%s%s\n", flags[0] ? ", flags " : "", flags);
+	nn_close_object(o);
+	nn_cpuset_free(&all);
+	return 0;
 }
 
 /* "4.6 GiB" for the text table; JSON keeps kB. */
@@ -406,6 +469,8 @@ int nn_cmd_topo(struct nn_ctx *ctx, int argc, char **argv)
 	print_nodes(o, &t);
 	print_cpus(o, &t, cpus);
 	print_knobs(o, &t.knobs);
+	if (print_isolation(o, &t))
+		nn_err(ctx, "topo: out of memory");
 	nn_print_warnings(ctx);
 	nn_topo_free(&t);
 	return nn_cli_status(ctx, 0);

@@ -8,11 +8,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
+#include "nicnuma/core/cpuset.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/parse.h"
 
@@ -623,4 +625,140 @@ int nn_parse_bracketed(const char *text, char *buf, size_t size)
 	memcpy(buf, p, len);
 	buf[len] = '\0';
 	return 0;
+}
+
+/* One flag word of isolcpus= before @end: its NN_ISOL_* bit, 0 unknown. */
+static unsigned int isol_flag(const char *p, const char *end)
+{
+	static const struct { const char *name; unsigned int bit; } f[] = {
+		{ "nohz", NN_ISOL_NOHZ },
+		{ "domain", NN_ISOL_DOMAIN },
+		{ "managed_irq", NN_ISOL_MANAGED_IRQ },
+	};
+	size_t i, n = (size_t)(end - p);
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (strlen(f[i].name) == n && !memcmp(p, f[i].name, n))
+			return f[i].bit;
+	return 0;
+}
+
+/* One isolcpus= value [v, e): flags while a word starts with a letter
+ * (kernel/sched/isolation.c reads them so), then the cpulist. */
+static int isol_value(const char *v, const char *e, struct nn_cpuset *cpus, unsigned int *flags)
+{
+	struct nn_cpuset one = NN_CPUSET_INIT;
+	unsigned int got = 0;
+	char *list;
+	int err;
+
+	if (e - v >= 2 && v[0] == '"' && e[-1] == '"') {
+		v++;
+		e--;
+	}
+	while (v < e && isalpha((unsigned char)*v)) {
+		const char *comma = memchr(v, ',', (size_t)(e - v));
+		unsigned int bit;
+
+		if (!comma)
+			return -EINVAL;	/* a flag must be followed by ",<cpulist>" */
+		bit = isol_flag(v, comma);
+		if (!bit)
+			return -EINVAL;
+		got |= bit;
+		v = comma + 1;
+	}
+	if (v == e)
+		return -EINVAL;
+	list = strndup(v, (size_t)(e - v));
+	if (!list)
+		return -ENOMEM;
+	err = nn_cpuset_parse_list(list, &one);
+	free(list);
+	if (!err)
+		err = nn_cpuset_or(cpus, &one);
+	nn_cpuset_free(&one);
+	if (!err)
+		*flags |= got ? got : NN_ISOL_DOMAIN;
+	return err == -ERANGE ? -EINVAL : err;
+}
+
+int nn_parse_isolcpus(const char *cmdline, struct nn_cpuset *cpus, unsigned int *flags,
+		      const char **bad, int *badlen)
+{
+	static const char key[] = "isolcpus=";
+	const char *p = cmdline;
+	bool found = false;
+	int err;
+
+	nn_cpuset_zero(cpus);
+	*flags = 0;
+	if (bad)
+		*bad = NULL;
+	if (badlen)
+		*badlen = 0;
+	while (p && *p) {
+		const char *w, *e;
+		bool quoted = false;
+
+		while (*p && isspace((unsigned char)*p))
+			p++;
+		w = p;
+		/* A word ends at unquoted white space (the kernel's next_arg). */
+		for (e = w; *e && (quoted || !isspace((unsigned char)*e)); e++)
+			if (*e == '"')
+				quoted = !quoted;
+		p = e;
+		if (e - w == 2 && w[0] == '-' && w[1] == '-')
+			break;	/* the rest is init's arguments, not the kernel's */
+		if ((size_t)(e - w) < sizeof(key) - 1 || memcmp(w, key, sizeof(key) - 1))
+			continue;
+		found = true;
+		err = isol_value(w + sizeof(key) - 1, e, cpus, flags);
+		if (err) {
+			nn_cpuset_zero(cpus);
+			*flags = 0;
+			if (err == -EINVAL && bad) {
+				*bad = w;
+				if (badlen)
+					*badlen = (int)(e - w > 200 ? 200 : e - w);
+			}
+			return err;
+		}
+	}
+	return found ? 0 : -ENOENT;
+}
+
+void nn_isol_flags_format(unsigned int flags, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (!size)
+		return;
+	buf[0] = '\0';
+	if (flags & NN_ISOL_NOHZ)
+		len += (size_t)snprintf(buf + len, size - len, "%snohz", len ? "," : "");
+	if ((flags & NN_ISOL_DOMAIN) && len < size)
+		len += (size_t)snprintf(buf + len, size - len, "%sdomain", len ? "," : "");
+	if ((flags & NN_ISOL_MANAGED_IRQ) && len < size)
+		snprintf(buf + len, size - len, "%smanaged_irq", len ? "," : "");
+}
+
+int nn_parse_sys_cpulist(const char *text, struct nn_cpuset *out)
+{
+	const char *p = text;
+
+	if (!text)
+		return -EINVAL;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!strncmp(p, "(null)", 6)) {
+		for (p += 6; *p == ' ' || *p == '\t' || *p == '\n'; p++)
+			;
+		if (*p)
+			return -EINVAL;
+		nn_cpuset_zero(out);
+		return 0;
+	}
+	return nn_cpuset_parse_list(text, out);
 }

@@ -56,4 +56,31 @@ int nn_parse_node_meminfo(const char *text, long *total_kb, long *free_kb);
 /* "always [madvise] never" -> "madvise". */
 int nn_parse_bracketed(const char *text, char *buf, size_t size);
 
+struct nn_cpuset;
+
+/* isolcpus= flags (the kernel's housekeeping types they remove CPUs from). */
+enum {
+	NN_ISOL_DOMAIN = 1u << 0,	/* "domain": no scheduler load balancing */
+	NN_ISOL_MANAGED_IRQ = 1u << 1,	/* "managed_irq": no managed IRQ if avoidable */
+	NN_ISOL_NOHZ = 1u << 2,		/* "nohz": tick stopped (as nohz_full=) */
+};
+
+/* The isolcpus= words of a kernel command line (/proc/cmdline), read as the
+ * kernel does: "isolcpus=[flag,]...<cpulist>" with flags nohz, domain and
+ * managed_irq; a list without flags means domain. Several isolcpus= words
+ * give the union of their CPUs and flags; a value may be double-quoted;
+ * words after "--" are init's and not read.
+ * 0 with @cpus and @flags filled; -ENOENT without isolcpus= (@cpus empty,
+ * @flags 0); -EINVAL for an unknown flag or a bad list (@bad, when not NULL,
+ * points at the offending word, up to its end: print with %.*s and
+ * @badlen); -ENOMEM. */
+int nn_parse_isolcpus(const char *cmdline, struct nn_cpuset *cpus, unsigned int *flags,
+		      const char **bad, int *badlen);
+/* "managed_irq,domain" for NN_ISOL_* @flags ("" for 0) into @buf. */
+void nn_isol_flags_format(unsigned int flags, char *buf, size_t size);
+/* /sys/devices/system/cpu/{isolated,nohz_full}: a cpulist, "" or "(null)"
+ * (older kernels' nohz_full without the feature on) for none. 0, -EINVAL,
+ * -ERANGE, -ENOMEM; @out replaced only on success. */
+int nn_parse_sys_cpulist(const char *text, struct nn_cpuset *out);
+
 #endif

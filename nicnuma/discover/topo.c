@@ -815,6 +815,48 @@ static void read_knobs(struct nn_ctx *ctx, struct nn_knobs *k, bool numa)
 	read_cpuinfo(ctx, k);
 }
 
+/* A sysfs CPU list of the isolation files: true when read. A missing file
+ * is not a fault (nohz_full needs CONFIG_NO_HZ_FULL; a capture may predate
+ * these files): unknown, no warning. */
+static bool read_isol_list(struct nn_ctx *ctx, const char *path, struct nn_cpuset *set)
+{
+	char *text = NULL;
+	int err = nn_read_file(&ctx->root, path, &text, NULL);
+
+	if (!err)
+		err = nn_parse_sys_cpulist(text, set);
+	free(text);
+	if (err && err != -ENOENT)
+		nn_warn(ctx, path, "%s: isolated CPUs of this source unknown",
+			err == -EINVAL || err == -ERANGE ? "malformed cpulist" : strerror(-err));
+	return !err;
+}
+
+/* isolated, nohz_full and the isolcpus= words of the command line. */
+static void read_isolation(struct nn_ctx *ctx, struct nn_isolation *is)
+{
+	const char *cmdline = "/proc/cmdline", *bad = NULL;
+	char *text = NULL;
+	int err, badlen = 0;
+
+	is->isolated_known = read_isol_list(ctx, CPU_DIR "/isolated", &is->isolated);
+	is->nohz_full_known = read_isol_list(ctx, CPU_DIR "/nohz_full", &is->nohz_full);
+	err = nn_read_file(&ctx->root, cmdline, &text, NULL);
+	if (err) {
+		if (err != -ENOENT)
+			nn_warn(ctx, cmdline, "cannot read: %s; isolcpus= unknown", strerror(-err));
+		return;
+	}
+	is->cmdline_known = true;
+	err = nn_parse_isolcpus(text, &is->isolcpus, &is->isolcpus_flags, &bad, &badlen);
+	if (err == -EINVAL)
+		nn_warn(ctx, cmdline, "'%.*s': unknown isolcpus= flag or bad CPU list "
+			"(flags: nohz, domain, managed_irq): ignored", badlen, bad ? bad : "");
+	else if (err && err != -ENOENT)
+		nn_warn(ctx, cmdline, "cannot parse isolcpus=: %s", strerror(-err));
+	free(text);
+}
+
 /* "cpu12" -> 12, anything else -1 (cpufreq, cpuidle, ...) */
 static int cpu_dir_id(const char *name)
 {
@@ -905,6 +947,7 @@ static int discover(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 		goto fail;
 	numa = !err && t->nnodes;
 	read_knobs(ctx, &t->knobs, numa);
+	read_isolation(ctx, &t->isol);
 	if (!numa) {
 		if (err && err != -ENOENT)
 			nn_warn(ctx, NODE_DIR, "cannot list NUMA nodes: %s", strerror(-err));
@@ -955,5 +998,8 @@ void nn_topo_free(struct nn_topo *t)
 	free(t->cpus);
 	free(t->nodes);
 	nn_cpuset_free(&t->online);
+	nn_cpuset_free(&t->isol.isolated);
+	nn_cpuset_free(&t->isol.nohz_full);
+	nn_cpuset_free(&t->isol.isolcpus);
 	memset(t, 0, sizeof(*t));
 }

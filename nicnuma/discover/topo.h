@@ -61,6 +61,18 @@ struct nn_knobs {
 	char cpu_model[128];		/* "" unknown */
 };
 
+/* CPUs the kernel keeps for a latency or DPDK workload. Each source is read
+ * as is; nn_topo_isolated_cpus() is the one answer planners ask. */
+struct nn_isolation {
+	struct nn_cpuset isolated;	/* /sys/devices/system/cpu/isolated */
+	struct nn_cpuset nohz_full;	/* /sys/devices/system/cpu/nohz_full */
+	struct nn_cpuset isolcpus;	/* isolcpus= of /proc/cmdline */
+	unsigned int isolcpus_flags;	/* NN_ISOL_* (core/parse.h); 0 without isolcpus= */
+	bool isolated_known;		/* false: file missing or unreadable */
+	bool nohz_full_known;		/* false: missing (CONFIG_NO_HZ_FULL=n) or unreadable */
+	bool cmdline_known;		/* false: /proc/cmdline missing or unreadable */
+};
+
 struct nn_topo {
 	struct nn_cpuset online;
 	struct nn_cpu *cpus;		/* online CPUs, ascending id */
@@ -68,6 +80,7 @@ struct nn_topo {
 	struct nn_node *nodes;		/* ascending id; holes in numbering allowed */
 	size_t nnodes;
 	struct nn_knobs knobs;
+	struct nn_isolation isol;
 };
 
 /* Reads /sys/devices/system/{cpu,node}, /proc/sys, /sys/kernel/mm,
@@ -120,10 +133,17 @@ int nn_topo_nearest_node(const struct nn_topo *t, int from, unsigned int wants,
 int nn_topo_farthest_node(const struct nn_topo *t, int from, unsigned int wants,
 			  nn_node_filter ok, void *arg);
 
-/* Default housekeeping CPUs: on each node, its lowest online CPU with that
- * CPU's SMT siblings on the node (thread_siblings_list; when unknown, the
- * same package/die/core ids); CPUs of no known node count as one more node.
- * 0 or -ENOMEM. */
+/* Default housekeeping CPUs: on each node, its lowest online CPU that is not
+ * isolated (nn_topo_isolated_cpus) with that CPU's SMT siblings on the node
+ * (thread_siblings_list; when unknown, the same package/die/core ids), the
+ * isolated ones left out; CPUs of no known node count as one more node. A
+ * node whose every CPU is isolated gets none. 0 or -ENOMEM. */
 int nn_topo_default_housekeeping(const struct nn_topo *t, struct nn_cpuset *out);
+
+/* Isolated CPUs: online CPUs in /sys/devices/system/cpu/isolated, nohz_full
+ * or isolcpus= (any flag): no queue IRQ, NAPI thread or housekeeping role
+ * goes there unless --cpus names it; a node's DPDK instance gets them first.
+ * Empty when no source names any (or none was readable). 0 or -ENOMEM. */
+int nn_topo_isolated_cpus(const struct nn_topo *t, struct nn_cpuset *out);
 
 #endif

@@ -197,28 +197,52 @@ static int add_core(const struct nn_topo *t, const struct nn_cpu *c, int node, s
 	return 0;
 }
 
-int nn_topo_default_housekeeping(const struct nn_topo *t, struct nn_cpuset *out)
+int nn_topo_isolated_cpus(const struct nn_topo *t, struct nn_cpuset *out)
 {
-	bool orphan_done = false;
-	size_t i;
-	int err = 0;
+	const struct nn_isolation *is = &t->isol;
+	int err;
 
 	nn_cpuset_zero(out);
+	err = nn_cpuset_or(out, &is->isolated);
+	if (!err)
+		err = nn_cpuset_or(out, &is->nohz_full);
+	if (!err)
+		err = nn_cpuset_or(out, &is->isolcpus);
+	if (err)
+		return err;
+	nn_cpuset_and(out, &t->online);
+	return 0;
+}
+
+int nn_topo_default_housekeeping(const struct nn_topo *t, struct nn_cpuset *out)
+{
+	struct nn_cpuset iso = NN_CPUSET_INIT;
+	bool orphan_done = false;
+	size_t i;
+	int err;
+
+	nn_cpuset_zero(out);
+	err = nn_topo_isolated_cpus(t, &iso);
 	/* cpus[] ascend by id: the first CPU met on a node is its lowest. */
 	for (i = 0; i < t->nnodes && !err; i++) {
 		size_t k;
 
 		for (k = 0; k < t->ncpus; k++)
-			if (t->cpus[k].node == t->nodes[i].id)
+			if (t->cpus[k].node == t->nodes[i].id &&
+			    !nn_cpuset_test(&iso, (unsigned int)t->cpus[k].id))
 				break;
 		if (k < t->ncpus)
 			err = add_core(t, &t->cpus[k], t->nodes[i].id, out);
 	}
 	/* CPUs in no node's cpulist are one more group, or they would have none. */
 	for (i = 0; i < t->ncpus && !err && !orphan_done; i++)
-		if (t->cpus[i].node < 0) {
+		if (t->cpus[i].node < 0 && !nn_cpuset_test(&iso, (unsigned int)t->cpus[i].id)) {
 			err = add_core(t, &t->cpus[i], -1, out);
 			orphan_done = true;
 		}
+	/* An isolated SMT sibling of a housekeeping CPU stays isolated. */
+	if (!err)
+		nn_cpuset_andnot(out, &iso);
+	nn_cpuset_free(&iso);
 	return err;
 }

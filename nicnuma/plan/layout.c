@@ -280,6 +280,7 @@ static void instance_free(struct nn_layout_instance *in)
 	nn_cpuset_free(&in->cpus);
 	nn_cpuset_free(&in->housekeeping);
 	nn_cpuset_free(&in->irq_cores);
+	nn_cpuset_free(&in->isolated);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -347,6 +348,20 @@ static int make_instance(struct nn_layout *l, const struct nn_host *host, const 
 			if (err)
 				goto fail;
 		}
+	}
+	/* Isolated CPUs were kept for a poll-mode workload: a DPDK instance
+	 * takes them first (only them, when it has any), any other service
+	 * leaves them out - the scheduler does not balance a domain-isolated
+	 * CPU, so its threads would pile up - unless nothing else is left. */
+	err = nn_topo_isolated_cpus(&host->topo, &in.isolated);
+	if (err)
+		goto fail;
+	nn_cpuset_and(&in.isolated, &in.cpus);
+	if (!nn_cpuset_empty(&in.isolated)) {
+		if (o->dpdk)
+			nn_cpuset_and(&in.cpus, &in.isolated);
+		else if (!nn_cpuset_equal(&in.cpus, &in.isolated))
+			nn_cpuset_andnot(&in.cpus, &in.isolated);
 	}
 	if (asprintf(&in.unit, "%s@%d.service", l->service, node->id) < 0) {
 		in.unit = NULL;

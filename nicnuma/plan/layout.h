@@ -55,6 +55,9 @@ struct nn_layout_instance {
 	struct nn_cpuset cpus;		/* what the instance runs on */
 	struct nn_cpuset housekeeping;	/* left out: housekeeping CPUs of the node */
 	struct nn_cpuset irq_cores;	/* the node's queue-IRQ CPUs and their SMT siblings */
+	struct nn_cpuset isolated;	/* the node's isolated CPUs (nn_topo_isolated_cpus):
+					 * a DPDK instance runs on them first, another
+					 * service leaves them out */
 	bool irq_cores_included;
 	struct nn_layout_nic *nics;
 	size_t nnics;

@@ -6,6 +6,9 @@
  *  - CPUs are grouped into physical cores (package/die/core ids, else thread
  *    siblings), cores sorted by node, then L3 group, then first thread, so one
  *    L3 group fills before the next;
+ *  - isolated CPUs (nn_topo_isolated_cpus: isolcpus=, nohz_full,
+ *    cpu/isolated) take nothing unless --cpus names them: they are left out
+ *    of the allowed CPUs and of housekeeping, and the plan lists them;
  *  - housekeeping CPUs (first core of each node, or --reserve) never take
  *    queue IRQs; non-queue IRQs (config, async, ctrl) go there;
  *  - NICs whose queues target the same CPUs form a group: disjoint cores while
@@ -1286,6 +1289,13 @@ static int setup(struct state *st)
 				return -ENOMEM;
 	if (!nn_cpuset_empty(&o->cpus))
 		nn_cpuset_and(&st->allowed, &o->cpus);
+	/* Isolated CPUs belong to the workload that isolated them: only an
+	 * explicit --cpus hands them to the kernel's network work. */
+	if (nn_topo_isolated_cpus(t, &st->plan->isolated))
+		return -ENOMEM;
+	if (!nn_cpuset_empty(&o->cpus))
+		nn_cpuset_andnot(&st->plan->isolated, &o->cpus);
+	nn_cpuset_andnot(&st->allowed, &st->plan->isolated);
 	if (nn_cpuset_empty(&st->allowed))
 		return -EINVAL;
 	r = build_cores(st);
@@ -1295,6 +1305,24 @@ static int setup(struct state *st)
 		if (nn_cpuset_copy(&st->hk, &o->reserve))
 			return -ENOMEM;
 		nn_cpuset_and(&st->hk, &t->online);
+		if (nn_cpuset_intersects(&st->hk, &st->plan->isolated)) {
+			struct nn_cpuset drop = NN_CPUSET_INIT;
+			char *list;
+
+			if (nn_cpuset_copy(&drop, &st->hk))
+				return -ENOMEM;
+			nn_cpuset_and(&drop, &st->plan->isolated);
+			nn_cpuset_andnot(&st->hk, &st->plan->isolated);
+			list = nn_cpuset_format_list(&drop);
+			nn_cpuset_free(&drop);
+			if (!list)
+				return -ENOMEM;
+			r = nn__plan_add_warning(st->plan, "--reserve: CPUs %s are isolated: no housekeeping "
+						 "role there (name them in --cpus to use them)", list);
+			free(list);
+			if (r)
+				return r;
+		}
 	} else if (nn_topo_default_housekeeping(t, &st->hk)) {
 		return -ENOMEM;
 	}
@@ -1604,6 +1632,7 @@ void nn_plan_free(struct nn_plan *plan)
 		free(plan->shape.pci[i]);
 	free(plan->shape.pci);
 	nn_cpuset_free(&plan->housekeeping);
+	nn_cpuset_free(&plan->isolated);
 	for (i = 0; i < plan->nnics; i++) {
 		free(plan->nics[i].nic);
 		free(plan->nics[i].pci);

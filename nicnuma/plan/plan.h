@@ -115,6 +115,8 @@ struct nn_plan {
 	struct nn_plan_shape shape;
 	enum nn_policy policy;
 	struct nn_cpuset housekeeping;	/* kept free of queue IRQs */
+	struct nn_cpuset isolated;	/* isolated CPUs left out (not named by --cpus):
+					 * no queue IRQ, NAPI thread or housekeeping there */
 	struct nn_plan_nic *nics;	/* sorted by name */
 	size_t nnics;
 	struct nn_plan_irq *irqs;
@@ -141,7 +143,7 @@ int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, st
 void nn_plan_free(struct nn_plan *plan);
 void nn_plan_opts_free(struct nn_plan_opts *opts);
 
-/* {"plan":{"shape":{..},"irqs":[..],"xps":[..],"channels":[..],"rss":[..],"hugepages":[..],
+/* {"plan":{"shape":{..},"housekeeping","isolated","irqs":[..],"xps":[..],"channels":[..],"rss":[..],"hugepages":[..],
  *  "irqbalance":{"running","action"},"warnings":[..]}} - stable keys. */
 struct json_object *nn_plan_to_json(const struct nn_plan *plan);
 /* Just its "shape" object (what an undo log keeps), without the whole plan. */

@@ -92,6 +92,8 @@ struct json_object *nn_plan_to_json(const struct nn_plan *plan)
 	CHK(add(p, "policy", json_object_new_string(nn_policy_name(plan->policy))));
 	NEW(v, cpus_json(&plan->housekeeping));
 	CHK(add(p, "housekeeping", v));
+	NEW(v, cpus_json(&plan->isolated));
+	CHK(add(p, "isolated", v));
 
 	NEW(a, json_object_new_array());
 	CHK(add(p, "nics", a));
@@ -643,6 +645,8 @@ static int read_misc(struct rd *r, struct json_object *p, struct nn_plan *plan)
 	free(s);
 	s = NULL;
 	TRY(get_cpus(r, p, "plan", "housekeeping", true, &plan->housekeeping));
+	/* "isolated" came later: a plan without it left nothing out. */
+	TRY(get_cpus(r, p, "plan", "isolated", true, &plan->isolated));
 	TRY(member(r, p, "plan", "irqbalance", json_type_object, false, &o));
 	TRY(member(r, o, "plan.irqbalance", "running", json_type_boolean, false, &v));
 	plan->irqbalance.running = json_object_get_boolean(v);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "nicnuma/core/cpuset.h"
 #include "nicnuma/core/parse.h"
 
 /* This machine's file, trimmed: 2 CPUs, x86 "N-edge" hwirq, per-CPU rows. */
@@ -300,6 +301,89 @@ static void bracketed(void **state)
 	assert_int_equal(nn_parse_bracketed("[madvise]", tiny, sizeof(tiny)), -ENAMETOOLONG);
 }
 
+static char *isol_list(const char *cmdline, unsigned int *flags, int *err)
+{
+	struct nn_cpuset s = NN_CPUSET_INIT;
+	char *out;
+
+	*err = nn_parse_isolcpus(cmdline, &s, flags, NULL, NULL);
+	out = nn_cpuset_format_list(&s);
+	nn_cpuset_free(&s);
+	return out;
+}
+
+#define ISOL(cmd, want_err, want_list, want_flags) do { \
+	unsigned int f_ = 99; \
+	int e_; \
+	char *l_ = isol_list((cmd), &f_, &e_); \
+	assert_int_equal(e_, (want_err)); \
+	assert_string_equal(l_, (want_list)); \
+	assert_int_equal(f_, (want_flags)); \
+	free(l_); \
+} while (0)
+
+/* isolcpus= as kernel/sched/isolation.c reads it. */
+static void isolcpus(void **state)
+{
+	const char *bad = NULL;
+	struct nn_cpuset s = NN_CPUSET_INIT;
+	unsigned int f;
+	int badlen = 0;
+	char buf[64];
+
+	(void)state;
+	/* The plain list form means domain. */
+	ISOL("BOOT_IMAGE=/vmlinuz ro isolcpus=2-5,7 quiet", 0, "2-5,7", NN_ISOL_DOMAIN);
+	/* Flags, in any order; nohz alone does not add domain. */
+	ISOL("isolcpus=managed_irq,domain,8-15\n", 0, "8-15", NN_ISOL_DOMAIN | NN_ISOL_MANAGED_IRQ);
+	ISOL("isolcpus=nohz,3", 0, "3", NN_ISOL_NOHZ);
+	ISOL("isolcpus=nohz,domain,managed_irq,1,3", 0, "1,3",
+	     NN_ISOL_NOHZ | NN_ISOL_DOMAIN | NN_ISOL_MANAGED_IRQ);
+	/* Two words: the union; quotes around the value. */
+	ISOL("isolcpus=1 isolcpus=\"managed_irq,4-5\"", 0, "1,4-5", NN_ISOL_DOMAIN | NN_ISOL_MANAGED_IRQ);
+	/* Absent, a lookalike, and init's arguments after "--". */
+	ISOL("root=/dev/sda1 ro", -ENOENT, "", 0);
+	ISOL("xisolcpus=3 noisolcpus=4", -ENOENT, "", 0);
+	ISOL("ro -- isolcpus=0-1", -ENOENT, "", 0);
+	ISOL("", -ENOENT, "", 0);
+	/* Malformed: unknown flag, flag without a list, empty value, bad list. */
+	ISOL("isolcpus=tick,2", -EINVAL, "", 0);
+	ISOL("isolcpus=domain", -EINVAL, "", 0);
+	ISOL("isolcpus=", -EINVAL, "", 0);
+	ISOL("isolcpus=3-1", -EINVAL, "", 0);
+	ISOL("isolcpus=2 isolcpus=x", -EINVAL, "", 0);
+	assert_int_equal(nn_parse_isolcpus("ro isolcpus=foo,1 quiet", &s, &f, &bad, &badlen), -EINVAL);
+	assert_non_null(bad);
+	assert_int_equal(badlen, 14);
+	assert_memory_equal(bad, "isolcpus=foo,1", 14);
+	nn_cpuset_free(&s);
+
+	nn_isol_flags_format(NN_ISOL_DOMAIN | NN_ISOL_MANAGED_IRQ | NN_ISOL_NOHZ, buf, sizeof(buf));
+	assert_string_equal(buf, "nohz,domain,managed_irq");
+	nn_isol_flags_format(0, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	nn_isol_flags_format(NN_ISOL_MANAGED_IRQ, buf, sizeof(buf));
+	assert_string_equal(buf, "managed_irq");
+}
+
+/* cpu/isolated and cpu/nohz_full: a list, empty, or "(null)". */
+static void sys_cpulist(void **state)
+{
+	struct nn_cpuset s = NN_CPUSET_INIT;
+
+	(void)state;
+	assert_int_equal(nn_parse_sys_cpulist("2-3,6\n", &s), 0);
+	assert_int_equal(nn_cpuset_count(&s), 3);
+	assert_int_equal(nn_parse_sys_cpulist("(null)\n", &s), 0);
+	assert_true(nn_cpuset_empty(&s));
+	assert_int_equal(nn_parse_sys_cpulist("1\n", &s), 0);
+	assert_int_equal(nn_parse_sys_cpulist("\n", &s), 0);
+	assert_true(nn_cpuset_empty(&s));
+	assert_int_equal(nn_parse_sys_cpulist("(null) 3\n", &s), -EINVAL);
+	assert_int_equal(nn_parse_sys_cpulist("garbage", &s), -EINVAL);
+	nn_cpuset_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +395,8 @@ int main(void)
 		cmocka_unit_test(distances),
 		cmocka_unit_test(node_meminfo),
 		cmocka_unit_test(bracketed),
+		cmocka_unit_test(isolcpus),
+		cmocka_unit_test(sys_cpulist),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,7 @@
 #include "nicnuma/discover/hugepages.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/topo.h"
+#include "tmptree.h"
 
 /* ---- snapshot builder: nodes with explicit ids, rows and memory ---- */
 
@@ -256,6 +257,47 @@ static void test_default_housekeeping(void **state)
 	nn_cpuset_free(&hk);
 }
 
+/* Isolation: the union of its three sources, online CPUs only; default
+ * housekeeping takes a node's lowest non-isolated CPU and never an
+ * isolated sibling. */
+static void test_isolated_cpus(void **state)
+{
+	struct nn_cpuset iso = NN_CPUSET_INIT, hk = NN_CPUSET_INIT;
+	struct nn_topo t;
+	char *s;
+
+	(void)state;
+	/* SMT pairs (n, n+4): node 0 holds 0,1,4,5 and node 1 holds 2,3,6,7. */
+	memset(&t, 0, sizeof(t));
+	add_node(&t, 0, "0-1,4-5", 1, row0);
+	add_node(&t, 1, "2-3,6-7", 1, row1);
+	done(&t, "0-7", 4);
+	assert_int_equal(nn_topo_isolated_cpus(&t, &iso), 0);
+	assert_true(nn_cpuset_empty(&iso));
+	assert_int_equal(nn_cpuset_parse_list("2", &t.isol.isolated), 0);
+	assert_int_equal(nn_cpuset_parse_list("3,9", &t.isol.nohz_full), 0);	/* 9: not online */
+	assert_int_equal(nn_cpuset_parse_list("6", &t.isol.isolcpus), 0);
+	assert_int_equal(nn_topo_isolated_cpus(&t, &iso), 0);
+	s = nn_cpuset_format_list(&iso);
+	assert_string_equal(s, "2-3,6");
+	free(s);
+	/* Node 1: 2 (and its sibling 6) isolated; 3 is nohz_full: no CPU of
+	 * node 1 is left but 7, whose core 3 is isolated: 7 alone. */
+	assert_int_equal(nn_topo_default_housekeeping(&t, &hk), 0);
+	s = nn_cpuset_format_list(&hk);
+	assert_string_equal(s, "0,4,7");
+	free(s);
+	/* Every CPU of node 1 isolated: it gets no housekeeping CPU. */
+	assert_int_equal(nn_cpuset_parse_list("2-3,6-7", &t.isol.isolcpus), 0);
+	assert_int_equal(nn_topo_default_housekeeping(&t, &hk), 0);
+	s = nn_cpuset_format_list(&hk);
+	assert_string_equal(s, "0,4");
+	free(s);
+	nn_topo_free(&t);
+	nn_cpuset_free(&iso);
+	nn_cpuset_free(&hk);
+}
+
 /* topo.c parsed "hugepages-NkB" with its own parser that took any size. */
 static void test_hugepage_dirname(void **state)
 {
@@ -275,14 +317,7 @@ static void test_hugepage_dirname(void **state)
 
 static void put(const char *dir, const char *rel, const char *text)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s%s", dir, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(tmptree_put(dir, rel, text), 0);
 }
 
 /* hp_state.c took a negative count as -1, topo.c as the value. */
@@ -322,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_nodes_by_distance),
 		cmocka_unit_test(test_cpu_node),
 		cmocka_unit_test(test_default_housekeeping),
+		cmocka_unit_test(test_isolated_cpus),
 		cmocka_unit_test(test_hugepage_dirname),
 		cmocka_unit_test(test_pool_read_negative_is_unknown),
 	};
