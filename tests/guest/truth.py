@@ -607,6 +607,8 @@ def do_genl(r, path, *pcis):
         srcs = {i['irq']: i.get('source') for i in n.get('irqs', [])}
         have_src = any(v is not None for v in srcs.values())
         if g is None:
+            if 'queues' in n:
+                r.eq(f'genl: {dev} ({drv}) "queues" null on a kernel without the family', n['queues'], None)
             if have_src:
                 r.check(f'genl: {dev} ({drv}) no IRQ decided by netlink on a kernel without it',
                         'netlink' not in srcs.values(), f'sources {srcs}')
@@ -614,15 +616,18 @@ def do_genl(r, path, *pcis):
                 r.skip(f'genl: {dev} ({drv}) sources on a kernel without the family',
                        'nics --json has no per-IRQ "source" key in this tree (branch genl)')
             continue
-        # nicnuma's per-queue NAPI ids vs the kernel's
-        nq = n.get('queues')
-        if not isinstance(nq, list):
+        # nicnuma's per-queue NAPI ids and IRQs vs the kernel's
+        if 'queues' not in n:
             r.skip(f'genl: {dev} ({drv}) queue -> NAPI as the kernel says ({len(kq)} queues)',
                    'nics --json has no per-queue "queues" list in this tree (issue 20 item 1, branch genl)')
         else:
-            got = {(q.get('type'), q.get('id')): q.get('napi_id') for q in nq}
-            r.eq(f'genl: {dev} ({drv}) queue -> NAPI id = the kernel\'s queue-get', got,
-                 {k: v for k, v in kq.items()})
+            nq = n['queues'] if isinstance(n['queues'], list) else []
+            got = {(q.get('type'), q.get('id')): (q.get('napi_id'), q.get('irq')) for q in nq}
+            want = {k: (v, napis[v][1] if v in napis else None) for k, v in kq.items()}
+            r.check(f'genl: {dev} ({drv}) queue -> (NAPI id, IRQ) = the kernel\'s queue-get / napi-get '
+                    f'({len(want)} queues)', n['queues'] is not None and got == want,
+                    f'nicnuma {n["queues"] if n["queues"] is None else sorted(got.items())}, '
+                    f'the kernel {sorted(want.items())}')
         # an IRQ the kernel links to a NAPI is decided by netlink
         if linked and have_src:
             bad = [f'{irq}: {srcs.get(irq)}' for irq in set(linked.values()) if srcs.get(irq) != 'netlink']
