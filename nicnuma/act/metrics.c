@@ -65,6 +65,12 @@ static bool nic_queue_irqs(const struct nn_metrics *m, const void *it, double *v
 	return true;
 }
 
+static bool nic_unknown_role(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)NIC(it)->unknown_role;
+	return true;
+}
+
 static bool nic_off_plan(const struct nn_metrics *m, const void *it, double *v)
 {
 	*v = (double)NIC(it)->off_plan;
@@ -234,6 +240,9 @@ static const struct mfamily families[] = {
 	  "NUMA node of the NIC's PCI device (no sample when unknown)", nic_node },
 	{ "nicnuma_nic_queue_irqs", "gauge", M_NIC,
 	  "Queue IRQs of the NIC", nic_queue_irqs },
+	{ "nicnuma_nic_irqs_unknown_role", "gauge", M_NIC,
+	  "IRQs of the NIC that neither netdev netlink nor the driver name table gives a role "
+	  "(planned like queue IRQs, never onto housekeeping)", nic_unknown_role },
 	{ "nicnuma_nic_queue_irqs_off_node", "gauge", M_NIC,
 	  "Queue IRQs that may run on a CPU outside the NIC's NUMA node (effective affinity)",
 	  nic_off_node },
@@ -583,6 +592,7 @@ int nn_metrics_collect(struct nn_ctx *ctx, const struct nn_host *host, const str
 		mn->nic = nic;
 		for (size_t q = 0; q < nic->nirqs; q++)
 			mn->queue_irqs += nic->irqs[q].queue >= 0;
+		mn->unknown_role = (long)nn_nic_irqs_unknown_role(nic);
 		mn->off_node = count_off_node(&host->topo, nic);
 		mn->off_plan = mn->drift = -1;
 		n++;

@@ -115,7 +115,7 @@ static void print_irqs(struct nn_out *o, const struct nn_nic *nic, bool table)
 	snprintf(fa, sizeof(fa), "%%-%ds  ", wa);
 	snprintf(fe, sizeof(fe), "%%-%ds  ", we);
 	if (table && nic->nirqs)
-		nn_printf(o, "  %-6s %-6s %-5s %-*s  %-*s  %-7s %s\n", "IRQ", "QUEUE", "DIR",
+		nn_printf(o, "  %-6s %-6s %-5s %-8s %-*s  %-*s  %-7s %s\n", "IRQ", "QUEUE", "DIR", "FROM",
 			  wa, "AFFINITY", we, "EFFECTIVE", "PLACED", "NAME");
 	nn_open_array(o, "irqs");
 	for (i = 0; i < nic->nirqs; i++) {
@@ -131,6 +131,9 @@ static void print_irqs(struct nn_out *o, const struct nn_nic *nic, bool table)
 		nn_print_string(o, PRINT_JSON, "name", NULL, q->name);
 		nn_print_opt_int(o, t, "queue", "%-6lld ", q->queue, "-");
 		nn_print_string(o, t, "dir", "%-5s ", dir_name(q->dir));
+		nn_print_string(o, PRINT_JSON, "role", NULL, nn_irq_role_name(q->role));
+		nn_print_string(o, t, "source", "%-8s ", nn_irq_source_name(q->source));
+		nn_print_opt_int(o, PRINT_JSON, "napi_id", NULL, q->napi_id, NULL);
 		print_cpuset_or_null(o, t, "affinity", fa, &q->affinity, q->has_affinity);
 		print_cpuset_or_null(o, t, "effective_affinity", fe, &q->effective, q->has_effective);
 		print_opt_bool(o, "affinity_local", loc);
@@ -144,6 +147,52 @@ static void print_irqs(struct nn_out *o, const struct nn_nic *nic, bool table)
 		nn_close_object(o);
 	}
 	nn_close_array(o);
+}
+
+static const char *binding_name(const struct nn_genl_queue *q)
+{
+	return q->xsk ? "xsk" : q->io_uring ? "io_uring" : q->dmabuf >= 0 ? "dmabuf" : NULL;
+}
+
+/* "queues": the kernel's queue -> NAPI -> IRQ/thread (netdev genl), null when
+ * it was not asked (kernel before 6.8, a fake root without saved answers). */
+static void print_queues(struct nn_out *o, const struct nn_nic *nic, bool table)
+{
+	size_t i, nthr = 0;
+
+	if (!nic->genl_read) {
+		nn_print_null(o, PRINT_JSON, "queues", NULL);
+		return;
+	}
+	nn_open_array(o, "queues");
+	for (i = 0; i < nic->ngqueues; i++) {
+		const struct nn_genl_queue *q = &nic->gqueues[i];
+		const struct nn_genl_napi *np = NULL;
+		size_t j;
+
+		for (j = 0; j < nic->ngnapis && !np && q->napi_id >= 0; j++)
+			if (nic->gnapis[j].id == q->napi_id)
+				np = &nic->gnapis[j];
+		nn_open_object(o, NULL);
+		nn_print_string(o, PRINT_JSON, "type", NULL, q->type == NN_GENL_QUEUE_RX ? "rx" :
+				q->type == NN_GENL_QUEUE_TX ? "tx" : "other");
+		nn_print_int(o, PRINT_JSON, "id", NULL, q->id);
+		nn_print_opt_int(o, PRINT_JSON, "napi_id", NULL, q->napi_id, NULL);
+		nn_print_opt_int(o, PRINT_JSON, "irq", NULL, np ? np->irq : -1, NULL);
+		nn_print_opt_int(o, PRINT_JSON, "napi_pid", NULL, np ? np->pid : -1, NULL);
+		if (np && np->threaded >= 0)
+			nn_print_bool(o, PRINT_JSON, "threaded", NULL, np->threaded != 0);
+		else
+			nn_print_null(o, PRINT_JSON, "threaded", NULL);
+		nn_print_string(o, PRINT_JSON, "binding", NULL, binding_name(q));
+		nn_close_object(o);
+	}
+	nn_close_array(o);
+	for (i = 0; i < nic->ngnapis; i++)
+		nthr += nic->gnapis[i].pid > 0;
+	if (table)
+		nn_printf(o, "  %s: netdev genl: %zu queue%s, %zu NAPI%s, %zu with a thread\n", nic->name, nic->ngqueues,
+			  nic->ngqueues == 1 ? "" : "s", nic->ngnapis, nic->ngnapis == 1 ? "" : "s", nthr);
 }
 
 static void locality_line(struct nn_out *o, const struct nn_nic *nic, const struct nn_topo *t)
@@ -416,6 +465,7 @@ static void print_nic(struct nn_out *o, const struct nn_nic *nic, const struct n
 		print_rss_text(o, nic);
 	}
 	print_pcie(o, nic, !brief && !nic->is_virtual);
+	print_queues(o, nic, !brief && !nic->is_virtual);
 	print_irqs(o, nic, !brief && !nic->is_virtual && nic->nirqs);
 	if (!brief && !nic->is_virtual)
 		nn_printf(o, "\n");

@@ -16,6 +16,7 @@
 
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/core/fileio.h"
+#include "nicnuma/core/irq_names.h"
 #include "nicnuma/core/parse.h"
 
 static const char *skip_ws(const char *p, const char *end)
@@ -362,112 +363,11 @@ const struct nn_interrupt *nn_interrupts_find(const struct nn_interrupt *v, size
 	return NULL;
 }
 
-/* Whole-string decimal index (no sign, no spaces, fits an int). */
-static int parse_index(const char *p, size_t len, int *val)
-{
-	long v = 0;
-	size_t i;
-
-	if (len == 0 || len > 9)
-		return -EINVAL;
-	for (i = 0; i < len; i++) {
-		if (!isdigit((unsigned char)p[i]))
-			return -EINVAL;
-		v = v * 10 + (p[i] - '0');
-	}
-	*val = (int)v;
-	return 0;
-}
-
-/* "<prefix>-<word>-<N>" where <word> is one of the queue words; the whole name
- * must end in the index. */
-static bool suffix_queue(const char *name, const char *word, int *queue)
-{
-	size_t len = strlen(name), wl = strlen(word);
-	const char *dash, *p;
-
-	dash = strrchr(name, '-');
-	if (!dash || dash == name || parse_index(dash + 1, len - (size_t)(dash - name) - 1, queue))
-		return false;
-	/* walk back over "-<word>" */
-	if ((size_t)(dash - name) < wl + 1)
-		return false;
-	p = dash - wl;
-	if (strncasecmp(p, word, wl) || p[-1] != '-')
-		return false;
-	return p - 1 > name;	/* a non-empty device prefix */
-}
-
 int nn_irq_name_queue(const char *name, const char *ifname, const char *pci,
 		      int *queue, enum nn_qdir *dir)
 {
-	int q;
-
-	*queue = -1;
-	*dir = NN_QDIR_NONE;
-	(void)ifname;
-	if (!name || !*name)
-		return 0;
-
-	/* mlx5: "mlx5_comp<N>@pci:<addr>" (older kernels: "mlx5_comp<N>").
-	 * The address is explicit, so an IRQ of another function is not ours. */
-	if (!strncmp(name, "mlx5_comp", 9)) {
-		const char *at = strchr(name + 9, '@');
-		size_t len = at ? (size_t)(at - name - 9) : strlen(name + 9);
-
-		if (parse_index(name + 9, len, &q))
-			return 0;
-		if (at) {
-			if (strncmp(at, "@pci:", 5))
-				return 0;
-			if (pci && *pci && strcmp(at + 5, pci))
-				return 0;
-		}
-		*queue = q;
-		*dir = NN_QDIR_RXTX;
-		return 1;
-	}
-
-	/* virtio-net: "virtio<N>-input.<Q>" / "virtio<N>-output.<Q>" */
-	if (!strncmp(name, "virtio", 6) && isdigit((unsigned char)name[6])) {
-		const char *p = name + 6;
-
-		while (isdigit((unsigned char)*p))
-			p++;
-		if (!strncmp(p, "-input.", 7) && !parse_index(p + 7, strlen(p + 7), &q)) {
-			*queue = q;
-			*dir = NN_QDIR_RX;
-			return 1;
-		}
-		if (!strncmp(p, "-output.", 8) && !parse_index(p + 8, strlen(p + 8), &q)) {
-			*queue = q;
-			*dir = NN_QDIR_TX;
-			return 1;
-		}
-		return 0;	/* config, control, other virtio devices */
-	}
-
-	/* i40e "i40e-<if>-TxRx-<N>", ice "ice-<if>-TxRx-<N>", ixgbe/igb/igc/bnxt
-	 * "<if>-TxRx-<N>", split vectors "-rx-<N>"/"-tx-<N>", bnx2x "-fp-<N>".
-	 * The interface name in it is the one the driver saw when it requested the
-	 * IRQ (often "eth0" before udev renamed it), so it is not required to match
-	 * @ifname: the IRQ already comes from this device's msi_irqs. */
-	if (suffix_queue(name, "TxRx", &q) || suffix_queue(name, "fp", &q)) {
-		*queue = q;
-		*dir = NN_QDIR_RXTX;
-		return 1;
-	}
-	if (suffix_queue(name, "rx", &q)) {
-		*queue = q;
-		*dir = NN_QDIR_RX;
-		return 1;
-	}
-	if (suffix_queue(name, "tx", &q)) {
-		*queue = q;
-		*dir = NN_QDIR_TX;
-		return 1;
-	}
-	return 0;
+	/* The drivers' name table (irq_names.c), without knowing the driver. */
+	return nn_irq_name_role(name, NULL, ifname, pci, queue, dir, NULL) == NN_IRQ_ROLE_QUEUE;
 }
 
 int nn_parse_distances(const char *text, int **out, size_t *n)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "nicnuma/core/ctx.h"
+#include "nicnuma/core/fileio.h"
 #include "nicnuma/discover/ethtool.h"
 #include "nicnuma/discover/netlink.h"
 #include "nicnuma/discover/nic.h"
@@ -240,12 +241,17 @@ static int read_irq(struct nic_scan *s, const struct nn_nic *nic, const char *ms
 
 	q->queue = -1;
 	q->dir = NN_QDIR_NONE;
+	q->role = NN_IRQ_ROLE_UNKNOWN;
+	q->source = NN_IRQ_SRC_UNKNOWN;
+	q->napi_id = -1;
 	it = s->have_intr ? nn_interrupts_find(s->intr, s->nintr, q->irq) : NULL;
 	if (it && it->name) {
 		q->name = strdup(it->name);
 		if (!q->name)
 			return -ENOMEM;
-		nn_irq_name_queue(q->name, nic->name, nic->pci, &q->queue, &q->dir);
+		q->role = nn_irq_name_role(q->name, nic->driver, nic->name, nic->pci, &q->queue, &q->dir, NULL);
+		if (q->role != NN_IRQ_ROLE_UNKNOWN)
+			q->source = NN_IRQ_SRC_NAME;
 	}
 
 	/* Read first (prefetch_run), ask why after: one open per file on the common path. */
@@ -468,6 +474,26 @@ static int read_physical(struct nic_scan *s, struct nn_nic *nic)
 	 * virtioN bus device whose parent is the PCI function. */
 	if (nn_is_pci_addr(base_name(dev))) {
 		is_pci = true;
+	} else if (strncmp(base_name(dev), "virtio", 6) && strstr(dev, "/devices/pci")) {
+		/* A sub-function (mlx5 SF, ice/idpf auxiliary device): a child of a
+		 * PCI function with no msi_irqs of its own. */
+		char *slash;
+
+		snprintf(fn, sizeof(fn), "%s", dev);
+		slash = strrchr(fn, '/');
+		if (slash && slash != fn) {
+			*slash = '\0';
+			if (nn_is_pci_addr(base_name(fn))) {
+				err = set_str(&nic->aux_parent, base_name(fn));
+				if (err)
+					return err;
+				fn_dir = fn;
+				nn_warn(s->ctx, link, "%s is a sub-function (%s on PCI function %s) without MSI-X "
+					"vectors of its own: its IRQs are %s's, planned with that function's "
+					"netdev; nicnuma does not place them per sub-function",
+					nic->name, base_name(dev), nic->aux_parent, nic->aux_parent);
+			}
+		}
 	} else if (!strncmp(base_name(dev), "virtio", 6)) {
 		char *slash;
 
@@ -716,6 +742,274 @@ static void free_dirs(char **v, size_t n)
 	free(v);
 }
 
+const char *nn_irq_source_name(enum nn_irq_source src)
+{
+	switch (src) {
+	case NN_IRQ_SRC_NETLINK: return "netlink";
+	case NN_IRQ_SRC_NAME: return "name";
+	case NN_IRQ_SRC_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
+/* gve numbers its notify blocks tx queues first, then rx (block i: tx queue
+ * i; block n/2 + i: rx queue i), so the index in the name is not the queue. */
+static void name_halves(struct nn_nic *nic)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < nic->nirqs; i++) {
+		struct nn_irq *q = &nic->irqs[i];
+		int flags = 0, qi;
+		enum nn_qdir d;
+
+		if (q->source == NN_IRQ_SRC_NAME && q->role == NN_IRQ_ROLE_QUEUE &&
+		    nn_irq_name_role(q->name, nic->driver, nic->name, nic->pci, &qi, &d, &flags) ==
+		    NN_IRQ_ROLE_QUEUE && (flags & NN_IRQ_ROW_HALVES))
+			k++;
+	}
+	if (k < 2)
+		return;
+	for (i = 0; i < nic->nirqs; i++) {
+		struct nn_irq *q = &nic->irqs[i];
+		int flags = 0, qi;
+		enum nn_qdir d;
+
+		if (q->source != NN_IRQ_SRC_NAME || q->role != NN_IRQ_ROLE_QUEUE ||
+		    nn_irq_name_role(q->name, nic->driver, nic->name, nic->pci, &qi, &d, &flags) !=
+		    NN_IRQ_ROLE_QUEUE || !(flags & NN_IRQ_ROW_HALVES))
+			continue;
+		if ((size_t)q->queue < k / 2) {
+			q->dir = NN_QDIR_TX;
+		} else {
+			q->queue -= (int)(k / 2);
+			q->dir = NN_QDIR_RX;
+		}
+	}
+}
+
+/* The kernel's saved answers in a capture (scripts/capture-host): read back
+ * under --root so a capture reproduces live discovery. Absent: not captured. */
+#define GENL_CAPTURE_DIR "/nicnuma-capture/netdev-genl"
+
+static int genl_load(struct nic_scan *s, struct nn_genl *g, bool *have)
+{
+	static const char *const files[] = { GENL_CAPTURE_DIR "/queue-get", GENL_CAPTURE_DIR "/napi-get" };
+	size_t i;
+	int err;
+
+	*have = false;
+	if (nn_root_is_live(&s->ctx->root)) {
+		err = nn_genl_read(s->ctx, g, NULL);
+		if (err == -ENOMEM)
+			return err;
+		if (err && err != -EOPNOTSUPP)
+			nn_warn(s->ctx, "netdev genl", "queue-get/napi-get failed: %s; queue IRQs decided by name",
+				strerror(-err));
+		*have = !err;
+		return 0;
+	}
+	for (i = 0; i < 2; i++) {
+		char *buf;
+		size_t len;
+
+		err = nn_read_file(&s->ctx->root, files[i], &buf, &len);
+		if (err == -ENOMEM)
+			return err;
+		if (err == -ENOENT && !i)
+			return 0;	/* not in this capture */
+		if (err) {
+			nn_warn(s->ctx, files[i], "%s: the kernel's saved netdev genl answer unread; "
+				"queue IRQs decided by name", errtext(err));
+			nn_genl_free(g);
+			return 0;
+		}
+		err = nn_genl_parse(buf, len, 0, g);
+		free(buf);
+		if (err == -ENOMEM)
+			return err;
+		if (err) {
+			nn_warn(s->ctx, files[i], "not a netdev genl dump (%s): queue IRQs decided by name",
+				strerror(-err));
+			nn_genl_free(g);
+			return 0;
+		}
+	}
+	*have = true;
+	return 0;
+}
+
+static int take_genl(struct nn_nic *nic, const struct nn_genl *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->nqueues; i++)
+		if (g->queues[i].ifindex == nic->ifindex) {
+			if (NN_GROW(nic->gqueues, nic->ngqueues, nic->gqcap))
+				return -ENOMEM;
+			nic->gqueues[nic->ngqueues++] = g->queues[i];
+		}
+	for (i = 0; i < g->nnapis; i++)
+		if (g->napis[i].ifindex == nic->ifindex) {
+			if (NN_GROW(nic->gnapis, nic->ngnapis, nic->gncap))
+				return -ENOMEM;
+			nic->gnapis[nic->ngnapis++] = g->napis[i];
+		}
+	return 0;
+}
+
+/* Queue <-> NAPI <-> IRQ from the kernel where the driver links NAPIs to
+ * IRQs: such an IRQ serves the queues whose NAPI it is (rx queue index first,
+ * the direction from which types it serves). Other IRQs keep the name table's
+ * answer; when every NAPI names its IRQ, one the table does not know is a
+ * non-queue vector (control, async) by the kernel's word. */
+static void genl_decide(struct nn_nic *nic)
+{
+	bool all_linked = nic->ngnapis > 0;
+	size_t i, j, k;
+
+	for (i = 0; i < nic->ngnapis; i++)
+		all_linked &= nic->gnapis[i].irq >= 0;
+	for (i = 0; i < nic->ngnapis; i++) {
+		const struct nn_genl_napi *np = &nic->gnapis[i];
+		int rx = -1, tx = -1;
+
+		if (np->irq < 0)
+			continue;
+		for (j = 0; j < nic->ngqueues; j++) {
+			const struct nn_genl_queue *gq = &nic->gqueues[j];
+
+			if (gq->napi_id != np->id)
+				continue;
+			if (gq->type == NN_GENL_QUEUE_RX && (rx < 0 || gq->id < rx))
+				rx = gq->id;
+			else if (gq->type == NN_GENL_QUEUE_TX && (tx < 0 || gq->id < tx))
+				tx = gq->id;
+		}
+		if (rx < 0 && tx < 0)
+			continue;
+		for (k = 0; k < nic->nirqs; k++) {
+			struct nn_irq *q = &nic->irqs[k];
+
+			if (q->irq != np->irq)
+				continue;
+			q->queue = rx >= 0 ? rx : tx;
+			q->dir = rx >= 0 && tx >= 0 ? NN_QDIR_RXTX : rx >= 0 ? NN_QDIR_RX : NN_QDIR_TX;
+			q->role = NN_IRQ_ROLE_QUEUE;
+			q->source = NN_IRQ_SRC_NETLINK;
+			q->napi_id = np->id;
+		}
+	}
+	/* Every NAPI names its IRQ: a vector none names serves no queue. */
+	for (k = 0; all_linked && k < nic->nirqs; k++) {
+		struct nn_irq *q = &nic->irqs[k];
+
+		if (q->source == NN_IRQ_SRC_UNKNOWN) {
+			q->role = NN_IRQ_ROLE_MISC;
+			q->source = NN_IRQ_SRC_NETLINK;
+		}
+	}
+}
+
+static int genl_pass(struct nic_scan *s, struct nn_nic *nics, size_t n)
+{
+	struct nn_genl g = { 0 };
+	bool have;
+	size_t i;
+	int err;
+
+	err = genl_load(s, &g, &have);
+	for (i = 0; !err && have && i < n; i++) {
+		if (nics[i].ifindex <= 0)
+			continue;
+		nics[i].genl_read = true;
+		err = take_genl(&nics[i], &g);
+		if (!err)
+			genl_decide(&nics[i]);
+	}
+	nn_genl_free(&g);
+	return err;
+}
+
+/* Whether the IRQ's name holds the interface name @ifname as a whole word
+ * (not "eth1" inside "eth10"). */
+static bool names_if(const char *irqname, const char *ifname)
+{
+	size_t l = strlen(ifname);
+	const char *p = irqname;
+
+	while (irqname && (p = strstr(p, ifname))) {
+		if ((p == irqname || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[l]))
+			return true;
+		p++;
+	}
+	return false;
+}
+
+/* Several netdevs on one PCI function (mlx4, cxgb4 and sfc ports, bonded
+ * representors) list the same msi_irqs: each IRQ stays with the one netdev
+ * the kernel (netlink) or its name ties it to; one naming none of them stays
+ * with the first netdev, so no IRQ is planned twice. */
+static void split_shared(struct nic_scan *s, struct nn_nic *nics, size_t n)
+{
+	size_t i, j, k, m;
+
+	for (i = 0; i < n; i++) {
+		bool shared = false;
+
+		if (!nics[i].pci || !nics[i].nirqs)
+			continue;
+		for (j = 0; j < i && !shared; j++)
+			shared = nics[j].pci && !strcmp(nics[j].pci, nics[i].pci) && nics[j].nirqs;
+		if (shared)
+			continue;	/* handled with the first of its function */
+		for (j = i + 1; j < n; j++) {
+			size_t moved = 0, kept = 0;
+
+			if (!nics[j].pci || strcmp(nics[j].pci, nics[i].pci))
+				continue;
+			/* nics[i] is the first; decide each IRQ both list */
+			for (k = 0; k < nics[j].nirqs; k++) {
+				struct nn_irq *b = &nics[j].irqs[k];
+				struct nn_irq *a = NULL;
+				bool to_j;
+
+				for (m = 0; m < nics[i].nirqs && !a; m++)
+					if (nics[i].irqs[m].irq == b->irq)
+						a = &nics[i].irqs[m];
+				if (!a)
+					continue;
+				to_j = b->source == NN_IRQ_SRC_NETLINK ||
+				       (a->source != NN_IRQ_SRC_NETLINK && b->name &&
+					names_if(b->name, nics[j].name) && !names_if(b->name, nics[i].name));
+				if (to_j) {
+					a->irq = -1;	/* dropped below */
+					moved++;
+				} else {
+					b->irq = -1;
+					kept++;
+				}
+			}
+			nn_warn(s->ctx, nics[i].pci, "%s and %s share PCI function %s: its IRQs are split by "
+				"netlink or the interface name in each IRQ's name (%zu to %s, %zu stay with %s)",
+				nics[i].name, nics[j].name, nics[i].pci, moved, nics[j].name, kept, nics[i].name);
+		}
+	}
+	/* Drop the IRQs marked -1. */
+	for (i = 0; i < n; i++) {
+		for (j = 0, k = 0; j < nics[i].nirqs; j++) {
+			if (nics[i].irqs[j].irq < 0) {
+				free(nics[i].irqs[j].name);
+				nn_cpuset_free(&nics[i].irqs[j].affinity);
+				nn_cpuset_free(&nics[i].irqs[j].effective);
+				continue;
+			}
+			nics[i].irqs[k++] = nics[i].irqs[j];
+		}
+		nics[i].nirqs = k;
+	}
+}
+
 int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned int flags,
 		     struct nn_nic **out, size_t *nout)
 {
@@ -791,6 +1085,12 @@ int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned in
 	err = read_all_irqs(&s, n);
 	if (err)
 		goto fail;
+	for (i = 0; i < n; i++)
+		name_halves(&nics[i]);
+	err = genl_pass(&s, nics, n);
+	if (err)
+		goto fail;
+	split_shared(&s, nics, n);
 	if (nn_root_is_live(&ctx->root)) {
 		err = netlink_check(&s, nics, n);
 		if (err)
@@ -827,6 +1127,9 @@ void nn_nics_free(struct nn_nic *nics, size_t n)
 			nn_cpuset_free(&nics[i].irqs[j].effective);
 		}
 		free(nics[i].irqs);
+		free(nics[i].gqueues);
+		free(nics[i].gnapis);
+		free(nics[i].aux_parent);
 		free(nics[i].name);
 		free(nics[i].kind);
 		free(nics[i].pci);
@@ -846,4 +1149,13 @@ const struct nn_nic *nn_nic_find(const struct nn_nic *nics, size_t n, const char
 		if (!strcmp(nics[i].name, name))
 			return &nics[i];
 	return NULL;
+}
+
+size_t nn_nic_irqs_unknown_role(const struct nn_nic *nic)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nic->nirqs; i++)
+		n += nic->irqs[i].queue < 0 && nic->irqs[i].role == NN_IRQ_ROLE_UNKNOWN;
+	return n;
 }

@@ -7,18 +7,32 @@
 #include <stddef.h>
 
 #include "nicnuma/core/cpuset.h"
+#include "nicnuma/core/irq_names.h"
 #include "nicnuma/core/parse.h"
 #include "nicnuma/discover/ethtool.h"
+#include "nicnuma/discover/netdev_genl.h"
 
 struct nn_ctx;
 struct nn_pcie;
 struct nn_topo;
+
+/* What decided an IRQ's queue: the kernel's netdev genl (napi-get's irq),
+ * the drivers' name table, or nothing (role unknown). */
+enum nn_irq_source {
+	NN_IRQ_SRC_UNKNOWN = 0,
+	NN_IRQ_SRC_NAME,
+	NN_IRQ_SRC_NETLINK,
+};
+const char *nn_irq_source_name(enum nn_irq_source s);
 
 struct nn_irq {
 	int irq;
 	char *name;			/* action name in /proc/interrupts; NULL unknown */
 	int queue;			/* queue index, -1 for non-queue IRQs */
 	enum nn_qdir dir;
+	enum nn_irq_role role;		/* queue / misc / unknown (neither netlink nor a name said) */
+	enum nn_irq_source source;
+	long long napi_id;		/* from netlink; -1 unknown */
 	struct nn_cpuset affinity;	/* smp_affinity_list */
 	struct nn_cpuset effective;	/* effective_affinity_list */
 	bool has_affinity, has_effective;
@@ -42,6 +56,15 @@ struct nn_nic {
 	struct nn_rss rss;		/* RSS indirection table, live only (NN_RSS_NOT_READ under --root) */
 	struct nn_irq *irqs;		/* ascending irq number */
 	size_t nirqs;
+	/* The kernel's netdev genl answers for this device (live, or a capture's
+	 * saved answers under --root); genl_read false: none (no kernel support,
+	 * a fake root without them). */
+	bool genl_read;
+	struct nn_genl_queue *gqueues;	/* queue-get: rx then tx, as the kernel lists them */
+	size_t ngqueues, gqcap;
+	struct nn_genl_napi *gnapis;	/* napi-get */
+	size_t ngnapis, gncap;
+	char *aux_parent;		/* a sub-function (auxiliary device): its parent PCI function */
 	struct nn_pcie *pcie;		/* links to the root port (pcie.h); NULL: not a PCIe function */
 };
 
@@ -64,6 +87,9 @@ struct nn_root;
 int nn_device_numa_node(const struct nn_root *r, const char *dev_dir, long *node);
 /* "0000:3b:00.0", also wider domains ("10000:00:00.0" behind Intel VMD). */
 bool nn_is_pci_addr(const char *s);
+/* IRQs of @nic that neither netdev genl nor the name table gives a role
+ * (the planner places them like queue IRQs: docs/discovery.md). */
+size_t nn_nic_irqs_unknown_role(const struct nn_nic *nic);
 const struct nn_nic *nn_nic_find(const struct nn_nic *nics, size_t n, const char *name);
 
 #endif

@@ -77,6 +77,8 @@ struct pick {
 
 struct nicst {
 	const struct nn_nic *nic;
+	int *effq;			/* per IRQ: the queue slot it is placed as, -1 housekeeping */
+	size_t nunknown;		/* IRQs of no recognised role, placed like queues */
 	int *slots;			/* distinct queue indices, ascending */
 	size_t nslots;
 	size_t demand;			/* cores it asks for: active queues, <= nslots */
@@ -299,13 +301,48 @@ static bool nic_selected(const struct nn_plan_opts *o, const struct nn_nic *n)
 	return false;
 }
 
+/* Never worse than before: an IRQ neither netlink nor the name table gives a
+ * role is not moved to housekeeping (where a whole NIC's queues could pile
+ * up on one core) but placed like one more queue IRQ, after the recognised
+ * queues, so it spreads over the NIC's CPUs like them (docs/discovery.md). */
+static int effective_queues(struct nicst *ns)
+{
+	const struct nn_nic *n = ns->nic;
+	int next = 0;
+	size_t i;
+
+	ns->effq = calloc(n->nirqs ? n->nirqs : 1, sizeof(*ns->effq));
+	if (!ns->effq)
+		return -ENOMEM;
+	for (i = 0; i < n->nirqs; i++)
+		if (n->irqs[i].queue >= next)
+			next = n->irqs[i].queue + 1;
+	for (i = 0; i < n->nirqs; i++) {
+		const struct nn_irq *q = &n->irqs[i];
+
+		if (q->queue >= 0) {
+			ns->effq[i] = q->queue;
+		} else if (q->role != NN_IRQ_ROLE_MISC && q->has_affinity) {
+			/* unknown, or a queue vector without an index of its own */
+			ns->effq[i] = next++;
+			ns->nunknown += q->role == NN_IRQ_ROLE_UNKNOWN;
+		} else {
+			ns->effq[i] = -1;
+		}
+	}
+	return 0;
+}
+
 static int queue_slots(struct nicst *ns)
 {
 	const struct nn_nic *n = ns->nic;
 	size_t i, j;
+	int err = effective_queues(ns);
 
+	if (err)
+		return err;
 	for (i = 0; i < n->nirqs; i++) {
-		int q = n->irqs[i].queue;
+		int q = ns->effq[i];
 		bool seen = false;
 
 		if (q < 0)
@@ -331,7 +368,8 @@ static int queue_slots(struct nicst *ns)
 				return -ENOMEM;
 	/* mlx5 requests a completion vector per CPU but runs its netdev on the
 	 * first <channels> of them: the NIC's share of cores is sized by its
-	 * active queues, and the extra vectors wrap over that share. */
+	 * active queues, and the extra vectors wrap over that share. Vectors of
+	 * no known role count as queues only where no queue was recognised. */
 	ns->demand = ns->nslots;
 	{
 		int active = n->rx_queues > n->tx_queues ? n->rx_queues : n->tx_queues;
@@ -1019,6 +1057,29 @@ static int emit_nic(struct state *st, struct nicst *ns)
 		WARN(st, "%s: %zu queues on %zu CPUs: queues share CPUs", n->name, ns->demand, ns->norder);
 	if (!ns->nslots && n->nirqs)
 		WARN(st, "%s: no queue IRQs recognised: only its other IRQs are planned", n->name);
+	if (ns->nunknown) {
+		char *list = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&list, &len);
+
+		if (!f)
+			return -ENOMEM;
+		for (i = 0; i < n->nirqs; i++)
+			if (n->irqs[i].role == NN_IRQ_ROLE_UNKNOWN && ns->effq[i] >= 0)
+				fprintf(f, "%s%d (%s)", ftell(f) ? ", " : "", n->irqs[i].irq,
+					n->irqs[i].name ? n->irqs[i].name : "not in /proc/interrupts");
+		if (fclose(f)) {
+			free(list);
+			return -ENOMEM;
+		}
+		ok = nn__plan_add_warning(plan, "%s: %zu IRQ%s of no recognised role (neither netdev netlink "
+					  "nor the driver name table knows %s), placed like queue IRQs on the "
+					  "NIC's CPUs, not on housekeeping: %s", n->name, ns->nunknown,
+					  ns->nunknown == 1 ? "" : "s", ns->nunknown == 1 ? "it" : "them", list);
+		free(list);
+		if (ok)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -1037,7 +1098,7 @@ static int emit_irqs(struct state *st, struct nicst *ns)
 	for (i = 0; i < n->nirqs; i++) {
 		const struct nn_irq *q = &n->irqs[i];
 		struct nn_plan_irq *pi;
-		int s = q->queue >= 0 ? slot_of(ns, q->queue) : -1;
+		int s = ns->effq[i] >= 0 ? slot_of(ns, ns->effq[i]) : -1;
 
 		/* No readable smp_affinity_list (no /proc/irq/N): nothing could set it. */
 		if (!q->has_affinity) {
@@ -1052,6 +1113,7 @@ static int emit_irqs(struct state *st, struct nicst *ns)
 		pi->irq = q->irq;
 		pi->queue = q->queue;
 		pi->dir = q->dir;
+		pi->role = q->queue >= 0 ? NN_IRQ_ROLE_QUEUE : q->role;
 		pi->nic = strdup(n->name);
 		ret = -ENOMEM;
 		if (!pi->nic)
@@ -1063,6 +1125,15 @@ static int emit_irqs(struct state *st, struct nicst *ns)
 			if (nn_cpuset_set(&pi->cpus, (unsigned)ns->order[pos].cpu))
 				goto out;
 			pi->reason = slot_reason(st, ns, (size_t)s);
+			if (pi->reason && q->queue < 0) {
+				char *r;
+
+				if (asprintf(&r, "%s, placed like a queue: %s", pi->role == NN_IRQ_ROLE_UNKNOWN ?
+					     "role unknown" : "queue vector of no index", pi->reason) < 0)
+					goto out;
+				free(pi->reason);
+				pi->reason = r;
+			}
 		} else if (nn_cpuset_empty(&hk)) {
 			const struct nn_plan_nic *pn = &plan->nics[plan->nnics - 1];
 
@@ -1259,6 +1330,7 @@ static void state_free(struct state *st)
 		struct nicst *ns = &st->nics[i];
 
 		free(ns->slots);
+		free(ns->effq);
 		free(ns->share);
 		free(ns->order);
 	}

@@ -55,6 +55,7 @@ struct nn_plan_irq {
 	char *nic;
 	int queue;			/* -1 non-queue IRQ (goes to housekeeping) */
 	enum nn_qdir dir;
+	enum nn_irq_role role;		/* unknown: placed like a queue IRQ, never on housekeeping */
 	int node;			/* node of @cpus; -1 several or unknown */
 	struct nn_cpuset cpus;		/* target smp_affinity_list */
 	char *reason;			/* "local node 1, core 5", "housekeeping", "spill to node 2 (distance 12)" */
@@ -155,9 +156,6 @@ int nn_plan_from_json(struct json_object *doc, struct nn_plan *plan, char *why, 
  * "plan NAME: plan.nics[0].nic: '../x' is not an interface name: ...". */
 int nn_plan_parse(const char *name, const char *buf, size_t len, struct nn_plan *plan,
 		  char *why, size_t whylen);
-/* Reads and parses plan file @path ("-" stdin), refusing more than
- * NN_DOC_MAX_BYTES (-EFBIG) after reading one byte past it. */
-int nn_plan_read_file(const char *path, struct nn_plan *plan, char *why, size_t whylen);
 /* 0 when @plan fits @host; -EXDEV with @why ("plan is for 112 CPUs, host has 2") otherwise. */
 int nn_plan_check_shape(const struct nn_plan *plan, const struct nn_host *host, char *why, size_t whylen);
 

@@ -7,12 +7,10 @@
  * key that is wrong; the shape check refuses a plan made for another host.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -123,6 +121,7 @@ struct json_object *nn_plan_to_json(const struct nn_plan *plan)
 		CHK(add(o, "nic", json_object_new_string(q->nic)));
 		CHK(add(o, "queue", opt_int(q->queue)));
 		CHK(add(o, "dir", opt_str(nn_qdir_name(q->dir))));
+		CHK(add(o, "role", json_object_new_string(nn_irq_role_name(q->role))));
 		CHK(add(o, "node", opt_int(q->node)));
 		NEW(v, cpus_json(&q->cpus));
 		CHK(add(o, "cpus", v));
@@ -345,6 +344,29 @@ static int parse_dir(struct rd *r, struct json_object *o, const char *where, enu
 	return ret;
 }
 
+/* "role" (queue, misc, unknown); plans written before it had none: a queue
+ * index then says queue, its absence misc. */
+static int parse_role(struct rd *r, struct json_object *o, const char *where, struct nn_plan_irq *x)
+{
+	char *s = NULL;
+	int ret = get_str(r, o, where, "role", true, &s);
+
+	if (ret)
+		return ret;
+	if (!s)
+		x->role = x->queue >= 0 ? NN_IRQ_ROLE_QUEUE : NN_IRQ_ROLE_MISC;
+	else if (!strcmp(s, "queue"))
+		x->role = NN_IRQ_ROLE_QUEUE;
+	else if (!strcmp(s, "misc"))
+		x->role = NN_IRQ_ROLE_MISC;
+	else if (!strcmp(s, "unknown"))
+		x->role = NN_IRQ_ROLE_UNKNOWN;
+	else
+		ret = bad(r, "%s.role: unknown role '%s' (queue, misc or unknown)", where, s);
+	free(s);
+	return ret;
+}
+
 #define TRY(x) do { ret = (x); if (ret) goto fail; } while (0)
 
 static int read_shape(struct rd *r, struct json_object *p, struct nn_plan *plan)
@@ -434,6 +456,7 @@ static int read_irqs(struct rd *r, struct json_object *p, struct nn_plan *plan)
 		TRY(get_int(r, o, where, "queue", true, 0, NN_QUEUE_MAX, &v));
 		x->queue = (int)v;
 		TRY(parse_dir(r, o, where, &x->dir));
+		TRY(parse_role(r, o, where, x));
 		TRY(get_int(r, o, where, "node", true, 0, NN_NODE_MAX, &v));
 		x->node = (int)v;
 		TRY(get_cpus(r, o, where, "cpus", false, &x->cpus));
@@ -758,81 +781,6 @@ int nn_plan_parse(const char *name, const char *buf, size_t len, struct nn_plan 
 out:
 	json_object_put(doc);
 	json_tokener_free(tok);
-	return ret;
-}
-
-/* Reads at most @max + 1 bytes of @fd: one byte over says "too large"
- * without reading /dev/zero until memory runs out. */
-static int read_bounded(int fd, size_t max, char **out, size_t *len)
-{
-	size_t cap = 64 << 10, used = 0;
-	char *buf = malloc(cap), *nb;
-	int err = 0;
-
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t n;
-
-		if (used == cap) {
-			if (cap > max) {
-				err = -EFBIG;
-				break;
-			}
-			cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				err = -ENOMEM;
-				break;
-			}
-			buf = nb;
-		}
-		n = read(fd, buf + used, cap - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		used += (size_t)n;
-	}
-	if (!err && used > max)
-		err = -EFBIG;
-	if (err) {
-		free(buf);
-		return err;
-	}
-	*out = buf;
-	*len = used;
-	return 0;
-}
-
-int nn_plan_read_file(const char *path, struct nn_plan *plan, char *why, size_t whylen)
-{
-	const char *name = strcmp(path, "-") ? path : "on standard input";
-	char *buf = NULL;
-	size_t len = 0;
-	int fd, ret;
-
-	memset(plan, 0, sizeof(*plan));
-	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(why, whylen, "cannot open plan %s: %s", name, strerror(-ret));
-		return ret;
-	}
-	ret = read_bounded(fd, NN_DOC_MAX_BYTES, &buf, &len);
-	if (fd != STDIN_FILENO)
-		close(fd);
-	if (ret == -EFBIG)
-		snprintf(why, whylen, "plan %s is larger than %u MiB", name, NN_DOC_MAX_BYTES >> 20);
-	else if (ret)
-		snprintf(why, whylen, "cannot read plan %s: %s", name, strerror(-ret));
-	else
-		ret = nn_plan_parse(name, buf, len, plan, why, whylen);
-	free(buf);
 	return ret;
 }
 

@@ -10,6 +10,8 @@
 #   IRQ affinities              other live tests write them (and restore)
 #   channels, speed             live-only (ethtool ioctl); null under --root
 #   irqbalance, warnings        processes come and go; netlink-only checks
+# The kernel's netdev genl answers (queue -> NAPI -> IRQ, thread pids) are
+# compared: capture-host saves them and --root reads them back.
 # With TARBALL (the committed tests/fixtures/thishost.tar.gz), only hosts of
 # the same shape can match: it skips (77) when this host's CPU list differs.
 # shellcheck disable=SC2016  # jq programs use $vars of their own
@@ -38,7 +40,8 @@ topo_stable='{online, cpu_model,
   nodes: [.nodes[] | {id, cpus, ncpus, memory_only, distances, hugepages: [.hugepages[] | .size_kb]}],
   cpus, knobs: (.knobs | map_values(.value))}'
 nics_stable='[.nics[] | {name, virtual, kind, pci, driver, numa_node, local_cpus, locality_known,
-  rx_queues, tx_queues, irqs: [.irqs[] | {irq, name, queue, dir}]}]'
+  rx_queues, tx_queues, irqs: [.irqs[] | {irq, name, queue, dir, role, source, napi_id}],
+  queues: (if .queues == null then null else [.queues[] | {type, id, napi_id, irq, napi_pid, threaded, binding}] end)}]'
 
 fails=0
 for cmd in topo nics; do

@@ -5,6 +5,10 @@
 #  1. eth0's IRQs from `nics --json` are exactly its msi_irqs, with the names,
 #     queues and affinities of /proc/interrupts and /proc/irq/N; its PCIe
 #     report is null for virtio-net ("not a PCIe device"), else its link.
+#  1b. The kernel's netdev genl (6.8+): every rx queue in sysfs is in
+#     `queues` with a NAPI id; an IRQ a NAPI names is decided by netlink
+#     (source netlink, its queue), the others by name (virtio_net links no IRQ
+#     to its NAPIs on this machine's 6.18); none is left unknown.
 #  2. veth and tun devices made in a private netns (disc-*) show as virtual with
 #     the right kind, and rtnetlink agrees with sysfs (no warnings; ifindexes
 #     equal `ip -j link`); entered without its own /sys, they disagree and
@@ -102,6 +106,28 @@ else
       fi
       check "$nic text has a PCIe line" grep -q "^  $nic: PCIe " "$tmp/live.txt";;
   esac
+fi
+
+# --- 1b. queue -> NAPI -> IRQ from the kernel ---------------------------------
+if [ -n "$nic" ]; then
+  "$nn" nics --json "$nic" > "$tmp/genl.json" 2>/dev/null
+  kmaj=$(uname -r | cut -d. -f1) kmin=$(uname -r | cut -d. -f2 | tr -cd '0-9')
+  if [ "$kmaj" -lt 6 ] || { [ "$kmaj" -eq 6 ] && [ "${kmin:-0}" -lt 8 ]; }; then
+    check "kernel $(uname -r) before 6.8: queues null, every IRQ decided by name or unknown" \
+      jqok '.nics[0].queues == null and all(.nics[0].irqs[]; .source != "netlink")' "$tmp/genl.json"
+  else
+    nrx=$(find "/sys/class/net/$nic/queues" -maxdepth 1 -name 'rx-*' | wc -l)
+    check "$nic: $nrx rx queues of sysfs in netdev genl queue-get, each with a NAPI" \
+      jqok --argjson n "$nrx" '[.nics[0].queues[] | select(.type == "rx" and (.napi_id | type) == "number")] | length == $n' \
+      "$tmp/genl.json"
+    check "$nic: an IRQ a NAPI names is decided by netlink with that queue" \
+      jqok '.nics[0] as $d | all($d.queues[] | select(.irq != null); . as $q |
+        any($d.irqs[]; .irq == $q.irq and .source == "netlink" and .queue == $q.id))' "$tmp/genl.json"
+    check "$nic: IRQs no NAPI names are decided by name (source name, none unknown)" \
+      jqok '.nics[0] as $d | ([$d.queues[] | .irq | select(. != null)]) as $l |
+        all($d.irqs[] | select(.irq as $i | $l | index($i) | not); .source == "name")' "$tmp/genl.json"
+    jq -r '.nics[0] | "note: \(.name): \(.queues | length) queues, NAPI irqs \([.queues[].irq] | unique), sources \([.irqs[].source] | unique)"' "$tmp/genl.json"
+  fi
 fi
 
 # --- 2. virtual devices in a private netns; netlink agrees with sysfs ---------

@@ -13,6 +13,7 @@
 #include "nicnuma/core/limits.h"
 #include "nicnuma/core/names.h"
 #include "nicnuma/plan/plan.h"
+#include "nicnuma/act/plan_file.h"
 #include "tmptree.h"
 
 static void test_ifname(void **state)

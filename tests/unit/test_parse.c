@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "nicnuma/core/cpuset.h"
+#include "nicnuma/core/irq_names.h"
 #include "nicnuma/core/parse.h"
 
 /* This machine's file, trimmed: 2 CPUs, x86 "N-edge" hwirq, per-CPU rows. */
@@ -229,6 +230,107 @@ static void irq_name_queue(void **state)
 	}
 }
 
+/* The drivers' name table: a row per family as its driver formats the name,
+ * the own-driver rows first, the fallback for an unknown driver, and what
+ * matches nothing. */
+static void irq_name_roles(void **state)
+{
+	static const struct rcase {
+		const char *name, *driver, *ifname, *pci;
+		enum nn_irq_role role;
+		int queue;
+		enum nn_qdir dir;
+	} cases[] = {
+		{ "mlx5_comp7@pci:0000:af:00.0", "mlx5_core", "ens5", "0000:af:00.0", NN_IRQ_ROLE_QUEUE, 7, NN_QDIR_RXTX },
+		{ "mlx5_async0@pci:0000:af:00.0", "mlx5_core", "ens5", "0000:af:00.0", NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "mlx5_async@pci:0000:af:00.0", "mlx5_core", NULL, NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "mlx5_sf_ctrl0@pci:0000:af:00.0", "mlx5_core", NULL, NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "mlx5_sf_comp3@pci:0000:af:00.0", "mlx5_core", NULL, NULL, NN_IRQ_ROLE_QUEUE, -1, NN_QDIR_RXTX },
+		/* another function's vector in this one's msi_irqs: not ours */
+		{ "mlx5_comp7@pci:0000:af:00.1", "mlx5_core", NULL, "0000:af:00.0", NN_IRQ_ROLE_UNKNOWN, -1, NN_QDIR_NONE },
+		{ "mlx4-3@0000:04:00.0", "mlx4_core", NULL, "0000:04:00.0", NN_IRQ_ROLE_QUEUE, 3, NN_QDIR_RXTX },
+		{ "mlx4-async@pci:0000:04:00.0", "mlx4_core", NULL, NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "ice-eth0-TxRx-12", "ice", "ens1f0", NULL, NN_IRQ_ROLE_QUEUE, 12, NN_QDIR_RXTX },
+		{ "ice-0000:18:00.0:misc", "ice", "ens1f0", "0000:18:00.0", NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "i40e-0000:18:00.0:misc", "i40e", NULL, NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "iavf-0000:3b:02.0:mbx", "iavf", NULL, NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "iavf-ens1v0-TxRx-1", "iavf", NULL, NULL, NN_IRQ_ROLE_QUEUE, 1, NN_QDIR_RXTX },
+		{ "idpf-Mailbox-0", "idpf", NULL, NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "idpf-ens2-TxRx-4", "idpf", NULL, NULL, NN_IRQ_ROLE_QUEUE, 4, NN_QDIR_RXTX },
+		{ "ens2f0", "ixgbe", "ens2f0", NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "ens2f0-TxRx-3", "ixgbe", "ens2f0", NULL, NN_IRQ_ROLE_QUEUE, 3, NN_QDIR_RXTX },
+		/* %i is the current name only: a renamed misc vector is unknown */
+		{ "eth0", "igb", "eno1", NULL, NN_IRQ_ROLE_UNKNOWN, -1, NN_QDIR_NONE },
+		{ "eno1", "igc", "eno1", NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "enp0s2-rx-0", "e1000e", "enp0s2", NULL, NN_IRQ_ROLE_QUEUE, 0, NN_QDIR_RX },
+		{ "enp0s2-tx-0", "e1000e", "enp0s2", NULL, NN_IRQ_ROLE_QUEUE, 0, NN_QDIR_TX },
+		{ "enp0s2", "e1000e", "enp0s2", NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "ens21f0np0-TxRx-31", "bnxt_en", NULL, NULL, NN_IRQ_ROLE_QUEUE, 31, NN_QDIR_RXTX },
+		{ "ens3-fp-2", "qede", NULL, NULL, NN_IRQ_ROLE_QUEUE, 2, NN_QDIR_RXTX },
+		{ "sp-0-81:00.00", "qede", NULL, NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "sp-0-81:00.00", NULL, NULL, NULL, NN_IRQ_ROLE_UNKNOWN, -1, NN_QDIR_NONE },
+		{ "ens4-Rx3", "cxgb4", "ens4", NULL, NN_IRQ_ROLE_QUEUE, 3, NN_QDIR_RX },
+		{ "ens4-FWeventq", "cxgb4", "ens4", NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "hns3-0000:7d:00.0-TxRx-5", "hns3", NULL, "0000:7d:00.0", NN_IRQ_ROLE_QUEUE, 5, NN_QDIR_RXTX },
+		{ "hclge-misc-0000:7d:00.0", "hns3", NULL, "0000:7d:00.0", NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "eth0-Tx-Rx-7", "ena", "ens5", NULL, NN_IRQ_ROLE_QUEUE, 7, NN_QDIR_RXTX },
+		{ "ena-mgmnt@pci:0000:00:05.0", "ena", NULL, "0000:00:05.0", NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "gve-ntfy-blk9@pci:0000:00:04.0", "gve", NULL, "0000:00:04.0", NN_IRQ_ROLE_QUEUE, 9, NN_QDIR_RXTX },
+		{ "gve-mgmnt@pci:0000:00:04.0", "gve", NULL, NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "mana_q3@pci:7870:00:00.0", "mana", NULL, "7870:00:00.0", NN_IRQ_ROLE_QUEUE, 3, NN_QDIR_RXTX },
+		{ "mana_hwc@pci:7870:00:00.0", "mana", NULL, NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "ens6f0np0-5", "sfc", NULL, NULL, NN_IRQ_ROLE_QUEUE, 5, NN_QDIR_RXTX },
+		/* sfc's bare "<if>-N" is its own: any other driver leaves it unknown */
+		{ "ens6f0np0-5", "ixgbe", "x", NULL, NN_IRQ_ROLE_UNKNOWN, -1, NN_QDIR_NONE },
+		{ "enp1s0np0-rxtx-3", "nfp", NULL, NULL, NN_IRQ_ROLE_QUEUE, 3, NN_QDIR_RXTX },
+		{ "enp1s0np0-lsc", "nfp", NULL, NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "ens192-rxtx-2", "vmxnet3", "ens192", NULL, NN_IRQ_ROLE_QUEUE, 2, NN_QDIR_RXTX },
+		{ "ens192-event-4", "vmxnet3", "ens192", NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "virtio2-input.3", "virtio_net", "eth0", NULL, NN_IRQ_ROLE_QUEUE, 3, NN_QDIR_RX },
+		{ "virtio2-virtqueues", "virtio_net", "eth0", NULL, NN_IRQ_ROLE_QUEUE, -1, NN_QDIR_RXTX },
+		{ "virtio2-config", "virtio_net", "eth0", NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		/* driver unknown (no driver link): the formats still tell */
+		{ "gve-ntfy-blk0@pci:0000:18:00.0", NULL, NULL, "0000:18:00.0", NN_IRQ_ROLE_QUEUE, 0, NN_QDIR_RXTX },
+		{ "mlx5_comp1@pci:0000:af:00.0", "i40e", NULL, "0000:af:00.0", NN_IRQ_ROLE_QUEUE, 1, NN_QDIR_RXTX },
+		{ "acme-evq3@pci:0000:18:00.0", "acme", NULL, "0000:18:00.0", NN_IRQ_ROLE_UNKNOWN, -1, NN_QDIR_NONE },
+		{ "ens1 -TxRx-1", NULL, NULL, NULL, NN_IRQ_ROLE_UNKNOWN, -1, NN_QDIR_NONE },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct rcase *c = &cases[i];
+		enum nn_qdir dir = NN_QDIR_TX;
+		int q = 42, flags = 7;
+		enum nn_irq_role r = nn_irq_name_role(c->name, c->driver, c->ifname, c->pci, &q, &dir, &flags);
+
+		if (r != c->role || q != c->queue || dir != c->dir)
+			fail_msg("'%s' (%s): got %s queue %d dir %d, want %s %d %d", c->name,
+				 c->driver ? c->driver : "no driver", nn_irq_role_name(r), q, dir,
+				 nn_irq_role_name(c->role), c->queue, c->dir);
+		assert_true(r != NN_IRQ_ROLE_UNKNOWN || flags == 0);
+	}
+	{
+		int q, flags = 0;
+		enum nn_qdir d;
+
+		assert_int_equal(nn_irq_name_role("gve-ntfy-blk3@pci:0000:00:04.0", "gve", NULL, NULL, &q, &d, &flags),
+				 NN_IRQ_ROLE_QUEUE);
+		assert_true(flags & NN_IRQ_ROW_HALVES);
+	}
+	/* every row is reachable: its driver, its pattern well formed */
+	for (i = 0; nn_irq_name_row(i); i++) {
+		const struct nn_irq_name_row *row = nn_irq_name_row(i);
+		const char *p;
+
+		for (p = row->pattern; (p = strchr(p, '%')); p += 2)
+			assert_non_null(strchr("qnpis", p[1]));
+		assert_true(row->role != NN_IRQ_ROLE_UNKNOWN);
+		assert_true((row->role == NN_IRQ_ROLE_QUEUE) == (row->dir != NN_QDIR_NONE));
+	}
+	assert_true(i > 40);
+}
+
 static void distances(void **state)
 {
 	int *d;
@@ -392,6 +494,7 @@ int main(void)
 		cmocka_unit_test(interrupts_arm_and_shared),
 		cmocka_unit_test(interrupts_garbage),
 		cmocka_unit_test(irq_name_queue),
+		cmocka_unit_test(irq_name_roles),
 		cmocka_unit_test(distances),
 		cmocka_unit_test(node_meminfo),
 		cmocka_unit_test(bracketed),

@@ -124,6 +124,7 @@ static struct nn_nic *add_nic(struct nn_host *h, const char *name, const char *p
 	n->irqs[k].name = strdup(nm);
 	n->irqs[k].queue = -1;
 	n->irqs[k].dir = NN_QDIR_NONE;
+	n->irqs[k].role = NN_IRQ_ROLE_MISC;
 	n->irqs[k].has_affinity = true;
 	k++;
 	for (q = 0; q < nq; q++) {
@@ -134,6 +135,7 @@ static struct nn_nic *add_nic(struct nn_host *h, const char *name, const char *p
 			snprintf(nm, sizeof(nm), "%s-q%d-%d", name, q, d);
 			n->irqs[k].name = strdup(nm);
 			n->irqs[k].queue = q;
+			n->irqs[k].role = NN_IRQ_ROLE_QUEUE;
 			n->irqs[k].dir = style == VIRTIO ? (d ? NN_QDIR_TX : NN_QDIR_RX) : NN_QDIR_RXTX;
 			n->irqs[k].has_affinity = true;
 		}
@@ -424,6 +426,62 @@ static void test_unknown_node_local_cpus(void **state)
 	assert_contains(irq_of(&p, "vnet0", 1, NN_QDIR_TX)->reason, "unknown locality");
 	assert_int_equal(p.nics[0].node, -1);
 	assert_string_equal(qcpus(&p, "vnet0", -1, NN_QDIR_NONE), "0,4,8,12");
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
+/* Never worse than before: vectors of no recognised role (a driver whose
+ * names nicnuma does not know) are spread over the NIC's CPUs like queues,
+ * never piled on housekeeping; a misc vector still goes there; a warning
+ * names each unknown one. */
+static void test_unknown_role_spread(void **state)
+{
+	struct nn_host h;
+	struct nn_plan p;
+	struct nn_nic *n;
+	size_t i, k, onhk = 0, unknown = 0;
+	bool warned = false;
+	int c;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	for (c = 0; c < 8; c++)
+		add_cpu(&h, c, 0, 0, c, 0);
+	finish(&h, 1, NULL);
+	n = add_nic(&h, "eth0", "0000:01:00.0", 0, "0-7", 4, 40, I40E);
+	/* the names are a vendor's nicnuma does not know: queue -1, role unknown */
+	for (k = 1; k < n->nirqs; k++) {
+		n->irqs[k].queue = -1;
+		n->irqs[k].dir = NN_QDIR_NONE;
+		n->irqs[k].role = NN_IRQ_ROLE_UNKNOWN;
+	}
+	plan_ok(&h, NULL, &p);
+	for (i = 0; i < p.nirqs; i++) {
+		char *cpus = nn_cpuset_format_list(&p.irqs[i].cpus);
+
+		if (p.irqs[i].irq == 40) {
+			assert_int_equal(p.irqs[i].role, NN_IRQ_ROLE_MISC);
+			assert_true(nn_cpuset_equal(&p.irqs[i].cpus, &p.housekeeping));
+		} else {
+			assert_int_equal(p.irqs[i].role, NN_IRQ_ROLE_UNKNOWN);
+			assert_int_equal(p.irqs[i].queue, -1);
+			assert_int_equal(nn_cpuset_count(&p.irqs[i].cpus), 1);
+			onhk += nn_cpuset_intersects(&p.irqs[i].cpus, &p.housekeeping);
+			unknown++;
+			assert_non_null(strstr(p.irqs[i].reason, "role unknown, placed like a queue"));
+		}
+		free(cpus);
+	}
+	assert_int_equal(unknown, 4);
+	assert_int_equal(onhk, 0);
+	/* one CPU each, all different: spread, not stacked */
+	for (i = 1; i < p.nirqs; i++)
+		for (k = i + 1; k < p.nirqs; k++)
+			assert_false(nn_cpuset_equal(&p.irqs[i].cpus, &p.irqs[k].cpus));
+	for (i = 0; i < p.nwarnings; i++)
+		warned |= strstr(p.warnings[i], "eth0: 4 IRQs of no recognised role") &&
+			strstr(p.warnings[i], "41 (eth0-q0-0)") && strstr(p.warnings[i], "44 (eth0-q3-0)");
+	assert_true(warned);
 	nn_plan_free(&p);
 	host_free(&h);
 }
@@ -1138,6 +1196,7 @@ int main(void)
 		cmocka_unit_test(test_even_odd_nodes),
 		cmocka_unit_test(test_unknown_node_local_cpus),
 		cmocka_unit_test(test_two_nics_one_node),
+		cmocka_unit_test(test_unknown_role_spread),
 		cmocka_unit_test(test_housekeeping_reserve_and_cpus),
 		cmocka_unit_test(test_isolated_left_out),
 		cmocka_unit_test(test_remote_and_spread_policy),

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* netdev_genl.h - queue <-> NAPI <-> IRQ from the kernel's netdev generic
+ * netlink family (queue-get, napi-get)
+ *
+ * A pure parser over the kernel's reply bytes (nn_genl_parse: unit-tested on
+ * built messages, fuzzed, and the reader of a capture's saved answers) and a
+ * thin live-only edge that asks the kernel (nn_genl_read, netdev_genl_io.c).
+ *
+ * The constants are the kernel's Documentation/netlink/specs/netdev.yaml,
+ * defined here with the kernel version that added each: Debian 12's
+ * linux-libc-dev (6.1) has none of the queue/NAPI ones. Attributes a newer
+ * kernel adds are skipped; one an older kernel lacks is "unknown" (-1).
+ */
+#ifndef NICNUMA_NETDEV_GENL_H
+#define NICNUMA_NETDEV_GENL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct nn_ctx;
+
+#define NN_NETDEV_FAMILY_NAME "netdev"		/* 6.3 (dev-get, XDP features) */
+
+enum {
+	NN_NETDEV_CMD_QUEUE_GET = 10,		/* 6.8 */
+	NN_NETDEV_CMD_NAPI_GET = 11,		/* 6.8 */
+};
+
+/* attribute-set "queue" */
+enum {
+	NN_NETDEV_A_QUEUE_ID = 1,		/* u32, 6.8 */
+	NN_NETDEV_A_QUEUE_IFINDEX = 2,		/* u32, 6.8 */
+	NN_NETDEV_A_QUEUE_TYPE = 3,		/* u32 enum: 0 rx, 1 tx, 6.8 */
+	NN_NETDEV_A_QUEUE_NAPI_ID = 4,		/* u32, 6.8; absent: no NAPI */
+	NN_NETDEV_A_QUEUE_DMABUF = 5,		/* u32 binding id, 6.12 (devmem TCP) */
+	NN_NETDEV_A_QUEUE_IO_URING = 6,		/* nest, 6.15 (io_uring zero-copy rx) */
+	NN_NETDEV_A_QUEUE_XSK = 7,		/* nest, 6.15 (AF_XDP socket bound) */
+};
+
+/* attribute-set "napi" */
+enum {
+	NN_NETDEV_A_NAPI_IFINDEX = 1,		/* u32, 6.8 */
+	NN_NETDEV_A_NAPI_ID = 2,		/* u32, 6.8 */
+	NN_NETDEV_A_NAPI_IRQ = 3,		/* u32, 6.8; absent: the driver linked no IRQ */
+	NN_NETDEV_A_NAPI_PID = 4,		/* u32, 6.8; absent: not threaded */
+	NN_NETDEV_A_NAPI_DEFER_HARD_IRQS = 5,	/* u32, 6.13 (per-NAPI config) */
+	NN_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT = 6,	/* uint (4 or 8 bytes), ns, 6.13 */
+	NN_NETDEV_A_NAPI_IRQ_SUSPEND_TIMEOUT = 7, /* uint, ns, 6.13 */
+	NN_NETDEV_A_NAPI_THREADED = 8,		/* uint enum: 0 off, 1 on (6.17), 2 busy-poll (6.18) */
+};
+
+enum nn_genl_qtype {
+	NN_GENL_QUEUE_RX = 0,
+	NN_GENL_QUEUE_TX = 1,
+};
+
+struct nn_genl_queue {
+	int ifindex;
+	int id;				/* index within its type */
+	int type;			/* NN_GENL_QUEUE_RX / _TX; others kept as sent */
+	long long napi_id;		/* -1: no NAPI */
+	long long dmabuf;		/* devmem binding id; -1: none */
+	bool io_uring;			/* an io_uring zero-copy area is bound */
+	bool xsk;			/* an AF_XDP socket is bound */
+};
+
+struct nn_genl_napi {
+	int ifindex;
+	long long id;
+	int irq;			/* -1: no IRQ linked (virtio_net, veth ...) */
+	int pid;			/* kthread napi/IF-ID; -1: none */
+	int threaded;			/* -1 unknown (kernel before 6.17), else the kernel's value */
+	long long defer_hard_irqs;	/* -1: unknown (before 6.13) */
+	long long gro_flush_timeout;	/* ns; -1 unknown */
+	long long irq_suspend_timeout;	/* ns; -1 unknown */
+};
+
+struct nn_genl {
+	struct nn_genl_queue *queues;	/* in the kernel's order */
+	size_t nqueues, qcap;
+	struct nn_genl_napi *napis;
+	size_t nnapis, ncap;
+	size_t nbad;			/* replies skipped: required attribute missing */
+};
+
+/* Parses @len bytes of netlink messages as a dump's replies arrive (one
+ * recvfrom after another, or a capture's saved file), appending each
+ * queue-get and napi-get reply to @g. @family: the netdev family id, or 0 to
+ * take any generic netlink type (a capture from another boot). Stops at
+ * NLMSG_DONE. Returns 0, -EBADMSG for bytes that are not whole netlink
+ * messages, the kernel's negative errno from an NLMSG_ERROR or a failed
+ * dump's NLMSG_DONE, or -ENOMEM. Whatever was parsed before stays in @g. */
+int nn_genl_parse(const void *buf, size_t len, uint16_t family, struct nn_genl *g);
+void nn_genl_free(struct nn_genl *g);
+const struct nn_genl_napi *nn_genl_napi_find(const struct nn_genl *g, long long id);
+
+/* The raw replies as the kernel sent them, kept for a capture. */
+struct nn_genl_raw {
+	void *queues, *napis;
+	size_t queues_len, napis_len;
+};
+void nn_genl_raw_free(struct nn_genl_raw *raw);
+
+/* Live only (refuses under a fake root): resolves the family by name over
+ * nlctrl and dumps queue-get and napi-get for the current network namespace
+ * into @g (and the bytes into @raw when not NULL). -EOPNOTSUPP: the kernel has
+ * no netdev family (before 6.3) or no queue/NAPI commands (before 6.8); other
+ * negative errnos as the socket or the kernel said. Does not warn: the caller
+ * decides what a missing family means. */
+int nn_genl_read(struct nn_ctx *ctx, struct nn_genl *g, struct nn_genl_raw *raw);
+
+#endif
