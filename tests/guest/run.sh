@@ -96,7 +96,7 @@ for s in "${shapes[@]}"; do
   # 2node runs the whole flow; 4node (twice the vCPUs to emulate) the
   # discovery, capture, plan, script, hugepages and forwarder part, where
   # its shape (NIC on node 3, two distances) matters.
-  mode=full; limit=540
+  mode=full; limit=660
   [ "$s" = 4node ] && { mode=quick; limit=420; }
   "$testhost" --shape "$s" --build "$build" --out "$out" --timeout "$limit" \
     run bash tests/guest/checks.sh "$mode" 2>&1 | tee "$log"
