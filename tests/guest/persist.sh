@@ -117,17 +117,9 @@ finish() {
   [ "$f" -eq 0 ]
 }
 
-# The NICs with real drivers on the same node (scripts/testhost: e1000e and
-# vmxnet3), enabled and watched beside the virtio one.
-real=()
-for p in "${NN_GUEST_NIC_E1000E:-}" "${NN_GUEST_NIC_VMXNET3:-}"; do [ -n "$p" ] && real+=("$p"); done
-real_dev() { basename "$(ls -d /sys/bus/pci/devices/"$1"/net/* 2>/dev/null | head -n1)"; }
-real_drv() { basename "$(readlink "/sys/bus/pci/devices/$1/driver")"; }
-# The plan options enable gets: the NICs under test only (the others keep their
+# The plan options enable gets: the NIC under test only (the others keep their
 # values: disable's diff sees them too), hugepages on its node.
-nics=$(netdev)
-for p in "${real[@]}"; do nics="$nics,$(real_dev "$p")"; done
-plan_opts=(--nics "$nics" --hugepages 2M:16 --irqbalance stop)
+plan_opts=(--nics "$(netdev)" --hugepages 2M:16 --irqbalance stop)
 
 if [ "$boot" = 1 ]; then
   echo 1 >"$st/phase"
@@ -182,7 +174,6 @@ if [ "$boot" = 1 ]; then
     pass "enable: $unit enabled and active"
   else fail "enable: $unit is $(systemctl is-enabled $unit 2>&1), $(systemctl is-active $unit 2>&1)"; fi
   pt bound "$pci" "$node" "$(wt)" "enable: applied"
-  for p in "${real[@]}"; do pt bound "$p" "$node" "$(wt)" "enable: $(real_dev "$p") ($(real_drv "$p")) applied"; done
   h=$(python3 "$here/persist_truth.py" hugepages "$node")
   [ "$h" -ge 16 ] && pass "enable: node $node has $h 2M hugepages" || fail "enable: node $node has $h 2M hugepages, wanted 16"
   if run status-1 0 -- "$nn" status --json; then
@@ -206,7 +197,6 @@ else fail "disk: /etc/nn-test-marker missing or the same boot"; fi
 if wait_for 90 systemctl is-active --quiet $unit; then pass "boot: $unit active with no manual step"
 else fail "boot: $unit $(systemctl is-active $unit 2>&1) ($(systemctl is-enabled $unit 2>&1))"; fi
 pt bound "$pci" "$node" "$(wt)" "boot: affinities back"
-for p in "${real[@]}"; do pt bound "$p" "$node" "$(wt)" "boot: $(real_dev "$p") ($(real_drv "$p")) affinities back"; done
 h=$(python3 "$here/persist_truth.py" hugepages "$node")
 [ "$h" -ge 16 ] && pass "boot: node $node has $h 2M hugepages again" || fail "boot: node $node has $h 2M hugepages, wanted 16"
 dev=$(netdev)
@@ -229,24 +219,6 @@ for c in 2 4; do
     fail "ethtool -L $dev combined $c: $(cat "$work/ethtool.err")"
   fi
   echo "    input IRQs before: $before"
-done
-
-for p in "${real[@]}"; do
-  d=$(real_dev "$p"); drv=$(real_drv "$p")
-  section "$d ($drv): link down/up, ethtool -L"
-  ip link set "$d" down
-  python3 "$here/persist_truth.py" disturb "$p"
-  ip link set "$d" up
-  pt bound "$p" "$node" "$(wt)" "$d ($drv) link down (values rewritten meanwhile), up: re-applied"
-  read -r cmax ccur <<<"$(ethtool -l "$d" 2>/dev/null | awk '/^Combined:/ { v[++n] = $2 } END { print v[1] + 0, v[2] + 0 }')"
-  if [ "${ccur:-0}" -lt 2 ] && [ "${cmax:-0}" -lt 2 ]; then
-    skip "$d ($drv) ethtool -L: ${cmax:-0} combined channels at most, nothing to change"
-  elif ! ethtool -L "$d" combined $((ccur > 1 ? ccur / 2 : 2)) 2>"$work/ethtool-$d.err"; then
-    skip "$d ($drv) ethtool -L combined $((ccur > 1 ? ccur / 2 : 2)): refused by the driver: $(tr '\n' ' ' <"$work/ethtool-$d.err")"
-  else
-    pt bound "$p" "$node" "$(wt)" "$d ($drv) ethtool -L combined $((ccur > 1 ? ccur / 2 : 2)): bound"
-    ethtool -L "$d" combined "$ccur" && pt bound "$p" "$node" "$(wt)" "$d ($drv) ethtool -L combined $ccur: bound"
-  fi
 done
 
 section "virtio_net unbind, bind"

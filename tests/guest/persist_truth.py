@@ -132,10 +132,8 @@ def queue_state(pci):
     out = []
     msi = [int(os.path.basename(p)) for p in glob.glob('/sys/bus/pci/devices/%s/msi_irqs/*' % pci)]
     for irq in sorted(msi):
-        # virtio_net input.Q/output.Q; e1000e rx-0/tx-0; vmxnet3 rxtx-Q
-        # (buddy sharing: vector Q is queue Q)
-        m = re.search(r'(?:-(?:input|output)\.|-(?:rx|tx|rxtx)-)(\d+)$', names.get(irq, ''))
-        if m and int(m.group(1)) < nq:
+        m = re.search(r'-(input|output)\.(\d+)$', names.get(irq, ''))
+        if m and int(m.group(2)) < nq:
             out.append(('irq %d (%s)' % (irq, names[irq]),
                         cpulist(read('/proc/irq/%d/smp_affinity_list' % irq, ''))))
     for q in sorted(glob.glob('/sys/class/net/%s/queues/tx-*/xps_cpus' % dev)):
