@@ -43,7 +43,7 @@ while [ $# -gt 0 ]; do
     --init) inits+=("${2:?--init needs busybox or systemd}"); shift 2 ;;
     --deb) deb=${2:?--deb needs a file}; shift 2 ;;
     --kernel) kernels+=("${2:?--kernel needs 6.1 or 6.12}"); shift 2 ;;
-    -h|--help) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
