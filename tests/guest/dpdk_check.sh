@@ -97,16 +97,13 @@ sys.exit(0 if pools and ports and all(m["populated"] and m["populated"] == m["si
     '^EAL: *Detected\|^EAL: *Probe\|^EAL: *Selected' "$work/dc-$name.err" | tail -n 4 | tr '\n' ' ')"
   cat "/proc/$(pgrep -P "$pid" | head -n1 || echo "$pid")/numa_maps" >"$work/dc-$name.numa" 2>/dev/null
   [ -s "$work/dc-$name.numa" ] || cat "/proc/$pid/numa_maps" >"$work/dc-$name.numa" 2>/dev/null
-  # Stopped once checked (nicnuma-fwd prints its report on SIGINT too): a
-  # fixed --duration either wasted seconds or, on a loaded machine, ended the
-  # process before the first check reached its socket.
-  kill -INT "$(pgrep -P "$pid" | head -n1)" 2>/dev/null
+  if [ "$bin" != "$fwd" ]; then kill -INT "$(pgrep -P "$pid" | head -n1)" 2>/dev/null; fi
   wait "$pid" 2>/dev/null
   FORCED_SOCKET=${forced:-} python3 "$here/dpdk_check_truth.py" "$name" "$want" "$rc" "$want_rc" "$addr" \
     "$work/dc-$name.json" "$work/dc-$name.app" "$work/dc-$name.numa" "$work/dc-$name.cerr"
 }
 
-app=(--tx-first --duration 100 --mbufs 4095 --json)
+app=(--tx-first --duration 8 --mbufs 4095 --json)
 if [ -n "$PMD" ]; then
   live "fwd-local-$PMD" ok 0 "$fwd" -l "$all" -a "$addr" --in-memory -- \
     --mbuf-node local --lcore-node local "${app[@]}"
