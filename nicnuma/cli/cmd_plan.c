@@ -26,11 +26,17 @@ const struct nn_cmd_desc nn_desc_plan = {
 "    cores run out, then queues share CPUs; rx and tx IRQs of one queue index\n"
 "    (virtio input.N/output.N) share a CPU;\n"
 "  - isolated CPUs (cpu/isolated, nohz_full, isolcpus=; see nicnuma topo) take\n"
-"    no queue IRQ, NAPI thread or housekeeping role unless --cpus names them;\n"
+"    no queue IRQ, XPS mask or housekeeping role unless --cpus names them;\n"
 "    the plan lists the ones it left out (\"isolated\"; a note in the table);\n"
 "  - housekeeping CPUs (default: the first non-isolated core of each node and\n"
 "    its siblings) take no queue IRQ; the NIC's other IRQs (config, async,\n"
 "    misc) go there;\n"
+"  - which IRQ serves which queue: the kernel's netdev netlink (napi-get's irq,\n"
+"    Linux 6.8+) where the driver links NAPIs to IRQs, else the table of the\n"
+"    drivers' IRQ name formats (docs/discovery.md); an IRQ neither knows (a\n"
+"    driver nicnuma has no row for) is never moved to housekeeping: it is\n"
+"    placed like one more queue IRQ of its NIC, after the recognised queues\n"
+"    (role \"unknown\" in --json), with a warning naming each such IRQ;\n"
 "  - NICs on the same node get disjoint cores while there are enough, otherwise\n"
 "    a fair share each (a NIC that needs fewer keeps what it needs); a NIC's\n"
 "    need is its active queue count, so extra completion vectors (mlx5 asks\n"
@@ -52,7 +58,9 @@ const struct nn_cmd_desc nn_desc_plan = {
 "    NIC's node - the nearest node its queues spilled to when its own has no\n"
 "    usable CPU - round-robin (queue i % n); local:cpu weights each queue by\n"
 "    its CPU share (sum of 1/k over its CPUs, k the local queues on a CPU) in\n"
-"    contiguous blocks like ethtool -X weight. No local queue, a driver\n"
+"    contiguous blocks like ethtool -X weight. Rx queues bound to AF_XDP,\n"
+"    io_uring zero-copy or devmem (netdev genl queue-get) are left out, with\n"
+"    a note (\"reserved\"). No local queue, a driver\n"
 "    without RSS, or a NIC not placed by node (spread, remote, unknown\n"
 "    locality): no table and a warning. Under --root the table size is\n"
 "    unknown (null): apply and check use the live size.\n",
@@ -64,7 +72,8 @@ const struct nn_cmd_desc nn_desc_plan = {
 "free of queue IRQs and housekeeping, --socket-mem MB per node, -a the node's\n"
 "NIC PCI addresses); with --rss each NIC's table (size, queues, weights);\n"
 "what happens to irqbalance; warnings. \"rss\" entries: {\"nic\",\"table_size\"\n"
-"(null: the live size), \"queues\", \"weights\" (local:cpu only)}.\n"
+"(null: the live size), \"queues\", \"weights\" (local:cpu only), \"reserved\" (the\n"
+"bound queues left out: [{\"queue\",\"bound\"}])}.\n"
 "\n"
 "With --json: {\"plan\":{\"shape\",\"policy\",\"housekeeping\",\"isolated\",\"nics\",\"irqs\",\n"
 "\"xps\",\"channels\",\"rss\",\"hugepages\",\"irqbalance\",\"warnings\"},\"eal\":[{\"node\",\"args\",\n"
@@ -223,6 +232,20 @@ static void print_channels_hugepages(struct nn_out *o, const struct nn_plan *p)
 				nn_printf(o, "%s%d", k ? "," : "", r->weights[k]);
 		}
 		nn_printf(o, "\n");
+		for (k = 0; k < r->nreserved; k++) {
+			unsigned int bit;
+			const char *sep = "";
+
+			nn_printf(o, "  %-16s note: queue %d left out, bound to ", "", r->reserved[k].queue);
+			for (bit = 1; bit & NN_QBIND_ALL; bit <<= 1)
+				if (r->reserved[k].bound & bit) {
+					nn_printf(o, "%s%s", sep, bit == NN_QBIND_XSK ? "AF_XDP (xsk)" :
+						  bit == NN_QBIND_IO_URING ? "io_uring zero-copy" :
+						  "devmem (dmabuf)");
+					sep = ", ";
+				}
+			nn_printf(o, "\n");
+		}
 	}
 	if (p->nhugepages)
 		nn_printf(o, "\nhugepages (per node)\n");
@@ -375,7 +398,7 @@ int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv)
 		free(hk);
 		if (!nn_cpuset_empty(&p.isolated))
 			nn_print_cpuset(o, PRINT_FP, NULL, "note: isolated CPUs %s left out (no queue IRQ, "
-					"NAPI thread or housekeeping role; --cpus naming them uses them)\n",
+					"XPS mask or housekeeping role; --cpus naming them uses them)\n",
 					&p.isolated);
 		nn_printf(o, "\n");
 		print_nics(o, &p);

@@ -29,8 +29,8 @@ const struct nn_cmd_desc nn_desc_topo = {
 "\n"
 "Isolated CPUs are shown per source: cpu/isolated, cpu/nohz_full and the\n"
 "isolcpus= words of /proc/cmdline with their flags (nohz, domain,\n"
-"managed_irq; a plain list means domain). plan puts no queue IRQ, NAPI\n"
-"thread or housekeeping role on any of them unless --cpus names it.\n"
+"managed_irq; a plain list means domain). plan puts no queue IRQ, XPS mask\n"
+"or housekeeping role on any of them unless --cpus names it.\n"
 "\n"
 "Nodes without CPUs are memory-only (CXL, HBM, or a VM's memory node); nodes\n"
 "with CPUs but no memory are CPU-only: their CPUs always allocate remotely.\n"
@@ -217,7 +217,7 @@ static int print_isolation(struct nn_out *o, const struct nn_topo *t)
 
 	if (err)
 		return err;
-	nn_printf(o, "\nIsolated CPUs (no queue IRQ, NAPI thread or housekeeping role there unless "
+	nn_printf(o, "\nIsolated CPUs (no queue IRQ or housekeeping role there unless "
 		  "--cpus names them):\n");
 	nn_open_object(o, "isolation");
 	nn_printf(o, "  %-30s ", "all sources (online)");
@@ -455,6 +455,16 @@ int nn_cmd_topo(struct nn_ctx *ctx, int argc, char **argv)
 	nn_print_cpuset(o, PRINT_ANY, "online", "Online CPUs: %s", &t.online);
 	nn_printf(o, " (%u CPUs, %zu NUMA node%s)%s\n", nn_cpuset_count(&t.online), t.nnodes,
 		  t.nnodes == 1 ? "" : "s", t.knobs.hypervisor > 0 ? ", virtual machine" : "");
+	if (!t.offline_known)
+		nn_print_null(o, PRINT_JSON, "offline_cpus", NULL);
+	else
+		nn_print_cpuset(o, PRINT_JSON, "offline_cpus", NULL, &t.offline);
+	if (t.offline_known && !nn_cpuset_empty(&t.offline)) {
+		char *off = nn_cpuset_format_list(&t.offline);
+
+		nn_printf(o, "Offline:     %s (present, not online)\n", off ? off : "?");
+		free(off);
+	}
 	print_nodes(o, &t);
 	print_cpus(o, &t, cpus);
 	print_knobs(o, &t.knobs);

@@ -151,13 +151,18 @@ static int parse_napi(const struct nlmsghdr *nlh, struct nn_genl *g)
 
 int nn_genl_parse(const void *buf, size_t len, uint16_t family, struct nn_genl *g)
 {
-	const struct nlmsghdr *nlh = buf;
-	int left = len > INT_MAX ? INT_MAX : (int)len;
+	size_t off = 0;
 
-	while (mnl_nlmsg_ok(nlh, left)) {
+	/* Walked by hand, not with mnl_nlmsg_ok/next: they compare the length
+	 * as an int, so a length above INT_MAX from a bad file passes and sends
+	 * the next step far out of the buffer. */
+	while (len - off >= sizeof(struct nlmsghdr)) {
+		const struct nlmsghdr *nlh = (const struct nlmsghdr *)((const char *)buf + off);
 		const struct genlmsghdr *gh;
 		int err;
 
+		if (nlh->nlmsg_len < sizeof(*nlh) || nlh->nlmsg_len > len - off)
+			return -EBADMSG;
 		if (nlh->nlmsg_type == NLMSG_DONE) {
 			/* A dump that failed midway ends with its negative errno. */
 			if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(int)) {
@@ -179,22 +184,24 @@ int nn_genl_parse(const void *buf, size_t len, uint16_t family, struct nn_genl *
 				return e.error < -4095 ? -EBADMSG : e.error;
 			return 0;	/* an ACK ends the answer */
 		}
-		if (nlh->nlmsg_type < NLMSG_MIN_TYPE || (family && nlh->nlmsg_type != family) ||
-		    mnl_nlmsg_get_payload_len(nlh) < sizeof(*gh))
-			goto next;
-		gh = mnl_nlmsg_get_payload(nlh);
-		err = 0;
-		if (gh->cmd == NN_NETDEV_CMD_QUEUE_GET)
-			err = parse_queue(nlh, g);
-		else if (gh->cmd == NN_NETDEV_CMD_NAPI_GET)
-			err = parse_napi(nlh, g);
-		if (err)
-			return err;
-next:
-		nlh = mnl_nlmsg_next(nlh, &left);
+		if (nlh->nlmsg_type >= NLMSG_MIN_TYPE && (!family || nlh->nlmsg_type == family) &&
+		    mnl_nlmsg_get_payload_len(nlh) >= sizeof(*gh)) {
+			gh = mnl_nlmsg_get_payload(nlh);
+			err = 0;
+			if (gh->cmd == NN_NETDEV_CMD_QUEUE_GET)
+				err = parse_queue(nlh, g);
+			else if (gh->cmd == NN_NETDEV_CMD_NAPI_GET)
+				err = parse_napi(nlh, g);
+			if (err)
+				return err;
+		}
+		/* The last message may end unpadded. */
+		if (MNL_ALIGN(nlh->nlmsg_len) >= len - off)
+			return 0;
+		off += MNL_ALIGN(nlh->nlmsg_len);
 	}
-	/* Bytes left over that are not a whole message: truncated. */
-	return left > 0 ? -EBADMSG : 0;
+	/* Bytes left over that are not a whole header: truncated. */
+	return off < len ? -EBADMSG : 0;
 }
 
 void nn_genl_free(struct nn_genl *g)

@@ -37,6 +37,9 @@ struct nic_scan {
 	struct nn_nic *nics;		/* the NICs being read */
 	char **msi_dir;			/* per NIC: its msi_irqs dir, NULL without */
 	struct nn_root irqs;		/* view of /proc/irq: two files per IRQ */
+	bool no_proc_irq;		/* /proc/irq itself is missing: said once */
+	struct nn_cpuset missing;	/* this NIC's IRQs without /proc/irq/N */
+	char first_missing[32];
 };
 
 bool nn_is_pci_addr(const char *s)
@@ -249,7 +252,8 @@ static int read_irq(struct nic_scan *s, const struct nn_nic *nic, const char *ms
 		q->name = strdup(it->name);
 		if (!q->name)
 			return -ENOMEM;
-		q->role = nn_irq_name_role(q->name, nic->driver, nic->name, nic->pci, &q->queue, &q->dir, NULL);
+		q->role = nn_irq_name_role(q->name, nic->driver, nic->name, nic->pci, &q->queue, &q->dir,
+					   &q->name_flags);
 		if (q->role != NN_IRQ_ROLE_UNKNOWN)
 			q->source = NN_IRQ_SRC_NAME;
 	}
@@ -266,8 +270,15 @@ static int read_irq(struct nic_scan *s, const struct nn_nic *nic, const char *ms
 		snprintf(dir, sizeof(dir), "/proc/irq/%d", q->irq);
 		derr = nn_root_access(&s->ctx->root, dir, 0);
 		if (derr) {
-			nn_warn(s->ctx, dir, "IRQ %d is listed in %s but has no %s (%s): its affinity is unknown",
-				q->irq, msi_dir, dir, errtext(derr));
+			/* One warning per NIC (read_all_irqs), not one per IRQ:
+			 * a capture without /proc/irq lacks them all. */
+			if (derr == -ENOENT && !s->no_proc_irq && !nn_cpuset_set(&s->missing, (unsigned)q->irq)) {
+				if (!s->first_missing[0])
+					snprintf(s->first_missing, sizeof(s->first_missing), "%s", dir);
+			} else if (derr != -ENOENT) {
+				nn_warn(s->ctx, dir, "IRQ %d is listed in %s but has no %s (%s): its affinity is unknown",
+					q->irq, msi_dir, dir, errtext(derr));
+			}
 			return 0;
 		}
 	}
@@ -375,9 +386,24 @@ static int read_all_irqs(struct nic_scan *s, size_t nnics)
 		for (j = 0; s->msi_dir[i] && j < s->nics[i].nirqs; j++)
 			all[k++] = &s->nics[i].irqs[j];
 	prefetch_run(s, all, pre, total);
-	for (i = 0, k = 0; i < nnics && !err; i++)
+	s->no_proc_irq = nn_root_access(&s->ctx->root, "/proc/irq", 0) == -ENOENT;
+	if (s->no_proc_irq)
+		nn_warn(s->ctx, "/proc/irq", "missing: the affinity of every NIC IRQ (%zu) is unknown", total);
+	for (i = 0, k = 0; i < nnics && !err; i++) {
 		for (j = 0; s->msi_dir[i] && j < s->nics[i].nirqs && !err; j++, k++)
 			err = read_irq(s, &s->nics[i], s->msi_dir[i], all[k], &pre[k]);
+		if (!nn_cpuset_empty(&s->missing)) {
+			char *list = nn_cpuset_format_list(&s->missing);
+			unsigned int n = nn_cpuset_count(&s->missing);
+
+			nn_warn(s->ctx, s->first_missing, "IRQ%s %s listed in %s but %s no /proc/irq/N (missing): "
+				"%s affinity is unknown", n == 1 ? "" : "s", list ? list : "?", s->msi_dir[i],
+				n == 1 ? "has" : "have", n == 1 ? "its" : "their");
+			free(list);
+			nn_cpuset_zero(&s->missing);
+			s->first_missing[0] = '\0';
+		}
+	}
 out:
 	free(all);
 	free(pre);
@@ -758,26 +784,14 @@ static void name_halves(struct nn_nic *nic)
 {
 	size_t i, k = 0;
 
-	for (i = 0; i < nic->nirqs; i++) {
-		struct nn_irq *q = &nic->irqs[i];
-		int flags = 0, qi;
-		enum nn_qdir d;
-
-		if (q->source == NN_IRQ_SRC_NAME && q->role == NN_IRQ_ROLE_QUEUE &&
-		    nn_irq_name_role(q->name, nic->driver, nic->name, nic->pci, &qi, &d, &flags) ==
-		    NN_IRQ_ROLE_QUEUE && (flags & NN_IRQ_ROW_HALVES))
-			k++;
-	}
+	for (i = 0; i < nic->nirqs; i++)
+		k += nic->irqs[i].role == NN_IRQ_ROLE_QUEUE && (nic->irqs[i].name_flags & NN_IRQ_ROW_HALVES);
 	if (k < 2)
 		return;
 	for (i = 0; i < nic->nirqs; i++) {
 		struct nn_irq *q = &nic->irqs[i];
-		int flags = 0, qi;
-		enum nn_qdir d;
 
-		if (q->source != NN_IRQ_SRC_NAME || q->role != NN_IRQ_ROLE_QUEUE ||
-		    nn_irq_name_role(q->name, nic->driver, nic->name, nic->pci, &qi, &d, &flags) !=
-		    NN_IRQ_ROLE_QUEUE || !(flags & NN_IRQ_ROW_HALVES))
+		if (q->role != NN_IRQ_ROLE_QUEUE || !(q->name_flags & NN_IRQ_ROW_HALVES))
 			continue;
 		if ((size_t)q->queue < k / 2) {
 			q->dir = NN_QDIR_TX;
@@ -1103,6 +1117,7 @@ int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned in
 	nn_root_view_close(&s.irqs);
 	nn_interrupts_free(s.intr, s.nintr);
 	free_dirs(s.msi_dir, n);
+	nn_cpuset_free(&s.missing);
 	*out = nics;
 	*nout = n;
 	return 0;
@@ -1112,6 +1127,7 @@ fail:
 	nn_root_view_close(&s.irqs);
 	nn_interrupts_free(s.intr, s.nintr);
 	free_dirs(s.msi_dir, n);
+	nn_cpuset_free(&s.missing);
 	nn_nics_free(nics, n);
 	return err;
 }
@@ -1158,4 +1174,23 @@ size_t nn_nic_irqs_unknown_role(const struct nn_nic *nic)
 	for (i = 0; i < nic->nirqs; i++)
 		n += nic->irqs[i].queue < 0 && nic->irqs[i].role == NN_IRQ_ROLE_UNKNOWN;
 	return n;
+}
+
+int nn_nic_home_node(const struct nn_topo *t, const struct nn_nic *nic, bool *assumed)
+{
+	size_t i;
+
+	*assumed = false;
+	if (nic->numa_node >= 0)
+		return nic->numa_node;
+	if (nic->locality_known && !nn_cpuset_empty(&nic->local_cpus))
+		for (i = 0; i < t->nnodes; i++)
+			if (!nn_cpuset_empty(&t->nodes[i].cpus) &&
+			    nn_cpuset_subset(&nic->local_cpus, &t->nodes[i].cpus))
+				return t->nodes[i].id;
+	if (t->nnodes == 1) {
+		*assumed = true;
+		return t->nodes[0].id;
+	}
+	return -1;
 }

@@ -32,6 +32,7 @@ struct nn_irq {
 	enum nn_qdir dir;
 	enum nn_irq_role role;		/* queue / misc / unknown (neither netlink nor a name said) */
 	enum nn_irq_source source;
+	int name_flags;			/* the name table row's NN_IRQ_ROW_* */
 	long long napi_id;		/* from netlink; -1 unknown */
 	struct nn_cpuset affinity;	/* smp_affinity_list */
 	struct nn_cpuset effective;	/* effective_affinity_list */
@@ -90,6 +91,10 @@ bool nn_is_pci_addr(const char *s);
 /* IRQs of @nic that neither netdev genl nor the name table gives a role
  * (the planner places them like queue IRQs: docs/discovery.md). */
 size_t nn_nic_irqs_unknown_role(const struct nn_nic *nic);
+/* The node a NIC belongs to (pure): the kernel's numa_node, else the one node
+ * that holds all its local CPUs, else - on a host with a single node - that
+ * node (*@assumed set). -1 unknown locality. layout and report ask here. */
+int nn_nic_home_node(const struct nn_topo *t, const struct nn_nic *nic, bool *assumed);
 const struct nn_nic *nn_nic_find(const struct nn_nic *nics, size_t n, const char *name);
 
 #endif

@@ -31,7 +31,8 @@
 struct fault {
 	char msg[96];
 	char first[160];
-	struct nn_cpuset cpus;
+	const char *unit;		/* "CPU", "node": what the ids are */
+	struct nn_cpuset cpus;		/* the ids */
 };
 
 struct faults {
@@ -39,24 +40,31 @@ struct faults {
 	unsigned int n;
 };
 
-static void fault_note(struct nn_ctx *ctx, struct faults *w, const char *path, int cpu,
-		       const char *msg)
+static void fault_note_unit(struct nn_ctx *ctx, struct faults *w, const char *path, int id,
+			    const char *msg, const char *unit)
 {
 	struct fault *f = NULL;
 	unsigned int i;
 
 	for (i = 0; i < w->n && !f; i++)
-		if (!strcmp(w->f[i].msg, msg))
+		if (!strcmp(w->f[i].msg, msg) && !strcmp(w->f[i].unit, unit))
 			f = &w->f[i];
 	if (!f && w->n < FAULT_KINDS) {
 		f = &w->f[w->n++];
 		snprintf(f->msg, sizeof(f->msg), "%s", msg);
 		snprintf(f->first, sizeof(f->first), "%s", path);
+		f->unit = unit;
 		nn_cpuset_zero(&f->cpus);
 	}
 	/* No room (or no memory for the set): say it now rather than lose it. */
-	if (!f || nn_cpuset_set(&f->cpus, (unsigned int)cpu))
-		nn_warn(ctx, path, "%s (CPU %d)", msg, cpu);
+	if (!f || nn_cpuset_set(&f->cpus, (unsigned int)id))
+		nn_warn(ctx, path, "%s (%s %d)", msg, unit, id);
+}
+
+static void fault_note(struct nn_ctx *ctx, struct faults *w, const char *path, int cpu,
+		       const char *msg)
+{
+	fault_note_unit(ctx, w, path, cpu, msg, "CPU");
 }
 
 static void faults_flush(struct nn_ctx *ctx, struct faults *w)
@@ -69,7 +77,7 @@ static void faults_flush(struct nn_ctx *ctx, struct faults *w)
 		char *list = nn_cpuset_format_list(&f->cpus);
 
 		if (n)
-			nn_warn(ctx, f->first, "%s (CPU%s %s)", f->msg, n == 1 ? "" : "s",
+			nn_warn(ctx, f->first, "%s (%s%s %s)", f->msg, f->unit, n == 1 ? "" : "s",
 				list ? list : "?");
 		free(list);
 		nn_cpuset_free(&f->cpus);
@@ -313,7 +321,7 @@ static void row_mismatch(struct nn_ctx *ctx, const char *path, const struct node
 }
 
 static int read_distances(struct nn_ctx *ctx, const struct nn_topo *t, const struct node_masks *ms,
-			  struct nn_node *n)
+			  struct nn_node *n, struct faults *nw)
 {
 	char path[PATH_MAX];
 	char *text;
@@ -326,7 +334,11 @@ static int read_distances(struct nn_ctx *ctx, const struct nn_topo *t, const str
 	if (err == -ENOMEM)
 		return err;
 	if (err) {
-		nn_warn(ctx, path, "cannot read distance row: %s", strerror(-err));
+		char msg[96];
+
+		/* one warning for every node that lacks it (a capture without them) */
+		snprintf(msg, sizeof(msg), "cannot read distance row: %s", strerror(-err));
+		fault_note_unit(ctx, nw, path, n->id, msg, "node");
 		return 0;
 	}
 	err = nn_parse_distances(text, &dist, &nd);
@@ -348,7 +360,7 @@ static int read_distances(struct nn_ctx *ctx, const struct nn_topo *t, const str
 }
 
 static int read_node(struct nn_ctx *ctx, struct nn_topo *t, const struct node_masks *ms,
-		     struct nn_node *n)
+		     struct nn_node *n, struct faults *nw)
 {
 	char base[64], path[PATH_MAX];
 	char *text;
@@ -360,6 +372,14 @@ static int read_node(struct nn_ctx *ctx, struct nn_topo *t, const struct node_ma
 	 * the node's CPUs are its online ones, the rest are shown apart. */
 	snprintf(path, sizeof(path), "%s/cpulist", base);
 	err = nn_read_cpulist(&ctx->root, path, &n->cpus);
+	if (err == -ENOENT) {
+		/* Some capture tools save only the mask: the same set. */
+		char map[PATH_MAX];
+
+		snprintf(map, sizeof(map), "%s/cpumap", base);
+		if (nn_read_cpumask(&ctx->root, map, &n->cpus) == 0)
+			err = 0;
+	}
 	if (err == -ENOMEM)
 		return err;
 	n->cpus_unknown = err != 0;
@@ -377,7 +397,10 @@ static int read_node(struct nn_ctx *ctx, struct nn_topo *t, const struct node_ma
 	if (err == -ENOMEM)
 		return err;
 	if (err) {
-		nn_warn(ctx, path, "cannot read node meminfo: %s", strerror(-err));
+		char msg[96];
+
+		snprintf(msg, sizeof(msg), "cannot read node meminfo: %s", strerror(-err));
+		fault_note_unit(ctx, nw, path, n->id, msg, "node");
 	} else {
 		err = nn_parse_node_meminfo(text, &n->mem_total_kb, &n->mem_free_kb);
 		free(text);
@@ -387,7 +410,7 @@ static int read_node(struct nn_ctx *ctx, struct nn_topo *t, const struct node_ma
 				n->mem_total_kb < 0 ? "total" : "free");
 	}
 
-	err = read_distances(ctx, t, ms, n);
+	err = read_distances(ctx, t, ms, n, nw);
 	if (err)
 		return err;
 	snprintf(path, sizeof(path), "%s/hugepages", base);
@@ -720,6 +743,11 @@ static void read_choice_knob(struct nn_ctx *ctx, const char *path, char *buf, si
 struct cpuinfo_scan {
 	struct nn_knobs *k;
 	bool have_model, have_flags;
+	/* Other architectures' spellings, used when there is no "model name":
+	 * POWER "cpu", LoongArch "Model Name", RISC-V "uarch"/"isa", arm64 "CPU
+	 * implementer"/"CPU part", s390 "vendor_id" + "machine". */
+	char power[96], loong[96], uarch[96], isa[96], vendor[32], machine[32];
+	long implementer, part;
 };
 
 static bool is_word(const char *p, const char *e, const char *w)
@@ -727,6 +755,23 @@ static bool is_word(const char *p, const char *e, const char *w)
 	size_t n = strlen(w);
 
 	return (size_t)(e - p) == n && !memcmp(p, w, n);
+}
+
+static void keep(char *dst, size_t size, const char *v, const char *end)
+{
+	if (!dst[0])
+		snprintf(dst, size, "%.*s", (int)(end - v), v);
+}
+
+static long hex_field(const char *v, const char *end)
+{
+	char buf[24], *e;
+	long x;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)(end - v), v);
+	errno = 0;
+	x = strtol(buf, &e, 0);
+	return errno || e == buf || *e ? -1 : x;
 }
 
 static int cpuinfo_line(void *arg, const char *line, const char *end)
@@ -742,6 +787,8 @@ static int cpuinfo_line(void *arg, const char *line, const char *end)
 	v = colon + 1;
 	while (v < end && (*v == ' ' || *v == '\t'))
 		v++;
+	while (end > v && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
 	if (!s->have_model && is_word(line, key_end, "model name")) {
 		snprintf(s->k->cpu_model, sizeof(s->k->cpu_model), "%.*s", (int)(end - v), v);
 		s->have_model = true;
@@ -758,16 +805,82 @@ static int cpuinfo_line(void *arg, const char *line, const char *end)
 			while (v < end && (*v == ' ' || *v == '\t'))
 				v++;
 		}
+	} else if (is_word(line, key_end, "cpu")) {
+		keep(s->power, sizeof(s->power), v, end);
+	} else if (is_word(line, key_end, "Model Name")) {
+		keep(s->loong, sizeof(s->loong), v, end);
+	} else if (is_word(line, key_end, "uarch")) {
+		keep(s->uarch, sizeof(s->uarch), v, end);
+	} else if (is_word(line, key_end, "isa")) {
+		keep(s->isa, sizeof(s->isa), v, end);
+	} else if (is_word(line, key_end, "CPU implementer")) {
+		if (s->implementer < 0)
+			s->implementer = hex_field(v, end);
+	} else if (is_word(line, key_end, "CPU part")) {
+		if (s->part < 0)
+			s->part = hex_field(v, end);
+	} else if (is_word(line, key_end, "vendor_id")) {
+		keep(s->vendor, sizeof(s->vendor), v, end);
+	} else if (is_word(line, key_end, "machine")) {
+		keep(s->machine, sizeof(s->machine), v, end);
 	}
 	return s->have_model && s->have_flags;	/* 1 stops the read */
 }
 
-/* First "model name" and the "flags" line of /proc/cpuinfo, streamed: the
- * first CPU's block is all it takes, and the whole file is 1.5 KB per CPU. */
+/* arm64 parts as lscpu names them (the common server and board cores). */
+static const char *arm_part(long impl, long part, const char **vendor)
+{
+	static const struct { long impl, part; const char *vendor, *name; } parts[] = {
+		{ 0x41, 0xd03, "ARM", "Cortex-A53" }, { 0x41, 0xd08, "ARM", "Cortex-A72" },
+		{ 0x41, 0xd0b, "ARM", "Cortex-A76" }, { 0x41, 0xd0c, "ARM", "Neoverse-N1" },
+		{ 0x41, 0xd40, "ARM", "Neoverse-V1" }, { 0x41, 0xd49, "ARM", "Neoverse-N2" },
+		{ 0x41, 0xd4f, "ARM", "Neoverse-V2" }, { 0x41, 0xd8e, "ARM", "Neoverse-N3" },
+		{ 0x48, 0xd01, "HiSilicon", "Kunpeng-920" }, { 0x46, 0x001, "Fujitsu", "A64FX" },
+		{ 0x43, 0x0af, "Cavium", "ThunderX2" }, { 0xc0, 0xac3, "Ampere", "Ampere-1" },
+		{ 0xc0, 0xac4, "Ampere", "Ampere-1a" }, { 0x61, 0x039, "Apple", "M2" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (parts[i].impl == impl && parts[i].part == part) {
+			*vendor = parts[i].vendor;
+			return parts[i].name;
+		}
+	return NULL;
+}
+
+/* The CPU model as the architecture's /proc/cpuinfo spells it, when there is
+ * no x86-style "model name". */
+static void other_model(struct cpuinfo_scan *s)
+{
+	char *m = s->k->cpu_model;
+	size_t n = sizeof(s->k->cpu_model);
+	const char *vendor = NULL, *name;
+
+	if (s->loong[0])
+		snprintf(m, n, "%s", s->loong);
+	else if (s->power[0])
+		snprintf(m, n, "%s", s->power);
+	else if (s->uarch[0])
+		snprintf(m, n, "%s", s->uarch);
+	else if (s->isa[0])
+		snprintf(m, n, "RISC-V %s", s->isa);
+	else if (s->implementer >= 0 && s->part >= 0 && (name = arm_part(s->implementer, s->part, &vendor)))
+		snprintf(m, n, "%s %s", vendor, name);
+	else if (s->implementer >= 0 && s->part >= 0)
+		snprintf(m, n, "arm64 implementer 0x%02lx part 0x%03lx", s->implementer, s->part);
+	else if (!strncmp(s->vendor, "IBM/S390", 8) && s->machine[0])
+		snprintf(m, n, "%s machine %s", s->vendor, s->machine);
+	s->have_model = m[0] != '\0';
+}
+
+/* First "model name" and the "flags" line of /proc/cpuinfo, streamed: on x86
+ * the first CPU's block is all it takes (the whole file is 1.5 KB per CPU);
+ * other architectures name the model their own way (other_model). */
 static void read_cpuinfo(struct nn_ctx *ctx, struct nn_knobs *k)
 {
 	const char *path = "/proc/cpuinfo";
-	struct cpuinfo_scan s = { k, false, false };
+	struct cpuinfo_scan s = { .k = k, .implementer = -1, .part = -1 };
 	int err;
 
 	k->hypervisor = -1;
@@ -778,8 +891,11 @@ static void read_cpuinfo(struct nn_ctx *ctx, struct nn_knobs *k)
 			strerror(-err));
 		return;
 	}
+	if (!s.have_model)
+		other_model(&s);
 	if (!s.have_model && !s.have_flags)
-		nn_warn(ctx, path, "no 'model name' and no 'flags' line: CPU model and hypervisor flag unknown");
+		nn_warn(ctx, path, "no CPU model line (model name, cpu, Model Name, uarch, isa, "
+			"CPU implementer/part, machine) and no 'flags' line: CPU model and hypervisor flag unknown");
 }
 
 #define THP_DIR "/sys/kernel/mm/transparent_hugepage"
@@ -938,6 +1054,18 @@ static int discover(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 	err = read_online(ctx, t);
 	if (err)
 		goto fail;
+	/* Present but offline (SMT off, hot-unplugged, isolated by offlining):
+	 * known even where no node cpulist keeps them. Older captures lack the
+	 * file: unknown, not a fault. */
+	err = nn_read_cpulist(&ctx->root, CPU_DIR "/present", &t->offline);
+	if (err == -ENOMEM)
+		goto fail;
+	t->offline_known = !err;
+	if (!err)
+		nn_cpuset_andnot(&t->offline, &t->online);
+	else
+		nn_cpuset_zero(&t->offline);
+	err = 0;
 	err = read_cpus(ctx, t, detail);
 	if (err)
 		goto fail;
@@ -956,10 +1084,12 @@ static int discover(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 				  (t->knobs.absent & NN_KNOB_ZONE_RECLAIM));
 	} else {
 		struct node_masks ms;
+		struct faults nw = { .n = 0 };
 
 		err = read_node_masks(ctx, t, &ms);
 		for (i = 0; i < t->nnodes && !err; i++)
-			err = read_node(ctx, t, &ms, &t->nodes[i]);
+			err = read_node(ctx, t, &ms, &t->nodes[i], &nw);
+		faults_flush(ctx, &nw);
 		node_masks_free(&ms);
 	}
 	if (err)
@@ -1001,5 +1131,6 @@ void nn_topo_free(struct nn_topo *t)
 	nn_cpuset_free(&t->isol.isolated);
 	nn_cpuset_free(&t->isol.nohz_full);
 	nn_cpuset_free(&t->isol.isolcpus);
+	nn_cpuset_free(&t->offline);
 	memset(t, 0, sizeof(*t));
 }

@@ -75,6 +75,8 @@ struct nn_isolation {
 
 struct nn_topo {
 	struct nn_cpuset online;
+	struct nn_cpuset offline;	/* cpu/present minus online: present but offline */
+	bool offline_known;		/* cpu/present was read */
 	struct nn_cpu *cpus;		/* online CPUs, ascending id */
 	size_t ncpus;
 	struct nn_node *nodes;		/* ascending id; holes in numbering allowed */
@@ -141,7 +143,7 @@ int nn_topo_farthest_node(const struct nn_topo *t, int from, unsigned int wants,
 int nn_topo_default_housekeeping(const struct nn_topo *t, struct nn_cpuset *out);
 
 /* Isolated CPUs: online CPUs in /sys/devices/system/cpu/isolated, nohz_full
- * or isolcpus= (any flag): no queue IRQ, NAPI thread or housekeeping role
+ * or isolcpus= (any flag): no queue IRQ, XPS mask or housekeeping role
  * goes there unless --cpus names it; a node's DPDK instance gets them first.
  * Empty when no source names any (or none was readable). 0 or -ENOMEM. */
 int nn_topo_isolated_cpus(const struct nn_topo *t, struct nn_cpuset *out);

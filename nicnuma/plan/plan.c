@@ -21,7 +21,9 @@
  *    "too few" case: a remote socket costs more than an SMT sibling);
  *  - --rss local: the RSS table spreads over the queues whose planned rx IRQs
  *    all sit on the NIC's node (the nearest spill node when the node has no
- *    usable CPU), equal weights or (local:cpu) each queue's CPU share.
+ *    usable CPU), equal weights or (local:cpu) each queue's CPU share;
+ *    rx queues the kernel reports bound (AF_XDP, io_uring zero-copy, devmem:
+ *    netdev genl queue-get) are left out, with a note.
  */
 #include <errno.h>
 #include <limits.h>
@@ -1439,6 +1441,49 @@ int nn_rss_policy_parse(const char *s, enum nn_rss_policy *p)
 	return 0;
 }
 
+const char *nn_qbind_name(unsigned int bit)
+{
+	switch (bit) {
+	case NN_QBIND_XSK: return "xsk";
+	case NN_QBIND_IO_URING: return "io_uring";
+	case NN_QBIND_DMABUF: return "dmabuf";
+	}
+	return NULL;
+}
+
+int nn_qbind_parse(const char *s, unsigned int *bit)
+{
+	unsigned int b;
+
+	for (b = 1; b & NN_QBIND_ALL; b <<= 1)
+		if (!strcmp(s, nn_qbind_name(b))) {
+			*bit = b;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* What the kernel reports bound to rx queue @q of @n (queue-get): NN_QBIND_*. */
+static unsigned int rxq_bound(const struct nn_nic *n, int q)
+{
+	unsigned int b = 0;
+	size_t i;
+
+	for (i = 0; i < n->ngqueues; i++) {
+		const struct nn_genl_queue *g = &n->gqueues[i];
+
+		if (g->type != NN_GENL_QUEUE_RX || g->id != q)
+			continue;
+		if (g->xsk)
+			b |= NN_QBIND_XSK;
+		if (g->io_uring)
+			b |= NN_QBIND_IO_URING;
+		if (g->dmabuf >= 0)
+			b |= NN_QBIND_DMABUF;
+	}
+	return b;
+}
+
 int nn_plan_rss_table(const struct nn_plan_rss *r, unsigned int size, unsigned int *table)
 {
 	unsigned long long sum = 0, partial;
@@ -1551,14 +1596,24 @@ static int emit_rss(struct state *st, struct nicst *ns, size_t irq0)
 	r.table_size = n->rss.state == NN_RSS_OK ? (int)n->rss.size : -1;
 	qcpus = calloc(ns->nslots, sizeof(*qcpus));
 	r.queues = calloc(ns->nslots, sizeof(*r.queues));
-	if (!qcpus || !r.queues)
+	r.reserved = calloc(ns->nslots, sizeof(*r.reserved));
+	if (!qcpus || !r.queues || !r.reserved)
 		goto out;
 	for (i = 0; i < ns->nslots; i++) {
 		int q = ns->slots[i];
+		unsigned int held;
 		bool seen = false, local = true;
 
 		if (bound >= 0 && q >= bound)
 			continue;	/* no rx ring behind it (mlx5's extra vectors) */
+		/* An AF_XDP, io_uring or devmem consumer owns the queue:
+		 * flows hashed there would reach it, not the stack. */
+		held = rxq_bound(n, q);
+		if (held) {
+			r.reserved[r.nreserved].queue = q;
+			r.reserved[r.nreserved++].bound = held;
+			continue;
+		}
 		for (k = irq0; k < plan->nirqs; k++) {
 			const struct nn_plan_irq *pi = &plan->irqs[k];
 
@@ -1575,9 +1630,17 @@ static int emit_rss(struct state *st, struct nicst *ns, size_t irq0)
 			nn_cpuset_zero(&qcpus[r.nqueues]);
 	}
 	if (!r.nqueues) {
-		ret = nn__plan_add_warning(plan, "%s: rss local: no queue's IRQs are on node %d: "
-					   "no table planned", n->name, node);
+		ret = r.nreserved ?
+			nn__plan_add_warning(plan, "%s: rss local: every queue on node %d is bound "
+					     "(AF_XDP, io_uring zero-copy or devmem): no table planned",
+					     n->name, node) :
+			nn__plan_add_warning(plan, "%s: rss local: no queue's IRQs are on node %d: "
+					     "no table planned", n->name, node);
 		goto out;
+	}
+	if (!r.nreserved) {
+		free(r.reserved);
+		r.reserved = NULL;
 	}
 	if (r.table_size > 0 && (size_t)r.table_size < r.nqueues &&
 	    (ret = nn__plan_add_warning(plan, "%s: rss local: a table of %d entries for %zu local "
@@ -1606,6 +1669,7 @@ out:
 	free(r.nic);
 	free(r.queues);
 	free(r.weights);
+	free(r.reserved);
 	return ret;
 }
 
@@ -1707,6 +1771,7 @@ void nn_plan_free(struct nn_plan *plan)
 		free(plan->rss[i].nic);
 		free(plan->rss[i].queues);
 		free(plan->rss[i].weights);
+		free(plan->rss[i].reserved);
 	}
 	free(plan->rss);
 	free(plan->hugepages);

@@ -84,12 +84,28 @@ struct nn_plan_channels {
  * over: apply and check build the table with nn_plan_rss_table(). */
 #define NN_RSS_PLAN_MAX_QUEUES 65536	/* queues in one entry (JSON bound) */
 #define NN_RSS_PLAN_MAX_WEIGHT 1000000	/* one queue's weight (JSON bound) */
+/* What the kernel reports bound to an rx queue (netdev genl queue-get):
+ * RSS must steer no flow there - the consumer owns the queue. */
+enum {
+	NN_QBIND_XSK = 1u << 0,		/* an AF_XDP socket (queue-get "xsk", 6.15) */
+	NN_QBIND_IO_URING = 1u << 1,	/* io_uring zero-copy rx ("io-uring", 6.15) */
+	NN_QBIND_DMABUF = 1u << 2,	/* devmem TCP ("dmabuf", 6.12) */
+};
+#define NN_QBIND_ALL (NN_QBIND_XSK | NN_QBIND_IO_URING | NN_QBIND_DMABUF)
+
+struct nn_plan_rss_reserved {
+	int queue;
+	unsigned int bound;		/* NN_QBIND_*, not 0 */
+};
+
 struct nn_plan_rss {
 	char *nic;
 	int table_size;			/* entries; -1 unknown when planned (--root): the live size */
 	int *queues;			/* ascending, distinct */
 	int *weights;			/* one per queue, >= 1; NULL: equal */
 	size_t nqueues;
+	struct nn_plan_rss_reserved *reserved;	/* rx queues left out as bound (a note) */
+	size_t nreserved;
 };
 
 /* Identifies the host a plan was made for; apply refuses another shape. */
@@ -105,7 +121,7 @@ struct nn_plan {
 	enum nn_policy policy;
 	struct nn_cpuset housekeeping;	/* kept free of queue IRQs */
 	struct nn_cpuset isolated;	/* isolated CPUs left out (not named by --cpus):
-					 * no queue IRQ, NAPI thread or housekeeping there */
+					 * no queue IRQ, XPS or housekeeping there */
 	struct nn_plan_nic *nics;	/* sorted by name */
 	size_t nnics;
 	struct nn_plan_irq *irqs;
@@ -168,6 +184,10 @@ int nn_plan_eal_lcore_node(const struct nn_plan *plan, const struct nn_host *hos
  * blocks as `ethtool -X weight` does (entry j goes to the first queue whose
  * cumulative weight exceeds j * sum / size). -EINVAL without queues or size. */
 int nn_plan_rss_table(const struct nn_plan_rss *r, unsigned int size, unsigned int *table);
+/* "xsk", "io_uring", "dmabuf" for one NN_QBIND_* bit (NULL for others);
+ * parse -EINVAL on others. */
+const char *nn_qbind_name(unsigned int bit);
+int nn_qbind_parse(const char *s, unsigned int *bit);
 /* "local", "local:cpu" (and "none"); parse -EINVAL on others. */
 const char *nn_rss_policy_name(enum nn_rss_policy p);
 int nn_rss_policy_parse(const char *s, enum nn_rss_policy *p);

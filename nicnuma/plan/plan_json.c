@@ -170,6 +170,21 @@ struct json_object *nn_plan_to_json(const struct nn_plan *plan)
 			for (k = 0; k < r->nqueues; k++)
 				CHK(json_object_array_add(q, json_object_new_int(r->weights[k])));
 		}
+		NEW(q, json_object_new_array());
+		CHK(add(o, "reserved", q));
+		for (k = 0; k < r->nreserved; k++) {
+			struct json_object *e, *b;
+			unsigned int bit;
+
+			NEW(e, json_object_new_object());
+			CHK(json_object_array_add(q, e));
+			CHK(add(e, "queue", json_object_new_int(r->reserved[k].queue)));
+			NEW(b, json_object_new_array());
+			CHK(add(e, "bound", b));
+			for (bit = 1; bit & NN_QBIND_ALL; bit <<= 1)
+				if (r->reserved[k].bound & bit)
+					CHK(json_object_array_add(b, json_object_new_string(nn_qbind_name(bit))));
+		}
 	}
 
 	NEW(a, json_object_new_array());
@@ -572,6 +587,60 @@ static int get_int_array(struct rd *r, struct json_object *o, const char *where,
 	return 0;
 }
 
+/* rss[].reserved (optional: plans before it had none): {"queue", "bound":
+ * ["xsk"|"io_uring"|"dmabuf"...]} per rx queue left out, none of them in
+ * "queues", each named once. */
+static int read_rss_reserved(struct rd *r, struct json_object *o, const char *where,
+			     struct nn_plan_rss *x)
+{
+	struct json_object *a, *e, *b, *s;
+	char w[96];
+	long long v;
+	size_t n, i, k, nb;
+	int ret;
+
+	TRY(get_array(r, o, where, "reserved", true, &a, &n));
+	if (!n)
+		return 0;
+	if (n > NN_RSS_PLAN_MAX_QUEUES)
+		return bad(r, "%s.reserved: more than %d entries", where, NN_RSS_PLAN_MAX_QUEUES);
+	x->reserved = calloc(n, sizeof(*x->reserved));
+	if (!x->reserved)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct nn_plan_rss_reserved *rv = &x->reserved[i];
+
+		snprintf(w, sizeof(w), "%s.reserved[%zu]", where, i);
+		e = json_object_array_get_idx(a, i);
+		if (!e || !json_object_is_type(e, json_type_object))
+			return bad(r, "%s: expected an object", w);
+		x->nreserved++;
+		TRY(get_int(r, e, w, "queue", false, 0, NN_RSS_MAX_QUEUE, &v));
+		rv->queue = (int)v;
+		for (k = 0; k < x->nqueues; k++)
+			if (x->queues[k] == rv->queue)
+				return bad(r, "%s: queue %d is also in the table", w, rv->queue);
+		for (k = 0; k < i; k++)
+			if (x->reserved[k].queue == rv->queue)
+				return bad(r, "%s: queue %d named twice", w, rv->queue);
+		TRY(get_array(r, e, w, "bound", false, &b, &nb));
+		for (k = 0; k < nb; k++) {
+			unsigned int bit;
+
+			s = json_object_array_get_idx(b, k);
+			if (!s || !json_object_is_type(s, json_type_string) ||
+			    nn_qbind_parse(json_object_get_string(s), &bit))
+				return bad(r, "%s.bound[%zu]: expected \"xsk\", \"io_uring\" or \"dmabuf\"", w, k);
+			rv->bound |= bit;
+		}
+		if (!rv->bound)
+			return bad(r, "%s.bound: empty", w);
+	}
+	return 0;
+fail:
+	return ret;
+}
+
 /* rss: only for a NIC the plan places, once per NIC; queues ascending and
  * distinct, each a possible ethtool ring index; weights one per queue. */
 static int read_rss(struct rd *r, struct json_object *p, struct nn_plan *plan)
@@ -613,6 +682,7 @@ static int read_rss(struct rd *r, struct json_object *p, struct nn_plan *plan)
 				  NN_RSS_PLAN_MAX_WEIGHT, &x->weights, &nw));
 		if (x->weights && nw != x->nqueues)
 			return bad(r, "%s.weights: %zu weights for %zu queues", where, nw, x->nqueues);
+		TRY(read_rss_reserved(r, o, where, x));
 	}
 	return 0;
 fail:

@@ -103,6 +103,9 @@ static void fake_free(struct fake *f)
 	free(t->nodes);
 	free(t->cpus);
 	nn_cpuset_free(&t->online);
+	nn_cpuset_free(&t->isol.isolated);
+	nn_cpuset_free(&t->isol.nohz_full);
+	nn_cpuset_free(&t->isol.isolcpus);
 	for (i = 0; i < f->host.nnics; i++) {
 		free(f->host.nics[i].name);
 		free(f->host.nics[i].pci);
@@ -171,6 +174,53 @@ static void test_default_with_nics(void **state)
 	free(eal);
 	assert_int_equal(l.nunplaced, 0);	/* veth0 is virtual: not a data-plane NIC */
 	assert_int_equal(l.nwarnings, 0);
+	nn_layout_free(&l);
+	fake_free(&f);
+}
+
+/* Isolated CPUs of a node: a --dpdk instance runs on them alone; another
+ * service leaves them out, unless they are all that is left. */
+static void test_isolated_to_dpdk_first(void **state)
+{
+	struct nn_layout_opts o = { .service = "fwd", .dpdk = true };
+	struct nn_layout l;
+	struct fake f;
+	char why[256] = "", *eal;
+
+	(void)state;
+	two_node_host(&f);
+	set_of(&f.host.topo.isol.isolcpus, "14-15");
+	set_of(&f.host.topo.isol.nohz_full, "6-7");	/* node 0: no instance there */
+	assert_int_equal(nn_layout_make(&f.host, &f.plan, &o, &l, why, sizeof(why)), 0);
+	assert_int_equal(l.ninst, 1);
+	assert_cpus(&l.inst[0].isolated, "14-15");
+	assert_cpus(&l.inst[0].cpus, "14-15");
+	eal = nn_layout_eal_string(&l.inst[0]);
+	assert_string_equal(eal, "-l 14-15 --file-prefix fwd-1 --socket-mem 0,1024 -a 0000:3b:00.0");
+	free(eal);
+	nn_layout_free(&l);
+
+	/* Not DPDK, IRQ cores kept: 10-15 without the isolated 14-15. */
+	o.dpdk = false;
+	o.include_irq_cores = true;
+	assert_int_equal(nn_layout_make(&f.host, &f.plan, &o, &l, why, sizeof(why)), 0);
+	assert_cpus(&l.inst[0].cpus, "10-13");
+	assert_cpus(&l.inst[0].isolated, "14-15");
+	nn_layout_free(&l);
+
+	/* Not DPDK, IRQ cores left out: the isolated CPUs are all that is left. */
+	o.include_irq_cores = false;
+	assert_int_equal(nn_layout_make(&f.host, &f.plan, &o, &l, why, sizeof(why)), 0);
+	assert_cpus(&l.inst[0].cpus, "14-15");
+	nn_layout_free(&l);
+
+	/* A DPDK instance on a node with isolated CPUs among others: only them. */
+	nn_cpuset_zero(&f.host.topo.isol.isolcpus);
+	set_of(&f.host.topo.isol.isolated, "15");
+	o.dpdk = true;
+	o.include_irq_cores = true;
+	assert_int_equal(nn_layout_make(&f.host, &f.plan, &o, &l, why, sizeof(why)), 0);
+	assert_cpus(&l.inst[0].cpus, "15");
 	nn_layout_free(&l);
 	fake_free(&f);
 }
@@ -478,6 +528,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_with_nics),
+		cmocka_unit_test(test_isolated_to_dpdk_first),
 		cmocka_unit_test(test_include_irq_cores_and_all),
 		cmocka_unit_test(test_irq_cores_fill_the_node),
 		cmocka_unit_test(test_node_list),

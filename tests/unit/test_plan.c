@@ -177,6 +177,8 @@ static void host_free(struct nn_host *h)
 		free(n->kind);
 		nn_cpuset_free(&n->local_cpus);
 		nn_rss_free(&n->rss);
+		free(n->gqueues);
+		free(n->gnapis);
 	}
 	free(h->nics);
 	free(h->irqbalance.cmdline);
@@ -795,6 +797,106 @@ static void test_rss_equal(void **state)
 	host_free(&h);
 }
 
+/* queue-get rows for @n: rx and tx queues 0..@nq-1, rx @xsk bound to an
+ * AF_XDP socket, rx @dmabuf to devmem, rx @uring to io_uring (-1: none). */
+static void genl_queues(struct nn_nic *n, int nq, int xsk, int dmabuf, int uring)
+{
+	int t, q;
+
+	n->gqueues = calloc((size_t)nq * 2, sizeof(*n->gqueues));
+	assert_non_null(n->gqueues);
+	n->ngqueues = n->gqcap = (size_t)nq * 2;
+	for (t = 0; t < 2; t++)
+		for (q = 0; q < nq; q++) {
+			struct nn_genl_queue *g = &n->gqueues[t * nq + q];
+
+			g->ifindex = n->ifindex;
+			g->id = q;
+			g->type = t ? NN_GENL_QUEUE_TX : NN_GENL_QUEUE_RX;
+			g->napi_id = 8200 + q;
+			g->dmabuf = -1;
+			/* tx bindings never matter to RSS: mark tx too */
+			g->xsk = q == xsk;
+			g->io_uring = q == uring && !t;
+			if (q == dmabuf && !t)
+				g->dmabuf = 3;
+		}
+}
+
+/* Queues an AF_XDP socket, io_uring zero-copy or devmem holds take no RSS
+ * flow: left out of the table and named in "reserved" (a note, not a
+ * warning); all of them bound: no table, a warning. */
+static void test_rss_reserved_queues(void **state)
+{
+	static const int want[] = { 0, 3, 8, 11 };
+	struct nn_plan_opts o = { 0 };
+	struct nn_plan p, back;
+	struct json_object *doc;
+	struct nn_host h;
+	struct nn_nic *n;
+	char why[256];
+	unsigned int i;
+
+	(void)state;
+	n = rss_host(&h, 16, 128, NN_RSS_OK);
+	genl_queues(n, 16, 1, 9, 10);
+	n->gqueues[2].xsk = true;	/* rx 2: xsk as well */
+	o.rss = NN_RSSP_LOCAL;
+	plan_ok(&h, &o, &p);
+	assert_false(has_warning(&p, "bound"));	/* a note, not a warning */
+	assert_int_equal(p.nrss, 1);
+	assert_int_equal(p.rss[0].nqueues, 4);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(p.rss[0].queues[i], want[i]);
+	/* every bound rx queue with a ring, local or not */
+	assert_int_equal(p.rss[0].nreserved, 4);
+	assert_int_equal(p.rss[0].reserved[0].queue, 1);
+	assert_int_equal(p.rss[0].reserved[0].bound, NN_QBIND_XSK);
+	assert_int_equal(p.rss[0].reserved[1].queue, 2);
+	assert_int_equal(p.rss[0].reserved[1].bound, NN_QBIND_XSK);
+	assert_int_equal(p.rss[0].reserved[2].queue, 9);
+	assert_int_equal(p.rss[0].reserved[2].bound, NN_QBIND_DMABUF);
+	assert_int_equal(p.rss[0].reserved[3].queue, 10);
+	assert_int_equal(p.rss[0].reserved[3].bound, NN_QBIND_IO_URING);
+	/* The plan file keeps them; a reserved queue inside the table is refused. */
+	doc = nn_plan_to_json(&p);
+	assert_non_null(doc);
+	assert_int_equal(nn_plan_from_json(doc, &back, why, sizeof(why)), 0);
+	assert_int_equal(back.rss[0].nreserved, 4);
+	assert_int_equal(back.rss[0].reserved[3].bound, NN_QBIND_IO_URING);
+	nn_plan_free(&back);
+	{
+		struct json_object *pl, *rss, *e, *res, *r0;
+
+		assert_true(json_object_object_get_ex(doc, "plan", &pl));
+		assert_true(json_object_object_get_ex(pl, "rss", &rss));
+		e = json_object_array_get_idx(rss, 0);
+		assert_true(json_object_object_get_ex(e, "reserved", &res));
+		r0 = json_object_array_get_idx(res, 0);
+		json_object_object_add(r0, "queue", json_object_new_int(0));
+		assert_int_equal(nn_plan_from_json(doc, &back, why, sizeof(why)), -EINVAL);
+		assert_non_null(strstr(why, "also in the table"));
+		nn_plan_free(&back);
+		json_object_object_add(r0, "queue", json_object_new_int(1));
+		json_object_array_put_idx(json_object_object_get(r0, "bound"), 0,
+					  json_object_new_string("afxdp"));
+		assert_int_equal(nn_plan_from_json(doc, &back, why, sizeof(why)), -EINVAL);
+		nn_plan_free(&back);
+	}
+	json_object_put(doc);
+	nn_plan_free(&p);
+	host_free(&h);
+
+	/* Every local queue bound: no table, and the warning says why. */
+	n = rss_host(&h, 2, 128, NN_RSS_OK);
+	genl_queues(n, 2, 0, 1, -1);
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nrss, 0);
+	assert_true(has_warning(&p, "every queue on node 0 is bound"));
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
 /* 10 queues: 0-3 and 8-9 on node 0, where CPUs 1 and 2 carry two queues
  * each (0+8, 1+9) and CPUs 3 and 4 one: local:cpu gives 1,1,2,2,1,1, and
  * the table gives each weight unit one block of entries. */
@@ -1203,6 +1305,7 @@ int main(void)
 		cmocka_unit_test(test_channels_irqbalance_novirt),
 		cmocka_unit_test(test_rss_equal),
 		cmocka_unit_test(test_rss_weights),
+		cmocka_unit_test(test_rss_reserved_queues),
 		cmocka_unit_test(test_rss_no_local_queue),
 		cmocka_unit_test(test_rss_not_multiple),
 		cmocka_unit_test(test_rss_unsupported),
