@@ -26,6 +26,7 @@ _nicnuma_opts() {
 	layout) echo --channels --cpus --dpdk --dry-run --exec --force --help --hugepages \
 		--include-irq-cores --irqbalance --nics --no-xps --nodes --numactl --out --plan --policy \
 		--reserve --service ;;
+	observe) echo --count --duration --help --interval --max-remote --plain ;;
 	metrics) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
 		--policy --reserve ;;
 	enable) echo --channels --coexist --cpus --dry-run --help --hugepages --interval --irqbalance \
@@ -37,8 +38,8 @@ _nicnuma_opts() {
 	esac
 }
 
-_nicnuma_commands="topo nics plan apply check rollback script hugepages bench layout metrics
-enable disable status watch"
+_nicnuma_commands="topo nics plan apply check rollback script hugepages bench layout observe
+metrics enable disable status watch"
 
 # Page sizes as nicnuma takes them: hugepages-2048kB -> 2M, -1048576kB -> 1G.
 _nicnuma_sizes() {
@@ -113,7 +114,7 @@ _nicnuma() {
 		return ;;
 	--cpus | --reserve | --pid | --watch | --count | --threshold | --min-memory | --mem | \
 	--duration | --repeat | --rate | --pci | --service | --exec | --interval | --settle | \
-	--file-prefix | --timeout | --vdev-node)
+	--file-prefix | --timeout | --vdev-node | --max-remote)
 		return ;;
 	esac
 
@@ -132,7 +133,7 @@ _nicnuma() {
 	case $cmd in
 	hugepages) [ -z "$sub" ] && COMPREPLY=($(compgen -W "show reserve release" -- "$cur")) ;;
 	bench) [ -z "$sub" ] && COMPREPLY=($(compgen -W "mismatch" -- "$cur")) ;;
-	nics) COMPREPLY=($(compgen -W "$(_nicnuma_nics "$root")" -- "$cur")) ;;
+	nics | observe) COMPREPLY=($(compgen -W "$(_nicnuma_nics "$root")" -- "$cur")) ;;
 	rollback)
 		# snapshots by file name in the state directory (root-only: 0700)
 		local f names=()

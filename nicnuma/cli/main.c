@@ -23,6 +23,7 @@ static const struct nn_cmd cmds[] = {
 	{ "disable", nn_cmd_disable, "stop the watcher and roll back to before enable" },
 	{ "status", nn_cmd_status, "enabled? watcher running? host matching the desired state?" },
 	{ "watch", nn_cmd_watch, "the service: re-apply the desired state after link/driver events" },
+	{ "observe", nn_cmd_observe, "where the packet work really runs: IRQs, softirqs, NAPI per CPU and node" },
 	{ "metrics", nn_cmd_metrics, "placement, drift, hugepages as Prometheus textfile metrics" },
 	{ NULL, NULL, NULL },
 };

@@ -470,6 +470,14 @@ int nn_obs_attribute(const struct nn_host *h, const struct nn_obs_sampler *sp,
 		err = attr_nic(h, sp, a, b, imap, i, &pc, o, secs, n);
 		if (err)
 			goto out;
+		if (!o->only && !h->nics[i].nirqs && !n->nnapis) {
+			/* lo, bridges, a veth without threaded NAPI: no work of
+			 * their own to show unless named */
+			free(n->queues);
+			memset(n, 0, sizeof(*n));
+			r->nnics--;
+			continue;
+		}
 		for (size_t z = 0; z < n->nnapis; z++)
 			if (n->napis[z].cpu >= 0 && (size_t)n->napis[z].cpu < pc.n)
 				pc.napi[n->napis[z].cpu] += n->napis[z].busy;

@@ -246,7 +246,8 @@ struct nn_obs_opts {
 	double one_cpu_share;		/* NN_OBS_F_IRQ_ONE_CPU above this share (0.8) */
 	double min_irqs;		/* a NIC with fewer interrupts is not judged (10) */
 	const struct nn_cpuset *isolated; /* may be NULL */
-	char *const *only;		/* NICs to report (NULL-terminated), NULL all */
+	char *const *only;		/* NICs to report (NULL-terminated); NULL: every
+					 * NIC with IRQs or a NAPI thread */
 };
 void nn_obs_opts_default(struct nn_obs_opts *o);
 
