@@ -16,7 +16,7 @@ _nicnuma_opts() {
 		--nics --no-xps --plan --policy --reserve --rss --state-dir ;;
 	check) echo --channels --count --cpus --dpdk --file-prefix --help --hugepages --irqbalance \
 		--min-memory --nics --no-xps --pid --plan --policy --reserve --rss --socket --threshold --timeout \
-		--vdev-node --watch ;;
+		--traffic --vdev-node --watch ;;
 	rollback) echo --help --state-dir ;;
 	script) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
 		--policy --reserve --restore-dir ;;
@@ -28,7 +28,7 @@ _nicnuma_opts() {
 		--reserve --service ;;
 	observe) echo --count --duration --help --interval --max-remote --plain ;;
 	metrics) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
-		--policy --reserve ;;
+		--policy --reserve --traffic ;;
 	enable) echo --channels --coexist --cpus --dry-run --help --hugepages --interval --irqbalance \
 		--nics --no-start --no-xps --policy --reserve --settle --state-dir ;;
 	disable) echo --help --keep-config --state-dir ;;
@@ -114,7 +114,7 @@ _nicnuma() {
 		return ;;
 	--cpus | --reserve | --pid | --watch | --count | --threshold | --min-memory | --mem | \
 	--duration | --repeat | --rate | --pci | --service | --exec | --interval | --settle | \
-	--file-prefix | --timeout | --vdev-node | --max-remote)
+	--file-prefix | --timeout | --vdev-node | --max-remote | --traffic)
 		return ;;
 	esac
 

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "plan_opts.h"
 #include "nicnuma/act/apply.h"
+#include "nicnuma/act/observe.h"
 #include "nicnuma/discover/host.h"
 #include "nicnuma/discover/pcie.h"
 #include "nicnuma/plan/plan.h"
@@ -19,7 +20,8 @@
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-"Usage: nicnuma [--root DIR] [--json] [-v] check [--plan FILE] [PLAN OPTIONS]\n"
+"Usage: nicnuma [--root DIR] [--json] [-v] check [--plan FILE] [--traffic SECONDS]\n"
+"                                            [PLAN OPTIONS]\n"
 "       nicnuma [--root DIR] [--json] check --pid PID[,PID...] [--watch S] [--count N]\n"
 "       nicnuma [--json] check --dpdk [--file-prefix P | --socket PATH] [--timeout MS]\n"
 "\n"
@@ -44,8 +46,14 @@ static void usage(FILE *fp)
 "of this port unknown', 'lcore remote', 'unknown locality' or 'ok'\n"
 "('nicnuma check --dpdk --help').\n"
 "\n"
+"With --traffic, also observes where the NICs' packet work ran for SECONDS\n"
+"(as 'nicnuma observe' does: interrupts, softirqs and NAPI threads per CPU and\n"
+"node) and reports it beside the placement: the plan says where IRQs are\n"
+"bound, the traffic section where their work really ran.\n"
+"\n"
 "Options:\n"
 "      --plan FILE       the plan to check against ('-' for stdin)\n"
+"      --traffic SECONDS observe the packet work for SECONDS (0.1-3600) too\n"
 "  -h, --help            this help\n"
 "\n"
 "Plan options (as for 'nicnuma plan'; without --plan only):\n"
@@ -54,15 +62,20 @@ NN_PLAN_RSS_HELP
 "\n"
 "--json: {\"check\":{\"values\":[{\"kind\",\"irq\",\"nic\",\"queue\",\"path\",\"current\",\n"
 "\"expected\",\"status\":\"aligned|drift|managed|skipped\",\"note\"}],\"irqbalance\":\n"
-"{\"running\",\"pid\",\"fenced\",\"drift\"},\"drift_count\"},\"warnings\":[..]}.\n"
+"{\"running\",\"pid\",\"fenced\",\"drift\"},\"drift_count\",\"traffic\":{..}},\n"
+"\"warnings\":[..]}; traffic (with --traffic) has the keys of one 'nicnuma observe'\n"
+"interval.\n"
 "\n"
 "Exit status: 0 aligned, 1 drift or warnings (such as a PCIe link down-trained\n"
 "or narrower than its ports), 2 error (bad plan, plan for another host,\n"
 "unreadable tree).\n");
 }
 
+enum { OPT_TRAFFIC = 1000 };
+
 static const struct option longopts[] = {
 	{ "plan", required_argument, NULL, NN_OPT_PLAN },
+	{ "traffic", required_argument, NULL, OPT_TRAFFIC },
 	{ "help", no_argument, NULL, 'h' },
 	NN_PLAN_LONGOPTS,
 	NN_PLAN_RSS_LONGOPT,
@@ -75,6 +88,8 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	struct nn_check_report rep = { 0 };
 	const char *plan_file = NULL;
 	bool plan_opts = false, irqb_given = false;
+	double traffic = 0;
+	struct nn_obs_report obs = { 0 };
 	struct nn_host host;
 	struct nn_plan plan;
 	int opt, err, ret = NN_EXIT_ERROR;
@@ -112,6 +127,18 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 		case NN_OPT_PLAN:
 			plan_file = optarg;
 			break;
+		case OPT_TRAFFIC: {
+			char *end;
+
+			errno = 0;
+			traffic = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(traffic >= 0.1 && traffic <= 3600)) {
+				nn_err(ctx, "--traffic: '%s' is not a number of seconds between 0.1 and 3600",
+				       optarg);
+				goto out;
+			}
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			ret = NN_EXIT_OK;
@@ -147,16 +174,30 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "check failed: %s", strerror(-err));
 		goto out;
 	}
+	if (traffic > 0) {
+		err = nn_obs_once(ctx, &host, NULL, traffic, &obs);
+		if (err < 0) {
+			nn_err(ctx, "check --traffic: %s", strerror(-err));
+			goto out;
+		}
+	}
 	nn_open_object(&ctx->out, NULL);
 	nn_open_object(&ctx->out, "check");
 	nn_print_string(&ctx->out, PRINT_ANY, "plan", "plan: %s\n",
 			plan_file ? plan_file : "fresh (locality rule)");
 	nn_check_print(ctx, &rep);
+	if (traffic > 0) {
+		nn_open_object(&ctx->out, "traffic");
+		nn_printf(&ctx->out, "\ntraffic: where the packet work ran over %g s\n", traffic);
+		nn_obs_report_print(&ctx->out, &obs, -1);
+		nn_close_object(&ctx->out);
+	}
 	nn_close_object(&ctx->out);
 	nn_print_warnings(ctx);
 	nn_close_object(&ctx->out);
 	ret = rep.ndrift ? NN_EXIT_WARN : nn_cli_status(ctx, 0);
 out:
+	nn_obs_report_free(&obs);
 	nn_check_report_free(&rep);
 	nn_plan_free(&plan);
 	nn_host_free(&host);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "nicnuma/act/observe.h"
 #include "plan_opts.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/discover/host.h"
@@ -18,7 +19,8 @@
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-"Usage: nicnuma [--root DIR] [--json] metrics [--output FILE] [--plan FILE] [PLAN OPTIONS]\n"
+"Usage: nicnuma [--root DIR] [--json] metrics [--output FILE] [--plan FILE] [--traffic SECONDS]\n"
+"                                      [PLAN OPTIONS]\n"
 "\n"
 "Render the host's NIC/NUMA placement as Prometheus metrics in the text format\n"
 "node_exporter's textfile collector reads: per NIC its NUMA node, queue IRQs,\n"
@@ -44,8 +46,17 @@ static void usage(FILE *fp)
 "collector never reads half a file; run it from a timer, e.g.\n"
 "  nicnuma metrics --output /var/lib/prometheus/node-exporter/nicnuma.prom\n"
 "\n"
+"With --traffic, the packet work is observed for SECONDS first (as 'nicnuma\n"
+"observe' does) and per NIC its interrupt and softirq rates and the shares done\n"
+"on its own node are added: nicnuma_nic_irq_local_ratio,\n"
+"nicnuma_nic_softirq_local_ratio, nicnuma_nic_napi_local_ratio,\n"
+"nicnuma_nic_irqs_per_second, nicnuma_nic_softirqs_per_second and\n"
+"nicnuma_traffic_window_seconds. Off by default: the timer runs every minute;\n"
+"give it a window shorter than that (10 to 30 s).\n"
+"\n"
 "Options:\n"
 "  -o, --output FILE     write the metrics to FILE (a host path, not under --root)\n"
+"      --traffic SECONDS observe the packet work for SECONDS (0.1-3600) first\n"
 "      --plan FILE       the plan to check against ('-' for stdin)\n"
 "  -h, --help            this help\n"
 "\n"
@@ -62,6 +73,7 @@ NN_PLAN_OPTS_HELP
 static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "plan", required_argument, NULL, NN_OPT_PLAN },
+	{ "traffic", required_argument, NULL, 1000 },
 	{ "help", no_argument, NULL, 'h' },
 	NN_PLAN_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -119,6 +131,8 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 	const char *plan_file = NULL, *output = NULL;
 	enum nn_metrics_plan_source source = NN_METRICS_PLAN_NONE;
 	bool plan_opts = false;
+	double traffic = 0;
+	struct nn_obs_report obs = { 0 };
 	struct nn_host host;
 	struct nn_plan plan;
 	int opt, err, ret = NN_EXIT_ERROR;
@@ -141,6 +155,18 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 		case NN_OPT_PLAN:
 			plan_file = optarg;
 			break;
+		case 1000: {
+			char *end;
+
+			errno = 0;
+			traffic = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(traffic >= 0.1 && traffic <= 3600)) {
+				nn_err(ctx, "--traffic: '%s' is not a number of seconds between 0.1 and 3600",
+				       optarg);
+				goto out;
+			}
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			ret = NN_EXIT_OK;
@@ -181,6 +207,14 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "metrics: %s", strerror(-err));
 		goto out;
 	}
+	if (traffic > 0) {
+		err = nn_obs_once(ctx, &host, NULL, traffic, &obs);
+		if (err < 0) {
+			nn_err(ctx, "metrics --traffic: %s", strerror(-err));
+			goto out;
+		}
+		m.traffic = &obs;
+	}
 	m.has_desired = desired.has_desired;
 	m.desired_nics = desired.desired_nics;
 	m.desired_nics_present = desired.desired_nics_present;
@@ -215,6 +249,7 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 	nn_close_object(&ctx->out);
 	ret = nn_cli_status(ctx, 0);
 out:
+	nn_obs_report_free(&obs);
 	nn_sb_free(&sb);
 	nn_metrics_free(&m);
 	nn_plan_free(&plan);
