@@ -128,8 +128,8 @@ static int thread_nic(const struct nn_host *h, const struct nn_obs_thread *t)
 	for (size_t i = 0; i < h->nnics; i++)
 		if (!strcmp(h->nics[i].name, t->ifname))
 			return (int)i;
-	if (strlen(t->comm) < 15)
-		return -1;
+	if (strlen(t->comm) != 15)
+		return -1;	/* not cut: the name was exact */
 	for (size_t i = 0; i < h->nnics; i++) {
 		if (strncmp(h->nics[i].name, t->ifname, len))
 			continue;

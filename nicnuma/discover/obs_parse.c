@@ -358,10 +358,12 @@ int nn_obs_parse_napi_comm(const char *comm, char *ifname, size_t size, long *na
 
 	if (!comm || strncmp(comm, "napi/", 5) || !size)
 		return 0;
-	len = strnlen(comm, 16);
+	/* 15 bytes before Linux 6.?: TASK_COMM_LEN; newer kernels show a
+	 * kthread's full name (up to 63 bytes) */
+	len = strnlen(comm, NN_OBS_COMM_MAX);
 	while (len > 5 && comm[len - 1] == '\n')
 		len--;
-	if (len <= 5 || len > 15)
+	if (len <= 5 || len >= NN_OBS_COMM_MAX)
 		return 0;
 	*cut = len == 15;
 	/* the id: digits after the last '-'; a cut comm may have lost them */

@@ -162,7 +162,7 @@ static int read_softirqs(struct nn_ctx *ctx, struct nn_obs_sampler *sp, struct n
 static int consider_pid(struct nn_ctx *ctx, struct nn_obs_sampler *sp, const char *pid)
 {
 	struct nn_obs_thread t;
-	char path[64], comm[32];
+	char path[64], comm[NN_OBS_COMM_MAX + 2];
 	long v;
 
 	if (nn_parse_long(pid, &v) || v <= 0 || v > 0x3fffffff)
@@ -174,7 +174,7 @@ static int consider_pid(struct nn_ctx *ctx, struct nn_obs_sampler *sp, const cha
 	if (nn_obs_parse_napi_comm(comm, t.ifname, sizeof(t.ifname), &t.napi_id, &(bool){ false }) != 1)
 		return 0;
 	t.pid = (int)v;
-	memcpy(t.comm, comm, strnlen(comm, sizeof(t.comm) - 1));	/* <= 15: parsed above */
+	memcpy(t.comm, comm, strnlen(comm, sizeof(t.comm) - 1));
 	t.nic = -1;
 	t.cpu = -1;
 	if (NN_GROW(sp->known, sp->nknown, sp->known_cap))

@@ -87,10 +87,13 @@ int nn_obs_parse_softirqs(const char *text, struct nn_obs_counts *c);
  * (field 39). The name in parentheses may hold anything, ")" too. */
 int nn_obs_parse_stat(const char *text, unsigned long long *ticks, int *cpu);
 
-/* A threaded-NAPI kthread's comm "napi/IF-ID" (at most 15 bytes: a long
- * IF is cut). Returns 1 with the interface part in @ifname (possibly cut:
- * @cut true when the comm filled all 15 bytes) and *@napi_id (-1 when cut
- * away), 0 when @comm is not a NAPI thread. */
+/* A kthread name as /proc/PID/comm shows it: TASK_COMM_LEN (15 bytes) on
+ * older kernels, the full name (up to 63) on newer ones. */
+#define NN_OBS_COMM_MAX 64
+/* A threaded-NAPI kthread's comm "napi/IF-ID" (cut at 15 bytes by older
+ * kernels: a long IF loses its end). Returns 1 with the interface part in
+ * @ifname (possibly cut: @cut true when the comm is exactly 15 bytes) and
+ * *@napi_id (-1 when cut away), 0 when @comm is not a NAPI thread. */
 int nn_obs_parse_napi_comm(const char *comm, char *ifname, size_t size, long *napi_id, bool *cut);
 
 /* ---- samples (obs_sample.c) --------------------------------------------- */
@@ -98,7 +101,7 @@ int nn_obs_parse_napi_comm(const char *comm, char *ifname, size_t size, long *na
 /* A NAPI kthread found in /proc. */
 struct nn_obs_thread {
 	int pid;
-	char comm[16];
+	char comm[NN_OBS_COMM_MAX];
 	char ifname[16];		/* from the comm; may be cut */
 	long napi_id;			/* -1 unknown */
 	int nic;			/* index into the host's NICs, -1 none */
@@ -194,7 +197,7 @@ struct nn_obs_queue {
 
 struct nn_obs_napi {
 	int pid;
-	char comm[16];
+	char comm[NN_OBS_COMM_MAX];
 	int cpu, node;			/* last CPU and its node, -1 unknown */
 	double busy;			/* share of one CPU in the interval, 0-1 */
 	bool off_node;

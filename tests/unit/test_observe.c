@@ -142,6 +142,13 @@ static void napi_comm(void **state)
 	assert_string_equal(ifn, "enp65s0f0n");
 	assert_int_equal(id, -1);
 	assert_true(cut);
+	/* newer kernels: the full kthread name, longer than 15 bytes */
+	assert_int_equal(nn_obs_parse_napi_comm("napi/observe-v1-258\n", ifn, sizeof(ifn), &id, &cut), 1);
+	assert_string_equal(ifn, "observe-v1");
+	assert_int_equal(id, 258);
+	assert_false(cut);
+	/* an interface name longer than IFNAMSIZ allows: not one */
+	assert_int_equal(nn_obs_parse_napi_comm("napi/abcdefghijklmnopq-1", ifn, sizeof(ifn), &id, &cut), 0);
 	assert_int_equal(nn_obs_parse_napi_comm("ksoftirqd/0", ifn, sizeof(ifn), &id, &cut), 0);
 	assert_int_equal(nn_obs_parse_napi_comm("napi/", ifn, sizeof(ifn), &id, &cut), 0);
 	assert_int_equal(nn_obs_parse_napi_comm("napi/-5", ifn, sizeof(ifn), &id, &cut), 0);
