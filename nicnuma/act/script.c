@@ -3,7 +3,7 @@
  *
  * The script is the fixed helpers of script_lib.c plus data: host checks and
  * one line per value. Every name and path the plan carries goes through
- * nn_shquote() (basic/strbuf.h, the one sh quoter), so an interface called `a$(touch x)` or `;'` is a literal;
+ * nn_shquote() (core/strbuf.h, the one sh quoter), so an interface called `a$(touch x)` or `;'` is a literal;
  * names that reach comments are made printable first (a newline there would
  * end the comment).
  */
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "nicnuma/core/strbuf.h"
+#include "nicnuma/discover/hugepages.h"
 #include "nicnuma/act/script.h"
 #include "nicnuma/act/script_internal.h"
 
@@ -250,18 +251,19 @@ static void items(struct w *w, const struct nn_plan *p)
 	}
 	for (i = 0; i < p->nhugepages && !w->err; i++) {
 		const struct nn_plan_hugepages *h = &p->hugepages[i];
-		char num[32];
+		char num[32], pool[256];
 
 		snprintf(num, sizeof(num), "%ld", h->target);
-		if (asprintf(&label, "hugepages node %d (%lu kB)", h->node, h->size_kb) < 0 ||
-		    asprintf(&path, "/sys/devices/system/node/node%d/hugepages/hugepages-%lukB/nr_hugepages",
-			     h->node, h->size_kb) < 0)
+		/* the pool path the one way every pool path is made (numa: a
+		 * plan's hugepages are per node) */
+		if (nn_hp_pool_path(true, h->node, h->size_kb, "nr_hugepages", pool, sizeof(pool)))
+			w->err = -ERANGE;
+		else if (asprintf(&label, "hugepages node %d (%lu kB)", h->node, h->size_kb) < 0)
 			w->err = -ENOMEM;
 		else
-			item(w, label, path, "num", num);
+			item(w, label, pool, "num", num);
 		free(label);
-		free(path);
-		label = path = NULL;
+		label = NULL;
 	}
 	put(w, "\t:\n}\n\n");
 	put(w, "chans() {\n");

@@ -22,7 +22,7 @@
 #include "nicnuma/discover/coexist.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fsroot.h"
-#include "nicnuma/plan/desired.h"
+#include "nicnuma/act/desired_io.h"
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/discover/host.h"
 #include "nicnuma/plan/plan.h"

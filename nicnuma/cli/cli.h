@@ -47,9 +47,8 @@ int nn_cmd_observe(struct nn_ctx *ctx, int argc, char **argv);
 /* "nicnuma metrics": Prometheus textfile metrics (cmd_metrics.c). */
 int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv);
 
-/* "nicnuma check --pid PID[,PID] [--watch S] [--count N]": process placement.
- * Registered as "check-pid" for now; the lead wires "check --pid" (owned by
- * the plan-drift check) to call this with the same argv. */
+/* "nicnuma check --pid PID[,PID] [--watch S] [--count N]": process placement
+ * (cmd_check_pid.c); cmd_check.c hands it "check --pid" with the same argv. */
 int cmd_check_pid(struct nn_ctx *ctx, int argc, char **argv);
 
 /* "nicnuma check --dpdk": a running DPDK process's placement through its

@@ -9,7 +9,7 @@
 #include "plan_opts.h"
 #include "nicnuma/act/change_kinds.h"
 #include "nicnuma/discover/coexist.h"
-#include "nicnuma/plan/desired.h"
+#include "nicnuma/act/desired_io.h"
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/act/persist.h"
 #include "nicnuma/act/undo.h"

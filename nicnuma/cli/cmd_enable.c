@@ -13,7 +13,7 @@
 #include "nicnuma/act/apply.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/discover/coexist.h"
-#include "nicnuma/plan/desired.h"
+#include "nicnuma/act/desired_io.h"
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/core/names.h"
 #include "nicnuma/act/persist.h"

@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "plan_opts.h"
+#include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/plan/layout.h"
 #include "nicnuma/plan/unitfile.h"
@@ -239,9 +240,9 @@ static void print_layout(struct nn_ctx *ctx, const struct nn_layout *l, bool num
 	nn_open_array(o, "instances");
 	for (i = 0; i < l->ninst; i++) {
 		const struct nn_layout_instance *in = &l->inst[i];
-		char *irq = nn_cpuset_format_list(&in->irq_cores), nics[256] = "", hp[64] = "-";
+		char *irq = nn_cpuset_format_list(&in->irq_cores);
 		char irqtxt[96];
-		size_t n = 0;
+		struct nn_sb nics = NN_SB_INIT, hp = NN_SB_INIT;
 
 		nn_open_object(o, NULL);
 		nn_print_string(o, PRINT_ANY, "unit", "  %-20s", in->unit);
@@ -271,27 +272,24 @@ static void print_layout(struct nn_ctx *ctx, const struct nn_layout *l, bool num
 			nn_print_opt_int(o, PRINT_JSON, "numa_node", NULL, ln->node, NULL);
 			nn_print_bool(o, PRINT_JSON, "locality_assumed", NULL, ln->locality_assumed);
 			nn_close_object(o);
-			if (n < sizeof(nics))
-				n += (size_t)snprintf(nics + n, sizeof(nics) - n, "%s%s", k ? "," : "",
-						      ln->name);
+			nn_sb_printf(&nics, "%s%s", k ? "," : "", ln->name);
 		}
 		nn_close_array(o);
-		nn_printf(o, " %-24s", in->nnics ? nics : "-");
+		nn_printf(o, " %-24s", in->nnics && nn_sb_str(&nics) ? nn_sb_str(&nics) : "-");
 		nn_open_array(o, "hugepages");
-		n = 0;
 		for (k = 0; k < in->nhugepages; k++) {
 			nn_open_object(o, NULL);
 			nn_print_uint(o, PRINT_JSON, "size_kb", NULL, in->hugepages[k].size_kb);
 			nn_print_int(o, PRINT_JSON, "pages", NULL, in->hugepages[k].pages);
 			nn_close_object(o);
-			if (n < sizeof(hp))
-				n += (size_t)snprintf(hp + n, sizeof(hp) - n, "%s%ldx%lukB",
-						      k ? "," : "", in->hugepages[k].pages,
-						      in->hugepages[k].size_kb);
+			nn_sb_printf(&hp, "%s%ldx%lukB", k ? "," : "", in->hugepages[k].pages,
+				     in->hugepages[k].size_kb);
 		}
 		nn_close_array(o);
 		nn_print_uint(o, PRINT_JSON, "hugepage_bytes", NULL, in->hugepage_bytes);
-		nn_printf(o, " %s\n", hp);
+		nn_printf(o, " %s\n", in->nhugepages && nn_sb_str(&hp) ? nn_sb_str(&hp) : "-");
+		nn_sb_free(&nics);
+		nn_sb_free(&hp);
 		if (l->dpdk) {
 			char *eal = nn_layout_eal_string(in);
 

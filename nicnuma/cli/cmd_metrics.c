@@ -11,7 +11,7 @@
 #include "plan_opts.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/discover/host.h"
-#include "nicnuma/plan/desired.h"
+#include "nicnuma/act/desired_io.h"
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/act/metrics.h"
 #include "nicnuma/plan/plan.h"

@@ -11,7 +11,7 @@
 #include "plan_opts.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/discover/coexist.h"
-#include "nicnuma/plan/desired.h"
+#include "nicnuma/act/desired_io.h"
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/act/persist.h"
 

@@ -16,6 +16,7 @@
 #include "nicnuma/core/strbuf.h"
 #include "cli.h"
 #include "plan_opts.h"
+#include "nicnuma/act/plan_file.h"
 #include "nicnuma/discover/hugepages.h"
 
 static int split_nics(const char *arg, struct nn_plan_opts *o)

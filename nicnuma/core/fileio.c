@@ -155,3 +155,49 @@ int nn_grow(void **arr, size_t *cap, size_t n, size_t elem)
 	*cap = ncap;
 	return 0;
 }
+
+int nn_read_fd_bounded(int fd, size_t max, char **out, size_t *len)
+{
+	size_t cap = 64 << 10, used = 0;
+	char *buf = malloc(cap), *nb;
+	int err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t n;
+
+		if (used == cap) {
+			if (cap > max) {
+				err = -EFBIG;
+				break;
+			}
+			cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + used, cap - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+	}
+	if (!err && used > max)
+		err = -EFBIG;
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*out = buf;
+	*len = used;
+	return 0;
+}

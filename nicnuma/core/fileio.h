@@ -26,6 +26,12 @@ int nn_write_atomic_at(int dirfd, const char *name, const void *data, size_t len
  * component (caller closes) or a negative errno. */
 int nn_mkdirat_p(int dirfd, const char *rel, mode_t mode);
 
+/* Reads all of @fd into a malloc'd buffer (*@out, *@len bytes, not
+ * NUL-terminated), at most @max bytes: it reads one byte over to say -EFBIG
+ * without reading /dev/zero until memory runs out. Returns 0 or a negative
+ * errno (*@out untouched then). */
+int nn_read_fd_bounded(int fd, size_t max, char **out, size_t *len);
+
 /* Growable arrays with doubling capacity: makes room for one more element of
  * *@arr (count @n, capacity *@cap). Returns 0 or -ENOMEM (array unchanged). */
 int nn_grow(void **arr, size_t *cap, size_t n, size_t elem);

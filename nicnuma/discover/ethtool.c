@@ -20,6 +20,7 @@
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 
+#include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/ethtool.h"
 
@@ -529,18 +530,19 @@ static unsigned int shortest_period(const unsigned int *t, unsigned int n)
 char *nn_rss_format(const unsigned int *t, unsigned int n)
 {
 	unsigned int p = n ? shortest_period(t, n) : 0, i, run;
-	size_t cap = 16 + (size_t)p * 24, len;
-	char *s = malloc(cap);
+	struct nn_sb sb = NN_SB_INIT;
+	char *s = NULL;
 
-	if (!s)
-		return NULL;
-	len = (size_t)snprintf(s, cap, "%u:", n);
+	nn_sb_printf(&sb, "%u:", n);
 	for (i = 0; i < p; i += run) {
 		for (run = 1; i + run < p && t[i + run] == t[i]; run++)
 			;
-		len += (size_t)snprintf(s + len, cap - len, run > 1 ? "%s%u*%u" : "%s%u",
-					i ? "," : "", t[i], run);
+		if (run > 1)
+			nn_sb_printf(&sb, "%s%u*%u", i ? "," : "", t[i], run);
+		else
+			nn_sb_printf(&sb, "%s%u", i ? "," : "", t[i]);
 	}
+	nn_sb_steal(&sb, &s);
 	return s;
 }
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/hugepages.h"
 #include "nicnuma/core/parse.h"
@@ -301,15 +302,14 @@ static int align_row(const struct nn_topo *t, const struct node_mask *m, const i
 static void row_mismatch(struct nn_ctx *ctx, const char *path, const struct node_masks *ms,
 			 size_t nd, int id)
 {
-	char lists[160];
-	size_t i, len = 0;
+	struct nn_sb lists = NN_SB_INIT;
+	size_t i;
 
-	lists[0] = '\0';
-	for (i = 0; i < ms->n && len < sizeof(lists); i++)
-		len += (size_t)snprintf(lists + len, sizeof(lists) - len, "%s%s %zu",
-					i ? ", " : "", ms->m[i].name, ms->m[i].n);
+	for (i = 0; i < ms->n; i++)
+		nn_sb_printf(&lists, "%s%s %zu", i ? ", " : "", ms->m[i].name, ms->m[i].n);
 	nn_warn(ctx, path, "distance row has %zu entries, no node list has as many (%s): "
-		"distances from node %d unknown", nd, lists, id);
+		"distances from node %d unknown", nd, nn_sb_str(&lists) ? nn_sb_str(&lists) : "?", id);
+	nn_sb_free(&lists);
 }
 
 static int read_distances(struct nn_ctx *ctx, const struct nn_topo *t, const struct node_masks *ms,

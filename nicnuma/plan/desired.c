@@ -1,17 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* desired.c - the desired-state file: parse (pure), format, map onto a plan */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/plan/desired.h"
-#include "nicnuma/core/fsroot.h"
 #include "nicnuma/core/names.h"
 #include "nicnuma/discover/hugepages.h"
 
@@ -476,91 +473,6 @@ int nn_desired_from_plan(struct nn_desired *d, const struct nn_plan *plan,
 		err = -ENOMEM;
 	if (err)
 		nn_desired_free(d);
-	return err;
-}
-
-/* "/etc/nicnuma/nicnuma.conf" -> dir "/etc/nicnuma", base "nicnuma.conf" */
-static int split(const char *path, char **dir, const char **base)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (path[0] != '/' || !slash || !slash[1])
-		return -EINVAL;
-	*base = slash + 1;
-	*dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
-	return *dir ? 0 : -ENOMEM;
-}
-
-int nn_desired_read(struct nn_ctx *ctx, const char *path, struct nn_desired *d)
-{
-	char why[512], *text = NULL;
-	size_t len = 0;
-	int err;
-
-	path = path ? path : NN_DESIRED_PATH;
-	nn_desired_init(d);
-	err = nn_read_file(&ctx->root, path, &text, &len);
-	if (err == -ENOENT)
-		return err;
-	if (err) {
-		nn_err(ctx, "cannot read %s: %s", path, strerror(-err));
-		return err;
-	}
-	err = nn_desired_parse(path, text, len, d, why, sizeof(why));
-	if (err == -ENOMEM)
-		nn_err(ctx, "out of memory");
-	else if (err)
-		nn_err(ctx, "%s", why);
-	free(text);
-	return err;
-}
-
-int nn_desired_write(struct nn_ctx *ctx, const char *path, const struct nn_desired *d)
-{
-	struct nn_sb sb = NN_SB_INIT;
-	const char *base;
-	char *dir = NULL;
-	int dfd = -1, err;
-
-	path = path ? path : NN_DESIRED_PATH;
-	err = split(path, &dir, &base);
-	if (err)
-		goto out;
-	err = nn_desired_format(d, &sb);
-	if (err)
-		goto out;
-	dfd = nn_root_mkdir_p(&ctx->root, dir, 0755);
-	if (dfd < 0) {
-		err = dfd;
-		goto out;
-	}
-	err = nn_write_atomic_at(dfd, base, sb.buf, sb.len, 0644);
-out:
-	if (err)
-		nn_err(ctx, "cannot write %s: %s", path, strerror(-err));
-	if (dfd >= 0)
-		close(dfd);
-	free(dir);
-	nn_sb_free(&sb);
-	return err;
-}
-
-int nn_desired_remove(struct nn_ctx *ctx, const char *path)
-{
-	const char *base;
-	char *dir = NULL;
-	int dfd, err;
-
-	path = path ? path : NN_DESIRED_PATH;
-	err = split(path, &dir, &base);
-	if (err)
-		return err;
-	dfd = nn_root_openat(&ctx->root, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-	free(dir);
-	if (dfd < 0)
-		return dfd;
-	err = unlinkat(dfd, base, 0) < 0 ? -errno : 0;
-	close(dfd);
 	return err;
 }
 

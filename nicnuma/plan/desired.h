@@ -86,11 +86,4 @@ int nn_desired_make_plan(const struct nn_desired *d, const struct nn_host *host,
 int nn_desired_from_plan(struct nn_desired *d, const struct nn_plan *plan,
 			 const struct nn_plan_opts *o);
 
-/* File I/O through ctx->root: @path NULL is NN_DESIRED_PATH. Read: -ENOENT
- * quietly when there is none, any other error printed naming the file.
- * Write: atomic, mode 0644, parent directories made 0755. */
-int nn_desired_read(struct nn_ctx *ctx, const char *path, struct nn_desired *d);
-int nn_desired_write(struct nn_ctx *ctx, const char *path, const struct nn_desired *d);
-int nn_desired_remove(struct nn_ctx *ctx, const char *path);
-
 #endif

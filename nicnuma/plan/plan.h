@@ -153,9 +153,6 @@ int nn_plan_from_json(struct json_object *doc, struct nn_plan *plan, char *why, 
  * "plan NAME: plan.nics[0].nic: '../x' is not an interface name: ...". */
 int nn_plan_parse(const char *name, const char *buf, size_t len, struct nn_plan *plan,
 		  char *why, size_t whylen);
-/* Reads and parses plan file @path ("-" stdin), refusing more than
- * NN_DOC_MAX_BYTES (-EFBIG) after reading one byte past it. */
-int nn_plan_read_file(const char *path, struct nn_plan *plan, char *why, size_t whylen);
 /* 0 when @plan fits @host; -EXDEV with @why ("plan is for 112 CPUs, host has 2") otherwise. */
 int nn_plan_check_shape(const struct nn_plan *plan, const struct nn_host *host, char *why, size_t whylen);
 

@@ -7,12 +7,10 @@
  * key that is wrong; the shape check refuses a plan made for another host.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -754,81 +752,6 @@ int nn_plan_parse(const char *name, const char *buf, size_t len, struct nn_plan 
 out:
 	json_object_put(doc);
 	json_tokener_free(tok);
-	return ret;
-}
-
-/* Reads at most @max + 1 bytes of @fd: one byte over says "too large"
- * without reading /dev/zero until memory runs out. */
-static int read_bounded(int fd, size_t max, char **out, size_t *len)
-{
-	size_t cap = 64 << 10, used = 0;
-	char *buf = malloc(cap), *nb;
-	int err = 0;
-
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t n;
-
-		if (used == cap) {
-			if (cap > max) {
-				err = -EFBIG;
-				break;
-			}
-			cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				err = -ENOMEM;
-				break;
-			}
-			buf = nb;
-		}
-		n = read(fd, buf + used, cap - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		used += (size_t)n;
-	}
-	if (!err && used > max)
-		err = -EFBIG;
-	if (err) {
-		free(buf);
-		return err;
-	}
-	*out = buf;
-	*len = used;
-	return 0;
-}
-
-int nn_plan_read_file(const char *path, struct nn_plan *plan, char *why, size_t whylen)
-{
-	const char *name = strcmp(path, "-") ? path : "on standard input";
-	char *buf = NULL;
-	size_t len = 0;
-	int fd, ret;
-
-	memset(plan, 0, sizeof(*plan));
-	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(why, whylen, "cannot open plan %s: %s", name, strerror(-ret));
-		return ret;
-	}
-	ret = read_bounded(fd, NN_DOC_MAX_BYTES, &buf, &len);
-	if (fd != STDIN_FILENO)
-		close(fd);
-	if (ret == -EFBIG)
-		snprintf(why, whylen, "plan %s is larger than %u MiB", name, NN_DOC_MAX_BYTES >> 20);
-	else if (ret)
-		snprintf(why, whylen, "cannot read plan %s: %s", name, strerror(-ret));
-	else
-		ret = nn_plan_parse(name, buf, len, plan, why, whylen);
-	free(buf);
 	return ret;
 }
 

@@ -39,6 +39,8 @@ import os
 import re
 import sys
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kernel_lists import cpulist  # noqa: E402 (the tests' one cpulist parser)
 
 
 def read(path, default=None):
@@ -49,20 +51,6 @@ def read(path, default=None):
         if default is None:
             raise
         return default
-
-
-def cpulist(s):
-    out = set()
-    for part in s.split(','):
-        part = part.strip()
-        if not part:
-            continue
-        if '-' in part:
-            a, b = part.split('-', 1)
-            out.update(range(int(a), int(b) + 1))
-        else:
-            out.add(int(part))
-    return out
 
 
 def xps_mask(s):

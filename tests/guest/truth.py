@@ -23,6 +23,8 @@ import glob
 import json
 import os
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kernel_lists import cpulist  # noqa: E402 (the tests' one cpulist parser)
 
 # TRUTH_ROOT: read a captured tree instead of the live kernel (to try the
 # checks on a fixture); empty inside the guest.
@@ -32,21 +34,6 @@ R = os.environ.get('TRUTH_ROOT', '')
 def read(path):
     with open(path) as f:
         return f.read().strip()
-
-
-def cpulist(s):
-    """kernel cpulist -> set of ints ('' -> empty)."""
-    out = set()
-    for part in s.split(','):
-        part = part.strip()
-        if not part:
-            continue
-        if '-' in part:
-            a, b = part.split('-', 1)
-            out.update(range(int(a), int(b) + 1))
-        else:
-            out.add(int(part))
-    return out
 
 
 def fmt(cpus):

@@ -30,37 +30,22 @@ static void hpath(char *buf, size_t size, const char *rel)
 
 static void mk(const char *rel)
 {
-	char p[PATH_MAX * 2];
-
-	hpath(p, sizeof(p), rel);
-	assert_int_equal(mkdir(p, 0755), 0);
+	assert_int_equal(tmptree_mkdir(tmp, rel), 0);
 }
 
 static void put(const char *rel, const char *content)
 {
-	char p[PATH_MAX * 2];
-	FILE *f;
-
-	hpath(p, sizeof(p), rel);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(content, f);
-	fclose(f);
+	assert_int_equal(tmptree_put(tmp, rel, content), 0);
 }
 
 static char *get(const char *rel)
 {
 	static char buf[256];
-	char p[PATH_MAX * 2];
-	FILE *f;
-	size_t n;
+	char *s = tmptree_get(tmp, rel);
 
-	hpath(p, sizeof(p), rel);
-	f = fopen(p, "r");
-	assert_non_null(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
+	assert_non_null(s);
+	snprintf(buf, sizeof(buf), "%s", s);
+	free(s);
 	return buf;
 }
 
@@ -152,7 +137,7 @@ static void test_no_online_cpu_is_bad_mask_and_writes_nothing(void **state)
 	set_of(&online, "0-3");
 	assert_int_equal(nn_irq_set_affinity(&ctx.root, 39, &planned, &online, NULL, &r), -EINVAL);
 	assert_int_equal(r.cls, NN_AFF_BADMASK);
-	assert_non_null(strstr(r.note, "online"));
+	assert_contains(r.note, "online");
 	assert_string_equal(get("proc/irq/39/smp_affinity_list"), "0-3\n");
 	nn_aff_result_free(&r);
 	nn_cpuset_free(&planned);
@@ -197,7 +182,7 @@ static void test_enospc_walks_fallback(void **state)
 	set_of(&fallback, "1-3");
 	assert_int_equal(nn_irq_set_affinity(&ctx.root, 42, &planned, NULL, &fallback, &r), -ENOSPC);
 	assert_int_equal(r.cls, NN_AFF_NOSPC);
-	assert_non_null(strstr(r.note, "every planned CPU"));
+	assert_contains(r.note, "every planned CPU");
 	nn_aff_result_free(&r);
 	nn_cpuset_free(&planned);
 	nn_cpuset_free(&fallback);

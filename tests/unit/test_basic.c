@@ -17,6 +17,7 @@
 
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
+#include "tmptree.h"
 
 static void test_sb_grows(void **state)
 {
@@ -34,7 +35,7 @@ static void test_sb_grows(void **state)
 	assert_memory_equal(sb.buf, "0,1,2,", 6);
 	assert_int_equal(nn_sb_steal(&sb, &out), 0);
 	assert_null(sb.buf);
-	assert_non_null(strstr(out, ",9999,"));
+	assert_contains(out, ",9999,");
 	free(out);
 	assert_int_equal(nn_sb_steal(&sb, &out), 0);
 	assert_string_equal(out, "");

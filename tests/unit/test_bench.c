@@ -12,6 +12,7 @@
 
 #include "nicnuma/plan/bench.h"
 #include "nicnuma/discover/topo.h"
+#include "tmptree.h"
 
 /* @n nodes of @per CPUs each (node 2 memory-only when @memonly2), distances
  * 10 local, 20 + 10 * |i - j| across. */
@@ -151,7 +152,7 @@ static void test_plan_one_node(void **state)
 	/* one CPU only: no room for both generator and forwarder */
 	mktopo(&t, 1, 1, false);
 	assert_int_equal(nn_bench_plan(&t, &cfg, 0, rows), 0);
-	assert_non_null(strstr(rows[0].skipped, "needs a CPU for the generator on node 0"));
+	assert_contains(rows[0].skipped, "needs a CPU for the generator on node 0");
 	nn_bench_rows_free(rows);
 	freetopo(&t);
 }

@@ -86,16 +86,7 @@ static char tmp[PATH_MAX];
 
 static void put(const char *rel, const char *content)
 {
-	char p[PATH_MAX * 2], cmd[PATH_MAX * 3];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", tmp, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", p);
-	assert_int_equal(system(cmd), 0);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(content, f);
-	fclose(f);
+	assert_int_equal(tmptree_put(tmp, rel, content), 0);
 }
 
 static void test_scan_tree(void **state)

@@ -16,7 +16,7 @@
 
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/ctx.h"
-#include "nicnuma/plan/desired.h"
+#include "nicnuma/act/desired_io.h"
 #include "tmptree.h"
 
 static const char good[] =
@@ -70,8 +70,8 @@ static void test_roundtrip(void **state)
 	assert_int_equal(nn_desired_parse("t", a.buf, a.len, &e, why, sizeof(why)), 0);
 	assert_int_equal(nn_desired_format(&e, &b), 0);
 	assert_string_equal(a.buf, b.buf);
-	assert_non_null(strstr(a.buf, "nic = 0000:65:00.0 eth1\n"));
-	assert_non_null(strstr(a.buf, "hugepages = 2048kB:512\n"));
+	assert_contains(a.buf, "nic = 0000:65:00.0 eth1\n");
+	assert_contains(a.buf, "hugepages = 2048kB:512\n");
 	nn_desired_free(&d);
 	nn_desired_free(&e);
 	nn_sb_free(&a);

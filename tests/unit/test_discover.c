@@ -26,33 +26,12 @@ static char tmp[PATH_MAX];
 
 static void mkdirs(const char *rel)
 {
-	char p[PATH_MAX * 2], *s;
-
-	snprintf(p, sizeof(p), "%s/%s", tmp, rel);
-	for (s = p + strlen(tmp) + 1; (s = strchr(s, '/')); s++) {
-		*s = '\0';
-		mkdir(p, 0755);
-		*s = '/';
-	}
-	mkdir(p, 0755);
+	assert_int_equal(tmptree_mkdir(tmp, rel), 0);
 }
 
 static void put(const char *rel, const char *content)
 {
-	char p[PATH_MAX * 2], dir[PATH_MAX * 2], *slash;
-	FILE *f;
-
-	snprintf(dir, sizeof(dir), "%s", rel);
-	slash = strrchr(dir, '/');
-	if (slash) {
-		*slash = '\0';
-		mkdirs(dir);
-	}
-	snprintf(p, sizeof(p), "%s/%s", tmp, rel);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(content, f);
-	fclose(f);
+	assert_int_equal(tmptree_put(tmp, rel, content), 0);
 }
 
 static void ln(const char *target, const char *rel)

@@ -22,22 +22,12 @@ static char tmp[PATH_MAX];
 
 static void put(const char *rel, const char *content)
 {
-	char p[PATH_MAX * 2];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", tmp, rel);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(content, f);
-	fclose(f);
+	assert_int_equal(tmptree_put(tmp, rel, content), 0);
 }
 
 static void mk(const char *rel)
 {
-	char p[PATH_MAX * 2];
-
-	snprintf(p, sizeof(p), "%s/%s", tmp, rel);
-	assert_int_equal(mkdir(p, 0755), 0);
+	assert_int_equal(tmptree_mkdir(tmp, rel), 0);
 }
 
 static int setup(void **state)

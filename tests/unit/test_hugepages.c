@@ -403,13 +403,13 @@ static void test_check_target(void **state)
 	assert_int_equal(nn_hp_check_target(&st, 0, 4096, 1, why, sizeof(why)), -EOPNOTSUPP);
 	assert_string_equal(why, "page size 4M is not supported here (sizes: 2M 1G)");
 	assert_int_equal(nn_hp_check_target(&st, 1, 2048, 1, why, sizeof(why)), -ENOMEM);
-	assert_non_null(strstr(why, "node 1 has no memory"));
+	assert_contains(why, "node 1 has no memory");
 	/* 3 x 2 MB do not fit in node 2's 4 MB; 2 do. */
 	assert_int_equal(nn_hp_check_target(&st, 2, 2048, 2, why, sizeof(why)), 0);
 	assert_int_equal(nn_hp_check_target(&st, 2, 2048, 3, why, sizeof(why)), -ERANGE);
-	assert_non_null(strstr(why, "the node has 4096 kB"));
+	assert_contains(why, "the node has 4096 kB");
 	assert_int_equal(nn_hp_check_target(&st, 0, 1048576, LONG_MAX, why, sizeof(why)), -ERANGE);
-	assert_non_null(strstr(why, "overflow"));
+	assert_contains(why, "overflow");
 	assert_int_equal(nn_hp_check_target(&st, 0, 2048, -1, why, sizeof(why)), -ERANGE);
 	/* An unreadable pool is not guessed at. */
 	pools[1].total = -1;
@@ -506,7 +506,7 @@ static void test_targets(void **state)
 	/* 3 x 2M do not fit in node 2's 4 MB */
 	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .nodes = "2",
 				.count = "1" }, &t, why, sizeof(why)), -ERANGE);
-	assert_non_null(strstr(why, "the node has 4096 kB"));
+	assert_contains(why, "the node has 4096 kB");
 	nn_hp_targets_free(&t);
 	st.default_kb = 0;
 	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .nodes = "0",
@@ -521,16 +521,7 @@ static char tmp[PATH_MAX];
 
 static void put(const char *rel, const char *content)
 {
-	char p[PATH_MAX * 2], cmd[PATH_MAX * 3];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", tmp, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", p);
-	assert_int_equal(system(cmd), 0);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(content, f);
-	fclose(f);
+	assert_int_equal(tmptree_put(tmp, rel, content), 0);
 }
 
 static long get(int node, unsigned long kb)
@@ -668,7 +659,7 @@ static void test_apply_plan(void **state)
 	assert_int_equal(nn_hugepages_apply_plan(&ctx, &u, good, 2, 0, NULL), 0);
 	assert_int_equal(u.nchanges, 2);
 	assert_int_equal(ctx.nwarns, 2);
-	assert_non_null(strstr(ctx.warns[0].msg, "holds 6 pages, the plan saw 4"));
+	assert_contains(ctx.warns[0].msg, "holds 6 pages, the plan saw 4");
 
 	/* One bad entry: checked before any write, so node 0 stays at 6. */
 	assert_int_equal(nn_hugepages_apply_plan(&ctx, &u, badsize, 2, 0, NULL), -EOPNOTSUPP);

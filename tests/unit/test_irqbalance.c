@@ -30,22 +30,12 @@ static void hpath(char *buf, size_t size, const char *rel)
 
 static void putn(const char *rel, const char *content, size_t len)
 {
-	char p[PATH_MAX * 2];
-	FILE *f;
-
-	hpath(p, sizeof(p), rel);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	assert_int_equal(fwrite(content, 1, len, f), len);
-	fclose(f);
+	assert_int_equal(tmptree_putn(tmp, rel, content, len), 0);
 }
 
 static void mk(const char *rel)
 {
-	char p[PATH_MAX * 2];
-
-	hpath(p, sizeof(p), rel);
-	assert_int_equal(mkdir(p, 0755), 0);
+	assert_int_equal(tmptree_mkdir(tmp, rel), 0);
 }
 
 static int setup(void **state)

@@ -13,6 +13,7 @@
 
 #include "nicnuma/plan/layout.h"
 #include "nicnuma/plan/unitfile.h"
+#include "tmptree.h"
 
 /* A host of @nnodes nodes with @per CPUs each, hyperthread pairs (2k, 2k+1),
  * node 1 (or 0) holding 512 x 2 MB hugepages. */
@@ -194,7 +195,7 @@ static void test_include_irq_cores_and_all(void **state)
 	assert_string_equal(eal, "-l 2-7 --file-prefix fwd-0 --no-pci");
 	free(eal);
 	assert_int_equal(l.nwarnings, 1);
-	assert_non_null(strstr(l.warnings[0], "node 0: no hugepages"));
+	assert_contains(l.warnings[0], "node 0: no hugepages");
 	nn_layout_free(&l);
 	fake_free(&f);
 }
@@ -217,7 +218,7 @@ static void test_irq_cores_fill_the_node(void **state)
 	assert_cpus(&l.inst[0].cpus, "6-7");
 	assert_true(l.inst[0].irq_cores_included);
 	assert_int_equal(l.nwarnings, 1);
-	assert_non_null(strstr(l.warnings[0], "takes queue IRQs"));
+	assert_contains(l.warnings[0], "takes queue IRQs");
 	assert_null(l.inst[0].eal);	/* no --dpdk */
 	nn_layout_free(&l);
 	fake_free(&f);
@@ -258,13 +259,13 @@ static void test_unknown_locality(void **state)
 	fake_host(&f, 2, 4);
 	fake_nic(&f, "eth0", "0000:00:03.0", -1, 1);
 	assert_int_equal(nn_layout_make(&f.host, NULL, &o, &l, why, sizeof(why)), -ENOENT);
-	assert_non_null(strstr(why, "--nodes all"));
+	assert_contains(why, "--nodes all");
 	o.nodes_mode = NN_LAYOUT_ALL;
 	assert_int_equal(nn_layout_make(&f.host, NULL, &o, &l, why, sizeof(why)), 0);
 	assert_int_equal(l.ninst, 2);
 	assert_int_equal(l.inst[0].nnics + l.inst[1].nnics, 0);
 	assert_int_equal(l.nunplaced, 1);
-	assert_non_null(strstr(l.unplaced[0], "eth0: unknown locality"));
+	assert_contains(l.unplaced[0], "eth0: unknown locality");
 	nn_layout_free(&l);
 	fake_free(&f);
 
@@ -292,7 +293,7 @@ static void test_all_housekeeping(void **state)
 	fake_host(&f, 1, 2);	/* CPUs 0-1 are siblings: the housekeeping core */
 	fake_nic(&f, "eth0", "0000:00:03.0", 0, 1);
 	assert_int_equal(nn_layout_make(&f.host, NULL, &o, &l, why, sizeof(why)), -ENOENT);
-	assert_non_null(strstr(why, "no node has CPUs left"));
+	assert_contains(why, "no node has CPUs left");
 	/* an explicit housekeeping set frees CPU 1 */
 	set_of(&o.housekeeping, "0");
 	assert_int_equal(nn_layout_make(&f.host, NULL, &o, &l, why, sizeof(why)), 0);
@@ -331,27 +332,27 @@ static void test_render(void **state)
 	assert_int_equal(nn_layout_render(&l, &ro, &files, &n), 0);
 	assert_int_equal(n, 2);
 	t = file_of(files, n, "fwd@.service");
-	assert_non_null(strstr(t, "\nExecStart=/usr/bin/fwd $NICNUMA_EAL_ARGS --name \"a b\" "
-			       "\"100%%\" \"$$HOME\" \"x\\\"y\\\\z\" \";\"\n"));
-	assert_non_null(strstr(t, "Description=fwd on NUMA node %i\n"));
+	assert_contains(t, "\nExecStart=/usr/bin/fwd $NICNUMA_EAL_ARGS --name \"a b\" "
+			       "\"100%%\" \"$$HOME\" \"x\\\"y\\\\z\" \";\"\n");
+	assert_contains(t, "Description=fwd on NUMA node %i\n");
 	d = file_of(files, n, "fwd@1.service.d/nicnuma.conf");
-	assert_non_null(strstr(d, "\n[Service]\nCPUAffinity=14-15\nNUMAPolicy=bind\nNUMAMask=1\n"));
-	assert_non_null(strstr(d, "Environment=\"NICNUMA_EAL_ARGS=-l 14-15 --file-prefix fwd-1 "
-			       "--socket-mem 0,1024 -a 0000:3b:00.0\"\n"));
-	assert_non_null(strstr(d, "Environment=\"NICNUMA_NICS=eth2\"\n"));
-	assert_null(strstr(d, "ExecStart"));
+	assert_contains(d, "\n[Service]\nCPUAffinity=14-15\nNUMAPolicy=bind\nNUMAMask=1\n");
+	assert_contains(d, "Environment=\"NICNUMA_EAL_ARGS=-l 14-15 --file-prefix fwd-1 "
+			       "--socket-mem 0,1024 -a 0000:3b:00.0\"\n");
+	assert_contains(d, "Environment=\"NICNUMA_NICS=eth2\"\n");
+	assert_not_contains(d, "ExecStart");
 	nn_unit_files_free(files, n);
 
 	ro.numactl = true;
 	ro.numactl_path = "/usr/bin/numactl";
 	assert_int_equal(nn_layout_render(&l, &ro, &files, &n), 0);
 	t = file_of(files, n, "fwd@.service");
-	assert_non_null(strstr(t, "ExecStart=/usr/bin/numactl --cpunodebind=%i --membind=%i -- "
-			       "/usr/bin/fwd $NICNUMA_EAL_ARGS"));
+	assert_contains(t, "ExecStart=/usr/bin/numactl --cpunodebind=%i --membind=%i -- "
+			       "/usr/bin/fwd $NICNUMA_EAL_ARGS");
 	d = file_of(files, n, "fwd@1.service.d/nicnuma.conf");
-	assert_non_null(strstr(d, "ExecStart=\nExecStart=/usr/bin/numactl --physcpubind=14-15 "
-			       "--membind=1 -- /usr/bin/fwd $NICNUMA_EAL_ARGS --name"));
-	assert_null(strstr(d, "NUMAPolicy"));
+	assert_contains(d, "ExecStart=\nExecStart=/usr/bin/numactl --physcpubind=14-15 "
+			       "--membind=1 -- /usr/bin/fwd $NICNUMA_EAL_ARGS --name");
+	assert_not_contains(d, "NUMAPolicy");
 	nn_unit_files_free(files, n);
 	nn_layout_free(&l);
 	fake_free(&f);
@@ -367,11 +368,11 @@ static void test_unit_names(void **state)
 	assert_int_equal(nn_unit_prefix_check("a\\x2db", 3, why, sizeof(why)), 0);
 	assert_int_equal(nn_unit_prefix_check("", 0, why, sizeof(why)), -EINVAL);
 	assert_int_equal(nn_unit_prefix_check("a b", 0, why, sizeof(why)), -EINVAL);
-	assert_non_null(strstr(why, "' '"));
+	assert_contains(why, "' '");
 	assert_int_equal(nn_unit_prefix_check("a/b", 0, why, sizeof(why)), -EINVAL);
 	assert_int_equal(nn_unit_prefix_check("a$b", 0, why, sizeof(why)), -EINVAL);
 	assert_int_equal(nn_unit_prefix_check("fwd@", 0, why, sizeof(why)), -EINVAL);
-	assert_non_null(strstr(why, "without '@'"));
+	assert_contains(why, "without '@'");
 	assert_int_equal(nn_unit_prefix_check("fwd.service", 0, why, sizeof(why)), -EINVAL);
 	assert_int_equal(nn_unit_prefix_check("-fwd", 0, why, sizeof(why)), -EINVAL);
 	assert_int_equal(nn_unit_prefix_check("caf\xc3\xa9", 0, why, sizeof(why)), -EINVAL);
@@ -405,7 +406,7 @@ static void test_exec_split(void **state)
 	assert_null(argv[7]);
 	nn_exec_free(argv);
 	assert_int_equal(nn_exec_split("app | tee x", &argv, &argc, why, sizeof(why)), -EINVAL);
-	assert_non_null(strstr(why, "'|'"));
+	assert_contains(why, "'|'");
 	assert_int_equal(nn_exec_split("app $HOME", &argv, &argc, why, sizeof(why)), -EINVAL);
 	assert_int_equal(nn_exec_split("app \"$HOME\"", &argv, &argc, why, sizeof(why)), -EINVAL);
 	assert_int_equal(nn_exec_split("app 'unterminated", &argv, &argc, why, sizeof(why)), -EINVAL);

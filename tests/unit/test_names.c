@@ -13,6 +13,8 @@
 #include "nicnuma/core/limits.h"
 #include "nicnuma/core/names.h"
 #include "nicnuma/plan/plan.h"
+#include "nicnuma/act/plan_file.h"
+#include "tmptree.h"
 
 static void test_ifname(void **state)
 {
@@ -114,7 +116,7 @@ static void test_plan_reader(void **state)
 	/* One document, nothing after it but whitespace. */
 	assert_int_equal(parse(PLAN_HEAD "\"nics\":[],\"xps\":[]}} {}", why, sizeof(why)), -EINVAL);
 	assert_int_equal(parse("{\"plan\":", why, sizeof(why)), -EINVAL);
-	assert_non_null(strstr(why, "ends too early"));
+	assert_contains(why, "ends too early");
 }
 
 static void test_plan_size(void **state)

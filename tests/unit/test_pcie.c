@@ -256,19 +256,7 @@ static char tmp[PATH_MAX];
 
 static void put(const char *rel, const char *content)
 {
-	char p[PATH_MAX * 2], *s;
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", tmp, rel);
-	for (s = p + strlen(tmp) + 1; (s = strchr(s, '/')); s++) {
-		*s = '\0';
-		mkdir(p, 0755);
-		*s = '/';
-	}
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(content, f);
-	fclose(f);
+	assert_int_equal(tmptree_put(tmp, rel, content), 0);
 }
 
 static void link_files(const char *dev, const char *cur, const char *w, const char *max,
@@ -401,7 +389,7 @@ static void read_unknown_and_malformed(void **state)
 
 	assert_int_equal(nn_pcie_read(&ctx, "/sys/devices/pci0000:00/0000:00:03.0/0000:06:00.0", &p), 0);
 	assert_int_equal(ctx.nwarns, 1);
-	assert_non_null(strstr(ctx.warns[0].file, "0000:06:00.0/current_link_speed"));
+	assert_contains(ctx.warns[0].file, "0000:06:00.0/current_link_speed");
 	assert_int_equal(p->fn_cur_mts, -1);
 	assert_int_equal(p->fn_cur_width, 8);
 	assert_int_equal(p->fn_max_width, -1);

@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "nicnuma/plan/plan.h"
+#include "tmptree.h"
 
 /* ---- snapshot builder ---- */
 
@@ -258,8 +259,8 @@ static void test_smt_cores_before_siblings(void **state)
 	assert_string_equal(qcpus(&p, "mlx0", 2, NN_QDIR_RXTX), "7");
 	assert_string_equal(qcpus(&p, "mlx0", 3, NN_QDIR_RXTX), "13");
 	assert_string_equal(qcpus(&p, "mlx0", 5, NN_QDIR_RXTX), "15");
-	assert_non_null(strstr(irq_of(&p, "mlx0", 0, NN_QDIR_RXTX)->reason, "local node 1, core 1"));
-	assert_non_null(strstr(irq_of(&p, "mlx0", 3, NN_QDIR_RXTX)->reason, "SMT sibling"));
+	assert_contains(irq_of(&p, "mlx0", 0, NN_QDIR_RXTX)->reason, "local node 1, core 1");
+	assert_contains(irq_of(&p, "mlx0", 3, NN_QDIR_RXTX)->reason, "SMT sibling");
 	/* non-queue IRQ on node 1's housekeeping core */
 	assert_string_equal(qcpus(&p, "mlx0", -1, NN_QDIR_NONE), "4,12");
 	assert_int_equal(irq_of(&p, "mlx0", -1, NN_QDIR_NONE)->node, 1);
@@ -286,7 +287,7 @@ static void test_more_queues_than_cpus_wrap(void **state)
 	assert_string_equal(qcpus(&p, "mlx0", 5, NN_QDIR_RXTX), "15");
 	assert_string_equal(qcpus(&p, "mlx0", 6, NN_QDIR_RXTX), "5");
 	assert_string_equal(qcpus(&p, "mlx0", 7, NN_QDIR_RXTX), "6");
-	assert_non_null(strstr(irq_of(&p, "mlx0", 7, NN_QDIR_RXTX)->reason, "shared"));
+	assert_contains(irq_of(&p, "mlx0", 7, NN_QDIR_RXTX)->reason, "shared");
 	assert_true(has_warning(&p, "8 queues on 6 CPUs"));
 	/* no spill to the other socket for SMT-sized shortfalls */
 	assert_false(has_warning(&p, "spill"));
@@ -321,15 +322,15 @@ static void test_nps4_spill_by_distance(void **state)
 	assert_string_equal(qcpus(&p, "eth1", 0, NN_QDIR_RXTX), "5");
 	assert_string_equal(qcpus(&p, "eth1", 2, NN_QDIR_RXTX), "7");
 	assert_string_equal(qcpus(&p, "eth1", 3, NN_QDIR_RXTX), "3");
-	assert_non_null(strstr(irq_of(&p, "eth1", 3, NN_QDIR_RXTX)->reason, "spill to node 0 (distance 12)"));
+	assert_contains(irq_of(&p, "eth1", 3, NN_QDIR_RXTX)->reason, "spill to node 0 (distance 12)");
 	assert_true(has_warning(&p, "eth1: node 1 has 3 usable cores for 4 queues: 1 spilled"));
 	/* memory-only node 4: nearest node with CPUs is node 0 (distance 20); it
 	 * gets the spare cores eth1 did not borrow */
 	assert_string_equal(qcpus(&p, "eth4", 0, NN_QDIR_RXTX), "1");
 	assert_string_equal(qcpus(&p, "eth4", 1, NN_QDIR_RXTX), "2");
-	assert_non_null(strstr(irq_of(&p, "eth4", 0, NN_QDIR_RXTX)->reason, "spill to node 0 (distance 20)"));
+	assert_contains(irq_of(&p, "eth4", 0, NN_QDIR_RXTX)->reason, "spill to node 0 (distance 20)");
 	assert_string_equal(qcpus(&p, "eth4", -1, NN_QDIR_NONE), "0");
-	assert_non_null(strstr(irq_of(&p, "eth4", -1, NN_QDIR_NONE)->reason, "nearest to node 4"));
+	assert_contains(irq_of(&p, "eth4", -1, NN_QDIR_NONE)->reason, "nearest to node 4");
 	nn_plan_free(&p);
 	host_free(&h);
 }
@@ -398,7 +399,7 @@ static void test_unknown_node_local_cpus(void **state)
 	/* rx and tx of the same index share a CPU */
 	assert_string_equal(qcpus(&p, "vnet0", 0, NN_QDIR_TX), "5");
 	assert_string_equal(qcpus(&p, "vnet0", 1, NN_QDIR_TX), "6");
-	assert_non_null(strstr(irq_of(&p, "vnet0", 1, NN_QDIR_TX)->reason, "local_cpus"));
+	assert_contains(irq_of(&p, "vnet0", 1, NN_QDIR_TX)->reason, "local_cpus");
 	assert_false(has_warning(&p, "unknown locality"));
 	assert_string_equal(qcpus(&p, "vnet0", -1, NN_QDIR_NONE), "4,12");
 	/* EAL: node 1's CPUs minus housekeeping and IRQ CPUs; the NIC's home is node 1 */
@@ -417,7 +418,7 @@ static void test_unknown_node_local_cpus(void **state)
 	assert_string_equal(qcpus(&p, "vnet0", 0, NN_QDIR_RX), "1");
 	assert_string_equal(qcpus(&p, "vnet0", 1, NN_QDIR_RX), "5");
 	assert_string_equal(qcpus(&p, "vnet0", 1, NN_QDIR_TX), "5");
-	assert_non_null(strstr(irq_of(&p, "vnet0", 1, NN_QDIR_TX)->reason, "unknown locality"));
+	assert_contains(irq_of(&p, "vnet0", 1, NN_QDIR_TX)->reason, "unknown locality");
 	assert_int_equal(p.nics[0].node, -1);
 	assert_string_equal(qcpus(&p, "vnet0", -1, NN_QDIR_NONE), "0,4,8,12");
 	nn_plan_free(&p);
@@ -467,7 +468,7 @@ static void test_two_nics_one_node(void **state)
 	}
 	assert_string_equal(qcpus(&p, "etha", 4, NN_QDIR_RXTX), "1");
 	assert_string_equal(qcpus(&p, "ethb", 3, NN_QDIR_RXTX), "5");
-	assert_non_null(strstr(p.nics[0].reason, "even share of 4 cores"));
+	assert_contains(p.nics[0].reason, "even share of 4 cores");
 	nn_plan_free(&p);
 	host_free(&h);
 
@@ -553,7 +554,7 @@ static void test_remote_and_spread_policy(void **state)
 	plan_ok(&h, &o, &p);
 	assert_string_equal(qcpus(&p, "eth0", 0, NN_QDIR_RXTX), "9");
 	assert_string_equal(qcpus(&p, "eth0", 1, NN_QDIR_RXTX), "10");
-	assert_non_null(strstr(irq_of(&p, "eth0", 0, NN_QDIR_RXTX)->reason, "remote node 2 (distance 30)"));
+	assert_contains(irq_of(&p, "eth0", 0, NN_QDIR_RXTX)->reason, "remote node 2 (distance 30)");
 	assert_string_equal(qcpus(&p, "eth0", -1, NN_QDIR_NONE), "8");
 	nn_plan_free(&p);
 
@@ -589,7 +590,7 @@ static void test_remote_and_spread_policy(void **state)
 		bool shared;
 
 		assert_int_equal(nn_plan_eal_args(&p, &h, 0, &eal, &shared), 0);
-		assert_non_null(strstr(eal, "--socket-mem 1024,0,0"));
+		assert_contains(eal, "--socket-mem 1024,0,0");
 		free(eal);
 	}
 	nn_plan_free(&p);
@@ -1000,7 +1001,7 @@ static void test_shape_mismatch_refused(void **state)
 	xeon(&other);
 	add_nic(&other, "mlx0", "0000:81:00.0", 1, "4-7,12-15", 2, 150, MLX5);
 	assert_int_equal(nn_plan_check_shape(&p, &other, why, sizeof(why)), -EXDEV);
-	assert_non_null(strstr(why, "plan has IRQ 100 for mlx0"));
+	assert_contains(why, "plan has IRQ 100 for mlx0");
 	host_free(&other);
 
 	assert_int_equal(nn_plan_check_shape(&p, &h, why, sizeof(why)), 0);
@@ -1029,7 +1030,7 @@ static void test_extra_vectors(void **state)
 	/* 3 + 4 active queues fit 7 cores: disjoint, etha 1-3, ethb 4-7 */
 	assert_string_equal(qcpus(&p, "etha", 2, NN_QDIR_RXTX), "3");
 	assert_string_equal(qcpus(&p, "etha", 3, NN_QDIR_RXTX), "1");
-	assert_non_null(strstr(irq_of(&p, "etha", 3, NN_QDIR_RXTX)->reason, "vector beyond the active queues"));
+	assert_contains(irq_of(&p, "etha", 3, NN_QDIR_RXTX)->reason, "vector beyond the active queues");
 	assert_string_equal(qcpus(&p, "ethb", 0, NN_QDIR_RXTX), "4");
 	assert_string_equal(qcpus(&p, "ethb", 3, NN_QDIR_RXTX), "7");
 	assert_false(has_warning(&p, "share CPUs"));

@@ -126,11 +126,11 @@ static void test_render_hostile_names(void **state)
 	assert_int_equal(nn_script_render(fp, &p, NULL), 0);
 	fclose(fp);
 	/* Every occurrence of a hostile name sits inside single quotes. */
-	assert_non_null(strstr(buf, "check_nic 'a$(touch x)' '' -1\n"));
-	assert_non_null(strstr(buf, "'/sys/class/net/a$(touch x)/queues/tx-0/xps_cpus' mask '00000006'"));
-	assert_non_null(strstr(buf, "check_irq 'd'\\''e' 42\n"));
-	assert_non_null(strstr(buf, "BANNED_ARGS='--banirq=40 --banirq=41 --banirq=42 --banirq=43'"));
-	assert_non_null(strstr(buf, "hugepages-2048kB/nr_hugepages' num '64'"));
+	assert_contains(buf, "check_nic 'a$(touch x)' '' -1\n");
+	assert_contains(buf, "'/sys/class/net/a$(touch x)/queues/tx-0/xps_cpus' mask '00000006'");
+	assert_contains(buf, "check_irq 'd'\\''e' 42\n");
+	assert_contains(buf, "BANNED_ARGS='--banirq=40 --banirq=41 --banirq=42 --banirq=43'");
+	assert_contains(buf, "hugepages-2048kB/nr_hugepages' num '64'");
 
 	assert_int_equal(tmptree_make(dir, sizeof(dir), "script-render"), 0);
 	snprintf(path, sizeof(path), "%s/script.XXXXXX", dir);

@@ -16,6 +16,7 @@
 #include "nicnuma/discover/hugepages.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/topo.h"
+#include "tmptree.h"
 
 /* ---- snapshot builder: nodes with explicit ids, rows and memory ---- */
 
@@ -275,14 +276,7 @@ static void test_hugepage_dirname(void **state)
 
 static void put(const char *dir, const char *rel, const char *text)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s%s", dir, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(tmptree_put(dir, rel, text), 0);
 }
 
 /* hp_state.c took a negative count as -1, topo.c as the value. */

@@ -36,29 +36,18 @@ static void hpath(char *buf, size_t size, const char *rel)
 
 static void put(const char *rel, const char *content)
 {
-	char p[PATH_MAX * 2];
-	FILE *f;
-
-	hpath(p, sizeof(p), rel);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(content, f);
-	fclose(f);
+	assert_int_equal(tmptree_put(tmp, rel, content), 0);
 }
 
+/* The file's first line. */
 static char *get(const char *rel)
 {
 	static char buf[4096];
-	char p[PATH_MAX * 2];
-	FILE *f;
-	size_t n;
+	char *s = tmptree_get(tmp, rel);
 
-	hpath(p, sizeof(p), rel);
-	f = fopen(p, "r");
-	assert_non_null(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
+	assert_non_null(s);
+	snprintf(buf, sizeof(buf), "%s", s);
+	free(s);
 	buf[strcspn(buf, "\n")] = '\0';
 	return buf;
 }
@@ -105,7 +94,7 @@ static void test_record_persists_0600_inside_root(void **state)
 
 	(void)state;
 	assert_int_equal(nn_undo_begin(&ctx, &u, "apply"), 0);
-	assert_non_null(strstr(u.file, "/var/lib/nicnuma/"));
+	assert_contains(u.file, "/var/lib/nicnuma/");
 	assert_int_equal(nn_undo_record(&ctx, &u, &nn_file_change_ops, "/proc/irq/38/smp_affinity_list",
 					"0-1", "1", NULL), 0);
 	/* The log is inside the fake root, not under the real /var/lib. */
@@ -121,9 +110,9 @@ static void test_record_persists_0600_inside_root(void **state)
 	text = calloc(1, 8192);
 	assert_true(fread(text, 1, 8191, f) > 0);
 	fclose(f);
-	assert_non_null(strstr(text, "\"version\":1"));
-	assert_non_null(strstr(text, "\"kind\":\"file\""));
-	assert_non_null(strstr(text, "/proc/irq/38/smp_affinity_list"));
+	assert_contains(text, "\"version\":1");
+	assert_contains(text, "\"kind\":\"file\"");
+	assert_contains(text, "/proc/irq/38/smp_affinity_list");
 	free(text);
 	nn_undo_free(&u);
 }
@@ -510,7 +499,7 @@ static void test_mark_given_path(void **state)
 	nn_undo_free(&l);
 	snprintf(p, sizeof(p), "st-mark/%s", log_a);
 	text = get(p);
-	assert_null(strstr(text, "rolled_back"));
+	assert_not_contains(text, "rolled_back");
 	snprintf(p, sizeof(p), "st-elsewhere/%s", log_a);
 	text = get(p);
 	(void)text;

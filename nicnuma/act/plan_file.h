@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* plan_file.h - a saved plan read from a file or standard input */
+#ifndef NICNUMA_ACT_PLAN_FILE_H
+#define NICNUMA_ACT_PLAN_FILE_H
+
+#include <stddef.h>
+
+#include "nicnuma/plan/plan.h"
+
+/* Reads and parses the plan JSON in @path ("-": standard input), at most
+ * NN_DOC_MAX_BYTES. Returns 0 or a negative errno with the reason in @why. */
+int nn_plan_read_file(const char *path, struct nn_plan *plan, char *why, size_t whylen);
+
+#endif
