@@ -26,7 +26,7 @@ _nicnuma_opts() {
 	layout) echo --channels --cpus --dpdk --dry-run --exec --force --help --hugepages \
 		--include-irq-cores --irqbalance --nics --no-xps --nodes --numactl --out --plan --policy \
 		--reserve --service ;;
-	observe) echo --count --duration --help --interval --max-remote --plain ;;
+	observe) echo --count --duration --help --interval --max-remote --plain --queue-stats ;;
 	metrics) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
 		--policy --reserve --traffic ;;
 	enable) echo --channels --coexist --cpus --dry-run --help --hugepages --interval --irqbalance \
@@ -107,6 +107,7 @@ _nicnuma() {
 	--hugepages) COMPREPLY=($(compgen -S : -W "$(_nicnuma_sizes "$root")" -- "$cur"))
 		compopt -o nospace 2>/dev/null; return ;;
 	--policy) COMPREPLY=($(compgen -W "local spread remote" -- "$cur")); return ;;
+	--queue-stats) COMPREPLY=($(compgen -W "auto ethtool none" -- "$cur")); return ;;
 	--rss) COMPREPLY=($(compgen -W "local local:cpu none" -- "$cur")); return ;;
 	--irqbalance)
 		if [ "$cmd" = enable ]; then COMPREPLY=($(compgen -W "stop ban leave" -- "$cur"))

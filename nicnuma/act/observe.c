@@ -15,7 +15,7 @@
 #include "nicnuma/act/observe.h"
 
 static int session_start(struct nn_ctx *ctx, struct nn_obs_session *ss, char *const *only,
-			 double interval)
+			 double interval, enum nn_obs_qsrc qwant)
 {
 	int err;
 
@@ -40,7 +40,7 @@ static int session_start(struct nn_ctx *ctx, struct nn_obs_session *ss, char *co
 	err = nn_obs_sampler_init(&ss->sp, &ss->host, interval);
 	if (err)
 		return err;
-	ss->sp.want_qstats = nn_root_is_live(&ctx->root);
+	ss->sp.qwant = qwant;
 	ss->cur = 0;
 	err = nn_obs_sample_take(ctx, &ss->sp, &ss->host, &ss->s[0]);
 	if (!err)
@@ -49,7 +49,7 @@ static int session_start(struct nn_ctx *ctx, struct nn_obs_session *ss, char *co
 }
 
 int nn_obs_session_open(struct nn_ctx *ctx, struct nn_obs_session *ss, char *const *only,
-			double interval)
+			double interval, enum nn_obs_qsrc qwant)
 {
 	int err;
 
@@ -58,7 +58,7 @@ int nn_obs_session_open(struct nn_ctx *ctx, struct nn_obs_session *ss, char *con
 	if (err)
 		return err;
 	ss->host_owned = true;
-	return session_start(ctx, ss, only, interval);
+	return session_start(ctx, ss, only, interval, qwant);
 }
 
 int nn_obs_session_open_host(struct nn_ctx *ctx, struct nn_obs_session *ss,
@@ -66,7 +66,7 @@ int nn_obs_session_open_host(struct nn_ctx *ctx, struct nn_obs_session *ss,
 {
 	memset(ss, 0, sizeof(*ss));
 	ss->host = *host;	/* borrowed: never freed here */
-	return session_start(ctx, ss, only, interval);
+	return session_start(ctx, ss, only, interval, NN_OBS_QSTATS_NETLINK);
 }
 
 void nn_obs_session_close(struct nn_obs_session *ss)

@@ -31,11 +31,12 @@ struct nn_obs_session {
 
 /* Discovers the host (NICs and nodes), checks that every name in @only
  * (NULL-terminated, NULL: all) is a NIC (-ENODEV with an error naming it),
- * and takes the first sample. */
+ * and takes the first sample. @qwant: where per-queue packet counts come
+ * from (nn_obs_sampler.qwant: NETLINK is netlink, else ethtool). */
 int nn_obs_session_open(struct nn_ctx *ctx, struct nn_obs_session *ss, char *const *only,
-			double interval);
+			double interval, enum nn_obs_qsrc qwant);
 /* The same over a host the caller already discovered (check, metrics):
- * borrowed, not freed. */
+ * borrowed, not freed; queue statistics from netlink, else ethtool. */
 int nn_obs_session_open_host(struct nn_ctx *ctx, struct nn_obs_session *ss,
 			     const struct nn_host *host, char *const *only, double interval);
 void nn_obs_session_close(struct nn_obs_session *ss);

@@ -25,6 +25,7 @@ struct observe_opts {
 	long count;		/* reports; 0: until stopped (or duration) */
 	double max_remote;	/* -1: no threshold */
 	bool plain;
+	enum nn_obs_qsrc qwant;
 	char **only;		/* NULL-terminated, NULL: all */
 };
 
@@ -32,7 +33,7 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 "Usage: nicnuma observe [IF...] [--interval SECONDS] [--duration SECONDS | --count N]\n"
-"                       [--max-remote PERCENT] [--plain]\n"
+"                       [--max-remote PERCENT] [--queue-stats SOURCE] [--plain]\n"
 "\n"
 "Show where each NIC's packet work really runs, interval by interval: which\n"
 "CPUs and nodes took its queue interrupts, ran its receive/transmit softirqs\n"
@@ -40,7 +41,8 @@ static void usage(FILE *fp)
 "/proc/interrupts (each NIC IRQ per CPU), /proc/softirqs (NET_RX, NET_TX per\n"
 "CPU), /proc/PID/stat of each napi/IF-ID kthread (CPU time, last CPU) and,\n"
 "where the kernel has netdev netlink qstats-get (6.10), per-queue packet counts\n"
-"(else \"not available\"). A CPU's softirqs are split between the NICs in\n"
+"(else the driver's per-queue ethtool statistics, rx_queue_N_packets,\n"
+"rx-N.packets, rxN_packets; else \"not available\"). A CPU's softirqs are split between the NICs in\n"
 "proportion to their interrupts on it; softirqs on CPUs that took no NIC\n"
 "interrupt (RPS, veth, loopback) are shown as unattributed.\n"
 "\n"
@@ -68,6 +70,9 @@ static void usage(FILE *fp)
 "  -c, --count N            stop after N intervals (default: until Ctrl-C)\n"
 "  -r, --max-remote PERCENT exit 1 when a NIC's observed off-node share\n"
 "                           passes PERCENT in any interval\n"
+"  -q, --queue-stats SOURCE per-queue packet counts from: auto (default:\n"
+"                           netdev netlink qstats-get, else the driver's\n"
+"                           ethtool statistics that name queues), ethtool, none\n"
 "  -p, --plain              tables one after another, no redraw (logs)\n"
 "  -h, --help               this help\n"
 "\n"
@@ -99,6 +104,7 @@ static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct observe_
 		{ "count", required_argument, NULL, 'c' },
 		{ "max-remote", required_argument, NULL, 'r' },
 		{ "plain", no_argument, NULL, 'p' },
+		{ "queue-stats", required_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -108,9 +114,10 @@ static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct observe_
 	memset(o, 0, sizeof(*o));
 	o->interval = 1;
 	o->max_remote = -1;
+	o->qwant = NN_OBS_QSTATS_NETLINK;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:d:c:r:ph", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:d:c:r:pq:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if (parse_secs(ctx, "--interval", optarg, 0.1, 3600, &o->interval))
@@ -137,13 +144,25 @@ static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct observe_
 		case 'p':
 			o->plain = true;
 			break;
+		case 'q':
+			if (!strcmp(optarg, "auto")) {
+				o->qwant = NN_OBS_QSTATS_NETLINK;
+			} else if (!strcmp(optarg, "ethtool")) {
+				o->qwant = NN_OBS_QSTATS_ETHTOOL;
+			} else if (!strcmp(optarg, "none")) {
+				o->qwant = NN_OBS_QSTATS_NONE;
+			} else {
+				nn_err(ctx, "--queue-stats: '%s' is not auto, ethtool or none", optarg);
+				return -EINVAL;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			return 1;
 		default:
 			if (optopt)
 				nn_err(ctx, "observe: option '-%c' %s", optopt,
-				       strchr("idcr", optopt) ? "needs a value" : "is unknown");
+				       strchr("idcrq", optopt) ? "needs a value" : "is unknown");
 			else
 				nn_err(ctx, "observe: unknown or incomplete option '%s'", argv[optind - 1]);
 			fprintf(stderr, "see 'nicnuma observe --help'\n");
@@ -183,7 +202,7 @@ int nn_cmd_observe(struct nn_ctx *ctx, int argc, char **argv)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigprocmask(SIG_BLOCK, &set, &old);
-	err = nn_obs_session_open(ctx, &ss, o.only, o.interval);
+	err = nn_obs_session_open(ctx, &ss, o.only, o.interval, o.qwant);
 	if (err) {
 		if (err != -ENODEV)
 			nn_err(ctx, "observe: %s", strerror(-err));

@@ -27,6 +27,7 @@
 
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/core/parse.h"
+#include "nicnuma/discover/ethtool.h"
 
 struct nn_ctx;
 struct nn_host;
@@ -96,6 +97,12 @@ int nn_obs_parse_stat(const char *text, unsigned long long *ticks, int *cpu);
  * *@napi_id (-1 when cut away), 0 when @comm is not a NAPI thread. */
 int nn_obs_parse_napi_comm(const char *comm, char *ifname, size_t size, long *napi_id, bool *cut);
 
+/* A driver statistic (ethtool -S) that counts one queue's packets:
+ * rx_queue_N_packets / tx_queue_N_packets (virtio_net, ice, ixgbe),
+ * rx-N.packets (i40e), rxN_packets (mlx5). Returns 1 with the queue and
+ * direction, 0 for any other name. */
+int nn_obs_ethtool_queue_stat(const char *name, int *queue, bool *rx);
+
 /* ---- samples (obs_sample.c) --------------------------------------------- */
 
 /* A NAPI kthread found in /proc. */
@@ -138,8 +145,12 @@ struct nn_obs_sampler {
 	size_t nirqs;
 	long seq;			/* samples taken; the fake root's K */
 	double interval;		/* nominal, for the fake root's clock */
-	bool want_qstats;		/* live: try netdev netlink qstats-get */
-	bool qstats_failed;		/* told once; not retried */
+	enum nn_obs_qsrc qwant;		/* NONE: no queue statistics; NETLINK: netlink,
+					 * then ethtool where netlink has none; ETHTOOL:
+					 * ethtool only (live root only either way) */
+	bool netlink_failed;		/* qstats-get not available: not retried */
+	bool ethtool_failed;		/* no NIC names per-queue statistics */
+	struct nn_ethtool_stats est;	/* reused ethtool -S buffers */
 	long napi_rescan;		/* samples until the next /proc scan for NAPI threads */
 	struct nn_obs_thread *known;	/* NAPI threads found by the last scan */
 	size_t nknown, known_cap;
@@ -162,6 +173,11 @@ int nn_obs_isolated_read(const struct nn_root *r, struct nn_cpuset *set);
  * scope queue, kernel 6.10). 0, -EOPNOTSUPP when the kernel has no such
  * family or command, or another -errno. (obs_qstats.c) */
 int nn_obs_qstats_read(struct nn_ctx *ctx, struct nn_obs_sample *s);
+/* Live only: the same from each NIC's driver statistics (ethtool -S) where
+ * it names per-queue packet counters (nn_obs_ethtool_queue_stat); 0 when at
+ * least one NIC had some, -EOPNOTSUPP when none. */
+int nn_obs_ethtool_qstats_read(struct nn_ctx *ctx, struct nn_obs_sampler *sp,
+			       const struct nn_host *host, struct nn_obs_sample *s);
 
 /* ---- attribution (obs_attr.c) ------------------------------------------- */
 

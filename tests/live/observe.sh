@@ -142,6 +142,19 @@ EOF
 	fi
 fi
 
+# per-queue packet counts: netdev netlink where the kernel has qstats-get
+if [ -s "$tmp/eth0.jsonl" ]; then
+	qs=$(python3 -c 'import json,sys
+n = json.loads(open(sys.argv[1]).readline())["nics"][0]
+rx = [q["rx_pps"] for q in n["queues"] if q["queue"] is not None and q["dir"] in ("rx", "rxtx")]
+print(n["queue_stats"], "yes" if rx and all(v is not None and v >= 0 for v in rx) else "no")' "$tmp/eth0.jsonl")
+	case $qs in
+	"netlink yes"|"ethtool yes") pass "$nic: per-queue packet rates from ${qs% *}" ;;
+	not_available*) skip "$nic: no per-queue packet counts here (no qstats-get, no ethtool queue counters)" ;;
+	*) fail "$nic: queue statistics '$qs'" ;;
+	esac
+fi
+
 # --- 2. a veth pair between two private netns ---------------------------------
 ncpu=$(nproc)
 if [ "$ncpu" -lt 2 ]; then
