@@ -603,19 +603,18 @@ bad:
 /* ETHTOOL_GSSET_INFO for ETH_SS_STATS: how many statistics the driver has. */
 static int stats_count(int fd, const char *ifname, unsigned int *n)
 {
-	struct {
-		struct ethtool_sset_info hdr;
-		__u32 data[1];
-	} si;
+	/* the header and room for the one count asked (a flexible array) */
+	__u64 buf[(sizeof(struct ethtool_sset_info) + sizeof(__u32) + 7) / 8];
+	struct ethtool_sset_info *si = (struct ethtool_sset_info *)buf;
 	int err;
 
-	memset(&si, 0, sizeof(si));
-	si.hdr.cmd = ETHTOOL_GSSET_INFO;
-	si.hdr.sset_mask = 1ULL << ETH_SS_STATS;
-	err = ethtool_ioctl(fd, ifname, &si);
+	memset(buf, 0, sizeof(buf));
+	si->cmd = ETHTOOL_GSSET_INFO;
+	si->sset_mask = 1ULL << ETH_SS_STATS;
+	err = ethtool_ioctl(fd, ifname, si);
 	if (err)
 		return err;
-	*n = (si.hdr.sset_mask & (1ULL << ETH_SS_STATS)) ? si.data[0] : 0;
+	*n = (si->sset_mask & (1ULL << ETH_SS_STATS)) ? si->data[0] : 0;
 	return 0;
 }
 
