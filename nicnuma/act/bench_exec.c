@@ -25,7 +25,7 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/nic.h"
 #include "nicnuma/core/pathf.h"
-#include "nicnuma/act/hp_set.h"
+#include "hugepages/hp_set.h"
 
 int nn_bench_signals_block(sigset_t *old)
 {
@@ -160,7 +160,7 @@ out:
 	return ret;
 }
 
-/* Free pages of one node's pool, -1 unknown (discover/hp_state.c reads and warns). */
+/* Free pages of one node's pool, -1 unknown (hugepages/hp_state.c reads and warns). */
 static long pool_free(struct nn_ctx *ctx, int node, unsigned long size_kb)
 {
 	struct nn_hp_pool p;

@@ -20,7 +20,7 @@
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/discover/coexist.h"
-#include "nicnuma/discover/hugepages.h"
+#include "hugepages/hugepages.h"
 #include "nicnuma/discover/pcie.h"
 #include "nicnuma/act/persist.h"
 #include "nicnuma/act/watch.h"

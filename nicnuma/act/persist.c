@@ -19,7 +19,7 @@
 #include "nicnuma/core/fsroot.h"
 #include "nicnuma/act/persist.h"
 #include "nicnuma/act/sd_notify.h"
-#include "nicnuma/plan/unitfile.h"
+#include "nicnuma/core/unitfile.h"
 #include "nicnuma/act/watch.h"
 #include "nn_version.h"
 

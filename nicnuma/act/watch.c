@@ -26,7 +26,7 @@
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/discover/host.h"
 #include "nicnuma/plan/plan.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 #include "nicnuma/act/watch.h"
 #include "nicnuma/plan/watch_decide.h"
 #include "nicnuma/act/watch_nl.h"

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cmd_enable.c - "nicnuma enable": record the desired state, apply it, install the watcher */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,15 +16,38 @@
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/core/names.h"
 #include "nicnuma/act/persist.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma [--root DIR] [--json] enable [PLAN OPTIONS] [--irqbalance stop|ban|leave]\n"
-"               [--interval SEC] [--settle MS] [--dry-run] [--no-start] [--coexist]\n"
-"               [--state-dir DIR]\n"
-"\n"
+struct enable_args {
+	struct nn_plan_opts popts;
+	enum nn_desired_irqb irqb;
+	unsigned long interval, settle;
+	bool dry_run, no_start, coexist;
+};
+
+enum { OPT_INTERVAL = NN_OPT_OWN, OPT_SETTLE, OPT_NO_START, OPT_COEXIST, OPT_IRQB };
+
+static const struct nn_opt opts[] = {
+	{ "irqbalance", 0, NN_ARG_REQUIRED, "MODE", "stop (default: the unit Conflicts= irqbalance), ban (fence the planned "
+	  "IRQs), leave (ignore it)", OPT_IRQB },
+	{ "interval", 0, NN_ARG_REQUIRED, "SEC", "the watcher's periodic re-check (default 60)", OPT_INTERVAL },
+	{ "settle", 0, NN_ARG_REQUIRED, "MS", "the watcher's quiet time after events (default 300)", OPT_SETTLE },
+	{ "dry-run", 'n', NN_ARG_NONE, NULL, "print the desired state and the apply preview only", 'n',
+	  NN_STORE_BOOL(struct enable_args, dry_run) },
+	{ "no-start", 0, NN_ARG_NONE, NULL, "enable the unit but do not start it now", OPT_NO_START,
+	  NN_STORE_BOOL(struct enable_args, no_start) },
+	{ "coexist", 0, NN_ARG_NONE, NULL, "go on beside another owner (warnings)", OPT_COEXIST,
+	  NN_STORE_BOOL(struct enable_args, coexist) },
+	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "snapshots, the lock and enabled.json", NN_OPT_STATE_DIR },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_enable = {
+	.name = "enable",
+	.usage = "nicnuma [--root DIR] [--json] enable [PLAN OPTIONS] [--irqbalance stop|ban|leave]\n"
+		 "               [--interval SEC] [--settle MS] [--dry-run] [--no-start] [--coexist]\n"
+		 "               [--state-dir DIR]",
+	.intro =
 "Make the placement last: plan as 'nicnuma plan' does, then\n"
 "  1. write the desired state to /etc/nicnuma/nicnuma.conf (0644, atomically;\n"
 "     NICs by PCI address, format in docs/persist.md);\n"
@@ -40,105 +62,56 @@ static void usage(FILE *fp)
 "Another owner of IRQ placement (a tuned profile with [irq], [irqbalance] or\n"
 "[scheduler], or cpu-partitioning; a systemd .link file setting IRQAffinity*=\n"
 "for a planned NIC; an irqbalance ban list or foreign policyscript) stops it\n"
-"before anything is written, naming the owner, unless --coexist.\n"
-"\n"
-"Options:\n"
-"      --irqbalance MODE  stop (default: the unit Conflicts= irqbalance), ban\n"
-"                         (fence the planned IRQs), leave (ignore it)\n"
-"      --interval SEC     the watcher's periodic re-check (default 60)\n"
-"      --settle MS        the watcher's quiet time after events (default 300)\n"
-"  -n, --dry-run          print the desired state and the apply preview only\n"
-"      --no-start         enable the unit but do not start it now\n"
-"      --coexist          go on beside another owner (warnings)\n"
-"      --state-dir DIR    snapshots, the lock and enabled.json\n"
-"  -h, --help             this help\n"
-"\n"
+"before anything is written, naming the owner, unless --coexist.\n",
+	.opts = opts,
+	.groups = NN_GROUP_PLAN,
+	.group_title = "Plan options (as for 'nicnuma plan'; --irqbalance is the one above):\n",
+	.outro =
 "Plan options (as for 'nicnuma plan'; --irqbalance is the one above):\n"
-NN_PLAN_OPTS_HELP_NO_IRQB
 "\n"
 "--json: {\"enable\":{\"config\",\"desired\",\"dry_run\",\"apply\":{..as apply..},\n"
 "\"snapshot\",\"unit\":{\"path\",\"written\",\"packaged\",\"action\"}},\"warnings\":[..]}.\n"
 "\n"
 "Exit status: 0 enabled and started; 1 done with warnings (no systemd, failed\n"
-"values); 2 error (bad option, another owner, nothing written).\n");
-}
-
-enum { OPT_INTERVAL = 0x600, OPT_SETTLE, OPT_NO_START, OPT_COEXIST };
-
-static const struct option longopts[] = {
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "interval", required_argument, NULL, OPT_INTERVAL },
-	{ "settle", required_argument, NULL, OPT_SETTLE },
-	{ "no-start", no_argument, NULL, OPT_NO_START },
-	{ "coexist", no_argument, NULL, OPT_COEXIST },
-	{ "state-dir", required_argument, NULL, NN_OPT_STATE_DIR },
-	{ "help", no_argument, NULL, 'h' },
-	NN_PLAN_LONGOPTS,
-	{ NULL, 0, NULL, 0 },
+"values); 2 error (bad option, another owner, nothing written).\n",
 };
 
-struct enable_args {
-	struct nn_plan_opts popts;
-	enum nn_desired_irqb irqb;
-	unsigned long interval, settle;
-	bool dry_run, no_start, coexist;
-};
 
 static int parse(struct nn_ctx *ctx, int argc, char **argv, struct enable_args *a)
 {
-	int opt, err;
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
+	int opt;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "nh", longopts, NULL)) != -1) {
-		if (opt == NN_OPT_IRQBALANCE) {
-			if (nn_desired_irqb_parse(optarg, &a->irqb)) {
-				nn_err(ctx, "--irqbalance: unknown mode '%s' (stop, ban or leave)", optarg);
-				return -1;
-			}
-			continue;
-		}
-		err = nn_plan_opt(ctx, opt, optarg, &a->popts);
-		if (err <= 0) {
-			if (err < 0)
-				return -1;
-			continue;
-		}
+	st.plan = &a->popts;
+	st.dest = a;
+	while ((opt = nn_opt_next(ctx, &nn_desc_enable, &st)) > 0) {
+		const char *arg = st.arg;
+
 		switch (opt) {
-		case 'n':
-			a->dry_run = true;
-			break;
 		case OPT_INTERVAL:
 		case OPT_SETTLE:
-			if (nn_name_decimal(optarg, opt == OPT_INTERVAL ? 86400 : 60000,
+			if (nn_name_decimal(arg, opt == OPT_INTERVAL ? 86400 : 60000,
 					    opt == OPT_INTERVAL ? &a->interval : &a->settle, NULL) ||
 			    (opt == OPT_INTERVAL ? a->interval < 1 : a->settle < 10)) {
 				nn_err(ctx, "%s: expected %s, got '%s'", opt == OPT_INTERVAL ?
 				       "--interval" : "--settle", opt == OPT_INTERVAL ?
-				       "seconds from 1 to 86400" : "milliseconds from 10 to 60000", optarg);
+				       "seconds from 1 to 86400" : "milliseconds from 10 to 60000", arg);
 				return -1;
 			}
 			break;
-		case OPT_NO_START:
-			a->no_start = true;
-			break;
-		case OPT_COEXIST:
-			a->coexist = true;
-			break;
 		case NN_OPT_STATE_DIR:
-			ctx->state_dir = optarg;
+			ctx->state_dir = arg;
 			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			usage(stderr);
-			return -1;
+		case OPT_IRQB:
+			if (nn_desired_irqb_parse(arg, &a->irqb)) {
+				nn_err(ctx, "--irqbalance: unknown mode '%s' (stop, ban or leave)", arg);
+				return -1;
+			}
+			break;
 		}
 	}
-	if (optind < argc) {
-		nn_err(ctx, "enable: unexpected argument '%s' (see nicnuma enable --help)", argv[optind]);
-		return -1;
-	}
+	if (opt < 0)
+		return opt == NN_OPT_HELP ? 1 : -1;
 	a->popts.irqbalance = nn_desired_irqb_action(a->irqb);
 	return 0;
 }

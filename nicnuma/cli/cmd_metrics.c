@@ -1,27 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cmd_metrics.c - "nicnuma metrics": the host's placement for node_exporter */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "nicnuma/act/observe.h"
 #include "plan_opts.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/discover/host.h"
 #include "nicnuma/act/desired_io.h"
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/act/metrics.h"
+#include "nicnuma/act/observe.h"
 #include "nicnuma/plan/plan.h"
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma [--root DIR] [--json] metrics [--output FILE] [--plan FILE] [--traffic SECONDS]\n"
-"                                      [PLAN OPTIONS]\n"
-"\n"
+enum { OPT_TRAFFIC = NN_OPT_OWN };
+
+static const struct nn_opt opts[] = {
+	{ "output", 'o', NN_ARG_REQUIRED, "FILE", "write the metrics to FILE (a host path, not under --root)", 'o' },
+	{ "plan", 0, NN_ARG_REQUIRED, "FILE", "the plan to check against ('-' for stdin)", NN_OPT_PLAN },
+	{ "traffic", 0, NN_ARG_REQUIRED, "SECONDS", "observe the packet work for SECONDS (0.1-3600) "
+	  "first and add the traffic families", OPT_TRAFFIC },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_metrics = {
+	.name = "metrics",
+	.usage = "nicnuma [--root DIR] [--json] metrics [--output FILE] [--plan FILE] [--traffic SECONDS]\n"
+		 "                                      [PLAN OPTIONS]",
+	.intro =
 "Render the host's NIC/NUMA placement as Prometheus metrics in the text format\n"
 "node_exporter's textfile collector reads: per NIC its NUMA node, queue IRQs,\n"
 "those off the NIC's node and those off the plan, drifted values; per node its\n"
@@ -52,31 +60,18 @@ static void usage(FILE *fp)
 "nicnuma_nic_softirq_local_ratio, nicnuma_nic_napi_local_ratio,\n"
 "nicnuma_nic_irqs_per_second, nicnuma_nic_softirqs_per_second and\n"
 "nicnuma_traffic_window_seconds. Off by default: the timer runs every minute;\n"
-"give it a window shorter than that (10 to 30 s).\n"
-"\n"
-"Options:\n"
-"  -o, --output FILE     write the metrics to FILE (a host path, not under --root)\n"
-"      --traffic SECONDS observe the packet work for SECONDS (0.1-3600) first\n"
-"      --plan FILE       the plan to check against ('-' for stdin)\n"
-"  -h, --help            this help\n"
-"\n"
+"give it a window shorter than that (10 to 30 s).\n",
+	.opts = opts,
+	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB,
+	.group_title = "Plan options (as for 'nicnuma plan'; without --plan only):\n",
+	.outro =
 "Plan options (as for 'nicnuma plan'; without --plan only):\n"
-NN_PLAN_OPTS_HELP
 "\n"
 "--json: {\"metrics\":{\"output\",\"plan_source\",\"samples\":[{\"name\",\"type\",\"labels\":{..},\n"
 "\"value\"}]},\"warnings\":[..]}.\n"
 "\n"
 "Exit status: 0 written, 1 written with warnings, 2 error (bad plan, plan for\n"
-"another host, output not writable). Drift is a metric, not an exit status.\n");
-}
-
-static const struct option longopts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "plan", required_argument, NULL, NN_OPT_PLAN },
-	{ "traffic", required_argument, NULL, 1000 },
-	{ "help", no_argument, NULL, 'h' },
-	NN_PLAN_LONGOPTS,
-	{ NULL, 0, NULL, 0 },
+"another host, output not writable). Drift is a metric, not an exit status.\n",
 };
 
 /* 'nicnuma enable' is in effect (its record says enabled). */
@@ -135,51 +130,34 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 	struct nn_obs_report obs = { 0 };
 	struct nn_host host;
 	struct nn_plan plan;
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	int opt, err, ret = NN_EXIT_ERROR;
 
 	memset(&host, 0, sizeof(host));
 	memset(&plan, 0, sizeof(plan));
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-		err = nn_plan_opt(ctx, opt, optarg, &popts);
-		if (err < 0)
-			goto out;
-		if (err == 0) {
-			plan_opts = true;
-			continue;
-		}
-		switch (opt) {
-		case 'o':
-			output = optarg;
-			break;
-		case NN_OPT_PLAN:
-			plan_file = optarg;
-			break;
-		case 1000: {
+	st.plan = &popts;
+	while ((opt = nn_opt_next(ctx, &nn_desc_metrics, &st)) > 0) {
+		if (opt == 'o') {
+			output = st.arg;
+		} else if (opt == NN_OPT_PLAN) {
+			plan_file = st.arg;
+		} else if (opt == OPT_TRAFFIC) {
 			char *end;
 
 			errno = 0;
-			traffic = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(traffic >= 0.1 && traffic <= 3600)) {
+			traffic = strtod(st.arg, &end);
+			if (errno || end == st.arg || *end || !(traffic >= 0.1 && traffic <= 3600)) {
 				nn_err(ctx, "--traffic: '%s' is not a number of seconds between 0.1 and 3600",
-				       optarg);
+				       st.arg);
 				goto out;
 			}
-			break;
-		}
-		case 'h':
-			usage(stdout);
-			ret = NN_EXIT_OK;
-			goto out;
-		default:
-			usage(stderr);
-			goto out;
 		}
 	}
-	if (optind < argc) {
-		nn_err(ctx, "metrics: unexpected argument '%s' (see nicnuma metrics --help)", argv[optind]);
+	if (opt < 0) {
+		ret = nn_opt_exit(opt);
 		goto out;
 	}
+	plan_opts = st.plan_given != 0;
 	if (plan_file && plan_opts) {
 		nn_err(ctx, "metrics: plan options make a new plan; they cannot change --plan %s",
 		       plan_file);

@@ -7,7 +7,6 @@
  * nicnuma/act/observe.c's.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,12 +28,24 @@ struct observe_opts {
 	char **only;		/* NULL-terminated, NULL: all */
 };
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma observe [IF...] [--interval SECONDS] [--duration SECONDS | --count N]\n"
-"                       [--max-remote PERCENT] [--queue-stats SOURCE] [--plain]\n"
-"\n"
+static const struct nn_opt opts[] = {
+	{ "interval", 'i', NN_ARG_REQUIRED, "SECONDS", "time between samples (default 1; 0.1-3600)", 'i' },
+	{ "duration", 'd', NN_ARG_REQUIRED, "SECONDS", "stop after this long (whole intervals)", 'd' },
+	{ "count", 'c', NN_ARG_REQUIRED, "N", "stop after N intervals (default: until Ctrl-C)", 'c' },
+	{ "max-remote", 'r', NN_ARG_REQUIRED, "PERCENT", "exit 1 when a NIC's observed off-node share "
+	  "passes PERCENT in any interval", 'r' },
+	{ "queue-stats", 'q', NN_ARG_REQUIRED, "SOURCE", "per-queue packet counts from: auto (default: "
+	  "netdev netlink qstats-get, else the driver's ethtool statistics that name queues), ethtool, "
+	  "none", 'q' },
+	{ "plain", 'p', NN_ARG_NONE, NULL, "tables one after another, no redraw (logs)", 'p' },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_observe = {
+	.name = "observe",
+	.usage = "nicnuma observe [IF...] [--interval SECONDS] [--duration SECONDS | --count N]\n"
+		 "                       [--max-remote PERCENT] [--queue-stats SOURCE] [--plain]",
+	.intro =
 "Show where each NIC's packet work really runs, interval by interval: which\n"
 "CPUs and nodes took its queue interrupts, ran its receive/transmit softirqs\n"
 "and its threaded-NAPI kthreads, against the NIC's own NUMA node. It samples\n"
@@ -42,16 +53,17 @@ static void usage(FILE *fp)
 "CPU), /proc/PID/stat of each napi/IF-ID kthread (CPU time, last CPU) and,\n"
 "where the kernel has netdev netlink qstats-get (6.10), per-queue packet counts\n"
 "(else the driver's per-queue ethtool statistics, rx_queue_N_packets,\n"
-"rx-N.packets, rxN_packets; else \"not available\"). A CPU's softirqs are split between the NICs in\n"
-"proportion to their interrupts on it; softirqs on CPUs that took no NIC\n"
-"interrupt (RPS, veth, loopback) are shown as unattributed.\n"
+"rx-N.packets, rxN_packets; else \"not available\"). A CPU's softirqs are\n"
+"split between the NICs in proportion to their interrupts on it; softirqs on\n"
+"CPUs that took no NIC interrupt (RPS, veth, loopback) are shown as\n"
+"unattributed.\n"
 "\n"
 "Per NIC and queue: interrupt and softirq rates, the share of each done on the\n"
 "NIC's node (irq_local_ratio, softirq_local_ratio, napi_local_ratio) and the\n"
 "worst off-node share of the three (remote_pct). Flags:\n"
 "  irq_off_node          a queue's IRQ fired on a CPU of another node\n"
 "  napi_off_node         a NAPI kthread ran on another node\n"
-"  irq_one_cpu           one CPU took most (over 80%%) of a multi-queue NIC's\n"
+"  irq_one_cpu           one CPU took most (over 80%) of a multi-queue NIC's\n"
 "                        interrupts\n"
 "  irq_on_isolated_cpu   NIC interrupts on a CPU of\n"
 "                        /sys/devices/system/cpu/isolated\n"
@@ -62,25 +74,15 @@ static void usage(FILE *fp)
 "(0 first) reads /.observe/K/PATH where the tree has it, and rates use the\n"
 "nominal interval; nothing sleeps.\n"
 "\n"
-"Options:\n"
-"  IF...                    only these NICs (default: every NIC with IRQs or\n"
-"                           a NAPI thread)\n"
-"  -i, --interval SECONDS   time between samples (default 1; 0.1-3600)\n"
-"  -d, --duration SECONDS   stop after this long (whole intervals)\n"
-"  -c, --count N            stop after N intervals (default: until Ctrl-C)\n"
-"  -r, --max-remote PERCENT exit 1 when a NIC's observed off-node share\n"
-"                           passes PERCENT in any interval\n"
-"  -q, --queue-stats SOURCE per-queue packet counts from: auto (default:\n"
-"                           netdev netlink qstats-get, else the driver's\n"
-"                           ethtool statistics that name queues), ethtool, none\n"
-"  -p, --plain              tables one after another, no redraw (logs)\n"
-"  -h, --help               this help\n"
-"\n"
+"IF...: only these NICs (default: every NIC with IRQs or a NAPI thread).\n",
+	.opts = opts,
+	.args = "[IF...]",
+	.outro =
 "Exit status: 0 clean, 1 --max-remote passed or warnings, 2 error (unknown\n"
 "NIC, bad option).\n"
 "\n"
-"Example: nicnuma observe eth0 --interval 2 --count 5 --max-remote 10\n");
-}
+"Example: nicnuma observe eth0 --interval 2 --count 5 --max-remote 10\n",
+};
 
 static int parse_secs(struct nn_ctx *ctx, const char *opt, const char *arg, double lo, double hi,
 		      double *out)
@@ -98,16 +100,7 @@ static int parse_secs(struct nn_ctx *ctx, const char *opt, const char *arg, doub
 
 static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct observe_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "max-remote", required_argument, NULL, 'r' },
-		{ "plain", no_argument, NULL, 'p' },
-		{ "queue-stats", required_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	long v;
 	int c;
 
@@ -115,68 +108,59 @@ static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct observe_
 	o->interval = 1;
 	o->max_remote = -1;
 	o->qwant = NN_OBS_QSTATS_NETLINK;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:d:c:r:pq:h", longopts, NULL)) != -1) {
+	while ((c = nn_opt_next(ctx, &nn_desc_observe, &st)) > 0) {
+		const char *arg = st.arg;
+
 		switch (c) {
 		case 'i':
-			if (parse_secs(ctx, "--interval", optarg, 0.1, 3600, &o->interval))
+			if (parse_secs(ctx, "--interval", arg, 0.1, 3600, &o->interval))
 				return -EINVAL;
 			break;
 		case 'd':
-			if (parse_secs(ctx, "--duration", optarg, 0.1, 31536000, &o->duration))
+			if (parse_secs(ctx, "--duration", arg, 0.1, 31536000, &o->duration))
 				return -EINVAL;
 			break;
 		case 'c':
-			if (nn_parse_long(optarg, &v) || v <= 0 || v > 100000000) {
-				nn_err(ctx, "--count: '%s' is not a positive number", optarg);
+			if (nn_parse_long(arg, &v) || v <= 0 || v > 100000000) {
+				nn_err(ctx, "--count: '%s' is not a positive number", arg);
 				return -EINVAL;
 			}
 			o->count = v;
 			break;
 		case 'r':
-			if (nn_parse_long(optarg, &v) || v < 0 || v > 100) {
-				nn_err(ctx, "--max-remote: '%s' is not a percentage (0-100)", optarg);
+			if (nn_parse_long(arg, &v) || v < 0 || v > 100) {
+				nn_err(ctx, "--max-remote: '%s' is not a percentage (0-100)", arg);
 				return -EINVAL;
 			}
 			o->max_remote = (double)v;
 			break;
-		case 'p':
-			o->plain = true;
-			break;
 		case 'q':
-			if (!strcmp(optarg, "auto")) {
+			if (!strcmp(arg, "auto")) {
 				o->qwant = NN_OBS_QSTATS_NETLINK;
-			} else if (!strcmp(optarg, "ethtool")) {
+			} else if (!strcmp(arg, "ethtool")) {
 				o->qwant = NN_OBS_QSTATS_ETHTOOL;
-			} else if (!strcmp(optarg, "none")) {
+			} else if (!strcmp(arg, "none")) {
 				o->qwant = NN_OBS_QSTATS_NONE;
 			} else {
-				nn_err(ctx, "--queue-stats: '%s' is not auto, ethtool or none", optarg);
+				nn_err(ctx, "--queue-stats: '%s' is not auto, ethtool or none", arg);
 				return -EINVAL;
 			}
 			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			if (optopt)
-				nn_err(ctx, "observe: option '-%c' %s", optopt,
-				       strchr("idcrq", optopt) ? "needs a value" : "is unknown");
-			else
-				nn_err(ctx, "observe: unknown or incomplete option '%s'", argv[optind - 1]);
-			fprintf(stderr, "see 'nicnuma observe --help'\n");
-			return -EINVAL;
+		case 'p':
+			o->plain = true;
+			break;
 		}
 	}
+	if (c < 0)
+		return c == NN_OPT_HELP ? 1 : -EINVAL;
 	if (o->duration && o->count) {
 		nn_err(ctx, "observe: give --duration or --count, not both");
 		return -EINVAL;
 	}
 	if (o->duration)
 		o->count = (long)ceil(o->duration / o->interval - 1e-9);
-	if (optind < argc)
-		o->only = argv + optind;	/* permuted to the end; argv is NULL-terminated */
+	if (st.ind < argc)
+		o->only = argv + st.ind;	/* permuted to the end; argv is NULL-terminated */
 	return 0;
 }
 

@@ -746,6 +746,25 @@ int nn_write_str(const struct nn_root *r, const char *path, const char *val)
 	return err;
 }
 
+int nn_write_value(const struct nn_root *root, const char *path, const char *val)
+{
+	size_t len = strlen(val);
+	char *line;
+	int err;
+
+	if (len && val[len - 1] == '\n')
+		return nn_write_str(root, path, val);
+	line = malloc(len + 2);
+	if (!line)
+		return -ENOMEM;
+	memcpy(line, val, len);
+	line[len] = '\n';
+	line[len + 1] = '\0';
+	err = nn_write_str(root, path, line);
+	free(line);
+	return err;
+}
+
 int nn_root_mkdir_p(const struct nn_root *r, const char *path, mode_t mode)
 {
 	int base, fd;

@@ -92,6 +92,10 @@ int nn_root_value_written(const struct nn_root *r, int fd, size_t len);
  * (EIO for managed IRQs, ENOSPC for exhausted vectors). No O_CREAT: writing a
  * file that does not exist is an error, as in sysfs. */
 int nn_write_str(const struct nn_root *r, const char *path, const char *val);
+/* One write(2) of @val with a trailing newline, as echo(1) sends it: the
+ * kernel parsers take it, and a fake tree keeps the kernel's file form byte
+ * for byte, so a rollback leaves it exactly as it was. */
+int nn_write_value(const struct nn_root *root, const char *path, const char *val);
 
 /* Strict parse of a whole string as a decimal long (whitespace trimmed). */
 int nn_parse_long(const char *str, long *val);

@@ -162,7 +162,7 @@ int nn_link_file_scan(const char *text, size_t len, const struct nn_link_nic *ni
 	return err;
 }
 
-/* The ban script apply's --irqbalance ban installs (act/irqbalance.c). */
+/* The ban script apply's --irqbalance ban installs (irq/irqbalance.c). */
 #define OUR_SCRIPT "irqbalance-ban.sh"
 
 int nn_irqb_args_scan(const char *args, char *what, size_t whatlen)

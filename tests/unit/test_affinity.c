@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "nicnuma/core/ctx.h"
-#include "nicnuma/act/affinity.h"
+#include "irq/affinity.h"
 #include "tmptree.h"
 
 static char tmp[PATH_MAX];

@@ -17,9 +17,9 @@
 #include <cmocka.h>
 
 #include "nicnuma/core/ctx.h"
-#include "nicnuma/act/irqbalance.h"
+#include "irq/irqbalance.h"
 #include "tmptree.h"
-#include "nicnuma/discover/irqbalance_id.h"
+#include "irq/irqbalance_id.h"
 
 static char tmp[PATH_MAX];
 

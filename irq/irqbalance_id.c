@@ -22,7 +22,7 @@
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/ctx.h"
-#include "nicnuma/discover/irqbalance_id.h"
+#include "irq/irqbalance_id.h"
 
 static const char *const sysdirs[] = {
 	"/usr/sbin", "/usr/bin", "/sbin", "/bin", "/usr/local/sbin",

@@ -2,9 +2,9 @@
 /* irqbalance_id.h - which process is the system's irqbalance, and what of its
  * command line and environment may go back to it: the inspector
  *
- * Discover's half of irqbalance: it reads (/proc, through the fs root, and
+ * The reading half of irqbalance: it reads (/proc, through the fs root, and
  * systemctl's MainPID) and decides identity; it changes nothing. The host
- * snapshot (host.c) and act's stop/ban/restore (act/irqbalance.h) both ask it.
+ * snapshot (host.c) and the stop/ban/restore (irq/irqbalance.h) both ask it.
  *
  * The rules (irqbalance_id.c says why):
  *   exe   "<system dir>/irqbalance", system dir one of NN_IRQB_SYSDIRS, a
@@ -16,8 +16,8 @@
  *   argv  irqbalance(1)'s options only, each as "--long" or "--long=VALUE";
  *   env   IRQBALANCE_[A-Z0-9_]+=VALUE, VALUE printable ASCII.
  */
-#ifndef NICNUMA_DISCOVER_IRQBALANCE_ID_H
-#define NICNUMA_DISCOVER_IRQBALANCE_ID_H
+#ifndef NICNUMA_IRQ_IRQBALANCE_ID_H
+#define NICNUMA_IRQ_IRQBALANCE_ID_H
 
 #include <stdbool.h>
 #include <stddef.h>
