@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "nicnuma/act/observe.h"
+#include "nicnuma/plan/plan.h"
 
 static int session_start(struct nn_ctx *ctx, struct nn_obs_session *ss, char *const *only,
 			 double interval, enum nn_obs_qsrc qwant)
@@ -164,16 +165,6 @@ const char *nn_obs_qsrc_name(enum nn_obs_qsrc q)
 	}
 }
 
-static const char *dir_name(enum nn_qdir d)
-{
-	switch (d) {
-	case NN_QDIR_RXTX: return "rxtx";
-	case NN_QDIR_RX: return "rx";
-	case NN_QDIR_TX: return "tx";
-	default: return NULL;
-	}
-}
-
 /* -1 (unknown) as JSON null, else the value rounded. */
 static void opt_fixed(struct nn_out *o, const char *key, double v, int decimals)
 {
@@ -230,7 +221,7 @@ static void queue_json(struct nn_out *o, const struct nn_obs_queue *q, double se
 	nn_open_object(o, NULL);
 	nn_print_int(o, PRINT_JSON, "irq", NULL, q->irq);
 	nn_print_opt_int(o, PRINT_JSON, "queue", NULL, q->queue, NULL);
-	nn_print_string(o, PRINT_JSON, "dir", NULL, dir_name(q->dir));
+	nn_print_string(o, PRINT_JSON, "dir", NULL, nn_qdir_name(q->dir));
 	nn_print_string(o, PRINT_JSON, "name", NULL, q->name);
 	nn_print_fixed(o, PRINT_JSON, "irqs_per_s", NULL, q->irq_rate, 1);
 	nn_open_array(o, "cpus");
