@@ -115,7 +115,10 @@ _nicnuma() {
 		return ;;
 	--cpus | --reserve | --pid | --watch | --count | --threshold | --min-memory | --mem | \
 	--duration | --repeat | --rate | --pci | --service | --exec | --interval | --settle | \
-	--file-prefix | --timeout | --vdev-node | --max-remote | --traffic)
+	--file-prefix | --vdev-node | --max-remote | --traffic)
+		return ;;
+	--timeout)	# check --dpdk: seconds for the whole exchange, 10 by default
+		if [ "$cmd" = check ]; then COMPREPLY=($(compgen -W "10" -- "$cur")); fi
 		return ;;
 	esac
 

@@ -26,6 +26,7 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
+#include "nicnuma/core/trust.h"
 #include "nicnuma/core/unitfile.h"
 #include "nicnuma/state/undo.h"
 #include "irq/irqbalance.h"
@@ -124,7 +125,7 @@ static int spawn_detached(const char *exe, char **argv, char **env, size_t nenv)
 	envp = calloc(nenv + 2, sizeof(*envp));
 	if (!envp)
 		return -ENOMEM;
-	envp[k++] = (char *)"PATH=/usr/sbin:/usr/bin:/sbin:/bin";
+	envp[k++] = (char *)NN_HELPER_PATH;
 	for (i = 0; i < nenv; i++)
 		if (nn_irqb_env_ok(env[i]))
 			envp[k++] = env[i];

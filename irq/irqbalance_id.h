@@ -31,10 +31,7 @@ struct nn_root;
 
 /* "<sysdir>/irqbalance" with a system dir: the name part of the exe rule. */
 bool nn_irqb_exe_name_ok(const char *exe);
-/* The file part of the rules: @path (absolute, inside @r) is a regular file
- * owned by root, not group/world-writable, and so is every directory above it
- * (checked without following a symlink). 0, or a negative errno with @why. */
-int nn_irqb_trusted_file(const struct nn_root *r, const char *path, char *why, size_t whylen);
+/* The file part of the rules is nn_trusted_file() (core/trust.h). */
 /* The system's irqbalance binary found again: @hint when it is one of the
  * candidates and passes, else the first candidate that passes. */
 int nn_irqb_system_exe(struct nn_ctx *ctx, const char *hint, char *buf, size_t size);

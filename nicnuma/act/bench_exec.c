@@ -299,7 +299,7 @@ int nn_bench_run_row(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg, struct 
 		char *out = NULL, *err = NULL, tail[512];
 
 		if (!ctx->out.json)
-			fprintf(stderr, "  run %u/%u: lcores %s (node %d, cpu %d), mbufs %s (node %d)\n",
+			nn_fprintf_text(stderr, "  run %u/%u: lcores %s (node %d, cpu %d), mbufs %s (node %d)\n",
 				i + 1, cfg->repeat, r->lsel, r->lcore_node, r->fwd_cpu, r->msel, r->mbuf_node);
 		ret = nn_bench_exec(r->argv, child_mask, cfg->duration + 60, &out, &err, &res->status,
 				    interrupted);

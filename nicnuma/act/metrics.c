@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -613,7 +614,7 @@ static void read_watch(struct nn_ctx *ctx, struct nn_metrics_watch *w)
 	if (err == -EINVAL)
 		nn_warn(ctx, NN_WATCH_RUNDIR_JSON, "not a JSON object: watcher state ignored");
 	else if (err && err != -ENOENT)
-		nn_warn(ctx, NN_WATCH_RUNDIR_JSON, "cannot read: %s", strerror(-err));
+		nn_warn(ctx, NN_WATCH_RUNDIR_JSON, "cannot read: %s", nn_read_strerror(err));
 	if (!err)
 		nn_metrics_watch_from_state(&st, w);
 	nn_watch_state_free(&st);
@@ -701,7 +702,17 @@ int nn_metrics_write_file(const char *path, const char *text, size_t len)
 	if (!dir)
 		return -ENOMEM;
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	err = dfd < 0 ? -errno : nn_write_atomic_at(dfd, base, text, len, 0644);
+	err = dfd < 0 ? -errno : 0;
+	/* A directory at the path (planted in a textfile directory another
+	 * user can write) is said before any temp file is made. */
+	if (!err) {
+		struct stat st;
+
+		if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
+			err = -EISDIR;
+	}
+	if (!err)
+		err = nn_write_atomic_at(dfd, base, text, len, 0644);
 	if (dfd >= 0)
 		close(dfd);
 	free(dir);

@@ -24,6 +24,7 @@
 #include "cli.h"
 #include "nicnuma/act/bench_exec.h"
 #include "nicnuma/plan/bench_html.h"
+#include "nicnuma/act/bench_save.h"
 #include "nicnuma/discover/topo.h"
 #include "nicnuma/state/undo.h"
 
@@ -126,7 +127,7 @@ static int parse_ull(const char *opt, const char *s, unsigned long long min,
 	errno = 0;
 	*out = strtoull(s, &end, 10);
 	if (errno || end == s || *end || s[0] == '-' || *out < min || *out > max) {
-		fprintf(stderr, "nicnuma bench: --%s '%s': expected an integer in %llu..%llu\n", opt,
+		nn_fprintf_text(stderr, "nicnuma bench: --%s '%s': expected an integer in %llu..%llu\n", opt,
 			s, min, max);
 		return -EINVAL;
 	}
@@ -146,17 +147,17 @@ static int parse_sizes(struct bench *b, char *list)
 			return -EINVAL;
 		for (i = 0; i < b->nsizes; i++)
 			if (b->sizes[i] == v) {
-				fprintf(stderr, "nicnuma bench: --size: %llu given twice\n", v);
+				nn_fprintf_text(stderr, "nicnuma bench: --size: %llu given twice\n", v);
 				return -EINVAL;
 			}
 		if (b->nsizes == NN_BENCH_MAX_SIZES) {
-			fprintf(stderr, "nicnuma bench: --size: at most %d sizes\n", NN_BENCH_MAX_SIZES);
+			nn_fprintf_text(stderr, "nicnuma bench: --size: at most %d sizes\n", NN_BENCH_MAX_SIZES);
 			return -EINVAL;
 		}
 		b->sizes[b->nsizes++] = (unsigned int)v;
 	}
 	if (!b->nsizes) {
-		fprintf(stderr, "nicnuma bench: --size: expected B[,B...]\n");
+		nn_fprintf_text(stderr, "nicnuma bench: --size: expected B[,B...]\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -178,7 +179,7 @@ static int parse_opts(struct nn_ctx *ctx, struct bench *b, int argc, char **argv
 			errno = 0;
 			b->cfg.duration = strtod(arg, &end);
 			if (errno || end == arg || *end || !(b->cfg.duration > 0) || b->cfg.duration > 3600) {
-				fprintf(stderr, "nicnuma bench: --duration '%s': expected seconds in (0, 3600]\n",
+				nn_fprintf_text(stderr, "nicnuma bench: --duration '%s': expected seconds in (0, 3600]\n",
 					arg);
 				return -EINVAL;
 			}
@@ -197,12 +198,12 @@ static int parse_opts(struct nn_ctx *ctx, struct bench *b, int argc, char **argv
 				b->cfg.pci[1] = comma + 1;
 				b->cfg.npci = 2;
 				if (strchr(b->cfg.pci[1], ',') || !*b->cfg.pci[1]) {
-					fprintf(stderr, "nicnuma bench: --pci takes one or two addresses\n");
+					nn_fprintf_text(stderr, "nicnuma bench: --pci takes one or two addresses\n");
 					return -EINVAL;
 				}
 			}
 			if (!*b->cfg.pci[0]) {
-				fprintf(stderr, "nicnuma bench: --pci: empty address\n");
+				nn_fprintf_text(stderr, "nicnuma bench: --pci: empty address\n");
 				return -EINVAL;
 			}
 			break;
@@ -212,7 +213,7 @@ static int parse_opts(struct nn_ctx *ctx, struct bench *b, int argc, char **argv
 			break;
 		case OPT_REPORT:
 			if (!*arg) {
-				fprintf(stderr, "nicnuma bench: --report: empty directory\n");
+				nn_fprintf_text(stderr, "nicnuma bench: --report: empty directory\n");
 				return -EINVAL;
 			}
 			b->report_dir = arg;

@@ -23,7 +23,8 @@ static const struct nn_opt opts[] = {
 	{ "file-prefix", 0, NN_ARG_REQUIRED, "P", "the EAL --file-prefix of the process (default rte): socket "
 	  "/var/run/dpdk/P/dpdk_telemetry.v2 (root)", OPT_PREFIX },
 	{ "socket", 0, NN_ARG_REQUIRED, "PATH", "the telemetry v2 socket itself", OPT_SOCKET },
-	{ "timeout", 0, NN_ARG_REQUIRED, "MS", "longest wait for each reply (default 2000)", OPT_TIMEOUT },
+	{ "timeout", 0, NN_ARG_REQUIRED, "SECONDS", "deadline of the whole exchange, connect to last reply "
+	  "(default 10; decimals allowed, 0.1 to 3600)", OPT_TIMEOUT },
 	{ "vdev-node", 0, NN_ARG_REQUIRED, "N", "treat vdev ports as on node N (a vdev standing in for a NIC whose node "
 	  "you know); default: unknown locality", OPT_VDEV_NODE },
 	{ 0 },
@@ -32,7 +33,7 @@ static const struct nn_opt opts[] = {
 const struct nn_cmd_desc nn_desc_check_dpdk = {
 	.name = "check --dpdk",
 	.usage = "nicnuma [--json] check --dpdk [--file-prefix P | --socket PATH]\n"
-		 "                                [--timeout MS] [--vdev-node N]",
+		 "                                [--timeout SECONDS] [--vdev-node N]",
 	.intro =
 "Ask a running DPDK application, through its telemetry v2 socket, for its\n"
 "ports (numa_node, queues), mempools (socket) and lcores, and say per port\n"
@@ -58,7 +59,7 @@ const struct nn_cmd_desc nn_desc_check_dpdk = {
 "What the telemetry of this release lacks is listed under 'missing'.\n",
 	.opts = opts,
 	.outro =
-"--json: {\"dpdk\":{\"socket\",\"version\",\"pid\",\"ports\":[{\"port_id\",\"name\",\"pci\",\n"
+"--json: {\"dpdk\":{\"socket\",\"version\",\"pid\",\"skipped\",\"ports\":[{\"port_id\",\"name\",\"pci\",\n"
 "\"driver\",\"numa_node\",\"node_source\",\"telemetry_numa_node\",\"sysfs_numa_node\",\n"
 "\"rx_queues\",\"tx_queues\",\"mempool_nodes\",\"lcore_nodes\",\"verdicts\",\"flagged\"}],\n"
 "\"mempools\":[{\"name\",\"socket\",\"size\",\"populated\",\"in_use\"}],\"lcore_source\",\n"
@@ -66,8 +67,13 @@ const struct nn_cmd_desc nn_desc_check_dpdk = {
 "\"process\":{..},\"missing\":[{\"what\",\"effect\"}],\"flagged_count\"},\"warnings\":[..]}.\n"
 "Unknown values are null.\n"
 "\n"
-"Exit status: 0 nothing flagged, 1 a misplacement (or warnings), 2 error (no\n"
-"socket, stale socket, garbage replies, no reply within the timeout).\n",
+"The socket must be a socket itself (a symbolic link is not followed), owned\n"
+"by root or by the process serving it; that process (SO_PEERCRED) must be the\n"
+"pid its greeting names. Otherwise it is skipped with a warning. At most 1024\n"
+"ports, mempools and lcores are asked (a longer list is cut, with a warning).\n"
+"\n"
+"Exit status: 0 nothing flagged, 1 a misplacement (or warnings, or skipped),\n"
+"2 error (no socket, stale socket, garbage replies, past the deadline).\n",
 };
 
 static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct nn_dt_opts *o)
@@ -78,7 +84,7 @@ static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct nn_dt_op
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->timeout_ms = 2000;
+	o->timeout_ms = NN_DT_TIMEOUT_MS;
 	o->vdev_node = -1;
 	while ((c = nn_opt_next(ctx, &nn_desc_check_dpdk, &st)) > 0) {
 		arg = st.arg;
@@ -96,14 +102,19 @@ static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct nn_dt_op
 		case OPT_SOCKET:
 			o->socket = arg;
 			break;
-		case OPT_TIMEOUT:
-			if (nn_parse_long(arg, &v) || v < 1 || v > 600000) {
-				nn_err(ctx, "--timeout: '%s' is not a number of milliseconds (1-600000)",
-				       arg);
+		case OPT_TIMEOUT: {
+			char *end;
+			double sec;
+
+			errno = 0;
+			sec = strtod(arg, &end);
+			if (errno || end == arg || *end || !(sec >= 0.1 && sec <= 3600)) {
+				nn_err(ctx, "--timeout: '%s' is not a number of seconds (0.1-3600)", arg);
 				return -EINVAL;
 			}
-			o->timeout_ms = (int)v;
+			o->timeout_ms = (int)(sec * 1000 + 0.5);
 			break;
+		}
 		case OPT_VDEV_NODE:
 			if (nn_parse_long(arg, &v) || v < 0 || v >= NN_CPU_MAX) {
 				nn_err(ctx, "--vdev-node: '%s' is not a node number", arg);
@@ -287,6 +298,9 @@ static void print_report(struct nn_ctx *ctx, const struct nn_dt_report *r)
 	nn_print_string(o, PRINT_ANY, "socket", "socket: %s\n", r->socket);
 	nn_print_string(o, PRINT_ANY, "version", "%s", str_or_null(r->version));
 	nn_print_opt_int(o, PRINT_ANY, "pid", ", pid %lld\n", r->pid, "unknown");
+	nn_print_bool(o, PRINT_JSON, "skipped", NULL, r->skipped);
+	if (r->skipped)
+		nn_printf(o, "skipped: not the telemetry of the process it names (see warnings)\n");
 	print_ports(o, r);
 	print_pools(o, r);
 	print_lcores(o, r);

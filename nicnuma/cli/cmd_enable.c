@@ -11,6 +11,7 @@
 #include "plan_opts.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/core/strbuf.h"
+#include "nicnuma/core/trust.h"
 #include "nicnuma/discover/coexist.h"
 #include "nicnuma/act/desired_io.h"
 #include "nicnuma/act/enabled.h"
@@ -23,6 +24,7 @@ struct enable_args {
 	enum nn_desired_irqb irqb;
 	unsigned long interval, settle;
 	bool dry_run, no_start, coexist;
+	char exe[4096];		/* ExecStart='s binary: this one, checked */
 };
 
 enum { OPT_INTERVAL = NN_OPT_OWN, OPT_SETTLE, OPT_NO_START, OPT_COEXIST, OPT_IRQB };
@@ -116,13 +118,30 @@ static int parse(struct nn_ctx *ctx, int argc, char **argv, struct enable_args *
 	return 0;
 }
 
+/* Before anything is written: the binary the unit's ExecStart= names, which
+ * systemd runs as root at every start, must be one nobody but root could
+ * have written (nn_trusted_file, the rule irqbalance's binary follows). On a
+ * fake root the unit is never started, so it is not asked there. */
+static int exe_step(struct nn_ctx *ctx, struct enable_args *a)
+{
+	char why[512];
+
+	if (nn_self_exe(a->exe, sizeof(a->exe)))
+		snprintf(a->exe, sizeof(a->exe), "/usr/sbin/nicnuma");
+	if (!nn_root_is_live(&ctx->root) || !nn_trusted_file(&ctx->root, a->exe, why, sizeof(why)))
+		return 0;
+	nn_err(ctx, "enable: refusing to write a unit that runs %s as root at every start: %s; "
+	       "install nicnuma and run the installed /usr/sbin/nicnuma enable", a->exe, why);
+	return -1;
+}
+
 /* Step 3: the unit. Returns 0, or 1 when it was skipped with a warning. */
 static int unit_step(struct nn_ctx *ctx, const struct enable_args *a, const struct nn_desired *d,
 		     struct nn_enabled *en)
 {
 	struct nn_unit_opts uo = { 0 };
 	struct nn_sb sb = NN_SB_INIT;
-	char exe[4096], packaged[256];
+	char packaged[256];
 	const char *action = "failed";
 	bool written = false;
 	int err = 0, ret = 0;
@@ -132,8 +151,7 @@ static int unit_step(struct nn_ctx *ctx, const struct enable_args *a, const stru
 	 * specifics (its binary, Conflicts=irqbalance.service). */
 	if (nn_watch_unit_packaged(ctx, packaged, sizeof(packaged)))
 		nn_printf(&ctx->out, "unit: overrides the packaged %s\n", packaged);
-	err = nn_self_exe(exe, sizeof(exe));
-	uo.exe = err ? "/usr/sbin/nicnuma" : exe;
+	uo.exe = a->exe;
 	uo.conflicts_irqbalance = d->irqbalance == NN_DIRQB_STOP;
 	uo.notify = nn_watch_notify_supported();
 	err = nn_watch_unit_text(&uo, &sb);
@@ -204,6 +222,8 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 		ret = err > 0 ? NN_EXIT_OK : NN_EXIT_ERROR;
 		goto out;
 	}
+	if (exe_step(ctx, &a))
+		goto out;
 	if (!a.dry_run) {
 		lock = nn_state_lock(ctx);
 		if (lock < 0)
@@ -238,7 +258,7 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 	nn_print_string(&ctx->out, PRINT_ANY, "config", "desired state: %s\n", NN_DESIRED_PATH);
 	nn_print_string(&ctx->out, PRINT_JSON, "desired", NULL, nn_sb_str(&text));
 	if (a.dry_run || ctx->verbose)
-		nn_printf(&ctx->out, "%s", nn_sb_str(&text));
+		nn_print_block(&ctx->out, nn_sb_str(&text));
 	nn_print_bool(&ctx->out, PRINT_JSON, "dry_run", NULL, a.dry_run);
 	if (!a.dry_run && nn_desired_write(ctx, NULL, &d))
 		goto close;

@@ -206,7 +206,11 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 	if (output) {
 		err = nn_metrics_write_file(output, nn_sb_str(&sb), sb.len);
 		if (err < 0) {
-			nn_err(ctx, "metrics: cannot write %s: %s", output, strerror(-err));
+			if (err == -EISDIR)
+				nn_err(ctx, "metrics: %s is a directory, not a file nicnuma "
+				       "replaces: remove it", output);
+			else
+				nn_err(ctx, "metrics: cannot write %s: %s", output, strerror(-err));
 			goto out;
 		}
 	}
@@ -221,7 +225,7 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 		nn_metrics_print_json(ctx, &m);
 	else if (!output)
 		/* already escaped for the format: printable ASCII and newlines */
-		nn_printf(&ctx->out, "%s", nn_sb_str(&sb));
+		nn_print_block(&ctx->out, nn_sb_str(&sb));
 	nn_close_object(&ctx->out);
 	nn_print_warnings(ctx);
 	nn_close_object(&ctx->out);

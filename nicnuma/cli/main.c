@@ -142,7 +142,7 @@ int main(int argc, char **argv)
 	 * command's parser (opts.c) sees only its own. */
 	nargv = calloc((size_t)argc + 1, sizeof(*nargv));
 	if (!nargv) {
-		fprintf(stderr, "nicnuma: out of memory\n");
+		nn_fprintf_text(stderr, "nicnuma: out of memory\n");
 		return NN_EXIT_ERROR;
 	}
 	for (i = 1; i < argc; i++) {
@@ -159,7 +159,7 @@ int main(int argc, char **argv)
 			g = NULL;
 		if (!g) {
 			if (!nargc && a[0] == '-') {
-				fprintf(stderr, "nicnuma: unknown option '%s' (see nicnuma --help)\n", a);
+				nn_fprintf_text(stderr, "nicnuma: unknown option '%s' (see nicnuma --help)\n", a);
 				free(nargv);
 				return NN_EXIT_ERROR;
 			}
@@ -177,12 +177,12 @@ int main(int argc, char **argv)
 			help = true;
 			break;
 		case 'V':
-			printf("nicnuma %s\n", NICNUMA_VERSION);
+			nn_fprintf_text(stdout, "nicnuma %s\n", NICNUMA_VERSION);
 			free(nargv);
 			return NN_EXIT_OK;
 		case G_ROOT:
 			if (!val && i + 1 >= argc) {
-				fprintf(stderr, "nicnuma: option '--root' requires a directory\n");
+				nn_fprintf_text(stderr, "nicnuma: option '--root' requires a directory\n");
 				free(nargv);
 				return NN_EXIT_ERROR;
 			}
@@ -204,13 +204,13 @@ int main(int argc, char **argv)
 		if (!strcmp(cmds[i].name, nargv[0]))
 			cmd = &cmds[i];
 	if (!cmd) {
-		fprintf(stderr, "nicnuma: unknown command '%s' (see nicnuma --help)\n", nargv[0]);
+		nn_fprintf_text(stderr, "nicnuma: unknown command '%s' (see nicnuma --help)\n", nargv[0]);
 		free(nargv);
 		return NN_EXIT_ERROR;
 	}
 	err = nn_ctx_init(&ctx, root, json);
 	if (err) {
-		fprintf(stderr, "nicnuma: cannot open root '%s': %s\n",
+		nn_fprintf_text(stderr, "nicnuma: cannot open root '%s': %s\n",
 			root ? root : (getenv("NICNUMA_ROOT") ? getenv("NICNUMA_ROOT") : "/"),
 			strerror(-err));
 		nn_ctx_free(&ctx);
@@ -220,7 +220,7 @@ int main(int argc, char **argv)
 	ctx.verbose = verbose;
 	ret = cmd->fn(&ctx, nargc, nargv);
 	if (nn_out_flush(&ctx.out) < 0 && ret == NN_EXIT_OK) {
-		fprintf(stderr, "nicnuma: error writing output\n");
+		nn_fprintf_text(stderr, "nicnuma: error writing output\n");
 		ret = NN_EXIT_ERROR;
 	}
 	nn_ctx_free(&ctx);

@@ -10,6 +10,7 @@
 #define NICNUMA_FSROOT_H
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -60,6 +61,12 @@ int nn_root_realpath(const struct nn_root *r, const char *path, char *buf, size_
  * directories get @mode. Returns an O_DIRECTORY fd of @path or -errno. */
 int nn_root_mkdir_p(const struct nn_root *r, const char *path, mode_t mode);
 
+/* Every reader below opens O_NONBLOCK and reads regular files only: a FIFO
+ * or device (planted at a state or config path under --root) is
+ * -NN_ENOTREG, a directory -EISDIR, and nothing blocks on it.
+ * nn_read_strerror() words an error of theirs for a message. */
+#define NN_ENOTREG ENOTSUP
+const char *nn_read_strerror(int err);
 /* Whole file, malloc'd and NUL-terminated, any size (sysfs files lie about it). */
 int nn_read_file(const struct nn_root *r, const char *path, char **out, size_t *len);
 /* Streams a text file through a reused buffer, calling @line for each line
