@@ -59,15 +59,23 @@ int nn_obs_session_open(struct nn_ctx *ctx, struct nn_obs_session *ss, char *con
 	if (err)
 		return err;
 	ss->host_owned = true;
-	return session_start(ctx, ss, only, interval, qwant);
+	err = session_start(ctx, ss, only, interval, qwant);
+	if (err)
+		nn_obs_session_close(ss);	/* nothing is left to the caller */
+	return err;
 }
 
 int nn_obs_session_open_host(struct nn_ctx *ctx, struct nn_obs_session *ss,
 			     const struct nn_host *host, char *const *only, double interval)
 {
+	int err;
+
 	memset(ss, 0, sizeof(*ss));
 	ss->host = *host;	/* borrowed: never freed here */
-	return session_start(ctx, ss, only, interval, NN_OBS_QSTATS_NETLINK);
+	err = session_start(ctx, ss, only, interval, NN_OBS_QSTATS_NETLINK);
+	if (err)
+		nn_obs_session_close(ss);
+	return err;
 }
 
 void nn_obs_session_close(struct nn_obs_session *ss)

@@ -31,7 +31,7 @@ struct nn_obs_session {
 
 /* Discovers the host (NICs and nodes), checks that every name in @only
  * (NULL-terminated, NULL: all) is a NIC (-ENODEV with an error naming it),
- * and takes the first sample. @qwant: where per-queue packet counts come
+ * and takes the first sample; on failure nothing is left to close. @qwant: where per-queue packet counts come
  * from (nn_obs_sampler.qwant: NETLINK is netlink, else ethtool). */
 int nn_obs_session_open(struct nn_ctx *ctx, struct nn_obs_session *ss, char *const *only,
 			double interval, enum nn_obs_qsrc qwant);
