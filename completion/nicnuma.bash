@@ -29,6 +29,8 @@ _nicnuma_opts() {
 	observe) echo --count --duration --help --interval --max-remote --plain --queue-stats ;;
 	metrics) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
 		--policy --reserve --traffic ;;
+	report) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
+		--policy --reserve --svg --title --traffic ;;
 	enable) echo --channels --coexist --cpus --dry-run --help --hugepages --interval --irqbalance \
 		--nics --no-start --no-xps --policy --reserve --settle --state-dir ;;
 	disable) echo --help --keep-config --state-dir ;;
@@ -39,7 +41,7 @@ _nicnuma_opts() {
 }
 
 _nicnuma_commands="topo nics plan apply check rollback script hugepages bench layout observe
-metrics enable disable status watch"
+metrics report enable disable status watch"
 
 # Page sizes as nicnuma takes them: hugepages-2048kB -> 2M, -1048576kB -> 1G.
 _nicnuma_sizes() {
@@ -115,7 +117,7 @@ _nicnuma() {
 		return ;;
 	--cpus | --reserve | --pid | --watch | --count | --threshold | --min-memory | --mem | \
 	--duration | --repeat | --rate | --pci | --service | --exec | --interval | --settle | \
-	--file-prefix | --vdev-node | --max-remote | --traffic)
+	--file-prefix | --vdev-node | --max-remote | --title | --traffic)
 		return ;;
 	--timeout)	# check --dpdk: seconds for the whole exchange, 10 by default
 		if [ "$cmd" = check ]; then COMPREPLY=($(compgen -W "10" -- "$cur")); fi

@@ -847,3 +847,22 @@ const struct nn_nic *nn_nic_find(const struct nn_nic *nics, size_t n, const char
 			return &nics[i];
 	return NULL;
 }
+
+int nn_nic_home_node(const struct nn_topo *t, const struct nn_nic *nic, bool *assumed)
+{
+	size_t i;
+
+	*assumed = false;
+	if (nic->numa_node >= 0)
+		return nic->numa_node;
+	if (nic->locality_known && !nn_cpuset_empty(&nic->local_cpus))
+		for (i = 0; i < t->nnodes; i++)
+			if (!nn_cpuset_empty(&t->nodes[i].cpus) &&
+			    nn_cpuset_subset(&nic->local_cpus, &t->nodes[i].cpus))
+				return t->nodes[i].id;
+	if (t->nnodes == 1) {
+		*assumed = true;
+		return t->nodes[0].id;
+	}
+	return -1;
+}

@@ -64,6 +64,10 @@ struct nn_root;
 int nn_device_numa_node(const struct nn_root *r, const char *dev_dir, long *node);
 /* "0000:3b:00.0", also wider domains ("10000:00:00.0" behind Intel VMD). */
 bool nn_is_pci_addr(const char *s);
+/* The node a NIC belongs to (pure): the kernel's numa_node, else the one node
+ * that holds all its local CPUs, else - on a host with a single node - that
+ * node (*@assumed set). -1 unknown locality. layout and report ask here. */
+int nn_nic_home_node(const struct nn_topo *t, const struct nn_nic *nic, bool *assumed);
 const struct nn_nic *nn_nic_find(const struct nn_nic *nics, size_t n, const char *name);
 
 #endif
