@@ -7,7 +7,7 @@
 # with /sys and /proc read directly (truth.py). One line per check:
 #   PASS name | FAIL name: why | SKIP name: why
 # and a final "N passed, N failed, N skipped". Exit 1 when anything failed.
-# "checks.sh quick" leaves out apply/irqbalance and bench/layout (the 4-node
+# "checks.sh quick" leaves out apply/irqbalance/observe and bench/layout (the 4-node
 # shape, whose emulation costs twice the CPU): discovery, capture, plan,
 # script, hugepages and the forwarder on its node 3 NIC still run.
 # "checks.sh kernel" is the short pass on a second kernel (6.12, with
@@ -259,6 +259,8 @@ else
   # outside the plan (the 9p and blk ones), which rollback does not own.
 fi
 
+section "observe: the NIC's interrupt work before and after apply"
+bash "$here/observe.sh" | tee -a "$results"
 fi
 
 if [ "$kmode" = 1 ]; then
