@@ -113,7 +113,10 @@ _nicnuma() {
 		return ;;
 	--cpus | --reserve | --pid | --watch | --count | --threshold | --min-memory | --mem | \
 	--duration | --repeat | --rate | --pci | --service | --exec | --interval | --settle | \
-	--file-prefix | --timeout | --vdev-node)
+	--file-prefix | --vdev-node)
+		return ;;
+	--timeout)	# check --dpdk: seconds for the whole exchange, 10 by default
+		if [ "$cmd" = check ]; then COMPREPLY=($(compgen -W "10" -- "$cur")); fi
 		return ;;
 	esac
 

@@ -8,9 +8,9 @@
 #include <json-c/json.h>
 
 #include "nicnuma/core/ctx.h"
-#include "nicnuma/act/undo.h"
-#include "nicnuma/act/hp_set.h"
-#include "nicnuma/act/affinity.h"
+#include "nicnuma/state/undo.h"
+#include "hugepages/hp_set.h"
+#include "irq/affinity.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/act/apply_internal.h"
 #include "nicnuma/act/change_kinds.h"

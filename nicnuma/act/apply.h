@@ -17,7 +17,7 @@
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/discover/host.h"
 #include "nicnuma/plan/plan.h"
-#include "nicnuma/act/irqbalance.h"
+#include "irq/irqbalance.h"
 
 struct nn_hp_result;
 

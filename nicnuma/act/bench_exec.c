@@ -25,7 +25,7 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/nic.h"
 #include "nicnuma/core/pathf.h"
-#include "nicnuma/act/hp_set.h"
+#include "hugepages/hp_set.h"
 
 int nn_bench_signals_block(sigset_t *old)
 {
@@ -160,7 +160,7 @@ out:
 	return ret;
 }
 
-/* Free pages of one node's pool, -1 unknown (discover/hp_state.c reads and warns). */
+/* Free pages of one node's pool, -1 unknown (hugepages/hp_state.c reads and warns). */
 static long pool_free(struct nn_ctx *ctx, int node, unsigned long size_kb)
 {
 	struct nn_hp_pool p;
@@ -299,7 +299,7 @@ int nn_bench_run_row(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg, struct 
 		char *out = NULL, *err = NULL, tail[512];
 
 		if (!ctx->out.json)
-			fprintf(stderr, "  run %u/%u: lcores %s (node %d, cpu %d), mbufs %s (node %d)\n",
+			nn_fprintf_text(stderr, "  run %u/%u: lcores %s (node %d, cpu %d), mbufs %s (node %d)\n",
 				i + 1, cfg->repeat, r->lsel, r->lcore_node, r->fwd_cpu, r->msel, r->mbuf_node);
 		ret = nn_bench_exec(r->argv, child_mask, cfg->duration + 60, &out, &err, &res->status,
 				    interrupted);

@@ -51,7 +51,7 @@ struct nn_bench_hp {
 /* Free 2 MB hugepages on @node, -1 unknown. */
 long nn_bench_hugepages_free(struct nn_ctx *ctx, int node);
 /* Makes sure @node has @pages free 2 MB hugepages, reserving the difference
- * through act/hp_set.h (readback, compaction retry) with @undo recording the
+ * through hugepages/hp_set.h (readback, compaction retry) with @undo recording the
  * old count; a short result is kept. Warns and returns a negative errno when
  * the kernel does not give them all. */
 int nn_bench_hugepages_ensure(struct nn_ctx *ctx, struct nn_undo *undo, int node, long pages,

@@ -3,15 +3,19 @@
  * rollback reads logs with
  *
  * Each kind's ops live beside what it changes: file values in
- * value_restore.c, channels in channels_change.c, the RSS table in
- * rss_change.c, irqbalance in irqb_change.c, a hugetlbfs mount in
- * hp_mount.c (all in nicnuma/act/).
+ * nicnuma/state/value_restore.c, channels in channels_change.c and the RSS
+ * table in rss_change.c (nicnuma/act/), irqbalance in irq/irqb_change.c, a
+ * hugetlbfs mount in hugepages/hp_mount.c. The table is here, in act/, because
+ * it names every kind, and act is the lowest layer that sees them all; the
+ * undo log (nicnuma/state/undo.c) knows no kind and is handed the table.
  */
-#ifndef NICNUMA_IRQ_CHANGE_KINDS_H
-#define NICNUMA_IRQ_CHANGE_KINDS_H
+#ifndef NICNUMA_ACT_CHANGE_KINDS_H
+#define NICNUMA_ACT_CHANGE_KINDS_H
 
-#include "nicnuma/act/undo.h"
-#include "nicnuma/act/value_restore.h"
+#include "nicnuma/state/undo.h"
+#include "nicnuma/state/value_restore.h"
+#include "irq/irqbalance.h"
+#include "hugepages/hp_set.h"
 
 /* ETHTOOL_SCHANNELS combined count; path = ifname of a NIC in the log's host. */
 extern const struct nn_change_ops nn_channels_change_ops;
@@ -32,10 +36,6 @@ int nn_rss_put_back(struct nn_ctx *ctx, const char *ifname, const char *before, 
 /* The detail text an rss change is recorded with ({"rings":N}); @buf >= 32. */
 void nn_rss_detail(char *buf, size_t len, unsigned int rings);
 
-/* Daemon state; detail says how (mode, systemd unit), never what to run. */
-extern const struct nn_change_ops nn_irqb_change_ops;
-/* A hugetlbfs mount we made; path = mount point. */
-extern const struct nn_change_ops nn_mount_change_ops;
 
 /* NULL-terminated: what nn_undo_load()/nn_undo_parse() accept. */
 extern const struct nn_change_ops *const nn_change_kinds[];

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "nicnuma/core/ctx.h"
-#include "nicnuma/act/affinity.h"
+#include "irq/affinity.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/act/apply_internal.h"
 

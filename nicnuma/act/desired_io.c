@@ -38,7 +38,7 @@ int nn_desired_read(struct nn_ctx *ctx, const char *path, struct nn_desired *d)
 	if (err == -ENOENT)
 		return err;
 	if (err) {
-		nn_err(ctx, "cannot read %s: %s", path, strerror(-err));
+		nn_err(ctx, "cannot read %s: %s", path, nn_read_strerror(err));
 		return err;
 	}
 	err = nn_desired_parse(path, text, len, d, why, sizeof(why));

@@ -13,7 +13,7 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/core/fsroot.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 #include "nicnuma/act/change_kinds.h"
 
 #define ENABLED_NAME "enabled.json"

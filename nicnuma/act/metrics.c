@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,7 +20,7 @@
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/discover/coexist.h"
-#include "nicnuma/discover/hugepages.h"
+#include "hugepages/hugepages.h"
 #include "nicnuma/discover/pcie.h"
 #include "nicnuma/act/persist.h"
 #include "nicnuma/act/watch.h"
@@ -550,7 +551,7 @@ static void read_watch(struct nn_ctx *ctx, struct nn_metrics_watch *w)
 	if (err == -EINVAL)
 		nn_warn(ctx, NN_WATCH_RUNDIR_JSON, "not a JSON object: watcher state ignored");
 	else if (err && err != -ENOENT)
-		nn_warn(ctx, NN_WATCH_RUNDIR_JSON, "cannot read: %s", strerror(-err));
+		nn_warn(ctx, NN_WATCH_RUNDIR_JSON, "cannot read: %s", nn_read_strerror(err));
 	if (!err)
 		nn_metrics_watch_from_state(&st, w);
 	nn_watch_state_free(&st);
@@ -639,7 +640,17 @@ int nn_metrics_write_file(const char *path, const char *text, size_t len)
 	if (!dir)
 		return -ENOMEM;
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	err = dfd < 0 ? -errno : nn_write_atomic_at(dfd, base, text, len, 0644);
+	err = dfd < 0 ? -errno : 0;
+	/* A directory at the path (planted in a textfile directory another
+	 * user can write) is said before any temp file is made. */
+	if (!err) {
+		struct stat st;
+
+		if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
+			err = -EISDIR;
+	}
+	if (!err)
+		err = nn_write_atomic_at(dfd, base, text, len, 0644);
 	if (dfd >= 0)
 		close(dfd);
 	free(dir);

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -17,9 +16,10 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/plan/desired.h"
 #include "nicnuma/core/fsroot.h"
+#include "nicnuma/core/trust.h"
 #include "nicnuma/act/persist.h"
 #include "nicnuma/act/sd_notify.h"
-#include "nicnuma/plan/unitfile.h"
+#include "nicnuma/core/unitfile.h"
 #include "nicnuma/act/watch.h"
 #include "nn_version.h"
 
@@ -103,6 +103,43 @@ int nn_watch_unit_text(const struct nn_unit_opts *o, struct nn_sb *sb)
 "RestartSec=2\n"
 "TimeoutStartSec=300\n"
 "%s%.0d%s"
+"# Sandbox (docs/persist.md): it writes /proc/irq, sysfs (xps_cpus,\n"
+"# nr_hugepages), /proc/sys/vm/compact_memory, its state and run directories\n"
+"# and irqbalance's runtime drop-in; the rest of the system is read-only.\n"
+"# CAP_NET_ADMIN: xps_cpus, ethtool -L and the RSS queries; CAP_SYS_PTRACE:\n"
+"# /proc/PID/exe and environ of the system's irqbalance; CAP_KILL: signals\n"
+"# to an irqbalance outside systemd.\n"
+"CapabilityBoundingSet=CAP_NET_ADMIN CAP_SYS_PTRACE CAP_KILL\n"
+"NoNewPrivileges=yes\n"
+"ProtectSystem=strict\n"
+"StateDirectory=nicnuma\n"
+"StateDirectoryMode=0700\n"
+"RuntimeDirectory=nicnuma\n"
+"RuntimeDirectoryMode=0755\n"
+"RuntimeDirectoryPreserve=yes\n"
+"ReadWritePaths=-/run/systemd/system\n"
+"ProtectHome=yes\n"
+"PrivateTmp=yes\n"
+"PrivateMounts=yes\n"
+"PrivateDevices=yes\n"
+"ProtectKernelModules=yes\n"
+"ProtectKernelLogs=yes\n"
+"ProtectControlGroups=yes\n"
+"ProtectClock=yes\n"
+"ProtectHostname=yes\n"
+"RestrictNamespaces=yes\n"
+"RestrictRealtime=yes\n"
+"RestrictSUIDSGID=yes\n"
+"RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_INET AF_INET6\n"
+"IPAddressDeny=any\n"
+"LockPersonality=yes\n"
+"MemoryDenyWriteExecute=yes\n"
+"RemoveIPC=yes\n"
+"SystemCallArchitectures=native\n"
+"SystemCallFilter=@system-service\n"
+"SystemCallFilter=~@mount\n"
+"SystemCallErrorNumber=EPERM\n"
+"UMask=0022\n"
 "\n"
 "[Install]\n"
 "WantedBy=multi-user.target\n",
@@ -173,41 +210,11 @@ bool nn_systemd_booted(struct nn_ctx *ctx)
 	return nn_root_is_live(&ctx->root) && !nn_root_access(&ctx->root, "/run/systemd/system", F_OK);
 }
 
-/* fork + exec with stdout to @out (NULL: /dev/null); the exit status. */
+/* Every helper by absolute path with the fixed environment (core/trust.h):
+ * a root shell's PATH never picks the systemctl that runs. */
 static int run(char *const argv[], char *out, size_t outlen)
 {
-	int p[2] = { -1, -1 }, status;
-	pid_t pid;
-
-	if (out && pipe2(p, O_CLOEXEC) < 0)
-		return -errno;
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		int fd = open("/dev/null", O_RDWR);
-
-		if (fd >= 0) {
-			dup2(fd, STDIN_FILENO);
-			dup2(out ? p[1] : fd, STDOUT_FILENO);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (out) {
-		size_t len = 0;
-		ssize_t n;
-
-		close(p[1]);
-		while (len + 1 < outlen && (n = read(p[0], out + len, outlen - 1 - len)) > 0)
-			len += (size_t)n;
-		out[len] = '\0';
-		close(p[0]);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return nn_run_helper(argv, out, outlen);
 }
 
 int nn_systemctl(struct nn_ctx *ctx, const char *verb, const char *flag, bool unit)

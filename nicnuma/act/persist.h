@@ -10,7 +10,7 @@
  *    --config, and Conflicts=irqbalance.service when irqbalance = stop.
  * Both carry ConditionPathExists= on the desired-state file, so a unit
  * enabled without one is skipped instead of failing in a restart loop.
- * Every word in ExecStart= goes through nn_sd_quote() (plan/unitfile.h: the
+ * Every word in ExecStart= goes through nn_sd_quote() (nicnuma/core/unitfile.h: the
  * one systemd quoter); the condition path has % doubled and may hold no
  * control character or surrounding blank.
  */

@@ -7,7 +7,7 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/act/apply_internal.h"
-#include "nicnuma/act/hp_set.h"
+#include "hugepages/hp_set.h"
 
 static const char *const status_names[] = {
 	[NN_VAL_PENDING] = "pending",

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "nicnuma/core/strbuf.h"
-#include "nicnuma/discover/hugepages.h"
+#include "hugepages/hugepages.h"
 #include "nicnuma/act/script.h"
 #include "nicnuma/act/script_internal.h"
 

@@ -37,7 +37,7 @@
 	"}\n"
 
 /* Which irqbalance is the system's, and what of its command line may go back
- * to it: the rules of discover/irqbalance_id.c, shared by the script and its
+ * to it: the rules of irq/irqbalance_id.c, shared by the script and its
  * restore script. A process name proves nothing (anyone can name a program
  * irqbalance): under systemd it is the unit's MainPID, otherwise a uid-0
  * process running a root-owned binary in a system directory. */

@@ -26,7 +26,7 @@
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/discover/host.h"
 #include "nicnuma/plan/plan.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 #include "nicnuma/act/watch.h"
 #include "nicnuma/plan/watch_decide.h"
 #include "nicnuma/act/watch_nl.h"
@@ -86,10 +86,11 @@ static void flush_warnings(struct nn_ctx *ctx)
 {
 	size_t i;
 
+	/* One line each, through the print layer's rule (core/print.h). */
 	for (i = 0; i < ctx->nwarns; i++)
-		fprintf(stderr, "%s: warning: %s%s%s\n", ctx->prog,
-			ctx->warns[i].file ? ctx->warns[i].file : "", ctx->warns[i].file ? ": " : "",
-			ctx->warns[i].msg);
+		nn_fprintf_text(stderr, "%s: warning: %s%s%s\n", ctx->prog,
+				ctx->warns[i].file ? ctx->warns[i].file : "",
+				ctx->warns[i].file ? ": " : "", ctx->warns[i].msg);
 	nn_warnings_clear(ctx);
 }
 
@@ -161,7 +162,7 @@ static void note_missing(struct watcher *w, const char **missing, size_t n)
 			}
 			w->gone = v;
 			w->ngone++;
-			fprintf(stderr, "%s: %s is not on the host: forgotten until it comes back\n",
+			nn_fprintf_text(stderr, "%s: %s is not on the host: forgotten until it comes back\n",
 				w->ctx->prog, missing[i]);
 		}
 	for (i = 0; i < w->ngone;) {
@@ -173,7 +174,7 @@ static void note_missing(struct watcher *w, const char **missing, size_t n)
 			i++;
 			continue;
 		}
-		fprintf(stderr, "%s: %s is back\n", w->ctx->prog, w->gone[i]);
+		nn_fprintf_text(stderr, "%s: %s is back\n", w->ctx->prog, w->gone[i]);
 		free(w->gone[i]);
 		w->gone[i] = w->gone[--w->ngone];
 	}
@@ -281,19 +282,19 @@ static int reconcile(struct watcher *w, const char *trigger, bool periodic, bool
 	if (w->last.changed || rep.irqb_done) {
 		w->applies++;
 		if (periodic)
-			fprintf(stderr, "%s: drift: %zu values rewritten by someone else; re-applied "
+			nn_fprintf_text(stderr, "%s: drift: %zu values rewritten by someone else; re-applied "
 				"in %.0f ms\n", ctx->prog, w->last.changed, w->last.ms);
 		else
-			fprintf(stderr, "%s: applied %zu values after %s in %.0f ms\n", ctx->prog,
+			nn_fprintf_text(stderr, "%s: applied %zu values after %s in %.0f ms\n", ctx->prog,
 				w->last.changed, trigger, w->last.ms);
 	} else if (ctx->verbose) {
-		fprintf(stderr, "%s: %s: nothing to change (%.0f ms)\n", ctx->prog, trigger, w->last.ms);
+		nn_fprintf_text(stderr, "%s: %s: nothing to change (%.0f ms)\n", ctx->prog, trigger, w->last.ms);
 	}
 	if (rep.counts[NN_VAL_FAILED])
-		fprintf(stderr, "%s: %zu values failed after %s (see warnings)\n", ctx->prog,
+		nn_fprintf_text(stderr, "%s: %zu values failed after %s (see warnings)\n", ctx->prog,
 			rep.counts[NN_VAL_FAILED], trigger);
 	if (rep.rolled_back)
-		fprintf(stderr, "%s: apply failed after %s and was rolled back\n", ctx->prog, trigger);
+		nn_fprintf_text(stderr, "%s: apply failed after %s and was rolled back\n", ctx->prog, trigger);
 out:
 	nn_state_unlock(lock);
 	flush_warnings(ctx);
@@ -363,7 +364,7 @@ static int loop_open(struct nn_ctx *ctx, struct loop *l, bool live)
 		}
 		l->nl_open = true;
 		if (l->nl.why_no_ethtool[0])
-			fprintf(stderr, "%s: %s\n", ctx->prog, l->nl.why_no_ethtool);
+			nn_fprintf_text(stderr, "%s: %s\n", ctx->prog, l->nl.why_no_ethtool);
 	}
 	err = add_fd(l, l->sfd, TAG_SIG);
 	if (!err)
@@ -399,7 +400,7 @@ static void print_event(const struct nn_wev *ev, int rel)
 	static const char *const types[] = { "link", "link_del", "channels", "uevent", "periodic",
 					     "config" };
 
-	printf("event=%s ifindex=%d flags=0x%x ifname=%s pci=%s action=%s subsystem=%s relevant=%d\n",
+	nn_fprintf_text(stdout, "event=%s ifindex=%d flags=0x%x ifname=%s pci=%s action=%s subsystem=%s relevant=%d\n",
 	       types[ev->type], ev->ifindex, ev->flags, ev->ifname[0] ? ev->ifname : "-",
 	       ev->pci[0] ? ev->pci : "-", ev->action[0] ? ev->action : "-",
 	       ev->subsystem[0] ? ev->subsystem : "-", rel);
@@ -413,24 +414,24 @@ static int drain(struct watcher *w, struct loop *l, enum nn_wsrc src, bool print
 {
 	char buf[16384];
 	struct nn_wev evs[32];
-	int fd = nn_watch_nl_fd(&l->nl, src), rel;
 	size_t n, i;
 	ssize_t got;
+	int rel;
 
 	for (;;) {
-		got = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
-		if (got < 0 && errno == EINTR)
+		got = nn_watch_nl_recv(&l->nl, src, buf, sizeof(buf));
+		if (got == -EINTR || got == -EPERM)	/* -EPERM: not the kernel's, dropped */
 			continue;
-		if (got < 0 && errno == ENOBUFS) {
+		if (got == -ENOBUFS) {
 			struct nn_wev ev = { .type = NN_WEV_CONFIG };
 
-			fprintf(stderr, "%s: netlink overrun: events were dropped; rediscovering\n",
+			nn_fprintf_text(stderr, "%s: netlink overrun: events were dropped; rediscovering\n",
 				w->ctx->prog);
 			nn_wd_event(&w->wd, &ev, now_ms());
 			continue;
 		}
 		if (got <= 0)
-			return got < 0 && errno != EAGAIN ? -errno : 0;
+			return got < 0 && got != -EAGAIN ? (int)got : 0;
 		n = nn_watch_nl_decode(src, l->nl.ethtool_family, buf, (size_t)got, evs, 32);
 		for (i = 0; i < n; i++) {
 			rel = nn_wd_event(&w->wd, &evs[i], now_ms());
@@ -449,7 +450,7 @@ static int on_signal(struct watcher *w, struct loop *l)
 
 	while (read(l->sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (si.ssi_signo != SIGHUP) {
-			fprintf(stderr, "%s: %s: exiting\n", w->ctx->prog, strsignal((int)si.ssi_signo));
+			nn_fprintf_text(stderr, "%s: %s: exiting\n", w->ctx->prog, strsignal((int)si.ssi_signo));
 			return 1;
 		}
 		{
@@ -457,7 +458,7 @@ static int on_signal(struct watcher *w, struct loop *l)
 			struct nn_wev ev = { .type = NN_WEV_CONFIG };
 
 			if (nn_desired_read(w->ctx, w->o->config, &nd)) {
-				fprintf(stderr, "%s: SIGHUP: keeping the desired state as it was\n",
+				nn_fprintf_text(stderr, "%s: SIGHUP: keeping the desired state as it was\n",
 					w->ctx->prog);
 				continue;
 			}
@@ -517,7 +518,7 @@ static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 			    (w->o->timeout_s && now >= start + (uint64_t)w->o->timeout_s * 1000))
 				return 0;
 			if (nn_wd_due(&w->wd, now)) {
-				printf("reconcile trigger=\"%s\" coalesced=%u\n", w->wd.trigger,
+				nn_fprintf_text(stdout, "reconcile trigger=\"%s\" coalesced=%u\n", w->wd.trigger,
 				       w->wd.npending);
 				fflush(stdout);
 				nn_wd_ran(&w->wd, now);
@@ -585,12 +586,16 @@ int nn_watch_lock(struct nn_ctx *ctx, int *holder)
 	if (dfd >= 0) {
 		/* No O_TRUNC: a planted link is refused below before any write. */
 		fd = openat(dfd, "watch.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
-			    0644);
+			    0600);
 		if (fd < 0)
 			fd = -errno;
 		close(dfd);
 	}
-	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1)) {
+	/* Only its owner may open the lock: a user who could open it could
+	 * hold LOCK_SH and keep every watcher from starting. An older 0644
+	 * lock is tightened. */
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+			st.st_uid != geteuid() || ((st.st_mode & 077) && fchmod(fd, 0600) < 0))) {
 		close(fd);
 		fd = -EPERM;
 	}
@@ -637,9 +642,14 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 	lock = nn_watch_lock(ctx, &holder);
 	if (lock < 0) {
 		err = lock;
-		if (err == -EBUSY)
-			nn_err(ctx, "refusing: another nicnuma watch is running (pid %d, %s/watch.lock)",
-			       holder, NN_WATCH_RUNDIR);
+		if (err == -EBUSY) {
+			char who[32] = "unknown";
+
+			if (holder > 0)
+				snprintf(who, sizeof(who), "%d", holder);
+			nn_err(ctx, "refusing: another nicnuma watch is running: pid %s holds %s/watch.lock",
+			       who, NN_WATCH_RUNDIR);
+		}
 		goto out;
 	}
 	err = nn_desired_read(ctx, o->config, &w.d);
@@ -670,7 +680,7 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 		goto out;
 	}
 	if (nn_sd_open(&w.sd))
-		fprintf(stderr, "%s: NOTIFY_SOCKET is set but libsystemd.so.0 cannot be loaded: "
+		nn_fprintf_text(stderr, "%s: NOTIFY_SOCKET is set but libsystemd.so.0 cannot be loaded: "
 			"no readiness or watchdog messages\n", ctx->prog);
 	{
 		uint64_t usec = nn_sd_watchdog_usec(&w.sd);
@@ -681,7 +691,7 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 		}
 	}
 	notify(&w, "READY=1");
-	fprintf(stderr, "%s: watching %zu NICs (%s%s; settle %u ms, re-check every %u s)\n",
+	nn_fprintf_text(stderr, "%s: watching %zu NICs (%s%s; settle %u ms, re-check every %u s)\n",
 		ctx->prog, w.d.nnics, live ? "link, uevent" : "fake root: timer only",
 		w.ethtool ? ", ethtool" : "", w.d.settle_ms, w.d.interval_s);
 	err = run_loop(&w, &l, false);

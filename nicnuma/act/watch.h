@@ -39,9 +39,10 @@ struct nn_watch_opts {
 int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o);
 
 /* Takes the watcher lock, /run/nicnuma/watch.lock inside the root (created
- * 0644; opened O_NOFOLLOW without O_TRUNC, must be a regular file with one
- * link), flock'd exclusively, the pid written after. Returns the fd, or
- * -EBUSY with *@holder the pid it names (0 unknown). Looking at it without
+ * 0600 and owned by the euid, so nobody else can open it to hold it;
+ * opened O_NOFOLLOW without O_TRUNC, must be a regular file with one link),
+ * flock'd exclusively, the pid written after. Returns the fd, or -EBUSY with
+ * *@holder the pid holding it (nn_watch_lock_holder; 0 unknown). Looking at it without
  * taking it: nn_watch_lock_held() (discover/coexist.h). */
 int nn_watch_lock(struct nn_ctx *ctx, int *holder);
 

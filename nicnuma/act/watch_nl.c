@@ -102,6 +102,9 @@ int nn_watch_nl_open(struct nn_watch_nl *nl)
 			   NETLINK_KOBJECT_UEVENT);
 	if (nl->ue_fd < 0 || bind(nl->ue_fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		goto fail;
+	/* The sender's credentials with every uevent (nn_watch_nl_recv). */
+	if (setsockopt(nl->ue_fd, SOL_SOCKET, SO_PASSCRED, &(int){ 1 }, sizeof(int)) < 0)
+		goto fail;
 	/* blocking for the one request/answer, then non-blocking */
 	nl->genl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
 	if (!nl->genl || mnl_socket_bind(nl->genl, 0, MNL_SOCKET_AUTOPID) < 0)
@@ -151,6 +154,46 @@ int nn_watch_nl_fd(const struct nn_watch_nl *nl, enum nn_wsrc src)
 		return nl->ue_fd;
 	}
 	return -1;
+}
+
+ssize_t nn_watch_nl_recv(const struct nn_watch_nl *nl, enum nn_wsrc src, void *buf, size_t len)
+{
+	union {
+		char b[CMSG_SPACE(sizeof(struct ucred))];
+		struct cmsghdr align;
+	} ctl;
+	struct sockaddr_nl from;
+	struct iovec iov = { buf, len };
+	struct msghdr mh = {
+		.msg_name = &from, .msg_namelen = sizeof(from), .msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = ctl.b, .msg_controllen = sizeof(ctl.b),
+	};
+	const struct ucred *cred = NULL;
+	struct cmsghdr *c;
+	ssize_t n;
+
+	memset(&from, 0, sizeof(from));
+	n = recvmsg(nn_watch_nl_fd(nl, src), &mh, MSG_DONTWAIT);
+	if (n < 0)
+		return -errno;
+	/* Every event is the kernel's: port id 0. A process in a network
+	 * namespace it owns can send to these groups too (systemd's device
+	 * monitor drops such messages the same way). */
+	if (mh.msg_namelen < sizeof(from) || from.nl_family != AF_NETLINK || from.nl_pid != 0)
+		return -EPERM;
+	if (src != NN_WSRC_UEVENT)
+		return n;
+	/* A uevent: sent to the kernel's group 1, with credentials (SO_PASSCRED)
+	 * of root (uid 0 in this namespace), as the kernel's broadcast has. */
+	if (!(from.nl_groups & 1))
+		return -EPERM;
+	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS &&
+		    c->cmsg_len >= CMSG_LEN(sizeof(struct ucred)))
+			cred = (const struct ucred *)CMSG_DATA(c);
+	if (!cred || cred->uid != 0)
+		return -EPERM;
+	return n;
 }
 
 struct decode {

@@ -11,6 +11,7 @@
 #define NICNUMA_WATCH_NL_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "nicnuma/plan/watch_decide.h"
 
@@ -28,6 +29,12 @@ enum nn_wsrc { NN_WSRC_RTNL, NN_WSRC_ETHTOOL, NN_WSRC_UEVENT };
 int nn_watch_nl_open(struct nn_watch_nl *nl);
 void nn_watch_nl_close(struct nn_watch_nl *nl);
 int nn_watch_nl_fd(const struct nn_watch_nl *nl, enum nn_wsrc src);
+
+/* Receives one datagram of @src into @buf (recvmsg, non-blocking): its
+ * length, -EAGAIN when none is waiting, -EPERM for one that is not the
+ * kernel's (sender port id not 0; for a uevent also not to group 1 or
+ * without root's SCM_CREDENTIALS), which the caller drops, or -errno. */
+ssize_t nn_watch_nl_recv(const struct nn_watch_nl *nl, enum nn_wsrc src, void *buf, size_t len);
 
 /* Decodes one datagram of @src into up to @max events; returns how many. */
 size_t nn_watch_nl_decode(enum nn_wsrc src, unsigned int ethtool_family, const void *buf,

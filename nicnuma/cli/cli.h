@@ -4,8 +4,9 @@
 #define NICNUMA_CLI_H
 
 #include "nicnuma/core/ctx.h"
+#include "opts.h"
 
-/* Each command parses its own options (getopt_long, exact names; global
+/* Each command parses its options with its table (opts.h; global
  * --root/--json/-v were already taken out of argv by main) and returns an exit
  * status: NN_EXIT_OK, NN_EXIT_WARN or NN_EXIT_ERROR. argv[0] is the command. */
 typedef int (*nn_cmd_fn)(struct nn_ctx *ctx, int argc, char **argv);
@@ -14,6 +15,8 @@ struct nn_cmd {
 	const char *name;
 	nn_cmd_fn fn;
 	const char *summary;
+	/* its option tables: the command's, then modes with their own --help */
+	const struct nn_cmd_desc *descs[5];
 };
 
 /* Discovery commands (cmd_topo.c, cmd_nics.c). */

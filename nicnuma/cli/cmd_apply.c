@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cmd_apply.c - "nicnuma apply": carry out a plan, snapshot first, read back after */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,16 +12,40 @@
 #include "plan_opts.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/discover/host.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/discover/coexist.h"
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma [--root DIR] [--json] apply [--plan FILE] [--dry-run] [--keep-going]\n"
-"               [--irqbalance stop|ban|ignore] [--state-dir DIR] [PLAN OPTIONS]\n"
-"\n"
+enum { OPT_KEEP_GOING = NN_OPT_OWN, OPT_COEXIST };
+
+static const struct nn_opt opts[] = {
+	{ "plan", 0, NN_ARG_REQUIRED, "FILE", "apply this plan instead of planning now", NN_OPT_PLAN },
+	{ "dry-run", 'n', NN_ARG_NONE, NULL, "print current -> planned for every value; write nothing", 'n' },
+	{ "keep-going", 0, NN_ARG_NONE, NULL, "on a fatal write error, go on instead of rolling back",
+	  OPT_KEEP_GOING },
+	{ "coexist", 0, NN_ARG_NONE, NULL, "apply although another owner of IRQ placement was found (tuned, "
+	  "a .link file, irqbalance bans, nicnuma watch; see 'nicnuma enable --help'); refused otherwise "
+	  "(exit 2)", OPT_COEXIST },
+	{ "irqbalance", 0, NN_ARG_REQUIRED, "MODE", "what to do with a running irqbalance, which would\n"
+	  "rewrite the planned affinities on its next pass:\n"
+	  "stop    (default) systemctl disable --now under systemd,\n"
+	  "        else SIGTERM it, remembering its command line and\n"
+	  "        IRQBALANCE_* environment so rollback restarts it\n"
+	  "ban     keep it, restarted with --policyscript=STATE_DIR/\n"
+	  "        irqbalance-ban.sh, which bans the planned IRQs\n"
+	  "ignore  leave it running (the plan will not last)\n"
+	  "(default: the plan file's choice, else stop)", NN_OPT_IRQBALANCE },
+	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "snapshots and the lock (default /var/lib/nicnuma, or "
+	  "$NICNUMA_STATE_DIR); resolved inside --root, so a fixture tree keeps its own snapshots",
+	  NN_OPT_STATE_DIR },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_apply = {
+	.name = "apply",
+	.usage = "nicnuma [--root DIR] [--json] apply [--plan FILE] [--dry-run] [--keep-going]\n"
+		 "               [--irqbalance stop|ban|ignore] [--state-dir DIR] [PLAN OPTIONS]",
+	.intro =
 "Put every planned queue IRQ, XPS mask (and, with --channels, channel count)\n"
 "in place. Without --plan, the discovered host is planned with the same rules\n"
 "and options as 'nicnuma plan'; with --plan FILE (from 'nicnuma plan --json',\n"
@@ -48,34 +71,12 @@ static void usage(FILE *fp)
 "value that reads back different, rolls back everything changed so far.\n"
 "A lock (flock on STATE_DIR/lock), taken before the host is read, keeps two\n"
 "applies from running at once. A plan whose snapshot would be larger than\n"
-"rollback reads (16 MiB) is refused before anything is written.\n"
-"\n"
-"Options:\n"
-"      --plan FILE       apply this plan instead of planning now\n"
-"  -n, --dry-run         print current -> planned for every value; write nothing\n"
-"      --keep-going      on a fatal write error, go on instead of rolling back\n"
-"      --coexist         apply although another owner of IRQ placement was found\n"
-"                        (tuned, a .link file, irqbalance bans, nicnuma watch;\n"
-"                        see 'nicnuma enable --help'); refused otherwise (exit 2)\n"
-"      --irqbalance MODE what to do with a running irqbalance, which would\n"
-"                        rewrite the planned affinities on its next pass:\n"
-"                        stop    (default) systemctl disable --now under systemd,\n"
-"                                else SIGTERM it, remembering its command line and\n"
-"                                IRQBALANCE_* environment so rollback restarts it\n"
-"                        ban     keep it, restarted with --policyscript=STATE_DIR/\n"
-"                                irqbalance-ban.sh, which bans the planned IRQs\n"
-"                        ignore  leave it running (the plan will not last)\n"
-"                        (default: the plan file's choice, else stop)\n"
-"      --state-dir DIR   snapshots and the lock (default /var/lib/nicnuma, or\n"
-"                        $NICNUMA_STATE_DIR); resolved inside --root, so a fixture\n"
-"                        tree keeps its own snapshots\n"
-"  -h, --help            this help\n"
-"\n"
-"Plan options (as for 'nicnuma plan'; without --plan only; --irqbalance is\n"
-"the one above):\n"
-NN_PLAN_OPTS_HELP_NO_IRQB
-NN_PLAN_RSS_HELP
-"\n"
+"rollback reads (16 MiB) is refused before anything is written.\n",
+	.opts = opts,
+	.groups = NN_GROUP_PLAN | NN_GROUP_RSS,
+	.group_title = "Plan options (as for 'nicnuma plan'; without --plan only; --irqbalance is\n"
+		       "the one above):\n",
+	.outro =
 "Under --root DIR the files under DIR are written (a writable copy of a captured\n"
 "tree); irqbalance, channels and anything else live are reported 'not touched\n"
 "(fake root)'.\n"
@@ -94,21 +95,7 @@ NN_PLAN_RSS_HELP
 "\n"
 "Example:\n"
 "  nicnuma plan --json > p.json && nicnuma apply --plan p.json --dry-run\n"
-"  nicnuma apply --plan p.json --irqbalance ban && nicnuma check --plan p.json\n");
-}
-
-enum { OPT_KEEP_GOING = 0x400, OPT_COEXIST };
-
-static const struct option longopts[] = {
-	{ "plan", required_argument, NULL, NN_OPT_PLAN },
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
-	{ "coexist", no_argument, NULL, OPT_COEXIST },
-	{ "state-dir", required_argument, NULL, NN_OPT_STATE_DIR },
-	{ "help", no_argument, NULL, 'h' },
-	NN_PLAN_LONGOPTS,
-	NN_PLAN_RSS_LONGOPT,
-	{ NULL, 0, NULL, 0 },
+"  nicnuma apply --plan p.json --irqbalance ban && nicnuma check --plan p.json\n",
 };
 
 static double now_ms(void)
@@ -131,24 +118,16 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	bool irqb_given = false, plan_opts = false, coexist = false;
 	double t0 = now_ms();
 	int opt, err, ret = NN_EXIT_ERROR, lock = -1;
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	size_t i;
 
 	memset(&host, 0, sizeof(host));
 	memset(&plan, 0, sizeof(plan));
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "nh", longopts, NULL)) != -1) {
-		if (opt == NN_OPT_IRQBALANCE)
-			irqb_given = true;
-		err = nn_plan_opt(ctx, opt, optarg, &popts);
-		if (err < 0)
-			goto out;
-		if (err == 0) {
-			plan_opts |= opt != NN_OPT_IRQBALANCE;
-			continue;
-		}
+	st.plan = &popts;
+	while ((opt = nn_opt_next(ctx, &nn_desc_apply, &st)) > 0) {
 		switch (opt) {
 		case NN_OPT_PLAN:
-			plan_file = optarg;
+			plan_file = st.arg;
 			break;
 		case 'n':
 			aopts.dry_run = true;
@@ -160,21 +139,16 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 			coexist = true;
 			break;
 		case NN_OPT_STATE_DIR:
-			ctx->state_dir = optarg;
+			ctx->state_dir = st.arg;
 			break;
-		case 'h':
-			usage(stdout);
-			ret = NN_EXIT_OK;
-			goto out;
-		default:
-			usage(stderr);
-			goto out;
 		}
 	}
-	if (optind < argc) {
-		nn_err(ctx, "apply: unexpected argument '%s' (see nicnuma apply --help)", argv[optind]);
+	if (opt < 0) {
+		ret = nn_opt_exit(opt);
 		goto out;
 	}
+	irqb_given = st.plan_given & NN_PLAN_GIVEN(NN_OPT_IRQBALANCE);
+	plan_opts = st.plan_given & ~NN_PLAN_GIVEN(NN_OPT_IRQBALANCE);
 	if (plan_file && plan_opts) {
 		nn_err(ctx, "apply: plan options (--nics, --cpus, ...) make a new plan; they "
 		       "cannot change --plan %s", plan_file);

@@ -13,7 +13,6 @@
  * plan/bench*.c's and act/bench_exec.c's.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,29 +24,16 @@
 #include "cli.h"
 #include "nicnuma/act/bench_exec.h"
 #include "nicnuma/plan/bench_html.h"
+#include "nicnuma/act/bench_save.h"
 #include "nicnuma/discover/topo.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 
 #define BENCH_PAGES NN_BENCH_PAGES
 #define NPCT NN_BENCH_NPCT
 
 enum {
-	OPT_DURATION = 256, OPT_REPEAT, OPT_PCI, OPT_SIZE, OPT_RATE, OPT_IN_MEMORY, OPT_FWD, OPT_STATE_DIR,
+	OPT_DURATION = NN_OPT_OWN, OPT_REPEAT, OPT_PCI, OPT_SIZE, OPT_RATE, OPT_IN_MEMORY, OPT_FWD, OPT_STATE_DIR,
 	OPT_REPORT,
-};
-
-static const struct option long_opts[] = {
-	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "repeat", required_argument, NULL, OPT_REPEAT },
-	{ "pci", required_argument, NULL, OPT_PCI },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "rate", required_argument, NULL, OPT_RATE },
-	{ "in-memory", no_argument, NULL, OPT_IN_MEMORY },
-	{ "fwd", required_argument, NULL, OPT_FWD },
-	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
-	{ "report", required_argument, NULL, OPT_REPORT },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
 };
 
 struct bench {
@@ -73,13 +59,39 @@ struct bench {
 	bool interrupted;
 };
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma [--json] bench mismatch [--duration S] [--repeat N] [--pci ADDR[,ADDR]]\n"
-"                                [--size B[,B...]] [--rate PPS] [--in-memory] [--fwd PATH]\n"
-"                                [--state-dir DIR] [--report DIR]\n"
-"\n"
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static const struct nn_opt opts[] = {
+	{ "duration", 0, NN_ARG_REQUIRED, "S", "seconds per run (default 5)", OPT_DURATION },
+	{ "repeat", 0, NN_ARG_REQUIRED, "N", "runs per row (default 3)", OPT_REPEAT },
+	{ "pci", 0, NN_ARG_REQUIRED, "A[,B]", "real ports instead of virtual ones", OPT_PCI },
+	{ "size", 0, NN_ARG_REQUIRED, "B[,B...]", "frame bytes without FCS, 60..1514 (default 64); a list (64,1500) runs "
+	  "every row at each size (up to " STR(NN_BENCH_MAX_SIZES) ")", OPT_SIZE },
+	{ "rate", 0, NN_ARG_REQUIRED, "PPS", "generator rate, 0 = flat out (default 0). Flat out, the latency is "
+	  "mostly queueing in full rings; give a rate below the matched row's "
+	  "Mpps to compare latency at a load", OPT_RATE },
+	{ "in-memory", 0, NN_ARG_NONE, NULL, "use the free hugepages as they are; without it, the 2 MB pages each "
+	  "mbuf node lacks (" STR(BENCH_PAGES) ") are added to nr_hugepages for the benchmark and "
+	  "given back afterwards, through an undo log like apply's: if the bench "
+	  "is killed, 'nicnuma rollback' gives them back. EAL always runs "
+	  "--in-memory, so no rtemap file outlives a run", OPT_IN_MEMORY },
+	{ "fwd", 0, NN_ARG_REQUIRED, "PATH", "the nicnuma-fwd binary (default: next to nicnuma, or "
+	  "../dpdk-app/nicnuma-fwd in a build tree)", OPT_FWD },
+	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "where the hugepage undo log and lock go (default /var/lib/nicnuma)", OPT_STATE_DIR },
+	{ "report", 0, NN_ARG_REQUIRED, "DIR", "also write DIR/report.json (the --json document with the command) and "
+	  "DIR/report.html: one self-contained page with the host, the commands, "
+	  "every row and SVG charts (latency CDFs on a log axis, Mpps with "
+	  "min-max)", OPT_REPORT },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_bench = {
+	.name = "bench",
+	.usage = "nicnuma [--json] bench mismatch [--duration S] [--repeat N] [--pci ADDR[,ADDR]]\n"
+		 "                                [--size B[,B...]] [--rate PPS] [--in-memory] [--fwd PATH]\n"
+		 "                                [--state-dir DIR] [--report DIR]",
+	.intro =
 "Measure what NUMA misplacement costs on this host. The same forwarder\n"
 "(nicnuma-fwd), the same traffic and duration run with its forwarding lcores and\n"
 "its packet memory (mbuf pools, descriptor rings) on the port's node ('local') or\n"
@@ -98,39 +110,14 @@ static void usage(FILE *fp)
 "lcore sends stamped frames through the forwarder and back (needs no NIC). With\n"
 "--pci, the given DPDK-bound ports (vfio-pci) forward a seeded burst between them\n"
 "(cable them back to back or feed them from a traffic generator); latency then\n"
-"needs the in-process generator and is not shown.\n"
-"\n"
-"Options:\n"
-"      --duration S     seconds per run (default 5)\n"
-"      --repeat N       runs per row (default 3)\n"
-"      --pci A[,B]      real ports instead of virtual ones\n"
-"      --size B[,B...]  frame bytes without FCS, 60..1514 (default 64); a list\n"
-"                       (64,1500) runs every row at each size (up to %d)\n"
-"      --rate PPS       generator rate, 0 = flat out (default 0). Flat out, the\n"
-"                       latency is mostly queueing in full rings; give a rate\n"
-"                       below the matched row's Mpps to compare latency at a load\n"
-"      --in-memory      use the free hugepages as they are; without it, the 2 MB\n"
-"                       pages each mbuf node lacks (%d) are added to nr_hugepages\n"
-"                       for the benchmark and given back afterwards, through an\n"
-"                       undo log like apply's: if the bench is killed, 'nicnuma\n"
-"                       rollback' gives them back. EAL always runs --in-memory, so\n"
-"                       no rtemap file outlives a run\n"
-"      --fwd PATH       the nicnuma-fwd binary (default: next to nicnuma, or\n"
-"                       ../dpdk-app/nicnuma-fwd in a build tree)\n"
-"      --state-dir DIR  where the hugepage undo log and lock go (default\n"
-"                       /var/lib/nicnuma)\n"
-"      --report DIR     also write DIR/report.json (the --json document with the\n"
-"                       command) and DIR/report.html: one self-contained page\n"
-"                       with the host, the commands, every row and SVG charts\n"
-"                       (latency CDFs on a log axis, Mpps with min-max)\n"
-"  -h, --help           this help\n"
-"\n"
+"needs the in-process generator and is not shown.\n",
+	.opts = opts,
+	.outro =
 "Trust: on a VM (hypervisor CPU flag) node distances are what the hypervisor\n"
 "declares and guest nodes may share one host node, so the report says so.\n"
 "Exit status: 0 clean, 1 finished with warnings (a run failed, placement not\n"
 "verified), 2 error (bad option, the matched row could not run, interrupted).\n",
-		NN_BENCH_MAX_SIZES, BENCH_PAGES);
-}
+};
 
 static int parse_ull(const char *opt, const char *s, unsigned long long min,
 		     unsigned long long max, unsigned long long *out)
@@ -140,7 +127,7 @@ static int parse_ull(const char *opt, const char *s, unsigned long long min,
 	errno = 0;
 	*out = strtoull(s, &end, 10);
 	if (errno || end == s || *end || s[0] == '-' || *out < min || *out > max) {
-		fprintf(stderr, "nicnuma bench: --%s '%s': expected an integer in %llu..%llu\n", opt,
+		nn_fprintf_text(stderr, "nicnuma bench: --%s '%s': expected an integer in %llu..%llu\n", opt,
 			s, min, max);
 		return -EINVAL;
 	}
@@ -160,97 +147,94 @@ static int parse_sizes(struct bench *b, char *list)
 			return -EINVAL;
 		for (i = 0; i < b->nsizes; i++)
 			if (b->sizes[i] == v) {
-				fprintf(stderr, "nicnuma bench: --size: %llu given twice\n", v);
+				nn_fprintf_text(stderr, "nicnuma bench: --size: %llu given twice\n", v);
 				return -EINVAL;
 			}
 		if (b->nsizes == NN_BENCH_MAX_SIZES) {
-			fprintf(stderr, "nicnuma bench: --size: at most %d sizes\n", NN_BENCH_MAX_SIZES);
+			nn_fprintf_text(stderr, "nicnuma bench: --size: at most %d sizes\n", NN_BENCH_MAX_SIZES);
 			return -EINVAL;
 		}
 		b->sizes[b->nsizes++] = (unsigned int)v;
 	}
 	if (!b->nsizes) {
-		fprintf(stderr, "nicnuma bench: --size: expected B[,B...]\n");
+		nn_fprintf_text(stderr, "nicnuma bench: --size: expected B[,B...]\n");
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static int parse_opts(struct bench *b, int argc, char **argv)
+static int parse_opts(struct nn_ctx *ctx, struct bench *b, int argc, char **argv)
 {
 	unsigned long long v;
 	char *end, *comma;
 	int opt;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
+	char *arg;
+
+	while ((opt = nn_opt_next(ctx, &nn_desc_bench, &st)) > 0) {
+		arg = st.arg;
 		switch (opt) {
 		case OPT_DURATION:
 			errno = 0;
-			b->cfg.duration = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(b->cfg.duration > 0) || b->cfg.duration > 3600) {
-				fprintf(stderr, "nicnuma bench: --duration '%s': expected seconds in (0, 3600]\n",
-					optarg);
+			b->cfg.duration = strtod(arg, &end);
+			if (errno || end == arg || *end || !(b->cfg.duration > 0) || b->cfg.duration > 3600) {
+				nn_fprintf_text(stderr, "nicnuma bench: --duration '%s': expected seconds in (0, 3600]\n",
+					arg);
 				return -EINVAL;
 			}
 			break;
 		case OPT_REPEAT:
-			if (parse_ull("repeat", optarg, 1, 100, &v) < 0)
+			if (parse_ull("repeat", arg, 1, 100, &v) < 0)
 				return -EINVAL;
 			b->cfg.repeat = (unsigned int)v;
 			break;
 		case OPT_PCI:
-			b->cfg.pci[0] = optarg;
+			b->cfg.pci[0] = arg;
 			b->cfg.npci = 1;
-			comma = strchr(optarg, ',');
+			comma = strchr(arg, ',');
 			if (comma) {
 				*comma = '\0';
 				b->cfg.pci[1] = comma + 1;
 				b->cfg.npci = 2;
 				if (strchr(b->cfg.pci[1], ',') || !*b->cfg.pci[1]) {
-					fprintf(stderr, "nicnuma bench: --pci takes one or two addresses\n");
+					nn_fprintf_text(stderr, "nicnuma bench: --pci takes one or two addresses\n");
 					return -EINVAL;
 				}
 			}
 			if (!*b->cfg.pci[0]) {
-				fprintf(stderr, "nicnuma bench: --pci: empty address\n");
+				nn_fprintf_text(stderr, "nicnuma bench: --pci: empty address\n");
 				return -EINVAL;
 			}
 			break;
 		case OPT_SIZE:
-			if (parse_sizes(b, optarg) < 0)
+			if (parse_sizes(b, arg) < 0)
 				return -EINVAL;
 			break;
 		case OPT_REPORT:
-			if (!*optarg) {
-				fprintf(stderr, "nicnuma bench: --report: empty directory\n");
+			if (!*arg) {
+				nn_fprintf_text(stderr, "nicnuma bench: --report: empty directory\n");
 				return -EINVAL;
 			}
-			b->report_dir = optarg;
+			b->report_dir = arg;
 			break;
 		case OPT_RATE:
-			if (parse_ull("rate", optarg, 0, 1000000000000ULL, &b->cfg.rate) < 0)
+			if (parse_ull("rate", arg, 0, 1000000000000ULL, &b->cfg.rate) < 0)
 				return -EINVAL;
 			break;
 		case OPT_IN_MEMORY:
 			b->in_memory = true;
 			break;
 		case OPT_FWD:
-			b->fwd_opt = optarg;
+			b->fwd_opt = arg;
 			break;
 		case OPT_STATE_DIR:
-			b->state_dir = optarg;
+			b->state_dir = arg;
 			break;
-		case 'h':
-			return 1;
-		default:
-			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "nicnuma bench mismatch: unexpected argument '%s'\n", argv[optind]);
-		return -EINVAL;
-	}
+	if (opt < 0)
+		return opt == NN_OPT_HELP ? 1 : -EINVAL;
 	return 0;
 }
 
@@ -635,7 +619,7 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 	int ret, i, z, status = NN_EXIT_ERROR;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(argc < 2 ? stderr : stdout);
+		nn_opt_help(ctx, &nn_desc_bench, argc < 2 ? stderr : stdout);
 		return argc < 2 ? NN_EXIT_ERROR : NN_EXIT_OK;
 	}
 	if (strcmp(argv[1], "mismatch")) {
@@ -653,10 +637,8 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "bench: out of memory");
 		return NN_EXIT_ERROR;
 	}
-	ret = parse_opts(&b, argc - 1, argv + 1);
+	ret = parse_opts(ctx, &b, argc - 1, argv + 1);
 	if (ret) {
-		if (ret > 0)
-			usage(stdout);
 		status = ret > 0 ? NN_EXIT_OK : NN_EXIT_ERROR;
 		goto out;
 	}

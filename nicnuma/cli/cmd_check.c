@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cmd_check.c - "nicnuma check": does the live host still match the plan? */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +15,17 @@
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/discover/coexist.h"
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma [--root DIR] [--json] [-v] check [--plan FILE] [PLAN OPTIONS]\n"
-"       nicnuma [--root DIR] [--json] check --pid PID[,PID...] [--watch S] [--count N]\n"
-"       nicnuma [--json] check --dpdk [--file-prefix P | --socket PATH] [--timeout MS]\n"
-"\n"
+static const struct nn_opt opts[] = {
+	{ "plan", 0, NN_ARG_REQUIRED, "FILE", "the plan to check against ('-' for stdin)", NN_OPT_PLAN },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_check = {
+	.name = "check",
+	.usage = "nicnuma [--root DIR] [--json] [-v] check [--plan FILE] [PLAN OPTIONS]\n"
+		 "       nicnuma [--root DIR] [--json] check --pid PID[,PID...] [--watch S] [--count N]\n"
+		 "       nicnuma [--json] check --dpdk [--file-prefix P | --socket PATH] [--timeout SECONDS]",
+	.intro =
 "Compare the host's IRQ affinities, XPS masks (and channel counts, when the plan\n"
 "sets them) with a plan: the given --plan FILE (checked against this host's\n"
 "shape), or, without one, a fresh plan of this host by the locality rule with\n"
@@ -42,31 +45,18 @@ static void usage(FILE *fp)
 "ports, mempools and lcores and says per port whether the mempool and the\n"
 "polling lcores sit on the port's node: 'mempool remote to its port', 'mempool\n"
 "of this port unknown', 'lcore remote', 'unknown locality' or 'ok'\n"
-"('nicnuma check --dpdk --help').\n"
-"\n"
-"Options:\n"
-"      --plan FILE       the plan to check against ('-' for stdin)\n"
-"  -h, --help            this help\n"
-"\n"
-"Plan options (as for 'nicnuma plan'; without --plan only):\n"
-NN_PLAN_OPTS_HELP
-NN_PLAN_RSS_HELP
-"\n"
+"('nicnuma check --dpdk --help').\n",
+	.opts = opts,
+	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB | NN_GROUP_RSS,
+	.group_title = "Plan options (as for 'nicnuma plan'; without --plan only):\n",
+	.outro =
 "--json: {\"check\":{\"values\":[{\"kind\",\"irq\",\"nic\",\"queue\",\"path\",\"current\",\n"
 "\"expected\",\"status\":\"aligned|drift|managed|skipped\",\"note\"}],\"irqbalance\":\n"
 "{\"running\",\"pid\",\"fenced\",\"drift\"},\"drift_count\"},\"warnings\":[..]}.\n"
 "\n"
 "Exit status: 0 aligned, 1 drift or warnings (such as a PCIe link down-trained\n"
 "or narrower than its ports), 2 error (bad plan, plan for another host,\n"
-"unreadable tree).\n");
-}
-
-static const struct option longopts[] = {
-	{ "plan", required_argument, NULL, NN_OPT_PLAN },
-	{ "help", no_argument, NULL, 'h' },
-	NN_PLAN_LONGOPTS,
-	NN_PLAN_RSS_LONGOPT,
-	{ NULL, 0, NULL, 0 },
+"unreadable tree).\n",
 };
 
 /* The planned NICs' IRQs nicnuma could not place by role (placed like queue
@@ -103,7 +93,8 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	struct nn_plan_opts popts = { 0 };
 	struct nn_check_report rep = { 0 };
 	const char *plan_file = NULL;
-	bool plan_opts = false, irqb_given = false;
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
+	bool plan_opts = false;
 	struct nn_host host;
 	struct nn_plan plan;
 	int opt, err, ret = NN_EXIT_ERROR;
@@ -126,40 +117,20 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	memset(&host, 0, sizeof(host));
 	memset(&plan, 0, sizeof(plan));
 	rep.irqb.pid = -1;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (opt == NN_OPT_IRQBALANCE)
-			irqb_given = true;
-		err = nn_plan_opt(ctx, opt, optarg, &popts);
-		if (err < 0)
-			goto out;
-		if (err == 0) {
-			plan_opts |= opt != NN_OPT_IRQBALANCE;
-			continue;
-		}
-		switch (opt) {
-		case NN_OPT_PLAN:
-			plan_file = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			ret = NN_EXIT_OK;
-			goto out;
-		default:
-			usage(stderr);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		nn_err(ctx, "check: unexpected argument '%s' (see nicnuma check --help)", argv[optind]);
+	st.plan = &popts;
+	while ((opt = nn_opt_next(ctx, &nn_desc_check, &st)) > 0)
+		if (opt == NN_OPT_PLAN)
+			plan_file = st.arg;
+	if (opt < 0) {
+		ret = nn_opt_exit(opt);
 		goto out;
 	}
+	plan_opts = st.plan_given & ~NN_PLAN_GIVEN(NN_OPT_IRQBALANCE);
 	if (plan_file && plan_opts) {
 		nn_err(ctx, "check: plan options make a new plan; they cannot change --plan %s",
 		       plan_file);
 		goto out;
 	}
-	(void)irqb_given;
 	err = nn_host_discover(ctx, &host);
 	if (err) {
 		nn_err(ctx, "cannot discover the host under %s: %s", ctx->root.path, strerror(-err));

@@ -5,23 +5,36 @@
  * threads and memory per node nicnuma/discover/procmap_read.c's.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/discover/dpdk_telemetry.h"
 #include "nicnuma/core/fsroot.h"
 #include "nicnuma/discover/procmap.h"
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma [--json] check --dpdk [--file-prefix P | --socket PATH]\n"
-"                                [--timeout MS] [--vdev-node N]\n"
-"\n"
+enum { OPT_DPDK = NN_OPT_OWN, OPT_PREFIX, OPT_SOCKET, OPT_TIMEOUT, OPT_VDEV_NODE };
+
+static const struct nn_opt opts[] = {
+	{ "dpdk", 0, NN_ARG_NONE, NULL, "check a DPDK process (required)", OPT_DPDK },
+	{ "file-prefix", 0, NN_ARG_REQUIRED, "P", "the EAL --file-prefix of the process (default rte): socket "
+	  "/var/run/dpdk/P/dpdk_telemetry.v2 (root)", OPT_PREFIX },
+	{ "socket", 0, NN_ARG_REQUIRED, "PATH", "the telemetry v2 socket itself", OPT_SOCKET },
+	{ "timeout", 0, NN_ARG_REQUIRED, "SECONDS", "deadline of the whole exchange, connect to last reply "
+	  "(default 10; decimals allowed, 0.1 to 3600)", OPT_TIMEOUT },
+	{ "vdev-node", 0, NN_ARG_REQUIRED, "N", "treat vdev ports as on node N (a vdev standing in for a NIC whose node "
+	  "you know); default: unknown locality", OPT_VDEV_NODE },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_check_dpdk = {
+	.name = "check --dpdk",
+	.usage = "nicnuma [--json] check --dpdk [--file-prefix P | --socket PATH]\n"
+		 "                                [--timeout SECONDS] [--vdev-node N]",
+	.intro =
 "Ask a running DPDK application, through its telemetry v2 socket, for its\n"
 "ports (numa_node, queues), mempools (socket) and lcores, and say per port\n"
 "whether its mempool and polling lcores are on its node. The port's node is\n"
@@ -43,19 +56,10 @@ static void usage(FILE *fp)
 "  lcore remote                no polling lcore on the port's node    [flagged]\n"
 "  unknown locality            the port's node is unknown (a vdev, numa_node -1)\n"
 "Polling lcores: role RTE, except the main lcore when there are others.\n"
-"What the telemetry of this release lacks is listed under 'missing'.\n"
-"\n"
-"Options:\n"
-"      --dpdk             check a DPDK process (required)\n"
-"      --file-prefix P    the EAL --file-prefix of the process (default rte):\n"
-"                         socket /var/run/dpdk/P/dpdk_telemetry.v2 (root)\n"
-"      --socket PATH      the telemetry v2 socket itself\n"
-"      --timeout MS       longest wait for each reply (default 2000)\n"
-"      --vdev-node N      treat vdev ports as on node N (a vdev standing in for a\n"
-"                         NIC whose node you know); default: unknown locality\n"
-"  -h, --help             this help\n"
-"\n"
-"--json: {\"dpdk\":{\"socket\",\"version\",\"pid\",\"ports\":[{\"port_id\",\"name\",\"pci\",\n"
+"What the telemetry of this release lacks is listed under 'missing'.\n",
+	.opts = opts,
+	.outro =
+"--json: {\"dpdk\":{\"socket\",\"version\",\"pid\",\"skipped\",\"ports\":[{\"port_id\",\"name\",\"pci\",\n"
 "\"driver\",\"numa_node\",\"node_source\",\"telemetry_numa_node\",\"sysfs_numa_node\",\n"
 "\"rx_queues\",\"tx_queues\",\"mempool_nodes\",\"lcore_nodes\",\"verdicts\",\"flagged\"}],\n"
 "\"mempools\":[{\"name\",\"socket\",\"size\",\"populated\",\"in_use\"}],\"lcore_source\",\n"
@@ -63,74 +67,65 @@ static void usage(FILE *fp)
 "\"process\":{..},\"missing\":[{\"what\",\"effect\"}],\"flagged_count\"},\"warnings\":[..]}.\n"
 "Unknown values are null.\n"
 "\n"
-"Exit status: 0 nothing flagged, 1 a misplacement (or warnings), 2 error (no\n"
-"socket, stale socket, garbage replies, no reply within the timeout).\n");
-}
-
-enum { OPT_DPDK = 0x200, OPT_PREFIX, OPT_SOCKET, OPT_TIMEOUT, OPT_VDEV_NODE };
+"The socket must be a socket itself (a symbolic link is not followed), owned\n"
+"by root or by the process serving it; that process (SO_PEERCRED) must be the\n"
+"pid its greeting names. Otherwise it is skipped with a warning. At most 1024\n"
+"ports, mempools and lcores are asked (a longer list is cut, with a warning).\n"
+"\n"
+"Exit status: 0 nothing flagged, 1 a misplacement (or warnings, or skipped),\n"
+"2 error (no socket, stale socket, garbage replies, past the deadline).\n",
+};
 
 static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct nn_dt_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "dpdk", no_argument, NULL, OPT_DPDK },
-		{ "file-prefix", required_argument, NULL, OPT_PREFIX },
-		{ "socket", required_argument, NULL, OPT_SOCKET },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "vdev-node", required_argument, NULL, OPT_VDEV_NODE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
+	const char *arg;
 	long v;
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->timeout_ms = 2000;
+	o->timeout_ms = NN_DT_TIMEOUT_MS;
 	o->vdev_node = -1;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = nn_opt_next(ctx, &nn_desc_check_dpdk, &st)) > 0) {
+		arg = st.arg;
 		switch (c) {
 		case OPT_DPDK:
 			break;
 		case OPT_PREFIX:
-			if (!*optarg || strchr(optarg, '/') || !strcmp(optarg, ".") ||
-			    !strcmp(optarg, "..")) {
-				nn_err(ctx, "--file-prefix: '%s' is not a file prefix", optarg);
+			if (!*arg || strchr(arg, '/') || !strcmp(arg, ".") ||
+			    !strcmp(arg, "..")) {
+				nn_err(ctx, "--file-prefix: '%s' is not a file prefix", arg);
 				return -EINVAL;
 			}
-			o->prefix = optarg;
+			o->prefix = arg;
 			break;
 		case OPT_SOCKET:
-			o->socket = optarg;
+			o->socket = arg;
 			break;
-		case OPT_TIMEOUT:
-			if (nn_parse_long(optarg, &v) || v < 1 || v > 600000) {
-				nn_err(ctx, "--timeout: '%s' is not a number of milliseconds (1-600000)",
-				       optarg);
+		case OPT_TIMEOUT: {
+			char *end;
+			double sec;
+
+			errno = 0;
+			sec = strtod(arg, &end);
+			if (errno || end == arg || *end || !(sec >= 0.1 && sec <= 3600)) {
+				nn_err(ctx, "--timeout: '%s' is not a number of seconds (0.1-3600)", arg);
 				return -EINVAL;
 			}
-			o->timeout_ms = (int)v;
+			o->timeout_ms = (int)(sec * 1000 + 0.5);
 			break;
+		}
 		case OPT_VDEV_NODE:
-			if (nn_parse_long(optarg, &v) || v < 0 || v >= NN_CPU_MAX) {
-				nn_err(ctx, "--vdev-node: '%s' is not a node number", optarg);
+			if (nn_parse_long(arg, &v) || v < 0 || v >= NN_CPU_MAX) {
+				nn_err(ctx, "--vdev-node: '%s' is not a node number", arg);
 				return -EINVAL;
 			}
 			o->vdev_node = (int)v;
 			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			nn_err(ctx, "check --dpdk: unknown or incomplete option '%s'", argv[optind - 1]);
-			fprintf(stderr, "see 'nicnuma check --dpdk --help'\n");
-			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		nn_err(ctx, "check --dpdk: unexpected argument '%s'", argv[optind]);
-		return -EINVAL;
-	}
+	if (c < 0)
+		return c == NN_OPT_HELP ? 1 : -EINVAL;
 	if (o->socket && o->prefix) {
 		nn_err(ctx, "check --dpdk: give --file-prefix or --socket, not both");
 		return -EINVAL;
@@ -303,6 +298,9 @@ static void print_report(struct nn_ctx *ctx, const struct nn_dt_report *r)
 	nn_print_string(o, PRINT_ANY, "socket", "socket: %s\n", r->socket);
 	nn_print_string(o, PRINT_ANY, "version", "%s", str_or_null(r->version));
 	nn_print_opt_int(o, PRINT_ANY, "pid", ", pid %lld\n", r->pid, "unknown");
+	nn_print_bool(o, PRINT_JSON, "skipped", NULL, r->skipped);
+	if (r->skipped)
+		nn_printf(o, "skipped: not the telemetry of the process it names (see warnings)\n");
 	print_ports(o, r);
 	print_pools(o, r);
 	print_lcores(o, r);

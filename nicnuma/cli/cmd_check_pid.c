@@ -7,7 +7,6 @@
  * nicnuma/discover/procmap.c's.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/discover/procmap.h"
@@ -27,12 +27,23 @@ struct check_opts {
 	struct nn_pm_thresholds th;
 };
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma check --pid PID[,PID...] [--watch SECONDS] [--count N]\n"
-"                     [--threshold PERCENT] [--min-memory MIB]\n"
-"\n"
+static const struct nn_opt opts[] = {
+	{ "pid", 'p', NN_ARG_REQUIRED, "PID[,PID...]", "processes to check (required)", 'p' },
+	{ "watch", 'w', NN_ARG_REQUIRED, "SECONDS", "repeat every SECONDS (fractions allowed), one line per "
+	  "process per sample; Ctrl-C stops. With --json, one JSON document per sample", 'w' },
+	{ "count", 'c', NN_ARG_REQUIRED, "N", "with --watch: stop after N samples", 'c' },
+	{ "threshold", 't', NN_ARG_REQUIRED, "PERCENT", "remote share that counts as mostly remote "
+	  "(default 50)", 't' },
+	{ "min-memory", 'm', NN_ARG_REQUIRED, "MIB", "judge remote only from this much private memory "
+	  "(default 0: any)", 'm' },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_check_pid = {
+	.name = "check --pid",
+	.usage = "nicnuma check --pid PID[,PID...] [--watch SECONDS] [--count N]\n"
+		 "                     [--threshold PERCENT] [--min-memory MIB]",
+	.intro =
 "Show where a running process's threads and memory sit on the NUMA nodes, and\n"
 "flag the placements that cost remote memory accesses. For each PID it reads\n"
 "/proc/PID/status (Cpus_allowed_list, Mems_allowed_list), /proc/PID/numa_maps\n"
@@ -58,23 +69,14 @@ static void usage(FILE *fp)
 "  local                         most private memory on the threads' nodes\n"
 "  exited (zombie)               it exited and waits to be reaped\n"
 "  no resident memory, unknown locality: nothing to judge\n"
-"\n"
-"Options:\n"
-"  -p, --pid PID[,PID...]  processes to check (required)\n"
-"  -w, --watch SECONDS     repeat every SECONDS (fractions allowed), one line\n"
-"                          per process per sample; Ctrl-C stops. With --json,\n"
-"                          one JSON document per sample\n"
-"  -c, --count N           with --watch: stop after N samples\n"
-"  -t, --threshold PERCENT remote share that counts as mostly remote (default 50)\n"
-"  -m, --min-memory MIB    judge remote only from this much private memory\n"
-"                          (default 0: any)\n"
-"  -h, --help              this help\n"
-"\n"
+,
+	.opts = opts,
+	.outro =
 "Exit status: 0 nothing flagged, 1 some process flagged (or warnings),\n"
 "2 error (no such process, unreadable numa_maps, bad option).\n"
 "\n"
-"Example: nicnuma check --pid $(pidof testpmd) --watch 2\n");
-}
+"Example: nicnuma check --pid $(pidof testpmd) --watch 2\n",
+};
 
 static int parse_pids(struct nn_ctx *ctx, const char *arg, struct check_opts *o)
 {
@@ -110,15 +112,8 @@ static int parse_pids(struct nn_ctx *ctx, const char *arg, struct check_opts *o)
 
 static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct check_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "watch", required_argument, NULL, 'w' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "threshold", required_argument, NULL, 't' },
-		{ "min-memory", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
+	const char *arg;
 	bool has_count = false;
 	char *end;
 	long v;
@@ -126,64 +121,49 @@ static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct check_op
 
 	memset(o, 0, sizeof(*o));
 	nn_pm_thresholds_default(&o->th);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "p:w:c:t:m:h", longopts, NULL)) != -1) {
+	while ((c = nn_opt_next(ctx, &nn_desc_check_pid, &st)) > 0) {
+		arg = st.arg;
 		switch (c) {
 		case 'p':
-			err = parse_pids(ctx, optarg, o);
+			err = parse_pids(ctx, arg, o);
 			if (err)
 				return err;
 			break;
 		case 'w':
 			errno = 0;
-			o->watch = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(o->watch >= 0.05 && o->watch <= 86400)) {
+			o->watch = strtod(arg, &end);
+			if (errno || end == arg || *end || !(o->watch >= 0.05 && o->watch <= 86400)) {
 				nn_err(ctx, "--watch: '%s' is not a number of seconds between 0.05 and 86400",
-				       optarg);
+				       arg);
 				return -EINVAL;
 			}
 			break;
 		case 'c':
-			if (nn_parse_long(optarg, &v) || v <= 0) {
-				nn_err(ctx, "--count: '%s' is not a positive number", optarg);
+			if (nn_parse_long(arg, &v) || v <= 0) {
+				nn_err(ctx, "--count: '%s' is not a positive number", arg);
 				return -EINVAL;
 			}
 			o->count = v;
 			has_count = true;
 			break;
 		case 't':
-			if (nn_parse_long(optarg, &v) || v < 0 || v > 100) {
-				nn_err(ctx, "--threshold: '%s' is not a percentage (0-100)", optarg);
+			if (nn_parse_long(arg, &v) || v < 0 || v > 100) {
+				nn_err(ctx, "--threshold: '%s' is not a percentage (0-100)", arg);
 				return -EINVAL;
 			}
 			o->th.remote_fraction = (double)v / 100.0;
 			break;
 		case 'm':
-			if (nn_parse_long(optarg, &v) || v < 0 || v > (1L << 30)) {
-				nn_err(ctx, "--min-memory: '%s' is not a size in MiB", optarg);
+			if (nn_parse_long(arg, &v) || v < 0 || v > (1L << 30)) {
+				nn_err(ctx, "--min-memory: '%s' is not a size in MiB", arg);
 				return -EINVAL;
 			}
 			o->th.min_bytes = (unsigned long long)v << 20;
 			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			if (optopt)
-				nn_err(ctx, "check --pid: option '-%c' %s", optopt,
-				       strchr("pwctm", optopt) ? "needs a value" : "is unknown");
-			else
-				nn_err(ctx, "check --pid: unknown or incomplete option '%s'",
-				       argv[optind - 1]);
-			fprintf(stderr, "see 'nicnuma check --pid --help'\n");
-			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		nn_err(ctx, "check --pid: unexpected argument '%s'", argv[optind]);
-		return -EINVAL;
-	}
+	if (c < 0)
+		return c == NN_OPT_HELP ? 1 : -EINVAL;
 	if (!o->npids) {
 		nn_err(ctx, "check --pid: give --pid PID[,PID...]");
 		return -EINVAL;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cmd_disable.c - "nicnuma disable": stop the watcher, roll back to before enable */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,36 +11,30 @@
 #include "nicnuma/act/desired_io.h"
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/act/persist.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma [--root DIR] [--json] disable [--keep-config] [--state-dir DIR]\n"
-"\n"
+enum { OPT_KEEP = NN_OPT_OWN };
+
+static const struct nn_opt opts[] = {
+	{ "keep-config", 0, NN_ARG_NONE, NULL, "keep /etc/nicnuma/nicnuma.conf for a later enable", OPT_KEEP },
+	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "snapshots, the lock and enabled.json", NN_OPT_STATE_DIR },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_disable = {
+	.name = "disable",
+	.usage = "nicnuma [--root DIR] [--json] disable [--keep-config] [--state-dir DIR]",
+	.intro =
 "Undo 'nicnuma enable': systemctl disable --now nicnuma-watch.service (under\n"
 "--root: not touched (fake root)), roll back to the before-enable snapshot\n"
 "named in STATE_DIR/enabled.json (every value enable and the watcher\n"
 "changed, as it was before the first enable), remove the unit file enable\n"
 "wrote (never a packaged one) and /etc/nicnuma/nicnuma.conf (unless\n"
-"--keep-config), then the enable record.\n"
-"\n"
-"Options:\n"
-"      --keep-config     keep /etc/nicnuma/nicnuma.conf for a later enable\n"
-"      --state-dir DIR   snapshots, the lock and enabled.json\n"
-"  -h, --help            this help\n"
-"\n"
+"--keep-config), then the enable record.\n",
+	.opts = opts,
+	.outro =
 "Exit status: 0 disabled; 1 done with warnings (some value not restored);\n"
-"2 error (not enabled, a watcher still running, an untrusted snapshot).\n");
-}
-
-enum { OPT_KEEP = 0x700 };
-
-static const struct option longopts[] = {
-	{ "keep-config", no_argument, NULL, OPT_KEEP },
-	{ "state-dir", required_argument, NULL, NN_OPT_STATE_DIR },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+"2 error (not enabled, a watcher still running, an untrusted snapshot).\n",
 };
 
 static const char *stop_unit(struct nn_ctx *ctx)
@@ -59,33 +52,25 @@ static const char *stop_unit(struct nn_ctx *ctx)
 
 int nn_cmd_disable(struct nn_ctx *ctx, int argc, char **argv)
 {
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	struct nn_enabled en = { 0 };
 	struct nn_undo u = { 0 };
 	bool keep = false;
 	const char *unit;
 	int opt, err, ret = NN_EXIT_ERROR, lock = -1, holder;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = nn_opt_next(ctx, &nn_desc_disable, &st)) > 0) {
 		switch (opt) {
 		case OPT_KEEP:
 			keep = true;
 			break;
 		case NN_OPT_STATE_DIR:
-			ctx->state_dir = optarg;
+			ctx->state_dir = st.arg;
 			break;
-		case 'h':
-			usage(stdout);
-			return NN_EXIT_OK;
-		default:
-			usage(stderr);
-			return NN_EXIT_ERROR;
 		}
 	}
-	if (optind < argc) {
-		nn_err(ctx, "disable: unexpected argument '%s' (see nicnuma disable --help)", argv[optind]);
-		return NN_EXIT_ERROR;
-	}
+	if (opt < 0)
+		return nn_opt_exit(opt);
 	err = nn_enabled_read(ctx, &en);
 	if (err == -ENOENT)
 		nn_err(ctx, "disable: not enabled (no %s/enabled.json)", ctx->state_dir);

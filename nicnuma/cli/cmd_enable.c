@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cmd_enable.c - "nicnuma enable": record the desired state, apply it, install the watcher */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,20 +11,45 @@
 #include "plan_opts.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/core/strbuf.h"
+#include "nicnuma/core/trust.h"
 #include "nicnuma/discover/coexist.h"
 #include "nicnuma/act/desired_io.h"
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/core/names.h"
 #include "nicnuma/act/persist.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma [--root DIR] [--json] enable [PLAN OPTIONS] [--irqbalance stop|ban|leave]\n"
-"               [--interval SEC] [--settle MS] [--dry-run] [--no-start] [--coexist]\n"
-"               [--state-dir DIR]\n"
-"\n"
+struct enable_args {
+	struct nn_plan_opts popts;
+	enum nn_desired_irqb irqb;
+	unsigned long interval, settle;
+	bool dry_run, no_start, coexist;
+	char exe[4096];		/* ExecStart='s binary: this one, checked */
+};
+
+enum { OPT_INTERVAL = NN_OPT_OWN, OPT_SETTLE, OPT_NO_START, OPT_COEXIST, OPT_IRQB };
+
+static const struct nn_opt opts[] = {
+	{ "irqbalance", 0, NN_ARG_REQUIRED, "MODE", "stop (default: the unit Conflicts= irqbalance), ban (fence the planned "
+	  "IRQs), leave (ignore it)", OPT_IRQB },
+	{ "interval", 0, NN_ARG_REQUIRED, "SEC", "the watcher's periodic re-check (default 60)", OPT_INTERVAL },
+	{ "settle", 0, NN_ARG_REQUIRED, "MS", "the watcher's quiet time after events (default 300)", OPT_SETTLE },
+	{ "dry-run", 'n', NN_ARG_NONE, NULL, "print the desired state and the apply preview only", 'n',
+	  NN_STORE_BOOL(struct enable_args, dry_run) },
+	{ "no-start", 0, NN_ARG_NONE, NULL, "enable the unit but do not start it now", OPT_NO_START,
+	  NN_STORE_BOOL(struct enable_args, no_start) },
+	{ "coexist", 0, NN_ARG_NONE, NULL, "go on beside another owner (warnings)", OPT_COEXIST,
+	  NN_STORE_BOOL(struct enable_args, coexist) },
+	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "snapshots, the lock and enabled.json", NN_OPT_STATE_DIR },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_enable = {
+	.name = "enable",
+	.usage = "nicnuma [--root DIR] [--json] enable [PLAN OPTIONS] [--irqbalance stop|ban|leave]\n"
+		 "               [--interval SEC] [--settle MS] [--dry-run] [--no-start] [--coexist]\n"
+		 "               [--state-dir DIR]",
+	.intro =
 "Make the placement last: plan as 'nicnuma plan' does, then\n"
 "  1. write the desired state to /etc/nicnuma/nicnuma.conf (0644, atomically;\n"
 "     NICs by PCI address, format in docs/persist.md);\n"
@@ -40,107 +64,75 @@ static void usage(FILE *fp)
 "Another owner of IRQ placement (a tuned profile with [irq], [irqbalance] or\n"
 "[scheduler], or cpu-partitioning; a systemd .link file setting IRQAffinity*=\n"
 "for a planned NIC; an irqbalance ban list or foreign policyscript) stops it\n"
-"before anything is written, naming the owner, unless --coexist.\n"
-"\n"
-"Options:\n"
-"      --irqbalance MODE  stop (default: the unit Conflicts= irqbalance), ban\n"
-"                         (fence the planned IRQs), leave (ignore it)\n"
-"      --interval SEC     the watcher's periodic re-check (default 60)\n"
-"      --settle MS        the watcher's quiet time after events (default 300)\n"
-"  -n, --dry-run          print the desired state and the apply preview only\n"
-"      --no-start         enable the unit but do not start it now\n"
-"      --coexist          go on beside another owner (warnings)\n"
-"      --state-dir DIR    snapshots, the lock and enabled.json\n"
-"  -h, --help             this help\n"
-"\n"
+"before anything is written, naming the owner, unless --coexist.\n",
+	.opts = opts,
+	.groups = NN_GROUP_PLAN,
+	.group_title = "Plan options (as for 'nicnuma plan'; --irqbalance is the one above):\n",
+	.outro =
 "Plan options (as for 'nicnuma plan'; --irqbalance is the one above):\n"
-NN_PLAN_OPTS_HELP_NO_IRQB
 "\n"
 "--json: {\"enable\":{\"config\",\"desired\",\"dry_run\",\"apply\":{..as apply..},\n"
 "\"snapshot\",\"unit\":{\"path\",\"written\",\"packaged\",\"action\"}},\"warnings\":[..]}.\n"
 "\n"
 "Exit status: 0 enabled and started; 1 done with warnings (no systemd, failed\n"
-"values); 2 error (bad option, another owner, nothing written).\n");
-}
-
-enum { OPT_INTERVAL = 0x600, OPT_SETTLE, OPT_NO_START, OPT_COEXIST };
-
-static const struct option longopts[] = {
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "interval", required_argument, NULL, OPT_INTERVAL },
-	{ "settle", required_argument, NULL, OPT_SETTLE },
-	{ "no-start", no_argument, NULL, OPT_NO_START },
-	{ "coexist", no_argument, NULL, OPT_COEXIST },
-	{ "state-dir", required_argument, NULL, NN_OPT_STATE_DIR },
-	{ "help", no_argument, NULL, 'h' },
-	NN_PLAN_LONGOPTS,
-	{ NULL, 0, NULL, 0 },
+"values); 2 error (bad option, another owner, nothing written).\n",
 };
 
-struct enable_args {
-	struct nn_plan_opts popts;
-	enum nn_desired_irqb irqb;
-	unsigned long interval, settle;
-	bool dry_run, no_start, coexist;
-};
 
 static int parse(struct nn_ctx *ctx, int argc, char **argv, struct enable_args *a)
 {
-	int opt, err;
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
+	int opt;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "nh", longopts, NULL)) != -1) {
-		if (opt == NN_OPT_IRQBALANCE) {
-			if (nn_desired_irqb_parse(optarg, &a->irqb)) {
-				nn_err(ctx, "--irqbalance: unknown mode '%s' (stop, ban or leave)", optarg);
-				return -1;
-			}
-			continue;
-		}
-		err = nn_plan_opt(ctx, opt, optarg, &a->popts);
-		if (err <= 0) {
-			if (err < 0)
-				return -1;
-			continue;
-		}
+	st.plan = &a->popts;
+	st.dest = a;
+	while ((opt = nn_opt_next(ctx, &nn_desc_enable, &st)) > 0) {
+		const char *arg = st.arg;
+
 		switch (opt) {
-		case 'n':
-			a->dry_run = true;
-			break;
 		case OPT_INTERVAL:
 		case OPT_SETTLE:
-			if (nn_name_decimal(optarg, opt == OPT_INTERVAL ? 86400 : 60000,
+			if (nn_name_decimal(arg, opt == OPT_INTERVAL ? 86400 : 60000,
 					    opt == OPT_INTERVAL ? &a->interval : &a->settle, NULL) ||
 			    (opt == OPT_INTERVAL ? a->interval < 1 : a->settle < 10)) {
 				nn_err(ctx, "%s: expected %s, got '%s'", opt == OPT_INTERVAL ?
 				       "--interval" : "--settle", opt == OPT_INTERVAL ?
-				       "seconds from 1 to 86400" : "milliseconds from 10 to 60000", optarg);
+				       "seconds from 1 to 86400" : "milliseconds from 10 to 60000", arg);
 				return -1;
 			}
 			break;
-		case OPT_NO_START:
-			a->no_start = true;
-			break;
-		case OPT_COEXIST:
-			a->coexist = true;
-			break;
 		case NN_OPT_STATE_DIR:
-			ctx->state_dir = optarg;
+			ctx->state_dir = arg;
 			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			usage(stderr);
-			return -1;
+		case OPT_IRQB:
+			if (nn_desired_irqb_parse(arg, &a->irqb)) {
+				nn_err(ctx, "--irqbalance: unknown mode '%s' (stop, ban or leave)", arg);
+				return -1;
+			}
+			break;
 		}
 	}
-	if (optind < argc) {
-		nn_err(ctx, "enable: unexpected argument '%s' (see nicnuma enable --help)", argv[optind]);
-		return -1;
-	}
+	if (opt < 0)
+		return opt == NN_OPT_HELP ? 1 : -1;
 	a->popts.irqbalance = nn_desired_irqb_action(a->irqb);
 	return 0;
+}
+
+/* Before anything is written: the binary the unit's ExecStart= names, which
+ * systemd runs as root at every start, must be one nobody but root could
+ * have written (nn_trusted_file, the rule irqbalance's binary follows). On a
+ * fake root the unit is never started, so it is not asked there. */
+static int exe_step(struct nn_ctx *ctx, struct enable_args *a)
+{
+	char why[512];
+
+	if (nn_self_exe(a->exe, sizeof(a->exe)))
+		snprintf(a->exe, sizeof(a->exe), "/usr/sbin/nicnuma");
+	if (!nn_root_is_live(&ctx->root) || !nn_trusted_file(&ctx->root, a->exe, why, sizeof(why)))
+		return 0;
+	nn_err(ctx, "enable: refusing to write a unit that runs %s as root at every start: %s; "
+	       "install nicnuma and run the installed /usr/sbin/nicnuma enable", a->exe, why);
+	return -1;
 }
 
 /* Step 3: the unit. Returns 0, or 1 when it was skipped with a warning. */
@@ -149,7 +141,7 @@ static int unit_step(struct nn_ctx *ctx, const struct enable_args *a, const stru
 {
 	struct nn_unit_opts uo = { 0 };
 	struct nn_sb sb = NN_SB_INIT;
-	char exe[4096], packaged[256];
+	char packaged[256];
 	const char *action = "failed";
 	bool written = false;
 	int err = 0, ret = 0;
@@ -159,8 +151,7 @@ static int unit_step(struct nn_ctx *ctx, const struct enable_args *a, const stru
 	 * specifics (its binary, Conflicts=irqbalance.service). */
 	if (nn_watch_unit_packaged(ctx, packaged, sizeof(packaged)))
 		nn_printf(&ctx->out, "unit: overrides the packaged %s\n", packaged);
-	err = nn_self_exe(exe, sizeof(exe));
-	uo.exe = err ? "/usr/sbin/nicnuma" : exe;
+	uo.exe = a->exe;
 	uo.conflicts_irqbalance = d->irqbalance == NN_DIRQB_STOP;
 	uo.notify = nn_watch_notify_supported();
 	err = nn_watch_unit_text(&uo, &sb);
@@ -231,6 +222,8 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 		ret = err > 0 ? NN_EXIT_OK : NN_EXIT_ERROR;
 		goto out;
 	}
+	if (exe_step(ctx, &a))
+		goto out;
 	if (!a.dry_run) {
 		lock = nn_state_lock(ctx);
 		if (lock < 0)
@@ -265,7 +258,7 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 	nn_print_string(&ctx->out, PRINT_ANY, "config", "desired state: %s\n", NN_DESIRED_PATH);
 	nn_print_string(&ctx->out, PRINT_JSON, "desired", NULL, nn_sb_str(&text));
 	if (a.dry_run || ctx->verbose)
-		nn_printf(&ctx->out, "%s", nn_sb_str(&text));
+		nn_print_block(&ctx->out, nn_sb_str(&text));
 	nn_print_bool(&ctx->out, PRINT_JSON, "dry_run", NULL, a.dry_run);
 	if (!a.dry_run && nn_desired_write(ctx, NULL, &d))
 		goto close;

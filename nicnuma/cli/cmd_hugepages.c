@@ -2,7 +2,6 @@
 /* cmd_hugepages.c - "nicnuma hugepages show|reserve|release": per-node
  * hugepage pools, reserved and given back reversibly */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,56 +10,94 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "nicnuma/act/hp_set.h"
-#include "nicnuma/plan/hp_target.h"
+#include "hugepages/hp_set.h"
+#include "hugepages/hp_target.h"
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/plan/plan.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 
-static void usage_main(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma hugepages show\n"
-"       nicnuma hugepages reserve --node NODES --size SIZE (--count K | --mem AMOUNT)\n"
-"                                 [--partial] [--mount DIR] [--dry-run] [--state-dir DIR]\n"
-"       nicnuma hugepages release --node NODES --size SIZE (--count K | --all)\n"
-"                                 [--dry-run] [--state-dir DIR]\n"
-"\n"
+struct change_opts {
+	bool release;
+	const char *nodes_arg;
+	const char *size_arg;
+	const char *count_arg;
+	const char *mem_arg;
+	const char *mount_dir;
+	bool all;		/* release --all */
+	bool partial;
+	bool dry_run;
+};
+
+enum { OPT_NODE = NN_OPT_OWN, OPT_SIZE, OPT_COUNT, OPT_MEM, OPT_PARTIAL, OPT_MOUNT, OPT_DRY_RUN,
+       OPT_STATE_DIR, OPT_ALL };
+
+const struct nn_cmd_desc nn_desc_hugepages = {
+	.name = "hugepages",
+	.usage = "nicnuma hugepages show\n"
+		 "       nicnuma hugepages reserve --node NODES --size SIZE (--count K | --mem AMOUNT)\n"
+		 "                                 [--partial] [--mount DIR] [--dry-run] [--state-dir DIR]\n"
+		 "       nicnuma hugepages release --node NODES --size SIZE (--count K | --all)\n"
+		 "                                 [--dry-run] [--state-dir DIR]",
+	.intro =
 "Per-node hugepage pools for DPDK and other user-space data planes: packet memory\n"
 "belongs on the node of the NIC that DMAs into it. 'COMMAND --help' for details.\n"
 "\n"
 "Every change is written to an undo log first; 'nicnuma rollback' puts the\n"
-"previous page counts back and unmounts what --mount mounted.\n");
-}
+"previous page counts back and unmounts what --mount mounted.\n",
+	.args = "COMMAND",
+};
 
-static void usage_show(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma [--root DIR] [--json] hugepages show\n"
-"\n"
+const struct nn_cmd_desc nn_desc_hugepages_show = {
+	.name = "hugepages show",
+	.usage = "nicnuma [--root DIR] [--json] hugepages show",
+	.intro =
 "Lists every NUMA node's hugepage pools, one row per node and page size:\n"
 "  TOTAL    nr_hugepages: persistent pages in the pool\n"
 "  FREE     free_hugepages: not mapped by anyone\n"
 "  SURPLUS  surplus_hugepages: overcommitted pages, freed when unmapped\n"
 "then the host-wide pools (/sys/kernel/mm/hugepages) with RESERVED\n"
 "(resv_hugepages: promised to a mapping, not yet faulted in; the kernel keeps\n"
-"this count host-wide only), and the hugetlbfs mounts with their page size.\n"
-"\n"
+"this count host-wide only), and the hugetlbfs mounts with their page size.\n",
+	.outro =
 "--json: {\"hugepages\":[{\"node\",\"size_kb\",\"total\",\"free\",\"surplus\"}],\n"
 "         \"totals\":[{\"size_kb\",\"total\",\"free\",\"surplus\",\"reserved\"}],\n"
 "         \"mounts\":[{\"path\",\"size_kb\"}],\"default_size_kb\"}\n"
 "Counts the kernel did not give are null (\"-\" in the table).\n"
 "\n"
 "Exit status: 0 clean, 1 some file unreadable (named on stderr), 2 no hugepage\n"
-"support at all.\n");
-}
+"support at all.\n",
+};
 
-static void usage_reserve(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma hugepages reserve --node NODES --size SIZE (--count K | --mem AMOUNT)\n"
-"                                 [--partial] [--mount DIR] [--dry-run] [--state-dir DIR]\n"
-"\n"
+static const struct nn_opt reserve_opts[] = {
+	{ "node", 0, NN_ARG_REQUIRED, "NODES", "node ids: 0, 0,2, 1-3, or all (every node with memory)", OPT_NODE,
+	  NN_STORE_STR(struct change_opts, nodes_arg) },
+	{ "size", 0, NN_ARG_REQUIRED, "SIZE", "page size: 2M, 1G, 2048kB, 1048576kB; must be one the kernel offers "
+	  "(/sys/kernel/mm/hugepages). Default: the kernel's default size "
+	  "(Hugepagesize in /proc/meminfo)", OPT_SIZE,
+	  NN_STORE_STR(struct change_opts, size_arg) },
+	{ "count", 0, NN_ARG_REQUIRED, "K", "pages to add on each node", OPT_COUNT,
+	  NN_STORE_STR(struct change_opts, count_arg) },
+	{ "mem", 0, NN_ARG_REQUIRED, "AMOUNT", "memory to add on each node: 512M, 4G, 1T (binary units); rounded up to "
+	  "whole pages", OPT_MEM,
+	  NN_STORE_STR(struct change_opts, mem_arg) },
+	{ "partial", 0, NN_ARG_NONE, NULL, "keep a short result instead of restoring the old counts", OPT_PARTIAL,
+	  NN_STORE_BOOL(struct change_opts, partial) },
+	{ "mount", 0, NN_ARG_REQUIRED, "DIR", "also mount hugetlbfs with pagesize=SIZE on DIR (an existing directory) "
+	  "unless a hugetlbfs mount of SIZE already exists; live machine only, "
+	  "undone by rollback", OPT_MOUNT,
+	  NN_STORE_STR(struct change_opts, mount_dir) },
+	{ "dry-run", 0, NN_ARG_NONE, NULL, "check everything and show what would change; write nothing", OPT_DRY_RUN,
+	  NN_STORE_BOOL(struct change_opts, dry_run) },
+	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "where the undo log goes (default /var/lib/nicnuma, "
+	  "$NICNUMA_STATE_DIR); inside --root when one is given", OPT_STATE_DIR },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_hugepages_reserve = {
+	.name = "hugepages reserve",
+	.usage = "nicnuma hugepages reserve --node NODES --size SIZE (--count K | --mem AMOUNT)\n"
+		 "                                 [--partial] [--mount DIR] [--dry-run] [--state-dir DIR]",
+	.intro =
 "Adds K pages of SIZE to each node's pool by writing\n"
 "  /sys/devices/system/node/nodeN/hugepages/hugepages-<SIZE>kB/nr_hugepages\n"
 "and reading it back. The kernel hands out what contiguous memory it finds; on\n"
@@ -69,25 +106,9 @@ static void usage_reserve(FILE *fp)
 "node is put back to its previous count (all or nothing). --partial keeps what\n"
 "was got. Pages the running kernel cannot supply (typically 1G pages on a\n"
 "fragmented host) can be reserved at boot: the kernel arguments that would do\n"
-"it per node are printed (hugepagesz=1G hugepages=0:N,1:M; Linux 5.16+).\n"
-"\n"
-"Options:\n"
-"  --node NODES     node ids: 0, 0,2, 1-3, or all (every node with memory)\n"
-"  --size SIZE      page size: 2M, 1G, 2048kB, 1048576kB; must be one the\n"
-"                   kernel offers (/sys/kernel/mm/hugepages). Default: the\n"
-"                   kernel's default size (Hugepagesize in /proc/meminfo)\n"
-"  --count K        pages to add on each node\n"
-"  --mem AMOUNT     memory to add on each node: 512M, 4G, 1T (binary units);\n"
-"                   rounded up to whole pages\n"
-"  --partial        keep a short result instead of restoring the old counts\n"
-"  --mount DIR      also mount hugetlbfs with pagesize=SIZE on DIR (an existing\n"
-"                   directory) unless a hugetlbfs mount of SIZE already exists;\n"
-"                   live machine only, undone by rollback\n"
-"  --dry-run        check everything and show what would change; write nothing\n"
-"  --state-dir DIR  where the undo log goes (default /var/lib/nicnuma,\n"
-"                   $NICNUMA_STATE_DIR); inside --root when one is given\n"
-"  -h, --help       this help\n"
-"\n"
+"it per node are printed (hugepagesz=1G hugepages=0:N,1:M; Linux 5.16+).\n",
+	.opts = reserve_opts,
+	.outro =
 "Refused with exit status 2 and nothing changed: an unknown node, a node\n"
 "without memory, an unsupported size, a count that overflows or exceeds the\n"
 "node's memory, not root on the live machine, --mount under --root.\n"
@@ -95,32 +116,37 @@ static void usage_reserve(FILE *fp)
 "Exit status: 0 every node got its pages; 1 short but kept (--partial);\n"
 "2 error, or short and restored.\n"
 "\n"
-"Example: nicnuma hugepages reserve --node 1 --size 1G --count 4 --mount /dev/hugepages-1G\n");
-}
+"Example: nicnuma hugepages reserve --node 1 --size 1G --count 4 --mount /dev/hugepages-1G\n",
+};
 
-static void usage_release(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma hugepages release --node NODES --size SIZE (--count K | --all)\n"
-"                                 [--dry-run] [--state-dir DIR]\n"
-"\n"
+static const struct nn_opt release_opts[] = {
+	{ "node", 0, NN_ARG_REQUIRED, "NODES", "node ids: 0, 0,2, 1-3, or all (every node with memory)", OPT_NODE,
+	  NN_STORE_STR(struct change_opts, nodes_arg) },
+	{ "size", 0, NN_ARG_REQUIRED, "SIZE", "page size: 2M, 1G, 2048kB (default: the kernel's default)", OPT_SIZE,
+	  NN_STORE_STR(struct change_opts, size_arg) },
+	{ "count", 0, NN_ARG_REQUIRED, "K", "pages to give back on each node; more than a node holds is an error", OPT_COUNT,
+	  NN_STORE_STR(struct change_opts, count_arg) },
+	{ "all", 0, NN_ARG_NONE, NULL, "give back every page of SIZE on each node", OPT_ALL,
+	  NN_STORE_BOOL(struct change_opts, all) },
+	{ "dry-run", 0, NN_ARG_NONE, NULL, "show what would change; write nothing", OPT_DRY_RUN,
+	  NN_STORE_BOOL(struct change_opts, dry_run) },
+	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "where the undo log goes (default /var/lib/nicnuma)", OPT_STATE_DIR },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_hugepages_release = {
+	.name = "hugepages release",
+	.usage = "nicnuma hugepages release --node NODES --size SIZE (--count K | --all)\n"
+		 "                                 [--dry-run] [--state-dir DIR]",
+	.intro =
 "Gives K pages (or all) of SIZE back from each node's pool, writing nr_hugepages\n"
 "and reading it back. Pages still mapped are not taken from their users: the\n"
 "kernel turns them into surplus pages and frees them at unmap (a warning says\n"
-"how many). Recorded in the undo log; 'nicnuma rollback' re-reserves them.\n"
-"\n"
-"Options:\n"
-"  --node NODES     node ids: 0, 0,2, 1-3, or all (every node with memory)\n"
-"  --size SIZE      page size: 2M, 1G, 2048kB (default: the kernel's default)\n"
-"  --count K        pages to give back on each node; more than a node holds is\n"
-"                   an error\n"
-"  --all            give back every page of SIZE on each node\n"
-"  --dry-run        show what would change; write nothing\n"
-"  --state-dir DIR  where the undo log goes (default /var/lib/nicnuma)\n"
-"  -h, --help       this help\n"
-"\n"
-"Exit status: 0 done, 2 error (nothing changed, or restored).\n");
-}
+"how many). Recorded in the undo log; 'nicnuma rollback' re-reserves them.\n",
+	.opts = release_opts,
+	.outro =
+"Exit status: 0 done, 2 error (nothing changed, or restored).\n",
+};
 
 /* ---- show ---------------------------------------------------------------- */
 
@@ -132,30 +158,16 @@ static void size_str(unsigned long kb, char *buf, size_t len)
 
 static int cmd_show(struct nn_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct nn_optstate os = NN_OPTSTATE(argc, argv);
 	struct nn_out *o = &ctx->out;
 	struct nn_hp_state st;
 	size_t i;
 	int c, err;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			usage_show(stdout);
-			return NN_EXIT_OK;
-		default:
-			usage_show(stderr);
-			return NN_EXIT_ERROR;
-		}
-	}
-	if (optind < argc) {
-		nn_err(ctx, "hugepages show: unexpected argument '%s'", argv[optind]);
-		return NN_EXIT_ERROR;
-	}
+	while ((c = nn_opt_next(ctx, &nn_desc_hugepages_show, &os)) > 0)
+		;
+	if (c < 0)
+		return nn_opt_exit(c);
 	err = nn_hp_state_read(ctx, &st);
 	if (err) {
 		nn_err(ctx, "no hugepage support: %s: %s", NN_HP_SYS_MM, strerror(-err));
@@ -231,70 +243,19 @@ static int cmd_show(struct nn_ctx *ctx, int argc, char **argv)
 
 /* ---- reserve / release ---------------------------------------------------- */
 
-struct change_opts {
-	bool release;
-	const char *nodes_arg;
-	const char *size_arg;
-	const char *count_arg;
-	const char *mem_arg;
-	const char *mount_dir;
-	bool all;		/* release --all */
-	bool partial;
-	bool dry_run;
-};
 
 static int parse_change(struct nn_ctx *ctx, int argc, char **argv, struct change_opts *co)
 {
-	enum { O_NODE = 256, O_SIZE, O_COUNT, O_MEM, O_PARTIAL, O_MOUNT, O_DRY, O_STATE, O_ALL };
-	static const struct option ropts[] = {
-		{ "node", required_argument, NULL, O_NODE },
-		{ "size", required_argument, NULL, O_SIZE },
-		{ "count", required_argument, NULL, O_COUNT },
-		{ "mem", required_argument, NULL, O_MEM },
-		{ "partial", no_argument, NULL, O_PARTIAL },
-		{ "mount", required_argument, NULL, O_MOUNT },
-		{ "dry-run", no_argument, NULL, O_DRY },
-		{ "state-dir", required_argument, NULL, O_STATE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const struct option lopts[] = {
-		{ "node", required_argument, NULL, O_NODE },
-		{ "size", required_argument, NULL, O_SIZE },
-		{ "count", required_argument, NULL, O_COUNT },
-		{ "all", no_argument, NULL, O_ALL },
-		{ "dry-run", no_argument, NULL, O_DRY },
-		{ "state-dir", required_argument, NULL, O_STATE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	void (*usage)(FILE *) = co->release ? usage_release : usage_reserve;
+	const struct nn_cmd_desc *d = co->release ? &nn_desc_hugepages_release : &nn_desc_hugepages_reserve;
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", co->release ? lopts : ropts, NULL)) != -1) {
-		switch (c) {
-		case O_NODE: co->nodes_arg = optarg; break;
-		case O_SIZE: co->size_arg = optarg; break;
-		case O_COUNT: co->count_arg = optarg; break;
-		case O_MEM: co->mem_arg = optarg; break;
-		case O_PARTIAL: co->partial = true; break;
-		case O_MOUNT: co->mount_dir = optarg; break;
-		case O_DRY: co->dry_run = true; break;
-		case O_STATE: ctx->state_dir = optarg; break;
-		case O_ALL: co->all = true; break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			usage(stderr);
-			return -EINVAL;
-		}
-	}
-	if (optind < argc) {
-		nn_err(ctx, "hugepages %s: unexpected argument '%s'", argv[0], argv[optind]);
-		return -EINVAL;
-	}
+	st.dest = co;
+	while ((c = nn_opt_next(ctx, d, &st)) > 0)
+		if (c == OPT_STATE_DIR)
+			ctx->state_dir = st.arg;
+	if (c < 0)
+		return c == NN_OPT_HELP ? 1 : -EINVAL;
 	if (!co->nodes_arg) {
 		nn_err(ctx, "hugepages %s: --node is required (a node id, a list, or all)", argv[0]);
 		return -EINVAL;
@@ -561,11 +522,11 @@ out:
 int nn_cmd_hugepages(struct nn_ctx *ctx, int argc, char **argv)
 {
 	if (argc < 2) {
-		usage_main(stderr);
+		nn_opt_help(ctx, &nn_desc_hugepages, stderr);
 		return NN_EXIT_ERROR;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage_main(stdout);
+		nn_opt_help(ctx, &nn_desc_hugepages, stdout);
 		return NN_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "show"))

@@ -11,7 +11,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,10 +22,10 @@
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/plan/layout.h"
-#include "nicnuma/plan/unitfile.h"
+#include "nicnuma/core/unitfile.h"
 
 enum {
-	OPT_SERVICE = 512,
+	OPT_SERVICE = NN_OPT_OWN,
 	OPT_EXEC,
 	OPT_NODES,
 	OPT_DPDK,
@@ -46,13 +45,40 @@ struct layout_args {
 	bool numactl, dry_run, force;
 };
 
-static void usage(FILE *fp)
-{
-	fputs(
-"Usage: nicnuma layout --service NAME --exec 'CMD ARGS...' [--nodes with-nics|all|LIST]\n"
-"                      [--dpdk] [--numactl] [--include-irq-cores]\n"
-"                      (--out DIR | --dry-run) [--force] [planning options]\n"
-"\n"
+static const struct nn_opt opts[] = {
+	{ "service", 0, NN_ARG_REQUIRED, "NAME", "unit name prefix: letters, digits, ':', '-', '_', '.'", OPT_SERVICE,
+	  NN_STORE_STR(struct layout_args, lo.service) },
+	{ "exec", 0, NN_ARG_REQUIRED, "'CMD ARGS...'", "the command, split like a shell would ('...', \"...\", backslash) but "
+	  "never run by one: unquoted | ; & < > $ ` * ? are refused; every word "
+	  "is escaped for systemd (% and $ stay literal)", OPT_EXEC,
+	  NN_STORE_STR(struct layout_args, exec) },
+	{ "nodes", 0, NN_ARG_REQUIRED, "WHICH", "with-nics (default): nodes holding a NIC (on a one-node host a NIC of "
+	  "unknown locality counts as on it); all: every node with CPUs; LIST: "
+	  "these node ids (0,2-3)", OPT_NODES },
+	{ "dpdk", 0, NN_ARG_NONE, NULL, "add the EAL arguments", OPT_DPDK,
+	  NN_STORE_BOOL(struct layout_args, lo.dpdk) },
+	{ "numactl", 0, NN_ARG_NONE, NULL, "bind through numactl in ExecStart= (older systemd)", OPT_NUMACTL,
+	  NN_STORE_BOOL(struct layout_args, numactl) },
+	{ "include-irq-cores", 0, NN_ARG_NONE, NULL, "let instances use the queue-IRQ cores too", OPT_INCLUDE_IRQ,
+	  NN_STORE_BOOL(struct layout_args, lo.include_irq_cores) },
+	{ "out", 0, NN_ARG_REQUIRED, "DIR", "write the units into DIR (e.g. /etc/systemd/system)", OPT_OUT,
+	  NN_STORE_STR(struct layout_args, out) },
+	{ "dry-run", 0, NN_ARG_NONE, NULL, "print the files instead of writing them", OPT_DRY_RUN,
+	  NN_STORE_BOOL(struct layout_args, dry_run) },
+	{ "force", 0, NN_ARG_NONE, NULL, "overwrite files in DIR that nicnuma did not generate", OPT_FORCE,
+	  NN_STORE_BOOL(struct layout_args, force) },
+	{ "plan", 0, NN_ARG_REQUIRED, "FILE", "take the plan from FILE (nicnuma plan --json) instead of planning now",
+	  NN_OPT_PLAN },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_layout = {
+	.name = "layout",
+	.stray = "the command goes in --exec '...'",
+	.usage = "nicnuma layout --service NAME --exec 'CMD ARGS...' [--nodes with-nics|all|LIST]\n"
+		 "                      [--dpdk] [--numactl] [--include-irq-cores]\n"
+		 "                      (--out DIR | --dry-run) [--force] [planning options]",
+	.intro =
 "Lay a service out as one instance per NUMA node, each pinned to its node's\n"
 "cores and memory, next to its node's NICs and hugepages. Writes a systemd\n"
 "template unit NAME@.service and, per instance, a drop-in\n"
@@ -73,34 +99,16 @@ static void usage(FILE *fp)
 "                 the application's own options).\n"
 "\n"
 "Nothing is started or reloaded: run 'systemctl daemon-reload' and enable the\n"
-"instances yourself (the template's header lists them).\n"
-"\n"
-"Options:\n"
-"  --service NAME        unit name prefix: letters, digits, ':', '-', '_', '.'\n"
-"  --exec 'CMD ARGS...'  the command, split like a shell would ('...', \"...\",\n"
-"                        backslash) but never run by one: unquoted | ; & < > $\n"
-"                        ` * ? are refused; every word is escaped for systemd\n"
-"                        (% and $ stay literal)\n"
-"  --nodes WHICH         with-nics (default): nodes holding a NIC (on a one-node\n"
-"                        host a NIC of unknown locality counts as on it); all:\n"
-"                        every node with CPUs; LIST: these node ids (0,2-3)\n"
-"  --dpdk                add the EAL arguments\n"
-"  --numactl             bind through numactl in ExecStart= (older systemd)\n"
-"  --include-irq-cores   let instances use the queue-IRQ cores too\n"
-"  --out DIR             write the units into DIR (e.g. /etc/systemd/system)\n"
-"  --dry-run             print the files instead of writing them\n"
-"  --force               overwrite files in DIR that nicnuma did not generate\n"
-"  --plan FILE           take the plan from FILE (nicnuma plan --json) instead\n"
-"                        of planning now\n"
-"Planning options (as for 'nicnuma plan'; they decide the IRQ cores):\n"
-NN_PLAN_OPTS_HELP
-"  -h, --help            this help\n"
-"\n"
+"instances yourself (the template's header lists them).\n",
+	.opts = opts,
+	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB,
+	.group_title = "Planning options (as for 'nicnuma plan'; they decide the IRQ cores):\n",
+	.outro =
 "Exit status: 0 written (or shown), 1 done with warnings, 2 error.\n"
 "\n"
 "Example: nicnuma layout --service fwd --exec '/usr/bin/dpdk-testpmd -- -i' --dpdk \\\n"
-"           --hugepages 2M:1024 --out /etc/systemd/system\n", fp);
-}
+"           --hugepages 2M:1024 --out /etc/systemd/system\n",
+};
 
 static int parse_nodes(struct nn_ctx *ctx, const char *arg, struct nn_layout_opts *lo)
 {
@@ -122,73 +130,16 @@ static int parse_nodes(struct nn_ctx *ctx, const char *arg, struct nn_layout_opt
 
 static int parse_args(struct nn_ctx *ctx, int argc, char **argv, struct layout_args *a)
 {
-	static const struct option opts[] = {
-		{ "service", required_argument, NULL, OPT_SERVICE },
-		{ "exec", required_argument, NULL, OPT_EXEC },
-		{ "nodes", required_argument, NULL, OPT_NODES },
-		{ "dpdk", no_argument, NULL, OPT_DPDK },
-		{ "numactl", no_argument, NULL, OPT_NUMACTL },
-		{ "include-irq-cores", no_argument, NULL, OPT_INCLUDE_IRQ },
-		{ "out", required_argument, NULL, OPT_OUT },
-		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "plan", required_argument, NULL, NN_OPT_PLAN },
-		NN_PLAN_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, err;
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
+	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_SERVICE:
-			a->lo.service = optarg;
-			break;
-		case OPT_EXEC:
-			a->exec = optarg;
-			break;
-		case OPT_NODES:
-			if (parse_nodes(ctx, optarg, &a->lo))
-				return -EINVAL;
-			break;
-		case OPT_DPDK:
-			a->lo.dpdk = true;
-			break;
-		case OPT_NUMACTL:
-			a->numactl = true;
-			break;
-		case OPT_INCLUDE_IRQ:
-			a->lo.include_irq_cores = true;
-			break;
-		case OPT_OUT:
-			a->out = optarg;
-			break;
-		case OPT_DRY_RUN:
-			a->dry_run = true;
-			break;
-		case OPT_FORCE:
-			a->force = true;
-			break;
-		case NN_OPT_PLAN:
-			a->planfile = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			err = nn_plan_opt(ctx, c, optarg, &a->po);
-			if (err > 0)
-				fprintf(stderr, "see 'nicnuma layout --help'\n");
-			if (err)
-				return -EINVAL;
-		}
-	}
-	if (optind < argc) {
-		nn_err(ctx, "layout: unexpected argument '%s' (the command goes in --exec '...')",
-		       argv[optind]);
-		return -EINVAL;
-	}
+	st.plan = &a->po;
+	st.dest = a;
+	while ((c = nn_opt_next(ctx, &nn_desc_layout, &st)) > 0)
+		if (c == OPT_NODES && parse_nodes(ctx, st.arg, &a->lo))
+			return -EINVAL;
+	if (c < 0)
+		return c == NN_OPT_HELP ? 1 : -EINVAL;
 	if (!a->lo.service || !a->exec) {
 		nn_err(ctx, "layout: --service NAME and --exec 'CMD ARGS...' are required");
 		return -EINVAL;

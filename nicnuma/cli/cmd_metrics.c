@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cmd_metrics.c - "nicnuma metrics": the host's placement for node_exporter */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +14,16 @@
 #include "nicnuma/act/metrics.h"
 #include "nicnuma/plan/plan.h"
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma [--root DIR] [--json] metrics [--output FILE] [--plan FILE] [PLAN OPTIONS]\n"
-"\n"
+static const struct nn_opt opts[] = {
+	{ "output", 'o', NN_ARG_REQUIRED, "FILE", "write the metrics to FILE (a host path, not under --root)", 'o' },
+	{ "plan", 0, NN_ARG_REQUIRED, "FILE", "the plan to check against ('-' for stdin)", NN_OPT_PLAN },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_metrics = {
+	.name = "metrics",
+	.usage = "nicnuma [--root DIR] [--json] metrics [--output FILE] [--plan FILE] [PLAN OPTIONS]",
+	.intro =
 "Render the host's NIC/NUMA placement as Prometheus metrics in the text format\n"
 "node_exporter's textfile collector reads: per NIC its NUMA node, queue IRQs,\n"
 "those off the NIC's node and those off the plan, drifted values; per node its\n"
@@ -42,29 +46,18 @@ static void usage(FILE *fp)
 "Without --output the metrics go to stdout. With it the file is replaced\n"
 "atomically (a temp file in its directory, renamed), mode 0644, so the\n"
 "collector never reads half a file; run it from a timer, e.g.\n"
-"  nicnuma metrics --output /var/lib/prometheus/node-exporter/nicnuma.prom\n"
-"\n"
-"Options:\n"
-"  -o, --output FILE     write the metrics to FILE (a host path, not under --root)\n"
-"      --plan FILE       the plan to check against ('-' for stdin)\n"
-"  -h, --help            this help\n"
-"\n"
+"  nicnuma metrics --output /var/lib/prometheus/node-exporter/nicnuma.prom\n",
+	.opts = opts,
+	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB,
+	.group_title = "Plan options (as for 'nicnuma plan'; without --plan only):\n",
+	.outro =
 "Plan options (as for 'nicnuma plan'; without --plan only):\n"
-NN_PLAN_OPTS_HELP
 "\n"
 "--json: {\"metrics\":{\"output\",\"plan_source\",\"samples\":[{\"name\",\"type\",\"labels\":{..},\n"
 "\"value\"}]},\"warnings\":[..]}.\n"
 "\n"
 "Exit status: 0 written, 1 written with warnings, 2 error (bad plan, plan for\n"
-"another host, output not writable). Drift is a metric, not an exit status.\n");
-}
-
-static const struct option longopts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "plan", required_argument, NULL, NN_OPT_PLAN },
-	{ "help", no_argument, NULL, 'h' },
-	NN_PLAN_LONGOPTS,
-	{ NULL, 0, NULL, 0 },
+"another host, output not writable). Drift is a metric, not an exit status.\n",
 };
 
 /* 'nicnuma enable' is in effect (its record says enabled). */
@@ -121,39 +114,23 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 	bool plan_opts = false;
 	struct nn_host host;
 	struct nn_plan plan;
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	int opt, err, ret = NN_EXIT_ERROR;
 
 	memset(&host, 0, sizeof(host));
 	memset(&plan, 0, sizeof(plan));
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-		err = nn_plan_opt(ctx, opt, optarg, &popts);
-		if (err < 0)
-			goto out;
-		if (err == 0) {
-			plan_opts = true;
-			continue;
-		}
-		switch (opt) {
-		case 'o':
-			output = optarg;
-			break;
-		case NN_OPT_PLAN:
-			plan_file = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			ret = NN_EXIT_OK;
-			goto out;
-		default:
-			usage(stderr);
-			goto out;
-		}
+	st.plan = &popts;
+	while ((opt = nn_opt_next(ctx, &nn_desc_metrics, &st)) > 0) {
+		if (opt == 'o')
+			output = st.arg;
+		else if (opt == NN_OPT_PLAN)
+			plan_file = st.arg;
 	}
-	if (optind < argc) {
-		nn_err(ctx, "metrics: unexpected argument '%s' (see nicnuma metrics --help)", argv[optind]);
+	if (opt < 0) {
+		ret = nn_opt_exit(opt);
 		goto out;
 	}
+	plan_opts = st.plan_given != 0;
 	if (plan_file && plan_opts) {
 		nn_err(ctx, "metrics: plan options make a new plan; they cannot change --plan %s",
 		       plan_file);
@@ -194,7 +171,11 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 	if (output) {
 		err = nn_metrics_write_file(output, nn_sb_str(&sb), sb.len);
 		if (err < 0) {
-			nn_err(ctx, "metrics: cannot write %s: %s", output, strerror(-err));
+			if (err == -EISDIR)
+				nn_err(ctx, "metrics: %s is a directory, not a file nicnuma "
+				       "replaces: remove it", output);
+			else
+				nn_err(ctx, "metrics: cannot write %s: %s", output, strerror(-err));
 			goto out;
 		}
 	}
@@ -209,7 +190,7 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 		nn_metrics_print_json(ctx, &m);
 	else if (!output)
 		/* already escaped for the format: printable ASCII and newlines */
-		nn_printf(&ctx->out, "%s", nn_sb_str(&sb));
+		nn_print_block(&ctx->out, nn_sb_str(&sb));
 	nn_close_object(&ctx->out);
 	nn_print_warnings(ctx);
 	nn_close_object(&ctx->out);

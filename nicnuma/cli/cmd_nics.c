@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cmd_nics.c - "nicnuma nics": every netdev, its locality, queues and queue IRQs */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,11 +9,17 @@
 #include "nicnuma/discover/host.h"
 #include "nicnuma/discover/pcie.h"
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma [--root DIR] [--json] nics [--brief] [IFNAME...]\n"
-"\n"
+enum { OPT_BRIEF = NN_OPT_OWN };
+
+static const struct nn_opt opts[] = {
+	{ "brief", 0, NN_ARG_NONE, NULL, "one line per device, no per-IRQ table (text output only)", OPT_BRIEF },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_nics = {
+	.name = "nics",
+	.usage = "nicnuma [--root DIR] [--json] nics [--brief] [IFNAME...]",
+	.intro =
 "Show every network device in /sys/class/net (or only the IFNAMEs given): its\n"
 "PCI address, driver, NUMA node and local CPUs, link speed, queue counts, and\n"
 "each of its IRQs with the IRQ's name in /proc/interrupts, the queue it serves,\n"
@@ -25,7 +30,8 @@ static void usage(FILE *fp)
 "narrower. Such devices are reported with 'unknown locality', never as node 0.\n"
 "An IRQ whose affinity is not within the device's local CPUs is marked 'REMOTE'.\n"
 "Software devices (lo, veth, bridge, dummy, tun, ifb...) are marked virtual\n"
-"with their kind and have no PCI address, driver or IRQs.\n""\n"
+"with their kind and have no PCI address, driver or IRQs.\n"
+"\n"
 "Each PCI NIC's PCIe links, from its function up to the root port, are judged\n"
 "against the speed of the ports they carry (the functions of one device share\n"
 "its link; a switch's upstream link carries everything behind it): 'ok',\n"
@@ -35,12 +41,10 @@ static void usage(FILE *fp)
 "\n"
 "On the live host the link list is also read over rtnetlink, and driver,\n"
 "bus-info, channels and speed through the ethtool ioctl; any disagreement with\n"
-"sysfs is a warning. Under --root nothing but files under DIR is read.\n"
-"\n"
-"Options:\n"
-"      --brief   one line per device, no per-IRQ table (text output only)\n"
-"  -h, --help    this help\n"
-"\n"
+"sysfs is a warning. Under --root nothing but files under DIR is read.\n",
+	.opts = opts,
+	.args = "[IFNAME...]",
+	.outro =
 "Global options --root DIR and --json go before or after the command. The JSON\n"
 "document has \"nics\" (one object per device, with \"irqs\" and \"pcie\": see\n"
 "docs/discovery.md), \"irqbalance\" (whether it runs: it rewrites IRQ\n"
@@ -48,8 +52,8 @@ static void usage(FILE *fp)
 "\n"
 "Exit status: 0 clean, 1 printed with warnings (a missing or malformed file, an\n"
 "IRQ without /proc/irq/N, sysfs and netlink/ethtool disagreeing), 2 error (an\n"
-"unknown IFNAME, no CPU list, bad option).\n");
-}
+"unknown IFNAME, no CPU list, bad option).\n",
+};
 
 static const char *dir_name(enum nn_qdir d)
 {
@@ -489,31 +493,22 @@ static void print_irqbalance(struct nn_out *o, const struct nn_irqbalance_state 
 
 int nn_cmd_nics(struct nn_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "brief", no_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	struct nn_out *o = &ctx->out;
 	struct nn_host h;
 	bool brief = false;
 	int c, err, i, status = 0;
 	size_t k;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = nn_opt_next(ctx, &nn_desc_nics, &st)) > 0) {
 		switch (c) {
-		case 'b':
+		case OPT_BRIEF:
 			brief = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return NN_EXIT_OK;
-		default:
-			usage(stderr);
-			return NN_EXIT_ERROR;
 		}
 	}
+	if (c < 0)
+		return nn_opt_exit(c);
 
 	/* Per-CPU topology is not shown here: skip its files (topo shows them). */
 	err = nn_host_discover_nics(ctx, &h);
@@ -524,7 +519,7 @@ int nn_cmd_nics(struct nn_ctx *ctx, int argc, char **argv)
 		       strerror(-err));
 		return NN_EXIT_ERROR;
 	}
-	for (i = optind; i < argc; i++)
+	for (i = st.ind; i < argc; i++)
 		if (!nn_nic_find(h.nics, h.nnics, argv[i])) {
 			nn_err(ctx, "nics: no network device '%s' in /sys/class/net", argv[i]);
 			status = NN_EXIT_ERROR;
@@ -540,9 +535,9 @@ int nn_cmd_nics(struct nn_ctx *ctx, int argc, char **argv)
 		nn_printf(o, "\n");
 	nn_open_array(o, "nics");
 	for (k = 0; k < h.nnics; k++) {
-		bool want = optind >= argc;
+		bool want = st.ind >= argc;
 
-		for (i = optind; i < argc && !want; i++)
+		for (i = st.ind; i < argc && !want; i++)
 			want = !strcmp(argv[i], h.nics[k].name);
 		if (want)
 			print_nic(o, &h.nics[k], &h.topo, brief);

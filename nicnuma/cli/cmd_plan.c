@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cmd_plan.c - "nicnuma plan": where every queue IRQ, XPS mask and hugepage should go */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +11,11 @@
 #include "nicnuma/discover/pcie.h"
 #include "plan_opts.h"
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma [--root DIR] [--json] plan [OPTIONS]\n"
-"\n"
+const struct nn_cmd_desc nn_desc_plan = {
+	.name = "plan",
+	.stray = "NICs go in --nics",
+	.usage = "nicnuma [--root DIR] [--json] plan [OPTIONS]",
+	.intro =
 "Plan where each NIC's queue IRQs, XPS masks, channel counts and hugepages\n"
 "should go on this host, and print it; nothing is changed. `nicnuma apply`\n"
 "performs a plan, `nicnuma script` renders it as a standalone shell script.\n"
@@ -47,18 +46,14 @@ static void usage(FILE *fp)
 "  - --rss local: the RSS indirection table (context 0) spreads over the\n"
 "    queues (below the rx ring count) whose rx IRQs are all planned on the\n"
 "    NIC's node - the nearest node its queues spilled to when its own has no\n"
-"    usable CPU - round-robin (queue i %% n); local:cpu weights each queue by\n"
+"    usable CPU - round-robin (queue i % n); local:cpu weights each queue by\n"
 "    its CPU share (sum of 1/k over its CPUs, k the local queues on a CPU) in\n"
 "    contiguous blocks like ethtool -X weight. No local queue, a driver\n"
 "    without RSS, or a NIC not placed by node (spread, remote, unknown\n"
 "    locality): no table and a warning. Under --root the table size is\n"
-"    unknown (null): apply and check use the live size.\n"
-"\n"
-"Options:\n"
-NN_PLAN_OPTS_HELP
-NN_PLAN_RSS_HELP
-"  -h, --help           this help\n"
-"\n"
+"    unknown (null): apply and check use the live size.\n",
+	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB | NN_GROUP_RSS,
+	.outro =
 "Output: per NIC its node and chosen CPUs; per IRQ the current affinity and\n"
 "the planned CPUs with the reason; XPS; hugepages (current -> target); for each\n"
 "NIC node the DPDK EAL arguments that match the plan (-l lcores of the node\n"
@@ -83,8 +78,8 @@ NN_PLAN_RSS_HELP
 "Exit status: 0 clean, 1 planned with warnings (unknown locality, spill,\n"
 "queues sharing CPUs, a PCIe link down-trained or narrower than its ports,\n"
 "discovery problems), 2 error (bad option value, unknown NIC, no usable CPU,\n"
-"host not readable).\n");
-}
+"host not readable).\n",
+};
 
 static const struct nn_irq *host_irq(const struct nn_host *h, const char *nic, int irq)
 {
@@ -330,38 +325,20 @@ static void print_irqbalance(struct nn_out *o, const struct nn_plan *p, const st
 
 int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		NN_PLAN_LONGOPTS,
-		NN_PLAN_RSS_LONGOPT,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct nn_out *o = &ctx->out;
 	struct nn_plan_opts po;
 	struct nn_plan p;
 	struct nn_host h;
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	int c, err, status = NN_EXIT_ERROR;
 
 	memset(&po, 0, sizeof(po));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			nn_plan_opts_free(&po);
-			return NN_EXIT_OK;
-		}
-		err = nn_plan_opt(ctx, c, optarg, &po);
-		if (err) {
-			if (err > 0)
-				usage(stderr);
-			nn_plan_opts_free(&po);
-			return NN_EXIT_ERROR;
-		}
-	}
-	if (optind < argc) {
-		nn_err(ctx, "plan: unexpected argument '%s' (NICs go in --nics)", argv[optind]);
+	st.plan = &po;
+	while ((c = nn_opt_next(ctx, &nn_desc_plan, &st)) > 0)
+		;	/* plan takes only the plan options */
+	if (c < 0) {
 		nn_plan_opts_free(&po);
-		return NN_EXIT_ERROR;
+		return nn_opt_exit(c);
 	}
 	/* a plan shows current affinities, never effective ones */
 	err = nn_host_discover_flags(ctx, &h, NN_NICS_NO_EFFECTIVE);

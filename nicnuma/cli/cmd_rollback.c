@@ -1,21 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cmd_rollback.c - "nicnuma rollback": put back what an apply (or reserve) changed */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "plan_opts.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 #include "nicnuma/act/change_kinds.h"
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma [--root DIR] [--json] rollback [--state-dir DIR] [SNAPSHOT]\n"
-"\n"
+static const struct nn_opt opts[] = {
+	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "where snapshots are (default /var/lib/nicnuma, or $NICNUMA_STATE_DIR); "
+	  "resolved inside --root", NN_OPT_STATE_DIR },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_rollback = {
+	.name = "rollback",
+	.usage = "nicnuma [--root DIR] [--json] rollback [--state-dir DIR] [SNAPSHOT]",
+	.intro =
 "Restore every value a writing command (apply, hugepages reserve) saved in its\n"
 "snapshot before changing it: in reverse order, each value read first (one\n"
 "already as it was is left alone and reported 'unchanged'), written back with\n"
@@ -42,51 +46,38 @@ static void usage(FILE *fp)
 "Pruning, after a successful rollback: the newest 20 rolled-back snapshots\n"
 "are kept and older rolled-back ones removed; a snapshot not rolled back is\n"
 "never removed. Temp files (.NAME.XXXXXX) a killed run left are removed by\n"
-"whichever run next takes the lock.\n"
-"\n"
-"Options:\n"
-"      --state-dir DIR   where snapshots are (default /var/lib/nicnuma, or\n"
-"                        $NICNUMA_STATE_DIR); resolved inside --root\n"
-"  -h, --help            this help\n"
-"\n"
+"whichever run next takes the lock.\n",
+	.opts = opts,
+	.args = "[SNAPSHOT]",
+	.outro =
 "Output: one row per value: KIND, PATH, CURRENT, RESTORED, STATUS (restored,\n"
 "unchanged, failed, skipped). --json: {\"rollback\":{\"snapshot\",\"values\":\n"
 "[{\"kind\",\"path\",\"current\",\"restored\",\"status\",\"error\"}]},\"warnings\":[..]}.\n"
 "\n"
 "Exit status: 0 everything restored, 1 warnings, 2 a value could not be\n"
-"restored (it is named), no snapshot, or one that cannot be used.\n");
-}
-
-static const struct option longopts[] = {
-	{ "state-dir", required_argument, NULL, NN_OPT_STATE_DIR },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+"restored (it is named), no snapshot, or one that cannot be used.\n",
 };
 
 int nn_cmd_rollback(struct nn_ctx *ctx, int argc, char **argv)
 {
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	const char *file = NULL;
 	struct nn_undo u = { 0 };
 	int opt, err, lock = -1, ret = NN_EXIT_ERROR;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = nn_opt_next(ctx, &nn_desc_rollback, &st)) > 0) {
 		switch (opt) {
 		case NN_OPT_STATE_DIR:
-			ctx->state_dir = optarg;
+			ctx->state_dir = st.arg;
 			break;
-		case 'h':
-			usage(stdout);
-			return NN_EXIT_OK;
-		default:
-			usage(stderr);
-			return NN_EXIT_ERROR;
 		}
 	}
-	if (optind < argc)
-		file = argv[optind++];
-	if (optind < argc) {
-		nn_err(ctx, "rollback: one snapshot at a time ('%s' is extra)", argv[optind]);
+	if (opt < 0)
+		return nn_opt_exit(opt);
+	if (st.ind < argc)
+		file = argv[st.ind++];
+	if (st.ind < argc) {
+		nn_err(ctx, "rollback: one snapshot at a time ('%s' is extra)", argv[st.ind]);
 		return NN_EXIT_ERROR;
 	}
 	lock = nn_state_lock(ctx);

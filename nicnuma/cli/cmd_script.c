@@ -2,7 +2,6 @@
 /* cmd_script.c - "nicnuma script": a plan as a standalone POSIX sh script */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +13,23 @@
 #include "nn_version.h"
 #include "plan_opts.h"
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma [--root DIR] [--json] script [--plan FILE | PLAN OPTIONS]\n"
-"                                      [-o FILE] [--restore-dir DIR]\n"
-"\n"
+static const struct nn_opt opts[] = {
+	{ "plan", 0, NN_ARG_REQUIRED, "FILE", "render this plan (from `nicnuma plan --json`, \"-\" for stdin) instead "
+	  "of planning this host; the script checks its target itself, so the "
+	  "plan may come from elsewhere", NN_OPT_PLAN },
+	{ "output", 'o', NN_ARG_REQUIRED, "FILE", "write the script to FILE (mode 0755, replaced atomically) instead of "
+	  "stdout", 'o' },
+	{ "restore-dir", 0, NN_ARG_REQUIRED, "DIR", "default directory for the restore script on the target (default "
+	  "/var/lib/nicnuma) Planning options, when no --plan is given (see "
+	  "`nicnuma plan --help`):", NN_OPT_STATE_DIR },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_script = {
+	.name = "script",
+	.usage = "nicnuma [--root DIR] [--json] script [--plan FILE | PLAN OPTIONS]\n"
+		 "                                      [-o FILE] [--restore-dir DIR]",
+	.intro =
 "Write a POSIX sh script that performs a plan on a host where nicnuma is not\n"
 "installed: the same placement `nicnuma apply` would make, as a file you can\n"
 "review, ship and run with plain sh. Nothing is changed here.\n"
@@ -43,20 +53,11 @@ static void usage(FILE *fp)
 "    exits 1 when any value failed.\n"
 "Every interface name and path in it is single-quoted: names such as\n"
 "'a$(touch x)' stay literal. ROOT=DIR makes it act on a copy of /sys and /proc\n"
-"(for tests; irqbalance and ethtool are then left alone).\n"
-"\n"
-"Options:\n"
-"  --plan FILE          render this plan (from `nicnuma plan --json`, \"-\" for\n"
-"                       stdin) instead of planning this host; the script checks\n"
-"                       its target itself, so the plan may come from elsewhere\n"
-"  -o, --output FILE    write the script to FILE (mode 0755, replaced\n"
-"                       atomically) instead of stdout\n"
-"  --restore-dir DIR    default directory for the restore script on the target\n"
-"                       (default /var/lib/nicnuma)\n"
-"Planning options, when no --plan is given (see `nicnuma plan --help`):\n"
-NN_PLAN_OPTS_HELP
-"  -h, --help           this help\n"
-"\n"
+"(for tests; irqbalance and ethtool are then left alone).\n",
+	.opts = opts,
+	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB,
+	.group_title = "Planning options, when no --plan is given (see `nicnuma plan --help`):\n",
+	.outro =
 "With --json (needs -o): {\"script\":{\"file\",\"irqs\",\"xps\",\"channels\",\n"
 "\"hugepages\",\"irqbalance\"},\"warnings\":[..]}.\n"
 "\n"
@@ -64,8 +65,8 @@ NN_PLAN_OPTS_HELP
 "  nicnuma script -o bind.sh && scp bind.sh host2: && ssh host2 sh bind.sh\n"
 "  nicnuma plan --json > p.json; nicnuma script --plan p.json > bind.sh\n"
 "\n"
-"Exit status: 0 written, 1 written but the plan has warnings, 2 error.\n");
-}
+"Exit status: 0 written, 1 written but the plan has warnings, 2 error.\n",
+};
 
 /* Script to @path: a temporary file beside it, then rename, so a reader never
  * sees half a script. */
@@ -113,15 +114,7 @@ fail:
 
 int nn_cmd_script(struct nn_ctx *ctx, int argc, char **argv)
 {
-	enum { OPT_RESTORE_DIR = NN_OPT_STATE_DIR };
-	static const struct option opts[] = {
-		NN_PLAN_LONGOPTS,
-		{ "plan", required_argument, NULL, NN_OPT_PLAN },
-		{ "output", required_argument, NULL, 'o' },
-		{ "restore-dir", required_argument, NULL, OPT_RESTORE_DIR },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	struct nn_script_opts so = { NULL, NICNUMA_VERSION, NULL };
 	const char *planfile = NULL, *output = NULL;
 	struct nn_out *o = &ctx->out;
@@ -134,43 +127,30 @@ int nn_cmd_script(struct nn_ctx *ctx, int argc, char **argv)
 
 	memset(&po, 0, sizeof(po));
 	memset(&p, 0, sizeof(p));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	st.plan = &po;
+	while ((c = nn_opt_next(ctx, &nn_desc_script, &st)) > 0) {
 		switch (c) {
-		case 'h':
-			usage(stdout);
-			nn_plan_opts_free(&po);
-			return NN_EXIT_OK;
 		case 'o':
-			output = optarg;
-			continue;
+			output = st.arg;
+			break;
 		case NN_OPT_PLAN:
-			planfile = optarg;
-			continue;
-		case OPT_RESTORE_DIR:
-			if (optarg[0] != '/') {
-				nn_err(ctx, "--restore-dir: '%s' is not an absolute path", optarg);
+			planfile = st.arg;
+			break;
+		case NN_OPT_STATE_DIR:	/* --restore-dir */
+			if (st.arg[0] != '/') {
+				nn_err(ctx, "--restore-dir: '%s' is not an absolute path", st.arg);
 				nn_plan_opts_free(&po);
 				return NN_EXIT_ERROR;
 			}
-			so.restore_dir = optarg;
-			continue;
-		default:
+			so.restore_dir = st.arg;
 			break;
 		}
-		err = nn_plan_opt(ctx, c, optarg, &po);
-		if (err) {
-			if (err > 0)
-				usage(stderr);
-			nn_plan_opts_free(&po);
-			return NN_EXIT_ERROR;
-		}
-		planning = true;
 	}
-	if (optind < argc) {
-		nn_err(ctx, "script: unexpected argument '%s'", argv[optind]);
-		goto out;
+	if (c < 0) {
+		nn_plan_opts_free(&po);
+		return nn_opt_exit(c);
 	}
+	planning = st.plan_given != 0;
 	if (planfile && planning) {
 		nn_err(ctx, "script: --plan and planning options exclude each other (the plan is already made)");
 		goto out;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cmd_status.c - "nicnuma status": enabled, the service, the watcher, drift */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,21 +14,22 @@
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/act/persist.h"
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma [--root DIR] [--json] status [--state-dir DIR]\n"
-"\n"
+static const struct nn_opt opts[] = {
+	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "snapshots, the lock and enabled.json", NN_OPT_STATE_DIR },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_status = {
+	.name = "status",
+	.usage = "nicnuma [--root DIR] [--json] status [--state-dir DIR]",
+	.intro =
 "Is the placement kept? Reports whether 'nicnuma enable' ran, the\n"
 "nicnuma-watch service (systemctl show; null without systemd or under\n"
 "--root), the watcher (its lock and /run/nicnuma/watch.json: pid, started,\n"
 "last action, counters) and whether the host matches the desired state now\n"
-"(the check of 'nicnuma check' on a plan made from /etc/nicnuma/nicnuma.conf).\n"
-"\n"
-"Options:\n"
-"      --state-dir DIR   snapshots, the lock and enabled.json\n"
-"  -h, --help            this help\n"
-"\n"
+"(the check of 'nicnuma check' on a plan made from /etc/nicnuma/nicnuma.conf).\n",
+	.opts = opts,
+	.outro =
 "--json keys: enabled (bool), service {active, main_pid, unit} or null,\n"
 "watcher {pid, started, last_action {time, trigger, result, changed} or\n"
 "null, counters {events, relevant, applies, values_written}} or null,\n"
@@ -37,13 +37,7 @@ static void usage(FILE *fp)
 "[\"irq 41 (eth1): 0-1, want 2\", ..], notes [..] (a running irqbalance with\n"
 "irqbalance = leave: not drift), warnings [..].\n"
 "\n"
-"Exit status: 0 enabled, running and matching; 1 otherwise; 2 error.\n");
-}
-
-static const struct option longopts[] = {
-	{ "state-dir", required_argument, NULL, NN_OPT_STATE_DIR },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+"Exit status: 0 enabled, running and matching; 1 otherwise; 2 error.\n",
 };
 
 /* The host against the desired state: 1 matches, 0 drift, -1 no state, < -1 error. */
@@ -169,28 +163,20 @@ static int watcher(struct nn_ctx *ctx)
 
 int nn_cmd_status(struct nn_ctx *ctx, int argc, char **argv)
 {
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	struct nn_enabled en = { 0 };
 	int opt, err, svc, wat, match;
 	bool enabled;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = nn_opt_next(ctx, &nn_desc_status, &st)) > 0) {
 		switch (opt) {
 		case NN_OPT_STATE_DIR:
-			ctx->state_dir = optarg;
+			ctx->state_dir = st.arg;
 			break;
-		case 'h':
-			usage(stdout);
-			return NN_EXIT_OK;
-		default:
-			usage(stderr);
-			return NN_EXIT_ERROR;
 		}
 	}
-	if (optind < argc) {
-		nn_err(ctx, "status: unexpected argument '%s' (see nicnuma status --help)", argv[optind]);
-		return NN_EXIT_ERROR;
-	}
+	if (opt < 0)
+		return nn_opt_exit(opt);
 	err = nn_enabled_read(ctx, &en);
 	if (err && err != -ENOENT)
 		return NN_EXIT_ERROR;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cmd_topo.c - "nicnuma topo": NUMA nodes, CPUs and the kernel's NUMA knobs */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,11 +8,17 @@
 #include "cli.h"
 #include "nicnuma/discover/topo.h"
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma [--root DIR] [--json] topo [--no-cpus]\n"
-"\n"
+enum { OPT_NO_CPUS = NN_OPT_OWN };
+
+static const struct nn_opt opts[] = {
+	{ "no-cpus", 0, NN_ARG_NONE, NULL, "leave out the per-CPU table (text output only)", OPT_NO_CPUS },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_topo = {
+	.name = "topo",
+	.usage = "nicnuma [--root DIR] [--json] topo [--no-cpus]",
+	.intro =
 "Show the host's NUMA topology as the kernel reports it: every node with its\n"
 "online CPUs (offline ones of its cpulist shown apart), memory, distance row\n"
 "and hugepage pools; every online CPU with its node,\n"
@@ -23,12 +28,9 @@ static void usage(FILE *fp)
 "\n"
 "Nodes without CPUs are memory-only (CXL, HBM, or a VM's memory node); nodes\n"
 "with CPUs but no memory are CPU-only: their CPUs always allocate remotely.\n"
-"An unknown value prints as 'unknown' (JSON null), never as 0.\n"
-"\n"
-"Options:\n"
-"      --no-cpus   leave out the per-CPU table (text output only)\n"
-"  -h, --help      this help\n"
-"\n"
+"An unknown value prints as 'unknown' (JSON null), never as 0.\n",
+	.opts = opts,
+	.outro =
 "Global options --root DIR (read a captured tree instead of this host) and\n"
 "--json (one JSON document: nodes, cpus, knobs, warnings) go before or after\n"
 "the command.\n"
@@ -39,8 +41,8 @@ static void usage(FILE *fp)
 "/sys/kernel/mm/transparent_hugepage/{enabled,defrag}, /proc/cpuinfo.\n"
 "\n"
 "Exit status: 0 clean, 1 printed with warnings (a file was missing or\n"
-"malformed; each warning names it), 2 error (no CPU list, bad option).\n");
-}
+"malformed; each warning names it), 2 error (no CPU list, bad option).\n",
+};
 
 static const char *balancing_meaning(int v)
 {
@@ -361,34 +363,21 @@ static void print_cpus(struct nn_out *o, const struct nn_topo *t, bool table)
 
 int nn_cmd_topo(struct nn_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "no-cpus", no_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	struct nn_out *o = &ctx->out;
 	struct nn_topo t;
 	bool cpus = true;
 	int c, err;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = nn_opt_next(ctx, &nn_desc_topo, &st)) > 0) {
 		switch (c) {
-		case 'C':
+		case OPT_NO_CPUS:
 			cpus = false;
 			break;
-		case 'h':
-			usage(stdout);
-			return NN_EXIT_OK;
-		default:
-			usage(stderr);
-			return NN_EXIT_ERROR;
 		}
 	}
-	if (optind < argc) {
-		nn_err(ctx, "topo: unexpected argument '%s' (see nicnuma topo --help)", argv[optind]);
-		return NN_EXIT_ERROR;
-	}
+	if (c < 0)
+		return nn_opt_exit(c);
 
 	err = nn_topo_discover(ctx, &t);
 	nn_open_object(o, NULL);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cmd_watch.c - "nicnuma watch": the service that keeps the desired state */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,17 +9,42 @@
 #include "nicnuma/core/names.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/act/persist.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 #include "nicnuma/act/watch.h"
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: nicnuma [--root DIR] watch [--interval SEC] [--settle MS] [--once]\n"
-"               [--config FILE] [--coexist] [--state-dir DIR]\n"
-"       nicnuma watch --events [--count N] [--timeout SEC]\n"
-"       nicnuma watch --print-unit [--exec PATH] [--config FILE]\n"
-"\n"
+enum { OPT_INTERVAL = NN_OPT_OWN, OPT_SETTLE, OPT_ONCE, OPT_CONFIG, OPT_COEXIST, OPT_EVENTS,
+       OPT_COUNT, OPT_TIMEOUT, OPT_STATE_DIR, OPT_PRINT_UNIT, OPT_EXEC };
+
+static const struct nn_opt opts[] = {
+	{ "interval", 0, NN_ARG_REQUIRED, "SEC", "periodic re-check (default: the desired state's, 60)", OPT_INTERVAL },
+	{ "settle", 0, NN_ARG_REQUIRED, "MS", "quiet time after the last event (default 300)", OPT_SETTLE },
+	{ "once", 0, NN_ARG_NONE, NULL, "one reconcile, then exit (what a timer or a test runs)", OPT_ONCE,
+	  NN_STORE_BOOL(struct nn_watch_opts, once) },
+	{ "config", 0, NN_ARG_REQUIRED, "FILE", "desired state (default /etc/nicnuma/nicnuma.conf)", OPT_CONFIG },
+	{ "coexist", 0, NN_ARG_NONE, NULL, "go on beside another IRQ owner (tuned, .link, irqbalance bans): "
+	  "warnings instead of refusing", OPT_COEXIST,
+	  NN_STORE_BOOL(struct nn_watch_opts, coexist) },
+	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "snapshots and the lock (default /var/lib/nicnuma)", OPT_STATE_DIR },
+	{ "events", 0, NN_ARG_NONE, NULL, "live only, writes nothing: print each decoded netlink event and each "
+	  "reconcile it would trigger", OPT_EVENTS,
+	  NN_STORE_BOOL(struct nn_watch_opts, events_only) },
+	{ "count", 0, NN_ARG_REQUIRED, "N", "with --events: stop after N events", OPT_COUNT },
+	{ "timeout", 0, NN_ARG_REQUIRED, "SEC", "with --events: stop after SEC seconds", OPT_TIMEOUT },
+	{ "print-unit", 0, NN_ARG_NONE, NULL, "print the generic nicnuma-watch.service (what the package installs, "
+	  "disabled; made at build time from the template enable uses) and exit; "
+	  "writes nothing", OPT_PRINT_UNIT },
+	{ "exec", 0, NN_ARG_REQUIRED, "PATH", "with --print-unit: the nicnuma binary for ExecStart= (default: this "
+	  "one)", OPT_EXEC },
+	{ 0 },
+};
+
+const struct nn_cmd_desc nn_desc_watch = {
+	.name = "watch",
+	.usage = "nicnuma [--root DIR] watch [--interval SEC] [--settle MS] [--once]\n"
+		 "               [--config FILE] [--coexist] [--state-dir DIR]\n"
+		 "       nicnuma watch --events [--count N] [--timeout SEC]\n"
+		 "       nicnuma watch --print-unit [--exec PATH] [--config FILE]",
+	.intro =
 "Keep the host at the desired state 'nicnuma enable' wrote (/etc/nicnuma/\n"
 "nicnuma.conf): the service nicnuma-watch.service runs this (Type=notify).\n"
 "The kernel resets a queue IRQ's affinity when a driver requests it again\n"
@@ -35,27 +59,9 @@ static void usage(FILE *fp)
 "\n"
 "Rates: a reconcile runs --settle ms after the last event, at most 5 s after\n"
 "the first of a storm, and never within 1 s of the previous one (at most one\n"
-"apply per second, whatever the event rate).\n"
-"\n"
-"Options:\n"
-"      --interval SEC   periodic re-check (default: the desired state's, 60)\n"
-"      --settle MS      quiet time after the last event (default 300)\n"
-"      --once           one reconcile, then exit (what a timer or a test runs)\n"
-"      --config FILE    desired state (default /etc/nicnuma/nicnuma.conf)\n"
-"      --coexist        go on beside another IRQ owner (tuned, .link, irqbalance\n"
-"                       bans): warnings instead of refusing\n"
-"      --state-dir DIR  snapshots and the lock (default /var/lib/nicnuma)\n"
-"      --events         live only, writes nothing: print each decoded netlink\n"
-"                       event and each reconcile it would trigger\n"
-"      --count N        with --events: stop after N events\n"
-"      --timeout SEC    with --events: stop after SEC seconds\n"
-"      --print-unit     print the generic nicnuma-watch.service (what the\n"
-"                       package installs, disabled; made at build time from\n"
-"                       the template enable uses) and exit; writes nothing\n"
-"      --exec PATH      with --print-unit: the nicnuma binary for ExecStart=\n"
-"                       (default: this one)\n"
-"  -h, --help           this help\n"
-"\n"
+"apply per second, whatever the event rate).\n",
+	.opts = opts,
+	.outro =
 "One line per action on stderr (journald keeps it), e.g.\n"
 "  nicnuma-watch: applied 8 values after link up on eth1 (0000:65:00.0) in 12 ms\n"
 "and the state in /run/nicnuma/watch.json: pid, started, config,\n"
@@ -66,26 +72,7 @@ static void usage(FILE *fp)
 "only the timer and signals run.\n"
 "\n"
 "Exit status: 0 stopped by a signal, or --once applied cleanly; 1 --once with\n"
-"failed values; 2 error (no desired state, another watcher, another owner).\n");
-}
-
-enum { OPT_INTERVAL = 0x500, OPT_SETTLE, OPT_ONCE, OPT_CONFIG, OPT_COEXIST, OPT_EVENTS,
-       OPT_COUNT, OPT_TIMEOUT, OPT_STATE_DIR, OPT_PRINT_UNIT, OPT_EXEC };
-
-static const struct option longopts[] = {
-	{ "interval", required_argument, NULL, OPT_INTERVAL },
-	{ "settle", required_argument, NULL, OPT_SETTLE },
-	{ "once", no_argument, NULL, OPT_ONCE },
-	{ "config", required_argument, NULL, OPT_CONFIG },
-	{ "coexist", no_argument, NULL, OPT_COEXIST },
-	{ "events", no_argument, NULL, OPT_EVENTS },
-	{ "count", required_argument, NULL, OPT_COUNT },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
-	{ "print-unit", no_argument, NULL, OPT_PRINT_UNIT },
-	{ "exec", required_argument, NULL, OPT_EXEC },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+"failed values; 2 error (no desired state, another watcher, another owner).\n",
 };
 
 static int number(struct nn_ctx *ctx, const char *opt, const char *arg, unsigned long lo,
@@ -127,72 +114,56 @@ static int print_unit(struct nn_ctx *ctx, const char *exe, const char *config)
 
 int nn_cmd_watch(struct nn_ctx *ctx, int argc, char **argv)
 {
+	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	struct nn_watch_opts o = { 0 };
 	const char *exe = NULL;
 	bool print = false;
 	unsigned long v;
 	int opt, err;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	st.dest = &o;
+	while ((opt = nn_opt_next(ctx, &nn_desc_watch, &st)) > 0) {
 		switch (opt) {
 		case OPT_INTERVAL:
-			if (number(ctx, "--interval", optarg, 1, 86400, &v))
+			if (number(ctx, "--interval", st.arg, 1, 86400, &v))
 				return NN_EXIT_ERROR;
 			o.interval_s = (unsigned int)v;
 			break;
 		case OPT_SETTLE:
-			if (number(ctx, "--settle", optarg, 10, 60000, &v))
+			if (number(ctx, "--settle", st.arg, 10, 60000, &v))
 				return NN_EXIT_ERROR;
 			o.settle_ms = (unsigned int)v;
 			break;
 		case OPT_COUNT:
-			if (number(ctx, "--count", optarg, 1, 1000000000, &v))
+			if (number(ctx, "--count", st.arg, 1, 1000000000, &v))
 				return NN_EXIT_ERROR;
 			o.count = v;
 			break;
 		case OPT_TIMEOUT:
-			if (number(ctx, "--timeout", optarg, 1, 86400, &v))
+			if (number(ctx, "--timeout", st.arg, 1, 86400, &v))
 				return NN_EXIT_ERROR;
 			o.timeout_s = (unsigned int)v;
 			break;
-		case OPT_ONCE:
-			o.once = true;
-			break;
 		case OPT_CONFIG:
-			if (optarg[0] != '/') {
-				nn_err(ctx, "--config: give an absolute path (inside --root), got '%s'", optarg);
+			if (st.arg[0] != '/') {
+				nn_err(ctx, "--config: give an absolute path (inside --root), got '%s'", st.arg);
 				return NN_EXIT_ERROR;
 			}
-			o.config = optarg;
-			break;
-		case OPT_COEXIST:
-			o.coexist = true;
-			break;
-		case OPT_EVENTS:
-			o.events_only = true;
+			o.config = st.arg;
 			break;
 		case OPT_STATE_DIR:
-			ctx->state_dir = optarg;
+			ctx->state_dir = st.arg;
 			break;
 		case OPT_PRINT_UNIT:
 			print = true;
 			break;
 		case OPT_EXEC:
-			exe = optarg;
+			exe = st.arg;
 			break;
-		case 'h':
-			usage(stdout);
-			return NN_EXIT_OK;
-		default:
-			usage(stderr);
-			return NN_EXIT_ERROR;
 		}
 	}
-	if (optind < argc) {
-		nn_err(ctx, "watch: unexpected argument '%s' (see nicnuma watch --help)", argv[optind]);
-		return NN_EXIT_ERROR;
-	}
+	if (opt < 0)
+		return nn_opt_exit(opt);
 	if (exe && !print) {
 		nn_err(ctx, "watch: --exec goes with --print-unit");
 		return NN_EXIT_ERROR;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* plan_opts.c - the planning options shared by `plan` and `script`
+/* plan_opts.c - the planning options shared by the commands that plan (their rows and parsing)
  *
  * Parsing is in two steps: the option text is checked as it is read (exit 2
  * naming the option on garbage), and what needs the host (NIC names, online
@@ -17,7 +17,35 @@
 #include "cli.h"
 #include "plan_opts.h"
 #include "nicnuma/act/plan_file.h"
-#include "nicnuma/discover/hugepages.h"
+#include "hugepages/hugepages.h"
+
+const struct nn_opt nn_plan_optv[] = {
+	{ "nics", 0, NN_ARG_REQUIRED, "NIC[,NIC..]", "plan these NICs only (default: every non-virtual NIC; "
+	  "virtual ones such as veth are planned when named)", NN_OPT_NICS },
+	{ "cpus", 0, NN_ARG_REQUIRED, "CPULIST", "queue IRQs and XPS only on these CPUs (kernel form: 0-3,8); "
+	  "housekeeping is chosen separately", NN_OPT_CPUS },
+	{ "reserve", 0, NN_ARG_REQUIRED, "CPULIST", "housekeeping CPUs, kept free of queue IRQs; the NICs' "
+	  "other IRQs (config, async, misc) go there (default: the first core of each node with its SMT "
+	  "siblings)", NN_OPT_RESERVE },
+	{ "policy", 0, NN_ARG_REQUIRED, "POLICY", "local (default): the NIC's own node, spilling to the "
+	  "nearest nodes by distance when it has no or too few cores; spread: all nodes in turn; remote: "
+	  "the node farthest from the NIC, for mismatch experiments", NN_OPT_POLICY },
+	{ "channels", 0, NN_ARG_NONE, NULL, "also set each NIC's combined channels to the number of cores "
+	  "planned for it (ethtool -L)", NN_OPT_CHANNELS },
+	{ "no-xps", 0, NN_ARG_NONE, NULL, "plan no XPS masks: the tx queues' xps_cpus are left as they are "
+	  "(the desired state's xps = no)", NN_OPT_NO_XPS },
+	{ "irqbalance", 0, NN_ARG_REQUIRED, "ACTION", "stop (default): stop irqbalance (systemctl disable "
+	  "--now under systemd); ban: keep it running but fence the planned IRQs "
+	  "(IRQBALANCE_BANNED_CPULIST / --banirq); ignore: leave it alone (it will move IRQs again)",
+	  NN_OPT_IRQBALANCE },
+	{ "hugepages", 0, NN_ARG_REQUIRED, "SIZE:COUNT", "reserve at least COUNT pages of SIZE (2M, 1G, "
+	  "2048kB) on each node that holds a planned NIC (a larger pool is kept); adds DPDK --socket-mem "
+	  "COUNT x SIZE", NN_OPT_HUGEPAGES },
+	{ "rss", 0, NN_ARG_REQUIRED, "MODE", "local: spread each NIC's RSS indirection table over its queues "
+	  "whose IRQs are planned on the NIC's node only (equal weights); local:cpu: weighted by each "
+	  "queue's share of its CPUs; none (default): leave the table", NN_OPT_RSS },
+	{ 0 },
+};
 
 static int split_nics(const char *arg, struct nn_plan_opts *o)
 {

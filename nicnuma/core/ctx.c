@@ -102,7 +102,7 @@ void nn_print_warnings(struct nn_ctx *ctx)
 			nn_sb_escape(&sb, ctx->warns[i].file);
 			nn_sb_puts(&sb, ": ");
 		}
-		nn_escape_text(&sb, ctx->warns[i].msg);
+		nn_escape_line(&sb, ctx->warns[i].msg);	/* one line each */
 		fprintf(stderr, "%s: warning: %s\n", ctx->prog, nn_sb_str(&sb) ? nn_sb_str(&sb) : "?");
 		nn_sb_free(&sb);
 	}

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,13 @@ static const char *rel(const char *path)
 	return *path ? path : ".";
 }
 
+/* A write under a fake root never goes through a symlink as its last
+ * component (O_NOFOLLOW): a value file is a file, never a link to one. */
+static bool writes(int flags)
+{
+	return (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC));
+}
+
 /* The part of @path below a view's directory, or NULL when it is not below it. */
 static const char *view_rest(const struct nn_root *r, const char *path)
 {
@@ -125,7 +133,7 @@ static int view_openat(const struct nn_root *r, const char *rest, int flags, mod
 #ifdef SYS_openat2
 	{
 		struct open_how how = {
-			.flags = (unsigned long long)(flags | O_CLOEXEC),
+			.flags = (unsigned long long)(flags | O_CLOEXEC | (writes(flags) ? O_NOFOLLOW : 0)),
 			.mode = (flags & O_CREAT) ? mode : 0,
 			/* The dirfd was resolved inside the root, so a walk that
 			 * stays beneath it finds what RESOLVE_IN_ROOT from the
@@ -178,6 +186,173 @@ void nn_root_view_close(struct nn_root *view)
 	view->dirlen = 0;
 }
 
+/* Depth of the directory stack of walk_in_root(): deeper than any sysfs path
+ * (a PCIe device behind 8 bridges is 15 components). */
+#define WALK_DEPTH 64
+/* Symlinks one walk follows, as the kernel's MAXSYMLINKS. */
+#define WALK_HOPS 40
+
+/* Replaces @todo (the rest of the walk, after the link's own component) by
+ * link target @lnk followed by it. */
+static int splice_link(char *todo, size_t size, const char *lnk, const char *rest)
+{
+	size_t ln = strlen(lnk), rn = strlen(rest);
+
+	if (ln + rn + 2 > size)
+		return -ENAMETOOLONG;
+	if (!rn) {	/* the link was the last name: its target is */
+		memcpy(todo, lnk, ln + 1);
+		return 0;
+	}
+	memmove(todo + ln + 1, rest, rn + 1);
+	memcpy(todo, lnk, ln);
+	todo[ln] = '/';
+	return 0;
+}
+
+/* RESOLVE_IN_ROOT without openat2 (kernel < 5.6, a seccomp filter that
+ * answers ENOSYS or EPERM): the walk is done here, one component at a time
+ * from the root's fd, and the kernel never follows anything. Each directory
+ * is opened O_PATH|O_NOFOLLOW from the one before and kept on a stack; a
+ * symlink is read (readlinkat) and its target spliced in front of the rest
+ * of the path: a relative target continues from the link's directory, an
+ * absolute one from the root's fd; ".." pops the stack and stops at the
+ * root, so no step can leave the tree. The last component is opened with
+ * O_NOFOLLOW; when it is a link it is followed the same way for reads, and
+ * refused (-ELOOP) for writes. Same answers as RESOLVE_IN_ROOT for what
+ * nicnuma reads (sysfs's ../../devices links), none outside the root. */
+static int walk_in_root(int rootfd, const char *path, int flags, mode_t mode)
+{
+	char todo[PATH_MAX * 2], lnk[PATH_MAX], name[NAME_MAX + 1];
+	int stack[WALK_DEPTH], depth = 0, hops = 0, fd = -1, err;
+	bool wr = writes(flags), follow = !(flags & O_NOFOLLOW);
+	char *p;
+
+	if (strlen(path) >= sizeof(todo))
+		return -ENAMETOOLONG;
+	strcpy(todo, path);
+	stack[0] = rootfd;
+	p = todo;
+	for (;;) {
+		struct stat st;
+		size_t n;
+		char *e;
+		bool last;
+		int cur = stack[depth];
+
+		while (*p == '/')
+			p++;
+		if (!*p) {	/* the path names a directory we hold: open it */
+			fd = openat(cur, ".", flags | O_CLOEXEC, mode);
+			err = fd < 0 ? -errno : fd;
+			goto out;
+		}
+		e = strchrnul(p, '/');
+		n = (size_t)(e - p);
+		if (n >= sizeof(name)) {
+			err = -ENAMETOOLONG;
+			goto out;
+		}
+		memcpy(name, p, n);
+		name[n] = '\0';
+		p = e;
+		/* The last name, unless a '/' follows it ("dir/" must be one). */
+		last = !*p;
+		if (!strcmp(name, "."))
+			continue;
+		if (!strcmp(name, "..")) {
+			if (depth > 0)
+				close(stack[depth--]);
+			continue;
+		}
+		if (last) {
+			fd = openat(cur, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+			if (fd >= 0 && (flags & O_PATH) && follow && fstat(fd, &st) == 0 &&
+			    S_ISLNK(st.st_mode)) {
+				close(fd);
+				fd = -1;
+				errno = ELOOP;
+			}
+			if (fd >= 0) {
+				err = fd;
+				goto out;
+			}
+			err = -errno;
+			if ((err != -ELOOP && err != -ENOTDIR) || !follow)
+				goto out;
+			/* A link as the last component: followed for reads only. */
+			{
+				ssize_t l = readlinkat(cur, name, lnk, sizeof(lnk) - 1);
+
+				if (l < 0)
+					goto out;	/* not a link: the open's answer */
+				if ((size_t)l >= sizeof(lnk) - 1) {
+					err = -ENAMETOOLONG;
+					goto out;
+				}
+				lnk[l] = '\0';
+			}
+			if (wr) {
+				err = -ELOOP;
+				goto out;
+			}
+		} else {
+			ssize_t l;
+
+			fd = openat(cur, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+			if (fd < 0 || fstat(fd, &st) < 0) {
+				err = -errno;
+				goto out;
+			}
+			if (S_ISDIR(st.st_mode)) {
+				if (depth + 1 >= WALK_DEPTH) {
+					err = -ENAMETOOLONG;
+					goto out;
+				}
+				stack[++depth] = fd;
+				fd = -1;
+				continue;
+			}
+			if (!S_ISLNK(st.st_mode)) {
+				err = -ENOTDIR;
+				goto out;
+			}
+			l = readlinkat(fd, "", lnk, sizeof(lnk) - 1);
+			close(fd);
+			fd = -1;
+			if (l < 0) {
+				err = -errno;
+				goto out;
+			}
+			if ((size_t)l >= sizeof(lnk) - 1) {
+				err = -ENAMETOOLONG;
+				goto out;
+			}
+			lnk[l] = '\0';
+		}
+		/* Follow the link in @lnk: the rest of the path goes after it. */
+		if (++hops > WALK_HOPS) {
+			err = -ELOOP;
+			goto out;
+		}
+		if (!*lnk) {
+			err = -ENOENT;
+			goto out;
+		}
+		if (lnk[0] == '/')
+			while (depth > 0)
+				close(stack[depth--]);
+		err = splice_link(todo, sizeof(todo), lnk, p);
+		if (err)
+			goto out;
+		p = todo;
+	}
+out:
+	while (depth > 0)
+		close(stack[depth--]);
+	return err;
+}
+
 int nn_root_openat(const struct nn_root *r, const char *path, int flags, mode_t mode)
 {
 	const char *rest = view_rest(r, path);
@@ -195,7 +370,7 @@ int nn_root_openat(const struct nn_root *r, const char *path, int flags, mode_t 
 #ifdef SYS_openat2
 	{
 		struct open_how how = {
-			.flags = (unsigned long long)(flags | O_CLOEXEC),
+			.flags = (unsigned long long)(flags | O_CLOEXEC | (writes(flags) ? O_NOFOLLOW : 0)),
 			.mode = (flags & O_CREAT) ? mode : 0,
 			.resolve = RESOLVE_IN_ROOT,
 		};
@@ -214,8 +389,7 @@ int nn_root_openat(const struct nn_root *r, const char *path, int flags, mode_t 
 			return -errno;
 	}
 #endif
-	fd = openat(r->fd, rel(path), flags | O_CLOEXEC, mode);
-	return fd < 0 ? -errno : fd;
+	return walk_in_root(r->fd, path, flags, mode);
 }
 
 int nn_root_opendir(const struct nn_root *r, const char *path, DIR **dir)
@@ -429,6 +603,29 @@ int nn_root_realpath(const struct nn_root *r, const char *path, char *buf, size_
 	return 0;
 }
 
+/* Every reader's open: O_NONBLOCK, and a regular file only (sysfs and
+ * procfs files are; a FIFO or device planted where a state or config file
+ * belongs would block or never end): -NN_ENOTREG otherwise. */
+static int open_read(const struct nn_root *r, const char *path)
+{
+	struct stat st;
+	int fd = nn_root_openat(r, path, O_RDONLY | O_NONBLOCK, 0);
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -NN_ENOTREG;
+	}
+	return fd;
+}
+
 /* Doubles a read buffer, up to 64 MiB: a kernel file larger than that is
  * garbage, not data. */
 static int grow(char **buf, size_t *cap)
@@ -451,7 +648,7 @@ int nn_read_file(const struct nn_root *r, const char *path, char **out, size_t *
 	char *buf = NULL;
 	int fd, err = 0;
 
-	fd = nn_root_openat(r, path, O_RDONLY, 0);
+	fd = open_read(r, path);
 	if (fd < 0)
 		return fd;
 	buf = malloc(cap);
@@ -501,7 +698,7 @@ int nn_read_lines(const struct nn_root *r, const char *path,
 	char *buf;
 	int fd, err = 0;
 
-	fd = nn_root_openat(r, path, O_RDONLY, 0);
+	fd = open_read(r, path);
 	if (fd < 0)
 		return fd;
 	buf = malloc(cap);
@@ -574,7 +771,7 @@ static int read_attr(const struct nn_root *r, const char *path, char *buf, size_
 	ssize_t n;
 	int fd;
 
-	fd = nn_root_openat(r, path, O_RDONLY, 0);
+	fd = open_read(r, path);
 	if (fd < 0)
 		return fd;
 	do
@@ -728,6 +925,25 @@ int nn_write_str(const struct nn_root *r, const char *path, const char *val)
 	return err;
 }
 
+int nn_write_value(const struct nn_root *root, const char *path, const char *val)
+{
+	size_t len = strlen(val);
+	char *line;
+	int err;
+
+	if (len && val[len - 1] == '\n')
+		return nn_write_str(root, path, val);
+	line = malloc(len + 2);
+	if (!line)
+		return -ENOMEM;
+	memcpy(line, val, len);
+	line[len] = '\n';
+	line[len + 1] = '\0';
+	err = nn_write_str(root, path, line);
+	free(line);
+	return err;
+}
+
 int nn_root_mkdir_p(const struct nn_root *r, const char *path, mode_t mode)
 {
 	int base, fd;
@@ -743,4 +959,9 @@ int nn_root_mkdir_p(const struct nn_root *r, const char *path, mode_t mode)
 	if (r->fd < 0)
 		close(base);
 	return fd;
+}
+
+const char *nn_read_strerror(int err)
+{
+	return err == -NN_ENOTREG ? "not a regular file (a FIFO, socket or device)" : strerror(-err);
 }

@@ -10,6 +10,7 @@
 #define NICNUMA_FSROOT_H
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -60,6 +61,12 @@ int nn_root_realpath(const struct nn_root *r, const char *path, char *buf, size_
  * directories get @mode. Returns an O_DIRECTORY fd of @path or -errno. */
 int nn_root_mkdir_p(const struct nn_root *r, const char *path, mode_t mode);
 
+/* Every reader below opens O_NONBLOCK and reads regular files only: a FIFO
+ * or device (planted at a state or config path under --root) is
+ * -NN_ENOTREG, a directory -EISDIR, and nothing blocks on it.
+ * nn_read_strerror() words an error of theirs for a message. */
+#define NN_ENOTREG ENOTSUP
+const char *nn_read_strerror(int err);
 /* Whole file, malloc'd and NUL-terminated, any size (sysfs files lie about it). */
 int nn_read_file(const struct nn_root *r, const char *path, char **out, size_t *len);
 /* Streams a text file through a reused buffer, calling @line for each line
@@ -87,6 +94,10 @@ int nn_root_value_written(const struct nn_root *r, int fd, size_t len);
  * (EIO for managed IRQs, ENOSPC for exhausted vectors). No O_CREAT: writing a
  * file that does not exist is an error, as in sysfs. */
 int nn_write_str(const struct nn_root *r, const char *path, const char *val);
+/* One write(2) of @val with a trailing newline, as echo(1) sends it: the
+ * kernel parsers take it, and a fake tree keeps the kernel's file form byte
+ * for byte, so a rollback leaves it exactly as it was. */
+int nn_write_value(const struct nn_root *root, const char *path, const char *val);
 
 /* Strict parse of a whole string as a decimal long (whitespace trimmed). */
 int nn_parse_long(const char *str, long *val);

@@ -2,9 +2,12 @@
 /* print.c - text or JSON through the same calls (iproute2's json_print idea) */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include <json-c/json.h>
 
@@ -13,13 +16,15 @@
 #define NN_PRINT_IMPL
 #include "nicnuma/core/print.h"
 
-void nn_escape_text(struct nn_sb *sb, const char *s)
+/* @s to @sb with every byte outside printable ASCII as \xNN, except those
+ * in @keep ("\n\t" for text nicnuma laid out itself, "" for a value). */
+static void escape(struct nn_sb *sb, const char *s, const char *keep)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	const unsigned char *run = p;
 
 	for (; *p; p++) {
-		if ((*p >= 0x20 && *p < 0x7f) || *p == '\n' || *p == '\t')
+		if ((*p >= 0x20 && *p < 0x7f) || (*p < 0x20 && strchr(keep, *p)))
 			continue;
 		nn_sb_putn(sb, (const char *)run, (size_t)(p - run));
 		nn_sb_printf(sb, "\\x%02x", *p);
@@ -28,17 +33,170 @@ void nn_escape_text(struct nn_sb *sb, const char *s)
 	nn_sb_putn(sb, (const char *)run, (size_t)(p - run));
 }
 
+void nn_escape_text(struct nn_sb *sb, const char *s)
+{
+	escape(sb, s, "\n\t");
+}
+
+void nn_escape_line(struct nn_sb *sb, const char *s)
+{
+	escape(sb, s, "");
+}
+
+/* One conversion of @fmt (from '%' to its conversion letter, at most 31
+ * bytes) with its argument(s) from @ap appended to @sb: a string ("%s") is
+ * data and goes through nn_escape_line(), numbers as printf makes them.
+ * Returns the length of the conversion in @fmt, or 0 for one this layer does
+ * not print (the compiler's format check allows none of those). */
+/* @spec is one conversion cut from a format the compiler checked against
+ * its arguments (the printf attribute on every caller). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static size_t one_conv(struct nn_sb *sb, const char *fmt, va_list *ap)
+{
+	char spec[32], *tmp = NULL;
+	size_t n = 1;
+	int star[2], nstar = 0, len = 0;	/* 0 int, 1 h/hh, 2 l, 3 ll, 4 z, 5 j, 6 t, 7 L */
+	int r = -1;
+
+	while (fmt[n] && strchr("-+ #0'", fmt[n]))
+		n++;
+	for (int part = 0; part < 2; part++) {
+		if (part == 1) {
+			if (fmt[n] != '.')
+				break;
+			n++;
+		}
+		if (fmt[n] == '*') {
+			star[nstar++] = va_arg(*ap, int);
+			n++;
+		}
+		while (fmt[n] >= '0' && fmt[n] <= '9')
+			n++;
+	}
+	if (fmt[n] == 'h') {
+		len = 1;
+		n += fmt[n + 1] == 'h' ? 2 : 1;
+	} else if (fmt[n] == 'l') {
+		len = fmt[n + 1] == 'l' ? 3 : 2;
+		n += len == 3 ? 2 : 1;
+	} else if (fmt[n] && strchr("zjtL", fmt[n])) {
+		len = fmt[n] == 'z' ? 4 : fmt[n] == 'j' ? 5 : fmt[n] == 't' ? 6 : 7;
+		n++;
+	}
+	if (!fmt[n] || n + 2 > sizeof(spec))
+		return 0;
+	memcpy(spec, fmt, n + 1);
+	spec[n + 1] = '\0';
+#define CONV(val) (nstar == 2 ? asprintf(&tmp, spec, star[0], star[1], val) \
+		   : nstar == 1 ? asprintf(&tmp, spec, star[0], val) : asprintf(&tmp, spec, val))
+	switch (fmt[n]) {
+	case 's':
+		r = CONV(va_arg(*ap, const char *));
+		if (r >= 0)
+			nn_escape_line(sb, tmp);
+		free(tmp);
+		return r >= 0 ? n + 1 : 0;
+	case 'c':
+		r = CONV(va_arg(*ap, int));
+		if (r >= 0)
+			nn_escape_line(sb, tmp);
+		free(tmp);
+		return r >= 0 ? n + 1 : 0;
+	case 'd': case 'i':
+		r = len == 2 ? CONV(va_arg(*ap, long)) : len == 3 ? CONV(va_arg(*ap, long long))
+			: len == 4 ? CONV(va_arg(*ap, ssize_t)) : len == 5 ? CONV(va_arg(*ap, intmax_t))
+			: len == 6 ? CONV(va_arg(*ap, ptrdiff_t)) : CONV(va_arg(*ap, int));
+		break;
+	case 'u': case 'o': case 'x': case 'X':
+		r = len == 2 ? CONV(va_arg(*ap, unsigned long))
+			: len == 3 ? CONV(va_arg(*ap, unsigned long long))
+			: len == 4 ? CONV(va_arg(*ap, size_t)) : len == 5 ? CONV(va_arg(*ap, uintmax_t))
+			: len == 6 ? CONV(va_arg(*ap, ptrdiff_t)) : CONV(va_arg(*ap, unsigned int));
+		break;
+	case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+		r = len == 7 ? CONV(va_arg(*ap, long double)) : CONV(va_arg(*ap, double));
+		break;
+	case 'p':
+		r = CONV(va_arg(*ap, void *));
+		break;
+	default:
+		return 0;
+	}
+#undef CONV
+	if (r >= 0)
+		nn_sb_puts(sb, tmp);
+	free(tmp);
+	return r >= 0 ? n + 1 : 0;
+}
+#pragma GCC diagnostic pop
+
+void nn_vformat_text(struct nn_sb *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	const char *p = fmt;
+
+	va_copy(cp, ap);
+	while (*p) {
+		const char *pct = strchr(p, '%');
+		char lit[256];
+		size_t n, used;
+
+		n = pct ? (size_t)(pct - p) : strlen(p);
+		while (n) {	/* the format's own text: its newlines and tabs stay */
+			size_t k = n < sizeof(lit) - 1 ? n : sizeof(lit) - 1;
+
+			memcpy(lit, p, k);
+			lit[k] = '\0';
+			nn_escape_text(sb, lit);
+			p += k;
+			n -= k;
+		}
+		if (!pct)
+			break;
+		if (pct[1] == '%') {
+			nn_sb_putc(sb, '%');
+			p = pct + 2;
+			continue;
+		}
+		used = one_conv(sb, pct, &cp);
+		if (!used) {	/* not a conversion we print: the rest verbatim, escaped */
+			nn_escape_line(sb, pct);
+			break;
+		}
+		p = pct + used;
+	}
+	va_end(cp);
+}
+
 void nn_vfprintf_text(FILE *fp, const char *fmt, va_list ap)
 {
 	struct nn_sb sb = NN_SB_INIT;
-	char *raw;
 
-	if (vasprintf(&raw, fmt, ap) < 0)
-		return;
-	nn_escape_text(&sb, raw);
-	free(raw);
+	nn_vformat_text(&sb, fmt, ap);
 	if (nn_sb_str(&sb))
 		fputs(nn_sb_str(&sb), fp);
+	nn_sb_free(&sb);
+}
+
+void nn_fprintf_text(FILE *fp, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	nn_vfprintf_text(fp, fmt, ap);
+	va_end(ap);
+}
+
+void nn_print_block(struct nn_out *o, const char *text)
+{
+	struct nn_sb sb = NN_SB_INIT;
+
+	if (o->json || !text)
+		return;
+	nn_escape_text(&sb, text);
+	if (nn_sb_str(&sb))
+		fputs(nn_sb_str(&sb), o->fp);
 	nn_sb_free(&sb);
 }
 

@@ -48,18 +48,30 @@ void nn_close_object(struct nn_out *o);
 void nn_open_array(struct nn_out *o, const char *key);
 void nn_close_array(struct nn_out *o);
 
-/* Text mode never writes a control byte, DEL or a byte >= 0x80 it was given:
- * nn_print_string() escapes its value with nn_sb_escape() ("\x1b", "\\"),
- * nn_printf() and the messages of ctx.c escape their whole formatted text
- * with nn_escape_text(). Bytes >= 0x80 are escaped too rather than passed as
+/* Text mode never writes a control byte, DEL or a byte >= 0x80 it was given
+ * (issue 22.8: one escaping rule for every line from kernel, config or peer
+ * data). nn_print_string() escapes its value with nn_sb_escape() ("\x1b",
+ * "\\"). nn_printf(), nn_err(), nn_fprintf_text() and the watcher's lines
+ * format with nn_vformat_text(): the format's own text keeps its newlines
+ * and tabs, every "%s"/"%c" argument is data and goes through
+ * nn_escape_line(), so a name holding "\n" or ESC prints as "\x0a"/"\x1b"
+ * and cannot forge a line. Warnings are one line each (nn_escape_line of the
+ * whole message). A multi-line block nicnuma composed itself is printed with
+ * nn_print_block(). Bytes >= 0x80 are escaped too rather than passed as
  * UTF-8: a terminal also acts on C1 controls and bidi overrides hidden in
  * valid UTF-8, and JSON output keeps every name exactly. */
 
 /* @s with control bytes other than newline and tab, DEL and bytes >= 0x80 as
  * \xNN; backslashes stay (the text's own layout, unit file contents). */
 void nn_escape_text(struct nn_sb *sb, const char *s);
-/* vfprintf() of @fmt, its whole output through nn_escape_text(). */
+/* @s as one line of data: every control byte (newline, CR, tab, ESC), DEL and
+ * bytes >= 0x80 as \xNN; backslashes stay. */
+void nn_escape_line(struct nn_sb *sb, const char *s);
+/* printf of @fmt into @sb by the rule above (%n and unknown conversions are
+ * not printed: the rest of the format goes out escaped). */
+void nn_vformat_text(struct nn_sb *sb, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 void nn_vfprintf_text(FILE *fp, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+void nn_fprintf_text(FILE *fp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* @fmt may be NULL for JSON-only use. NULL strings become JSON null and "-" in text. */
 void nn_print_string(struct nn_out *o, int type, const char *key, const char *fmt, const char *val);
@@ -74,6 +86,9 @@ void nn_print_opt_int(struct nn_out *o, int type, const char *key, const char *f
 /* A cpuset rendered as a kernel cpulist string ("0-3,8"). */
 void nn_print_cpuset(struct nn_out *o, int type, const char *key, const char *fmt,
 		     const struct nn_cpuset *set);
+/* Text mode only: a block of lines nicnuma composed (a config, a unit),
+ * through nn_escape_text (its newlines and tabs stay). */
+void nn_print_block(struct nn_out *o, const char *text);
 /* Attach an existing json object (takes ownership); JSON mode only. */
 void nn_print_json(struct nn_out *o, const char *key, struct json_object *obj);
 #ifndef NN_PRINT_IMPL

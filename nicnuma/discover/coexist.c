@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "nicnuma/core/fileio.h"
@@ -162,7 +163,7 @@ int nn_link_file_scan(const char *text, size_t len, const struct nn_link_nic *ni
 	return err;
 }
 
-/* The ban script apply's --irqbalance ban installs (act/irqbalance.c). */
+/* The ban script apply's --irqbalance ban installs (irq/irqbalance.c). */
 #define OUR_SCRIPT "irqbalance-ban.sh"
 
 int nn_irqb_args_scan(const char *args, char *what, size_t whatlen)
@@ -520,12 +521,59 @@ static int lock_open(struct nn_ctx *ctx)
 	return fd;
 }
 
+struct lock_q {
+	unsigned int maj, min;
+	unsigned long long ino;
+	int pid;
+};
+
+/* One line of /proc/locks: "3: FLOCK  ADVISORY  WRITE 31386 fe:00:1073426 0 EOF";
+ * a waiter's line ("3: -> FLOCK ...") holds nothing. */
+static int locks_line(void *arg, const char *p, const char *end)
+{
+	struct lock_q *q = arg;
+	char line[256], kind[16], mode[16], rw[16];
+	unsigned long long ino;
+	unsigned int maj, min;
+	int pid;
+
+	if ((size_t)(end - p) >= sizeof(line))
+		return 0;
+	memcpy(line, p, (size_t)(end - p));
+	line[end - p] = '\0';
+	if (strstr(line, "->"))
+		return 0;
+	if (sscanf(line, "%*d: %15s %15s %15s %d %x:%x:%llu", kind, mode, rw, &pid, &maj, &min, &ino) != 7)
+		return 0;
+	if (strcmp(kind, "FLOCK") || pid <= 0 || maj != q->maj || min != q->min || ino != q->ino)
+		return 0;
+	q->pid = pid;
+	return 1;
+}
+
 int nn_watch_lock_holder(int fd)
 {
+	struct lock_q q = { 0 };
+	struct nn_root live;
+	struct stat st;
 	char buf[32];
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	ssize_t n;
 	long pid;
 
+	/* The kernel's lock table names the process that holds the flock on
+	 * this very file, whoever it is. It is this kernel's table whatever
+	 * --root names (the fd is open here), so it is read from the live
+	 * root; without it (no procfs), the pid the holder wrote. */
+	if (fstat(fd, &st) == 0 && nn_root_open(&live, "/") == 0) {
+		q.maj = major(st.st_dev);
+		q.min = minor(st.st_dev);
+		q.ino = (unsigned long long)st.st_ino;
+		nn_read_lines(&live, "/proc/locks", locks_line, &q);
+		nn_root_close(&live);
+		if (q.pid > 0)
+			return q.pid;
+	}
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
 	buf[n > 0 ? n : 0] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return nn_parse_long(buf, &pid) || pid <= 0 || pid > 0x7fffffff ? 0 : (int)pid;

@@ -92,7 +92,8 @@ int nn_owner_text(const struct nn_owner *o, char **out);
  * 1 with *@holder when a watcher holds it, 0 when none, -errno. */
 #define NN_WATCH_RUNDIR "/run/nicnuma"
 int nn_watch_lock_held(struct nn_ctx *ctx, int *holder);
-/* The pid the lock file names (written by its holder), 0 unknown. */
+/* The pid holding the flock on @fd: the kernel's /proc/locks entry for that
+ * file, else the pid the lock file names (written by its holder); 0 unknown. */
 int nn_watch_lock_holder(int fd);
 
 #endif

@@ -32,6 +32,16 @@ static int garbage(struct nn_ctx *ctx, const struct nn_dt_conn *c, const char *c
 	return -EPROTO;
 }
 
+/* A list reply longer than NN_DT_MAX_IDS: only its start is asked. */
+static void clip(struct nn_ctx *ctx, const struct nn_dt_conn *c, const char *cmd, size_t *n)
+{
+	if (*n <= NN_DT_MAX_IDS)
+		return;
+	nn_warn(ctx, c->path, "%s lists %zu entries: only the first %d are asked", cmd, *n,
+		NN_DT_MAX_IDS);
+	*n = NN_DT_MAX_IDS;
+}
+
 /* Sends @cmd; *@is_null when this telemetry does not know it. */
 static int ask(struct nn_ctx *ctx, struct nn_dt_conn *c, const char *cmd, const char *key,
 	       bool *is_null)
@@ -59,6 +69,7 @@ static int read_ports(struct nn_ctx *ctx, struct nn_dt_conn *c, struct nn_dt_rep
 	err = nn_dt_parse_id_list(c->buf, "/ethdev/list", &ids, &n);
 	if (err)
 		return garbage(ctx, c, "/ethdev/list", err);
+	clip(ctx, c, "/ethdev/list", &n);
 	r->ports = calloc(n ? n : 1, sizeof(*r->ports));
 	if (!r->ports) {
 		err = -ENOMEM;
@@ -96,7 +107,7 @@ out:
 static int read_pools(struct nn_ctx *ctx, struct nn_dt_conn *c, struct nn_dt_report *r)
 {
 	char **names = NULL, cmd[160];
-	size_t i, n = 0;
+	size_t i, n = 0, nall = 0;
 	bool null, no_in_use = false;
 	int err;
 
@@ -107,6 +118,8 @@ static int read_pools(struct nn_ctx *ctx, struct nn_dt_conn *c, struct nn_dt_rep
 	err = nn_dt_parse_name_list(c->buf, "/mempool/list", &names, &n);
 	if (err)
 		return garbage(ctx, c, "/mempool/list", err);
+	nall = n;
+	clip(ctx, c, "/mempool/list", &n);
 	r->pools = calloc(n ? n : 1, sizeof(*r->pools));
 	if (!r->pools) {
 		err = -ENOMEM;
@@ -138,7 +151,7 @@ static int read_pools(struct nn_ctx *ctx, struct nn_dt_conn *c, struct nn_dt_rep
 		err = nn_dt_note_add(r, "/mempool/info in_use",
 				     "objects in use not reported (DPDK 22.11): populated_size shown");
 out:
-	nn_dt_names_free(names, n);
+	nn_dt_names_free(names, nall);
 	return err;
 }
 
@@ -164,6 +177,9 @@ static int read_lcores(struct nn_ctx *ctx, struct nn_dt_conn *c, struct nn_dt_re
 		if (err == -EINVAL)
 			err = nn_dt_note_add(r, "/eal/params",
 					     "its -l/-c/--lcores/--main-lcore value does not parse");
+		else if (err == -ERANGE)
+			err = nn_dt_note_add(r, "/eal/params", "its lcore list names lcore ids of "
+					     "1024 or more (not EAL's): lcores taken from it refused");
 	}
 	if (err)
 		return err;
@@ -179,6 +195,7 @@ static int read_lcores(struct nn_ctx *ctx, struct nn_dt_conn *c, struct nn_dt_re
 	err = nn_dt_parse_id_list(c->buf, "/eal/lcore/list", &ids, &n);
 	if (err)
 		return garbage(ctx, c, "/eal/lcore/list", err);
+	clip(ctx, c, "/eal/lcore/list", &n);
 	nn_dt_lcores_clear(r);
 	r->lcores = calloc(n ? n : 1, sizeof(*r->lcores));
 	if (!r->lcores) {
@@ -274,6 +291,25 @@ int nn_dt_check(struct nn_ctx *ctx, const struct nn_dt_opts *o, struct nn_dt_rep
 		err = -EPROTO;
 		goto out;
 	}
+	/* Whose telemetry is it? The kernel's word (SO_PEERCRED) against the
+	 * greeting's, and the socket's owner: root, or the server's user. A
+	 * user's socket cannot make the report describe another process. */
+	if (c.peer_pid > 0 && r->pid >= 0 && r->pid != c.peer_pid) {
+		nn_warn(ctx, r->socket, "the greeting says pid %d but the process serving the socket "
+			"is pid %d (uid %lld): not that process's telemetry; skipped", r->pid,
+			c.peer_pid, c.peer_uid);
+		r->skipped = true;
+	} else if (c.sock_uid != 0 && c.peer_uid >= 0 && c.sock_uid != c.peer_uid) {
+		nn_warn(ctx, r->socket, "owned by uid %lld, neither root nor the serving process's "
+			"uid %lld: skipped", c.sock_uid, c.peer_uid);
+		r->skipped = true;
+	}
+	if (r->skipped) {
+		r->pid = -1;
+		goto out;
+	}
+	if (r->pid < 0 && c.peer_pid > 0)
+		r->pid = c.peer_pid;
 	err = read_ports(ctx, &c, r);
 	if (!err)
 		err = read_pools(ctx, &c, r);

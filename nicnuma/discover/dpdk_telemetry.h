@@ -85,6 +85,7 @@ struct nn_dt_report {
 	struct nn_dt_note *notes;
 	size_t nnotes;
 	size_t nflagged;		/* ports with a flagged verdict */
+	bool skipped;			/* not this process's telemetry: nothing asked */
 };
 
 enum nn_dt_verdict_flag {
@@ -136,7 +137,8 @@ int nn_dt_parse_params(const char *text, struct nn_dt_report *r);
 /* The lcores the EAL arguments define (-l LIST, -c MASK, --lcores SPEC,
  * --main-lcore N; the last of -l/-c/--lcores wins, as in EAL). Returns 0
  * with r->lcores set (lcore_source PARAMS) or none when no option names
- * them, -EINVAL naming nothing when a value does not parse. */
+ * them, -EINVAL naming nothing when a value does not parse, -ERANGE when
+ * it names an lcore id >= NN_DT_MAX_LCORES (no lcore kept). */
 int nn_dt_lcores_from_params(struct nn_dt_report *r);
 
 /* "0000:03:00.0" or "03:00.0" (domain 0 added): the canonical PCI address
@@ -155,9 +157,22 @@ void nn_dt_judge(struct nn_dt_report *r, const int *cpu_node, size_t ncpus, int 
 
 /* ---- socket (dpdk_telemetry_io.c) ---- */
 
+/* Bounds on what a telemetry server can make nicnuma do (issue 22.6): ids
+ * asked per list (a longer /ethdev/list, /mempool/list or /eal/lcore/list is
+ * clipped with a warning), and lcore ids an EAL lcore list may name
+ * (RTE_MAX_LCORE is 128 by default; beyond this the list is refused). */
+#define NN_DT_MAX_IDS 1024
+#define NN_DT_MAX_LCORES 1024
+/* The default of --timeout: one deadline for the whole exchange. */
+#define NN_DT_TIMEOUT_MS 10000
+
 struct nn_dt_conn {
 	int fd;
-	int timeout_ms;			/* for each reply */
+	int timeout_ms;			/* the whole exchange, from connect */
+	long long deadline;		/* CLOCK_MONOTONIC ms: no wait goes past it */
+	int peer_pid;			/* SO_PEERCRED of the server; -1 unknown */
+	long long peer_uid;		/* -1 unknown */
+	long long sock_uid;		/* the socket file's owner */
 	char *path;
 	char *buf;			/* the last reply, NUL-terminated */
 	size_t cap;
@@ -169,8 +184,12 @@ struct nn_dt_conn {
  * Malloc'd, NULL on ENOMEM. */
 char *nn_dt_default_socket(const char *prefix, bool root);
 
-/* Connects and reads the greeting into c->buf. Errors: -ENOENT (no socket),
- * -ECONNREFUSED (stale), -ETIMEDOUT (no greeting within the timeout), others;
+/* Connects and reads the greeting into c->buf; @timeout_ms bounds this and
+ * every later command together (c->deadline). The path's last component is
+ * not followed: it must be a socket itself (lstat; a symlink is -ELOOP), and
+ * is connected through an O_PATH|O_NOFOLLOW fd of it. The server's
+ * SO_PEERCRED and the socket's owner are kept in @c. Errors: -ENOENT (no
+ * socket), -ECONNREFUSED (stale), -ETIMEDOUT (past the deadline), others;
  * c->err says it in words. Close @c whatever it returns. */
 int nn_dt_connect(struct nn_dt_conn *c, const char *path, int timeout_ms);
 /* Sends @cmd, waits for one reply in c->buf. */
@@ -184,7 +203,7 @@ struct nn_ctx;
 struct nn_dt_opts {
 	const char *socket;		/* path; NULL: from prefix */
 	const char *prefix;		/* NULL: "rte" */
-	int timeout_ms;
+	int timeout_ms;			/* the whole exchange (--timeout) */
 	int vdev_node;			/* -1: vdev ports are of unknown locality */
 };
 

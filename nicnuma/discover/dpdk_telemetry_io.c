@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* dpdk_telemetry_io.c - the telemetry v2 socket: connect, greeting, one
- * command -> one reply. Each wait is bounded by poll() so a server that hangs
- * (or a socket somebody else listens on) gives a clear error in time.
+ * command -> one reply. Each wait is bounded by poll() against one deadline
+ * for the whole exchange (--timeout), so a server that hangs or answers
+ * slowly (or a socket somebody else listens on) gives a clear error in time.
  *
  * Telemetry v2 is a SOCK_SEQPACKET unix socket: one message per reply, at most
  * max_output_len bytes (16 KiB in 22.11), so one recv() reads a whole reply;
  * MSG_TRUNC tells when our buffer was too small.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,13 +47,13 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Waits for @events until c->timeout_ms after @start: 0, -ETIMEDOUT, -errno. */
-static int wait_fd(struct nn_dt_conn *c, short events, long long start)
+/* Waits for @events until the exchange's deadline: 0, -ETIMEDOUT, -errno. */
+static int wait_fd(struct nn_dt_conn *c, short events)
 {
 	struct pollfd pfd = { .fd = c->fd, .events = events };
 
 	for (;;) {
-		long long left = start + c->timeout_ms - now_ms();
+		long long left = c->deadline - now_ms();
 		int n;
 
 		if (left <= 0)
@@ -68,15 +71,15 @@ static int wait_fd(struct nn_dt_conn *c, short events, long long start)
 /* One message into c->buf; @what names it in errors ("the greeting"). */
 static int recv_reply(struct nn_dt_conn *c, const char *what)
 {
-	long long start = now_ms();
 	ssize_t n;
 	int err;
 
 	for (;;) {
-		err = wait_fd(c, POLLIN, start);
+		err = wait_fd(c, POLLIN);
 		if (err == -ETIMEDOUT) {
-			snprintf(c->err, sizeof(c->err), "%s: no %s within %d ms: the server hangs",
-				 c->path, what, c->timeout_ms);
+			snprintf(c->err, sizeof(c->err), "%s: no %s before the deadline (--timeout "
+				 "%.1f s for the whole check): the server hangs or is too slow",
+				 c->path, what, c->timeout_ms / 1000.0);
 			return err;
 		}
 		if (err)
@@ -110,14 +113,48 @@ static int recv_reply(struct nn_dt_conn *c, const char *what)
 	return err;
 }
 
+/* The socket file itself, not followed: an O_PATH fd of it, its owner in
+ * c->sock_uid. -ENOENT, -ELOOP (a symlink), -ENOTSOCK, -errno. */
+static int open_socket_file(struct nn_dt_conn *c, const char *path)
+{
+	struct stat st;
+	int fd, err;
+
+	fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		err = -errno;
+		if (fd >= 0)
+			close(fd);
+		if (err == -ENOENT)
+			snprintf(c->err, sizeof(c->err), "no DPDK telemetry socket at %s: is the "
+				 "process running with telemetry enabled?", path);
+		else
+			snprintf(c->err, sizeof(c->err), "cannot open %s: %s", path, strerror(-err));
+		return err;
+	}
+	if (!S_ISSOCK(st.st_mode)) {
+		close(fd);
+		snprintf(c->err, sizeof(c->err), "%s is %s, not a socket: refused", path,
+			 S_ISLNK(st.st_mode) ? "a symbolic link (not followed)" : "a file of another type");
+		return S_ISLNK(st.st_mode) ? -ELOOP : -ENOTSOCK;
+	}
+	c->sock_uid = (long long)st.st_uid;
+	return fd;
+}
+
 int nn_dt_connect(struct nn_dt_conn *c, const char *path, int timeout_ms)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int err;
+	struct ucred cred;
+	socklen_t clen = sizeof(cred);
+	int err, pfd;
 
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
-	c->timeout_ms = timeout_ms > 0 ? timeout_ms : 2000;
+	c->peer_pid = -1;
+	c->peer_uid = c->sock_uid = -1;
+	c->timeout_ms = timeout_ms > 0 ? timeout_ms : NN_DT_TIMEOUT_MS;
+	c->deadline = now_ms() + c->timeout_ms;
 	c->path = strdup(path);
 	c->cap = REPLY_CAP;
 	c->buf = malloc(c->cap);
@@ -128,15 +165,29 @@ int nn_dt_connect(struct nn_dt_conn *c, const char *path, int timeout_ms)
 			 sizeof(sa.sun_path) - 1);
 		return -ENAMETOOLONG;
 	}
-	memcpy(sa.sun_path, path, strlen(path) + 1);
+	pfd = open_socket_file(c, path);
+	if (pfd < 0)
+		return pfd;
+	/* Connect through the fd just checked: a link swapped in since is not
+	 * followed. Without /proc, by the path checked a moment ago. */
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d", pfd);
+	if (access(sa.sun_path, F_OK) < 0)
+		memcpy(sa.sun_path, path, strlen(path) + 1);
 	c->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (c->fd < 0) {
 		err = -errno;
+		close(pfd);
 		snprintf(c->err, sizeof(c->err), "socket(AF_UNIX, SOCK_SEQPACKET): %s", strerror(-err));
 		return err;
 	}
-	if (connect(c->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		err = -errno;
+	err = connect(c->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ? -errno : 0;
+	close(pfd);
+	if (!err && getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) == 0 &&
+	    clen == sizeof(cred)) {
+		c->peer_pid = (int)cred.pid;
+		c->peer_uid = (long long)cred.uid;
+	}
+	if (err) {
 		if (err == -ENOENT)
 			snprintf(c->err, sizeof(c->err), "no DPDK telemetry socket at %s: is the "
 				 "process running with telemetry enabled?", path);
@@ -163,12 +214,13 @@ int nn_dt_command(struct nn_dt_conn *c, const char *cmd)
 	int err;
 
 	snprintf(what, sizeof(what), "reply to %s", cmd);
-	err = wait_fd(c, POLLOUT, now_ms());
+	err = wait_fd(c, POLLOUT);
 	if (!err && send(c->fd, cmd, strlen(cmd), MSG_NOSIGNAL) < 0)
 		err = -errno;
 	if (err == -ETIMEDOUT) {
-		snprintf(c->err, sizeof(c->err), "%s: cannot send %s within %d ms: the server hangs",
-			 c->path, cmd, c->timeout_ms);
+		snprintf(c->err, sizeof(c->err), "%s: cannot send %s before the deadline (--timeout "
+			 "%.1f s for the whole check): the server hangs", c->path, cmd,
+			 c->timeout_ms / 1000.0);
 		return err;
 	}
 	if (err) {

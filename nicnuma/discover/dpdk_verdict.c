@@ -41,6 +41,9 @@ static int lcore_add(struct nn_dt_report *r, int id, const struct nn_cpuset *cpu
 	struct nn_dt_lcore *l;
 	size_t i;
 
+	/* Bounded: a hostile list cannot make thousands of CPU sets. */
+	if (id < 0 || id >= NN_DT_MAX_LCORES)
+		return -ERANGE;
 	for (i = 0; i < r->nlcores && r->lcores[i].lcore_id < id; i++)
 		;
 	if (i < r->nlcores && r->lcores[i].lcore_id == id)
@@ -75,6 +78,8 @@ static int lcores_spec(struct nn_dt_report *r, const char *spec)
 		}
 		if (!err && *p && *p != ',')
 			err = -EINVAL;
+		if (!err && nn_cpuset_last(&ids) >= NN_DT_MAX_LCORES)
+			err = -ERANGE;
 		if (*p == ',')
 			p++;
 		nn_cpuset_foreach(id, &ids)
@@ -95,6 +100,8 @@ static int lcores_identity(struct nn_dt_report *r, const char *val, bool mask)
 	if (mask && (!strncmp(val, "0x", 2) || !strncmp(val, "0X", 2)))
 		val += 2;
 	err = mask ? nn_cpuset_parse_mask(val, &set) : nn_cpuset_parse_list(val, &set);
+	if (!err && nn_cpuset_last(&set) >= NN_DT_MAX_LCORES)
+		err = -ERANGE;
 	nn_cpuset_foreach(cpu, &set) {
 		if (err)
 			break;

@@ -14,7 +14,7 @@
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/discover/host.h"
 #include "nicnuma/core/pathf.h"
-#include "nicnuma/discover/irqbalance_id.h"
+#include "irq/irqbalance_id.h"
 
 /* argv joined by spaces, for reports. */
 static char *join(char **argv, size_t argc)

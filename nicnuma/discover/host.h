@@ -9,7 +9,7 @@
 #include "nicnuma/discover/topo.h"
 
 /* What discovery saw of irqbalance (a process in /proc, irqbalance_id.h's
- * inspector; controlling it lives in act/irqbalance.c). */
+ * inspector; controlling it lives in irq/irqbalance.c). */
 struct nn_irqbalance_state {
 	bool running;
 	int pid;		/* -1 when not running */

@@ -16,7 +16,7 @@
 
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/ctx.h"
-#include "nicnuma/discover/hugepages.h"
+#include "hugepages/hugepages.h"
 #include "nicnuma/core/parse.h"
 #include "nicnuma/core/pathf.h"
 #include "nicnuma/discover/topo.h"

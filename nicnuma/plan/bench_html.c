@@ -1,17 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* bench_html.c - the bench's JSON document rendered as one HTML page with
- * inline SVG (XHTML-compatible, so xmllint checks it as XML too), and the
- * report directory written. Every value from the document is escaped. */
+ * inline SVG (XHTML-compatible, so xmllint checks it as XML too). Pure: the
+ * files are written by act/bench_save.c. Every value from the document is
+ * escaped. */
 #include <errno.h>
-#include <fcntl.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/plan/bench.h"
 #include "nicnuma/plan/bench_html.h"
@@ -437,32 +434,4 @@ int nn_bench_html(struct json_object *doc, struct nn_sb *sb)
 	nn_sb_puts(sb, "</ul>\n<p>The raw figures of every run are in report.json beside this page.</p>\n"
 		   "</body>\n</html>\n");
 	return nn_sb_error(sb);
-}
-
-int nn_bench_report_save(const char *dir, struct json_object *doc, const char **what)
-{
-	struct nn_sb html = NN_SB_INIT;
-	const char *json;
-	int dfd = -1, err;
-
-	*what = dir;
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return -errno;
-	json = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-					      JSON_C_TO_STRING_NOSLASHESCAPE);
-	*what = "report.json";
-	err = json ? nn_write_atomic_at(dfd, "report.json", json, strlen(json), 0644) : -ENOMEM;
-	if (err)
-		goto out;
-	*what = "report.html";
-	err = nn_bench_html(doc, &html);
-	if (!err)
-		err = nn_write_atomic_at(dfd, "report.html", nn_sb_str(&html), html.len, 0644);
-out:
-	nn_sb_free(&html);
-	close(dfd);
-	return err;
 }

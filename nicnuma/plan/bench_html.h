@@ -3,7 +3,8 @@
  * document (what --json prints, plus a "report" object with the command)
  * written as DIR/report.json and rendered as one self-contained
  * DIR/report.html: host, knobs, ports, the exact commands, every row's
- * medians and min-max, and SVG charts drawn by bench_svg.c. */
+ * medians and min-max, and SVG charts drawn by bench_svg.c. Pure: the
+ * files are written by act/bench_save.c. */
 #ifndef NICNUMA_BENCH_HTML_H
 #define NICNUMA_BENCH_HTML_H
 
@@ -15,9 +16,6 @@ struct nn_sb;
  * Returns 0 or -EINVAL when @doc is not an object with a "rows" array. */
 int nn_bench_html(struct json_object *doc, struct nn_sb *out);
 
-/* Creates @dir (one level, mode 0755, an existing directory is fine) and
- * replaces report.json and report.html in it, each atomically. Returns 0 or
- * a negative errno; @what receives the file that failed. */
-int nn_bench_report_save(const char *dir, struct json_object *doc, const char **what);
+/* Writing it out is act's (act/bench_save.h): plan only renders. */
 
 #endif

@@ -10,7 +10,7 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/plan/desired.h"
 #include "nicnuma/core/names.h"
-#include "nicnuma/discover/hugepages.h"
+#include "hugepages/hugepages.h"
 
 void nn_desired_init(struct nn_desired *d)
 {

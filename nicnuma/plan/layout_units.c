@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "nicnuma/plan/layout.h"
-#include "nicnuma/plan/unitfile.h"
+#include "nicnuma/core/unitfile.h"
 
 /* Comments must stay one line whatever a NIC or file name holds. */
 static void put_comment(FILE *fp, const char *s)

@@ -128,29 +128,6 @@ int nn_policy_parse(const char *s, enum nn_policy *p)
 	return 0;
 }
 
-const char *nn_irqbalance_action_name(enum nn_irqbalance_action a)
-{
-	switch (a) {
-	case NN_IRQB_STOP: return "stop";
-	case NN_IRQB_BAN: return "ban";
-	case NN_IRQB_NONE: return "none";
-	}
-	return "none";
-}
-
-int nn_irqbalance_action_parse(const char *s, enum nn_irqbalance_action *a)
-{
-	if (!strcmp(s, "stop"))
-		*a = NN_IRQB_STOP;
-	else if (!strcmp(s, "ban"))
-		*a = NN_IRQB_BAN;
-	else if (!strcmp(s, "ignore") || !strcmp(s, "none"))
-		*a = NN_IRQB_NONE;
-	else
-		return -EINVAL;
-	return 0;
-}
-
 const char *nn_qdir_name(enum nn_qdir d)
 {
 	switch (d) {

@@ -13,6 +13,8 @@
 
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/discover/host.h"
+#include "hugepages/hugepages.h"
+#include "irq/irqbalance.h"
 
 struct json_object;
 
@@ -20,12 +22,6 @@ enum nn_policy {
 	NN_POLICY_LOCAL = 0,	/* the NIC's node, spill by distance */
 	NN_POLICY_SPREAD,	/* all nodes */
 	NN_POLICY_REMOTE,	/* farthest node: for mismatch experiments */
-};
-
-enum nn_irqbalance_action {
-	NN_IRQB_STOP = 0,	/* default: stop (and disable under systemd) */
-	NN_IRQB_BAN,		/* keep it, fence the planned IRQs */
-	NN_IRQB_NONE,		/* leave it alone (not running, or --irqbalance=ignore) */
 };
 
 /* --rss: how the RSS indirection table is planned (issue 12 item 4). */
@@ -94,14 +90,6 @@ struct nn_plan_rss {
 	int *queues;			/* ascending, distinct */
 	int *weights;			/* one per queue, >= 1; NULL: equal */
 	size_t nqueues;
-};
-
-struct nn_plan_hugepages {
-	int node;
-	unsigned long size_kb;
-	long current;			/* nr_hugepages now, -1 unknown */
-	long target;			/* nr_hugepages to set: max(current, request) */
-	long request;			/* pages asked for (--hugepages COUNT): DPDK --socket-mem */
 };
 
 /* Identifies the host a plan was made for; apply refuses another shape. */
@@ -185,8 +173,6 @@ int nn_rss_policy_parse(const char *s, enum nn_rss_policy *p);
 /* Names as on the command line and in JSON; parse returns -EINVAL on others. */
 const char *nn_policy_name(enum nn_policy p);
 int nn_policy_parse(const char *s, enum nn_policy *p);
-const char *nn_irqbalance_action_name(enum nn_irqbalance_action a);	/* stop|ban|none */
-int nn_irqbalance_action_parse(const char *s, enum nn_irqbalance_action *a); /* + "ignore" */
 const char *nn_qdir_name(enum nn_qdir d);	/* rxtx|rx|tx, NULL for NN_QDIR_NONE */
 
 #endif

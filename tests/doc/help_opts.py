@@ -6,6 +6,11 @@
     help_opts.py man FILE.scd         the same from the page's definitions
     help_opts.py dups help|man [FILE] the options defined on more than one row
                                       (an option is defined once per text)
+    help_opts.py table CMD < DUMP     the options of CMD ("global": nicnuma's own)
+                                      in the option tables, from the JSON that
+                                      `nicnuma --json --help` prints (the source:
+                                      every option is one row of a C table)
+    help_opts.py commands < DUMP      the commands the tables describe
 
 In a --help text an option is defined by a row of the options table: a line
 indented 2 or 6 spaces that starts with '-'; its tokens are the options before
@@ -13,6 +18,7 @@ the description (two spaces or, after upper-case metavariables, one).
 In a page it is a line that starts with a bold option ('*--plan* _FILE_').
 Options only mentioned in prose (another tool's --banirq) are not counted.
 """
+import json
 import re
 import sys
 
@@ -61,8 +67,21 @@ def dups(rows):
     return out
 
 
+def table_opts(dump, cmd):
+    """Long and short names of @cmd's options in the dump."""
+    c = dump['global'] if cmd == 'global' else next(
+        (c for c in dump['commands'] if c['name'] == cmd), None)
+    if c is None:
+        sys.exit('help_opts.py: no command %r in the option dump' % cmd)
+    return {o['long'] for o in c['options']} | {o['short'] for o in c['options'] if o['short']}
+
+
 if __name__ == '__main__':
-    if sys.argv[1] == 'dups':
+    if sys.argv[1] == 'table':
+        opts = table_opts(json.load(sys.stdin), sys.argv[2])
+    elif sys.argv[1] == 'commands':
+        opts = [c['name'] for c in json.load(sys.stdin)['commands']]
+    elif sys.argv[1] == 'dups':
         opts = dups(help_rows(sys.stdin.read()) if sys.argv[2] == 'help'
                     else man_rows(open(sys.argv[3]).read()))
     elif sys.argv[1] == 'help':

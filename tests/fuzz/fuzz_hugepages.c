@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* fuzz_hugepages.c - hugepage parsers (nicnuma/discover/hp_parse.c): /proc/mounts
+/* fuzz_hugepages.c - hugepage parsers (hugepages/hp_parse.c): /proc/mounts
  * text, page sizes, counts, memory amounts, meminfo fields. Never crash; a
  * parsed size is a power of two >= 4 kB that formats back to itself; counts
  * and pages are never negative; every hugetlbfs mount has a path. */
 #include "fuzz.h"
-#include "nicnuma/discover/hugepages.h"
+#include "hugepages/hugepages.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -6,7 +6,7 @@
 #include <errno.h>
 
 #include "fuzz.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 #include "nicnuma/act/change_kinds.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

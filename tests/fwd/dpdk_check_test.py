@@ -350,7 +350,9 @@ class FakeServer:
         os.unlink(self.path)
 
 
-GREET = b'{"version":"DPDK 22.11.11","pid":1,"max_output_len":16384}'
+# The server runs in this process: its SO_PEERCRED pid is ours, and the
+# greeting must say so (a greeting naming another pid is skipped).
+GREET = b'{"version":"DPDK 22.11.11","pid":%d,"max_output_len":16384}' % os.getpid()
 
 
 def case_errors(nicnuma, fwd):
@@ -385,11 +387,12 @@ def case_errors(nicnuma, fwd):
         # hangs before the greeting, and after it: bounded by --timeout
         path = os.path.join(d, "hang.v2")
         srv = FakeServer(path, None, None)
-        expect_error(nicnuma, ["--socket", path, "--timeout", "500"],
-                     ["no greeting within 500 ms", "hangs"], 3)
+        expect_error(nicnuma, ["--socket", path, "--timeout", "0.5"],
+                     ["no greeting before the deadline (--timeout 0.5 s", "hangs"], 3)
         srv.close()
         srv = FakeServer(path, GREET, None)
-        expect_error(nicnuma, ["--socket", path], ["no reply to /ethdev/list within 2000 ms"], 5)
+        expect_error(nicnuma, ["--socket", path, "--timeout", "2"],
+                     ["no reply to /ethdev/list before the deadline (--timeout 2.0 s"], 5)
         srv.close()
         # conflicting options
         expect_error(nicnuma, ["--socket", path, "--file-prefix", "x"], ["not both"], 5)

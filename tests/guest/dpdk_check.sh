@@ -74,7 +74,7 @@ live() {
   # configures its ports: ask again until every pool is populated and every
   # port has its queues (TCG is slow).
   for i in $(seq 20); do
-    timeout 60 "$nn" --json check --dpdk --file-prefix "$prefix" --timeout 10000 \
+    timeout 60 "$nn" --json check --dpdk --file-prefix "$prefix" --timeout 10 \
       >"$work/dc-$name.json" 2>"$work/dc-$name.cerr"
     rc=$?
     python3 -c 'import json, sys

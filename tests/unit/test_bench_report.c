@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <cmocka.h>
 #include <json-c/json.h>
@@ -18,6 +20,7 @@
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/plan/bench.h"
 #include "nicnuma/plan/bench_html.h"
+#include "nicnuma/act/bench_save.h"
 #include "nicnuma/plan/bench_svg.h"
 #include "tmptree.h"
 
@@ -208,6 +211,36 @@ static void test_save(void **state)
 	fclose(fp);
 	snprintf(path, sizeof(path), "%s/missing/rep", dir);
 	assert_int_equal(nn_bench_report_save(path, doc, &what), -ENOENT);
+
+	/* Planted links (issue 22.4): DIR itself, a component above it, and
+	 * report.json in DIR; nothing is written where they point. */
+	snprintf(path, sizeof(path), "%s/victim", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(sub, sizeof(sub), "%s/rep-link", dir);
+	assert_int_equal(symlink(path, sub), 0);
+	assert_int_equal(nn_bench_report_save(sub, doc, &what), -ELOOP);
+	assert_string_equal(what, sub);
+	snprintf(sub, sizeof(sub), "%s/rep-link/rep", dir);
+	assert_int_equal(nn_bench_report_save(sub, doc, &what), -ELOOP);
+	snprintf(path, sizeof(path), "%s/victim/report.json", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/victim/rep", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/victim/target", dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("precious\n", fp);
+	fclose(fp);
+	snprintf(sub, sizeof(sub), "%s/rep/report.json", dir);
+	assert_int_equal(unlink(sub), 0);
+	assert_int_equal(symlink(path, sub), 0);
+	snprintf(sub, sizeof(sub), "%s/rep", dir);
+	assert_int_equal(nn_bench_report_save(sub, doc, &what), 0);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	assert_non_null(fgets(path, sizeof(path), fp));
+	assert_string_equal(path, "precious\n");
+	fclose(fp);
 	tmptree_remove(dir);
 	json_object_put(doc);
 }

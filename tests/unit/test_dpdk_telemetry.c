@@ -158,6 +158,9 @@ static void test_lcores_params(void **state)
 	static const char *const lc[] = { "--lcores=0@4,(1,2)@(5,6),7", "-l", "0" };
 	static const char *const bad[] = { "--lcores", "(1,2@3" };
 	static const char *const none[] = { "--no-pci" };
+	static const char *const huge[] = { "--lcores=(0-65535)@(0-65535)" };
+	static const char *const huge_l[] = { "-l", "0-65535" };
+	static const char *const edge[] = { "-l", "0,1023" };
 	struct nn_dt_report r;
 
 	(void)state;
@@ -203,6 +206,21 @@ static void test_lcores_params(void **state)
 	with_params(&r, none, 1);
 	assert_int_equal(nn_dt_lcores_from_params(&r), 0);
 	assert_int_equal(r.lcore_source, NN_DT_LCORES_NONE);
+	nn_dt_report_free(&r);
+
+	/* Issue 22.6: a hostile lcore list makes no CPU set per lcore id (it
+	 * was 65536 sets of 8 KiB); ids up to NN_DT_MAX_LCORES - 1 still pass. */
+	with_params(&r, huge, 1);
+	assert_int_equal(nn_dt_lcores_from_params(&r), -ERANGE);
+	assert_int_equal(r.nlcores, 0);
+	nn_dt_report_free(&r);
+	with_params(&r, huge_l, 2);
+	assert_int_equal(nn_dt_lcores_from_params(&r), -ERANGE);
+	assert_int_equal(r.nlcores, 0);
+	nn_dt_report_free(&r);
+	with_params(&r, edge, 2);
+	assert_int_equal(nn_dt_lcores_from_params(&r), 0);
+	assert_int_equal(r.nlcores, 2);
 	nn_dt_report_free(&r);
 }
 

@@ -14,12 +14,12 @@
 
 #include <sys/stat.h>
 
-#include "nicnuma/act/hp_set.h"
-#include "nicnuma/plan/hp_target.h"
+#include "hugepages/hp_set.h"
+#include "hugepages/hp_target.h"
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/plan/plan.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 #include "tmptree.h"
 
 static void test_size(void **state)

@@ -17,9 +17,10 @@
 #include <cmocka.h>
 
 #include "nicnuma/core/ctx.h"
-#include "nicnuma/act/irqbalance.h"
+#include "nicnuma/core/trust.h"
+#include "irq/irqbalance.h"
 #include "tmptree.h"
-#include "nicnuma/discover/irqbalance_id.h"
+#include "irq/irqbalance_id.h"
 
 static char tmp[PATH_MAX];
 
@@ -257,7 +258,7 @@ static void test_identity_rules(void **state)
 	/* A group-writable binary or directory is not root's alone. */
 	hpath(p, sizeof(p), "id/usr/sbin/irqbalance");
 	assert_int_equal(chmod(p, 0775), 0);
-	assert_int_not_equal(nn_irqb_trusted_file(&ctx.root, "/usr/sbin/irqbalance", why,
+	assert_int_not_equal(nn_trusted_file(&ctx.root, "/usr/sbin/irqbalance", why,
 						  sizeof(why)), 0);
 	assert_false(nn_irqb_is_system_pid(&ctx, 400));
 	assert_int_equal(chmod(p, 0755), 0);

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "nicnuma/plan/layout.h"
-#include "nicnuma/plan/unitfile.h"
+#include "nicnuma/core/unitfile.h"
 #include "tmptree.h"
 
 /* A host of @nnodes nodes with @per CPUs each, hyperthread pairs (2k, 2k+1),

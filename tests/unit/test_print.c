@@ -107,7 +107,7 @@ static void test_escape(void **state)
 	assert_int_equal(nn_out_flush(&o), 0);
 	fclose(fp);
 	assert_string_equal(buf, "[a\\x1b[31m\\\\b\\xc3\\xa9\\x7f]"
-			    "|e\\x07  |tab\tok\\x\n"
+			    "|e\\x07  |tab\\x09ok\\x\n"
 			    "bell\\x07\n");
 	free(buf);
 
@@ -133,12 +133,43 @@ static void test_escape(void **state)
 	nn_sb_free(&sb);
 }
 
+/* Issue 22.8: a value is one line of data. A "%s" argument holding a
+ * newline, CR or ESC cannot start a line of its own (a forged log line); the
+ * format's own newlines and tabs stay; numbers print as printf prints them. */
+static void test_value_lines(void **state)
+{
+	struct nn_sb sb = NN_SB_INIT;
+	struct nn_out o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	nn_out_init(&o, fp, false);
+	nn_printf(&o, "nic %s:\tup\n", "eth0\nnicnuma: FORGED\r\x1b[2K");
+	vtext(fp, "[%5d|%-3s|%.2f|%zu|%lld|%*d|%x|%c|%.3s|%%]\n", 42, "a", 1.5, (size_t)7,
+	      -3LL, 4, 9, 255u, 'Z', "abcdef");
+	nn_print_block(&o, "line one\n\tline two\n");
+	assert_int_equal(nn_out_flush(&o), 0);
+	fclose(fp);
+	assert_string_equal(buf, "nic eth0\\x0anicnuma: FORGED\\x0d\\x1b[2K:\tup\n"
+			    "[   42|a  |1.50|7|-3|   9|ff|Z|abc|%]\n"
+			    "line one\n\tline two\n");
+	free(buf);
+	nn_escape_line(&sb, "a\nb\tc");
+	assert_string_equal(nn_sb_str(&sb), "a\\x0ab\\x09c");
+	nn_sb_free(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_value_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

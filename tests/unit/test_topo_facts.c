@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "nicnuma/discover/hugepages.h"
+#include "hugepages/hugepages.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/topo.h"
 #include "tmptree.h"

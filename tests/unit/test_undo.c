@@ -20,7 +20,7 @@
 #include "nicnuma/core/ctx.h"
 #include <stdbool.h>
 #include <time.h>
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 #include "nicnuma/core/limits.h"
 #include "nicnuma/act/change_kinds.h"
 #include "tmptree.h"

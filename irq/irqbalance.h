@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* irqbalance.h - keeping irqbalance from undoing a plan, and putting it back
  *
- * Modes (plan.h's enum nn_irqbalance_action):
+ * Modes (enum nn_irqbalance_action, below; the plan carries one):
  *   stop  systemd: `systemctl disable --now irqbalance`; otherwise SIGTERM the
  *         daemon and remember exactly how it was started (exe, argv, the
  *         IRQBALANCE_* environment) so rollback restarts it the same way;
@@ -11,19 +11,27 @@
  * Everything here is live only (signals, service control); under a fake root
  * it reports "not touched (fake root)" and changes nothing. Which process is
  * the daemon, and struct nn_irqb_proc, are the inspector's
- * (discover/irqbalance_id.h); the undo log's detail format, written and
- * validated here, is act's.
+ * (irq/irqbalance_id.h); the undo log's detail format, written and
+ * validated here, is this file's.
  */
-#ifndef NICNUMA_ACT_IRQBALANCE_H
-#define NICNUMA_ACT_IRQBALANCE_H
+#ifndef NICNUMA_IRQ_IRQBALANCE_H
+#define NICNUMA_IRQ_IRQBALANCE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "nicnuma/discover/irqbalance_id.h"
-#include "nicnuma/plan/plan.h"
+#include "irq/irqbalance_id.h"
 
 struct nn_ctx;
+
+enum nn_irqbalance_action {
+	NN_IRQB_STOP = 0,	/* default: stop (and disable under systemd) */
+	NN_IRQB_BAN,		/* keep it, fence the planned IRQs */
+	NN_IRQB_NONE,		/* leave it alone (not running, or --irqbalance=ignore) */
+};
+
+const char *nn_irqbalance_action_name(enum nn_irqbalance_action a);	/* stop|ban|none */
+int nn_irqbalance_action_parse(const char *s, enum nn_irqbalance_action *a); /* + "ignore" */
 
 /* Pure helpers (unit-tested). The ban script: prints ban=true when irqbalance
  * asks about one of @irqs ($2), otherwise execs @chain (the daemon's own
@@ -35,7 +43,7 @@ char *nn_irqb_ban_script(const int *irqs, size_t n, const char *chain);
 char **nn_irqb_ban_argv(const struct nn_irqb_proc *p, const char *script);
 /* The ban drop-in for a systemd host: ExecStart= @p's checked exe with its
  * options and --policyscript=@script, every word quoted for systemd
- * (nn_sd_quote, plan/unitfile.h: the one systemd quoter). Malloc'd; NULL on ENOMEM or when @p has no exe. */
+ * (nn_sd_quote, nicnuma/core/unitfile.h: the one systemd quoter). Malloc'd; NULL on ENOMEM or when @p has no exe. */
 char *nn_irqb_dropin_text(const struct nn_irqb_proc *p, const char *script);
 
 /* One irqbalance action of an apply: prepared first (no side effects) so the
@@ -72,5 +80,9 @@ int nn_irqb_validate(const char *before, const char *detail, char *why, size_t w
  * only nicnuma's own ban script and drop-in (fixed paths) are removed. */
 int nn_irqb_restore(struct nn_ctx *ctx, const char *before, const char *detail,
 		    char *why, size_t whylen);
+
+/* The undo log's "irqbalance" kind (irqb_change.c): daemon state; detail says
+ * how (mode, systemd unit), never what to run. */
+extern const struct nn_change_ops nn_irqb_change_ops;
 
 #endif

@@ -26,10 +26,34 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
-#include "nicnuma/plan/unitfile.h"
-#include "nicnuma/act/undo.h"
-#include "nicnuma/act/irqbalance.h"
-#include "nicnuma/discover/irqbalance_id.h"
+#include "nicnuma/core/trust.h"
+#include "nicnuma/core/unitfile.h"
+#include "nicnuma/state/undo.h"
+#include "irq/irqbalance.h"
+#include "irq/irqbalance_id.h"
+
+const char *nn_irqbalance_action_name(enum nn_irqbalance_action a)
+{
+	switch (a) {
+	case NN_IRQB_STOP: return "stop";
+	case NN_IRQB_BAN: return "ban";
+	case NN_IRQB_NONE: return "none";
+	}
+	return "none";
+}
+
+int nn_irqbalance_action_parse(const char *s, enum nn_irqbalance_action *a)
+{
+	if (!strcmp(s, "stop"))
+		*a = NN_IRQB_STOP;
+	else if (!strcmp(s, "ban"))
+		*a = NN_IRQB_BAN;
+	else if (!strcmp(s, "ignore") || !strcmp(s, "none"))
+		*a = NN_IRQB_NONE;
+	else
+		return -EINVAL;
+	return 0;
+}
 
 #define WAIT_MS 5000
 
@@ -101,7 +125,7 @@ static int spawn_detached(const char *exe, char **argv, char **env, size_t nenv)
 	envp = calloc(nenv + 2, sizeof(*envp));
 	if (!envp)
 		return -ENOMEM;
-	envp[k++] = (char *)"PATH=/usr/sbin:/usr/bin:/sbin:/bin";
+	envp[k++] = (char *)NN_HELPER_PATH;
 	for (i = 0; i < nenv; i++)
 		if (nn_irqb_env_ok(env[i]))
 			envp[k++] = env[i];

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "nicnuma/core/fileio.h"
-#include "nicnuma/discover/hugepages.h"
+#include "hugepages/hugepages.h"
 #include "nicnuma/core/cpuset.h"
 
 static const char *skip_ws(const char *s)

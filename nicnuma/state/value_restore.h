@@ -6,12 +6,12 @@
  * same way: read it (already as it was: left alone), one write(2), retried
  * once on EBUSY/EAGAIN, read back and compared as the kernel prints it.
  */
-#ifndef NICNUMA_IRQ_VALUE_RESTORE_H
-#define NICNUMA_IRQ_VALUE_RESTORE_H
+#ifndef NICNUMA_STATE_VALUE_RESTORE_H
+#define NICNUMA_STATE_VALUE_RESTORE_H
 
 #include <stdbool.h>
 
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 
 struct nn_ctx;
 

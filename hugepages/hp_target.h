@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hp_target.h - what each node's hugepage pool is asked for, and the boot
- * arguments that would reserve it (plan layer, pure: see hp_target.c) */
-#ifndef NICNUMA_PLAN_HP_TARGET_H
-#define NICNUMA_PLAN_HP_TARGET_H
+ * arguments that would reserve it (pure: see hp_target.c) */
+#ifndef NICNUMA_HUGEPAGES_HP_TARGET_H
+#define NICNUMA_HUGEPAGES_HP_TARGET_H
 
-#include "nicnuma/discover/hugepages.h"
+#include "hugepages/hugepages.h"
 
 struct nn_plan_hugepages;
 

@@ -9,8 +9,8 @@
 
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/core/ctx.h"
-#include "nicnuma/act/affinity.h"
-#include "nicnuma/act/value_restore.h"
+#include "nicnuma/core/fsroot.h"
+#include "nicnuma/state/value_restore.h"
 
 static bool ends_with(const char *s, const char *suffix)
 {

@@ -7,8 +7,8 @@
 #include <json-c/json.h>
 
 #include "nicnuma/core/ctx.h"
-#include "nicnuma/act/change_kinds.h"
-#include "nicnuma/act/irqbalance.h"
+#include "nicnuma/state/undo.h"
+#include "irq/irqbalance.h"
 
 static int irqb_validate(struct nn_ctx *ctx, const struct nn_undo *u, const struct nn_change *c,
 			 char *why, size_t whylen)

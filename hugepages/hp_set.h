@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* hp_set.h - changing hugepage pools and mounting hugetlbfs (act layer)
+/* hp_set.h - changing hugepage pools and mounting hugetlbfs (hugepages/: the write path)
  *
  * A write asks for a count; the kernel gives what it can find in contiguous
  * memory, so every write is read back, a shortfall is retried once after
  * compaction, and by default a short result is put back rather than kept.
  * Every change is recorded in the undo log first; mounting is live-only.
  */
-#ifndef NICNUMA_ACT_HP_SET_H
-#define NICNUMA_ACT_HP_SET_H
+#ifndef NICNUMA_HUGEPAGES_HP_SET_H
+#define NICNUMA_HUGEPAGES_HP_SET_H
 
-#include "nicnuma/discover/hugepages.h"
+#include "hugepages/hugepages.h"
 
 struct nn_undo;
 struct nn_plan_hugepages;
@@ -75,5 +75,9 @@ int nn_hugepages_apply_plan(struct nn_ctx *ctx, struct nn_undo *undo,
  * records it in @undo as NN_CHANGE_MOUNT so rollback unmounts it. Live only;
  * reads /proc/mounts back to prove it. */
 int nn_hp_mount(struct nn_ctx *ctx, struct nn_undo *undo, const char *dir, unsigned long size_kb);
+
+/* The undo log's "mount" kind (hp_mount.c): a hugetlbfs mount we made; path =
+ * mount point. */
+extern const struct nn_change_ops nn_mount_change_ops;
 
 #endif

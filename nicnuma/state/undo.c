@@ -29,7 +29,7 @@
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/limits.h"
 #include "nicnuma/core/ctx.h"
-#include "nicnuma/act/undo.h"
+#include "nicnuma/state/undo.h"
 
 #define LOG_SUFFIX ".json"
 #define MIB(x) ((unsigned int)((x) >> 20))

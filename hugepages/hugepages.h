@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* hugepages.h - per-node hugepage pools: parse and read (discover layer)
+/* hugepages.h - per-node hugepage pools: parse and read (hugepages/)
  *
  * DPDK and other user-space data planes take packet memory from hugepages;
  * pages on the wrong node put every DMA and packet touch across the
@@ -7,11 +7,11 @@
  *   /sys/devices/system/node/nodeN/hugepages/hugepages-<S>kB/nr_hugepages
  *
  * Parsers (hp_parse.c) are pure; the state reader (hp_state.c) goes through
- * the fs root only. What to ask of each pool is plan/hp_target.h; setting
- * pools and mounting hugetlbfs is act/hp_set.h.
+ * the fs root only. What to ask of each pool is hugepages/hp_target.h; setting
+ * pools and mounting hugetlbfs is hugepages/hp_set.h.
  */
-#ifndef NICNUMA_HUGEPAGES_H
-#define NICNUMA_HUGEPAGES_H
+#ifndef NICNUMA_HUGEPAGES_HUGEPAGES_H
+#define NICNUMA_HUGEPAGES_HUGEPAGES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -137,5 +137,15 @@ int nn_hp_pool_path(bool numa, int node, unsigned long size_kb, const char *file
  * warning naming the file. Every pool read goes through here. */
 void nn_hp_pool_read(struct nn_ctx *ctx, bool numa, int node, unsigned long size_kb,
 		     struct nn_hp_pool *p);
+
+/* One pool of a plan (struct nn_plan, plan/plan.h), and what hugepages/ sets:
+ * a node's pool of one size, as found and as wanted. */
+struct nn_plan_hugepages {
+	int node;
+	unsigned long size_kb;
+	long current;			/* nr_hugepages now, -1 unknown */
+	long target;			/* nr_hugepages to set: max(current, request) */
+	long request;			/* pages asked for (--hugepages COUNT): DPDK --socket-mem */
+};
 
 #endif

@@ -9,10 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "nicnuma/act/hp_set.h"
+#include "hugepages/hp_set.h"
 #include "nicnuma/core/ctx.h"
-#include "nicnuma/act/undo.h"
-#include "nicnuma/act/change_kinds.h"
+#include "nicnuma/state/undo.h"
 
 /* Whether /proc/mounts now shows hugetlbfs of @size_kb on @path. */
 static bool mounted(struct nn_ctx *ctx, const char *path, unsigned long size_kb)

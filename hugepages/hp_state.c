@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "nicnuma/core/fileio.h"
-#include "nicnuma/discover/hugepages.h"
+#include "hugepages/hugepages.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/ctx.h"
 

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "nicnuma/core/cpuset.h"
+#include "nicnuma/core/fsroot.h"	/* nn_write_value */
 
 struct nn_root;
 
@@ -32,11 +33,6 @@ enum nn_aff_class {
 /* @err is 0 or a negative errno. */
 enum nn_aff_class nn_aff_classify(int err);
 const char *nn_aff_class_name(enum nn_aff_class c);
-
-/* One write(2) of @val with a trailing newline, as echo(1) sends it: the
- * kernel parsers take it, and a fake tree keeps the kernel's file form byte
- * for byte, so a rollback leaves it exactly as it was. */
-int nn_write_value(const struct nn_root *root, const char *path, const char *val);
 
 /* "/proc/irq/N/<file>" and "/sys/class/net/NIC/queues/tx-N/xps_cpus". */
 int nn_irq_path(char *buf, size_t size, int irq, const char *file);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "nicnuma/core/names.h"
-#include "nicnuma/plan/unitfile.h"
+#include "nicnuma/core/unitfile.h"
 
 #define UNIT_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:-_.\\"
 

@@ -7,12 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nicnuma/act/hp_set.h"
-#include "nicnuma/plan/hp_target.h"
+#include "hugepages/hp_set.h"
+#include "hugepages/hp_target.h"
 #include "nicnuma/core/ctx.h"
-#include "nicnuma/plan/plan.h"
-#include "nicnuma/act/undo.h"
-#include "nicnuma/act/value_restore.h"
+#include "nicnuma/state/undo.h"
+#include "nicnuma/state/value_restore.h"
 
 static int write_count(struct nn_ctx *ctx, const char *path, long v)
 {

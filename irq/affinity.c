@@ -8,7 +8,7 @@
 #include <fcntl.h>
 
 #include "nicnuma/core/fsroot.h"
-#include "nicnuma/act/affinity.h"
+#include "irq/affinity.h"
 
 enum nn_aff_class nn_aff_classify(int err)
 {
@@ -43,25 +43,6 @@ const char *nn_aff_class_name(enum nn_aff_class c)
 	};
 
 	return (unsigned int)c <= NN_AFF_FATAL ? names[c] : "unknown";
-}
-
-int nn_write_value(const struct nn_root *root, const char *path, const char *val)
-{
-	size_t len = strlen(val);
-	char *line;
-	int err;
-
-	if (len && val[len - 1] == '\n')
-		return nn_write_str(root, path, val);
-	line = malloc(len + 2);
-	if (!line)
-		return -ENOMEM;
-	memcpy(line, val, len);
-	line[len] = '\n';
-	line[len + 1] = '\0';
-	err = nn_write_str(root, path, line);
-	free(line);
-	return err;
 }
 
 int nn_irq_path(char *buf, size_t size, int irq, const char *file)

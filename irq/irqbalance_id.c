@@ -21,8 +21,9 @@
 
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
+#include "nicnuma/core/trust.h"
 #include "nicnuma/core/ctx.h"
-#include "nicnuma/discover/irqbalance_id.h"
+#include "irq/irqbalance_id.h"
 
 static const char *const sysdirs[] = {
 	"/usr/sbin", "/usr/bin", "/sbin", "/bin", "/usr/local/sbin",
@@ -41,69 +42,17 @@ bool nn_irqb_exe_name_ok(const char *exe)
 	return false;
 }
 
-/* Root-owned, not writable by group or others, of type @type. */
-static int check_node(const struct nn_root *r, const char *path, mode_t type, char *why,
-		      size_t whylen)
-{
-	struct stat st;
-	int fd, err = 0;
-
-	fd = nn_root_openat(r, path, O_PATH | O_NOFOLLOW, 0);
-	if (fd < 0) {
-		snprintf(why, whylen, "%s: %s", path, strerror(-fd));
-		return fd;
-	}
-	if (fstat(fd, &st) < 0)
-		err = -errno;
-	close(fd);
-	if (err)
-		snprintf(why, whylen, "%s: %s", path, strerror(-err));
-	else if ((st.st_mode & S_IFMT) != type)
-		snprintf(why, whylen, "%s is not a %s", path, type == S_IFDIR ? "directory"
-			 : "regular file"), err = -EPERM;
-	else if (st.st_uid != 0)
-		snprintf(why, whylen, "%s is owned by uid %u, not root", path,
-			 (unsigned)st.st_uid), err = -EPERM;
-	else if (st.st_mode & (S_IWGRP | S_IWOTH))
-		snprintf(why, whylen, "%s is writable by group or others", path), err = -EPERM;
-	return err;
-}
-
-int nn_irqb_trusted_file(const struct nn_root *r, const char *path, char *why, size_t whylen)
-{
-	char dir[PATH_MAX];
-	size_t i, len = strlen(path);
-	int err;
-
-	if (path[0] != '/' || len >= sizeof(dir) || strstr(path, "//") || strstr(path, "/../") ||
-	    strstr(path, "/./") || path[len - 1] == '/') {
-		snprintf(why, whylen, "'%s' is not a plain absolute path", path);
-		return -EINVAL;
-	}
-	/* "/", then each directory down to the file: none may be a symlink,
-	 * owned by a user or writable by one (who could swap what is below). */
-	err = check_node(r, "/", S_IFDIR, why, whylen);
-	for (i = 1; !err && i < len; i++) {
-		if (path[i] != '/')
-			continue;
-		memcpy(dir, path, i);
-		dir[i] = '\0';
-		err = check_node(r, dir, S_IFDIR, why, whylen);
-	}
-	return err ? err : check_node(r, path, S_IFREG, why, whylen);
-}
-
 int nn_irqb_system_exe(struct nn_ctx *ctx, const char *hint, char *buf, size_t size)
 {
 	char why[PATH_MAX + 64], path[64];
 	size_t i;
 
-	if (hint && nn_irqb_exe_name_ok(hint) && !nn_irqb_trusted_file(&ctx->root, hint, why,
+	if (hint && nn_irqb_exe_name_ok(hint) && !nn_trusted_file(&ctx->root, hint, why,
 									  sizeof(why)))
 		return snprintf(buf, size, "%s", hint) < (int)size ? 0 : -ENAMETOOLONG;
 	for (i = 0; i < NSYSDIRS; i++) {
 		snprintf(path, sizeof(path), "%s/irqbalance", sysdirs[i]);
-		if (!nn_irqb_trusted_file(&ctx->root, path, why, sizeof(why)))
+		if (!nn_trusted_file(&ctx->root, path, why, sizeof(why)))
 			return snprintf(buf, size, "%s", path) < (int)size ? 0 : -ENAMETOOLONG;
 	}
 	return -ENOENT;
@@ -268,7 +217,7 @@ static size_t one_arg(struct nn_ctx *ctx, char *const *in, size_t n, size_t i, c
 		if (!keep_ban)
 			return used;	/* our own fence goes with the restore */
 	} else if (o->kind == SCRIPT && ctx &&
-		   nn_irqb_trusted_file(&ctx->root, v, why, sizeof(why))) {
+		   nn_trusted_file(&ctx->root, v, why, sizeof(why))) {
 		dropped(ctx, "policy script", v, why);
 		return used;
 	}
@@ -357,58 +306,13 @@ int nn_irqb_filter_env(struct nn_ctx *ctx, char *const *in, size_t n, char ***ou
 
 int nn_irqb_systemctl(const char *const *args, char *out, size_t outlen)
 {
-	const char *argv[8] = { "systemctl" };
-	int pfd[2] = { -1, -1 }, status, fd;
-	size_t i, len = 0;
-	ssize_t r;
-	pid_t pid;
+	char *argv[8] = { (char *)"systemctl" };
+	size_t i;
 
 	for (i = 0; args[i] && i + 2 < sizeof(argv) / sizeof(argv[0]); i++)
-		argv[i + 1] = args[i];
-	if (out && pipe2(pfd, O_CLOEXEC) < 0)
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		status = -errno;
-		goto out;
-	}
-	if (pid == 0) {
-		/* A fixed binary and environment: nothing of the caller's PATH. */
-		static char *const envp[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", NULL };
-
-		fd = open("/dev/null", O_RDWR);
-		if (fd >= 0) {
-			dup2(fd, STDIN_FILENO);
-			dup2(out ? pfd[1] : fd, STDOUT_FILENO);
-		}
-		execve("/usr/bin/systemctl", (char *const *)argv, envp);
-		execve("/bin/systemctl", (char *const *)argv, envp);
-		_exit(127);
-	}
-	if (out) {
-		close(pfd[1]);
-		pfd[1] = -1;
-		while (len + 1 < outlen && (r = read(pfd[0], out + len, outlen - 1 - len)) != 0) {
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r < 0)
-				break;
-			len += (size_t)r;
-		}
-		out[len] = '\0';
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			status = -errno;
-			goto out;
-		}
-	status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-out:
-	if (pfd[0] >= 0)
-		close(pfd[0]);
-	if (pfd[1] >= 0)
-		close(pfd[1]);
-	return status;
+		argv[i + 1] = (char *)args[i];
+	/* By absolute path, with the one fixed environment (core/trust.h). */
+	return nn_run_helper(argv, out, outlen);
 }
 
 char *nn_irqb_ban_path(const struct nn_ctx *ctx)
@@ -496,7 +400,7 @@ static int judge(struct nn_ctx *ctx, int pid, char *exe, size_t exelen, long *ui
 		snprintf(why, whylen, "its executable is not irqbalance in a system directory");
 		return -EPERM;
 	}
-	return nn_irqb_trusted_file(&ctx->root, exe, why, whylen) ? -EPERM : 0;
+	return nn_trusted_file(&ctx->root, exe, why, whylen) ? -EPERM : 0;
 }
 
 static void report_other(struct nn_ctx *ctx, int pid, long uid, const char *exe, const char *why)
@@ -647,7 +551,7 @@ static char *checked_exe(struct nn_ctx *ctx, int pid)
 	del = strstr(link, " (deleted)");
 	if (del && !del[10])
 		*del = '\0';
-	if (!nn_irqb_exe_name_ok(link) || nn_irqb_trusted_file(&ctx->root, link, why, sizeof(why))) {
+	if (!nn_irqb_exe_name_ok(link) || nn_trusted_file(&ctx->root, link, why, sizeof(why))) {
 		nn_warn(ctx, path, "irqbalance pid %d: its executable is not a system irqbalance", pid);
 		return NULL;
 	}

@@ -14,8 +14,7 @@
 #include <string.h>
 
 #include "nicnuma/core/cpuset.h"
-#include "nicnuma/plan/hp_target.h"
-#include "nicnuma/plan/plan.h"
+#include "hugepages/hp_target.h"
 
 static int fail(char *why, size_t whylen, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

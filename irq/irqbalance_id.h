@@ -2,9 +2,9 @@
 /* irqbalance_id.h - which process is the system's irqbalance, and what of its
  * command line and environment may go back to it: the inspector
  *
- * Discover's half of irqbalance: it reads (/proc, through the fs root, and
+ * The reading half of irqbalance: it reads (/proc, through the fs root, and
  * systemctl's MainPID) and decides identity; it changes nothing. The host
- * snapshot (host.c) and act's stop/ban/restore (act/irqbalance.h) both ask it.
+ * snapshot (host.c) and the stop/ban/restore (irq/irqbalance.h) both ask it.
  *
  * The rules (irqbalance_id.c says why):
  *   exe   "<system dir>/irqbalance", system dir one of NN_IRQB_SYSDIRS, a
@@ -16,8 +16,8 @@
  *   argv  irqbalance(1)'s options only, each as "--long" or "--long=VALUE";
  *   env   IRQBALANCE_[A-Z0-9_]+=VALUE, VALUE printable ASCII.
  */
-#ifndef NICNUMA_DISCOVER_IRQBALANCE_ID_H
-#define NICNUMA_DISCOVER_IRQBALANCE_ID_H
+#ifndef NICNUMA_IRQ_IRQBALANCE_ID_H
+#define NICNUMA_IRQ_IRQBALANCE_ID_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,10 +31,7 @@ struct nn_root;
 
 /* "<sysdir>/irqbalance" with a system dir: the name part of the exe rule. */
 bool nn_irqb_exe_name_ok(const char *exe);
-/* The file part of the rules: @path (absolute, inside @r) is a regular file
- * owned by root, not group/world-writable, and so is every directory above it
- * (checked without following a symlink). 0, or a negative errno with @why. */
-int nn_irqb_trusted_file(const struct nn_root *r, const char *path, char *why, size_t whylen);
+/* The file part of the rules is nn_trusted_file() (core/trust.h). */
 /* The system's irqbalance binary found again: @hint when it is one of the
  * candidates and passes, else the first candidate that passes. */
 int nn_irqb_system_exe(struct nn_ctx *ctx, const char *hint, char *buf, size_t size);

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* bench_save.h - "bench mismatch --report DIR" on disk: report.json and the
+ * page plan/bench_html.c renders, written into a directory nobody else could
+ * have pointed elsewhere */
+#ifndef NICNUMA_ACT_BENCH_SAVE_H
+#define NICNUMA_ACT_BENCH_SAVE_H
+
+struct json_object;
+
+/* Opens @dir, walking from "/" (absolute) or the working directory with
+ * O_NOFOLLOW at every component, and creates its last component (mode 0755,
+ * an existing directory is fine; the ones above must exist). A symlink
+ * anywhere on the way is refused (-ELOOP): a user who can write a directory
+ * on the path could have planted it. report.json and report.html are then
+ * replaced in it, each by nn_write_atomic_at() relative to that directory's
+ * fd (a planted report.json link is replaced, never written through).
+ * Returns 0 or a negative errno; @what receives the path or the file that
+ * failed. */
+int nn_bench_report_save(const char *dir, struct json_object *doc, const char **what);
+
+#endif
