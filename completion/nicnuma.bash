@@ -28,6 +28,8 @@ _nicnuma_opts() {
 		--reserve --service ;;
 	metrics) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
 		--policy --reserve ;;
+	report) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
+		--policy --reserve --svg --title --traffic ;;
 	enable) echo --channels --coexist --cpus --dry-run --help --hugepages --interval --irqbalance \
 		--nics --no-start --no-xps --policy --reserve --settle --state-dir ;;
 	disable) echo --help --keep-config --state-dir ;;
@@ -38,7 +40,7 @@ _nicnuma_opts() {
 }
 
 _nicnuma_commands="topo nics plan apply check rollback script hugepages bench layout metrics
-enable disable status watch"
+report enable disable status watch"
 
 # Page sizes as nicnuma takes them: hugepages-2048kB -> 2M, -1048576kB -> 1G.
 _nicnuma_sizes() {
@@ -113,7 +115,7 @@ _nicnuma() {
 		return ;;
 	--cpus | --reserve | --pid | --watch | --count | --threshold | --min-memory | --mem | \
 	--duration | --repeat | --rate | --pci | --service | --exec | --interval | --settle | \
-	--file-prefix | --vdev-node)
+	--file-prefix | --vdev-node | --title | --traffic)
 		return ;;
 	--timeout)	# check --dpdk: seconds for the whole exchange, 10 by default
 		if [ "$cmd" = check ]; then COMPREPLY=($(compgen -W "10" -- "$cur")); fi

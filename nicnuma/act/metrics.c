@@ -626,33 +626,5 @@ void nn_metrics_free(struct nn_metrics *m)
 
 int nn_metrics_write_file(const char *path, const char *text, size_t len)
 {
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
-	char *dir = NULL;
-	int dfd, err;
-
-	if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
-		return -EISDIR;
-	if (slash)
-		dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
-	else
-		dir = strdup(".");
-	if (!dir)
-		return -ENOMEM;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	err = dfd < 0 ? -errno : 0;
-	/* A directory at the path (planted in a textfile directory another
-	 * user can write) is said before any temp file is made. */
-	if (!err) {
-		struct stat st;
-
-		if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
-			err = -EISDIR;
-	}
-	if (!err)
-		err = nn_write_atomic_at(dfd, base, text, len, 0644);
-	if (dfd >= 0)
-		close(dfd);
-	free(dir);
-	return err;
+	return nn_write_atomic_path(path, text, len, 0644);
 }

@@ -37,6 +37,9 @@ int nn_cmd_rollback(struct nn_ctx *ctx, int argc, char **argv);
 /* Status for a finished report: error beats warnings beats clean. */
 int nn_cli_status(const struct nn_ctx *ctx, int err);
 
+/* "nicnuma report": the host drawn as one HTML page or SVG (cmd_report.c). */
+int nn_cmd_report(struct nn_ctx *ctx, int argc, char **argv);
+
 /* "nicnuma layout": per-node service instances as systemd units (cmd_layout.c). */
 int nn_cmd_layout(struct nn_ctx *ctx, int argc, char **argv);
 

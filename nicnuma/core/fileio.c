@@ -156,6 +156,39 @@ int nn_grow(void **arr, size_t *cap, size_t n, size_t elem)
 	return 0;
 }
 
+int nn_write_atomic_path(const char *path, const void *data, size_t len, mode_t mode)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *dir = NULL;
+	int dfd, err;
+
+	if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+		return -EISDIR;
+	if (slash)
+		dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+	else
+		dir = strdup(".");
+	if (!dir)
+		return -ENOMEM;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	err = dfd < 0 ? -errno : 0;
+	/* A directory at the path (planted in a textfile directory another
+	 * user can write) is said before any temp file is made. */
+	if (!err) {
+		struct stat st;
+
+		if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
+			err = -EISDIR;
+	}
+	if (!err)
+		err = nn_write_atomic_at(dfd, base, data, len, mode);
+	if (dfd >= 0)
+		close(dfd);
+	free(dir);
+	return err;
+}
+
 int nn_read_fd_bounded(int fd, size_t max, char **out, size_t *len)
 {
 	size_t cap = 64 << 10, used = 0;

@@ -18,6 +18,12 @@
  * is left behind. Returns 0 or a negative errno. */
 int nn_write_atomic_at(int dirfd, const char *name, const void *data, size_t len, mode_t mode);
 
+/* The same for a path as a user gives it ("out.html", "/srv/x.prom"):
+ * @path's directory is opened (it must exist) and its last component
+ * replaced. -EISDIR when @path ends in "/", "." or "..", or names a
+ * directory (checked before any temp file is made). */
+int nn_write_atomic_path(const char *path, const void *data, size_t len, mode_t mode);
+
 /* mkdir -p of the relative path @rel below @dirfd, one component at a time:
  * each component is opened with O_NOFOLLOW|O_DIRECTORY from the one before,
  * so a symlink anywhere on the way is refused (-ELOOP/-ENOTDIR) instead of

@@ -693,18 +693,35 @@ out:
 int nn_read_lines(const struct nn_root *r, const char *path,
 		  int (*line)(void *arg, const char *p, const char *end), void *arg)
 {
-	size_t cap = LINES_BUF, used = 0;
+	char *buf = NULL;
+	size_t cap = 0;
+	int err;
+
+	err = nn_read_lines_buf(r, path, &buf, &cap, line, arg);
+	free(buf);
+	return err;
+}
+
+int nn_read_lines_buf(const struct nn_root *r, const char *path, char **bufp, size_t *capp,
+		      int (*line)(void *arg, const char *p, const char *end), void *arg)
+{
+	size_t cap = *capp, used = 0;
 	bool eof = false;
-	char *buf;
+	char *buf = *bufp;
 	int fd, err = 0;
 
 	fd = open_read(r, path);
 	if (fd < 0)
 		return fd;
-	buf = malloc(cap);
-	if (!buf) {
-		err = -ENOMEM;
-		goto out;
+	if (!buf || cap < LINES_BUF) {
+		char *nb = realloc(buf, LINES_BUF);
+
+		if (!nb) {
+			err = -ENOMEM;
+			goto out;
+		}
+		buf = nb;
+		cap = LINES_BUF;
 	}
 	while (!eof) {
 		char *p, *end, *nul;
@@ -751,7 +768,8 @@ int nn_read_lines(const struct nn_root *r, const char *path,
 		memmove(buf, p, used);
 	}
 out:
-	free(buf);
+	*bufp = buf;
+	*capp = cap;
 	close(fd);
 	return err;
 }

@@ -75,6 +75,11 @@ int nn_read_file(const struct nn_root *r, const char *path, char **out, size_t *
  * (/proc/interrupts on a 512-CPU host is 6 MB). */
 int nn_read_lines(const struct nn_root *r, const char *path,
 		  int (*line)(void *arg, const char *p, const char *end), void *arg);
+/* The same through a caller's buffer (*@bufp of *@capp bytes, NULL/0 at
+ * first), grown as needed and kept for the next read: a file read every
+ * second allocates nothing after the first time. Free *@bufp when done. */
+int nn_read_lines_buf(const struct nn_root *r, const char *path, char **bufp, size_t *capp,
+		      int (*line)(void *arg, const char *p, const char *end), void *arg);
 /* First line, trailing whitespace stripped; -ENAMETOOLONG if it does not fit. */
 int nn_read_str(const struct nn_root *r, const char *path, char *buf, size_t size);
 /* Strict integer: -EINVAL on garbage, -ERANGE on overflow. */

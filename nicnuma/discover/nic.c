@@ -1175,3 +1175,22 @@ size_t nn_nic_irqs_unknown_role(const struct nn_nic *nic)
 		n += nic->irqs[i].queue < 0 && nic->irqs[i].role == NN_IRQ_ROLE_UNKNOWN;
 	return n;
 }
+
+int nn_nic_home_node(const struct nn_topo *t, const struct nn_nic *nic, bool *assumed)
+{
+	size_t i;
+
+	*assumed = false;
+	if (nic->numa_node >= 0)
+		return nic->numa_node;
+	if (nic->locality_known && !nn_cpuset_empty(&nic->local_cpus))
+		for (i = 0; i < t->nnodes; i++)
+			if (!nn_cpuset_empty(&t->nodes[i].cpus) &&
+			    nn_cpuset_subset(&nic->local_cpus, &t->nodes[i].cpus))
+				return t->nodes[i].id;
+	if (t->nnodes == 1) {
+		*assumed = true;
+		return t->nodes[0].id;
+	}
+	return -1;
+}

@@ -91,6 +91,10 @@ bool nn_is_pci_addr(const char *s);
 /* IRQs of @nic that neither netdev genl nor the name table gives a role
  * (the planner places them like queue IRQs: docs/discovery.md). */
 size_t nn_nic_irqs_unknown_role(const struct nn_nic *nic);
+/* The node a NIC belongs to (pure): the kernel's numa_node, else the one node
+ * that holds all its local CPUs, else - on a host with a single node - that
+ * node (*@assumed set). -1 unknown locality. layout and report ask here. */
+int nn_nic_home_node(const struct nn_topo *t, const struct nn_nic *nic, bool *assumed);
 const struct nn_nic *nn_nic_find(const struct nn_nic *nics, size_t n, const char *name);
 
 #endif

@@ -358,6 +358,15 @@ out:
 	return err;
 }
 
+void nn_html_head(struct nn_sb *sb, const char *title, const char *css)
+{
+	nn_sb_puts(sb, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
+		   "<meta charset=\"utf-8\"/>\n<meta http-equiv=\"Content-Security-Policy\" "
+		   "content=\"" NN_HTML_CSP "\"/>\n<title>");
+	nn_xml_escape(sb, title);
+	nn_sb_printf(sb, "</title>\n<style>%s</style>\n</head>\n<body>\n", css);
+}
+
 int nn_bench_html(struct json_object *doc, struct nn_sb *sb)
 {
 	struct json_object *rows = jget(doc, "rows"), *warns = jget(doc, "warnings"), *cmd;
@@ -366,10 +375,7 @@ int nn_bench_html(struct json_object *doc, struct nn_sb *sb)
 
 	if (!rows || json_object_get_type(rows) != json_type_array)
 		return -EINVAL;
-	nn_sb_printf(sb, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
-		     "<meta charset=\"utf-8\"/>\n<meta http-equiv=\"Content-Security-Policy\" "
-		     "content=\"default-src 'none'; style-src 'unsafe-inline'\"/>\n"
-		     "<title>nicnuma bench mismatch</title>\n<style>%s</style>\n</head>\n<body>\n", style);
+	nn_html_head(sb, "nicnuma bench mismatch", style);
 	nn_sb_puts(sb, "<h1>nicnuma bench mismatch</h1>\n<p>What NUMA misplacement of the forwarding lcores "
 		   "and the packet memory costs on this host: the same forwarder (nicnuma-fwd), traffic and "
 		   "duration, with lcores and mbufs on the port's node (local) or the farthest node (remote).</p>\n");

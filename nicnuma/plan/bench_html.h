@@ -11,6 +11,15 @@
 struct json_object;
 struct nn_sb;
 
+/* The content-security policy of every page nicnuma writes: nothing loaded,
+ * no script; only the page's own <style>. */
+#define NN_HTML_CSP "default-src 'none'; style-src 'unsafe-inline'"
+
+/* The page's start up to and including <body>: XHTML-compatible doctype and
+ * root, UTF-8, the CSP above, @title (escaped) and the style sheet @css
+ * (trusted, a constant). Shared by the bench report and `nicnuma report`. */
+void nn_html_head(struct nn_sb *sb, const char *title, const char *css);
+
 /* The page for @doc, appended to @out (check nn_sb_error). Missing keys
  * render as "-"; rows with "skipped" set say why and draw no curve or bar.
  * Returns 0 or -EINVAL when @doc is not an object with a "rows" array. */

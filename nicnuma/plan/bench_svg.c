@@ -72,15 +72,20 @@ static void ns_label(struct nn_sb *sb, double v)
 		nn_sb_printf(sb, "%g s", v / 1e9);
 }
 
-static void open_svg(struct nn_sb *sb, const char *cls, const char *title, int h)
+void nn_svg_open(struct nn_sb *sb, const char *cls, const char *title, int w, int h)
 {
 	nn_sb_printf(sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"%s\" width=\"%d\" height=\"%d\" "
 		     "viewBox=\"0 0 %d %d\" role=\"img\" font-family=\"sans-serif\" font-size=\"12\">\n",
-		     cls, W, h, W, h);
+		     cls, w, h, w, h);
 	nn_sb_puts(sb, "<title>");
 	nn_xml_escape(sb, title);
 	nn_sb_puts(sb, "</title>\n");
-	nn_sb_printf(sb, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", W, h);
+	nn_sb_printf(sb, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", w, h);
+}
+
+static void open_svg(struct nn_sb *sb, const char *cls, const char *title, int h)
+{
+	nn_svg_open(sb, cls, title, W, h);
 	nn_sb_printf(sb, "<text x=\"%d\" y=\"22\" font-size=\"14\" font-weight=\"bold\">", ML);
 	nn_xml_escape(sb, title);
 	nn_sb_puts(sb, "</text>\n");

@@ -14,6 +14,10 @@ struct nn_sb;
  * stays well-formed whatever a name holds). */
 void nn_xml_escape(struct nn_sb *sb, const char *s);
 
+/* The root <svg> element (@cls its class), its <title> and a white
+ * background, @w x @h pixels; the caller closes it with "</svg>". */
+void nn_svg_open(struct nn_sb *sb, const char *cls, const char *title, int w, int h);
+
 /* Decades around [vmin, vmax] (both > 0): *lo = 10^floor(log10 vmin),
  * *hi = 10^ceil(log10 vmax), at least one decade apart. */
 void nn_svg_log_range(double vmin, double vmax, double *lo, double *hi);

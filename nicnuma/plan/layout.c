@@ -43,33 +43,12 @@ static void strv_free(char **v, size_t n)
 	free(v);
 }
 
-/* The node a NIC belongs to: the kernel's numa_node, else the one node that
- * holds all its local CPUs, else - on a host with a single node - that node. */
-static int nic_node(const struct nn_topo *t, const struct nn_nic *nic, bool *assumed)
-{
-	size_t i;
-
-	*assumed = false;
-	if (nic->numa_node >= 0)
-		return nic->numa_node;
-	if (nic->locality_known && !nn_cpuset_empty(&nic->local_cpus))
-		for (i = 0; i < t->nnodes; i++)
-			if (!nn_cpuset_empty(&t->nodes[i].cpus) &&
-			    nn_cpuset_subset(&nic->local_cpus, &t->nodes[i].cpus))
-				return t->nodes[i].id;
-	if (t->nnodes == 1) {
-		*assumed = true;
-		return t->nodes[0].id;
-	}
-	return -1;
-}
-
 /* The node whose instance serves a NIC: its own, or - when that node has no
  * online CPU (CXL or other memory-only node) - the nearest node that has. */
 static int serving_node(const struct nn_topo *t, const struct nn_nic *nic, bool *assumed,
 			int *own)
 {
-	int node = nic_node(t, nic, assumed);
+	int node = nn_nic_home_node(t, nic, assumed);
 
 	*own = node;
 	if (node < 0 || !nn_topo_node(t, node))

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* hostview_save.c - the host picture rendered (plan/hostview.c, pure) and
+ * written through the one atomic writer */
+#include <errno.h>
+
+#include "nicnuma/act/hostview_save.h"
+#include "nicnuma/core/fileio.h"
+#include "nicnuma/core/strbuf.h"
+
+int nn_hostview_save(const struct nn_hostview *v, const char *title, bool svg, const char *path,
+		     size_t *bytes)
+{
+	struct nn_sb sb = NN_SB_INIT;
+	int err;
+
+	*bytes = 0;
+	if (svg) {
+		nn_sb_puts(&sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+		nn_hostview_svg(v, title, &sb);
+	} else {
+		nn_hostview_html(v, title, &sb);
+	}
+	err = nn_sb_error(&sb);
+	if (!err)
+		err = nn_write_atomic_path(path, nn_sb_str(&sb), sb.len, 0644);
+	if (!err)
+		*bytes = sb.len;
+	nn_sb_free(&sb);
+	return err;
+}

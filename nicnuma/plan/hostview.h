@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* hostview.h - "nicnuma report": the host drawn as one picture
+ *
+ * Nodes as boxes of CPU cells (a row of cores per L3 group, SMT siblings
+ * stacked under their core), memory and distances; each NIC in its node's box
+ * with its PCIe verdict; each queue IRQ as a mark on the CPU it runs on today
+ * (effective affinity) and on the CPU the plan gives it, red when that CPU is
+ * off the NIC's node, grey when the NIC's node is unknown; the moves between
+ * the two; with an observation, the interrupt and softirq work per CPU as a
+ * heat strip. Pure: a host snapshot and a plan in, SVG or HTML text out (the
+ * file is written by act/, the observation made by the caller).
+ */
+#ifndef NICNUMA_HOSTVIEW_H
+#define NICNUMA_HOSTVIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "nicnuma/discover/host.h"
+#include "nicnuma/plan/plan.h"
+
+struct nn_sb;
+
+/* Observed work per CPU, indexed by CPU id (ncpus entries; CPUs beyond or
+ * negative rates: not observed). Rates are per second over @seconds. */
+struct nn_hv_traffic {
+	size_t ncpus;
+	double *irq;			/* hardware interrupts/s of the NICs' IRQs */
+	double *softirq;		/* NET_RX + NET_TX softirqs/s */
+	double seconds;			/* length of the observation */
+};
+
+struct nn_obs_report;
+/* The per-CPU rates of an observation (discover/observe.h's attribution):
+ * arrays allocated in @out (free with nn_hv_traffic_free). 0 or -ENOMEM. */
+int nn_hv_traffic_from_obs(const struct nn_obs_report *r, struct nn_hv_traffic *out);
+void nn_hv_traffic_free(struct nn_hv_traffic *t);
+
+/* One queue IRQ as drawn. CPU and node fields are -1 when unknown. */
+struct nn_hv_irq {
+	const char *nic;		/* points into the host */
+	int irq;
+	int queue;
+	int nic_node;			/* the NIC's node; -1 unknown locality */
+	int now_cpu, now_node;		/* the effective CPU today (-1: no single CPU known) */
+	int plan_cpu, plan_node;	/* the first planned CPU (-1: not planned) */
+	bool now_off, plan_off;		/* on a CPU off the NIC's (known) node */
+	bool moved;			/* planned CPU differs from today's */
+};
+
+struct nn_hostview {
+	const struct nn_host *host;
+	const struct nn_plan *plan;	/* may be NULL: today only */
+	const struct nn_hv_traffic *traffic;	/* may be NULL */
+	struct nn_hv_irq *irqs;		/* sorted by NIC name then IRQ */
+	size_t nirqs;
+	const struct nn_nic **nics;	/* drawn NICs (non-virtual ones and planned ones) */
+	size_t nnics;
+	size_t now_off, plan_off;	/* red marks today and as planned */
+	size_t now_unplaced;		/* IRQs without a single known CPU today */
+	size_t moves;
+	size_t unknown_nics;		/* drawn NICs of unknown locality */
+};
+
+/* Fills @v from @host and @plan (NULL: no plan) and @traffic (NULL: none);
+ * they must outlive @v. 0 or -ENOMEM. */
+int nn_hostview_make(const struct nn_host *host, const struct nn_plan *plan,
+		     const struct nn_hv_traffic *traffic, struct nn_hostview *v);
+void nn_hostview_free(struct nn_hostview *v);
+
+/* The picture as one <svg> element (standalone: it carries its xmlns),
+ * @title as its <title> and as a heading drawn on it. */
+void nn_hostview_svg(const struct nn_hostview *v, const char *title, struct nn_sb *sb);
+/* The page: head with the bench report's CSP, the picture, then as text
+ * every NIC, every off-node IRQ, the moves per node pair, the distances.
+ * Check nn_sb_error(). */
+void nn_hostview_html(const struct nn_hostview *v, const char *title, struct nn_sb *sb);
+
+#endif
