@@ -142,15 +142,8 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 		} else if (opt == NN_OPT_PLAN) {
 			plan_file = st.arg;
 		} else if (opt == OPT_TRAFFIC) {
-			char *end;
-
-			errno = 0;
-			traffic = strtod(st.arg, &end);
-			if (errno || end == st.arg || *end || !(traffic >= 0.1 && traffic <= 3600)) {
-				nn_err(ctx, "--traffic: '%s' is not a number of seconds between 0.1 and 3600",
-				       st.arg);
+			if (nn_opt_seconds(ctx, "--traffic", st.arg, 0.1, 3600, &traffic))
 				goto out;
-			}
 		}
 	}
 	if (opt < 0) {

@@ -84,20 +84,6 @@ const struct nn_cmd_desc nn_desc_observe = {
 "Example: nicnuma observe eth0 --interval 2 --count 5 --max-remote 10\n",
 };
 
-static int parse_secs(struct nn_ctx *ctx, const char *opt, const char *arg, double lo, double hi,
-		      double *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(arg, &end);
-	if (errno || end == arg || *end || !(*out >= lo && *out <= hi)) {
-		nn_err(ctx, "%s: '%s' is not a number of seconds between %g and %g", opt, arg, lo, hi);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct observe_opts *o)
 {
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
@@ -113,11 +99,11 @@ static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct observe_
 
 		switch (c) {
 		case 'i':
-			if (parse_secs(ctx, "--interval", arg, 0.1, 3600, &o->interval))
+			if (nn_opt_seconds(ctx, "--interval", arg, 0.1, 3600, &o->interval))
 				return -EINVAL;
 			break;
 		case 'd':
-			if (parse_secs(ctx, "--duration", arg, 0.1, 31536000, &o->duration))
+			if (nn_opt_seconds(ctx, "--duration", arg, 0.1, 31536000, &o->duration))
 				return -EINVAL;
 			break;
 		case 'c':
