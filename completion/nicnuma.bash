@@ -16,7 +16,7 @@ _nicnuma_opts() {
 		--nics --no-xps --plan --policy --reserve --rss --state-dir ;;
 	check) echo --channels --count --cpus --dpdk --file-prefix --help --hugepages --irqbalance \
 		--min-memory --nics --no-xps --pid --plan --policy --reserve --rss --socket --threshold --timeout \
-		--vdev-node --watch ;;
+		--traffic --vdev-node --watch ;;
 	rollback) echo --help --state-dir ;;
 	script) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
 		--policy --reserve --restore-dir ;;
@@ -26,8 +26,9 @@ _nicnuma_opts() {
 	layout) echo --channels --cpus --dpdk --dry-run --exec --force --help --hugepages \
 		--include-irq-cores --irqbalance --nics --no-xps --nodes --numactl --out --plan --policy \
 		--reserve --service ;;
+	observe) echo --count --duration --help --interval --max-remote --plain --queue-stats ;;
 	metrics) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
-		--policy --reserve ;;
+		--policy --reserve --traffic ;;
 	report) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
 		--policy --reserve --svg --title --traffic ;;
 	enable) echo --channels --coexist --cpus --dry-run --help --hugepages --interval --irqbalance \
@@ -39,8 +40,8 @@ _nicnuma_opts() {
 	esac
 }
 
-_nicnuma_commands="topo nics plan apply check rollback script hugepages bench layout metrics
-report enable disable status watch"
+_nicnuma_commands="topo nics plan apply check rollback script hugepages bench layout observe
+metrics report enable disable status watch"
 
 # Page sizes as nicnuma takes them: hugepages-2048kB -> 2M, -1048576kB -> 1G.
 _nicnuma_sizes() {
@@ -108,6 +109,7 @@ _nicnuma() {
 	--hugepages) COMPREPLY=($(compgen -S : -W "$(_nicnuma_sizes "$root")" -- "$cur"))
 		compopt -o nospace 2>/dev/null; return ;;
 	--policy) COMPREPLY=($(compgen -W "local spread remote" -- "$cur")); return ;;
+	--queue-stats) COMPREPLY=($(compgen -W "auto ethtool none" -- "$cur")); return ;;
 	--rss) COMPREPLY=($(compgen -W "local local:cpu none" -- "$cur")); return ;;
 	--irqbalance)
 		if [ "$cmd" = enable ]; then COMPREPLY=($(compgen -W "stop ban leave" -- "$cur"))
@@ -115,7 +117,7 @@ _nicnuma() {
 		return ;;
 	--cpus | --reserve | --pid | --watch | --count | --threshold | --min-memory | --mem | \
 	--duration | --repeat | --rate | --pci | --service | --exec | --interval | --settle | \
-	--file-prefix | --vdev-node | --title | --traffic)
+	--file-prefix | --vdev-node | --max-remote | --title | --traffic)
 		return ;;
 	--timeout)	# check --dpdk: seconds for the whole exchange, 10 by default
 		if [ "$cmd" = check ]; then COMPREPLY=($(compgen -W "10" -- "$cur")); fi
@@ -137,7 +139,7 @@ _nicnuma() {
 	case $cmd in
 	hugepages) [ -z "$sub" ] && COMPREPLY=($(compgen -W "show reserve release" -- "$cur")) ;;
 	bench) [ -z "$sub" ] && COMPREPLY=($(compgen -W "mismatch" -- "$cur")) ;;
-	nics) COMPREPLY=($(compgen -W "$(_nicnuma_nics "$root")" -- "$cur")) ;;
+	nics | observe) COMPREPLY=($(compgen -W "$(_nicnuma_nics "$root")" -- "$cur")) ;;
 	rollback)
 		# snapshots by file name in the state directory (root-only: 0700)
 		local f names=()

@@ -13,6 +13,7 @@
 
 
 #include "nicnuma/act/metrics.h"
+#include "nicnuma/discover/observe.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/ctx.h"
@@ -228,6 +229,61 @@ static bool watch_written(const struct nn_metrics *m, const void *it, double *v)
 	return m->watch.values_written >= 0;
 }
 
+/* The observed work of a NIC (metrics --traffic), NULL when none. */
+static const struct nn_obs_nic *obs_nic(const struct nn_metrics *m, const void *it)
+{
+	for (size_t i = 0; m->traffic && i < m->traffic->nnics; i++)
+		if (m->traffic->nics[i].nic == NIC(it)->nic)
+			return &m->traffic->nics[i];
+	return NULL;
+}
+
+static bool traffic_window(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = m->traffic ? m->traffic->interval : 0;
+	return m->traffic != NULL;
+}
+
+static bool nic_irq_rate(const struct nn_metrics *m, const void *it, double *v)
+{
+	const struct nn_obs_nic *n = obs_nic(m, it);
+
+	*v = n ? n->irq_rate : 0;
+	return n != NULL;
+}
+
+static bool nic_softirq_rate(const struct nn_metrics *m, const void *it, double *v)
+{
+	const struct nn_obs_nic *n = obs_nic(m, it);
+
+	*v = n ? n->softirq_rate : 0;
+	return n != NULL;
+}
+
+static bool nic_irq_local(const struct nn_metrics *m, const void *it, double *v)
+{
+	const struct nn_obs_nic *n = obs_nic(m, it);
+
+	*v = n ? n->irq_local_ratio : -1;
+	return n && n->irq_local_ratio >= 0;
+}
+
+static bool nic_softirq_local(const struct nn_metrics *m, const void *it, double *v)
+{
+	const struct nn_obs_nic *n = obs_nic(m, it);
+
+	*v = n ? n->softirq_local_ratio : -1;
+	return n && n->softirq_local_ratio >= 0;
+}
+
+static bool nic_napi_local(const struct nn_metrics *m, const void *it, double *v)
+{
+	const struct nn_obs_nic *n = obs_nic(m, it);
+
+	*v = n ? n->napi_local_ratio : -1;
+	return n && n->napi_local_ratio >= 0;
+}
+
 /* Order here is the order in the file. A new family is one row (and a
  * getter); NIC rows get the labels name, pci, driver. */
 static const struct mfamily families[] = {
@@ -266,6 +322,22 @@ static const struct mfamily families[] = {
 	  "1 when every PCIe link up to the root port is trained and carries the ports' speed, "
 	  "0 when not (nicnuma nics says why; no sample when unknown)", pcie_healthy },
 	/* not _total: promtool keeps that suffix for counters */
+	{ "nicnuma_traffic_window_seconds", "gauge", M_HOST,
+	  "Length of the observation the nic traffic families come from (metrics --traffic)",
+	  traffic_window },
+	{ "nicnuma_nic_irqs_per_second", "gauge", M_NIC,
+	  "The NIC's IRQs observed per second (metrics --traffic)", nic_irq_rate },
+	{ "nicnuma_nic_softirqs_per_second", "gauge", M_NIC,
+	  "NET_RX/NET_TX softirqs attributed to the NIC per second (by its interrupts per CPU)",
+	  nic_softirq_rate },
+	{ "nicnuma_nic_irq_local_ratio", "gauge", M_NIC,
+	  "Share of the NIC's observed interrupts taken by CPUs of its NUMA node "
+	  "(no sample without interrupts or a known node)", nic_irq_local },
+	{ "nicnuma_nic_softirq_local_ratio", "gauge", M_NIC,
+	  "Share of the NIC's observed softirq work done on its NUMA node", nic_softirq_local },
+	{ "nicnuma_nic_napi_local_ratio", "gauge", M_NIC,
+	  "Share of the NIC's threaded-NAPI CPU time on its NUMA node (no sample without busy "
+	  "NAPI threads)", nic_napi_local },
 	{ "nicnuma_node_hugepages", "gauge", M_POOL,
 	  "Hugepages reserved in the node's pool (nr_hugepages)", pool_total },
 	{ "nicnuma_node_hugepages_free", "gauge", M_POOL,

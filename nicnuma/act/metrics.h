@@ -24,6 +24,7 @@ struct nn_plan;
 struct nn_nic;
 struct nn_sb;
 struct nn_check_report;
+struct nn_obs_report;
 
 /* What the watcher's state says (act/persist.h's one reader). */
 struct nn_metrics_watch {
@@ -67,6 +68,10 @@ struct nn_metrics {
 	 * sets these after nn_metrics_collect(): no samples unless has_desired). */
 	bool has_desired;
 	long desired_nics, desired_nics_present;
+	/* An observation of the packet work (metrics --traffic; the caller
+	 * sets it, borrowed): the traffic families, none when NULL. Its NICs
+	 * must be @host's (nn_obs_once over the same host). */
+	const struct nn_obs_report *traffic;
 };
 
 /* Fills @m from @host (not virtual NICs: their queue and PCIe families)

@@ -48,6 +48,8 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv);
 int nn_cmd_disable(struct nn_ctx *ctx, int argc, char **argv);
 int nn_cmd_status(struct nn_ctx *ctx, int argc, char **argv);
 int nn_cmd_watch(struct nn_ctx *ctx, int argc, char **argv);
+/* "nicnuma observe": where the packet work really runs (cmd_observe.c). */
+int nn_cmd_observe(struct nn_ctx *ctx, int argc, char **argv);
 /* "nicnuma metrics": Prometheus textfile metrics (cmd_metrics.c). */
 int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv);
 

@@ -10,19 +10,24 @@
 #include "cli.h"
 #include "plan_opts.h"
 #include "nicnuma/act/apply.h"
+#include "nicnuma/act/observe.h"
 #include "nicnuma/discover/host.h"
 #include "nicnuma/discover/pcie.h"
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/discover/coexist.h"
 
+enum { OPT_TRAFFIC = NN_OPT_OWN };
+
 static const struct nn_opt opts[] = {
 	{ "plan", 0, NN_ARG_REQUIRED, "FILE", "the plan to check against ('-' for stdin)", NN_OPT_PLAN },
+	{ "traffic", 0, NN_ARG_REQUIRED, "SECONDS", "observe the packet work for SECONDS (0.1-3600) "
+	  "too, as 'nicnuma observe' does", OPT_TRAFFIC },
 	{ 0 },
 };
 
 const struct nn_cmd_desc nn_desc_check = {
 	.name = "check",
-	.usage = "nicnuma [--root DIR] [--json] [-v] check [--plan FILE] [PLAN OPTIONS]\n"
+	.usage = "nicnuma [--root DIR] [--json] [-v] check [--plan FILE] [--traffic SECONDS] [PLAN OPTIONS]\n"
 		 "       nicnuma [--root DIR] [--json] check --pid PID[,PID...] [--watch S] [--count N]\n"
 		 "       nicnuma [--json] check --dpdk [--file-prefix P | --socket PATH] [--timeout SECONDS]",
 	.intro =
@@ -45,14 +50,21 @@ const struct nn_cmd_desc nn_desc_check = {
 "ports, mempools and lcores and says per port whether the mempool and the\n"
 "polling lcores sit on the port's node: 'mempool remote to its port', 'mempool\n"
 "of this port unknown', 'lcore remote', 'unknown locality' or 'ok'\n"
-"('nicnuma check --dpdk --help').\n",
+"('nicnuma check --dpdk --help').\n"
+"\n"
+"With --traffic, also observes where the NICs' packet work ran for SECONDS\n"
+"(as 'nicnuma observe' does: interrupts, softirqs and NAPI threads per CPU and\n"
+"node) and reports it beside the placement: the plan says where IRQs are\n"
+"bound, the traffic section where their work really ran.\n",
 	.opts = opts,
 	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB | NN_GROUP_RSS,
 	.group_title = "Plan options (as for 'nicnuma plan'; without --plan only):\n",
 	.outro =
 "--json: {\"check\":{\"values\":[{\"kind\",\"irq\",\"nic\",\"queue\",\"path\",\"current\",\n"
 "\"expected\",\"status\":\"aligned|drift|managed|skipped\",\"note\"}],\"irqbalance\":\n"
-"{\"running\",\"pid\",\"fenced\",\"drift\"},\"drift_count\"},\"warnings\":[..]}.\n"
+"{\"running\",\"pid\",\"fenced\",\"drift\"},\"drift_count\",\"traffic\":{..}},\n"
+"\"warnings\":[..]}; traffic (with --traffic) has the keys of one 'nicnuma observe'\n"
+"interval.\n"
 "\n"
 "Exit status: 0 aligned, 1 drift or warnings (such as a PCIe link down-trained\n"
 "or narrower than its ports), 2 error (bad plan, plan for another host,\n"
@@ -95,6 +107,8 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	const char *plan_file = NULL;
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	bool plan_opts = false;
+	double traffic = 0;
+	struct nn_obs_report obs = { 0 };
 	struct nn_host host;
 	struct nn_plan plan;
 	int opt, err, ret = NN_EXIT_ERROR;
@@ -118,9 +132,14 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	memset(&plan, 0, sizeof(plan));
 	rep.irqb.pid = -1;
 	st.plan = &popts;
-	while ((opt = nn_opt_next(ctx, &nn_desc_check, &st)) > 0)
-		if (opt == NN_OPT_PLAN)
+	while ((opt = nn_opt_next(ctx, &nn_desc_check, &st)) > 0) {
+		if (opt == NN_OPT_PLAN) {
 			plan_file = st.arg;
+		} else if (opt == OPT_TRAFFIC) {
+			if (nn_opt_seconds(ctx, "--traffic", st.arg, 0.1, 3600, &traffic))
+				goto out;
+		}
+	}
 	if (opt < 0) {
 		ret = nn_opt_exit(opt);
 		goto out;
@@ -147,17 +166,31 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "check failed: %s", strerror(-err));
 		goto out;
 	}
+	if (traffic > 0) {
+		err = nn_obs_once(ctx, &host, NULL, traffic, &obs);
+		if (err < 0) {
+			nn_err(ctx, "check --traffic: %s", strerror(-err));
+			goto out;
+		}
+	}
 	nn_open_object(&ctx->out, NULL);
 	nn_open_object(&ctx->out, "check");
 	nn_print_string(&ctx->out, PRINT_ANY, "plan", "plan: %s\n",
 			plan_file ? plan_file : "fresh (locality rule)");
 	nn_check_print(ctx, &rep);
 	print_roles(ctx, &host, &plan);
+	if (traffic > 0) {
+		nn_open_object(&ctx->out, "traffic");
+		nn_printf(&ctx->out, "\ntraffic: where the packet work ran over %g s\n", traffic);
+		nn_obs_report_print(&ctx->out, &obs, -1);
+		nn_close_object(&ctx->out);
+	}
 	nn_close_object(&ctx->out);
 	nn_print_warnings(ctx);
 	nn_close_object(&ctx->out);
 	ret = rep.ndrift ? NN_EXIT_WARN : nn_cli_status(ctx, 0);
 out:
+	nn_obs_report_free(&obs);
 	nn_check_report_free(&rep);
 	nn_plan_free(&plan);
 	nn_host_free(&host);

@@ -103,15 +103,10 @@ static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct nn_dt_op
 			o->socket = arg;
 			break;
 		case OPT_TIMEOUT: {
-			char *end;
 			double sec;
 
-			errno = 0;
-			sec = strtod(arg, &end);
-			if (errno || end == arg || *end || !(sec >= 0.1 && sec <= 3600)) {
-				nn_err(ctx, "--timeout: '%s' is not a number of seconds (0.1-3600)", arg);
+			if (nn_opt_seconds(ctx, "--timeout", arg, 0.1, 3600, &sec))
 				return -EINVAL;
-			}
 			o->timeout_ms = (int)(sec * 1000 + 0.5);
 			break;
 		}

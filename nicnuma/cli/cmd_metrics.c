@@ -12,17 +12,23 @@
 #include "nicnuma/act/desired_io.h"
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/act/metrics.h"
+#include "nicnuma/act/observe.h"
 #include "nicnuma/plan/plan.h"
+
+enum { OPT_TRAFFIC = NN_OPT_OWN };
 
 static const struct nn_opt opts[] = {
 	{ "output", 'o', NN_ARG_REQUIRED, "FILE", "write the metrics to FILE (a host path, not under --root)", 'o' },
 	{ "plan", 0, NN_ARG_REQUIRED, "FILE", "the plan to check against ('-' for stdin)", NN_OPT_PLAN },
+	{ "traffic", 0, NN_ARG_REQUIRED, "SECONDS", "observe the packet work for SECONDS (0.1-3600) "
+	  "first and add the traffic families", OPT_TRAFFIC },
 	{ 0 },
 };
 
 const struct nn_cmd_desc nn_desc_metrics = {
 	.name = "metrics",
-	.usage = "nicnuma [--root DIR] [--json] metrics [--output FILE] [--plan FILE] [PLAN OPTIONS]",
+	.usage = "nicnuma [--root DIR] [--json] metrics [--output FILE] [--plan FILE] [--traffic SECONDS]\n"
+		 "                                      [PLAN OPTIONS]",
 	.intro =
 "Render the host's NIC/NUMA placement as Prometheus metrics in the text format\n"
 "node_exporter's textfile collector reads: per NIC its NUMA node, queue IRQs,\n"
@@ -46,7 +52,15 @@ const struct nn_cmd_desc nn_desc_metrics = {
 "Without --output the metrics go to stdout. With it the file is replaced\n"
 "atomically (a temp file in its directory, renamed), mode 0644, so the\n"
 "collector never reads half a file; run it from a timer, e.g.\n"
-"  nicnuma metrics --output /var/lib/prometheus/node-exporter/nicnuma.prom\n",
+"  nicnuma metrics --output /var/lib/prometheus/node-exporter/nicnuma.prom\n"
+"\n"
+"With --traffic, the packet work is observed for SECONDS first (as 'nicnuma\n"
+"observe' does) and per NIC its interrupt and softirq rates and the shares done\n"
+"on its own node are added: nicnuma_nic_irq_local_ratio,\n"
+"nicnuma_nic_softirq_local_ratio, nicnuma_nic_napi_local_ratio,\n"
+"nicnuma_nic_irqs_per_second, nicnuma_nic_softirqs_per_second and\n"
+"nicnuma_traffic_window_seconds. Off by default: the timer runs every minute;\n"
+"give it a window shorter than that (10 to 30 s).\n",
 	.opts = opts,
 	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB,
 	.group_title = "Plan options (as for 'nicnuma plan'; without --plan only):\n",
@@ -112,6 +126,8 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 	const char *plan_file = NULL, *output = NULL;
 	enum nn_metrics_plan_source source = NN_METRICS_PLAN_NONE;
 	bool plan_opts = false;
+	double traffic = 0;
+	struct nn_obs_report obs = { 0 };
 	struct nn_host host;
 	struct nn_plan plan;
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
@@ -121,10 +137,14 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 	memset(&plan, 0, sizeof(plan));
 	st.plan = &popts;
 	while ((opt = nn_opt_next(ctx, &nn_desc_metrics, &st)) > 0) {
-		if (opt == 'o')
+		if (opt == 'o') {
 			output = st.arg;
-		else if (opt == NN_OPT_PLAN)
+		} else if (opt == NN_OPT_PLAN) {
 			plan_file = st.arg;
+		} else if (opt == OPT_TRAFFIC) {
+			if (nn_opt_seconds(ctx, "--traffic", st.arg, 0.1, 3600, &traffic))
+				goto out;
+		}
 	}
 	if (opt < 0) {
 		ret = nn_opt_exit(opt);
@@ -157,6 +177,14 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 	if (err < 0) {
 		nn_err(ctx, "metrics: %s", strerror(-err));
 		goto out;
+	}
+	if (traffic > 0) {
+		err = nn_obs_once(ctx, &host, NULL, traffic, &obs);
+		if (err < 0) {
+			nn_err(ctx, "metrics --traffic: %s", strerror(-err));
+			goto out;
+		}
+		m.traffic = &obs;
 	}
 	m.has_desired = desired.has_desired;
 	m.desired_nics = desired.desired_nics;
@@ -196,6 +224,7 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 	nn_close_object(&ctx->out);
 	ret = nn_cli_status(ctx, 0);
 out:
+	nn_obs_report_free(&obs);
 	nn_sb_free(&sb);
 	nn_metrics_free(&m);
 	nn_plan_free(&plan);

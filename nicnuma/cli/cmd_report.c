@@ -5,11 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "nicnuma/act/hostview_save.h"
-#include "nicnuma/discover/observe.h"
+#include "nicnuma/act/observe.h"
 #include "nicnuma/discover/pcie.h"
 #include "opts.h"
 #include "plan_opts.h"
@@ -74,40 +73,16 @@ const struct nn_cmd_desc nn_desc_report = {
 "unreadable plan or host, file not written).\n",
 };
 
-/* Two samples SEC apart (a fake root's samples 0 and 1, without waiting)
- * and their attribution, as per-CPU rates for the picture. */
+/* One observation of SEC seconds (as check and metrics take it: a fake
+ * root's samples 0 and 1, without waiting), as per-CPU rates for the picture. */
 static int observe(struct nn_ctx *ctx, const struct nn_host *h, long sec, struct nn_hv_traffic *tr)
 {
-	struct nn_obs_sampler sp;
-	struct nn_obs_sample a, b;
 	struct nn_obs_report r;
-	struct nn_obs_opts oo;
-	int err;
+	int err = nn_obs_once(ctx, h, NULL, (double)sec, &r);
 
-	memset(&a, 0, sizeof(a));
-	memset(&b, 0, sizeof(b));
-	memset(&r, 0, sizeof(r));
-	err = nn_obs_sampler_init(&sp, h, (double)sec);
-	if (err)
-		return err;
-	err = nn_obs_sample_take(ctx, &sp, h, &a);
-	if (!err && nn_root_is_live(&ctx->root)) {
-		struct timespec ts = { .tv_sec = sec, .tv_nsec = 0 };
-
-		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-			;
-	}
-	if (!err)
-		err = nn_obs_sample_take(ctx, &sp, h, &b);
-	nn_obs_opts_default(&oo);
-	if (!err)
-		err = nn_obs_attribute(h, &sp, &a, &b, &oo, &r);
 	if (!err)
 		err = nn_hv_traffic_from_obs(&r, tr);
 	nn_obs_report_free(&r);
-	nn_obs_sample_free(&a);
-	nn_obs_sample_free(&b);
-	nn_obs_sampler_free(&sp);
 	return err;
 }
 

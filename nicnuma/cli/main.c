@@ -40,6 +40,8 @@ static const struct nn_cmd cmds[] = {
 	  { &nn_desc_status } },
 	{ "watch", nn_cmd_watch, "the service: re-apply the desired state after link/driver events",
 	  { &nn_desc_watch } },
+	{ "observe", nn_cmd_observe, "where the packet work really runs: IRQs, softirqs, NAPI per CPU and node",
+	  { &nn_desc_observe } },
 	{ "report", nn_cmd_report, "draw the host, its NICs and queue IRQs today and as planned (HTML/SVG)",
 	  { &nn_desc_report } },
 	{ "metrics", nn_cmd_metrics, "placement, drift, hugepages as Prometheus textfile metrics",

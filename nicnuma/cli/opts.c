@@ -290,3 +290,17 @@ void nn_opt_help(struct nn_ctx *ctx, const struct nn_cmd_desc *d, FILE *fp)
 	}
 	put_para(fp, d->outro);
 }
+
+int nn_opt_seconds(struct nn_ctx *ctx, const char *opt, const char *arg, double lo, double hi,
+		   double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	if (errno || end == arg || *end || !(*out >= lo && *out <= hi)) {
+		nn_err(ctx, "%s: '%s' is not a number of seconds between %g and %g", opt, arg, lo, hi);
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -16,7 +16,6 @@
 
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/core/fileio.h"
-#include "nicnuma/core/irq_names.h"
 #include "nicnuma/core/parse.h"
 
 static const char *skip_ws(const char *p, const char *end)
@@ -361,13 +360,6 @@ const struct nn_interrupt *nn_interrupts_find(const struct nn_interrupt *v, size
 			hi = mid;
 	}
 	return NULL;
-}
-
-int nn_irq_name_queue(const char *name, const char *ifname, const char *pci,
-		      int *queue, enum nn_qdir *dir)
-{
-	/* The drivers' name table (irq_names.c), without knowing the driver. */
-	return nn_irq_name_role(name, NULL, ifname, pci, queue, dir, NULL) == NN_IRQ_ROLE_QUEUE;
 }
 
 int nn_parse_distances(const char *text, int **out, size_t *n)

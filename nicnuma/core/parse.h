@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* How a NIC IRQ's action name marks its queue (nn_irq_name_queue). */
+/* The direction of a NIC queue IRQ (irq/irq_names.h decides it). */
 enum nn_qdir {
 	NN_QDIR_NONE = 0,	/* not a queue IRQ (config, async, ctrl, misc) */
 	NN_QDIR_RXTX,		/* combined channel: TxRx, comp, fp */
@@ -41,13 +41,6 @@ void nn_intr_parse_abort(struct nn_intr_parse *st);
 void nn_interrupts_free(struct nn_interrupt *v, size_t n);
 const struct nn_interrupt *nn_interrupts_find(const struct nn_interrupt *v, size_t n, int irq);
 
-/* Queue index and direction encoded in an IRQ action name for the NIC
- * @ifname (may be NULL) at @pci (may be NULL). Known forms: mlx5
- * "mlx5_comp<N>@pci:<addr>", i40e/ice/ixgbe/igb "<if>-TxRx-<N>" (and -rx-/-tx-),
- * bnxt "<if>-TxRx-<N>", virtio "virtioN-input.<N>"/"virtioN-output.<N>".
- * Returns 1 and fills @queue/@dir for a queue IRQ, 0 for any other IRQ. */
-int nn_irq_name_queue(const char *name, const char *ifname, const char *pci,
-		      int *queue, enum nn_qdir *dir);
 
 /* A node's distance row ("10 21 21"); malloc'd array. */
 int nn_parse_distances(const char *text, int **out, size_t *n);

@@ -206,6 +206,7 @@ void nn_out_init(struct nn_out *o, FILE *fp, bool json)
 	o->fp = fp;
 	o->depth = -1;
 	o->root = NULL;
+	o->lines = false;
 }
 
 void nn_out_free(struct nn_out *o)
@@ -221,7 +222,8 @@ int nn_out_flush(struct nn_out *o)
 
 	if (o->json && o->root) {
 		const char *s = json_object_to_json_string_ext(o->root,
-				JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+				(o->lines ? JSON_C_TO_STRING_PLAIN :
+				 JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED) |
 				JSON_C_TO_STRING_NOSLASHESCAPE);
 		if (fprintf(o->fp, "%s\n", s) < 0)
 			err = -EIO;
@@ -338,6 +340,32 @@ void nn_print_double(struct nn_out *o, int type, const char *key, const char *fm
 		add(o, key, json_object_new_double(val));
 	else if (text(o, type, fmt))
 		fprintf(o->fp, fmt, val);
+}
+
+void nn_print_fixed(struct nn_out *o, int type, const char *key, const char *fmt, double val,
+		    int decimals)
+{
+	char num[64];
+	char *e;
+
+	if (jsn(o, type)) {
+		if (decimals < 0 || decimals > 9)
+			decimals = 9;
+		/* "%.3f" without trailing zeros: 0.784, not 0.78400000000000003 */
+		snprintf(num, sizeof(num), "%.*f", decimals, val);
+		if (strchr(num, '.')) {
+			e = num + strlen(num);
+			while (e[-1] == '0')
+				*--e = '\0';
+			if (e[-1] == '.')
+				*--e = '\0';
+		}
+		if (!strcmp(num, "-0"))
+			strcpy(num, "0");
+		add(o, key, json_object_new_double_s(strtod(num, NULL), num));
+	} else if (text(o, type, fmt)) {
+		fprintf(o->fp, fmt, val);
+	}
 }
 
 void nn_print_bool(struct nn_out *o, int type, const char *key, const char *fmt, bool val)

@@ -34,6 +34,7 @@ struct nn_out {
 	struct json_object *stack[NN_OUT_DEPTH];
 	int depth;		/* -1 before the document is opened */
 	struct json_object *root;
+	bool lines;		/* each document on one line (JSON lines), not pretty */
 };
 
 void nn_out_init(struct nn_out *o, FILE *fp, bool json);
@@ -78,6 +79,10 @@ void nn_print_string(struct nn_out *o, int type, const char *key, const char *fm
 void nn_print_int(struct nn_out *o, int type, const char *key, const char *fmt, long long val);
 void nn_print_uint(struct nn_out *o, int type, const char *key, const char *fmt, unsigned long long val);
 void nn_print_double(struct nn_out *o, int type, const char *key, const char *fmt, double val);
+/* A double rounded to @decimals (0-9) places, written in JSON as that short
+ * decimal ("0.784", "255"), not as the nearest binary double's 17 digits. */
+void nn_print_fixed(struct nn_out *o, int type, const char *key, const char *fmt, double val,
+		    int decimals);
 void nn_print_bool(struct nn_out *o, int type, const char *key, const char *fmt, bool val);
 void nn_print_null(struct nn_out *o, int type, const char *key, const char *fmt);
 /* -1 (unknown node, unknown speed...) prints as JSON null and "@unknown" in text. */
@@ -104,6 +109,7 @@ void nn_fmt_skip(const char *fmt, ...);
 #define nn_print_int(o, t, k, fmt, v) (NN_FMT_CHECK(fmt, (long long)(v)), (nn_print_int)(o, t, k, fmt, v))
 #define nn_print_uint(o, t, k, fmt, v) (NN_FMT_CHECK(fmt, (unsigned long long)(v)), (nn_print_uint)(o, t, k, fmt, v))
 #define nn_print_double(o, t, k, fmt, v) (NN_FMT_CHECK(fmt, (double)(v)), (nn_print_double)(o, t, k, fmt, v))
+#define nn_print_fixed(o, t, k, fmt, v, d) (NN_FMT_CHECK(fmt, (double)(v)), (nn_print_fixed)(o, t, k, fmt, v, d))
 #define nn_print_bool(o, t, k, fmt, v) (NN_FMT_CHECK(fmt, "yes"), (nn_print_bool)(o, t, k, fmt, v))
 #define nn_print_null(o, t, k, fmt) (NN_FMT_CHECK(fmt, "-"), (nn_print_null)(o, t, k, fmt))
 #define nn_print_opt_int(o, t, k, fmt, v, u) (NN_FMT_CHECK(fmt, (long long)(v)), (nn_print_opt_int)(o, t, k, fmt, v, u))

@@ -599,3 +599,94 @@ bad:
 	free(t);
 	return -EINVAL;
 }
+
+/* ETHTOOL_GSSET_INFO for ETH_SS_STATS: how many statistics the driver has. */
+static int stats_count(int fd, const char *ifname, unsigned int *n)
+{
+	/* the header and room for the one count asked (a flexible array) */
+	__u64 buf[(sizeof(struct ethtool_sset_info) + sizeof(__u32) + 7) / 8];
+	struct ethtool_sset_info *si = (struct ethtool_sset_info *)buf;
+	int err;
+
+	memset(buf, 0, sizeof(buf));
+	si->cmd = ETHTOOL_GSSET_INFO;
+	si->sset_mask = 1ULL << ETH_SS_STATS;
+	err = ethtool_ioctl(fd, ifname, si);
+	if (err)
+		return err;
+	*n = (si->sset_mask & (1ULL << ETH_SS_STATS)) ? si->data[0] : 0;
+	return 0;
+}
+
+int nn_ethtool_stats_get(int fd, const char *ifname, struct nn_ethtool_stats *st)
+{
+	struct ethtool_gstrings *gs = NULL;
+	struct ethtool_stats *sv = NULL;
+	unsigned int n = 0;
+	int err;
+
+	st->n = 0;
+	err = stats_count(fd, ifname, &n);
+	if (err)
+		return err;
+	if (!n)
+		return 0;
+	if (n > NN_ETHTOOL_STATS_MAX)
+		return -E2BIG;
+	gs = calloc(1, sizeof(*gs) + (size_t)n * ETH_GSTRING_LEN);
+	sv = calloc(1, sizeof(*sv) + (size_t)n * sizeof(__u64));
+	if (!gs || !sv) {
+		err = -ENOMEM;
+		goto out;
+	}
+	gs->cmd = ETHTOOL_GSTRINGS;
+	gs->string_set = ETH_SS_STATS;
+	gs->len = n;
+	err = ethtool_ioctl(fd, ifname, gs);
+	if (err)
+		goto out;
+	sv->cmd = ETHTOOL_GSTATS;
+	sv->n_stats = n;
+	err = ethtool_ioctl(fd, ifname, sv);
+	if (err)
+		goto out;
+	/* the driver may have fewer now than it said: the smaller count */
+	if (gs->len < n)
+		n = gs->len;
+	if (sv->n_stats < n)
+		n = sv->n_stats;
+	if (n > st->cap) {
+		char (*names)[NN_ETHTOOL_STAT_NAME] = realloc(st->names, n * sizeof(*names));
+		unsigned long long *values;
+
+		if (!names) {
+			err = -ENOMEM;
+			goto out;
+		}
+		st->names = names;
+		values = realloc(st->values, n * sizeof(*values));
+		if (!values) {
+			err = -ENOMEM;
+			goto out;
+		}
+		st->values = values;
+		st->cap = n;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		memcpy(st->names[i], gs->data + (size_t)i * ETH_GSTRING_LEN, ETH_GSTRING_LEN);
+		st->names[i][ETH_GSTRING_LEN] = '\0';
+		st->values[i] = sv->data[i];
+	}
+	st->n = n;
+out:
+	free(gs);
+	free(sv);
+	return err;
+}
+
+void nn_ethtool_stats_free(struct nn_ethtool_stats *st)
+{
+	free(st->names);
+	free(st->values);
+	memset(st, 0, sizeof(*st));
+}

@@ -40,6 +40,19 @@ int nn_channels_get(struct nn_ctx *ctx, const char *ifname, int *combined, int *
 int nn_channels_set(struct nn_ctx *ctx, const char *ifname, int combined,
 		    char *why, size_t whylen);
 
+/* ETHTOOL_GSSET_INFO + GSTRINGS + GSTATS: the driver's statistics (ethtool
+ * -S) as names and values, into buffers kept between calls. On @fd from
+ * nn_ethtool_open (live root only). -E2BIG beyond NN_ETHTOOL_STATS_MAX. */
+#define NN_ETHTOOL_STATS_MAX 65536u
+#define NN_ETHTOOL_STAT_NAME 33		/* ETH_GSTRING_LEN + 1 */
+struct nn_ethtool_stats {
+	char (*names)[NN_ETHTOOL_STAT_NAME];
+	unsigned long long *values;
+	size_t n, cap;
+};
+int nn_ethtool_stats_get(int fd, const char *ifname, struct nn_ethtool_stats *st);
+void nn_ethtool_stats_free(struct nn_ethtool_stats *st);
+
 /* RSS (issue 12): the RX flow hash indirection table of context 0 (RSS
  * contexts are not read or written). Live root only. */
 #define NN_RSS_MAX_TABLE 65536u	/* entries: more than any driver's table */

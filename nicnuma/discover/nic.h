@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "nicnuma/core/cpuset.h"
-#include "nicnuma/core/irq_names.h"
+#include "irq/irq_names.h"
 #include "nicnuma/core/parse.h"
 #include "nicnuma/discover/ethtool.h"
 #include "nicnuma/discover/netdev_genl.h"

@@ -59,6 +59,12 @@ static double delta(unsigned long long a, unsigned long long b)
 	return 0;	/* reset (a counter that went back): no work known */
 }
 
+/* The same CPU in every column (no CPU went on- or offline). */
+static bool same_cols(const struct nn_obs_counts *a, const struct nn_obs_counts *b)
+{
+	return a->ncols == b->ncols && !memcmp(a->cpu, b->cpu, a->ncols * sizeof(*a->cpu));
+}
+
 /* For each column of @b, the column of @a with the same CPU, or -1. */
 static int col_map(const struct nn_obs_counts *a, const struct nn_obs_counts *b, long **out)
 {
@@ -122,8 +128,8 @@ static int thread_nic(const struct nn_host *h, const struct nn_obs_thread *t)
 	for (size_t i = 0; i < h->nnics; i++)
 		if (!strcmp(h->nics[i].name, t->ifname))
 			return (int)i;
-	if (strlen(t->comm) < 15)
-		return -1;
+	if (strlen(t->comm) != 15)
+		return -1;	/* not cut: the name was exact */
 	for (size_t i = 0; i < h->nnics; i++) {
 		if (strncmp(h->nics[i].name, t->ifname, len))
 			continue;
@@ -179,6 +185,7 @@ struct percpu {
 	size_t n;		/* CPU ids below n */
 	double *nic_irqs, *net_rx, *net_tx, *napi;
 	double *nic;		/* scratch: one NIC's interrupts per CPU */
+	bool same_cols;		/* both samples' interrupt columns name the same CPUs */
 };
 
 static void percpu_free(struct percpu *p)
@@ -238,13 +245,18 @@ static int attr_queue(const struct nn_host *h, const struct nn_obs_sampler *sp,
 	q->rx_pps = q->tx_pps = -1;
 	if (row < 0 || !a->have_intr || !b->have_intr || !a->intr.seen[row] || !b->intr.seen[row])
 		return 0;
+	const unsigned long long *ra = nn_obs_row(&a->intr, (size_t)row);
+	const unsigned long long *rb = nn_obs_row(&b->intr, (size_t)row);
+
+	if (pc->same_cols && !memcmp(ra, rb, b->intr.ncols * sizeof(*rb)))
+		return 0;	/* no interrupt in the interval: most rows of a big host */
 	for (size_t c = 0; c < b->intr.ncols; c++) {
 		double d;
 		int cpu = b->intr.cpu[c], cn;
 
-		if (imap[c] < 0)
+		if (imap[c] < 0 || ra[imap[c]] == rb[c])
 			continue;
-		d = delta(nn_obs_row(&a->intr, (size_t)row)[imap[c]], nn_obs_row(&b->intr, (size_t)row)[c]);
+		d = delta(ra[imap[c]], rb[c]);
 		if (d <= 0)
 			continue;
 		cn = nn_topo_cpu_node(&h->topo, cpu);
@@ -429,13 +441,19 @@ int nn_obs_attribute(const struct nn_host *h, const struct nn_obs_sampler *sp,
 		goto out;
 
 	/* host-wide per CPU: every watched IRQ (each counted once), softirqs */
+	bool same = same_cols(&a->intr, &b->intr);
+
+	pc.same_cols = same;
 	for (size_t row = 0; a->have_intr && b->have_intr && row < sp->nirqs; row++) {
+		const unsigned long long *ra = nn_obs_row(&a->intr, row), *rb = nn_obs_row(&b->intr, row);
+
 		if (!a->intr.seen[row] || !b->intr.seen[row])
 			continue;
+		if (same && !memcmp(ra, rb, b->intr.ncols * sizeof(*rb)))
+			continue;
 		for (size_t c = 0; c < b->intr.ncols; c++)
-			if (imap[c] >= 0)
-				pc.nic_irqs[b->intr.cpu[c]] += delta(nn_obs_row(&a->intr, row)[imap[c]],
-								     nn_obs_row(&b->intr, row)[c]);
+			if (imap[c] >= 0 && ra[imap[c]] != rb[c])
+				pc.nic_irqs[b->intr.cpu[c]] += delta(ra[imap[c]], rb[c]);
 	}
 	if (a->have_soft && b->have_soft) {
 		for (size_t c = 0; c < b->soft.ncols; c++) {
@@ -470,6 +488,14 @@ int nn_obs_attribute(const struct nn_host *h, const struct nn_obs_sampler *sp,
 		err = attr_nic(h, sp, a, b, imap, i, &pc, o, secs, n);
 		if (err)
 			goto out;
+		if (!o->only && !h->nics[i].nirqs && !n->nnapis) {
+			/* lo, bridges, a veth without threaded NAPI: no work of
+			 * their own to show unless named */
+			free(n->queues);
+			memset(n, 0, sizeof(*n));
+			r->nnics--;
+			continue;
+		}
 		for (size_t z = 0; z < n->nnapis; z++)
 			if (n->napis[z].cpu >= 0 && (size_t)n->napis[z].cpu < pc.n)
 				pc.napi[n->napis[z].cpu] += n->napis[z].busy;

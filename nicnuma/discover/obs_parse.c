@@ -358,10 +358,12 @@ int nn_obs_parse_napi_comm(const char *comm, char *ifname, size_t size, long *na
 
 	if (!comm || strncmp(comm, "napi/", 5) || !size)
 		return 0;
-	len = strnlen(comm, 16);
+	/* 15 bytes before Linux 6.?: TASK_COMM_LEN; newer kernels show a
+	 * kthread's full name (up to 63 bytes) */
+	len = strnlen(comm, NN_OBS_COMM_MAX);
 	while (len > 5 && comm[len - 1] == '\n')
 		len--;
-	if (len <= 5 || len > 15)
+	if (len <= 5 || len >= NN_OBS_COMM_MAX)
 		return 0;
 	*cut = len == 15;
 	/* the id: digits after the last '-'; a cut comm may have lost them */
@@ -394,5 +396,43 @@ int nn_obs_parse_napi_comm(const char *comm, char *ifname, size_t size, long *na
 		return 0;
 	memcpy(ifname, comm + 5, n);
 	ifname[n] = '\0';
+	return 1;
+}
+
+/* "_packets" or ".packets" ends @p (and nothing else follows). */
+static bool packets_suffix(const char *p)
+{
+	return !strcmp(p, "_packets") || !strcmp(p, ".packets");
+}
+
+int nn_obs_ethtool_queue_stat(const char *name, int *queue, bool *rx)
+{
+	const char *p;
+	long q = 0;
+
+	if (!name)
+		return 0;
+	if (!strncmp(name, "rx", 2))
+		*rx = true;
+	else if (!strncmp(name, "tx", 2))
+		*rx = false;
+	else
+		return 0;
+	p = name + 2;
+	/* rx_queue_N_ (virtio_net, ice, ixgbe), rx-N. (i40e), rxN_ (mlx5) */
+	if (!strncmp(p, "_queue_", 7))
+		p += 7;
+	else if (*p == '-' || *p == '_')
+		p++;
+	if (!is_digit(*p))
+		return 0;
+	for (; is_digit(*p); p++) {
+		q = q * 10 + (*p - '0');
+		if (q > 65535)
+			return 0;
+	}
+	if (!packets_suffix(p))
+		return 0;
+	*queue = (int)q;
 	return 1;
 }

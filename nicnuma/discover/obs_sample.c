@@ -82,6 +82,7 @@ void nn_obs_sampler_free(struct nn_obs_sampler *sp)
 	free(sp->irqs);
 	free(sp->known);
 	free(sp->buf);
+	nn_ethtool_stats_free(&sp->est);
 	memset(sp, 0, sizeof(*sp));
 }
 
@@ -162,7 +163,7 @@ static int read_softirqs(struct nn_ctx *ctx, struct nn_obs_sampler *sp, struct n
 static int consider_pid(struct nn_ctx *ctx, struct nn_obs_sampler *sp, const char *pid)
 {
 	struct nn_obs_thread t;
-	char path[64], comm[32];
+	char path[64], comm[NN_OBS_COMM_MAX + 2];
 	long v;
 
 	if (nn_parse_long(pid, &v) || v <= 0 || v > 0x3fffffff)
@@ -174,7 +175,7 @@ static int consider_pid(struct nn_ctx *ctx, struct nn_obs_sampler *sp, const cha
 	if (nn_obs_parse_napi_comm(comm, t.ifname, sizeof(t.ifname), &t.napi_id, &(bool){ false }) != 1)
 		return 0;
 	t.pid = (int)v;
-	memcpy(t.comm, comm, strnlen(comm, sizeof(t.comm) - 1));	/* <= 15: parsed above */
+	memcpy(t.comm, comm, strnlen(comm, sizeof(t.comm) - 1));
 	t.nic = -1;
 	t.cpu = -1;
 	if (NN_GROW(sp->known, sp->nknown, sp->known_cap))
@@ -262,7 +263,6 @@ int nn_obs_sample_take(struct nn_ctx *ctx, struct nn_obs_sampler *sp,
 {
 	int err;
 
-	(void)host;
 	s->t = nn_root_is_live(&ctx->root) ? now_s() : (double)sp->seq * sp->interval;
 	err = read_interrupts(ctx, sp, s);
 	if (!err)
@@ -286,15 +286,27 @@ int nn_obs_sample_take(struct nn_ctx *ctx, struct nn_obs_sampler *sp,
 	}
 	s->nqstats = 0;
 	s->qsrc = NN_OBS_QSTATS_NONE;
-	if (!err && sp->want_qstats && !sp->qstats_failed && nn_root_is_live(&ctx->root)) {
+	if (!err && nn_root_is_live(&ctx->root) && sp->qwant == NN_OBS_QSTATS_NETLINK &&
+	    !sp->netlink_failed) {
 		int q = nn_obs_qstats_read(ctx, s);
 
 		if (q == -ENOMEM)
 			err = q;
 		else if (q)
-			sp->qstats_failed = true;	/* not available: say so, once */
+			sp->netlink_failed = true;	/* not available: not asked again */
 		else
 			s->qsrc = NN_OBS_QSTATS_NETLINK;
+	}
+	if (!err && nn_root_is_live(&ctx->root) && sp->qwant != NN_OBS_QSTATS_NONE &&
+	    s->qsrc == NN_OBS_QSTATS_NONE && !sp->ethtool_failed) {
+		int q = nn_obs_ethtool_qstats_read(ctx, sp, host, s);
+
+		if (q == -ENOMEM)
+			err = q;
+		else if (q)
+			sp->ethtool_failed = true;
+		else
+			s->qsrc = NN_OBS_QSTATS_ETHTOOL;
 	}
 	sp->seq++;
 	return err;
@@ -316,4 +328,40 @@ int nn_obs_isolated_read(const struct nn_root *r, struct nn_cpuset *set)
 	err = *text ? nn_cpuset_parse_list(text, set) : 0;
 	free(text);
 	return err;
+}
+
+int nn_obs_ethtool_qstats_read(struct nn_ctx *ctx, struct nn_obs_sampler *sp,
+			       const struct nn_host *host, struct nn_obs_sample *s)
+{
+	int fd, err = 0;
+	bool any = false;
+
+	fd = nn_ethtool_open(ctx);
+	if (fd < 0)
+		return fd == -ENOMEM ? fd : -EOPNOTSUPP;
+	for (size_t i = 0; i < host->nnics && !err; i++) {
+		const struct nn_nic *nic = &host->nics[i];
+
+		if (nic->ifindex < 0 || !nic->nirqs)
+			continue;	/* lo, veth, bridges: no queues of a device */
+		if (nn_ethtool_stats_get(fd, nic->name, &sp->est))
+			continue;	/* no statistics, or gone: not available */
+		for (size_t j = 0; j < sp->est.n; j++) {
+			struct nn_obs_qstat q = { .ifindex = nic->ifindex };
+
+			if (!nn_obs_ethtool_queue_stat(sp->est.names[j], &q.queue, &q.rx))
+				continue;
+			q.packets = sp->est.values[j];
+			if (NN_GROW(s->qstats, s->nqstats, s->qstats_cap)) {
+				err = -ENOMEM;
+				break;
+			}
+			s->qstats[s->nqstats++] = q;
+			any = true;
+		}
+	}
+	close(fd);
+	if (err)
+		return err;
+	return any ? 0 : -EOPNOTSUPP;
 }

@@ -27,6 +27,7 @@
 
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/core/parse.h"
+#include "nicnuma/discover/ethtool.h"
 
 struct nn_ctx;
 struct nn_host;
@@ -87,18 +88,27 @@ int nn_obs_parse_softirqs(const char *text, struct nn_obs_counts *c);
  * (field 39). The name in parentheses may hold anything, ")" too. */
 int nn_obs_parse_stat(const char *text, unsigned long long *ticks, int *cpu);
 
-/* A threaded-NAPI kthread's comm "napi/IF-ID" (at most 15 bytes: a long
- * IF is cut). Returns 1 with the interface part in @ifname (possibly cut:
- * @cut true when the comm filled all 15 bytes) and *@napi_id (-1 when cut
- * away), 0 when @comm is not a NAPI thread. */
+/* A kthread name as /proc/PID/comm shows it: TASK_COMM_LEN (15 bytes) on
+ * older kernels, the full name (up to 63) on newer ones. */
+#define NN_OBS_COMM_MAX 64
+/* A threaded-NAPI kthread's comm "napi/IF-ID" (cut at 15 bytes by older
+ * kernels: a long IF loses its end). Returns 1 with the interface part in
+ * @ifname (possibly cut: @cut true when the comm is exactly 15 bytes) and
+ * *@napi_id (-1 when cut away), 0 when @comm is not a NAPI thread. */
 int nn_obs_parse_napi_comm(const char *comm, char *ifname, size_t size, long *napi_id, bool *cut);
+
+/* A driver statistic (ethtool -S) that counts one queue's packets:
+ * rx_queue_N_packets / tx_queue_N_packets (virtio_net, ice, ixgbe),
+ * rx-N.packets (i40e), rxN_packets (mlx5). Returns 1 with the queue and
+ * direction, 0 for any other name. */
+int nn_obs_ethtool_queue_stat(const char *name, int *queue, bool *rx);
 
 /* ---- samples (obs_sample.c) --------------------------------------------- */
 
 /* A NAPI kthread found in /proc. */
 struct nn_obs_thread {
 	int pid;
-	char comm[16];
+	char comm[NN_OBS_COMM_MAX];
 	char ifname[16];		/* from the comm; may be cut */
 	long napi_id;			/* -1 unknown */
 	int nic;			/* index into the host's NICs, -1 none */
@@ -135,8 +145,12 @@ struct nn_obs_sampler {
 	size_t nirqs;
 	long seq;			/* samples taken; the fake root's K */
 	double interval;		/* nominal, for the fake root's clock */
-	bool want_qstats;		/* live: try netdev netlink qstats-get */
-	bool qstats_failed;		/* told once; not retried */
+	enum nn_obs_qsrc qwant;		/* NONE: no queue statistics; NETLINK: netlink,
+					 * then ethtool where netlink has none; ETHTOOL:
+					 * ethtool only (live root only either way) */
+	bool netlink_failed;		/* qstats-get not available: not retried */
+	bool ethtool_failed;		/* no NIC names per-queue statistics */
+	struct nn_ethtool_stats est;	/* reused ethtool -S buffers */
 	long napi_rescan;		/* samples until the next /proc scan for NAPI threads */
 	struct nn_obs_thread *known;	/* NAPI threads found by the last scan */
 	size_t nknown, known_cap;
@@ -159,6 +173,11 @@ int nn_obs_isolated_read(const struct nn_root *r, struct nn_cpuset *set);
  * scope queue, kernel 6.10). 0, -EOPNOTSUPP when the kernel has no such
  * family or command, or another -errno. (obs_qstats.c) */
 int nn_obs_qstats_read(struct nn_ctx *ctx, struct nn_obs_sample *s);
+/* Live only: the same from each NIC's driver statistics (ethtool -S) where
+ * it names per-queue packet counters (nn_obs_ethtool_queue_stat); 0 when at
+ * least one NIC had some, -EOPNOTSUPP when none. */
+int nn_obs_ethtool_qstats_read(struct nn_ctx *ctx, struct nn_obs_sampler *sp,
+			       const struct nn_host *host, struct nn_obs_sample *s);
 
 /* ---- attribution (obs_attr.c) ------------------------------------------- */
 
@@ -194,7 +213,7 @@ struct nn_obs_queue {
 
 struct nn_obs_napi {
 	int pid;
-	char comm[16];
+	char comm[NN_OBS_COMM_MAX];
 	int cpu, node;			/* last CPU and its node, -1 unknown */
 	double busy;			/* share of one CPU in the interval, 0-1 */
 	bool off_node;
@@ -246,7 +265,8 @@ struct nn_obs_opts {
 	double one_cpu_share;		/* NN_OBS_F_IRQ_ONE_CPU above this share (0.8) */
 	double min_irqs;		/* a NIC with fewer interrupts is not judged (10) */
 	const struct nn_cpuset *isolated; /* may be NULL */
-	char *const *only;		/* NICs to report (NULL-terminated), NULL all */
+	char *const *only;		/* NICs to report (NULL-terminated); NULL: every
+					 * NIC with IRQs or a NAPI thread */
 };
 void nn_obs_opts_default(struct nn_obs_opts *o);
 

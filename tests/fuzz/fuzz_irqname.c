@@ -3,7 +3,7 @@
  * (missing parts are NULL). A queue IRQ has an index >= 0 and a direction;
  * anything else has neither. */
 #include "fuzz.h"
-#include "nicnuma/core/parse.h"
+#include "irq/irq_names.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!nn_obs_parse_stat(in, &ticks, &cpu))
 		FUZZ_ASSERT(cpu >= 0 && cpu < NN_CPU_MAX);
 	if (nn_obs_parse_napi_comm(in, ifn, sizeof(ifn), &id, &cut) == 1)
-		FUZZ_ASSERT(ifn[0] && strlen(ifn) < 15 && id >= -1);
+		FUZZ_ASSERT(ifn[0] && strlen(ifn) < sizeof(ifn) && id >= -1);
 	nn_obs_counts_free(&a);
 	nn_obs_counts_free(&b);
 	free(in);

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/guest/dpdk_check.sh NICNUMA FWD WORKDIR - nicnuma check --dpdk on a
-# multi-node guest, against DPDK processes on the PCI NIC bound to DPDK.
+# tests/guest/dpdk_check.sh NICNUMA FWD WORKDIR [PCI PMD] - nicnuma check
+# --dpdk on a multi-node guest, against DPDK processes on the PCI NIC bound to DPDK.
 #
-# The NIC on node NN_GUEST_NIC_NODE is bound to uio_pci_generic as in fwd.sh;
-# 2 MB pages are added on every node. Each run has telemetry on (a private
+# The NIC (default: the virtio one on node NN_GUEST_NIC_NODE) is bound to
+# uio_pci_generic as in fwd.sh; 2 MB pages are added on every node. With PCI
+# and PMD (a NIC with a real driver: net_e1000_em, net_vmxnet3) only the first
+# run below, and the port's driver in the report must be PMD. Each run has telemetry on (a private
 # --file-prefix) and is checked while it forwards:
 #   fwd local        pools and lcores on the NIC's node       -> ok, exit 0
 #   fwd mbuf remote  --mbuf-node remote                       -> mempool remote, exit 1
@@ -17,11 +19,13 @@
 # Everything is put back. Prints PASS/FAIL/SKIP lines (the caller counts).
 set -uo pipefail
 
-nn=${1:?usage: dpdk_check.sh NICNUMA FWD WORKDIR}
-fwd=${2:?usage: dpdk_check.sh NICNUMA FWD WORKDIR}
-work=${3:?usage: dpdk_check.sh NICNUMA FWD WORKDIR}
-addr=$NN_GUEST_NIC_LOCAL
-node=$NN_GUEST_NIC_NODE
+nn=${1:?usage: dpdk_check.sh NICNUMA FWD WORKDIR [PCI PMD]}
+fwd=${2:?usage: dpdk_check.sh NICNUMA FWD WORKDIR [PCI PMD]}
+work=${3:?usage: dpdk_check.sh NICNUMA FWD WORKDIR [PCI PMD]}
+addr=${4:-$NN_GUEST_NIC_LOCAL}
+export PMD=${5:-}
+node=$(cat "/sys/bus/pci/devices/$addr/numa_node")
+kdrv=$(basename "$(readlink "/sys/bus/pci/devices/$addr/driver")")
 here=$(cd "$(dirname "$0")" && pwd)
 devbind=$(command -v dpdk-devbind.py || command -v dpdk-devbind)
 [ -n "$devbind" ] || { echo "SKIP check --dpdk: dpdk-devbind.py not in the guest rootfs"; exit 0; }
@@ -31,7 +35,7 @@ nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
 declare -A hp_before=()
 restore() {
   local f
-  "$devbind" -b virtio-pci "$addr" >/dev/null 2>&1
+  "$devbind" -b "$kdrv" "$addr" >/dev/null 2>&1
   for f in "${!hp_before[@]}"; do echo "${hp_before[$f]}" >"$f"; done
   rm -rf /var/run/dpdk/nn-gcheck-*
 }
@@ -68,7 +72,11 @@ live() {
   timeout 120 "$bin" "${eal[@]}" --file-prefix "$prefix" -- "${app[@]}" \
     >"$work/dc-$name.app" 2>"$work/dc-$name.err" </dev/null &
   pid=$!
-  for i in $(seq 300); do [ -S "$sock" ] && break; sleep 0.2; done
+  # EAL init in TCG on a loaded machine: up to 2 min; a process that died
+  # is not waited for, and its last words are shown.
+  for i in $(seq 600); do [ -S "$sock" ] && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+  [ -S "$sock" ] || echo "    $name: no telemetry socket after $i tries; $(kill -0 "$pid" 2>/dev/null && echo running ||
+    echo exited): $(grep -v '^EAL: *Detected\|^EAL: *Probe\|^EAL: *Selected' "$work/dc-$name.err" | tail -n 3 | tr '\n' ' ')"
   # Telemetry starts inside rte_eal_init, before the application creates its
   # pools (one after the other, each listed before it is populated) and then
   # configures its ports: ask again until every pool is populated and every
@@ -85,6 +93,8 @@ sys.exit(0 if pools and ports and all(m["populated"] and m["populated"] == m["si
       "$work/dc-$name.json" 2>/dev/null && break
     sleep 1
   done
+  kill -0 "$pid" 2>/dev/null || echo "    $name: the DPDK process had exited by the last check: $(grep -v \
+    '^EAL: *Detected\|^EAL: *Probe\|^EAL: *Selected' "$work/dc-$name.err" | tail -n 4 | tr '\n' ' ')"
   cat "/proc/$(pgrep -P "$pid" | head -n1 || echo "$pid")/numa_maps" >"$work/dc-$name.numa" 2>/dev/null
   [ -s "$work/dc-$name.numa" ] || cat "/proc/$pid/numa_maps" >"$work/dc-$name.numa" 2>/dev/null
   if [ "$bin" != "$fwd" ]; then kill -INT "$(pgrep -P "$pid" | head -n1)" 2>/dev/null; fi
@@ -94,6 +104,11 @@ sys.exit(0 if pools and ports and all(m["populated"] and m["populated"] == m["si
 }
 
 app=(--tx-first --duration 8 --mbufs 4095 --json)
+if [ -n "$PMD" ]; then
+  live "fwd-local-$PMD" ok 0 "$fwd" -l "$all" -a "$addr" --in-memory -- \
+    --mbuf-node local --lcore-node local "${app[@]}"
+  exit 0
+fi
 live fwd-local ok 0 "$fwd" -l "$all" -a "$addr" --in-memory -- \
   --mbuf-node local --lcore-node local "${app[@]}"
 live fwd-mbuf-remote mempool_remote 1 "$fwd" -l "$all" -a "$addr" --in-memory -- \

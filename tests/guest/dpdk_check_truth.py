@@ -3,7 +3,7 @@
 """dpdk_check_truth.py NAME WANT RC WANT_RC PCI CHECK_JSON APP_OUT NUMA_MAPS CHECK_ERR
 
 Compares one `nicnuma check --dpdk` report (tests/guest/dpdk_check.sh) with
-the kernel: the port's node with /sys numa_node, the pools' sockets with the
+the kernel: the port's node with /sys numa_node (and its PMD with $PMD when set), the pools' sockets with the
 pages move_pages found (nicnuma-fwd's JSON report) or, for testpmd, with the
 process's hugepages in numa_maps; the verdict with what those facts imply.
 Prints PASS/FAIL lines."""
@@ -33,6 +33,13 @@ ports = [p for p in rep["ports"] if p["pci"] == pci]
 if not out(len(ports) == 1, "port %s reported" % pci, str(rep["ports"])):
     sys.exit(0)
 port = ports[0]
+pmd = os.environ.get("PMD")
+if pmd:
+    # DPDK 22.11's /ethdev/info names no driver: then null, and said so.
+    said = [m for m in rep.get("missing", []) if "driver_name" in (m.get("what") or "")]
+    out(port.get("driver") == pmd or (port.get("driver") is None and said),
+        "port driver %s, or unknown and listed as missing (22.11 telemetry names none)" % pmd,
+        "driver %r, missing %s" % (port.get("driver"), rep.get("missing")))
 out(port["numa_node"] == kernel and port["node_source"] == "sysfs",
     "port node = kernel numa_node %d (sysfs)" % kernel, "%s (%s)" % (port["numa_node"], port["node_source"]))
 
@@ -48,6 +55,16 @@ if fwdrep:
     for p in fwdrep.get("pools", []):
         truth_pools |= {int(k) for k, v in p["pages_by_node"].items() if v}
     lcore_node = fwdrep["config"]["lcore_node"]
+    if pmd:
+        drivers = [p.get("driver") for p in fwdrep["config"].get("ports", [])]
+        out(drivers == [pmd], "nicnuma-fwd's port driven by %s" % pmd, "drivers %s" % drivers)
+    if want == "ok":
+        # The forwarder's own report, as tests/guest/fwd.sh checks its 'local'
+        # run (which the full run leaves to this one: a boot-long DPDK start less).
+        out(fwdrep.get("placement_verified") is True and lcore_node == kernel and fwdrep["config"].get("mbuf_node") == kernel,
+            "nicnuma-fwd: lcores and mbufs on node %d, placement verified by move_pages" % kernel,
+            "lcore_node %s, mbuf_node %s, placement_verified %r" % (lcore_node, fwdrep["config"].get("mbuf_node"),
+                                                                  fwdrep.get("placement_verified")))
     tel = {m["socket"] for m in rep["mempools"] if m["name"].startswith("nnfwd_p")}
     out(tel == truth_pools, "pool sockets %s = move_pages nodes %s" % (sorted(tel), sorted(truth_pools)),
         "differ")

@@ -177,7 +177,38 @@ for name, p in nics.items():
 PY
 "$promtool" check metrics < "$tmp/pcie.prom" || err "promtool on the PCIe families"
 
-# 8. the alert rules
+# 8. --traffic: the observe series of fixtures/observe_tree.py (interval 1:
+# 21 of 22 shares of ens2f0's interrupts and softirqs on node 1, its NAPI
+# thread local); without --traffic no traffic family
+root4=$tmp/root4
+python3 "$mkhost" build even-odd "$root4" >/dev/null || exit 2
+python3 "$(dirname "$mkhost")/observe_tree.py" write "$root4" || exit 2
+"$nicnuma" --root "$root4" metrics --traffic 2 > "$tmp/traffic.prom" 2> "$tmp/err"; rc=$?
+[ "$rc" -le 1 ] || err "metrics --traffic: exit $rc $(cat "$tmp/err")"
+python3 - "$tmp/traffic.prom" <<'PY' || err "--traffic: wrong traffic families"
+import re, sys
+v = {}
+for line in open(sys.argv[1]):
+    m = re.match(r'(nicnuma_(?:nic_(?:irq|softirq|napi)_local_ratio|nic_(?:irqs|softirqs)_per_second|traffic_window_seconds))(?:\{name="([^"]*)".*\})? (\S+)$', line)
+    if m:
+        v[(m.group(1), m.group(2))] = float(m.group(3))
+want = {("nicnuma_traffic_window_seconds", None): 2,
+        ("nicnuma_nic_irqs_per_second", "ens2f0"): 1100,
+        ("nicnuma_nic_softirqs_per_second", "ens2f0"): 3300,
+        ("nicnuma_nic_irq_local_ratio", "ens2f0"): 21 / 22,
+        ("nicnuma_nic_softirq_local_ratio", "ens2f0"): 21 / 22,
+        ("nicnuma_nic_napi_local_ratio", "ens2f0"): 1}
+for k, w in want.items():
+    assert k in v and abs(v[k] - w) < 1e-9, (k, v.get(k), w)
+assert len(v) == len(want), v
+PY
+"$promtool" check metrics < "$tmp/traffic.prom" || err "promtool on the traffic families"
+"$nicnuma" --root "$root4" metrics 2>/dev/null | grep -q 'local_ratio\|traffic_window' &&
+	err "traffic families without --traffic"
+"$nicnuma" --root "$root4" metrics --traffic 0 >/dev/null 2>&1; rc=$?
+[ "$rc" = 2 ] || err "--traffic 0: exit $rc, want 2"
+
+# 9. the alert rules
 "$promtool" check rules "$src/contrib/prometheus/nicnuma.rules.yml" || err "promtool check rules"
 (cd "$here" && "$promtool" test rules rules_test.yml) || err "promtool test rules"
 

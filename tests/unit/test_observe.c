@@ -142,9 +142,48 @@ static void napi_comm(void **state)
 	assert_string_equal(ifn, "enp65s0f0n");
 	assert_int_equal(id, -1);
 	assert_true(cut);
+	/* newer kernels: the full kthread name, longer than 15 bytes */
+	assert_int_equal(nn_obs_parse_napi_comm("napi/observe-v1-258\n", ifn, sizeof(ifn), &id, &cut), 1);
+	assert_string_equal(ifn, "observe-v1");
+	assert_int_equal(id, 258);
+	assert_false(cut);
+	/* an interface name longer than IFNAMSIZ allows: not one */
+	assert_int_equal(nn_obs_parse_napi_comm("napi/abcdefghijklmnopq-1", ifn, sizeof(ifn), &id, &cut), 0);
 	assert_int_equal(nn_obs_parse_napi_comm("ksoftirqd/0", ifn, sizeof(ifn), &id, &cut), 0);
 	assert_int_equal(nn_obs_parse_napi_comm("napi/", ifn, sizeof(ifn), &id, &cut), 0);
 	assert_int_equal(nn_obs_parse_napi_comm("napi/-5", ifn, sizeof(ifn), &id, &cut), 0);
+}
+
+static void ethtool_names(void **state)
+{
+	static const struct { const char *name; int ok, queue; bool rx; } t[] = {
+		{ "rx_queue_0_packets", 1, 0, true },		/* virtio_net, ice, ixgbe */
+		{ "tx_queue_15_packets", 1, 15, false },
+		{ "rx-3.packets", 1, 3, true },			/* i40e */
+		{ "tx-12.packets", 1, 12, false },
+		{ "rx7_packets", 1, 7, true },			/* mlx5 */
+		{ "tx0_packets", 1, 0, false },
+		{ "rx0_xdp_packets", 0, 0, false },		/* not the queue's packets */
+		{ "rx_queue_0_bytes", 0, 0, false },
+		{ "rx_packets", 0, 0, false },			/* the device's total */
+		{ "rx_queue_99999_packets", 0, 0, false },
+		{ "rx_queue_1_packets_x", 0, 0, false },
+		{ "vport_rx_packets", 0, 0, false },
+		{ "", 0, 0, false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		int q = -1;
+		bool rx = !t[i].rx;
+
+		assert_int_equal(nn_obs_ethtool_queue_stat(t[i].name, &q, &rx), t[i].ok);
+		if (t[i].ok) {
+			assert_int_equal(q, t[i].queue);
+			assert_true(rx == t[i].rx);
+		}
+	}
+	assert_int_equal(nn_obs_ethtool_queue_stat(NULL, &(int){ 0 }, &(bool){ false }), 0);
 }
 
 /* ---- attribution over an in-memory host ---------------------------------- */
@@ -422,6 +461,7 @@ int main(void)
 		cmocka_unit_test(softirqs),
 		cmocka_unit_test(stat_fields),
 		cmocka_unit_test(napi_comm),
+		cmocka_unit_test(ethtool_names),
 		cmocka_unit_test(attribution),
 		cmocka_unit_test(sampler_tree),
 	};

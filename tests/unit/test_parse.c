@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "nicnuma/core/cpuset.h"
-#include "nicnuma/core/irq_names.h"
+#include "irq/irq_names.h"
 #include "nicnuma/core/parse.h"
 
 /* This machine's file, trimmed: 2 CPUs, x86 "N-edge" hwirq, per-CPU rows. */

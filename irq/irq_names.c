@@ -13,7 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "nicnuma/core/irq_names.h"
+#include "irq/irq_names.h"
 
 #define Q NN_IRQ_ROLE_QUEUE
 #define M NN_IRQ_ROLE_MISC
@@ -265,4 +265,10 @@ enum nn_irq_role nn_irq_name_role(const char *name, const char *driver, const ch
 		*dir = hit->dir;
 	}
 	return hit->role;
+}
+
+int nn_irq_name_queue(const char *name, const char *ifname, const char *pci,
+		      int *queue, enum nn_qdir *dir)
+{
+	return nn_irq_name_role(name, NULL, ifname, pci, queue, dir, NULL) == NN_IRQ_ROLE_QUEUE;
 }

@@ -5,8 +5,8 @@
  * IRQ): one table of the drivers' own IRQ name formats (docs/discovery.md
  * names the source file of each row).
  */
-#ifndef NICNUMA_IRQ_NAMES_H
-#define NICNUMA_IRQ_NAMES_H
+#ifndef NICNUMA_IRQ_IRQ_NAMES_H
+#define NICNUMA_IRQ_IRQ_NAMES_H
 
 #include <stddef.h>
 
@@ -43,5 +43,11 @@ struct nn_irq_name_row {
 #define NN_IRQ_ROW_STRICT 0x1		/* only for its own driver (too broad otherwise) */
 #define NN_IRQ_ROW_HALVES 0x2		/* queue blocks: first half tx, second half rx */
 const struct nn_irq_name_row *nn_irq_name_row(size_t i);
+
+/* Queue index and direction encoded in an IRQ action name for the NIC
+ * @ifname (may be NULL) at @pci (may be NULL), by the table without knowing
+ * the driver. Returns 1 and fills @queue/@dir for a queue IRQ, 0 for any other IRQ. */
+int nn_irq_name_queue(const char *name, const char *ifname, const char *pci,
+		      int *queue, enum nn_qdir *dir);
 
 #endif

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* observe.h - an observation session: the host, the sampler, two samples
+ * in turn, the wait between them; and the report's printing (text or JSON),
+ * shared by "nicnuma observe", "check --traffic" and "metrics --traffic".
+ *
+ * The counters and their attribution are discover/observe.h's. A fake root
+ * does not move by itself: a session under one never sleeps (its samples are
+ * /.observe/K snapshots on a nominal clock).
+ */
+#ifndef NICNUMA_ACT_OBSERVE_H
+#define NICNUMA_ACT_OBSERVE_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/discover/host.h"
+#include "nicnuma/discover/observe.h"
+
+struct nn_obs_session {
+	struct nn_host host;
+	bool host_owned;		/* discovered here (freed on close) */
+	struct nn_obs_sampler sp;
+	struct nn_obs_sample s[2];
+	int cur;			/* s[cur] is the newest sample */
+	long taken;			/* samples so far */
+	struct nn_cpuset isolated;
+	struct nn_obs_opts opts;
+	double interval;
+};
+
+/* Discovers the host (NICs and nodes), checks that every name in @only
+ * (NULL-terminated, NULL: all) is a NIC (-ENODEV with an error naming it),
+ * and takes the first sample; on failure nothing is left to close. @qwant: where per-queue packet counts come
+ * from (nn_obs_sampler.qwant: NETLINK is netlink, else ethtool). */
+int nn_obs_session_open(struct nn_ctx *ctx, struct nn_obs_session *ss, char *const *only,
+			double interval, enum nn_obs_qsrc qwant);
+/* The same over a host the caller already discovered (check, metrics):
+ * borrowed, not freed; queue statistics from netlink, else ethtool. */
+int nn_obs_session_open_host(struct nn_ctx *ctx, struct nn_obs_session *ss,
+			     const struct nn_host *host, char *const *only, double interval);
+void nn_obs_session_close(struct nn_obs_session *ss);
+
+/* Waits @secs (not under a fake root) unless a signal of @stop arrives
+ * (then true); @stop may be NULL. */
+bool nn_obs_wait(const struct nn_ctx *ctx, const sigset_t *stop, double secs);
+
+/* Waits until one interval after the newest sample was taken (so the
+ * sampling's own time does not stretch the interval); true on a signal of
+ * @stop. Not under a fake root. */
+bool nn_obs_session_wait(const struct nn_ctx *ctx, const struct nn_obs_session *ss,
+			 const sigset_t *stop);
+/* Takes the next sample and attributes the work since the previous one. */
+int nn_obs_session_next(struct nn_ctx *ctx, struct nn_obs_session *ss, struct nn_obs_report *r);
+
+/* One observation of @secs over @host (open, wait, next, close): what check
+ * and metrics fold in. */
+int nn_obs_once(struct nn_ctx *ctx, const struct nn_host *host, char *const *only, double secs,
+		struct nn_obs_report *r);
+
+/* The report's fields (JSON keys as documented in nicnuma-observe(8)) into
+ * the current JSON object, or a table in text mode. @max_remote: the
+ * threshold to show (-1 none). */
+void nn_obs_report_print(struct nn_out *o, const struct nn_obs_report *r, double max_remote);
+/* The queue statistics source as a word: "netlink", "ethtool", "not_available". */
+const char *nn_obs_qsrc_name(enum nn_obs_qsrc q);
+
+#endif

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/guest/observe.sh - nicnuma observe proves the work moved, on a real
+# kernel (run by checks.sh on the 2node guest; alone: scripts/testhost --shape
+# 2node run bash tests/guest/observe.sh).
+#
+# Bounded traffic into the node-N NIC's tap: raw UDP frames (varied ports, so
+# RSS spreads them over its queues) sent out of the node-0 NIC to the local
+# NIC's MAC; the bridge of scripts/testhost carries them from tap to tap,
+# nothing leaves the host. `observe` measures the local NIC's interrupt work
+# per node:
+#   before apply        reported (spread over both nodes where the kernel
+#                       spread the queue IRQs; a SKIP says when it did not)
+#   after apply         >= 95 % on the NIC's node
+#   after a mismatched  apply --cpus <node 0's CPUs>: <= 5 % on it
+#   after rollback x2   the affinities of before, and the share reported
+# One line per check: PASS name | FAIL name: why | SKIP name: why.
+set -uo pipefail
+
+[ "${NN_GUEST:-}" = 1 ] || { echo "observe.sh: run me inside scripts/testhost" >&2; exit 2; }
+nn=$NN_BUILD/nicnuma/nicnuma
+node=$NN_GUEST_NIC_NODE
+netdev_of() { basename "$(ls -d /sys/bus/pci/devices/"$1"/virtio*/net/* 2>/dev/null | head -n1)"; }
+nic=$(netdev_of "$NN_GUEST_NIC_LOCAL")
+src=$(netdev_of "$NN_GUEST_NIC_NODE0")
+work=$(mktemp -d /tmp/observe.XXXXXX)
+fails=0
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+skip() { echo "SKIP $*"; }
+
+if [ -z "$nic" ] || [ -z "$src" ]; then
+	fail "observe: no local NIC ($nic) or sender NIC ($src) in this guest"
+	exit 1
+fi
+ip link set "$nic" up
+ip link set "$src" up
+mac=$(cat "/sys/class/net/$nic/address")
+
+# flood SECS: at most 200000 frames in SECS seconds, out of $src to $mac
+cat >"$work/flood.py" <<'EOF'
+import socket, struct, sys, time
+src, dst, secs = sys.argv[1], bytes.fromhex(sys.argv[2].replace(":", "")), float(sys.argv[3])
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((src, 0))
+smac = s.getsockname()[4][:6]
+def csum(b):
+    t = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    t = (t >> 16) + (t & 0xffff)
+    return ~(t + (t >> 16)) & 0xffff
+frames = []
+for port in range(64):
+    udp = struct.pack("!HHHH", 10000 + port, 9, 8 + 18, 0) + b"n" * 18
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0, 64, 17, 0,
+                     bytes([10, 77, 0, 2]), bytes([10, 77, 0, 1]))
+    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
+    frames.append(dst + smac + b"\x08\x00" + ip + udp)
+end = time.monotonic() + secs
+n = 0
+while n < 200000 and time.monotonic() < end:
+    s.send(frames[n % 64])
+    n += 1
+print(n)
+EOF
+
+# measure LABEL: the flood around one 4 s interval of observe; prints the
+# local NIC's irq_local_ratio and the nodes that took interrupts
+measure() {
+	(python3 "$work/flood.py" "$src" "$mac" 7 >"$work/$1.sent" 2>"$work/$1.flood.err") &
+	local fl=$!
+	sleep 1
+	"$nn" observe "$nic" --count 1 --interval 4 --json >"$work/$1.json" 2>"$work/$1.err"
+	wait "$fl"
+	python3 - "$work/$1.json" <<'EOF'
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+n = d["nics"][0]
+nodes = sorted({c["numa_node"] for q in n["queues"] for c in q["cpus"]})
+r = n["irq_local_ratio"]
+print("%s %.0f %s" % ("none" if r is None else "%.4f" % r, n["irqs_per_s"], ",".join(map(str, nodes)) or "-"))
+EOF
+}
+
+snap_aff() {
+	for f in /proc/irq/*/smp_affinity_list; do printf '%s %s\n' "$f" "$(cat "$f")"; done
+}
+
+snap_aff >"$work/aff.before"
+read -r r0 rate0 nodes0 <<<"$(measure before)"
+echo "observe: before apply $nic (node $node): irq_local_ratio $r0 at $rate0 IRQ/s, nodes $nodes0 (sent $(cat "$work/before.sent"))"
+if [ "$rate0" = 0 ] || [ -z "$rate0" ]; then
+	fail "observe before apply: no interrupts on $nic under the flood ($(cat "$work/before.flood.err" "$work/before.err" | head -3))"
+	exit 1
+fi
+case $nodes0 in
+*,*) pass "observe before apply: $nic's interrupt work spread over nodes $nodes0 (local share $r0)" ;;
+*) skip "observe before apply: the kernel put all of $nic's interrupt work on node $nodes0 (local share $r0): nothing spread to show" ;;
+esac
+
+if "$nn" apply --nics "$nic" --irqbalance ignore >"$work/apply.out" 2>&1; then
+	read -r r1 rate1 nodes1 <<<"$(measure applied)"
+	if awk -v r="$r1" 'BEGIN { exit !(r != "none" && r >= 0.95) }'; then
+		pass "observe after apply: $r1 of $nic's interrupt work on node $node ($rate1 IRQ/s)"
+	else
+		fail "observe after apply: $r1 of $nic's interrupt work on node $node, want >= 0.95 (nodes $nodes1)"
+	fi
+else
+	fail "observe: apply --nics $nic failed: $(tail -2 "$work/apply.out")"
+fi
+
+node0=$(cat /sys/devices/system/node/node0/cpulist)
+if "$nn" apply --nics "$nic" --cpus "$node0" --irqbalance ignore >"$work/mismatch.out" 2>&1; then
+	read -r r2 rate2 nodes2 <<<"$(measure mismatched)"
+	if awk -v r="$r2" 'BEGIN { exit !(r != "none" && r <= 0.05) }'; then
+		pass "observe after a mismatched plan (--cpus $node0): $r2 on node $node ($rate2 IRQ/s on nodes $nodes2)"
+	else
+		fail "observe after a mismatched plan (--cpus $node0): $r2 on node $node, want <= 0.05"
+	fi
+else
+	fail "observe: apply --cpus $node0 failed: $(tail -2 "$work/mismatch.out")"
+fi
+
+"$nn" rollback >/dev/null 2>&1
+"$nn" rollback >/dev/null 2>&1
+snap_aff >"$work/aff.after"
+if cmp -s "$work/aff.before" "$work/aff.after"; then
+	read -r r3 rate3 nodes3 <<<"$(measure rolledback)"
+	pass "observe after rollback: the affinities of before; local share $r3 (before $r0), nodes $nodes3, $rate3 IRQ/s"
+else
+	fail "observe after rollback: affinities differ: $(diff "$work/aff.before" "$work/aff.after" | head -4 | tr '\n' ' ')"
+fi
+rm -rf "$work"
+[ "$fails" -eq 0 ]
