@@ -13,7 +13,9 @@
 #   5. a plan file naming a user process (a sleep renamed napi/vA-ID) is refused
 #      by apply, and that process keeps its CPUs;
 #   6. script places the thread (found by its exact comm, the decoy of step 5
-#      passed over) and its restore script puts it back.
+#      passed over) and its restore script puts it back;
+#   7. the watcher's reconcile places it, and after threaded is toggled (new
+#      kthread, new pid, no kernel event) the new one; rollback restores it.
 # Needs root, ip, ethtool, taskset, 2 CPUs; exits 77 with the reason otherwise.
 # The netns (and with it the veths and the thread) is removed on any exit.
 # shellcheck disable=SC2015  # pass/ok only print: "A && pass || fail" is if-then-else here
@@ -140,6 +142,31 @@ inns sh "$run/restore.sh" >"$tmp/out" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] && [ "$(cpus_of "$pid")" = "$orig" ] && pass "restore script put back CPUs $orig" \
 	|| fail "restore script (exit $rc): thread on $(cpus_of "$pid"): $(cat "$tmp/out")"
+
+# 7. the watcher (watch --once: the reconcile its periodic re-check runs)
+# places the thread, and, after threaded is toggled (a new kthread, a new
+# pid, no event from the kernel), the new one; rollback of its log puts the
+# new one back and passes over the gone one
+printf '[nicnuma]\nnic = - vA\npolicy = local\ncpus = 1\nirqbalance = leave\ninterval = 1\n' >"$run/conf"
+inns "$nn" watch --once --config "$run/conf" --state-dir "$run/wstate" >"$tmp/out" 2>&1
+[ "$(cpus_of "$pid")" = 1 ] && pass "watcher placed $comm on CPU 1" \
+	|| fail "watcher: thread on $(cpus_of "$pid"): $(cat "$tmp/out")"
+inns sh -c 'echo 0 >/sys/class/net/vA/threaded && echo 1 >/sys/class/net/vA/threaded'
+pid2=
+for _ in $(seq 50); do
+	pid2=$(pgrep -x 'napi/vA-[0-9]*' | head -n 1)
+	[ -n "$pid2" ] && [ "$pid2" != "$pid" ] && break
+	sleep 0.1
+done
+orig2=$(cpus_of "$pid2")
+inns "$nn" watch --once --config "$run/conf" --state-dir "$run/wstate" >"$tmp/out" 2>&1
+[ -n "$pid2" ] && [ "$pid2" != "$pid" ] && [ "$(cpus_of "$pid2")" = 1 ] \
+	&& pass "threaded toggled: the new thread (pid $pid2) placed on CPU 1 by the re-check" \
+	|| fail "after toggling threaded: pid '$pid2' on $(cpus_of "$pid2"): $(cat "$tmp/out")"
+inns "$nn" rollback --state-dir "$run/wstate" >"$tmp/out" 2>&1
+rc=$?
+[ "$rc" -le 1 ] && [ "$(cpus_of "$pid2")" = "$orig2" ] && pass "rollback of the watcher's log restored pid $pid2 ($orig2)" \
+	|| fail "rollback of the watcher's log (exit $rc): $(cat "$tmp/out")"
 
 [ "$fails" -eq 0 ] || exit 1
 exit 0
