@@ -1317,6 +1317,7 @@ static void test_napi_threads_follow_irqs(void **state)
 	n->gnapis[2].pid = -1;		/* not threaded: no thread */
 	n->gnapis[3].threaded = 0;	/* threaded off (a stale pid) */
 	v = add_nic(&h, "vethlongname01", NULL, -1, "", 1, 0, NOIRQ);
+	n = NULL;	/* moved by the realloc: h.nics[0] from here on */
 	v->gnapis = calloc(1, sizeof(*v->gnapis));
 	v->gqueues = calloc(2, sizeof(*v->gqueues));
 	assert_non_null(v->gnapis);
@@ -1352,7 +1353,7 @@ static void test_napi_threads_follow_irqs(void **state)
 				found = true;
 			}
 		assert_true(found);
-		assert_true(nn_cpuset_subset(&t->cpus, &n->local_cpus));
+		assert_true(nn_cpuset_subset(&t->cpus, &h.nics[0].local_cpus));
 	}
 	assert_string_equal(p.napi_threads[0].name, "napi/eth1-8193");
 	/* IRQ-less, on a NIC with no queue IRQs: the CPUs the plan may use;
