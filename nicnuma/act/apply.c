@@ -106,6 +106,21 @@ static void undo_val(struct nn_ctx *ctx, struct nn_apply_val *v)
 			v->status = NN_VAL_ROLLED_BACK;
 		return;
 	}
+	if (v->kind == NN_VAL_NAPI) {
+		struct nn_restore res = { 0 };
+		char detail[96];
+		struct nn_change c = { .ops = &nn_napi_change_ops, .path = v->path, .before = v->before,
+				       .after = v->planned, .detail = detail };
+
+		nn_napi_detail(detail, sizeof(detail), v->nic, v->napi_id);
+		err = v->before ? nn_napi_change_ops.restore(ctx, &c, &res) : -EINVAL;
+		free(res.current);
+		if (err < 0)
+			snprintf(v->note, sizeof(v->note), "ROLLBACK FAILED: %.120s", res.why);
+		else
+			v->status = NN_VAL_ROLLED_BACK;
+		return;
+	}
 	if (v->kind == NN_VAL_CHANNELS) {
 		long n;
 
@@ -271,6 +286,34 @@ static int write_xps(struct nn_ctx *ctx, const struct nn_root *root, struct nn_a
 	return ret;
 }
 
+/* A NAPI kthread: refused or gone is a warning, never a rollback of the
+ * IRQs (the packets still flow; the thread just runs where it ran). */
+static int write_napi(struct nn_ctx *ctx, struct nn_apply_val *v)
+{
+	struct nn_cpuset after = NN_CPUSET_INIT;
+	char why[160] = "";
+	int err;
+
+	v->written = true;
+	err = nn_napi_thread_set(&ctx->root, v->pid, v->nic, v->napi_id, &v->want, &after, why, sizeof(why));
+	if (!err) {
+		v->status = NN_VAL_CHANGED;
+		v->after = strdup(v->planned);
+		nn_cpuset_free(&after);
+		return 0;
+	}
+	nn_cpuset_free(&after);
+	snprintf(v->note, sizeof(v->note), "%s", why[0] ? why : strerror(-err));
+	if (err == -ESRCH) {
+		v->written = false;
+		v->status = NN_VAL_SKIPPED;
+	} else {
+		v->status = NN_VAL_FAILED;
+	}
+	nn_warn(ctx, v->path, "NAPI thread of %s: %s", v->nic, v->note);
+	return 1;
+}
+
 static int *planned_irqs(const struct nn_plan *plan, size_t *n)
 {
 	int *v = calloc(plan->nirqs ? plan->nirqs : 1, sizeof(*v));
@@ -325,7 +368,8 @@ static int cmp_val_path(const void *a, const void *b, void *arg)
 static const struct nn_change_ops *val_ops(const struct nn_apply_val *v)
 {
 	return v->kind == NN_VAL_CHANNELS ? &nn_channels_change_ops
-	       : v->kind == NN_VAL_RSS ? &nn_rss_change_ops : &nn_file_change_ops;
+	       : v->kind == NN_VAL_RSS ? &nn_rss_change_ops
+	       : v->kind == NN_VAL_NAPI ? &nn_napi_change_ops : &nn_file_change_ops;
 }
 
 /* Whether the first @n changes of @u (those it had before this run) record
@@ -486,14 +530,16 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		struct nn_apply_val *v = &rep->vals[i];
 
 		const struct nn_change_ops *ops = val_ops(v);
-		char detail[32];
+		char detail[96];
 
 		if (!to_log(ext, v) || dup[i] || log_has(up, n0, ops, v->path))
 			continue;
 		if (v->kind == NN_VAL_RSS)
 			nn_rss_detail(detail, sizeof(detail), v->rss_rings ? v->rss_rings : v->rss_n);
+		else if (v->kind == NN_VAL_NAPI)
+			nn_napi_detail(detail, sizeof(detail), v->nic, v->napi_id);
 		err = nn_tx_add(tx, ops, v->path, v->before, v->planned,
-				  v->kind == NN_VAL_RSS ? detail : NULL);
+				  v->kind == NN_VAL_RSS || v->kind == NN_VAL_NAPI ? detail : NULL);
 	}
 	/* Before any write: -EFBIG when rollback could not read it back. An
 	 * extended log that gained nothing is already on disk as it is. */
@@ -558,6 +604,8 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 				v->status = NN_VAL_CHANGED;
 				v->after = strdup(v->planned);
 			}
+		} else if (v->kind == NN_VAL_NAPI) {
+			r = write_napi(ctx, v);
 		} else if (v->kind == NN_VAL_IRQ) {
 			r = write_irq(ctx, nn_apply_views_for(&views, v), &fbt, v, &online, channels_changed);
 		} else {

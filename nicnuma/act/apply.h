@@ -4,8 +4,8 @@
  * nn_apply_run() reads every value the plan touches before writing any (an
  * IRQ's affinity may come from the same run's discovery, opts->host; an
  * unreadable value aborts with nothing changed), saves the undo log once,
- * then handles irqbalance, channels, IRQ affinities, XPS masks and RSS
- * tables in that order. A fatal write error rolls back everything changed so far unless
+ * then handles irqbalance, channels, IRQ affinities, XPS masks, RSS
+ * tables and NAPI threads in that order. A fatal write error rolls back everything changed so far unless
  * keep_going. nn_check_run() is the read-only twin: live vs plan.
  */
 #ifndef NICNUMA_ACT_APPLY_H
@@ -26,7 +26,8 @@ struct json_object;
 struct nn_undo;
 struct nn_tx;
 
-enum nn_val_kind { NN_VAL_IRQ, NN_VAL_XPS, NN_VAL_CHANNELS, NN_VAL_RSS };
+/* NN_VAL_NAPI: a threaded NAPI's kthread (irq/napi_thread.h), path = its pid. */
+enum nn_val_kind { NN_VAL_IRQ, NN_VAL_XPS, NN_VAL_CHANNELS, NN_VAL_RSS, NN_VAL_NAPI };
 
 enum nn_val_status {
 	NN_VAL_PENDING = 0,	/* read, not yet written */
@@ -53,6 +54,8 @@ struct nn_apply_val {
 	int want_n;			/* channels */
 	unsigned int *rss_want;		/* rss: the planned table (rss_n entries) */
 	unsigned int rss_n, rss_rings;	/* rss: the driver's table size, rx rings (0 unknown) */
+	int pid;			/* napi: the kthread */
+	long long napi_id;		/* napi */
 	char *after;			/* read back */
 	char *effective;		/* effective_affinity_list after the write */
 	enum nn_val_status status;

@@ -9,6 +9,7 @@
 
 #include "nicnuma/core/ctx.h"
 #include "irq/affinity.h"
+#include "irq/napi_thread.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/act/apply_internal.h"
 #include "nicnuma/discover/ethtool.h"
@@ -177,13 +178,73 @@ static int collect_rss(struct nn_ctx *ctx, const struct nn_plan_rss *r, bool che
 	return 0;
 }
 
+/* A threaded NAPI's kthread: only while /proc/PID is still that thread
+ * (irq/napi_thread.h's trust rule); a thread gone is skipped with a warning,
+ * another task in its place is never read or written. */
+static int collect_napi(struct nn_ctx *ctx, const struct nn_plan_napi *t, const struct nn_cpuset *online,
+			bool check, struct nn_apply_val *v)
+{
+	struct nn_cpuset cur = NN_CPUSET_INIT;
+	char buf[32], why[160] = "";
+	int err;
+
+	v->kind = NN_VAL_NAPI;
+	v->irq = -1;
+	v->queue = -1;
+	v->nic = t->nic;
+	v->pid = t->pid;
+	v->napi_id = t->napi_id;
+	snprintf(buf, sizeof(buf), "%d", t->pid);
+	v->path = strdup(buf);
+	if (!v->path || nn_cpuset_copy(&v->want, &t->cpus))
+		return -ENOMEM;
+	if (!nn_cpuset_empty(online))
+		nn_cpuset_and(&v->want, online);
+	v->planned = nn_cpuset_format_list(&v->want);
+	if (!v->planned)
+		return -ENOMEM;
+	if (!want_online(v))
+		return 0;
+	err = nn_napi_thread_verify(&ctx->root, t->pid, t->nic, t->napi_id, why, sizeof(why));
+	if (err == -ESRCH) {
+		/* threaded NAPI switched off, the device gone: a new plan has no thread */
+		v->status = NN_VAL_SKIPPED;
+		snprintf(v->note, sizeof(v->note), "%.120s (threaded NAPI off?): plan again", why);
+		nn_warn(ctx, t->name, "NAPI thread %s", v->note);
+		return 0;
+	}
+	if (!err)
+		err = nn_napi_thread_get(&ctx->root, t->pid, &cur);
+	if (err) {
+		v->status = check ? NN_VAL_DRIFT : NN_VAL_FAILED;
+		snprintf(v->note, sizeof(v->note), "%s", why[0] && err != -ENOMEM ? why : strerror(-err));
+		if (err == -ENOMEM)
+			return err;
+		if (!check)
+			nn_warn(ctx, t->name, "NAPI thread refused: %s", v->note);
+		return 0;
+	}
+	v->before = nn_cpuset_format_list(&cur);
+	if (!v->before) {
+		nn_cpuset_free(&cur);
+		return -ENOMEM;
+	}
+	classify(v, &cur, check);
+	nn_cpuset_free(&cur);
+	if (!check && v->status == NN_VAL_PENDING && !nn_root_is_live(&ctx->root)) {
+		v->status = NN_VAL_SKIPPED;
+		snprintf(v->note, sizeof(v->note), "not touched (fake root)");
+	}
+	return 0;
+}
+
 /* Builds one value per plan entry with its current state; a value we cannot
  * read aborts the whole run (-errno) before anything is written. @host is
  * the discovery of this same run, or NULL to read every value afresh. */
 int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct nn_cpuset *online,
 		    const struct nn_host *host, bool check, struct nn_apply_val **out, size_t *nout)
 {
-	size_t n = plan->nirqs + plan->nxps + plan->nchannels + plan->nrss, k = 0, i;
+	size_t n = plan->nirqs + plan->nxps + plan->nchannels + plan->nrss + plan->nnapi_threads, k = 0, i;
 	struct nn_apply_val *vals = calloc(n ? n : 1, sizeof(*vals));
 	struct nn_cpuset cur = NN_CPUSET_INIT;
 	char path[512], buf[4096];
@@ -316,6 +377,11 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 	}
 	for (i = 0; i < plan->nrss; i++) {
 		err = collect_rss(ctx, &plan->rss[i], check, &vals[k++]);
+		if (err)
+			goto fail;
+	}
+	for (i = 0; i < plan->nnapi_threads; i++) {
+		err = collect_napi(ctx, &plan->napi_threads[i], online, check, &vals[k++]);
 		if (err)
 			goto fail;
 	}

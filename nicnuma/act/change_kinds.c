@@ -7,6 +7,7 @@ const struct nn_change_ops *const nn_change_kinds[] = {
 	&nn_channels_change_ops,
 	&nn_rss_change_ops,
 	&nn_irqb_change_ops,
+	&nn_napi_change_ops,
 	&nn_mount_change_ops,
 	NULL,
 };

@@ -4,7 +4,7 @@
  *
  * Each kind's ops live beside what it changes: file values in
  * nicnuma/state/value_restore.c, channels in channels_change.c and the RSS
- * table in rss_change.c (nicnuma/act/), irqbalance in irq/irqb_change.c, a
+ * table in rss_change.c (nicnuma/act/), irqbalance in irq/irqb_change.c, a NAPI kthread's CPUs in irq/napi_thread.c, a
  * hugetlbfs mount in hugepages/hp_mount.c. The table is here, in act/, because
  * it names every kind, and act is the lowest layer that sees them all; the
  * undo log (nicnuma/state/undo_log.c, undo_load.c) knows no kind and is handed the table.
@@ -15,12 +15,11 @@
 #include "nicnuma/state/undo.h"
 #include "nicnuma/state/value_restore.h"
 #include "irq/irqbalance.h"
+#include "irq/napi_thread.h"
 #include "hugepages/hp_set.h"
 
 /* ETHTOOL_SCHANNELS combined count; path = ifname of a NIC in the log's host. */
 extern const struct nn_change_ops nn_channels_change_ops;
-/* Whether the log's host ("host":{"nics":[..]}) names @ifname (channels, rss). */
-bool nn_undo_host_has_nic(const struct nn_undo *u, const char *ifname);
 /* ETHTOOL_SRXFHINDIR table (context 0); path = ifname of a NIC in the log's
  * host, before/after = nn_rss_format() text, detail = {"rings":N}: the rx
  * ring count when it was read; every entry of before is below it. */

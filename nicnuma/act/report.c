@@ -29,7 +29,8 @@ const char *nn_val_status_name(enum nn_val_status s)
 
 static const char *kind_name(enum nn_val_kind k)
 {
-	return k == NN_VAL_IRQ ? "irq" : k == NN_VAL_XPS ? "xps" : k == NN_VAL_RSS ? "rss" : "channels";
+	return k == NN_VAL_IRQ ? "irq" : k == NN_VAL_XPS ? "xps" : k == NN_VAL_RSS ? "rss" :
+	       k == NN_VAL_NAPI ? "napi" : "channels";
 }
 
 static void val_free(struct nn_apply_val *v)
@@ -62,6 +63,8 @@ static void print_val(struct nn_ctx *ctx, const struct nn_apply_val *v, bool che
 			 v->queue >= 0 ? " q" : "", v->queue >= 0 ? v->queue : 0);
 	else if (v->kind == NN_VAL_XPS)
 		snprintf(target, sizeof(target), "%s tx-%d", v->nic, v->queue);
+	else if (v->kind == NN_VAL_NAPI)
+		snprintf(target, sizeof(target), "%s napi %lld", v->nic, v->napi_id);
 	else
 		snprintf(target, sizeof(target), "%s", v->nic);
 	if (v->kind == NN_VAL_IRQ && v->queue < 0)
@@ -71,6 +74,10 @@ static void print_val(struct nn_ctx *ctx, const struct nn_apply_val *v, bool che
 	nn_print_string(o, PRINT_FP, NULL, "%-20s ", target);
 	if (v->kind == NN_VAL_IRQ)
 		nn_print_int(o, PRINT_JSON, "irq", NULL, v->irq);
+	if (v->kind == NN_VAL_NAPI) {
+		nn_print_int(o, PRINT_JSON, "pid", NULL, v->pid);
+		nn_print_int(o, PRINT_JSON, "napi_id", NULL, v->napi_id);
+	}
 	nn_print_string(o, PRINT_JSON, "nic", NULL, v->nic);
 	if (v->queue >= 0)
 		nn_print_int(o, PRINT_JSON, "queue", NULL, v->queue);

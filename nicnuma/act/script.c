@@ -101,8 +101,9 @@ static void header(struct w *w, const struct nn_plan *p, const struct nn_script_
 		comment_text(w, p->shape.pci[i]);
 	}
 	put(w, "; it refuses any other.\n");
-	putf(w, "# Values: %zu IRQ affinities, %zu XPS masks, %zu channel counts, %zu hugepage\n"
-		"# counts; irqbalance: %s.\n", p->nirqs, p->nxps, p->nchannels, p->nhugepages,
+	putf(w, "# Values: %zu IRQ affinities, %zu XPS masks, %zu NAPI threads, %zu channel counts,\n"
+		"# %zu hugepage counts; irqbalance: %s.\n", p->nirqs, p->nxps, p->nnapi_threads,
+	     p->nchannels, p->nhugepages,
 	     nn_irqbalance_action_name(p->irqbalance.action));
 	put(w, "#\n"
 	       "# Usage, as root:\n"
@@ -277,6 +278,24 @@ static void items(struct w *w, const struct nn_plan *p)
 		putf(w, " %d\n", p->channels[i].target);
 	}
 	put(w, "\t:\n}\n\n");
+	put(w, "napis() {\n");
+	for (i = 0; i < p->nnapi_threads && !w->err; i++) {
+		const struct nn_plan_napi *t = &p->napi_threads[i];
+
+		val = nn_cpuset_format_list(&t->cpus);
+		if (!val) {
+			w->err = -ENOMEM;
+			break;
+		}
+		put(w, "\t\"$1\" ");
+		word(w, t->nic, " ");
+		putf(w, "%lld ", t->napi_id);
+		word(w, t->name, " ");
+		word(w, val, "\n");
+		free(val);
+		val = NULL;
+	}
+	put(w, "\t:\n}\n\n");
 }
 
 static void restore_head(struct w *w)
@@ -313,6 +332,7 @@ static const char script_main[] =
 	"fi\n"
 	"chans chan_snap\n"
 	"items snap\n"
+	"napis napi_snap\n"
 	"irqb_snap\n"
 	"if [ \"$nfail\" -ne 0 ]; then\n"
 	"\twarn 'cannot read every current value: nothing changed'\n"
@@ -336,6 +356,7 @@ static const char script_main[] =
 	"irqb_do\n"
 	"chans chan_apply\n"
 	"items apply\n"
+	"napis napi_apply\n"
 	"say \"done: $nset changed, $nsame already in place, $nmanaged managed by the kernel, $nfail failed\"\n"
 	"[ \"$nfail\" -eq 0 ] || exit 1\n"
 	"exit 0\n";

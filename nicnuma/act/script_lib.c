@@ -162,6 +162,62 @@
 	"}\n"
 
 /* Helpers of the script itself: checks, snapshot, apply with readback, irqbalance. */
+/* A threaded NAPI's kernel thread, found at run time by its exact comm
+ * ("napi/IF-ID", as the kernel truncates it): a task with no exe link and
+ * PF_KTHREAD (0x00200000) in /proc/PID/stat's flags (field 9), the rule of
+ * irq/napi_thread.c; a user process named like it is never taken. Shared by
+ * the script and its restore script. */
+#define SH_NAPI \
+	"# napi_pid COMM: PID = the kernel thread whose comm is exactly COMM, or ''.\n" \
+	"napi_pid() {\n" \
+	"	PID=\n" \
+	"	for d in /proc/[0-9]*; do\n" \
+	"		IFS= read -r c <\"$d/comm\" 2>/dev/null || continue\n" \
+	"		[ \"$c\" = \"$1\" ] || continue\n" \
+	"		readlink \"$d/exe\" >/dev/null 2>&1 && continue\n" \
+	"		IFS= read -r st <\"$d/stat\" 2>/dev/null || continue\n" \
+	"		fl=$(printf '%s\\n' \"${st##*) }\" | cut -d ' ' -f 7)\n" \
+	"		case $fl in '' | *[!0-9]*) continue ;; esac\n" \
+	"		[ $((fl & 0x00200000)) -ne 0 ] || continue\n" \
+	"		PID=${d#/proc/}\n" \
+	"		return 0\n" \
+	"	done\n" \
+	"	return 1\n" \
+	"}\n" \
+	"# napi_cur PID: its allowed CPUs as taskset lists them; '' when unreadable.\n" \
+	"napi_cur() {\n" \
+	"	taskset -pc \"$1\" 2>/dev/null | sed -n 's/^.*: *//p'\n" \
+	"}\n" \
+	"# expand LIST: EXP = ' 0 1 2 5' for '0-2,5' (taskset writes 0,1 where\n" \
+	"# the kernel writes 0-1); LIST holds digits, ',' and '-' only.\n" \
+	"expand() {\n" \
+	"	EXP=\n" \
+	"	rest=$1,\n" \
+	"	while [ -n \"$rest\" ]; do\n" \
+	"		r=${rest%%,*}\n" \
+	"		rest=${rest#*,}\n" \
+	"		case $r in\n" \
+	"		'') ;;\n" \
+	"		*-*)\n" \
+	"			i=${r%-*}\n" \
+	"			while [ \"$i\" -le \"${r#*-}\" ]; do\n" \
+	"				EXP=\"$EXP $i\"\n" \
+	"				i=$((i + 1))\n" \
+	"			done\n" \
+	"			;;\n" \
+	"		*) EXP=\"$EXP $r\" ;;\n" \
+	"		esac\n" \
+	"	done\n" \
+	"}\n" \
+	"# same_cpus A B: the same CPU lists however written.\n" \
+	"same_cpus() {\n" \
+	"	case $1$2 in '' | *[!0-9,-]*) return 1 ;; esac\n" \
+	"	expand \"$1\"\n" \
+	"	ea=$EXP\n" \
+	"	expand \"$2\"\n" \
+	"	[ \"$ea\" = \"$EXP\" ]\n" \
+	"}\n"
+
 const char nn_script_lib[] =
 	"say() { printf '%s\\n' \"$*\"; }\n"
 	"warn() { printf 'nicnuma-script: %s\\n' \"$*\" >&2; }\n"
@@ -329,6 +385,45 @@ const char nn_script_lib[] =
 	"	nchange=$((nchange + 1))\n"
 	"}\n"
 	"\n"
+	SH_NAPI
+	"# napi_snap NIC ID COMM CPUS: the thread's CPUs into the restore script.\n"
+	"napi_snap() {\n"
+	"	if [ -n \"$ROOT\" ]; then\n"
+	"		say \"ROOT is set: NAPI thread $3 left alone\"\n"
+	"		return\n"
+	"	fi\n"
+	"	if ! command -v taskset >/dev/null 2>&1; then\n"
+	"		err \"taskset is needed to place NAPI thread $3\"\n"
+	"		return\n"
+	"	fi\n"
+	"	if ! napi_pid \"$3\"; then\n"
+	"		say \"NAPI thread $3 of $1 is gone (threaded NAPI off?): left alone\"\n"
+	"		return\n"
+	"	fi\n"
+	"	cur=$(napi_cur \"$PID\")\n"
+	"	case $cur in '' | *[!0-9,-]*)\n"
+	"		err \"cannot read the CPUs of NAPI thread $3\"\n"
+	"		return\n"
+	"		;;\n"
+	"	esac\n"
+	"	same_cpus \"$cur\" \"$4\" && return\n"
+	"	{ printf 'napi '; q \"$3\"; printf ' %s\\n' \"$cur\"; } >>\"$RTMP\" || err \"cannot write $RTMP\"\n"
+	"	nchange=$((nchange + 1))\n"
+	"}\n"
+	"\n"
+	"napi_apply() {\n"
+	"	[ -z \"$ROOT\" ] || return 0\n"
+	"	napi_pid \"$3\" || return 0\n"
+	"	cur=$(napi_cur \"$PID\")\n"
+	"	same_cpus \"$cur\" \"$4\" && return\n"
+	"	if taskset -pc \"$4\" \"$PID\" >/dev/null 2>\"$ETMP\" && same_cpus \"$(napi_cur \"$PID\")\" \"$4\"; then\n"
+	"		say \"  + NAPI thread $3 (pid $PID): $cur -> $4\"\n"
+	"		nset=$((nset + 1))\n"
+	"	else\n"
+	"		err \"NAPI thread $3: cannot place it on $4: $(tail -n 1 \"$ETMP\")\"\n"
+	"	fi\n"
+	"}\n"
+	"\n"
 	"chan_apply() {\n"
 	"	[ -z \"$ROOT\" ] || return 0\n"
 	"	cur=$(chan_cur \"$1\")\n"
@@ -474,6 +569,18 @@ const char nn_script_restore_head[] =
 	"		printf 'restored %s: %s\\n' \"$1\" \"$3\"\n"
 	"	else\n"
 	"		printf 'restore: could not put %s back into %s\\n' \"$3\" \"$1\" >&2\n"
+	"		fail=1\n"
+	"	fi\n"
+	"}\n"
+	SH_NAPI
+	"napi() {\n"
+	"	if ! napi_pid \"$1\"; then\n"
+	"		printf 'restore: NAPI thread %s is gone: left alone\\n' \"$1\" >&2\n"
+	"		return\n"
+	"	fi\n"
+	"	if taskset -pc \"$2\" \"$PID\" >/dev/null; then\n"
+	"		printf 'restored NAPI thread %s: CPUs %s\\n' \"$1\" \"$2\"\n"
+	"	else\n"
 	"		fail=1\n"
 	"	fi\n"
 	"}\n"

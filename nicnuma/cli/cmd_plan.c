@@ -174,6 +174,25 @@ static void print_irqs(struct nn_out *o, const struct nn_plan *p, const struct n
 	}
 }
 
+/* One line per threaded NAPI's kernel thread. */
+static void print_napi(struct nn_out *o, const struct nn_plan *p)
+{
+	size_t i;
+
+	if (!p->nnapi_threads)
+		return;
+	nn_printf(o, "\nNAPI threads (with their IRQs)\n  %-16s %-10s %-8s %-16s %s\n", "NIC", "NAPI",
+		  "PID", "THREAD", "CPUS");
+	for (i = 0; i < p->nnapi_threads; i++) {
+		const struct nn_plan_napi *t = &p->napi_threads[i];
+		char *l = nn_cpuset_format_list(&t->cpus);
+
+		nn_printf(o, "  %-16s %-10lld %-8d %-16s %s\n", t->nic, t->napi_id, t->pid, t->name,
+			  l ? l : "?");
+		free(l);
+	}
+}
+
 /* One line per NIC (eight queues a line): "tx-0:29 tx-1:30 ...". */
 static void print_xps(struct nn_out *o, const struct nn_plan *p)
 {
@@ -404,6 +423,7 @@ int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv)
 		print_nics(o, &p);
 		print_irqs(o, &p, &h);
 		print_xps(o, &p);
+		print_napi(o, &p);
 		print_channels_hugepages(o, &p);
 	}
 	if (print_eal(ctx, &p, &h)) {

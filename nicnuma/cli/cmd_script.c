@@ -154,6 +154,7 @@ int nn_cmd_script(struct nn_ctx *ctx, int argc, char **argv)
 		nn_print_string(o, PRINT_ANY, "file", "wrote %s: ", output);
 		nn_print_uint(o, PRINT_ANY, "irqs", "%llu IRQ affinities, ", p.nirqs);
 		nn_print_uint(o, PRINT_ANY, "xps", "%llu XPS masks, ", p.nxps);
+		nn_print_uint(o, PRINT_ANY, "napi_threads", "%llu NAPI threads, ", p.nnapi_threads);
 		nn_print_uint(o, PRINT_ANY, "channels", "%llu channel counts, ", p.nchannels);
 		nn_print_uint(o, PRINT_ANY, "hugepages", "%llu hugepage counts; ", p.nhugepages);
 		nn_print_string(o, PRINT_ANY, "irqbalance", "irqbalance: %s\n",

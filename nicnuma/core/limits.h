@@ -9,4 +9,7 @@
  * without letting /dev/zero or a 2,000,000-entry plan exhaust memory. */
 #define NN_DOC_MAX_BYTES (16u << 20)
 
+/* PID_MAX_LIMIT on 64-bit kernels (include/linux/threads.h): no pid is larger. */
+#define NN_PID_MAX 4194304
+
 #endif

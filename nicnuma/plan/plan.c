@@ -1171,6 +1171,76 @@ static int emit_xps(struct state *st, struct nicst *ns)
 	return 0;
 }
 
+/* The rx queue (else tx queue) whose NAPI is @id; -1 none. */
+static int napi_queue(const struct nn_nic *n, long long id)
+{
+	size_t i;
+	int tx = -1;
+
+	for (i = 0; i < n->ngqueues; i++) {
+		if (n->gqueues[i].napi_id != id)
+			continue;
+		if (n->gqueues[i].type == NN_GENL_QUEUE_RX)
+			return n->gqueues[i].id;
+		if (tx < 0 && n->gqueues[i].type == NN_GENL_QUEUE_TX)
+			tx = n->gqueues[i].id;
+	}
+	return tx;
+}
+
+/* Each threaded NAPI of @ns with a kthread: with its IRQ's planned CPUs;
+ * IRQ-less, its queue's planned CPU, else the NIC's planned CPUs, else
+ * every CPU the plan may use. */
+static int emit_napi(struct state *st, struct nicst *ns, size_t irq0)
+{
+	struct nn_plan *plan = st->plan;
+	const struct nn_nic *n = ns->nic;
+	const struct nn_plan_nic *pn = &plan->nics[plan->nnics - 1];
+	size_t i, j;
+
+	for (i = 0; i < n->ngnapis; i++) {
+		const struct nn_genl_napi *g = &n->gnapis[i];
+		const struct nn_cpuset *from = NULL;
+		struct nn_plan_napi *x;
+		char comm[NN_NAPI_COMM_LEN];
+		int q, cpu = -1;
+		void *p;
+
+		if (g->pid <= 0 || g->threaded == 0)
+			continue;
+		for (j = irq0; g->irq >= 0 && j < plan->nirqs && !from; j++)
+			if (plan->irqs[j].irq == g->irq)
+				from = &plan->irqs[j].cpus;
+		q = from ? -1 : napi_queue(n, g->id);
+		if (q >= 0 && ns->norder && ns->nslots) {
+			int s = slot_of(ns, q);
+
+			if (s < 0)
+				s = (int)((size_t)q % ns->nslots);
+			cpu = ns->order[(size_t)s % ns->norder].cpu;
+		}
+		if (!from && cpu < 0)
+			from = nn_cpuset_empty(&pn->cpus) ? &st->allowed : &pn->cpus;
+		p = realloc(plan->napi_threads, (plan->nnapi_threads + 1) * sizeof(*plan->napi_threads));
+		if (!p)
+			return -ENOMEM;
+		plan->napi_threads = p;
+		x = &plan->napi_threads[plan->nnapi_threads];
+		memset(x, 0, sizeof(*x));
+		nn_napi_comm(comm, sizeof(comm), n->name, g->id);
+		x->nic = strdup(n->name);
+		x->name = strdup(comm);
+		x->napi_id = g->id;
+		x->pid = g->pid;
+		plan->nnapi_threads++;
+		if (!x->nic || !x->name)
+			return -ENOMEM;
+		if (from ? nn_cpuset_copy(&x->cpus, from) : nn_cpuset_set(&x->cpus, (unsigned)cpu))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int emit_channels(struct state *st, struct nicst *ns)
 {
 	struct nn_plan *plan = st->plan;
@@ -1715,6 +1785,8 @@ int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, st
 			ret = emit_rss(&st, &st.nics[i], irq0);
 		if (!ret && !opts->no_xps)
 			ret = emit_xps(&st, &st.nics[i]);
+		if (!ret)
+			ret = emit_napi(&st, &st.nics[i], irq0);
 		if (!ret && opts->channels)
 			ret = emit_channels(&st, &st.nics[i]);
 		if (ret)
@@ -1764,6 +1836,12 @@ void nn_plan_free(struct nn_plan *plan)
 		nn_cpuset_free(&plan->xps[i].cpus);
 	}
 	free(plan->xps);
+	for (i = 0; i < plan->nnapi_threads; i++) {
+		free(plan->napi_threads[i].nic);
+		free(plan->napi_threads[i].name);
+		nn_cpuset_free(&plan->napi_threads[i].cpus);
+	}
+	free(plan->napi_threads);
 	for (i = 0; i < plan->nchannels; i++)
 		free(plan->channels[i].nic);
 	free(plan->channels);

@@ -15,6 +15,7 @@
 #include "nicnuma/discover/host.h"
 #include "hugepages/hugepages.h"
 #include "irq/irqbalance.h"
+#include "irq/napi_thread.h"
 
 struct json_object;
 
@@ -74,6 +75,17 @@ struct nn_plan_xps {
 	struct nn_cpuset cpus;
 };
 
+/* A threaded NAPI's kernel thread (napi/IF-ID), placed with its IRQ: the
+ * CPUs the plan gives that IRQ (napi.rst: the IRQ's CPU); an IRQ-less NAPI
+ * takes its queue's planned CPU, else the NIC's planned CPUs. */
+struct nn_plan_napi {
+	char *nic;
+	long long napi_id;
+	int pid;			/* when planned; apply checks it is still that thread */
+	char *name;			/* "napi/IF-ID" as the kernel keeps it (15 characters at most) */
+	struct nn_cpuset cpus;
+};
+
 struct nn_plan_channels {
 	char *nic;
 	int current;			/* -1 unknown */
@@ -130,6 +142,8 @@ struct nn_plan {
 	size_t nxps;
 	struct nn_plan_channels *channels;
 	size_t nchannels;
+	struct nn_plan_napi *napi_threads;
+	size_t nnapi_threads;
 	struct nn_plan_hugepages *hugepages;
 	size_t nhugepages;
 	struct nn_plan_rss *rss;
@@ -148,7 +162,7 @@ int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, st
 void nn_plan_free(struct nn_plan *plan);
 void nn_plan_opts_free(struct nn_plan_opts *opts);
 
-/* {"plan":{"shape":{..},"housekeeping","isolated","irqs":[..],"xps":[..],"channels":[..],"rss":[..],"hugepages":[..],
+/* {"plan":{"shape":{..},"housekeeping","isolated","irqs":[..],"xps":[..],"channels":[..],"napi_threads":[..],"rss":[..],"hugepages":[..],
  *  "irqbalance":{"running","action"},"warnings":[..]}} - stable keys. */
 struct json_object *nn_plan_to_json(const struct nn_plan *plan);
 /* Just its "shape" object (what an undo log keeps), without the whole plan. */

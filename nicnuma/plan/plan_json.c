@@ -140,6 +140,21 @@ struct json_object *nn_plan_to_json(const struct nn_plan *plan)
 	}
 
 	NEW(a, json_object_new_array());
+	CHK(add(p, "napi_threads", a));
+	for (i = 0; i < plan->nnapi_threads; i++) {
+		const struct nn_plan_napi *t = &plan->napi_threads[i];
+
+		NEW(o, json_object_new_object());
+		CHK(json_object_array_add(a, o));
+		CHK(add(o, "nic", json_object_new_string(t->nic)));
+		CHK(add(o, "napi_id", json_object_new_int64(t->napi_id)));
+		CHK(add(o, "pid", json_object_new_int(t->pid)));
+		CHK(add(o, "name", json_object_new_string(t->name)));
+		NEW(v, cpus_json(&t->cpus));
+		CHK(add(o, "cpus", v));
+	}
+
+	NEW(a, json_object_new_array());
 	CHK(add(p, "channels", a));
 	for (i = 0; i < plan->nchannels; i++) {
 		NEW(o, json_object_new_object());
@@ -511,6 +526,43 @@ fail:
 	return ret;
 }
 
+/* Optional (plans written before it lack it); the name must be the one the
+ * kernel gives that NAPI's thread, so a plan file cannot aim apply at
+ * another task by name. */
+static int read_napi(struct rd *r, struct json_object *p, struct nn_plan *plan)
+{
+	struct json_object *a, *o;
+	char where[64], comm[NN_NAPI_COMM_LEN];
+	long long v;
+	size_t n, i;
+	int ret;
+
+	TRY(get_array(r, p, "plan", "napi_threads", true, &a, &n));
+	plan->napi_threads = calloc(n ? n : 1, sizeof(*plan->napi_threads));
+	if (!plan->napi_threads)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct nn_plan_napi *x = &plan->napi_threads[i];
+
+		TRY(elem_obj(r, a, i, "napi_threads", where, sizeof(where), &o));
+		plan->nnapi_threads++;
+		TRY(get_ifname(r, o, where, &x->nic));
+		TRY(get_int(r, o, where, "napi_id", false, 1, 0xffffffffLL, &v));
+		x->napi_id = v;
+		TRY(get_int(r, o, where, "pid", false, 1, NN_PID_MAX, &v));
+		x->pid = (int)v;
+		TRY(get_str(r, o, where, "name", false, &x->name));
+		nn_napi_comm(comm, sizeof(comm), x->nic, x->napi_id);
+		if (strcmp(comm, x->name))
+			return bad(r, "%s.name: '%s' is not the thread of NAPI %lld of %s ('%s')", where,
+				   x->name, x->napi_id, x->nic, comm);
+		TRY(get_cpus(r, o, where, "cpus", false, &x->cpus));
+	}
+	return 0;
+fail:
+	return ret;
+}
+
 static int read_channels(struct rd *r, struct json_object *p, struct nn_plan *plan)
 {
 	struct json_object *a, *o;
@@ -794,6 +846,8 @@ int nn_plan_from_json(struct json_object *doc, struct nn_plan *plan, char *why, 
 		ret = read_irqs(&r, p, plan);
 	if (!ret)
 		ret = read_xps(&r, p, plan);
+	if (!ret)
+		ret = read_napi(&r, p, plan);
 	if (!ret)
 		ret = read_channels(&r, p, plan);
 	if (!ret)

@@ -111,6 +111,9 @@ int nn_undo_validate(struct nn_ctx *ctx, const struct nn_undo *u);
  * value through ctx->out. Returns 0, or the first error after trying all. */
 int nn_undo_rollback(struct nn_ctx *ctx, const struct nn_undo *u);
 void nn_undo_free(struct nn_undo *u);
+/* Whether the log's host ("host":{"nics":[..]}) names @ifname (channels,
+ * rss, napi: a change may act only on a NIC the log was written for). */
+bool nn_undo_host_has_nic(const struct nn_undo *u, const char *ifname);
 
 /* Batch form for writers with many values (apply: ~1100 IRQs): add every
  * change in memory, then persist once with nn_undo_save() before the first

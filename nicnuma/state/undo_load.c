@@ -438,3 +438,21 @@ int nn_undo_prune(struct nn_ctx *ctx)
 	close(dfd);
 	return err;
 }
+
+bool nn_undo_host_has_nic(const struct nn_undo *u, const char *ifname)
+{
+	struct json_object *a, *v;
+	size_t i, n;
+
+	if (!u->host || !json_object_object_get_ex(u->host, "nics", &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return false;
+	n = json_object_array_length(a);
+	for (i = 0; i < n; i++) {
+		v = json_object_array_get_idx(a, i);
+		if (json_object_is_type(v, json_type_string) &&
+		    !strcmp(json_object_get_string(v), ifname))
+			return true;
+	}
+	return false;
+}

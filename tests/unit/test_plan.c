@@ -1288,6 +1288,107 @@ static void test_tiny_host(void **state)
 	host_free(&h);
 }
 
+/* Threaded NAPI: each kthread follows its IRQ's planned CPUs; an IRQ-less
+ * one its queue's planned CPU; a NAPI without a thread (not threaded) or
+ * with threaded off gets none. The plan file reads them back, and refuses a
+ * name that is not that NAPI's thread. */
+static void test_napi_threads_follow_irqs(void **state)
+{
+	struct nn_host h;
+	struct nn_plan p, back;
+	struct json_object *doc;
+	struct nn_nic *n, *v;
+	char why[256];
+	size_t i;
+
+	(void)state;
+	xeon(&h);
+	n = add_nic(&h, "eth1", "0000:5e:00.0", 1, "4-7,12-15", 4, 100, MLX5);
+	n->gnapis = calloc(4, sizeof(*n->gnapis));
+	assert_non_null(n->gnapis);
+	n->ngnapis = n->gncap = 4;
+	for (i = 0; i < 4; i++) {
+		n->gnapis[i].ifindex = n->ifindex;
+		n->gnapis[i].id = 8193 + (long long)i;
+		n->gnapis[i].irq = 101 + (int)i;	/* queue i's IRQ */
+		n->gnapis[i].pid = 500 + (int)i;
+		n->gnapis[i].threaded = 1;
+	}
+	n->gnapis[2].pid = -1;		/* not threaded: no thread */
+	n->gnapis[3].threaded = 0;	/* threaded off (a stale pid) */
+	v = add_nic(&h, "vethlongname01", NULL, -1, "", 1, 0, NOIRQ);
+	n = NULL;	/* moved by the realloc: h.nics[0] from here on */
+	v->gnapis = calloc(1, sizeof(*v->gnapis));
+	v->gqueues = calloc(2, sizeof(*v->gqueues));
+	assert_non_null(v->gnapis);
+	assert_non_null(v->gqueues);
+	v->ngnapis = v->gncap = 1;
+	v->ngqueues = v->gqcap = 2;
+	v->gnapis[0] = (struct nn_genl_napi){ .ifindex = v->ifindex, .id = 9000, .irq = -1, .pid = 700,
+					      .threaded = -1, .defer_hard_irqs = -1,
+					      .gro_flush_timeout = -1, .irq_suspend_timeout = -1 };
+	v->gqueues[0] = (struct nn_genl_queue){ .ifindex = v->ifindex, .id = 0,
+						.type = NN_GENL_QUEUE_RX, .napi_id = 9000, .dmabuf = -1 };
+	v->gqueues[1] = (struct nn_genl_queue){ .ifindex = v->ifindex, .id = 0,
+						.type = NN_GENL_QUEUE_TX, .napi_id = -1, .dmabuf = -1 };
+	{
+		struct nn_plan_opts o = { 0 };
+		char *names[] = { "eth1", "vethlongname01" };
+
+		o.nics = names;
+		o.nnics = 2;
+		plan_ok(&h, &o, &p);
+	}
+	assert_int_equal(p.nnapi_threads, 3);
+	for (i = 0; i < 2; i++) {
+		const struct nn_plan_napi *t = &p.napi_threads[i];
+		size_t j;
+		bool found = false;
+
+		assert_string_equal(t->nic, "eth1");
+		assert_int_equal(t->pid, 500 + (int)i);
+		for (j = 0; j < p.nirqs; j++)
+			if (p.irqs[j].irq == 101 + (int)i) {
+				assert_true(nn_cpuset_equal(&t->cpus, &p.irqs[j].cpus));
+				found = true;
+			}
+		assert_true(found);
+		assert_true(nn_cpuset_subset(&t->cpus, &h.nics[0].local_cpus));
+	}
+	assert_string_equal(p.napi_threads[0].name, "napi/eth1-8193");
+	/* IRQ-less, on a NIC with no queue IRQs: the CPUs the plan may use;
+	 * its name truncated as the kernel truncates a comm (15 characters). */
+	assert_string_equal(p.napi_threads[2].nic, "vethlongname01");
+	assert_string_equal(p.napi_threads[2].name, "napi/vethlongna");
+	assert_false(nn_cpuset_empty(&p.napi_threads[2].cpus));
+
+	doc = nn_plan_to_json(&p);
+	assert_non_null(doc);
+	assert_int_equal(nn_plan_from_json(doc, &back, why, sizeof(why)), 0);
+	assert_int_equal(back.nnapi_threads, 3);
+	for (i = 0; i < 3; i++) {
+		assert_string_equal(back.napi_threads[i].name, p.napi_threads[i].name);
+		assert_int_equal(back.napi_threads[i].pid, p.napi_threads[i].pid);
+		assert_true(back.napi_threads[i].napi_id == p.napi_threads[i].napi_id);
+		assert_true(nn_cpuset_equal(&back.napi_threads[i].cpus, &p.napi_threads[i].cpus));
+	}
+	nn_plan_free(&back);
+	/* a plan file aiming apply at another task by name is refused */
+	{
+		struct json_object *pl, *a, *o;
+
+		assert_true(json_object_object_get_ex(doc, "plan", &pl));
+		assert_true(json_object_object_get_ex(pl, "napi_threads", &a));
+		o = json_object_array_get_idx(a, 0);
+		json_object_object_add(o, "name", json_object_new_string("sshd"));
+		assert_int_equal(nn_plan_from_json(doc, &back, why, sizeof(why)), -EINVAL);
+		assert_contains(why, "is not the thread of NAPI 8193 of eth1");
+	}
+	json_object_put(doc);
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1315,6 +1416,7 @@ int main(void)
 		cmocka_unit_test(test_shape_mismatch_refused),
 		cmocka_unit_test(test_extra_vectors),
 		cmocka_unit_test(test_tiny_host),
+		cmocka_unit_test(test_napi_threads_follow_irqs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -357,6 +357,13 @@ static void test_parse_refuses_hostile_changes(void **state)
 		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"rss\",\"path\":\"eth0\",\"before\":\"65537:0\",\"detail\":{\"rings\":2}}]}",
 		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"rss\",\"path\":\"eth0\",\"before\":\"4:0,1,0,1,0\",\"detail\":{\"rings\":2}}]}",
 		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"rss\",\"path\":\"eth0\",\"before\":\"4:0;1\",\"detail\":{\"rings\":2}}]}",
+		/* napi: not a pid, a NIC the host does not list, a bad detail or before */
+		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"napi\",\"path\":\"/proc/1\",\"before\":\"0-1\",\"detail\":{\"nic\":\"eth0\",\"napi_id\":8193}}]}",
+		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"napi\",\"path\":\"0\",\"before\":\"0-1\",\"detail\":{\"nic\":\"eth0\",\"napi_id\":8193}}]}",
+		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"napi\",\"path\":\"77\",\"before\":\"0-1\",\"detail\":{\"nic\":\"eth1\",\"napi_id\":8193}}]}",
+		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"napi\",\"path\":\"77\",\"before\":\"0-1\"}]}",
+		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"napi\",\"path\":\"77\",\"before\":\"0-1\",\"detail\":{\"nic\":\"eth0\",\"napi_id\":\"x\"}}]}",
+		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"napi\",\"path\":\"77\",\"before\":\"; rm -rf /\",\"detail\":{\"nic\":\"eth0\",\"napi_id\":8193}}]}",
 		/* mount: not canonical, not hugetlbfs */
 		"{\"version\":1,\"changes\":[{\"kind\":\"mount\",\"path\":\"/mnt/../\",\"after\":\"hugetlbfs\"}]}",
 		"{\"version\":1,\"changes\":[{\"kind\":\"mount\",\"path\":\"/\",\"after\":\"hugetlbfs\"}]}",
@@ -371,6 +378,7 @@ static void test_parse_refuses_hostile_changes(void **state)
 	static const char *const good[] = {
 		GOOD_LOG,
 		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"rss\",\"path\":\"eth0\",\"before\":\"128:0*64,1*64\",\"after\":\"128:0\",\"detail\":{\"rings\":2}}]}",
+		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"napi\",\"path\":\"77\",\"before\":\"0-1\",\"after\":\"1\",\"detail\":{\"nic\":\"eth0\",\"napi_id\":8193}}]}",
 		"{\"version\":1,\"host\":{\"nics\":[\"eth0\"]},\"changes\":[{\"kind\":\"channels\",\"path\":\"eth0\",\"before\":\"4\"},"
 		"{\"kind\":\"mount\",\"path\":\"/mnt/huge-1G\",\"after\":\"hugetlbfs\"},"
 		"{\"kind\":\"irqbalance\",\"path\":\"irqbalance\",\"before\":\"running\",\"detail\":{\"mode\":\"stop\",\"systemd\":false}}]}\n",
