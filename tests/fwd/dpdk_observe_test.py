@@ -15,7 +15,8 @@ Cases:
   dies     testpmd killed mid-observation: a warning naming the process,
            "running": false, the observation goes on to --count; exit 1
   errors   a file prefix with no process: exit 2, the socket named;
-           --file-prefix without --dpdk: exit 2
+           --file-prefix without --dpdk, a prefix with '/', --dpdk under
+           --root (a fake root carries no DPDK process): exit 2
 
 The hugepages and the DPDK lock are dpdk_check_test.py's (fwd_test.Hugepages,
 /tmp/nn-dpdk.lock).
@@ -26,6 +27,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -166,6 +168,18 @@ def case_errors(nicnuma):
     if rc != 2 or "not a file prefix" not in err:
         fail("--file-prefix ../x: exit %d:\n%s" % (rc, err))
     print("ok: --file-prefix without --dpdk, and '../x', refused")
+    # a fake root carries no DPDK process: refused, no socket asked
+    d = tempfile.mkdtemp(prefix="nn-obsdpdk.")
+    try:
+        mk = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "mkhost.py")
+        subprocess.run([sys.executable, mk, "build", "xeon-2s-smt", d], check=True,
+                       stdout=subprocess.DEVNULL)
+        rc, out, err = fwd_test.run([nicnuma, "--root", d, "observe", "--dpdk", "--count", "1"])
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    if rc != 2 or "observe --dpdk needs the live machine" not in err:
+        fail("--dpdk under --root: exit %d, want 2 and a refusal:\n%s" % (rc, err))
+    print("ok: --dpdk under --root refused")
 
 
 def main():
