@@ -26,7 +26,8 @@ _nicnuma_opts() {
 	layout) echo --channels --cpus --dpdk --dry-run --exec --force --help --hugepages \
 		--include-irq-cores --irqbalance --nics --no-xps --nodes --numactl --out --plan --policy \
 		--reserve --service ;;
-	observe) echo --count --duration --help --interval --max-remote --plain --queue-stats ;;
+	observe) echo --count --dpdk --duration --file-prefix --help --interval --max-remote --plain \
+		--queue-stats ;;
 	metrics) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
 		--policy --reserve --traffic ;;
 	report) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \

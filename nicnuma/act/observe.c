@@ -412,3 +412,181 @@ void nn_obs_report_print(struct nn_out *o, const struct nn_obs_report *r, double
 	else
 		report_text(o, r, max_remote);
 }
+
+/* ---- observe --dpdk ---- */
+
+#define DPDK_USAGE_NOTE "lcore busy share: not available from DPDK 22.11 telemetry " \
+	"(/eal/lcore/usage came with 23.03)"
+
+int nn_obs_dpdk_open(struct nn_ctx *ctx, struct nn_obs_dpdk *d, const char *prefix,
+		     int timeout_ms)
+{
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	nn_dt_report_init(&d->rep);
+	d->prefix = prefix ? prefix : "rte";
+	d->opts.prefix = d->prefix;
+	d->opts.timeout_ms = timeout_ms;
+	d->opts.vdev_node = -1;
+	err = nn_dt_sample_take(ctx, &d->opts, &d->rep, &d->s[0], false);
+	if (!err && d->rep.skipped)
+		err = -EPERM;
+	if (err) {
+		nn_dt_sample_free(&d->s[0]);
+		nn_dt_report_free(&d->rep);
+		return err;
+	}
+	d->running = true;
+	return 0;
+}
+
+int nn_obs_dpdk_next(struct nn_ctx *ctx, struct nn_obs_dpdk *d)
+{
+	int nxt = !d->cur;
+	int err;
+
+	nn_dt_sample_free(&d->s[nxt]);
+	err = nn_dt_sample_take(ctx, &d->opts, &d->rep, &d->s[nxt], true);
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
+		/* keep the last good sample: rates resume when it answers again */
+		nn_warn(ctx, d->rep.socket, "DPDK process pid %d (file prefix '%s') not answering: %s",
+			d->rep.pid, d->prefix, d->s[nxt].err[0] ? d->s[nxt].err : strerror(-err));
+		nn_dt_sample_free(&d->s[nxt]);
+		d->running = false;
+		return 0;
+	}
+	d->running = true;
+	d->cur = nxt;
+	return 0;
+}
+
+void nn_obs_dpdk_close(struct nn_obs_dpdk *d)
+{
+	nn_dt_sample_free(&d->s[0]);
+	nn_dt_sample_free(&d->s[1]);
+	nn_dt_report_free(&d->rep);
+}
+
+static double known(double v)
+{
+	return isnan(v) ? -1 : v;
+}
+
+/* A node or CPU number, "?" when unknown (-1). */
+static void node_text(char *buf, size_t size, int v)
+{
+	if (v < 0)
+		snprintf(buf, size, "?");
+	else
+		snprintf(buf, size, "%d", v);
+}
+
+/* The lcore's one CPU, -1 when it has several or none. */
+static int lcore_cpu(const struct nn_dt_lcore *l)
+{
+	return nn_cpuset_count(&l->cpus) == 1 ? nn_cpuset_first(&l->cpus) : -1;
+}
+
+int nn_obs_dpdk_print(struct nn_out *o, const struct nn_obs_dpdk *d)
+{
+	const struct nn_dt_sample *cur = &d->s[d->cur], *prev = &d->s[!d->cur];
+	struct nn_dt_rates rt = { 0 };
+	bool usage = cur->usage_available;
+	double secs = (double)(cur->t_ms - prev->t_ms) / 1000.0;
+	char a[32], b[32], c[32];
+	int err = 0;
+	size_t i;
+
+	/* rates only over an interval with two good samples in it */
+	if (d->running && prev->ports && cur->t_ms > prev->t_ms)
+		err = nn_dt_rates(prev, cur, secs, &rt);
+	if (err)
+		return err;
+	nn_open_object(o, "dpdk");
+	nn_print_opt_int(o, PRINT_JSON, "pid", NULL, d->rep.pid, NULL);
+	nn_print_string(o, PRINT_JSON, "file_prefix", NULL, d->prefix);
+	nn_print_string(o, PRINT_JSON, "socket", NULL, d->rep.socket);
+	nn_print_string(o, PRINT_JSON, "version", NULL, d->rep.version[0] ? d->rep.version : NULL);
+	nn_print_bool(o, PRINT_JSON, "running", NULL, d->running);
+	if (!o->json) {
+		nn_printf(o, "\nDPDK pid %d, file prefix '%s'%s\n", d->rep.pid, d->prefix,
+			  d->running ? "" : " (not answering: no rates)");
+		nn_printf(o, "%-5s %-20s %4s %10s %10s %10s\n", "PORT", "NAME", "NODE", "RX pps",
+			  "TX pps", "MISSED/s");
+	}
+	nn_open_array(o, "ports");
+	for (i = 0; i < rt.nports; i++) {
+		const struct nn_dt_prate *p = &rt.ports[i];
+		char node[16];
+
+		nn_open_object(o, NULL);
+		nn_print_int(o, PRINT_JSON, "port", NULL, p->port_id);
+		nn_print_string(o, PRINT_JSON, "name", NULL, p->name);
+		nn_print_opt_int(o, PRINT_JSON, "numa_node", NULL, p->node, NULL);
+		opt_fixed(o, "rx_pps", known(p->rx_pps), 1);
+		opt_fixed(o, "tx_pps", known(p->tx_pps), 1);
+		opt_fixed(o, "rx_missed_pps", known(p->rx_missed_pps), 1);
+		if (!o->json) {
+			rate_text(a, sizeof(a), known(p->rx_pps));
+			rate_text(b, sizeof(b), known(p->tx_pps));
+			rate_text(c, sizeof(c), known(p->rx_missed_pps));
+			node_text(node, sizeof(node), p->node);
+			nn_printf(o, "%-5d %-20s %4s %10s %10s %10s\n", p->port_id, p->name, node,
+				  a, b, c);
+		}
+		nn_open_array(o, "queues");
+		for (size_t q = 0; q < p->nqueues; q++) {
+			const struct nn_dt_qrate *qr = &p->queues[q];
+
+			nn_open_object(o, NULL);
+			nn_print_int(o, PRINT_JSON, "queue", NULL, qr->queue);
+			opt_fixed(o, "rx_pps", known(qr->rx_pps), 1);
+			opt_fixed(o, "tx_pps", known(qr->tx_pps), 1);
+			nn_close_object(o);
+			if (!o->json) {
+				rate_text(a, sizeof(a), known(qr->rx_pps));
+				rate_text(b, sizeof(b), known(qr->tx_pps));
+				nn_printf(o, "  queue %-3d%20s %10s %10s\n", qr->queue, "", a, b);
+			}
+		}
+		nn_close_array(o);
+		nn_close_object(o);
+	}
+	nn_close_array(o);
+	if (!o->json)
+		nn_printf(o, "%-6s %5s %4s %6s\n", "LCORE", "CPU", "NODE", "BUSY");
+	nn_open_array(o, "lcores");
+	for (i = 0; i < d->rep.nlcores; i++) {
+		const struct nn_dt_lcore *l = &d->rep.lcores[i];
+		double share = d->running ? nn_dt_busy_share(prev, cur, l->lcore_id) : NAN;
+		char cpu[16], node[16];
+
+		nn_open_object(o, NULL);
+		nn_print_int(o, PRINT_JSON, "lcore", NULL, l->lcore_id);
+		nn_print_opt_int(o, PRINT_JSON, "cpu", NULL, lcore_cpu(l), NULL);
+		nn_print_opt_int(o, PRINT_JSON, "node", NULL, l->node, NULL);
+		opt_fixed(o, "busy_share", known(share), 4);
+		nn_close_object(o);
+		if (!o->json) {
+			node_text(cpu, sizeof(cpu), lcore_cpu(l));
+			node_text(node, sizeof(node), l->node);
+			pct_text(a, sizeof(a), known(share));
+			nn_printf(o, "%-6d %5s %4s %6s\n", l->lcore_id, cpu, node, a);
+		}
+	}
+	nn_close_array(o);
+	nn_print_bool(o, PRINT_JSON, "lcore_usage_available", NULL, usage);
+	nn_open_array(o, "notes");
+	if (!usage && d->running) {
+		nn_print_string(o, PRINT_JSON, NULL, NULL, DPDK_USAGE_NOTE);
+		if (!o->json)
+			nn_printf(o, "note: %s\n", DPDK_USAGE_NOTE);
+	}
+	nn_close_array(o);
+	nn_close_object(o);
+	nn_dt_rates_free(&rt);
+	return 0;
+}

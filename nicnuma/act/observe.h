@@ -15,6 +15,7 @@
 
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/host.h"
+#include "nicnuma/discover/dpdk_telemetry.h"
 #include "nicnuma/discover/observe.h"
 
 struct nn_obs_session {
@@ -65,4 +66,24 @@ void nn_obs_report_print(struct nn_out *o, const struct nn_obs_report *r, double
 /* The queue statistics source as a word: "netlink", "ethtool", "not_available". */
 const char *nn_obs_qsrc_name(enum nn_obs_qsrc q);
 
+/* observe --dpdk: a DPDK process's telemetry sampled beside the kernel's. */
+struct nn_obs_dpdk {
+	struct nn_dt_opts opts;
+	const char *prefix;		/* as given ("rte" by default) */
+	struct nn_dt_report rep;	/* ports, lcores, notes of the first exchange */
+	struct nn_dt_sample s[2];
+	int cur;			/* s[cur] the newest good sample */
+	bool running;			/* the newest sample answered */
+	bool gone_warned;
+};
+
+/* The first sample; errors reported (exit 2: no such file prefix). */
+int nn_obs_dpdk_open(struct nn_ctx *ctx, struct nn_obs_dpdk *d, const char *prefix,
+		     int timeout_ms);
+/* The next sample: a process that stopped answering is a warning, and the
+ * observation goes on (d->running false) until it answers again. */
+int nn_obs_dpdk_next(struct nn_ctx *ctx, struct nn_obs_dpdk *d);
+void nn_obs_dpdk_close(struct nn_obs_dpdk *d);
+/* The "dpdk" object (JSON) or the DPDK section (text) of the newest interval. */
+int nn_obs_dpdk_print(struct nn_out *o, const struct nn_obs_dpdk *d);
 #endif

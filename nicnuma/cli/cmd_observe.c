@@ -26,7 +26,11 @@ struct observe_opts {
 	bool plain;
 	enum nn_obs_qsrc qwant;
 	char **only;		/* NULL-terminated, NULL: all */
+	bool dpdk;
+	const char *prefix;	/* --file-prefix; NULL: rte */
 };
+
+enum { OPT_DPDK = NN_OPT_OWN, OPT_PREFIX };
 
 static const struct nn_opt opts[] = {
 	{ "interval", 'i', NN_ARG_REQUIRED, "SECONDS", "time between samples (default 1; 0.1-3600)", 'i' },
@@ -38,13 +42,18 @@ static const struct nn_opt opts[] = {
 	  "netdev netlink qstats-get, else the driver's ethtool statistics that name queues), ethtool, "
 	  "none", 'q' },
 	{ "plain", 'p', NN_ARG_NONE, NULL, "tables one after another, no redraw (logs)", 'p' },
+	{ "dpdk", 0, NN_ARG_NONE, NULL, "add a running DPDK process's per-port and per-queue rates "
+	  "and lcore busy share from its telemetry", OPT_DPDK },
+	{ "file-prefix", 0, NN_ARG_REQUIRED, "P", "with --dpdk: the EAL --file-prefix of the process "
+	  "(default rte)", OPT_PREFIX },
 	{ 0 },
 };
 
 const struct nn_cmd_desc nn_desc_observe = {
 	.name = "observe",
 	.usage = "nicnuma observe [IF...] [--interval SECONDS] [--duration SECONDS | --count N]\n"
-		 "                       [--max-remote PERCENT] [--queue-stats SOURCE] [--plain]",
+		 "                       [--max-remote PERCENT] [--queue-stats SOURCE] [--plain]\n"
+		 "                       [--dpdk [--file-prefix P]]",
 	.intro =
 "Show where each NIC's packet work really runs, interval by interval: which\n"
 "CPUs and nodes took its queue interrupts, ran its receive/transmit softirqs\n"
@@ -73,6 +82,14 @@ const struct nn_cmd_desc nn_desc_observe = {
 "(JSON lines). Under --root the tree's counters are read as a series: sample K\n"
 "(0 first) reads /.observe/K/PATH where the tree has it, and rates use the\n"
 "nominal interval; nothing sleeps.\n"
+"\n"
+"With --dpdk, a running DPDK process (found by its EAL --file-prefix) is\n"
+"sampled beside the kernel through its telemetry socket each interval: per\n"
+"port and queue the packet rates (/ethdev/stats, per-queue rx_qN_packets /\n"
+"tx_qN_packets xstats where the PMD names them) and each lcore's CPU, node and\n"
+"busy share (/eal/lcore/usage, DPDK 23.03+; null with a note on 22.11). Each\n"
+"exchange has a deadline of the interval (at least 1 s). A process that stops\n"
+"answering is a warning; the observation goes on.\n"
 "\n"
 "IF...: only these NICs (default: every NIC with IRQs or a NAPI thread).\n",
 	.opts = opts,
@@ -135,12 +152,26 @@ static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct observe_
 		case 'p':
 			o->plain = true;
 			break;
+		case OPT_DPDK:
+			o->dpdk = true;
+			break;
+		case OPT_PREFIX:
+			if (!*arg || strchr(arg, '/') || !strcmp(arg, ".") || !strcmp(arg, "..")) {
+				nn_err(ctx, "--file-prefix: '%s' is not a file prefix", arg);
+				return -EINVAL;
+			}
+			o->prefix = arg;
+			break;
 		}
 	}
 	if (c < 0)
 		return c == NN_OPT_HELP ? 1 : -EINVAL;
 	if (o->duration && o->count) {
 		nn_err(ctx, "observe: give --duration or --count, not both");
+		return -EINVAL;
+	}
+	if (o->prefix && !o->dpdk) {
+		nn_err(ctx, "observe: --file-prefix needs --dpdk");
 		return -EINVAL;
 	}
 	if (o->duration)
@@ -154,6 +185,7 @@ int nn_cmd_observe(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct observe_opts o;
 	struct nn_obs_session ss;
+	struct nn_obs_dpdk dp;
 	sigset_t set, old;
 	bool live_view, stop = false, passed = false, warned = false;
 	int err;
@@ -180,6 +212,19 @@ int nn_cmd_observe(struct nn_ctx *ctx, int argc, char **argv)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return NN_EXIT_ERROR;
 	}
+	if (o.dpdk) {
+		int ms = (int)(o.interval * 1000);
+
+		err = nn_obs_dpdk_open(ctx, &dp, o.prefix, ms < 1000 ? 1000 : ms);
+		if (err) {
+			if (err == -ENOMEM)
+				nn_err(ctx, "observe --dpdk: %s", strerror(-err));
+			nn_print_warnings(ctx);
+			nn_obs_session_close(&ss);
+			sigprocmask(SIG_SETMASK, &old, NULL);
+			return NN_EXIT_ERROR;
+		}
+	}
 	for (n = 0; !stop && (!o.count || n < o.count); n++) {
 		struct nn_obs_report r;
 		time_t now;
@@ -190,6 +235,14 @@ int nn_cmd_observe(struct nn_ctx *ctx, int argc, char **argv)
 		if (err) {
 			nn_err(ctx, "observe: %s", strerror(-err));
 			break;
+		}
+		if (o.dpdk) {
+			err = nn_obs_dpdk_next(ctx, &dp);	/* only -ENOMEM */
+			if (err) {
+				nn_obs_report_free(&r);
+				nn_err(ctx, "observe --dpdk: %s", strerror(-err));
+				break;
+			}
 		}
 		if (o.max_remote >= 0 && r.remote_pct > o.max_remote)
 			passed = true;
@@ -208,6 +261,13 @@ int nn_cmd_observe(struct nn_ctx *ctx, int argc, char **argv)
 				  nn_root_is_live(&ctx->root) ? stamp : "(fixture)", n + 1,
 				  live_view ? "   (Ctrl-C stops)" : "");
 		nn_obs_report_print(&ctx->out, &r, o.max_remote);
+		if (o.dpdk && nn_obs_dpdk_print(&ctx->out, &dp)) {
+			nn_obs_report_free(&r);
+			err = -ENOMEM;
+			nn_err(ctx, "observe: %s", strerror(-err));
+			nn_close_object(&ctx->out);
+			break;
+		}
 		if (o.max_remote >= 0 && r.remote_pct > o.max_remote && !ctx->out.json)
 			nn_printf(&ctx->out, "\noff-node share %.1f%% passes --max-remote %.0f%%\n",
 				  r.remote_pct, o.max_remote);
@@ -226,6 +286,8 @@ int nn_cmd_observe(struct nn_ctx *ctx, int argc, char **argv)
 		}
 	}
 	nn_obs_session_close(&ss);
+	if (o.dpdk)
+		nn_obs_dpdk_close(&dp);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (err)
 		return NN_EXIT_ERROR;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "nicnuma/core/ctx.h"
@@ -265,6 +266,44 @@ static int read_sysfs_nodes(struct nn_ctx *ctx, struct nn_dt_report *r)
 	return 0;
 }
 
+int nn_dt_open(struct nn_ctx *ctx, struct nn_dt_conn *c, struct nn_dt_report *r, int timeout_ms,
+	       bool quiet)
+{
+	int err = nn_dt_connect(c, r->socket, timeout_ms);
+
+	if (err) {
+		if (!quiet || (err != -ENOENT && err != -ECONNREFUSED))
+			nn_err(ctx, "%s", c->err[0] ? c->err : strerror(-err));
+		return err;
+	}
+	err = nn_dt_parse_greeting(c->buf, r);
+	if (err) {
+		nn_err(ctx, "%s: not a DPDK telemetry v2 server: its greeting is '%.80s%s'", r->socket,
+		       c->buf, strlen(c->buf) > 80 ? "..." : "");
+		return -EPROTO;
+	}
+	/* Whose telemetry is it? The kernel's word (SO_PEERCRED) against the
+	 * greeting's, and the socket's owner: root, or the server's user. A
+	 * user's socket cannot make the report describe another process. */
+	if (c->peer_pid > 0 && r->pid >= 0 && r->pid != c->peer_pid) {
+		nn_warn(ctx, r->socket, "the greeting says pid %d but the process serving the socket "
+			"is pid %d (uid %lld): not that process's telemetry; skipped", r->pid,
+			c->peer_pid, c->peer_uid);
+		r->skipped = true;
+	} else if (c->sock_uid != 0 && c->peer_uid >= 0 && c->sock_uid != c->peer_uid) {
+		nn_warn(ctx, r->socket, "owned by uid %lld, neither root nor the serving process's "
+			"uid %lld: skipped", c->sock_uid, c->peer_uid);
+		r->skipped = true;
+	}
+	if (r->skipped) {
+		r->pid = -1;
+		return 0;
+	}
+	if (r->pid < 0 && c->peer_pid > 0)
+		r->pid = c->peer_pid;
+	return 0;
+}
+
 int nn_dt_check(struct nn_ctx *ctx, const struct nn_dt_opts *o, struct nn_dt_report *r)
 {
 	struct nn_dt_conn c = { .fd = -1 };
@@ -279,37 +318,9 @@ int nn_dt_check(struct nn_ctx *ctx, const struct nn_dt_opts *o, struct nn_dt_rep
 	err = nn_require_live(ctx, "check --dpdk");
 	if (err)
 		return err;
-	err = nn_dt_connect(&c, r->socket, o->timeout_ms);
-	if (err) {
-		nn_err(ctx, "%s", c.err[0] ? c.err : strerror(-err));
+	err = nn_dt_open(ctx, &c, r, o->timeout_ms, false);
+	if (err || r->skipped)
 		goto out;
-	}
-	err = nn_dt_parse_greeting(c.buf, r);
-	if (err) {
-		nn_err(ctx, "%s: not a DPDK telemetry v2 server: its greeting is '%.80s%s'", r->socket,
-		       c.buf, strlen(c.buf) > 80 ? "..." : "");
-		err = -EPROTO;
-		goto out;
-	}
-	/* Whose telemetry is it? The kernel's word (SO_PEERCRED) against the
-	 * greeting's, and the socket's owner: root, or the server's user. A
-	 * user's socket cannot make the report describe another process. */
-	if (c.peer_pid > 0 && r->pid >= 0 && r->pid != c.peer_pid) {
-		nn_warn(ctx, r->socket, "the greeting says pid %d but the process serving the socket "
-			"is pid %d (uid %lld): not that process's telemetry; skipped", r->pid,
-			c.peer_pid, c.peer_uid);
-		r->skipped = true;
-	} else if (c.sock_uid != 0 && c.peer_uid >= 0 && c.sock_uid != c.peer_uid) {
-		nn_warn(ctx, r->socket, "owned by uid %lld, neither root nor the serving process's "
-			"uid %lld: skipped", c.sock_uid, c.peer_uid);
-		r->skipped = true;
-	}
-	if (r->skipped) {
-		r->pid = -1;
-		goto out;
-	}
-	if (r->pid < 0 && c.peer_pid > 0)
-		r->pid = c.peer_pid;
 	err = read_ports(ctx, &c, r);
 	if (!err)
 		err = read_pools(ctx, &c, r);
@@ -329,5 +340,193 @@ int nn_dt_check(struct nn_ctx *ctx, const struct nn_dt_opts *o, struct nn_dt_rep
 out:
 	nn_pm_cpu_nodes_free(&cn);
 	nn_dt_close(&c);
+	return err;
+}
+
+/* A command of a sample: errors into s->err (reported by the caller). */
+static int sample_ask(struct nn_dt_conn *c, struct nn_dt_sample *s, const char *cmd)
+{
+	int err = nn_dt_command(c, cmd);
+
+	if (err)
+		snprintf(s->err, sizeof(s->err), "%s", c->err[0] ? c->err : strerror(-err));
+	return err;
+}
+
+static int sample_garbage(const struct nn_dt_conn *c, struct nn_dt_sample *s, const char *cmd,
+			  int err)
+{
+	if (err == -ENOMEM)
+		return err;
+	snprintf(s->err, sizeof(s->err), "%s: garbage reply to %s: '%.60s'", c->path, cmd, c->buf);
+	return -EPROTO;
+}
+
+/* The lcores' nodes: the node of all their CPUs, -1 unknown or several. */
+static int lcore_nodes(struct nn_ctx *ctx, struct nn_dt_report *r)
+{
+	struct nn_pm_cpu_nodes cn;
+	int err;
+
+	memset(&cn, 0, sizeof(cn));
+	err = nn_pm_cpu_nodes_read(ctx, &cn);
+	if (err) {
+		nn_pm_cpu_nodes_free(&cn);
+		return err;
+	}
+	for (size_t i = 0; i < r->nlcores; i++) {
+		struct nn_dt_lcore *l = &r->lcores[i];
+		int cpu, node = -2;
+
+		for (cpu = nn_cpuset_first(&l->cpus); cpu >= 0; cpu = nn_cpuset_next(&l->cpus, cpu)) {
+			int n = (size_t)cpu < cn.ncpus ? cn.node[cpu] : -1;
+
+			node = node == -2 || node == n ? n : -1;
+		}
+		l->node = node < 0 ? -1 : node;
+	}
+	nn_pm_cpu_nodes_free(&cn);
+	return 0;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int nn_dt_sample_take(struct nn_ctx *ctx, const struct nn_dt_opts *o, struct nn_dt_report *r,
+		      struct nn_dt_sample *s, bool quiet)
+{
+	struct nn_dt_conn c = { .fd = -1 };
+	bool first = !r->ports, null = false;
+	char cmd[64];
+	size_t i;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->pid = -1;
+	if (!r->socket) {
+		r->socket = o->socket ? strdup(o->socket) :
+			    nn_dt_default_socket(o->prefix, geteuid() == 0);
+		if (!r->socket)
+			return -ENOMEM;
+	}
+	err = nn_require_live(ctx, "observe --dpdk");
+	if (err)
+		return err;
+	if (first) {
+		err = nn_dt_open(ctx, &c, r, o->timeout_ms, quiet);
+		if (!err && r->skipped)
+			err = -EPERM;
+		if (!err)
+			err = read_ports(ctx, &c, r);
+		if (!err)
+			err = read_lcores(ctx, &c, r);
+		if (!err)
+			err = read_sysfs_nodes(ctx, r);
+		if (!err)
+			err = lcore_nodes(ctx, r);
+		nn_dt_close(&c);
+		if (err)
+			return err;
+		if (!r->ports) {
+			r->ports = calloc(1, sizeof(*r->ports));	/* asked, none */
+			if (!r->ports)
+				return -ENOMEM;
+		}
+		c = (struct nn_dt_conn){ .fd = -1 };
+	}
+	/* each sample is its own exchange, under its own deadline */
+	{
+		struct nn_dt_report g;
+		int pid = r->pid;
+
+		nn_dt_report_init(&g);
+		g.socket = r->socket;
+		err = nn_dt_connect(&c, r->socket, o->timeout_ms);
+		if (err)
+			snprintf(s->err, sizeof(s->err), "%s", c.err[0] ? c.err : strerror(-err));
+		else if (nn_dt_parse_greeting(c.buf, &g) || g.pid != pid ||
+			 (c.peer_pid > 0 && c.peer_pid != pid))
+			err = -ESRCH;	/* another process took the prefix */
+		if (err == -ESRCH)
+			snprintf(s->err, sizeof(s->err), "%s: no longer served by pid %d", r->socket, pid);
+		g.socket = NULL;
+		nn_dt_report_free(&g);
+		if (err)
+			goto out;
+		s->pid = pid;
+	}
+	s->t_ms = now_ms();
+	s->ports = calloc(r->nports ? r->nports : 1, sizeof(*s->ports));
+	if (!s->ports) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < r->nports; i++) {
+		const struct nn_dt_port *p = &r->ports[i];
+		struct nn_dt_pstats *ps = &s->ports[s->nports];
+
+		ps->port_id = p->port_id;
+		snprintf(ps->name, sizeof(ps->name), "%s", p->name);
+		ps->node = p->sysfs_node >= 0 ? p->sysfs_node : p->tel_node;
+		snprintf(cmd, sizeof(cmd), "/ethdev/stats,%d", p->port_id);
+		err = sample_ask(&c, s, cmd);
+		if (err)
+			goto out;
+		err = nn_dt_parse_stats(c.buf, ps);
+		if (err == -ENOENT) {
+			err = 0;	/* detached */
+			continue;
+		}
+		if (err) {
+			err = sample_garbage(&c, s, cmd, err);
+			goto out;
+		}
+		snprintf(cmd, sizeof(cmd), "/ethdev/xstats,%d", p->port_id);
+		err = sample_ask(&c, s, cmd);
+		if (err)
+			goto out;
+		err = nn_dt_parse_xstats(c.buf, ps);
+		if (err && err != -ENOENT) {
+			err = sample_garbage(&c, s, cmd, err);
+			goto out;
+		}
+		err = 0;
+		/* q_ipackets[] always has 16 slots: only the configured queues */
+		if (p->rx_queues >= 0 && ps->nrxq > p->rx_queues)
+			ps->nrxq = p->rx_queues;
+		if (p->tx_queues >= 0 && ps->ntxq > p->tx_queues)
+			ps->ntxq = p->tx_queues;
+		s->nports++;
+	}
+	/* lcore busy cycles: /eal/lcore/usage (23.03+), else the cycles of
+	 * /eal/lcore/info (where that release has them) */
+	err = sample_ask(&c, s, "/eal/lcore/usage");
+	if (!err) {
+		err = nn_dt_reply_is_null(c.buf, "/eal/lcore/usage", &null);
+		if (!err && !null)
+			err = nn_dt_parse_usage(c.buf, s);
+		if (err)
+			err = sample_garbage(&c, s, "/eal/lcore/usage", err);
+	}
+	for (i = 0; !err && null && r->lcore_source == NN_DT_LCORES_TELEMETRY && i < r->nlcores; i++) {
+		snprintf(cmd, sizeof(cmd), "/eal/lcore/info,%d", r->lcores[i].lcore_id);
+		err = sample_ask(&c, s, cmd);
+		if (!err) {
+			err = nn_dt_parse_usage(c.buf, s);
+			if (err == -ENOENT)
+				err = 0;
+			else if (err)
+				err = sample_garbage(&c, s, cmd, err);
+		}
+	}
+out:
+	nn_dt_close(&c);
+	if (err && !quiet && s->err[0])
+		nn_err(ctx, "%s", s->err);
 	return err;
 }

@@ -212,4 +212,92 @@ struct nn_dt_opts {
  * the socket; returns 0 or negative errno. Free @r whatever it returns. */
 int nn_dt_check(struct nn_ctx *ctx, const struct nn_dt_opts *o, struct nn_dt_report *r);
 
+/* ---- observe --dpdk: counters and rates (dpdk_rates.c, pure) ---- */
+
+/* Queues shown per port: /ethdev/stats has q_ipackets[]/q_opackets[] for the
+ * first 16 (RTE_ETHDEV_QUEUE_STAT_CNTRS); rx_qN_packets/tx_qN_packets xstats
+ * can name more. Queues past this are not shown. */
+#define NN_DT_QMAX 128
+
+struct nn_dt_pstats {
+	int port_id;
+	char name[NN_DT_NAME];
+	int node;			/* /ethdev/info numa_node, else sysfs; -1 unknown */
+	long long ipackets, opackets, imissed;	/* -1 absent */
+	int nrxq, ntxq;			/* queues with a counter */
+	long long rxq[NN_DT_QMAX], txq[NN_DT_QMAX];	/* -1 absent */
+};
+
+struct nn_dt_lusage {
+	int lcore_id;
+	long long total_cycles, busy_cycles;
+};
+
+/* One sample of a DPDK process's counters. */
+struct nn_dt_sample {
+	int pid;			/* -1 unknown */
+	long long t_ms;			/* CLOCK_MONOTONIC when taken */
+	struct nn_dt_pstats *ports;
+	size_t nports;
+	struct nn_dt_lusage *usage;	/* from /eal/lcore/usage or /eal/lcore/info cycles */
+	size_t nusage;
+	bool usage_available;
+	char err[256];			/* why the sample failed, in words */
+};
+
+struct nn_dt_qrate {
+	int queue;
+	double rx_pps, tx_pps;		/* NAN: no counter, or it went backwards */
+};
+
+struct nn_dt_prate {
+	int port_id;
+	char name[NN_DT_NAME];
+	int node;
+	double rx_pps, tx_pps, rx_missed_pps;	/* NAN unknown */
+	struct nn_dt_qrate *queues;
+	size_t nqueues;
+};
+
+struct nn_dt_rates {
+	struct nn_dt_prate *ports;
+	size_t nports;
+};
+
+void nn_dt_sample_free(struct nn_dt_sample *s);
+void nn_dt_rates_free(struct nn_dt_rates *r);
+/* "/ethdev/stats,<id>": ipackets, opackets, imissed, q_ipackets[], q_opackets[]
+ * into @p (its port_id, name and node are left alone). -ENOENT when null. */
+int nn_dt_parse_stats(const char *text, struct nn_dt_pstats *p);
+/* "/ethdev/xstats,<id>": rx_qN_packets / tx_qN_packets, where the PMD names
+ * them, replace the per-queue counts of /ethdev/stats. -ENOENT when null. */
+int nn_dt_parse_xstats(const char *text, struct nn_dt_pstats *p);
+/* Lcore busy cycles in either shape: "/eal/lcore/usage" (23.03+:
+ * {"lcore_ids":[],"total_cycles":[],"busy_cycles":[]}) or one
+ * "/eal/lcore/info,<id>" reply with busy_cycles/total_cycles (23.11+).
+ * Appends to s->usage and sets usage_available; -ENOENT when null or the
+ * info has no cycles, -EINVAL on garbage. */
+int nn_dt_parse_usage(const char *text, struct nn_dt_sample *s);
+/* Rates from @prev to @cur over @secs: counters that went backwards or that
+ * @prev lacks are NAN. Ports matched by id. */
+int nn_dt_rates(const struct nn_dt_sample *prev, const struct nn_dt_sample *cur, double secs,
+		struct nn_dt_rates *out);
+/* The busy share (0-1) of @lcore from @prev to @cur; NAN when either lacks it
+ * or the cycles did not move forward. */
+double nn_dt_busy_share(const struct nn_dt_sample *prev, const struct nn_dt_sample *cur, int lcore);
+
+/* ---- observe --dpdk: gathering (dpdk_check.c) ---- */
+
+/* Connects to @o's socket, reads the greeting and checks whose telemetry it
+ * is (SO_PEERCRED against the greeting, the socket's owner); r->skipped when
+ * not that process's. Errors reported (nn_err) naming the socket, except
+ * -ENOENT/-ECONNREFUSED when @quiet. r->socket must be set. */
+int nn_dt_open(struct nn_ctx *ctx, struct nn_dt_conn *c, struct nn_dt_report *r, int timeout_ms,
+	       bool quiet);
+/* One sample: ports (/ethdev/list, info, stats, xstats), lcore cycles where
+ * the telemetry has them; on the first sample (@r without ports yet) also
+ * /eal/params for the lcores. -ENOENT/-ECONNREFUSED: the process is gone. */
+int nn_dt_sample_take(struct nn_ctx *ctx, const struct nn_dt_opts *o, struct nn_dt_report *r,
+		      struct nn_dt_sample *s, bool quiet);
+
 #endif
