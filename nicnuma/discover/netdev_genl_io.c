@@ -188,7 +188,8 @@ int nn_genl_read(struct nn_ctx *ctx, struct nn_genl *g, struct nn_genl_raw *raw)
 	err = nn_require_live(ctx, "the netdev generic netlink read");
 	if (err)
 		return err;
-	s.buf = malloc(GENL_BUF_SIZE);
+	/* zeroed: libmnl leaves attribute padding unwritten, and sendto would send it */
+	s.buf = calloc(1, GENL_BUF_SIZE);
 	if (!s.buf)
 		return -ENOMEM;
 	s.nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);

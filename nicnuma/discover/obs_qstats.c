@@ -136,7 +136,7 @@ int nn_obs_qstats_read(struct nn_ctx *ctx, struct nn_obs_sample *s)
 	err = nn_require_live(ctx, "netdev netlink queue statistics");
 	if (err)
 		return err;
-	buf = malloc(QS_BUF);
+	buf = calloc(1, QS_BUF);	/* attribute padding is sent: zeroed */
 	if (!buf)
 		return -ENOMEM;
 	nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
