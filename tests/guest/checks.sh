@@ -238,6 +238,9 @@ else
     irqbalance >"$work/irqbalance-$m.log" 2>&1
     sleep 2
     pgrep -x irqbalance >/dev/null || { fail "irqbalance: the daemon did not start"; continue; }
+    # Where each IRQ fires now: the daemon may have moved one in its first
+    # seconds, and an idle IRQ keeps that CPU until it fires again.
+    truth snap "$work/before-irqb-$m.json"
     if run "irqbalance-$m-apply" 0 1 -- "$nn" apply --plan "$work/plan.json" --irqbalance="$m"; then
       if [ "$m" = stop ]; then
         if pgrep -x irqbalance >/dev/null; then fail "irqbalance=stop: the daemon still runs"
@@ -248,7 +251,7 @@ else
       fi
       # In ban mode the daemon keeps running: one pass (10 s interval) must not move planned IRQs.
       [ "$m" = ban ] && sleep 11
-      TRUTH_LABEL="irqbalance=$m, after a pass" truth applied "$work/plan.json" "$work/before.json"
+      TRUTH_LABEL="irqbalance=$m, after a pass" truth applied "$work/plan.json" "$work/before-irqb-$m.json"
       run "irqbalance-$m-rollback" 0 1 -- "$nn" rollback
       if pgrep -x irqbalance >/dev/null; then pass "irqbalance=$m: rollback leaves irqbalance running as before"
       else fail "irqbalance=$m: rollback did not bring irqbalance back"; fi
