@@ -192,21 +192,21 @@ void nn_root_view_close(struct nn_root *view)
 /* Symlinks one walk follows, as the kernel's MAXSYMLINKS. */
 #define WALK_HOPS 40
 
-/* Replaces @todo (the rest of the walk, after the link's own component) by
+/* Replaces @walk (the rest of the walk, after the link's own component) by
  * link target @lnk followed by it. */
-static int splice_link(char *todo, size_t size, const char *lnk, const char *rest)
+static int splice_link(char *walk, size_t size, const char *lnk, const char *rest)
 {
 	size_t ln = strlen(lnk), rn = strlen(rest);
 
 	if (ln + rn + 2 > size)
 		return -ENAMETOOLONG;
 	if (!rn) {	/* the link was the last name: its target is */
-		memcpy(todo, lnk, ln + 1);
+		memcpy(walk, lnk, ln + 1);
 		return 0;
 	}
-	memmove(todo + ln + 1, rest, rn + 1);
-	memcpy(todo, lnk, ln);
-	todo[ln] = '/';
+	memmove(walk + ln + 1, rest, rn + 1);
+	memcpy(walk, lnk, ln);
+	walk[ln] = '/';
 	return 0;
 }
 
@@ -223,16 +223,16 @@ static int splice_link(char *todo, size_t size, const char *lnk, const char *res
  * nicnuma reads (sysfs's ../../devices links), none outside the root. */
 static int walk_in_root(int rootfd, const char *path, int flags, mode_t mode)
 {
-	char todo[PATH_MAX * 2], lnk[PATH_MAX], name[NAME_MAX + 1];
+	char walk[PATH_MAX * 2], lnk[PATH_MAX], name[NAME_MAX + 1];
 	int stack[WALK_DEPTH], depth = 0, hops = 0, fd = -1, err;
 	bool wr = writes(flags), follow = !(flags & O_NOFOLLOW);
 	char *p;
 
-	if (strlen(path) >= sizeof(todo))
+	if (strlen(path) >= sizeof(walk))
 		return -ENAMETOOLONG;
-	strcpy(todo, path);
+	strcpy(walk, path);
 	stack[0] = rootfd;
-	p = todo;
+	p = walk;
 	for (;;) {
 		struct stat st;
 		size_t n;
@@ -342,10 +342,10 @@ static int walk_in_root(int rootfd, const char *path, int flags, mode_t mode)
 		if (lnk[0] == '/')
 			while (depth > 0)
 				close(stack[depth--]);
-		err = splice_link(todo, sizeof(todo), lnk, p);
+		err = splice_link(walk, sizeof(walk), lnk, p);
 		if (err)
 			goto out;
-		p = todo;
+		p = walk;
 	}
 out:
 	while (depth > 0)
