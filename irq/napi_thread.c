@@ -9,6 +9,7 @@
 
 #include <json-c/json.h>
 
+#include "nicnuma/core/parse.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fsroot.h"
 #include "nicnuma/core/limits.h"
@@ -23,36 +24,11 @@ void nn_napi_comm(char *buf, size_t len, const char *nic, long long napi_id)
 	snprintf(buf, len < NN_NAPI_COMM_LEN ? len : NN_NAPI_COMM_LEN, "napi/%s-%lld", nic, napi_id);
 }
 
-/* The flags field (9th) of /proc/PID/stat; comm may hold spaces and ')'. */
-static int stat_flags(const char *stat, unsigned long *flags)
-{
-	const char *p = strrchr(stat, ')');
-	char *end;
-	int field;
-
-	if (!p)
-		return -EINVAL;
-	p++;
-	for (field = 3; field < 9; field++) {	/* state ppid pgrp session tty_nr tpgid */
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			return -EINVAL;
-		while (*p && *p != ' ')
-			p++;
-	}
-	while (*p == ' ')
-		p++;
-	errno = 0;
-	*flags = strtoul(p, &end, 10);
-	return (errno || end == p) ? -EINVAL : 0;
-}
-
 int nn_napi_thread_verify(const struct nn_root *root, int pid, const char *nic, long long napi_id,
 			  char *why, size_t whylen)
 {
 	char path[64], buf[512], want[NN_NAPI_COMM_LEN], comm[64];
-	unsigned long flags;
+	struct nn_pid_stat ps;
 	int err;
 
 	if (pid <= 0 || pid > NN_PID_MAX || !nic || !nn_ifname_valid(nic)) {
@@ -69,11 +45,11 @@ int nn_napi_thread_verify(const struct nn_root *root, int pid, const char *nic, 
 		snprintf(why, whylen, "%s: %s", path, strerror(-err));
 		return err;
 	}
-	if (stat_flags(buf, &flags)) {
+	if (nn_parse_pid_stat(buf, &ps) || ps.flags < 0) {
 		snprintf(why, whylen, "%s: unexpected content", path);
 		return -EPERM;
 	}
-	if (!(flags & NN_PF_KTHREAD)) {
+	if (!((unsigned long long)ps.flags & NN_PF_KTHREAD)) {
 		snprintf(why, whylen, "pid %d is not a kernel thread", pid);
 		return -EPERM;
 	}

@@ -650,3 +650,63 @@ int nn_parse_sys_cpulist(const char *text, struct nn_cpuset *out)
 	}
 	return nn_cpuset_parse_list(text, out);
 }
+
+
+int nn_parse_pid_stat(const char *text, struct nn_pid_stat *st)
+{
+	const char *p = text ? strrchr(text, ')') : NULL;
+	unsigned int field = 2;		/* the comm field ends at the last ')' */
+
+	st->state = 0;
+	st->flags = st->utime = st->stime = st->processor = -1;
+	st->nfields = 2;
+	if (!p)
+		return -EINVAL;
+	for (p++;;) {
+		const char *end;
+		long long v;
+		char *e;
+
+		p += strspn(p, " \t\n");
+		if (!*p)
+			break;
+		end = p + strcspn(p, " \t\n");
+		field++;
+		if (field == 3) {
+			if (end - p != 1)
+				return -EINVAL;
+			st->state = *p;
+		} else if (field <= 39) {
+			const char *d = p + (*p == '-');
+
+			/* every field a decimal; only the ones read are converted
+			 * (rsslim and the like fill 64 bits) */
+			if (d == end || strspn(d, "0123456789") != (size_t)(end - d))
+				return -EINVAL;
+			if (field != 9 && field != 14 && field != 15 && field != 39) {
+				p = end;
+				continue;
+			}
+			errno = 0;
+			v = strtoll(p, &e, 10);
+			if (errno || e != end)
+				return -EINVAL;
+			if (field == 9 && v >= 0)
+				st->flags = v;
+			else if (field == 14 && v >= 0)
+				st->utime = v;
+			else if (field == 15 && v >= 0)
+				st->stime = v;
+			else if (field == 39) {
+				if (v < 0 || v >= NN_CPU_MAX)
+					return -EINVAL;
+				st->processor = v;
+			} else if (v < 0 && (field == 9 || field == 14 || field == 15)) {
+				return -EINVAL;
+			}
+		}
+		p = end;
+	}
+	st->nfields = field;
+	return 0;
+}

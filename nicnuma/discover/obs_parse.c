@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nicnuma/core/parse.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/discover/observe.h"
 
@@ -303,50 +304,13 @@ int nn_obs_parse_softirqs(const char *text, struct nn_obs_counts *c)
 
 int nn_obs_parse_stat(const char *text, unsigned long long *ticks, int *cpu)
 {
-	const char *p, *end;
-	unsigned long long v, ut = 0, st = 0;
-	int field;
+	struct nn_pid_stat st;
 
-	if (!text)
+	/* CPU time and the last CPU need every field up to 39 */
+	if (nn_parse_pid_stat(text, &st) || st.nfields < 39)
 		return -EINVAL;
-	p = strrchr(text, ')');
-	if (!p)
-		return -EINVAL;
-	end = text + strlen(text);
-	while (end > p && (end[-1] == '\n' || end[-1] == ' '))
-		end--;
-	p++;
-	/* after ")": field 3 (state) onwards, one blank between fields */
-	for (field = 3; field <= 39; field++) {
-		const char *s;
-
-		if (p >= end || *p != ' ')
-			return -EINVAL;
-		p++;
-		s = p;
-		if (field == 3) {
-			while (p < end && *p != ' ')
-				p++;
-			if (p == s)
-				return -EINVAL;
-			continue;
-		}
-		if (p < end && *p == '-')
-			p++;	/* signed fields (priority, nice, ...) */
-		p = number(p, end, &v);
-		if (!p)
-			return -EINVAL;
-		if (field == 14)
-			ut = v;
-		else if (field == 15)
-			st = v;
-		else if (field == 39) {
-			if (*s == '-' || v >= NN_CPU_MAX)
-				return -EINVAL;
-			*cpu = (int)v;
-		}
-	}
-	*ticks = ut + st;
+	*ticks = (unsigned long long)(st.utime + st.stime);
+	*cpu = (int)st.processor;
 	return 0;
 }
 

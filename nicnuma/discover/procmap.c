@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nicnuma/core/parse.h"
 #include "nicnuma/core/fsroot.h"
 #include "nicnuma/discover/procmap.h"
 
@@ -486,29 +487,12 @@ void nn_proc_status_free(struct nn_proc_status *st)
 
 int nn_task_stat_cpu(const char *text, int *cpu)
 {
-	const char *p = strrchr(text, ')');
-	unsigned long long v;
-	int field = 2;		/* the comm field ends at the last ')' */
+	struct nn_pid_stat st;
 
-	if (!p)
+	if (nn_parse_pid_stat(text, &st) || st.nfields < 39)
 		return -EINVAL;
-	p++;
-	while (*p) {
-		const char *end;
-
-		p += strspn(p, " \t\n");
-		if (!*p)
-			break;
-		end = p + strcspn(p, " \t\n");
-		if (++field == 39) {
-			if (parse_ull(p, (size_t)(end - p), &v) || v >= NN_CPU_MAX)
-				return -EINVAL;
-			*cpu = (int)v;
-			return 0;
-		}
-		p = end;
-	}
-	return -EINVAL;
+	*cpu = (int)st.processor;
+	return 0;
 }
 
 void nn_pm_thresholds_default(struct nn_pm_thresholds *t)
