@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "nicnuma/core/parse.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/trust.h"
@@ -325,7 +326,8 @@ char *nn_irqb_ban_path(const struct nn_ctx *ctx)
 /* A process that has exited (zombie, dead) or vanished is not running. */
 static bool alive(struct nn_ctx *ctx, int pid)
 {
-	char path[64], *stat = NULL, *rp;
+	char path[64], *stat = NULL;
+	struct nn_pid_stat ps;
 	bool ok;
 	int err;
 
@@ -333,8 +335,7 @@ static bool alive(struct nn_ctx *ctx, int pid)
 	err = nn_read_file(&ctx->root, path, &stat, NULL);
 	if (err)	/* gone; or a captured tree, which keeps no stat */
 		return err == -ENOENT && !nn_root_is_live(&ctx->root);
-	rp = strrchr(stat, ')');
-	ok = rp && rp[1] == ' ' && rp[2] && rp[2] != 'Z' && rp[2] != 'X';
+	ok = !nn_parse_pid_stat(stat, &ps) && ps.state && ps.state != 'Z' && ps.state != 'X';
 	free(stat);
 	return ok;
 }
