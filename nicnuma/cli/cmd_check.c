@@ -13,6 +13,7 @@
 #include "nicnuma/act/observe.h"
 #include "nicnuma/discover/host.h"
 #include "nicnuma/discover/pcie.h"
+#include "nicnuma/plan/desired.h"
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/discover/coexist.h"
 
@@ -41,6 +42,9 @@ const struct nn_cmd_desc nn_desc_check = {
 "are reported 'managed', not drift. A running irqbalance counts as drift unless\n"
 "it is fenced (nicnuma's ban policy script, or --banirq for every planned IRQ):\n"
 "its next pass would rewrite the affinities.\n"
+"Another owner of IRQ placement (a tuned profile, a .link file, irqbalance bans,\n"
+"a running 'nicnuma watch') is a warning (exit 1); the watcher only when its\n"
+"desired state does not keep every value of the plan checked.\n"
 "Works on a captured tree with --root.\n"
 "\n"
 "With --pid, checks running processes instead: where their threads run and\n"
@@ -98,6 +102,35 @@ static void print_roles(struct nn_ctx *ctx, const struct nn_host *host, const st
 	if (unplaced)
 		nn_printf(&ctx->out, "%zu IRQ%s of the planned NICs not in the plan\n", unplaced,
 			  unplaced == 1 ? "" : "s");
+}
+
+/* Whether a running watcher keeps every value of @plan (nn_desired_keeps):
+ * the desired state it reads, planned for @host as it plans it. Only when one
+ * holds the lock; a desired state that cannot be read or parsed keeps
+ * nothing (the watcher stays a warning; 'status' names what is wrong). */
+static bool watcher_keeps(struct nn_ctx *ctx, const struct nn_host *host, const struct nn_plan *plan)
+{
+	struct nn_desired d;
+	struct nn_plan dp;
+	const char **missing = NULL;
+	size_t len = 0, nmissing = 0;
+	char why[512], *text = NULL;
+	bool keeps = false;
+	int holder = 0;
+
+	if (nn_watch_lock_held(ctx, &holder) <= 0)
+		return false;
+	memset(&dp, 0, sizeof(dp));
+	nn_desired_init(&d);
+	if (!nn_read_file(&ctx->root, NN_DESIRED_PATH, &text, &len) &&
+	    !nn_desired_parse(NN_DESIRED_PATH, text, len, &d, why, sizeof(why)) &&
+	    !nn_desired_make_plan(&d, host, &dp, &missing, &nmissing))
+		keeps = nn_desired_keeps(&dp, plan);
+	free(missing);
+	free(text);
+	nn_plan_free(&dp);
+	nn_desired_free(&d);
+	return keeps;
 }
 
 int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
@@ -158,8 +191,10 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	nn_pcie_warn(ctx, &host);
 	if (nn_cli_get_plan(ctx, &host, plan_file, &popts, &plan))
 		goto out;
-	/* Other owners of IRQ placement: warnings (exit 1), never a refusal. */
-	if (nn_coexist_gate(ctx, &host, popts.nics, popts.nnics, 0, true))
+	/* Other owners of IRQ placement: warnings (exit 1), never a refusal.
+	 * The watcher is one only for a plan it does not keep. */
+	if (nn_coexist_gate(ctx, &host, popts.nics, popts.nnics,
+			    watcher_keeps(ctx, &host, &plan) ? NN_COEXIST_NO_WATCHER : 0, true))
 		goto out;
 	err = nn_check_run(ctx, &plan, &rep);
 	if (err < 0) {

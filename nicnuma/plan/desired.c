@@ -488,3 +488,66 @@ int nn_desired_make_plan(const struct nn_desired *d, const struct nn_host *host,
 	nn_plan_opts_free(&po);
 	return err;
 }
+
+static bool same_nic(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+static bool keeps_rss(const struct nn_plan_rss *d, const struct nn_plan_rss *r)
+{
+	size_t i;
+
+	if (!same_nic(d->nic, r->nic) || d->table_size != r->table_size || d->nqueues != r->nqueues ||
+	    !d->weights != !r->weights)
+		return false;
+	for (i = 0; i < r->nqueues; i++)
+		if (d->queues[i] != r->queues[i] || (r->weights && d->weights[i] != r->weights[i]))
+			return false;
+	return true;
+}
+
+bool nn_desired_keeps(const struct nn_plan *desired, const struct nn_plan *plan)
+{
+	const struct nn_plan *d = desired;
+	size_t i, k;
+	bool found;
+
+	if (!plan->nirqs && !plan->nxps && !plan->nchannels && !plan->nnapi_threads && !plan->nrss)
+		return false;
+	for (i = 0; i < plan->nirqs; i++) {
+		for (k = 0, found = false; k < d->nirqs && !found; k++)
+			found = d->irqs[k].irq == plan->irqs[i].irq &&
+				nn_cpuset_equal(&d->irqs[k].cpus, &plan->irqs[i].cpus);
+		if (!found)
+			return false;
+	}
+	for (i = 0; i < plan->nxps; i++) {
+		for (k = 0, found = false; k < d->nxps && !found; k++)
+			found = same_nic(d->xps[k].nic, plan->xps[i].nic) && d->xps[k].queue == plan->xps[i].queue &&
+				nn_cpuset_equal(&d->xps[k].cpus, &plan->xps[i].cpus);
+		if (!found)
+			return false;
+	}
+	for (i = 0; i < plan->nchannels; i++) {
+		for (k = 0, found = false; k < d->nchannels && !found; k++)
+			found = same_nic(d->channels[k].nic, plan->channels[i].nic) &&
+				d->channels[k].target == plan->channels[i].target;
+		if (!found)
+			return false;
+	}
+	for (i = 0; i < plan->nnapi_threads; i++) {
+		for (k = 0, found = false; k < d->nnapi_threads && !found; k++)
+			found = d->napi_threads[k].pid == plan->napi_threads[i].pid &&
+				nn_cpuset_equal(&d->napi_threads[k].cpus, &plan->napi_threads[i].cpus);
+		if (!found)
+			return false;
+	}
+	for (i = 0; i < plan->nrss; i++) {
+		for (k = 0, found = false; k < d->nrss && !found; k++)
+			found = keeps_rss(&d->rss[k], &plan->rss[i]);
+		if (!found)
+			return false;
+	}
+	return true;
+}

@@ -82,6 +82,12 @@ int nn_desired_plan_opts(const struct nn_desired *d, const struct nn_host *host,
  * and metrics compare the host against. */
 int nn_desired_make_plan(const struct nn_desired *d, const struct nn_host *host,
 			 struct nn_plan *plan, const char ***missing, size_t *nmissing);
+/* Whether keeping @desired (the watcher's plan) keeps every value @plan
+ * sets, each to the same value: its IRQ affinities, XPS masks, channel
+ * counts, NAPI threads and RSS tables (pure). A plan with nothing to keep is
+ * kept by none. What `check` asks before it calls the running watcher
+ * another owner of IRQ placement. */
+bool nn_desired_keeps(const struct nn_plan *desired, const struct nn_plan *plan);
 /* The desired state of a plan made from @o (NICs by the plan's PCI addresses). */
 int nn_desired_from_plan(struct nn_desired *d, const struct nn_plan *plan,
 			 const struct nn_plan_opts *o);

@@ -65,6 +65,13 @@ jq -e '.enabled and .service == null and (.watcher.pid > 0) and .matches_desired
 n apply --nics eth1 >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "refusing: nicnuma watch (/run/nicnuma/watch.lock) is running" "$tmp/err" ||
 	fail "apply beside the watcher: rc $rc $(cat "$tmp/err")"
+# check beside the watcher: no other owner for the plan it keeps (the
+# desired state's); named for a plan it does not keep
+n check --nics eth1 >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 0 ] && ! grep -q 'nicnuma watch' "$tmp/err" || fail "check of the kept plan beside the watcher: rc $rc $(cat "$tmp/err")"
+n check --nics eth1 --policy remote >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q 'another owner of IRQ placement: nicnuma watch' "$tmp/err" ||
+	fail "check of another plan beside the watcher: rc $rc $(cat "$tmp/err")"
 
 # SIGKILL and restart: the lock is free, the host as left, nothing written
 kill -KILL "$w"; wait "$w" 2>/dev/null

@@ -144,6 +144,45 @@ static void test_plan_opts(void **state)
 	nn_desired_free(&d);
 }
 
+/* The watcher's plan keeps another plan's values: each IRQ and XPS mask
+ * the same, a subset fine, one CPU off or one value it does not set not. */
+static void test_keeps(void **state)
+{
+	struct nn_plan_irq di[2] = { { .irq = 40 }, { .irq = 41 } }, pi[1] = { { .irq = 41 } };
+	struct nn_plan_xps dx[1] = { { .nic = "eth1", .queue = 0 } }, px[1] = { { .nic = "eth1", .queue = 0 } };
+	struct nn_plan_channels pc[1] = { { .nic = "eth1", .current = 4, .target = 2 } };
+	struct nn_plan d = { .irqs = di, .nirqs = 2, .xps = dx, .nxps = 1 };
+	struct nn_plan p = { .irqs = pi, .nirqs = 1, .xps = px, .nxps = 1 };
+	struct nn_plan empty = { 0 };
+
+	assert_int_equal(nn_cpuset_parse_list("2", &di[0].cpus), 0);
+	assert_int_equal(nn_cpuset_parse_list("3", &di[1].cpus), 0);
+	assert_int_equal(nn_cpuset_parse_list("3", &pi[0].cpus), 0);
+	assert_int_equal(nn_cpuset_parse_list("2-3", &dx[0].cpus), 0);
+	assert_int_equal(nn_cpuset_parse_list("2-3", &px[0].cpus), 0);
+	assert_true(nn_desired_keeps(&d, &p));
+	assert_false(nn_desired_keeps(&p, &d));		/* IRQ 40 is not in it */
+	assert_false(nn_desired_keeps(&d, &empty));	/* nothing to keep */
+	nn_cpuset_free(&px[0].cpus);
+	assert_int_equal(nn_cpuset_parse_list("3", &px[0].cpus), 0);
+	assert_false(nn_desired_keeps(&d, &p));		/* XPS on another CPU */
+	nn_cpuset_free(&px[0].cpus);
+	assert_int_equal(nn_cpuset_parse_list("2-3", &px[0].cpus), 0);
+	p.channels = pc;
+	p.nchannels = 1;
+	assert_false(nn_desired_keeps(&d, &p));		/* channels it does not set */
+	d.channels = pc;
+	d.nchannels = 1;
+	assert_true(nn_desired_keeps(&d, &p));
+	px[0].nic = "eth2";
+	assert_false(nn_desired_keeps(&d, &p));		/* another NIC's queue 0 */
+	nn_cpuset_free(&di[0].cpus);
+	nn_cpuset_free(&di[1].cpus);
+	nn_cpuset_free(&pi[0].cpus);
+	nn_cpuset_free(&dx[0].cpus);
+	nn_cpuset_free(&px[0].cpus);
+}
+
 static void test_write_read(void **state)
 {
 	char tmp[PATH_MAX], p[PATH_MAX + 64];
@@ -177,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_plan_opts),
+		cmocka_unit_test(test_keeps),
 		cmocka_unit_test(test_write_read),
 	};
 
