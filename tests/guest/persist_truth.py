@@ -10,13 +10,15 @@ reads /proc and /sys directly, never through nicnuma (truth.py's rule).
                                        reboot or a driver rebind (IRQ action
                                        names, PCI address + queue), as JSON
   persist_truth.py diff LABEL A B      PASS when B equals A, else FAIL per key
-  persist_truth.py bound PCI NODE SECS LABEL
+  persist_truth.py bound PCI[,PCI..] NODE SECS LABEL
                                        wait up to SECS for every active queue
-                                       IRQ and xps_cpus of the NIC at PCI to lie
+                                       IRQ and xps_cpus of the NICs at PCI to lie
                                        on NODE's CPUs; PASS/FAIL with the time
+                                       (virtio_net, e1000e and vmxnet3 queue
+                                       vectors, by each driver's name format)
   persist_truth.py unbound PCI NODE    exit 0 when some active queue IRQ or xps
                                        is off NODE's CPUs (a disturbance took)
-  persist_truth.py disturb PCI         write every active queue IRQ of the NIC
+  persist_truth.py disturb PCI[,PCI..] write every active queue IRQ of the NIC
                                        to CPU 0 and its xps_cpus to CPU 0 (what
                                        "someone else" does)
   persist_truth.py hold MB             touch MB MiB and sleep (a layout instance)
@@ -122,6 +124,20 @@ def node_cpus(node):
     return cpulist(read('/sys/devices/system/node/node%d/cpulist' % node))
 
 
+def queue_vector(name, nq):
+    """Whether an IRQ action name is an active queue vector, by the driver's
+    own format: virtio_net "virtioN-input.Q" / "virtioN-output.Q" (Q below
+    the active queue count nq: ethtool -L leaves the other vectors
+    requested); e1000e (netdev.c, e1000_request_msix) "ethX-rx-0" /
+    "ethX-tx-0"; vmxnet3 (vmxnet3_drv.c, vmxnet3_request_irqs) "ethX-rxtx-N",
+    or "ethX-tx-N" / "ethX-rx-N" without buddy sharing. Their other
+    vectors (virtioN-config, the bare "ethX", "ethX-event-N") are no queue's."""
+    m = re.search(r'-(input|output)\.(\d+)$', name)
+    if m:
+        return int(m.group(2)) < nq
+    return re.search(r'-(rxtx|rx|tx)-\d+$', name) is not None
+
+
 def queue_state(pci):
     """[(what, cpus)] for each active queue IRQ and tx queue of the NIC."""
     dev = pci_netdev(pci)
@@ -132,8 +148,7 @@ def queue_state(pci):
     out = []
     msi = [int(os.path.basename(p)) for p in glob.glob('/sys/bus/pci/devices/%s/msi_irqs/*' % pci)]
     for irq in sorted(msi):
-        m = re.search(r'-(input|output)\.(\d+)$', names.get(irq, ''))
-        if m and int(m.group(2)) < nq:
+        if queue_vector(names.get(irq, ''), nq):
             out.append(('irq %d (%s)' % (irq, names[irq]),
                         cpulist(read('/proc/irq/%d/smp_affinity_list' % irq, ''))))
     for q in sorted(glob.glob('/sys/class/net/%s/queues/tx-*/xps_cpus' % dev)):
@@ -186,10 +201,10 @@ def main():
         else:
             print('PASS %s: %d IRQ affinities, xps_cpus and hugepage counts as before' % (label, n))
     elif cmd == 'bound':
-        pci, node, secs, label = a[1], int(a[2]), float(a[3]), a[4]
+        pcis, node, secs, label = a[1].split(','), int(a[2]), float(a[3]), a[4]
         t0 = time.monotonic()
         while True:
-            bad = off_node(pci, node)
+            bad = [('%s: %s' % (p, b) if len(pcis) > 1 else b) for p in pcis for b in off_node(p, node)]
             el = time.monotonic() - t0
             if not bad:
                 print('PASS %s: every active queue IRQ and xps on node %d after %.1f s' % (label, node, el))
@@ -201,7 +216,8 @@ def main():
     elif cmd == 'unbound':
         return 0 if off_node(a[1], int(a[2])) else 1
     elif cmd == 'disturb':
-        main_disturb(a[1])
+        for p in a[1].split(','):
+            main_disturb(p)
     elif cmd == 'hold':
         b = bytearray(int(a[1]) << 20)
         for i in range(0, len(b), 4096):
