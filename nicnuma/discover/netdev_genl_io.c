@@ -74,6 +74,21 @@ static int transact(struct nn_genl_sock *s, struct nlmsghdr *req, struct bytes *
 	}
 }
 
+/* A request of @cmd to family @type in s->buf, the next sequence number. */
+static struct nlmsghdr *put_request(struct nn_genl_sock *s, uint16_t type, uint16_t flags, uint8_t cmd)
+{
+	struct nlmsghdr *req = mnl_nlmsg_put_header(s->buf);
+	struct genlmsghdr *gh;
+
+	req->nlmsg_type = type;
+	req->nlmsg_flags = flags;
+	req->nlmsg_seq = ++s->seq;
+	gh = mnl_nlmsg_put_extra_header(req, sizeof(*gh));
+	gh->cmd = cmd;
+	gh->version = 1;
+	return req;
+}
+
 static int ctrl_attr_cb(const struct nlattr *attr, void *data)
 {
 	const struct nlattr **tb = data;
@@ -106,18 +121,11 @@ int nn_genl_family(struct nn_genl_sock *s, const uint8_t *cmds, size_t ncmds, ui
 	struct bytes ans = { 0 };
 	const struct nlmsghdr *nlh;
 	struct nlmsghdr *req;
-	struct genlmsghdr *gh;
 	bool intr;
 	int err, left;
 	size_t i;
 
-	req = mnl_nlmsg_put_header(s->buf);
-	req->nlmsg_type = GENL_ID_CTRL;
-	req->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	req->nlmsg_seq = ++s->seq;
-	gh = mnl_nlmsg_put_extra_header(req, sizeof(*gh));
-	gh->cmd = CTRL_CMD_GETFAMILY;
-	gh->version = 1;
+	req = put_request(s, GENL_ID_CTRL, NLM_F_REQUEST | NLM_F_ACK, CTRL_CMD_GETFAMILY);
 	mnl_attr_put_strz(req, CTRL_ATTR_FAMILY_NAME, NN_NETDEV_FAMILY_NAME);
 	err = transact(s, req, &ans, &intr);
 	if (err)
@@ -133,9 +141,10 @@ int nn_genl_family(struct nn_genl_sock *s, const uint8_t *cmds, size_t ncmds, ui
 				err = e->error;
 			break;
 		}
-		if (nlh->nlmsg_type != GENL_ID_CTRL || mnl_nlmsg_get_payload_len(nlh) < sizeof(*gh))
+		if (nlh->nlmsg_type != GENL_ID_CTRL ||
+		    mnl_nlmsg_get_payload_len(nlh) < sizeof(struct genlmsghdr))
 			continue;
-		mnl_attr_parse(nlh, sizeof(*gh), ctrl_attr_cb, tb);
+		mnl_attr_parse(nlh, sizeof(struct genlmsghdr), ctrl_attr_cb, tb);
 		if (!tb[CTRL_ATTR_FAMILY_ID])
 			continue;
 		*family = mnl_attr_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
@@ -159,15 +168,8 @@ int nn_genl_dump(struct nn_genl_sock *s, uint16_t family, uint8_t cmd, int attr,
 	bool intr = false;
 
 	for (tries = 0; tries < GENL_DUMP_TRIES; tries++) {
-		struct nlmsghdr *req = mnl_nlmsg_put_header(s->buf);
-		struct genlmsghdr *gh;
+		struct nlmsghdr *req = put_request(s, family, NLM_F_REQUEST | NLM_F_DUMP, cmd);
 
-		req->nlmsg_type = family;
-		req->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-		req->nlmsg_seq = ++s->seq;
-		gh = mnl_nlmsg_put_extra_header(req, sizeof(*gh));
-		gh->cmd = cmd;
-		gh->version = 1;
 		if (attr > 0)
 			mnl_attr_put_u32(req, (uint16_t)attr, val);
 		b.len = 0;
