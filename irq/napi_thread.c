@@ -233,10 +233,8 @@ static int napi_validate(struct nn_ctx *ctx, const struct nn_undo *u, const stru
 	err = parse_change(c, &pid, nic, sizeof(nic), &id, why, whylen);
 	if (err)
 		return err;
-	if (!nn_undo_host_has_nic(u, nic)) {
-		snprintf(why, whylen, "%s is not a NIC of the snapshot's host", nic);
+	if (nn_undo_nic_check(u, nic, why, whylen))
 		return -EINVAL;
-	}
 	err = c->before ? nn_cpuset_parse_list(c->before, &s) : -EINVAL;
 	if (!err && nn_cpuset_empty(&s))
 		err = -EINVAL;
