@@ -265,7 +265,7 @@ struct json_object *nn_opt_dump(const char *name, const struct nn_cmd_desc *cons
 		add_unique(arr, &help_row, NULL);
 		for (o = group_rows(d); o && o->name; o++)
 			if (group_row(d, o))
-				add_unique(arr, o, "plan");
+				add_unique(arr, o, shared->name);
 	}
 	json_object_object_add(cmd, "modes", modes);
 	json_object_object_add(cmd, "options", arr);

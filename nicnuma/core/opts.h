@@ -79,6 +79,7 @@ struct nn_opt {
  * handler that parses one into nn_optstate.plan. Registered, not linked:
  * the group lives in a layer above this parser. */
 struct nn_opt_group {
+	const char *name;		/* its "group" in the option dump ("plan") */
 	const struct nn_opt *rows;	/* ended by { 0 } */
 	bool (*takes)(unsigned int groups, const struct nn_opt *o);
 	/* 0 parsed, 1 not the group's, -1 bad value (message printed) */
@@ -95,8 +96,8 @@ struct nn_cmd_desc {
 	const char *intro;	/* paragraphs between usage and "Options:" (may be NULL) */
 	const struct nn_opt *opts;
 	unsigned int groups;	/* the shared group's rows it takes (NN_GROUP_* of plan_opts.h) */
-	const char *group_title;/* heading of the plan options block in --help */
-	const char *group_note;	/* text after the plan options block (may be NULL) */
+	const char *group_title;/* --help heading of the shared options; NULL: among the command's own */
+	const char *group_note;	/* text after that block (may be NULL) */
 	const char *outro;	/* after the options: output, exit status, examples (may be NULL) */
 	const char *args;	/* positional arguments it takes ("[SNAPSHOT]"); NULL: none */
 	const char *stray;	/* hint for a stray argument (NULL: "see nicnuma NAME --help") */

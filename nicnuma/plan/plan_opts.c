@@ -143,6 +143,7 @@ static bool plan_takes(unsigned int groups, const struct nn_opt *o)
 }
 
 const struct nn_opt_group nn_plan_optgroup = {
+	.name = "plan",
 	.rows = nn_plan_optv,
 	.takes = plan_takes,
 	.parse = nn_plan_opt,
