@@ -13,6 +13,7 @@
 #include "nicnuma/core/fsroot.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/act/desired_io.h"
+#include "nicnuma/discover/coexist.h"
 
 /* "/etc/nicnuma/nicnuma.conf" -> dir "/etc/nicnuma", base "nicnuma.conf" */
 static int split(const char *path, char **dir, const char **base)
@@ -97,4 +98,29 @@ int nn_desired_remove(struct nn_ctx *ctx, const char *path)
 	err = unlinkat(dfd, base, 0) < 0 ? -errno : 0;
 	close(dfd);
 	return err;
+}
+
+bool nn_desired_watcher_keeps(struct nn_ctx *ctx, const struct nn_host *host, const struct nn_plan *plan)
+{
+	struct nn_desired d;
+	struct nn_plan dp;
+	const char **missing = NULL;
+	size_t len = 0, nmissing = 0;
+	char why[512], *text = NULL;
+	bool keeps = false;
+	int holder = 0;
+
+	if (nn_watch_lock_held(ctx, &holder) <= 0)
+		return false;
+	memset(&dp, 0, sizeof(dp));
+	nn_desired_init(&d);
+	if (!nn_read_file(&ctx->root, NN_DESIRED_PATH, &text, &len) &&
+	    !nn_desired_parse(NN_DESIRED_PATH, text, len, &d, why, sizeof(why)) &&
+	    !nn_desired_make_plan(&d, host, &dp, &missing, &nmissing))
+		keeps = nn_desired_keeps(&dp, plan);
+	free(missing);
+	free(text);
+	nn_plan_free(&dp);
+	nn_desired_free(&d);
+	return keeps;
 }

@@ -10,10 +10,10 @@
 #include "cli.h"
 #include "plan_opts.h"
 #include "nicnuma/act/apply.h"
+#include "nicnuma/act/desired_io.h"
 #include "nicnuma/act/observe.h"
 #include "nicnuma/discover/host.h"
 #include "nicnuma/discover/pcie.h"
-#include "nicnuma/plan/desired.h"
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/discover/coexist.h"
 
@@ -74,64 +74,6 @@ const struct nn_cmd_desc nn_desc_check = {
 "or narrower than its ports), 2 error (bad plan, plan for another host,\n"
 "unreadable tree).\n",
 };
-
-/* The planned NICs' IRQs nicnuma could not place by role (placed like queue
- * IRQs) and those the plan has no entry for at all. */
-static void print_roles(struct nn_ctx *ctx, const struct nn_host *host, const struct nn_plan *plan)
-{
-	size_t i, j, k, unknown = 0, unplaced = 0;
-
-	for (i = 0; i < plan->nnics; i++) {
-		const struct nn_nic *nic = nn_nic_find(host->nics, host->nnics, plan->nics[i].nic);
-
-		for (j = 0; nic && j < nic->nirqs; j++) {
-			bool found = false;
-
-			for (k = 0; k < plan->nirqs && !found; k++)
-				found = plan->irqs[k].irq == nic->irqs[j].irq;
-			unplaced += !found;
-		}
-		if (nic)
-			unknown += nn_nic_irqs_unknown_role(nic);
-	}
-	nn_print_uint(&ctx->out, PRINT_JSON, "unknown_role", NULL, unknown);
-	nn_print_uint(&ctx->out, PRINT_JSON, "unplaced", NULL, unplaced);
-	if (unknown)
-		nn_printf(&ctx->out, "%zu IRQ%s of no recognised role, placed like queue IRQs (see nicnuma nics)\n",
-			  unknown, unknown == 1 ? "" : "s");
-	if (unplaced)
-		nn_printf(&ctx->out, "%zu IRQ%s of the planned NICs not in the plan\n", unplaced,
-			  unplaced == 1 ? "" : "s");
-}
-
-/* Whether a running watcher keeps every value of @plan (nn_desired_keeps):
- * the desired state it reads, planned for @host as it plans it. Only when one
- * holds the lock; a desired state that cannot be read or parsed keeps
- * nothing (the watcher stays a warning; 'status' names what is wrong). */
-static bool watcher_keeps(struct nn_ctx *ctx, const struct nn_host *host, const struct nn_plan *plan)
-{
-	struct nn_desired d;
-	struct nn_plan dp;
-	const char **missing = NULL;
-	size_t len = 0, nmissing = 0;
-	char why[512], *text = NULL;
-	bool keeps = false;
-	int holder = 0;
-
-	if (nn_watch_lock_held(ctx, &holder) <= 0)
-		return false;
-	memset(&dp, 0, sizeof(dp));
-	nn_desired_init(&d);
-	if (!nn_read_file(&ctx->root, NN_DESIRED_PATH, &text, &len) &&
-	    !nn_desired_parse(NN_DESIRED_PATH, text, len, &d, why, sizeof(why)) &&
-	    !nn_desired_make_plan(&d, host, &dp, &missing, &nmissing))
-		keeps = nn_desired_keeps(&dp, plan);
-	free(missing);
-	free(text);
-	nn_plan_free(&dp);
-	nn_desired_free(&d);
-	return keeps;
-}
 
 int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 {
@@ -194,7 +136,7 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	/* Other owners of IRQ placement: warnings (exit 1), never a refusal.
 	 * The watcher is one only for a plan it does not keep. */
 	if (nn_coexist_gate(ctx, &host, popts.nics, popts.nnics,
-			    watcher_keeps(ctx, &host, &plan) ? NN_COEXIST_NO_WATCHER : 0, true))
+			    nn_desired_watcher_keeps(ctx, &host, &plan) ? NN_COEXIST_NO_WATCHER : 0, true))
 		goto out;
 	err = nn_check_run(ctx, &plan, &rep);
 	if (err < 0) {
@@ -213,7 +155,7 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	nn_print_string(&ctx->out, PRINT_ANY, "plan", "plan: %s\n",
 			plan_file ? plan_file : "fresh (locality rule)");
 	nn_check_print(ctx, &rep);
-	print_roles(ctx, &host, &plan);
+	nn_plan_print_roles(&ctx->out, &host, &plan);
 	if (traffic > 0) {
 		nn_open_object(&ctx->out, "traffic");
 		nn_printf(&ctx->out, "\ntraffic: where the packet work ran over %g s\n", traffic);
