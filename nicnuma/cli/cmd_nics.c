@@ -48,11 +48,13 @@ const struct nn_cmd_desc nn_desc_nics = {
 "Global options --root DIR and --json go before or after the command. The JSON\n"
 "document has \"nics\" (one object per device, with \"irqs\" and \"pcie\": see\n"
 "docs/discovery.md), \"irqbalance\" (whether it runs: it rewrites IRQ\n"
-"affinities) and \"warnings\".\n"
+"affinities), \"warnings\" and, when there are any, \"notes\" (a down NIC's\n"
+"vectors without IRQs yet, ports sharing a PCI function, a sub-function).\n"
 "\n"
-"Exit status: 0 clean, 1 printed with warnings (a missing or malformed file, an\n"
-"IRQ without /proc/irq/N, sysfs and netlink/ethtool disagreeing), 2 error (an\n"
-"unknown IFNAME, no CPU list, bad option).\n",
+"Exit status: 0 clean (notes too), 1 printed with warnings (a missing or\n"
+"malformed file, an IRQ of an up NIC without /proc/irq/N, sysfs and\n"
+"netlink/ethtool disagreeing), 2 error (an unknown IFNAME, no CPU list, bad\n"
+"option).\n",
 };
 
 static const char *dir_name(enum nn_qdir d)
