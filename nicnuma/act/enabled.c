@@ -156,3 +156,12 @@ int nn_enabled_note_log(struct nn_ctx *ctx, struct nn_enabled *e, const struct n
 	}
 	return nn_enabled_write(ctx, e);
 }
+
+bool nn_enabled_on(struct nn_ctx *ctx)
+{
+	struct nn_enabled en = { 0 };
+	bool on = !nn_enabled_read(ctx, &en) && en.enabled;
+
+	nn_enabled_free(&en);
+	return on;
+}
