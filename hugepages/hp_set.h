@@ -55,6 +55,11 @@ int nn_hugepages_release(struct nn_ctx *ctx, struct nn_undo *undo, int node,
 int nn_hugepages_set_many(struct nn_ctx *ctx, struct nn_undo *undo, const struct nn_hp_state *st,
 			  const struct nn_plan_hugepages *want, size_t n, int flags,
 			  struct nn_hp_result *res);
+/* The error of a failed nn_hugepages_set_many (-errno @err, not a
+ * shortfall): the nr_hugepages file of the pool it stopped at. */
+void nn_hp_set_many_error(struct nn_ctx *ctx, const struct nn_hp_state *st,
+			  const struct nn_plan_hugepages *want, const struct nn_hp_result *res, size_t n,
+			  int err);
 
 /* Boot arguments for the pools of @size_kb: each node in @res at its target,
  * every other node at what it holds now. Length, or -errno as

@@ -200,12 +200,7 @@ static int sample(struct nn_ctx *ctx, const struct check_opts *o, bool live_line
 		err = nn_pm_snapshot_read(ctx, &cn, &o->th, o->pids[i], &r);
 		if (err) {
 			failed = true;
-			nn_open_object(&ctx->out, NULL);
-			nn_print_int(&ctx->out, PRINT_JSON, "pid", NULL, o->pids[i]);
-			nn_print_string(&ctx->out, PRINT_JSON, "error", NULL,
-					err == -ENOENT || err == -ESRCH ? "no such process" :
-					strerror(-err));
-			nn_close_object(&ctx->out);
+			nn_pm_error_print(&ctx->out, o->pids[i], err);
 			nn_pm_snapshot_free(&r);
 			continue;
 		}

@@ -2,7 +2,6 @@
 /* cmd_hugepages.c - "nicnuma hugepages show|reserve|release": per-node
  * hugepage pools, reserved and given back reversibly */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,17 +289,7 @@ static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 	if (shortfall) {
 		nn_hp_shortfall_print(o, &st, res, n, size_kb, co.partial, release);
 	} else if (err) {
-		char path[PATH_MAX];
-		size_t last = 0;
-
-		/* set_many stops at the failing pool: the last one it touched. */
-		for (i = 0; i < n; i++)
-			if (res[i].changed)
-				last = i;
-		if (nn_hp_pool_path(st.numa, want[last].node, size_kb, "nr_hugepages",
-				    path, sizeof(path)))
-			path[0] = '\0';
-		nn_err(ctx, "%s: %s; every node put back", path, strerror(-err));
+		nn_hp_set_many_error(ctx, &st, want, res, n, err);
 	}
 
 	/* A mount only where the pages are (all of them, or --partial's share). */

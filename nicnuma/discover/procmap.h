@@ -188,5 +188,7 @@ void nn_pm_snapshot_free(struct nn_pm_snapshot *s);
 struct nn_out;
 void nn_pm_report_print(struct nn_out *o, const struct nn_pm_snapshot *r);
 void nn_pm_line_print(struct nn_out *o, const struct nn_pm_snapshot *r, const char *stamp);
+/* A process that could not be read (-errno @err): {"pid","error"}, JSON only. */
+void nn_pm_error_print(struct nn_out *o, int pid, int err);
 
 #endif

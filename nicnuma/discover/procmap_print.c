@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* procmap_print.c - a process's placement report ("check --pid"): table, JSON and the --watch line */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "nicnuma/core/print.h"
 #include "nicnuma/core/strbuf.h"
@@ -190,4 +192,14 @@ void nn_pm_line_print(struct nn_out *o, const struct nn_pm_snapshot *r, const ch
 		nn_printf(o, " | ");
 	print_verdicts(o, &r->v, true);
 	nn_printf(o, "\n");
+}
+
+void nn_pm_error_print(struct nn_out *o, int pid, int err)
+{
+	nn_open_object(o, NULL);
+	nn_print_int(o, PRINT_JSON, "pid", NULL, pid);
+	nn_print_string(o, PRINT_JSON, "error", NULL,
+			err == -ENOENT || err == -ESRCH ? "no such process" :
+			strerror(-err));
+	nn_close_object(o);
 }
