@@ -15,6 +15,10 @@
 #include "nicnuma/core/fsroot.h"
 #include "nicnuma/state/tx.h"
 #include "nicnuma/act/change_kinds.h"
+#include "nicnuma/act/persist.h"
+#include "nicnuma/core/print.h"
+#include "nicnuma/core/strbuf.h"
+#include "nicnuma/core/trust.h"
 
 #define ENABLED_NAME "enabled.json"
 
@@ -164,4 +168,86 @@ bool nn_enabled_on(struct nn_ctx *ctx)
 
 	nn_enabled_free(&en);
 	return on;
+}
+
+/* Before anything is written: the binary the unit's ExecStart= names, which
+ * systemd runs as root at every start, must be one nobody but root could
+ * have written (nn_trusted_file, the rule irqbalance's binary follows). On a
+ * fake root the unit is never started, so it is not asked there. */
+int nn_enable_exe(struct nn_ctx *ctx, char *exe, size_t size)
+{
+	char why[512];
+
+	if (nn_self_exe(exe, size))
+		snprintf(exe, size, "/usr/sbin/nicnuma");
+	if (!nn_root_is_live(&ctx->root) || !nn_trusted_file(&ctx->root, exe, why, sizeof(why)))
+		return 0;
+	nn_err(ctx, "enable: refusing to write a unit that runs %s as root at every start: %s; "
+	       "install nicnuma and run the installed /usr/sbin/nicnuma enable", exe, why);
+	return -1;
+}
+
+/* enable's step 3, the unit (enabled.h). Returns 0, or 1 when it was skipped with a warning. */
+int nn_enable_unit(struct nn_ctx *ctx, const char *exe, bool conflicts_irqbalance, bool no_start,
+		   struct nn_enabled *en)
+{
+	struct nn_unit_opts uo = { 0 };
+	struct nn_sb sb = NN_SB_INIT;
+	char packaged[256];
+	const char *action = "failed";
+	bool written = false;
+	int err = 0, ret = 0;
+
+	nn_open_object(&ctx->out, "unit");
+	/* Always written: it overrides a packaged unit with this host's
+	 * specifics (its binary, Conflicts=irqbalance.service). */
+	if (nn_watch_unit_packaged(ctx, packaged, sizeof(packaged)))
+		nn_printf(&ctx->out, "unit: overrides the packaged %s\n", packaged);
+	uo.exe = exe;
+	uo.conflicts_irqbalance = conflicts_irqbalance;
+	uo.notify = nn_watch_notify_supported();
+	err = nn_watch_unit_text(&uo, &sb);
+	if (!err)
+		err = nn_watch_unit_write(ctx, sb.buf, sb.len);
+	if (err) {
+		nn_err(ctx, "cannot write %s: %s", NN_WATCH_UNIT_PATH, strerror(-err));
+		ret = -1;
+		goto out;
+	}
+	written = true;
+	free(en->unit);
+	en->unit = strdup(NN_WATCH_UNIT_PATH);
+	nn_printf(&ctx->out, "unit: wrote %s\n", NN_WATCH_UNIT_PATH);
+	if (!nn_root_is_live(&ctx->root)) {
+		action = "not touched (fake root)";
+	} else if (!nn_systemd_booted(ctx)) {
+		action = "skipped: systemd is not PID 1";
+		nn_warn(ctx, NN_WATCH_UNIT, "systemd is not PID 1: the unit is written but not "
+			"enabled; run 'nicnuma watch' from the init system instead");
+		ret = 1;
+	} else {
+		err = nn_systemctl(ctx, "daemon-reload", NULL, false);
+		if (!err)
+			err = nn_systemctl(ctx, no_start ? "enable" : "restart", NULL, true);
+		if (!err && !no_start)
+			err = nn_systemctl(ctx, "enable", NULL, true);
+		action = no_start ? "enabled (not started: --no-start)" : "enabled and started";
+		if (err) {
+			nn_err(ctx, "systemctl on %s failed (%s%d); see journalctl -u %s",
+			       NN_WATCH_UNIT, err < 0 ? "errno " : "status ", err < 0 ? -err : err,
+			       NN_WATCH_UNIT);
+			action = "failed";
+			ret = -1;
+		}
+	}
+	nn_printf(&ctx->out, "unit: %s\n", action);
+out:
+	nn_print_string(&ctx->out, PRINT_JSON, "path", NULL, written ? NN_WATCH_UNIT_PATH :
+			packaged[0] ? packaged : NULL);
+	nn_print_bool(&ctx->out, PRINT_JSON, "written", NULL, written);
+	nn_print_bool(&ctx->out, PRINT_JSON, "packaged", NULL, packaged[0] != '\0');
+	nn_print_string(&ctx->out, PRINT_JSON, "action", NULL, ret < 0 ? "failed" : action);
+	nn_close_object(&ctx->out);
+	nn_sb_free(&sb);
+	return ret;
 }

@@ -12,6 +12,7 @@
 #define NICNUMA_ENABLED_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct nn_ctx;
 struct nn_undo;
@@ -38,5 +39,19 @@ int nn_enabled_log(struct nn_ctx *ctx, const struct nn_enabled *e, struct nn_tx 
 /* After an apply with the log: records its name in @e (and on disk) the first
  * time it was saved. */
 int nn_enabled_note_log(struct nn_ctx *ctx, struct nn_enabled *e, const struct nn_undo *u);
+
+/* enable's first step, before anything is written: the binary the unit's
+ * ExecStart= will name (this one, else /usr/sbin/nicnuma) into @exe, and on a
+ * live root the check that nobody but root could have written it. 0, or -1
+ * with the refusal printed. */
+int nn_enable_exe(struct nn_ctx *ctx, char *exe, size_t size);
+/* enable's last step: the nicnuma-watch unit running @exe written (it
+ * overrides a packaged one; Conflicts=irqbalance.service with
+ * @conflicts_irqbalance) and, on a live host under systemd, reloaded,
+ * enabled and (unless @no_start) restarted; @e->unit names it once written.
+ * Printed (JSON "unit"). 0, 1 when skipped with a warning (systemd is not
+ * PID 1), -1 failed (message printed). */
+int nn_enable_unit(struct nn_ctx *ctx, const char *exe, bool conflicts_irqbalance, bool no_start,
+		   struct nn_enabled *e);
 
 #endif

@@ -12,6 +12,7 @@
 #include "nicnuma/act/layout_write.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fileio.h"
+#include "nicnuma/core/print.h"
 #include "nicnuma/core/unitfile.h"
 #include "nicnuma/plan/layout.h"
 
@@ -181,4 +182,65 @@ char *nn_layout_find_numactl(struct nn_ctx *ctx)
 	nn_warn(ctx, "numactl", "not installed here; the units name /usr/bin/numactl "
 		"(install the numactl package where they run)");
 	return strdup("/usr/bin/numactl");
+}
+
+int nn_layout_emit(struct nn_ctx *ctx, const char *out, bool dry_run, bool force,
+		   const struct nn_layout *l, const struct nn_unit_file *files, size_t nfiles)
+{
+	struct nn_out *o = &ctx->out;
+	const char *dir = out ? out : "";
+	int outfd = -1, err = 0;
+	size_t i;
+
+	if (out && !dry_run) {
+		outfd = nn_layout_out_open(out);
+		if (outfd < 0) {
+			nn_err(ctx, "--out %s: %s", out, outfd == -EINVAL ?
+			       "cannot create it ('..' in a new directory)" : strerror(-outfd));
+			return outfd;
+		}
+		/* Check every target first: all files or none. */
+		for (i = 0; i < nfiles && !err; i++)
+			err = nn_layout_check_target(ctx, outfd, out, &files[i], force);
+		if (err)
+			goto out;
+	}
+	nn_open_array(o, "files");
+	for (i = 0; i < nfiles; i++) {
+		char *path;
+
+		if (asprintf(&path, "%s%s%s", dir, *dir ? "/" : "", files[i].path) < 0) {
+			err = -ENOMEM;
+			break;
+		}
+		nn_open_object(o, NULL);
+		nn_print_string(o, PRINT_JSON, "path", NULL, path);
+		if (dry_run) {
+			nn_print_string(o, PRINT_JSON, "content", NULL, files[i].content);
+			nn_printf(o, "\n--- %s ---\n", path);
+			nn_print_block(o, files[i].content);
+		} else {
+			err = nn_layout_write_unit(outfd, &files[i]);
+			if (err)
+				nn_err(ctx, "cannot write %s: %s", path, err == -ELOOP || err == -ENOTDIR ?
+				       "a symlink or file is in the way of its directory" : strerror(-err));
+			else
+				nn_printf(o, "%s %s\n", i ? "wrote" : "\nwrote", path);
+			nn_print_bool(o, PRINT_JSON, "written", NULL, !err);
+		}
+		nn_close_object(o);
+		free(path);
+		if (err)
+			break;
+	}
+	nn_close_array(o);
+	if (!err && out)
+		nn_layout_warn_stale(ctx, out, l);
+	if (!err && !dry_run && !o->json)
+		nn_printf(o, "next: systemctl daemon-reload && systemctl enable --now %s@<node>.service\n",
+			  l->service);
+out:
+	if (outfd >= 0)
+		close(outfd);
+	return err;
 }

@@ -10,6 +10,7 @@
 #define NICNUMA_ACT_LAYOUT_WRITE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct nn_ctx;
 struct nn_layout;
@@ -32,6 +33,12 @@ int nn_layout_write_unit(int outfd, const struct nn_unit_file *f);
 /* Warns about drop-ins in @dir of instances not in @l (an old instance
  * would pick them up). */
 void nn_layout_warn_stale(struct nn_ctx *ctx, const char *dir, const struct nn_layout *l);
+/* The files of a layout: with @dry_run shown (path and content), else
+ * written into @out (every target checked first: all files or none), each
+ * listed on ctx->out; then stale drop-ins in @out warned about and, in text,
+ * the systemctl line to run next. 0 or a negative errno, message printed. */
+int nn_layout_emit(struct nn_ctx *ctx, const char *out, bool dry_run, bool force,
+		   const struct nn_layout *l, const struct nn_unit_file *files, size_t nfiles);
 /* numactl as systemd will find it: the first of /usr/bin, /usr/local/bin,
  * /bin, /usr/sbin holding it; else /usr/bin/numactl with a warning.
  * malloc'd, NULL on ENOMEM. */

@@ -71,35 +71,6 @@ const struct nn_cmd_desc nn_desc_check = {
 "unreadable tree).\n",
 };
 
-/* The planned NICs' IRQs nicnuma could not place by role (placed like queue
- * IRQs) and those the plan has no entry for at all. */
-static void print_roles(struct nn_ctx *ctx, const struct nn_host *host, const struct nn_plan *plan)
-{
-	size_t i, j, k, unknown = 0, unplaced = 0;
-
-	for (i = 0; i < plan->nnics; i++) {
-		const struct nn_nic *nic = nn_nic_find(host->nics, host->nnics, plan->nics[i].nic);
-
-		for (j = 0; nic && j < nic->nirqs; j++) {
-			bool found = false;
-
-			for (k = 0; k < plan->nirqs && !found; k++)
-				found = plan->irqs[k].irq == nic->irqs[j].irq;
-			unplaced += !found;
-		}
-		if (nic)
-			unknown += nn_nic_irqs_unknown_role(nic);
-	}
-	nn_print_uint(&ctx->out, PRINT_JSON, "unknown_role", NULL, unknown);
-	nn_print_uint(&ctx->out, PRINT_JSON, "unplaced", NULL, unplaced);
-	if (unknown)
-		nn_printf(&ctx->out, "%zu IRQ%s of no recognised role, placed like queue IRQs (see nicnuma nics)\n",
-			  unknown, unknown == 1 ? "" : "s");
-	if (unplaced)
-		nn_printf(&ctx->out, "%zu IRQ%s of the planned NICs not in the plan\n", unplaced,
-			  unplaced == 1 ? "" : "s");
-}
-
 int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct nn_plan_opts popts = { 0 };
@@ -178,7 +149,7 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	nn_print_string(&ctx->out, PRINT_ANY, "plan", "plan: %s\n",
 			plan_file ? plan_file : "fresh (locality rule)");
 	nn_check_print(ctx, &rep);
-	print_roles(ctx, &host, &plan);
+	nn_plan_print_roles(&ctx->out, &host, &plan);
 	if (traffic > 0) {
 		nn_open_object(&ctx->out, "traffic");
 		nn_printf(&ctx->out, "\ntraffic: where the packet work ran over %g s\n", traffic);

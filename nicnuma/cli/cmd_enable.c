@@ -9,7 +9,6 @@
 #include "plan_opts.h"
 #include "nicnuma/act/pipeline.h"
 #include "nicnuma/core/strbuf.h"
-#include "nicnuma/core/trust.h"
 #include "nicnuma/discover/coexist.h"
 #include "nicnuma/act/desired_io.h"
 #include "nicnuma/act/enabled.h"
@@ -116,88 +115,6 @@ static int parse(struct nn_ctx *ctx, int argc, char **argv, struct enable_args *
 	return 0;
 }
 
-/* Before anything is written: the binary the unit's ExecStart= names, which
- * systemd runs as root at every start, must be one nobody but root could
- * have written (nn_trusted_file, the rule irqbalance's binary follows). On a
- * fake root the unit is never started, so it is not asked there. */
-static int exe_step(struct nn_ctx *ctx, struct enable_args *a)
-{
-	char why[512];
-
-	if (nn_self_exe(a->exe, sizeof(a->exe)))
-		snprintf(a->exe, sizeof(a->exe), "/usr/sbin/nicnuma");
-	if (!nn_root_is_live(&ctx->root) || !nn_trusted_file(&ctx->root, a->exe, why, sizeof(why)))
-		return 0;
-	nn_err(ctx, "enable: refusing to write a unit that runs %s as root at every start: %s; "
-	       "install nicnuma and run the installed /usr/sbin/nicnuma enable", a->exe, why);
-	return -1;
-}
-
-/* Step 3: the unit. Returns 0, or 1 when it was skipped with a warning. */
-static int unit_step(struct nn_ctx *ctx, const struct enable_args *a, const struct nn_desired *d,
-		     struct nn_enabled *en)
-{
-	struct nn_unit_opts uo = { 0 };
-	struct nn_sb sb = NN_SB_INIT;
-	char packaged[256];
-	const char *action = "failed";
-	bool written = false;
-	int err = 0, ret = 0;
-
-	nn_open_object(&ctx->out, "unit");
-	/* Always written: it overrides a packaged unit with this host's
-	 * specifics (its binary, Conflicts=irqbalance.service). */
-	if (nn_watch_unit_packaged(ctx, packaged, sizeof(packaged)))
-		nn_printf(&ctx->out, "unit: overrides the packaged %s\n", packaged);
-	uo.exe = a->exe;
-	uo.conflicts_irqbalance = d->irqbalance == NN_DIRQB_STOP;
-	uo.notify = nn_watch_notify_supported();
-	err = nn_watch_unit_text(&uo, &sb);
-	if (!err)
-		err = nn_watch_unit_write(ctx, sb.buf, sb.len);
-	if (err) {
-		nn_err(ctx, "cannot write %s: %s", NN_WATCH_UNIT_PATH, strerror(-err));
-		ret = -1;
-		goto out;
-	}
-	written = true;
-	free(en->unit);
-	en->unit = strdup(NN_WATCH_UNIT_PATH);
-	nn_printf(&ctx->out, "unit: wrote %s\n", NN_WATCH_UNIT_PATH);
-	if (!nn_root_is_live(&ctx->root)) {
-		action = "not touched (fake root)";
-	} else if (!nn_systemd_booted(ctx)) {
-		action = "skipped: systemd is not PID 1";
-		nn_warn(ctx, NN_WATCH_UNIT, "systemd is not PID 1: the unit is written but not "
-			"enabled; run 'nicnuma watch' from the init system instead");
-		ret = 1;
-	} else {
-		err = nn_systemctl(ctx, "daemon-reload", NULL, false);
-		if (!err)
-			err = nn_systemctl(ctx, a->no_start ? "enable" : "restart", NULL, true);
-		if (!err && !a->no_start)
-			err = nn_systemctl(ctx, "enable", NULL, true);
-		action = a->no_start ? "enabled (not started: --no-start)" : "enabled and started";
-		if (err) {
-			nn_err(ctx, "systemctl on %s failed (%s%d); see journalctl -u %s",
-			       NN_WATCH_UNIT, err < 0 ? "errno " : "status ", err < 0 ? -err : err,
-			       NN_WATCH_UNIT);
-			action = "failed";
-			ret = -1;
-		}
-	}
-	nn_printf(&ctx->out, "unit: %s\n", action);
-out:
-	nn_print_string(&ctx->out, PRINT_JSON, "path", NULL, written ? NN_WATCH_UNIT_PATH :
-			packaged[0] ? packaged : NULL);
-	nn_print_bool(&ctx->out, PRINT_JSON, "written", NULL, written);
-	nn_print_bool(&ctx->out, PRINT_JSON, "packaged", NULL, packaged[0] != '\0');
-	nn_print_string(&ctx->out, PRINT_JSON, "action", NULL, ret < 0 ? "failed" : action);
-	nn_close_object(&ctx->out);
-	nn_sb_free(&sb);
-	return ret;
-}
-
 /* enable's run: its options, the desired state and the record (the
  * pipeline's @arg). */
 struct enable_run {
@@ -279,7 +196,7 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 		ret = err > 0 ? NN_EXIT_OK : NN_EXIT_ERROR;
 		goto out;
 	}
-	if (exe_step(ctx, &r.a))
+	if (nn_enable_exe(ctx, r.a.exe, sizeof(r.a.exe)))
 		goto out;
 	/* The running watcher is ours: enable restarts it (NO_WATCHER). */
 	pl.tx = r.a.dry_run ? NULL : &tx;
@@ -304,7 +221,7 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 			r.en.snapshot);
 	/* the watcher must be able to take the state lock at once */
 	nn_tx_unlock(&tx);
-	u = unit_step(ctx, &r.a, &r.d, &r.en);
+	u = nn_enable_unit(ctx, r.a.exe, r.d.irqbalance == NN_DIRQB_STOP, r.a.no_start, &r.en);
 	if (nn_enabled_write(ctx, &r.en) || u < 0)
 		ret = NN_EXIT_ERROR;
 	else if (u > 0 && ret == NN_EXIT_OK)

@@ -3,16 +3,16 @@
  * systemd template unit and a drop-in per instance.
  *
  * Discovery and the plan say which cores take queue IRQs and which are
- * housekeeping; nicnuma/plan/layout.c turns that into instances and
- * nicnuma/plan/layout_units.c into unit text. This file only parses options,
- * prints the layout and writes the files (atomically, never over a file that
- * nicnuma did not generate unless --force).
+ * housekeeping; nicnuma/plan/layout.c turns that into instances,
+ * nicnuma/plan/layout_units.c into unit text and layout_print.c into the
+ * report; nicnuma/act/layout_write.c writes the files (atomically, never over
+ * a file that nicnuma did not generate unless --force). This file only parses
+ * options and runs those steps.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "plan_opts.h"
@@ -151,171 +151,6 @@ static int parse_args(struct nn_ctx *ctx, int argc, char **argv, struct layout_a
 	return 0;
 }
 
-static const char *irq_text(char *buf, size_t size, const char *irq, bool shared)
-{
-	snprintf(buf, size, "%s %s", irq, shared ? "shared" : "left out");
-	return buf;
-}
-
-static void print_layout(struct nn_ctx *ctx, const struct nn_layout *l, bool numactl)
-{
-	struct nn_out *o = &ctx->out;
-	size_t i, k;
-
-	nn_open_object(o, "layout");
-	nn_print_string(o, PRINT_ANY, "service", "layout: service %s", l->service);
-	nn_print_uint(o, PRINT_ANY, "ninstances", ", %llu instance(s)", l->ninst);
-	nn_print_string(o, PRINT_ANY, "numa_binding", ", memory bound by %s",
-			numactl ? "numactl" : "systemd");
-	nn_print_cpuset(o, PRINT_ANY, "housekeeping", ", housekeeping CPUs %s\n", &l->housekeeping);
-	nn_print_bool(o, PRINT_JSON, "dpdk", NULL, l->dpdk);
-	nn_printf(o, "  %-20s %-5s %-14s %-16s %-24s %s\n", "UNIT", "NODE", "CPUS",
-		  "QUEUE-IRQ CORES", "NICS", "HUGEPAGES");
-	nn_open_array(o, "instances");
-	for (i = 0; i < l->ninst; i++) {
-		const struct nn_layout_instance *in = &l->inst[i];
-		char *irq = nn_cpuset_format_list(&in->irq_cores);
-		char irqtxt[96];
-		struct nn_sb nics = NN_SB_INIT, hp = NN_SB_INIT;
-
-		nn_open_object(o, NULL);
-		nn_print_string(o, PRINT_ANY, "unit", "  %-20s", in->unit);
-		nn_print_int(o, PRINT_ANY, "node", " %-5lld", in->node);
-		nn_print_cpuset(o, PRINT_ANY, "cpus", " %-14s", &in->cpus);
-		nn_print_cpuset(o, PRINT_JSON, "node_cpus", NULL, &in->node_cpus);
-		nn_print_cpuset(o, PRINT_JSON, "housekeeping", NULL, &in->housekeeping);
-		nn_print_cpuset(o, PRINT_JSON, "irq_cores", NULL, &in->irq_cores);
-		nn_print_bool(o, PRINT_JSON, "irq_cores_included", NULL, in->irq_cores_included);
-		if (irq && *irq)
-			nn_printf(o, " %-16s", irq_text(irqtxt, sizeof(irqtxt), irq,
-							 in->irq_cores_included));
-		else
-			nn_printf(o, " %-16s", "-");
-		free(irq);
-		nn_open_array(o, "nics");
-		for (k = 0; k < in->nnics; k++) {
-			const struct nn_layout_nic *ln = &in->nics[k];
-
-			nn_open_object(o, NULL);
-			nn_print_string(o, PRINT_JSON, "name", NULL, ln->name);
-			nn_print_string(o, PRINT_JSON, "pci", NULL, ln->pci);
-			nn_print_opt_int(o, PRINT_JSON, "rx_queues", NULL, ln->rx_queues, NULL);
-			nn_print_opt_int(o, PRINT_JSON, "tx_queues", NULL, ln->tx_queues, NULL);
-			nn_print_uint(o, PRINT_JSON, "queue_irqs", NULL, ln->queue_irqs);
-			nn_print_cpuset(o, PRINT_JSON, "irq_cpus", NULL, &ln->irq_cpus);
-			nn_print_opt_int(o, PRINT_JSON, "numa_node", NULL, ln->node, NULL);
-			nn_print_bool(o, PRINT_JSON, "locality_assumed", NULL, ln->locality_assumed);
-			nn_close_object(o);
-			nn_sb_printf(&nics, "%s%s", k ? "," : "", ln->name);
-		}
-		nn_close_array(o);
-		nn_printf(o, " %-24s", in->nnics && nn_sb_str(&nics) ? nn_sb_str(&nics) : "-");
-		nn_open_array(o, "hugepages");
-		for (k = 0; k < in->nhugepages; k++) {
-			nn_open_object(o, NULL);
-			nn_print_uint(o, PRINT_JSON, "size_kb", NULL, in->hugepages[k].size_kb);
-			nn_print_int(o, PRINT_JSON, "pages", NULL, in->hugepages[k].pages);
-			nn_close_object(o);
-			nn_sb_printf(&hp, "%s%ldx%lukB", k ? "," : "", in->hugepages[k].pages,
-				     in->hugepages[k].size_kb);
-		}
-		nn_close_array(o);
-		nn_print_uint(o, PRINT_JSON, "hugepage_bytes", NULL, in->hugepage_bytes);
-		nn_printf(o, " %s\n", in->nhugepages && nn_sb_str(&hp) ? nn_sb_str(&hp) : "-");
-		nn_sb_free(&nics);
-		nn_sb_free(&hp);
-		nn_print_cpuset(o, PRINT_JSON, "isolated", NULL, &in->isolated);
-		if (!nn_cpuset_empty(&in->isolated)) {
-			nn_printf(o, "  %-20s ", "");
-			nn_print_cpuset(o, PRINT_FP, NULL, l->dpdk ?
-					"isolated CPUs %s: the DPDK instance runs on them\n" :
-					!nn_cpuset_intersects(&in->cpus, &in->isolated) ?
-					"isolated CPUs %s: left out (not a DPDK instance)\n" :
-					"isolated CPUs %s: the only ones left, the instance runs on them\n",
-					&in->isolated);
-		}
-		if (l->dpdk) {
-			char *eal = nn_layout_eal_string(in);
-
-			nn_printf(o, "  %-20s ", "");
-			nn_print_string(o, PRINT_ANY, "eal_args", "EAL: %s\n", eal);
-			free(eal);
-		} else {
-			nn_print_null(o, PRINT_JSON, "eal_args", NULL);
-		}
-		nn_close_object(o);
-	}
-	nn_close_array(o);
-	nn_open_array(o, "unplaced_nics");
-	for (i = 0; i < l->nunplaced; i++) {
-		nn_print_string(o, PRINT_JSON, NULL, NULL, l->unplaced[i]);
-		nn_printf(o, "%s  %s\n", i ? "" : "NICs without an instance:\n", l->unplaced[i]);
-	}
-	nn_close_array(o);
-	nn_close_object(o);
-}
-
-static int emit_files(struct nn_ctx *ctx, const struct layout_args *a, const struct nn_layout *l,
-		      struct nn_unit_file *files, size_t nfiles)
-{
-	struct nn_out *o = &ctx->out;
-	const char *dir = a->out ? a->out : "";
-	int outfd = -1, err = 0;
-	size_t i;
-
-	if (a->out && !a->dry_run) {
-		outfd = nn_layout_out_open(a->out);
-		if (outfd < 0) {
-			nn_err(ctx, "--out %s: %s", a->out, outfd == -EINVAL ?
-			       "cannot create it ('..' in a new directory)" : strerror(-outfd));
-			return outfd;
-		}
-		/* Check every target first: all files or none. */
-		for (i = 0; i < nfiles && !err; i++)
-			err = nn_layout_check_target(ctx, outfd, a->out, &files[i], a->force);
-		if (err)
-			goto out;
-	}
-	nn_open_array(o, "files");
-	for (i = 0; i < nfiles; i++) {
-		char *path;
-
-		if (asprintf(&path, "%s%s%s", dir, *dir ? "/" : "", files[i].path) < 0) {
-			err = -ENOMEM;
-			break;
-		}
-		nn_open_object(o, NULL);
-		nn_print_string(o, PRINT_JSON, "path", NULL, path);
-		if (a->dry_run) {
-			nn_print_string(o, PRINT_JSON, "content", NULL, files[i].content);
-			nn_printf(o, "\n--- %s ---\n", path);
-			nn_print_block(o, files[i].content);
-		} else {
-			err = nn_layout_write_unit(outfd, &files[i]);
-			if (err)
-				nn_err(ctx, "cannot write %s: %s", path, err == -ELOOP || err == -ENOTDIR ?
-				       "a symlink or file is in the way of its directory" : strerror(-err));
-			else
-				nn_printf(o, "%s %s\n", i ? "wrote" : "\nwrote", path);
-			nn_print_bool(o, PRINT_JSON, "written", NULL, !err);
-		}
-		nn_close_object(o);
-		free(path);
-		if (err)
-			break;
-	}
-	nn_close_array(o);
-	if (!err && a->out)
-		nn_layout_warn_stale(ctx, a->out, l);
-	if (!err && !a->dry_run && !o->json)
-		nn_printf(o, "next: systemctl daemon-reload && systemctl enable --now %s@<node>.service\n",
-			  l->service);
-out:
-	if (outfd >= 0)
-		close(outfd);
-	return err;
-}
-
 int nn_cmd_layout(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct layout_args a;
@@ -393,8 +228,8 @@ int nn_cmd_layout(struct nn_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	nn_open_object(&ctx->out, NULL);
-	print_layout(ctx, &l, a.numactl);
-	err = emit_files(ctx, &a, &l, files, nfiles);
+	nn_layout_print(&ctx->out, &l, a.numactl);
+	err = nn_layout_emit(ctx, a.out, a.dry_run, a.force, &l, files, nfiles);
 	nn_print_warnings(ctx);
 	nn_close_object(&ctx->out);
 	status = nn_cli_status(ctx, err);

@@ -140,8 +140,10 @@ int main(int argc, char **argv)
 	struct nn_ctx ctx;
 	char **nargv;
 
+	/* the planning options, shared by the commands that plan */
+	nn_opt_share(&nn_plan_optgroup);
 	/* Global options may stand anywhere before "--": take them out so each
-	 * command's parser (opts.c) sees only its own. */
+	 * command's parser (core/opts.c) sees only its own. */
 	nargv = calloc((size_t)argc + 1, sizeof(*nargv));
 	if (!nargv) {
 		nn_fprintf_text(stderr, "nicnuma: out of memory\n");

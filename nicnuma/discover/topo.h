@@ -94,6 +94,12 @@ int nn_topo_discover(struct nn_ctx *ctx, struct nn_topo *topo);
  * the file reads on a 512-CPU host. */
 int nn_topo_discover_basic(struct nn_ctx *ctx, struct nn_topo *topo);
 void nn_topo_free(struct nn_topo *topo);
+/* The report of "nicnuma topo" on @o (topo_print.c): the online CPUs, the
+ * nodes and their distances, the CPUs (@cpus: the per-CPU table too; JSON
+ * has it always), the kernel's NUMA knobs and the isolated CPUs. 0 or
+ * -ENOMEM. */
+struct nn_out;
+int nn_topo_print(struct nn_out *o, const struct nn_topo *t, bool cpus);
 
 /* ---- node questions (topo_facts.c, pure): one answer each ----
  *

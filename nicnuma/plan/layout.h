@@ -86,6 +86,11 @@ int nn_layout_make(const struct nn_host *host, const struct nn_plan *plan,
 		   const struct nn_layout_opts *opts, struct nn_layout *out,
 		   char *why, size_t whylen);
 void nn_layout_free(struct nn_layout *l);
+/* The layout on @o (layout_print.c): a line on the service, one row per
+ * instance (unit, node, CPUs, queue-IRQ cores, NICs, hugepages, isolated
+ * CPUs, EAL arguments) and the NICs without an instance; JSON "layout". */
+struct nn_out;
+void nn_layout_print(struct nn_out *o, const struct nn_layout *l, bool numactl);
 void nn_layout_opts_free(struct nn_layout_opts *o);
 
 struct nn_layout_render_opts {

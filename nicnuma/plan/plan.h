@@ -206,6 +206,17 @@ int nn_qbind_parse(const char *s, unsigned int *bit);
 const char *nn_rss_policy_name(enum nn_rss_policy p);
 int nn_rss_policy_parse(const char *s, enum nn_rss_policy *p);
 
+/* The report of "nicnuma plan" on ctx->out (plan_print.c): with JSON the
+ * plan object, else the tables (NICs, IRQs current -> planned, XPS, NAPI
+ * threads, channels, RSS, hugepages); then the EAL arguments per NIC node
+ * (a warning for a node without them), and in text irqbalance's fate and the
+ * plan's warnings. 0 or -ENOMEM. */
+int nn_plan_print(struct nn_ctx *ctx, const struct nn_plan *plan, const struct nn_host *host);
+/* For "nicnuma check": the planned NICs' IRQs nicnuma could not place by role
+ * (placed like queue IRQs) and those the plan has no entry for at all. */
+struct nn_out;
+void nn_plan_print_roles(struct nn_out *o, const struct nn_host *host, const struct nn_plan *plan);
+
 /* Names as on the command line and in JSON; parse returns -EINVAL on others. */
 const char *nn_policy_name(enum nn_policy p);
 int nn_policy_parse(const char *s, enum nn_policy *p);

@@ -15,7 +15,7 @@ err() { printf 'FAIL: %s\n' "$*" >&2; fail=1; }
 # shellcheck source=/dev/null
 . "$comp" || { err "cannot source $comp"; exit 1; }
 
-# the option tables (nicnuma/cli/opts.h), as `nicnuma --json --help` dumps them
+# the option tables (nicnuma/core/opts.h), as `nicnuma --json --help` dumps them
 dump=$("$nicnuma" --json --help) || { err "nicnuma --json --help failed"; exit 1; }
 cmds=$(printf '%s\n' "$dump" | python3 "$here/help_opts.py" commands)
 for c in $cmds; do

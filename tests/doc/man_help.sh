@@ -3,7 +3,7 @@
 # tests/doc/man_help.sh NICNUMA MANDIR [NICNUMA_FWD] - man pages match --help
 #
 # The option tables in the binary are the truth: every option of every
-# command is one row of a C table (nicnuma/cli/opts.h), which `nicnuma --json
+# command is one row of a C table (nicnuma/core/opts.h), which `nicnuma --json
 # --help` dumps. For every command in it, man/nicnuma-CMD.8.scd must exist and
 # define exactly the options of the command's table (tests/doc/help_opts.py
 # reads both), the page not defining one twice (enable's --irqbalance is its

@@ -7,23 +7,30 @@
 
 #include <json-c/json.h>
 
-#include "cli.h"
 #include "opts.h"
-#include "plan_opts.h"
 
 #define HELP_COL 24	/* where an option's help text starts */
 #define HELP_WIDTH 80
 
 static const struct nn_opt help_row = { "help", 'h', NN_ARG_NONE, NULL, "this help", 'h' };
 
-/* The plan group's rows a descriptor takes, in --help order. */
+/* The shared group (nn_opt_share), and its rows @d takes in --help order:
+ * for (o = group_rows(d); o && o->name; o++) if (group_row(d, o)) ... */
+static const struct nn_opt_group *shared;
+
+void nn_opt_share(const struct nn_opt_group *g)
+{
+	shared = g;
+}
+
+static const struct nn_opt *group_rows(const struct nn_cmd_desc *d)
+{
+	return d->groups && shared ? shared->rows : NULL;
+}
+
 static bool group_row(const struct nn_cmd_desc *d, const struct nn_opt *o)
 {
-	if (o->id == NN_OPT_IRQBALANCE)
-		return d->groups & NN_GROUP_PLAN_IRQB;
-	if (o->id == NN_OPT_RSS)
-		return d->groups & NN_GROUP_RSS;
-	return d->groups & NN_GROUP_PLAN;
+	return shared->takes(d->groups, o);
 }
 
 static int add_row(struct nn_optstate *st, size_t *nl, size_t *ns, const struct nn_opt *o)
@@ -49,8 +56,13 @@ static int add_row(struct nn_optstate *st, size_t *nl, size_t *ns, const struct 
 
 static int setup(const struct nn_cmd_desc *d, struct nn_optstate *st)
 {
+	const struct nn_opt *o;
 	size_t nl = 0, ns = 0, i;
 	int err = 0;
+
+	/* a table that takes the shared group needs it registered */
+	if (d->groups && !shared)
+		return -EINVAL;
 
 	/* ':' first: a missing value is told apart from an unknown option;
 	 * '+' is not given, so options and arguments may mix (as before). */
@@ -58,9 +70,9 @@ static int setup(const struct nn_cmd_desc *d, struct nn_optstate *st)
 	err = add_row(st, &nl, &ns, &help_row);
 	for (i = 0; !err && d->opts && d->opts[i].name; i++)
 		err = add_row(st, &nl, &ns, &d->opts[i]);
-	for (i = 0; !err && d->groups && nn_plan_optv[i].name; i++)
-		if (group_row(d, &nn_plan_optv[i]))
-			err = add_row(st, &nl, &ns, &nn_plan_optv[i]);
+	for (o = group_rows(d); !err && o && o->name; o++)
+		if (group_row(d, o))
+			err = add_row(st, &nl, &ns, o);
 	st->lo[nl] = (struct option){ 0 };
 	st->ready = true;
 	optind = 0;	/* glibc: start over (another table may have run) */
@@ -90,8 +102,8 @@ int nn_opt_next(struct nn_ctx *ctx, const struct nn_cmd_desc *d, struct nn_optst
 	int c, r;
 
 	if (!st->ready && setup(d, st)) {
-		nn_err(ctx, "%s: bad option table (too large, or a short option whose id is not its letter)",
-		       d->name);
+		nn_err(ctx, "%s: bad option table (too large, a short option whose id is not its letter, "
+		       "or its shared group not registered)", d->name);
 		return NN_OPT_ERROR;
 	}
 	for (;;) {
@@ -123,13 +135,13 @@ int nn_opt_next(struct nn_ctx *ctx, const struct nn_cmd_desc *d, struct nn_optst
 			continue;
 		if (!st->plan)
 			return c;
-		r = nn_plan_opt(ctx, c, optarg, st->plan);
+		r = shared ? shared->parse(ctx, c, optarg, st->plan) : 1;
 		if (r < 0)
 			return NN_OPT_ERROR;
 		if (r > 0)
 			return c;
-		if (c >= NN_OPT_NICS && c < NN_OPT_NICS + 32)
-			st->plan_given |= 1u << (c - NN_OPT_NICS);
+		if (c >= shared->first_id && c < shared->first_id + 32)
+			st->plan_given |= 1u << (c - shared->first_id);
 	}
 	if (!d->args && optind < st->argc) {
 		if (d->stray)
@@ -240,6 +252,7 @@ struct json_object *nn_opt_dump(const char *name, const struct nn_cmd_desc *cons
 {
 	struct json_object *cmd = json_object_new_object(), *arr = json_object_new_array();
 	struct json_object *modes = json_object_new_array();
+	const struct nn_opt *o;
 	size_t k, i;
 
 	json_object_object_add(cmd, "name", json_object_new_string(name));
@@ -250,9 +263,9 @@ struct json_object *nn_opt_dump(const char *name, const struct nn_cmd_desc *cons
 		for (i = 0; d->opts && d->opts[i].name; i++)
 			add_unique(arr, &d->opts[i], NULL);
 		add_unique(arr, &help_row, NULL);
-		for (i = 0; d->groups && nn_plan_optv[i].name; i++)
-			if (group_row(d, &nn_plan_optv[i]))
-				add_unique(arr, &nn_plan_optv[i], "plan");
+		for (o = group_rows(d); o && o->name; o++)
+			if (group_row(d, o))
+				add_unique(arr, o, shared->name);
 	}
 	json_object_object_add(cmd, "modes", modes);
 	json_object_object_add(cmd, "options", arr);
@@ -261,14 +274,15 @@ struct json_object *nn_opt_dump(const char *name, const struct nn_cmd_desc *cons
 
 void nn_opt_help(struct nn_ctx *ctx, const struct nn_cmd_desc *d, FILE *fp)
 {
+	const struct nn_opt *o;
 	size_t i;
 
 	if (ctx && ctx->out.json) {
 		const struct nn_cmd_desc *one[] = { d, NULL };
-		struct json_object *o = nn_opt_dump(d->name, one);
+		struct json_object *doc = nn_opt_dump(d->name, one);
 
-		fprintf(fp, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
-		json_object_put(o);
+		fprintf(fp, "%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY));
+		json_object_put(doc);
 		return;
 	}
 	fprintf(fp, "Usage: %s%s", d->usage, d->usage[strlen(d->usage) - 1] == '\n' ? "" : "\n");
@@ -277,15 +291,15 @@ void nn_opt_help(struct nn_ctx *ctx, const struct nn_cmd_desc *d, FILE *fp)
 	for (i = 0; d->opts && d->opts[i].name; i++)
 		put_row(fp, &d->opts[i]);
 	/* without a heading of their own the plan options are the command's */
-	for (i = 0; d->groups && !d->group_title && nn_plan_optv[i].name; i++)
-		if (group_row(d, &nn_plan_optv[i]))
-			put_row(fp, &nn_plan_optv[i]);
+	for (o = d->group_title ? NULL : group_rows(d); o && o->name; o++)
+		if (group_row(d, o))
+			put_row(fp, o);
 	put_row(fp, &help_row);
-	if (d->groups && d->group_title) {
+	if (group_rows(d) && d->group_title) {
 		put_para(fp, d->group_title);
-		for (i = 0; nn_plan_optv[i].name; i++)
-			if (group_row(d, &nn_plan_optv[i]))
-				put_row(fp, &nn_plan_optv[i]);
+		for (o = group_rows(d); o->name; o++)
+			if (group_row(d, o))
+				put_row(fp, o);
 		put_para(fp, d->group_note);
 	}
 	put_para(fp, d->outro);

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* status.h - the parts of "nicnuma status", each read and printed on ctx->out (table and JSON) */
+#ifndef NICNUMA_ACT_STATUS_H
+#define NICNUMA_ACT_STATUS_H
+
+struct nn_ctx;
+
+/* The nicnuma-watch service (systemctl show): 1 active, 0 not, -1 unknown
+ * (no systemd, or under --root). JSON "service". */
+int nn_status_service(struct nn_ctx *ctx);
+/* The watcher: 1 running (its lock is held), 0 not; its pid, start, last
+ * action and counters. JSON "watcher". */
+int nn_status_watcher(struct nn_ctx *ctx);
+/* The host against the desired state, each drift and note listed: 1
+ * matches, 0 drift, -1 no desired state, < -1 error (message printed).
+ * JSON "drift", "notes", "matches_desired". */
+int nn_status_desired(struct nn_ctx *ctx);
+
+#endif

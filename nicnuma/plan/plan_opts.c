@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* plan_opts.c - the planning options shared by the commands that plan: their rows, parsing and checks
+ *
+ * Parsing is in two steps: the option text is checked as it is read (exit 2
+ * naming the option on garbage), and what needs the host (NIC names, online
+ * CPUs, page sizes the host has) is checked once discovery has run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "nicnuma/core/strbuf.h"
+#include "plan_opts.h"
+#include "hugepages/hugepages.h"
+
+const struct nn_opt nn_plan_optv[] = {
+	{ "nics", 0, NN_ARG_REQUIRED, "NIC[,NIC..]", "plan these NICs only (default: every non-virtual NIC; "
+	  "virtual ones such as veth are planned when named)", NN_OPT_NICS },
+	{ "cpus", 0, NN_ARG_REQUIRED, "CPULIST", "queue IRQs and XPS only on these CPUs (kernel form: 0-3,8); "
+	  "housekeeping is chosen separately", NN_OPT_CPUS },
+	{ "reserve", 0, NN_ARG_REQUIRED, "CPULIST", "housekeeping CPUs, kept free of queue IRQs; the NICs' "
+	  "other IRQs (config, async, misc) go there (default: the first core of each node with its SMT "
+	  "siblings)", NN_OPT_RESERVE },
+	{ "policy", 0, NN_ARG_REQUIRED, "POLICY", "local (default): the NIC's own node, spilling to the "
+	  "nearest nodes by distance when it has no or too few cores; spread: all nodes in turn; remote: "
+	  "the node farthest from the NIC, for mismatch experiments", NN_OPT_POLICY },
+	{ "channels", 0, NN_ARG_NONE, NULL, "also set each NIC's combined channels to the number of cores "
+	  "planned for it (ethtool -L)", NN_OPT_CHANNELS },
+	{ "no-xps", 0, NN_ARG_NONE, NULL, "plan no XPS masks: the tx queues' xps_cpus are left as they are "
+	  "(the desired state's xps = no)", NN_OPT_NO_XPS },
+	{ "irqbalance", 0, NN_ARG_REQUIRED, "ACTION", "stop (default): stop irqbalance (systemctl disable "
+	  "--now under systemd); ban: keep it running but fence the planned IRQs "
+	  "(IRQBALANCE_BANNED_CPULIST / --banirq); ignore: leave it alone (it will move IRQs again)",
+	  NN_OPT_IRQBALANCE },
+	{ "hugepages", 0, NN_ARG_REQUIRED, "SIZE:COUNT", "reserve at least COUNT pages of SIZE (2M, 1G, "
+	  "2048kB) on each node that holds a planned NIC (a larger pool is kept); adds DPDK --socket-mem "
+	  "COUNT x SIZE", NN_OPT_HUGEPAGES },
+	{ "rss", 0, NN_ARG_REQUIRED, "MODE", "local: spread each NIC's RSS indirection table over its queues "
+	  "whose IRQs are planned on the NIC's node only (equal weights); local:cpu: weighted by each "
+	  "queue's share of its CPUs; none (default): leave the table", NN_OPT_RSS },
+	{ 0 },
+};
+
+static int split_nics(const char *arg, struct nn_plan_opts *o)
+{
+	char *dup = strdup(arg), *tok, *save = NULL;
+	int ret = 0;
+
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char **v = realloc(o->nics, (o->nnics + 1) * sizeof(*v));
+
+		if (!v) {
+			ret = -ENOMEM;
+			break;
+		}
+		o->nics = v;
+		o->nics[o->nnics] = strdup(tok);
+		if (!o->nics[o->nnics]) {
+			ret = -ENOMEM;
+			break;
+		}
+		o->nnics++;
+	}
+	free(dup);
+	if (!ret && !o->nnics)
+		ret = -EINVAL;
+	return ret;
+}
+
+int nn_plan_opt(struct nn_ctx *ctx, int opt, const char *arg, void *dest)
+{
+	struct nn_plan_opts *o = dest;
+	int ret;
+
+	switch (opt) {
+	case NN_OPT_NICS:
+		ret = split_nics(arg, o);
+		if (ret == -EINVAL)
+			nn_err(ctx, "--nics: expected NIC names separated by commas, got '%s'", arg);
+		break;
+	case NN_OPT_CPUS:
+		ret = nn_cpuset_parse_list(arg, &o->cpus);
+		if (!ret && nn_cpuset_empty(&o->cpus))
+			ret = -EINVAL;
+		if (ret && ret != -ENOMEM)
+			nn_err(ctx, "--cpus: bad CPU list '%s' (kernel form: 0-3,8,16-31)", arg);
+		break;
+	case NN_OPT_RESERVE:
+		ret = nn_cpuset_parse_list(arg, &o->reserve);
+		if (ret && ret != -ENOMEM)
+			nn_err(ctx, "--reserve: bad CPU list '%s' (kernel form: 0,56)", arg);
+		o->has_reserve = true;
+		break;
+	case NN_OPT_POLICY:
+		ret = nn_policy_parse(arg, &o->policy);
+		if (ret)
+			nn_err(ctx, "--policy: unknown policy '%s' (local, spread or remote)", arg);
+		break;
+	case NN_OPT_RSS:
+		ret = nn_rss_policy_parse(arg, &o->rss);
+		if (ret)
+			nn_err(ctx, "--rss: unknown mode '%s' (local, local:cpu or none)", arg);
+		break;
+	case NN_OPT_CHANNELS:
+		o->channels = true;
+		ret = 0;
+		break;
+	case NN_OPT_NO_XPS:
+		o->no_xps = true;
+		ret = 0;
+		break;
+	case NN_OPT_IRQBALANCE:
+		ret = strcmp(arg, "none") ? nn_irqbalance_action_parse(arg, &o->irqbalance) : -EINVAL;
+		if (ret)
+			nn_err(ctx, "--irqbalance: unknown action '%s' (stop, ban or ignore)", arg);
+		break;
+	case NN_OPT_HUGEPAGES:
+		ret = nn_hp_parse_size_count(arg, &o->hugepage_size_kb, &o->hugepage_count);
+		if (ret)
+			nn_err(ctx, "--hugepages: bad value '%s' (SIZE:COUNT per NIC node, SIZE 2M, 1G or "
+			       "2048kB, COUNT a positive number%s)", arg, ret == -ERANGE ? " that fits" : "");
+		break;
+	default:
+		return 1;
+	}
+	if (ret == -ENOMEM)
+		nn_err(ctx, "out of memory");
+	return ret ? -1 : 0;
+}
+
+/* The plan group's rows a descriptor's groups mask takes. */
+static bool plan_takes(unsigned int groups, const struct nn_opt *o)
+{
+	if (o->id == NN_OPT_IRQBALANCE)
+		return groups & NN_GROUP_PLAN_IRQB;
+	if (o->id == NN_OPT_RSS)
+		return groups & NN_GROUP_RSS;
+	return groups & NN_GROUP_PLAN;
+}
+
+const struct nn_opt_group nn_plan_optgroup = {
+	.name = "plan",
+	.rows = nn_plan_optv,
+	.takes = plan_takes,
+	.parse = nn_plan_opt,
+	.first_id = NN_OPT_NICS,
+};
+
+static int has_page_size(const struct nn_topo *t, unsigned long kb, bool *known)
+{
+	size_t i, k;
+
+	*known = false;
+	for (i = 0; i < t->nnodes; i++)
+		for (k = 0; k < t->nodes[i].nhugepages; k++) {
+			*known = true;
+			if (t->nodes[i].hugepages[k].size_kb == kb)
+				return 1;
+		}
+	return 0;
+}
+
+int nn_plan_opts_check(struct nn_ctx *ctx, const struct nn_host *host, struct nn_plan_opts *o)
+{
+	const struct nn_topo *t = &host->topo;
+	size_t i;
+	bool known;
+
+	for (i = 0; i < o->nnics; i++)
+		if (!nn_nic_find(host->nics, host->nnics, o->nics[i])) {
+			struct nn_sb have = NN_SB_INIT;
+			size_t k;
+
+			for (k = 0; k < host->nnics; k++)
+				nn_sb_printf(&have, "%s%s", k ? ", " : "", host->nics[k].name);
+			nn_err(ctx, "--nics: no NIC named '%s' on this host (have: %s)", o->nics[i],
+			       !host->nnics ? "none" : nn_sb_str(&have) ? nn_sb_str(&have) : "?");
+			nn_sb_free(&have);
+			return -ENODEV;
+		}
+	if (!nn_cpuset_empty(&o->cpus)) {
+		struct nn_cpuset off = NN_CPUSET_INIT;
+		char *l;
+
+		if (!nn_cpuset_intersects(&o->cpus, &t->online)) {
+			l = nn_cpuset_format_list(&t->online);
+			nn_err(ctx, "--cpus: none of these CPUs is online (online: %s)", l ? l : "?");
+			free(l);
+			return -EINVAL;
+		}
+		if (nn_cpuset_copy(&off, &o->cpus))
+			return -ENOMEM;
+		nn_cpuset_andnot(&off, &t->online);
+		if (!nn_cpuset_empty(&off)) {
+			l = nn_cpuset_format_list(&off);
+			nn_warn(ctx, NULL, "--cpus: CPUs %s are not online; ignored", l ? l : "?");
+			free(l);
+		}
+		nn_cpuset_free(&off);
+	}
+	if (o->has_reserve && !nn_cpuset_empty(&o->reserve) &&
+	    !nn_cpuset_subset(&o->reserve, &t->online)) {
+		struct nn_cpuset off = NN_CPUSET_INIT;
+		char *l;
+
+		if (nn_cpuset_copy(&off, &o->reserve))
+			return -ENOMEM;
+		nn_cpuset_andnot(&off, &t->online);
+		l = nn_cpuset_format_list(&off);
+		nn_warn(ctx, NULL, "--reserve: CPUs %s are not online; ignored", l ? l : "?");
+		free(l);
+		nn_cpuset_free(&off);
+	}
+	if (o->hugepage_size_kb && !has_page_size(t, o->hugepage_size_kb, &known)) {
+		if (known) {
+			nn_err(ctx, "--hugepages: this host has no %lu kB pages (see: nicnuma hugepages show)",
+			       o->hugepage_size_kb);
+			return -EINVAL;
+		}
+		nn_warn(ctx, NULL, "--hugepages: the host's page sizes are unknown; planning %lu kB pages anyway",
+			o->hugepage_size_kb);
+	}
+	return 0;
+}
+
+int nn_plan_errmsg(struct nn_ctx *ctx, int err)
+{
+	switch (err) {
+	case -EINVAL:
+		nn_err(ctx, "no online CPU left to plan on (check --cpus)");
+		break;
+	case -ENODEV:
+		nn_err(ctx, "--nics names a NIC this host does not have");
+		break;
+	default:
+		nn_err(ctx, "planning failed: %s", strerror(-err));
+		break;
+	}
+	return NN_EXIT_ERROR;
+}
