@@ -52,6 +52,26 @@ static int restore(struct nn_ctx *ctx, const char *path, struct nn_hp_result *re
 	return 0;
 }
 
+/* Writes @target into the pool at @path and reads it back into @res->got
+ * and @res->after; the write's own error goes to *@werr (a short count is
+ * the caller's to judge). When even the readback fails, the old value is put
+ * back blind and the read's error returned. */
+static int write_readback(struct nn_ctx *ctx, const char *path, long target,
+			  struct nn_hp_result *res, int *werr)
+{
+	int err;
+
+	*werr = write_count(ctx, path, target);
+	err = read_count(ctx, path, &res->got);
+	if (err) {
+		res->got = -1;
+		restore(ctx, path, res);
+		return err;
+	}
+	res->after = res->got;
+	return 0;
+}
+
 static void result_init(struct nn_hp_result *res, int node, unsigned long size_kb, long target)
 {
 	memset(res, 0, sizeof(*res));
@@ -87,15 +107,9 @@ static int set_pool(struct nn_ctx *ctx, struct nn_undo *undo, bool numa, int nod
 	if (err)
 		return err;
 	res->changed = true;
-	werr = write_count(ctx, path, target);
-	err = read_count(ctx, path, &res->got);
-	if (err) {
-		/* Cannot even read it: put the old value back blind. */
-		res->got = -1;
-		restore(ctx, path, res);
+	err = write_readback(ctx, path, target, res, &werr);
+	if (err)
 		return err;
-	}
-	res->after = res->got;
 	if (werr && werr != -ENOMEM && res->got == res->before)
 		return werr;	/* refused outright (EACCES, EINVAL...): nothing changed */
 	/* The kernel allocates what it can find and stops: a short count, or
@@ -106,14 +120,9 @@ static int set_pool(struct nn_ctx *ctx, struct nn_undo *undo, bool numa, int nod
 		if (cerr)
 			nn_warn(ctx, NN_HP_COMPACT, "compaction failed: %s", strerror(-cerr));
 		res->compacted = true;
-		werr = write_count(ctx, path, target);
-		err = read_count(ctx, path, &res->got);
-		if (err) {
-			res->got = -1;
-			restore(ctx, path, res);
+		err = write_readback(ctx, path, target, res, &werr);
+		if (err)
 			return err;
-		}
-		res->after = res->got;
 	}
 	if (res->got == target)
 		return 0;

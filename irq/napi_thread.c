@@ -24,6 +24,25 @@ void nn_napi_comm(char *buf, size_t len, const char *nic, long long napi_id)
 	snprintf(buf, len < NN_NAPI_COMM_LEN ? len : NN_NAPI_COMM_LEN, "napi/%s-%lld", nic, napi_id);
 }
 
+/* Reads /proc/@pid/@file into @buf: -ESRCH ("pid N is gone") when it is
+ * not there, other errors named with the path in @why. */
+static int read_pid_file(const struct nn_root *root, int pid, const char *file, char *buf, size_t size,
+			 char *why, size_t whylen)
+{
+	char path[64];
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
+	err = nn_read_str(root, path, buf, size);
+	if (err == -ENOENT || err == -ESRCH) {
+		snprintf(why, whylen, "pid %d is gone", pid);
+		return -ESRCH;
+	}
+	if (err)
+		snprintf(why, whylen, "%s: %s", path, strerror(-err));
+	return err;
+}
+
 int nn_napi_thread_verify(const struct nn_root *root, int pid, const char *nic, long long napi_id,
 			  char *why, size_t whylen)
 {
@@ -35,18 +54,11 @@ int nn_napi_thread_verify(const struct nn_root *root, int pid, const char *nic, 
 		snprintf(why, whylen, "pid %d / device '%s' out of range", pid, nic ? nic : "");
 		return -EPERM;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	err = nn_read_str(root, path, buf, sizeof(buf));
-	if (err == -ENOENT || err == -ESRCH) {
-		snprintf(why, whylen, "pid %d is gone", pid);
-		return -ESRCH;
-	}
-	if (err) {
-		snprintf(why, whylen, "%s: %s", path, strerror(-err));
+	err = read_pid_file(root, pid, "stat", buf, sizeof(buf), why, whylen);
+	if (err)
 		return err;
-	}
 	if (nn_parse_pid_stat(buf, &ps) || ps.flags < 0) {
-		snprintf(why, whylen, "%s: unexpected content", path);
+		snprintf(why, whylen, "/proc/%d/stat: unexpected content", pid);
 		return -EPERM;
 	}
 	if (!((unsigned long long)ps.flags & NN_PF_KTHREAD)) {
@@ -59,16 +71,9 @@ int nn_napi_thread_verify(const struct nn_root *root, int pid, const char *nic, 
 		snprintf(why, whylen, "pid %d has an executable: not a kernel thread", pid);
 		return -EPERM;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	err = nn_read_str(root, path, comm, sizeof(comm));
-	if (err == -ENOENT || err == -ESRCH) {
-		snprintf(why, whylen, "pid %d is gone", pid);
-		return -ESRCH;
-	}
-	if (err) {
-		snprintf(why, whylen, "%s: %s", path, strerror(-err));
+	err = read_pid_file(root, pid, "comm", comm, sizeof(comm), why, whylen);
+	if (err)
 		return err;
-	}
 	nn_napi_comm(want, sizeof(want), nic, napi_id);
 	if (strcmp(comm, want)) {
 		snprintf(why, whylen, "pid %d is '%.20s', not %s's NAPI thread '%s'", pid, comm, nic, want);
@@ -228,10 +233,8 @@ static int napi_validate(struct nn_ctx *ctx, const struct nn_undo *u, const stru
 	err = parse_change(c, &pid, nic, sizeof(nic), &id, why, whylen);
 	if (err)
 		return err;
-	if (!nn_undo_host_has_nic(u, nic)) {
-		snprintf(why, whylen, "%s is not a NIC of the snapshot's host", nic);
+	if (nn_undo_nic_check(u, nic, why, whylen))
 		return -EINVAL;
-	}
 	err = c->before ? nn_cpuset_parse_list(c->before, &s) : -EINVAL;
 	if (!err && nn_cpuset_empty(&s))
 		err = -EINVAL;

@@ -153,14 +153,40 @@ static void undo_val(struct nn_ctx *ctx, struct nn_apply_val *v)
 	free(now);
 }
 
+/* The write order, one pass per domain so that irq/ is entered once:
+ * channels first (a new count renumbers the queue IRQs), then irq/'s
+ * values (irqbalance before them, then IRQs, XPS, NAPI threads), then the
+ * RSS tables (they spread over the queues just placed); hugepages/ after all
+ * of them. The report keeps the collect order. tests/arch/apply_order.sh
+ * checks this order. */
+enum write_phase { PHASE_CHANNELS, PHASE_IRQ, PHASE_RSS, NPHASES };
+
+static enum write_phase val_phase(const struct nn_apply_val *v)
+{
+	switch (v->kind) {
+	case NN_VAL_CHANNELS:
+		return PHASE_CHANNELS;
+	case NN_VAL_RSS:
+		return PHASE_RSS;
+	case NN_VAL_IRQ:
+	case NN_VAL_XPS:
+	case NN_VAL_NAPI:
+		break;
+	}
+	return PHASE_IRQ;
+}
+
+/* Undoes every written value, in reverse write order, then irqbalance. */
 static void rollback_all(struct nn_ctx *ctx, struct nn_apply_report *rep, struct nn_undo *u)
 {
 	char why[256];
 	size_t i;
+	int ph;
 
-	for (i = rep->nvals; i-- > 0;)
-		if (rep->vals[i].written)
-			undo_val(ctx, &rep->vals[i]);
+	for (ph = NPHASES; ph-- > 0;)
+		for (i = rep->nvals; i-- > 0;)
+			if (rep->vals[i].written && val_phase(&rep->vals[i]) == (enum write_phase)ph)
+				undo_val(ctx, &rep->vals[i]);
 	if (rep->irqb_done && !rep->irqb.noop) {
 		if (nn_irqb_restore(ctx, rep->irqb.before, rep->irqb.detail, why, sizeof(why))) {
 			snprintf(rep->irqb.status, sizeof(rep->irqb.status), "ROLLBACK FAILED: %.120s", why);
@@ -175,6 +201,30 @@ static void rollback_all(struct nn_ctx *ctx, struct nn_apply_report *rep, struct
 	 * (@u NULL: a shared log whose older values stay to be rolled back.) */
 	if (u && u->nchanges)
 		nn_undo_mark_rolled_back(ctx, u);
+}
+
+/* A write of IRQ or XPS value @v that @r says did not succeed: fatal
+ * (written, perhaps read back wrong: what was read back kept in v->after
+ * when @keep_after; a negative errno) or a failure of this value only (a
+ * warning: 1). */
+static int aff_failed(struct nn_ctx *ctx, struct nn_apply_val *v, const struct nn_aff_result *r,
+		      bool keep_after)
+{
+	v->status = NN_VAL_FAILED;
+	if (r->cls != NN_AFF_FATAL) {
+		if (!r->note[0])
+			snprintf(v->note, sizeof(v->note), "%s: %s", nn_aff_class_name(r->cls),
+				 strerror(-r->err));
+		nn_warn(ctx, v->path, "%s", v->note);
+		return 1;
+	}
+	v->written = true;
+	if (keep_after && !nn_cpuset_empty(&r->written))	/* written, then a bad readback */
+		set_after(v, r, false);
+	if (!r->note[0])
+		snprintf(v->note, sizeof(v->note), "%s", strerror(-r->err));
+	nn_warn(ctx, v->path, "write failed: %s", v->note);
+	return r->err ? r->err : -EIO;
 }
 
 /* @root: the view to write @v through (views_for). */
@@ -228,26 +278,8 @@ static int write_irq(struct nn_ctx *ctx, const struct nn_root *root, const struc
 		snprintf(v->note, sizeof(v->note), "managed, left to the kernel");
 		ret = 0;
 		break;
-	case NN_AFF_NOSPC:
-	case NN_AFF_BADMASK:
-	case NN_AFF_RETRY:
-		v->status = NN_VAL_FAILED;
-		if (!r.note[0])
-			snprintf(v->note, sizeof(v->note), "%s: %s", nn_aff_class_name(r.cls),
-				 strerror(-r.err));
-		nn_warn(ctx, v->path, "%s", v->note);
-		ret = 1;
-		break;
-	case NN_AFF_FATAL:
-	default:
-		v->written = true;
-		v->status = NN_VAL_FAILED;
-		if (!nn_cpuset_empty(&r.written))	/* written, then a bad readback */
-			set_after(v, &r, false);
-		if (!r.note[0])
-			snprintf(v->note, sizeof(v->note), "%s", strerror(-r.err));
-		nn_warn(ctx, v->path, "write failed: %s", v->note);
-		ret = r.err ? r.err : -EIO;
+	default:	/* NOSPC, BADMASK, RETRY: this IRQ only; FATAL */
+		ret = aff_failed(ctx, v, &r, true);
 		break;
 	}
 	nn_aff_result_free(&r);
@@ -267,20 +299,8 @@ static int write_xps(struct nn_ctx *ctx, const struct nn_root *root, struct nn_a
 		v->written = true;
 		v->status = NN_VAL_CHANGED;
 		set_after(v, &r, true);
-	} else if (r.cls == NN_AFF_FATAL) {
-		v->written = true;
-		v->status = NN_VAL_FAILED;
-		if (!r.note[0])
-			snprintf(v->note, sizeof(v->note), "%s", strerror(-r.err));
-		nn_warn(ctx, v->path, "write failed: %s", v->note);
-		ret = r.err ? r.err : -EIO;
 	} else {
-		v->status = NN_VAL_FAILED;
-		if (!r.note[0])
-			snprintf(v->note, sizeof(v->note), "%s: %s", nn_aff_class_name(r.cls),
-				 strerror(-r.err));
-		nn_warn(ctx, v->path, "%s", v->note);
-		ret = 1;
+		ret = aff_failed(ctx, v, &r, false);
 	}
 	nn_aff_result_free(&r);
 	return ret;
@@ -312,6 +332,51 @@ static int write_napi(struct nn_ctx *ctx, struct nn_apply_val *v)
 	}
 	nn_warn(ctx, v->path, "NAPI thread of %s: %s", v->nic, v->note);
 	return 1;
+}
+
+/* Writes the pending value @v: 0 done, >0 a warning, <0 fatal. */
+static int write_val(struct nn_ctx *ctx, struct nn_apply_views *views, const struct fb_table *fbt,
+		     struct nn_apply_val *v, const struct nn_cpuset *online, bool *channels_changed)
+{
+	int r = 0;
+
+	if (v->kind == NN_VAL_CHANNELS) {
+		char why[192];
+
+		v->written = true;
+		r = nn_channels_set(ctx, v->path, v->want_n, why, sizeof(why));
+		if (r) {
+			v->status = NN_VAL_FAILED;
+			snprintf(v->note, sizeof(v->note), "%s", why);
+		} else {
+			v->status = NN_VAL_CHANGED;
+			v->after = strdup(v->planned);
+			*channels_changed = true;
+			snprintf(v->note, sizeof(v->note), "queue IRQs renumbered: run apply "
+				 "again to place new ones");
+		}
+	} else if (v->kind == NN_VAL_RSS) {
+		char why[192];
+
+		v->written = true;
+		r = nn_rss_set(ctx, v->path, v->rss_want, v->rss_n, why, sizeof(why));
+		if (r) {
+			v->status = NN_VAL_FAILED;
+			snprintf(v->note, sizeof(v->note), "%s", why);
+			nn_warn(ctx, v->path, "RSS table: %s", why);
+			r = 1;	/* the IRQs stand without it */
+		} else {
+			v->status = NN_VAL_CHANGED;
+			v->after = strdup(v->planned);
+		}
+	} else if (v->kind == NN_VAL_NAPI) {
+		r = write_napi(ctx, v);
+	} else if (v->kind == NN_VAL_IRQ) {
+		r = write_irq(ctx, nn_apply_views_for(views, v), fbt, v, online, *channels_changed);
+	} else {
+		r = write_xps(ctx, nn_apply_views_for(views, v), v, online);
+	}
+	return r;
 }
 
 static int *planned_irqs(const struct nn_plan *plan, size_t *n)
@@ -447,27 +512,14 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 	struct fb_table fbt = { 0 };
 	struct nn_apply_views views;
 	bool pending = false, soft_fail = false, channels_changed = false, hp_pending = false;
-	int *irqs = NULL, err;
+	int *irqs = NULL, err, ph;
 	size_t i, nirqs = 0, n0 = up->nchanges;
 	bool *dup = NULL;
 
 	memset(rep, 0, sizeof(*rep));
 	rep->dry_run = opts->dry_run;
-	nn_apply_read_online(ctx, &online);
-	err = nn_apply_collect(ctx, plan, &online, opts->host, false, &rep->vals, &rep->nvals);
-	if (err)
-		goto out;
-	irqs = planned_irqs(plan, &nirqs);
-	if (!irqs) {
-		err = -ENOMEM;
-		goto out;
-	}
-	/* Kept in the report even for a dry run: it says what would happen. */
-	err = nn_irqb_prepare(ctx, opts->irqbalance, irqs, nirqs, &rep->irqb);
-	if (err) {
-		nn_err(ctx, "cannot inspect irqbalance: %s", strerror(-err));
-		goto out;
-	}
+	/* hugepages/ is entered twice: this check, before anything is read or
+	 * written, and the pools' write after every other value. */
 	if (plan->nhugepages) {
 		rep->hp = calloc(plan->nhugepages, sizeof(*rep->hp));
 		if (!rep->hp) {
@@ -485,6 +537,22 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		for (i = 0; i < rep->nhp; i++)
 			if (rep->hp[i].before != rep->hp[i].target)
 				hp_pending = true;
+	}
+	/* irq/ from here to the end of the write passes, act's snapshot between. */
+	nn_apply_read_online(ctx, &online);
+	err = nn_apply_collect(ctx, plan, &online, opts->host, false, &rep->vals, &rep->nvals);
+	if (err)
+		goto out;
+	irqs = planned_irqs(plan, &nirqs);
+	if (!irqs) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* Kept in the report even for a dry run: it says what would happen. */
+	err = nn_irqb_prepare(ctx, opts->irqbalance, irqs, nirqs, &rep->irqb);
+	if (err) {
+		nn_err(ctx, "cannot inspect irqbalance: %s", strerror(-err));
+		goto out;
 	}
 	for (i = 0; i < rep->nvals; i++) {
 		struct nn_apply_val *v = &rep->vals[i];
@@ -522,25 +590,28 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		err = -ENOMEM;
 		goto out;
 	}
-	/* Log order is do order; rollback runs it backwards, irqbalance last. */
+	/* The values are logged in write order; irqbalance's entry comes first
+	 * so that rollback, running the log backwards, restores it last, after
+	 * every value it could have fought. */
 	if (!rep->irqb.noop && !log_has(up, n0, &nn_irqb_change_ops, "irqbalance"))
 		err = nn_tx_add(tx, &nn_irqb_change_ops, "irqbalance", rep->irqb.before,
 				  rep->irqb.after, rep->irqb.detail);
-	for (i = 0; i < rep->nvals && !err; i++) {
-		struct nn_apply_val *v = &rep->vals[i];
+	for (ph = 0; ph < NPHASES; ph++)
+		for (i = 0; i < rep->nvals && !err; i++) {
+			struct nn_apply_val *v = &rep->vals[i];
+			const struct nn_change_ops *ops = val_ops(v);
+			char detail[96];
 
-		const struct nn_change_ops *ops = val_ops(v);
-		char detail[96];
-
-		if (!to_log(ext, v) || dup[i] || log_has(up, n0, ops, v->path))
-			continue;
-		if (v->kind == NN_VAL_RSS)
-			nn_rss_detail(detail, sizeof(detail), v->rss_rings ? v->rss_rings : v->rss_n);
-		else if (v->kind == NN_VAL_NAPI)
-			nn_napi_detail(detail, sizeof(detail), v->nic, v->napi_id);
-		err = nn_tx_add(tx, ops, v->path, v->before, v->planned,
-				  v->kind == NN_VAL_RSS || v->kind == NN_VAL_NAPI ? detail : NULL);
-	}
+			if (val_phase(v) != (enum write_phase)ph || !to_log(ext, v) || dup[i] ||
+			    log_has(up, n0, ops, v->path))
+				continue;
+			if (v->kind == NN_VAL_RSS)
+				nn_rss_detail(detail, sizeof(detail), v->rss_rings ? v->rss_rings : v->rss_n);
+			else if (v->kind == NN_VAL_NAPI)
+				nn_napi_detail(detail, sizeof(detail), v->nic, v->napi_id);
+			err = nn_tx_add(tx, ops, v->path, v->before, v->planned,
+					v->kind == NN_VAL_RSS || v->kind == NN_VAL_NAPI ? detail : NULL);
+		}
 	/* Before any write: -EFBIG when rollback could not read it back. An
 	 * extended log that gained nothing is already on disk as it is. */
 	if (!err && (!ext || up->nchanges > n0))
@@ -551,77 +622,44 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 	}
 	rep->snapshot = up->file ? strdup(up->file) : NULL;
 
-	if (!rep->irqb.noop) {
-		char why[256] = "";
-
-		rep->irqb_done = true;
-		err = nn_irqb_act(ctx, &rep->irqb, why, sizeof(why));
-		if (err) {
-			snprintf(rep->irqb.status, sizeof(rep->irqb.status), "failed: %s", why);
-			nn_err(ctx, "irqbalance: %s", why);
-			if (!opts->keep_going) {
-				rollback_all(ctx, rep, ext ? NULL : up);
-				rep->fatal = err;
-				goto count;
-			}
-			err = 0;
-			soft_fail = true;
-		}
-	}
 	nn_apply_views_open(&ctx->root, &views);
-	for (i = 0; i < rep->nvals; i++) {
-		struct nn_apply_val *v = &rep->vals[i];
-		int r = 0;
+	for (ph = 0; ph < NPHASES && !rep->fatal; ph++) {
+		if (ph == PHASE_IRQ && !rep->irqb.noop) {
+			char why[256] = "";
 
-		if (v->status != NN_VAL_PENDING)
-			continue;
-		if (v->kind == NN_VAL_CHANNELS) {
-			char why[192];
-
-			v->written = true;
-			r = nn_channels_set(ctx, v->path, v->want_n, why, sizeof(why));
-			if (r) {
-				v->status = NN_VAL_FAILED;
-				snprintf(v->note, sizeof(v->note), "%s", why);
-			} else {
-				v->status = NN_VAL_CHANGED;
-				v->after = strdup(v->planned);
-				channels_changed = true;
-				snprintf(v->note, sizeof(v->note), "queue IRQs renumbered: run apply "
-					 "again to place new ones");
-			}
-		} else if (v->kind == NN_VAL_RSS) {
-			char why[192];
-
-			v->written = true;
-			r = nn_rss_set(ctx, v->path, v->rss_want, v->rss_n, why, sizeof(why));
-			if (r) {
-				v->status = NN_VAL_FAILED;
-				snprintf(v->note, sizeof(v->note), "%s", why);
-				nn_warn(ctx, v->path, "RSS table: %s", why);
-				r = 1;	/* the IRQs stand without it */
-			} else {
-				v->status = NN_VAL_CHANGED;
-				v->after = strdup(v->planned);
-			}
-		} else if (v->kind == NN_VAL_NAPI) {
-			r = write_napi(ctx, v);
-		} else if (v->kind == NN_VAL_IRQ) {
-			r = write_irq(ctx, nn_apply_views_for(&views, v), &fbt, v, &online, channels_changed);
-		} else {
-			r = write_xps(ctx, nn_apply_views_for(&views, v), v, &online);
-		}
-		if (r > 0)
-			soft_fail = true;
-		if (r < 0) {
-			if (opts->keep_going) {
+			rep->irqb_done = true;
+			err = nn_irqb_act(ctx, &rep->irqb, why, sizeof(why));
+			if (err) {
+				snprintf(rep->irqb.status, sizeof(rep->irqb.status), "failed: %s", why);
+				nn_err(ctx, "irqbalance: %s", why);
+				if (!opts->keep_going) {
+					rollback_all(ctx, rep, ext ? NULL : up);
+					rep->fatal = err;
+					break;
+				}
+				err = 0;
 				soft_fail = true;
-				continue;
 			}
-			nn_err(ctx, "%s: %s; rolling back everything changed so far", v->path, v->note);
-			rep->fatal = r;
-			rollback_all(ctx, rep, ext ? NULL : up);
-			break;
+		}
+		for (i = 0; i < rep->nvals; i++) {
+			struct nn_apply_val *v = &rep->vals[i];
+			int r;
+
+			if (val_phase(v) != (enum write_phase)ph || v->status != NN_VAL_PENDING)
+				continue;
+			r = write_val(ctx, &views, &fbt, v, &online, &channels_changed);
+			if (r > 0)
+				soft_fail = true;
+			if (r < 0) {
+				if (opts->keep_going) {
+					soft_fail = true;
+					continue;
+				}
+				nn_err(ctx, "%s: %s; rolling back everything changed so far", v->path, v->note);
+				rep->fatal = r;
+				rollback_all(ctx, rep, ext ? NULL : up);
+				break;
+			}
 		}
 	}
 	nn_apply_views_close(&views);

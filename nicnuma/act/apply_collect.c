@@ -241,6 +241,41 @@ static int collect_napi(struct nn_ctx *ctx, const struct nn_plan_napi *t, const 
 /* Builds one value per plan entry with its current state; a value we cannot
  * read aborts the whole run (-errno) before anything is written. @host is
  * the discovery of this same run, or NULL to read every value afresh. */
+/* @v's target: its path, the planned CPUs that are online, and their
+ * kernel text (a cpulist; a mask for XPS, @mask). */
+static int val_target(struct nn_apply_val *v, const char *path, const struct nn_cpuset *cpus,
+		      const struct nn_cpuset *online, bool mask)
+{
+	int err = 0;
+
+	v->path = strdup(path);
+	if (!v->path || (err = nn_cpuset_copy(&v->want, cpus)))
+		return err ? err : -ENOMEM;
+	if (!nn_cpuset_empty(online))
+		nn_cpuset_and(&v->want, online);
+	v->planned = mask ? nn_cpuset_format_mask(&v->want, 0) : nn_cpuset_format_list(&v->want);
+	return 0;
+}
+
+/* @buf, read at @path, as @v's before value, classified against the plan;
+ * an IRQ (a cpulist, not @mask) only when want_online() lets it. */
+static int val_before(struct nn_ctx *ctx, struct nn_apply_val *v, const char *path, const char *buf,
+		      bool mask, bool check, struct nn_cpuset *cur)
+{
+	int err;
+
+	v->before = strdup(buf);
+	if (!mask && !want_online(v))
+		return 0;
+	err = mask ? nn_cpuset_parse_mask(buf, cur) : nn_cpuset_parse_list(buf, cur);
+	if (err) {
+		nn_err(ctx, "%s: unexpected content '%s'", path, buf);
+		return err;
+	}
+	classify(v, cur, check);
+	return 0;
+}
+
 int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct nn_cpuset *online,
 		    const struct nn_host *host, bool check, struct nn_apply_val **out, size_t *nout)
 {
@@ -291,14 +326,9 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 		v->nic = p->nic;
 		v->queue = p->queue;
 		nn_irq_path(path, sizeof(path), p->irq, "smp_affinity_list");
-		v->path = strdup(path);
-		if (!v->path || (err = nn_cpuset_copy(&v->want, &p->cpus))) {
-			err = err ? err : -ENOMEM;
+		err = val_target(v, path, &p->cpus, online, false);
+		if (err)
 			goto fail;
-		}
-		if (!nn_cpuset_empty(online))
-			nn_cpuset_and(&v->want, online);
-		v->planned = nn_cpuset_format_list(&v->want);
 		known = known_affinity(host, p->nic, p->irq);
 		if (known) {
 			v->before = nn_cpuset_format_list(known);
@@ -324,15 +354,9 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 			nn_err(ctx, "cannot read %s: %s; nothing was changed", path, strerror(-err));
 			goto fail;
 		}
-		v->before = strdup(buf);
-		if (!want_online(v))
-			continue;
-		err = nn_cpuset_parse_list(buf, &cur);
-		if (err) {
-			nn_err(ctx, "%s: unexpected content '%s'", path, buf);
+		err = val_before(ctx, v, path, buf, false, check, &cur);
+		if (err)
 			goto fail;
-		}
-		classify(v, &cur, check);
 	}
 	for (i = 0; i < plan->nxps; i++) {
 		const struct nn_plan_xps *p = &plan->xps[i];
@@ -347,14 +371,9 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 			nn_err(ctx, "plan names a bad interface '%s'", p->nic);
 			goto fail;
 		}
-		v->path = strdup(path);
-		if (!v->path || (err = nn_cpuset_copy(&v->want, &p->cpus))) {
-			err = err ? err : -ENOMEM;
+		err = val_target(v, path, &p->cpus, online, true);
+		if (err)
 			goto fail;
-		}
-		if (!nn_cpuset_empty(online))
-			nn_cpuset_and(&v->want, online);
-		v->planned = nn_cpuset_format_mask(&v->want, 0);
 		err = nn_read_str(nn_apply_views_for(&views, v), path, buf, sizeof(buf));
 		if (err == -ENOENT) {
 			/* Single-queue devices and kernels without CONFIG_XPS have none. */
@@ -367,13 +386,9 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 			nn_err(ctx, "cannot read %s: %s; nothing was changed", path, strerror(-err));
 			goto fail;
 		}
-		v->before = strdup(buf);
-		err = nn_cpuset_parse_mask(buf, &cur);
-		if (err) {
-			nn_err(ctx, "%s: unexpected content '%s'", path, buf);
+		err = val_before(ctx, v, path, buf, true, check, &cur);
+		if (err)
 			goto fail;
-		}
-		classify(v, &cur, check);
 	}
 	for (i = 0; i < plan->nrss; i++) {
 		err = collect_rss(ctx, &plan->rss[i], check, &vals[k++]);

@@ -5,11 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
-#include <limits.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,57 +17,17 @@
 #include "nicnuma/plan/bench.h"
 #include "nicnuma/plan/bench_html.h"
 
-/* The directory fd of @dir, its last component made; no link followed. */
+/* The directory fd of @dir, its last component made (0755 less the umask),
+ * its parents there already; no link followed at any level. */
 static int open_report_dir(const char *dir)
 {
-	char comp[NAME_MAX + 1];
-	const char *p = dir, *e;
-	int fd, next;
+	int base = open(dir[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
 
-	fd = open(dir[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+	if (base < 0)
 		return -errno;
-	for (;;) {
-		size_t n;
-		bool last;
-
-		while (*p == '/')
-			p++;
-		if (!*p)
-			return fd;
-		e = strchrnul(p, '/');
-		n = (size_t)(e - p);
-		if (n >= sizeof(comp)) {
-			close(fd);
-			return -ENAMETOOLONG;
-		}
-		memcpy(comp, p, n);
-		comp[n] = '\0';
-		p = e;
-		last = !p[strspn(p, "/")];
-		if (!strcmp(comp, "."))
-			continue;
-		if (last && strcmp(comp, "..") && mkdirat(fd, comp, 0755) < 0 && errno != EEXIST) {
-			int err = -errno;
-
-			close(fd);
-			return err;
-		}
-		next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (next < 0) {
-			struct stat st;
-			int err = -errno;
-
-			/* O_DIRECTORY may answer ENOTDIR for a link: say ELOOP. */
-			if (err == -ENOTDIR && fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-			    S_ISLNK(st.st_mode))
-				err = -ELOOP;
-			close(fd);
-			return err;
-		}
-		close(fd);
-		fd = next;
-	}
+	fd = nn_mkdirat_walk(base, dir, 0755, NN_MKDIR_DOTDOT | NN_MKDIR_UMASK);
+	close(base);
+	return fd;
 }
 
 int nn_bench_report_save(const char *dir, struct json_object *doc, const char **what)

@@ -26,14 +26,8 @@ static int channels_validate(struct nn_ctx *ctx, const struct nn_undo *u,
 	long n;
 
 	(void)ctx;
-	if (!c->path || !nn_ifname_valid(c->path)) {
-		snprintf(why, whylen, "not a valid interface name");
+	if (nn_undo_nic_check(u, c->path, why, whylen))
 		return -EINVAL;
-	}
-	if (!nn_undo_host_has_nic(u, c->path)) {
-		snprintf(why, whylen, "not a NIC of the snapshot's host");
-		return -EINVAL;
-	}
 	if (channels_count(c->before, &n)) {
 		snprintf(why, whylen, "bad channel count '%.32s'", c->before ? c->before : "");
 		return -EINVAL;

@@ -225,7 +225,9 @@ int nn_layout_emit(struct nn_ctx *ctx, const char *out, bool dry_run, bool force
 				nn_err(ctx, "cannot write %s: %s", path, err == -ELOOP || err == -ENOTDIR ?
 				       "a symlink or file is in the way of its directory" : strerror(-err));
 			else
-				nn_printf(o, "%s %s\n", i ? "wrote" : "\nwrote", path);
+				/* The blank line is format text: a "%s" argument is data
+				 * and its newline would print as \x0a. */
+				nn_printf(o, i ? "wrote %s\n" : "\nwrote %s\n", path);
 			nn_print_bool(o, PRINT_JSON, "written", NULL, !err);
 		}
 		nn_close_object(o);

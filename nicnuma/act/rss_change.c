@@ -47,14 +47,8 @@ static int rss_validate(struct nn_ctx *ctx, const struct nn_undo *u, const struc
 	unsigned int *t = NULL, n, rings, i;
 
 	(void)ctx;
-	if (!c->path || !nn_ifname_valid(c->path)) {
-		snprintf(why, whylen, "not a valid interface name");
+	if (nn_undo_nic_check(u, c->path, why, whylen))
 		return -EINVAL;
-	}
-	if (!nn_undo_host_has_nic(u, c->path)) {
-		snprintf(why, whylen, "not a NIC of the snapshot's host");
-		return -EINVAL;
-	}
 	if (detail_rings(c->detail, &rings)) {
 		snprintf(why, whylen, "detail is not {\"rings\":N} with N 1-%u", NN_RSS_MAX_QUEUE + 1);
 		return -EINVAL;

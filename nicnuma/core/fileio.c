@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,16 +80,17 @@ int nn_write_atomic_at(int dirfd, const char *name, const void *data, size_t len
 	return fsync(dirfd) < 0 ? -errno : 0;
 }
 
-int nn_mkdirat_p(int dirfd, const char *rel, mode_t mode)
+int nn_mkdirat_walk(int dirfd, const char *path, mode_t mode, unsigned int flags)
 {
 	char comp[NAME_MAX + 1];
-	const char *p = rel, *e;
+	const char *p = path, *e;
 	int fd, next;
 
 	fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	for (;;) {
+		bool dotdot, made = false;
 		size_t n;
 
 		while (*p == '/')
@@ -106,34 +108,51 @@ int nn_mkdirat_p(int dirfd, const char *rel, mode_t mode)
 		p = e;
 		if (!strcmp(comp, "."))
 			continue;
-		if (!strcmp(comp, "..")) {
+		dotdot = !strcmp(comp, "..");
+		if (dotdot && !(flags & NN_MKDIR_DOTDOT)) {
 			close(fd);
 			return -EINVAL;
 		}
-		if (mkdirat(fd, comp, mode & 07777) == 0) {
-			next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			/* mkdirat honours the umask: set the mode we promised. */
-			if (next >= 0 && fchmod(next, mode & 07777) < 0) {
+		/* Every component with NN_MKDIR_PARENTS, else only the last; ".."
+		 * always exists. */
+		if (!dotdot && ((flags & NN_MKDIR_PARENTS) || !p[strspn(p, "/")])) {
+			if (mkdirat(fd, comp, mode & 07777) == 0) {
+				made = true;
+			} else if (errno != EEXIST) {
 				int err = -errno;
 
-				close(next);
 				close(fd);
 				return err;
 			}
-		} else if (errno == EEXIST) {
-			next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		} else {
-			next = -1;
 		}
+		next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (next < 0) {
+			struct stat st;
 			int err = -errno;
 
+			/* O_DIRECTORY may answer ENOTDIR for a link: say ELOOP. */
+			if (err == -ENOTDIR && fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISLNK(st.st_mode))
+				err = -ELOOP;
+			close(fd);
+			return err;
+		}
+		/* mkdirat honours the umask: set the mode we promised. */
+		if (made && !(flags & NN_MKDIR_UMASK) && fchmod(next, mode & 07777) < 0) {
+			int err = -errno;
+
+			close(next);
 			close(fd);
 			return err;
 		}
 		close(fd);
 		fd = next;
 	}
+}
+
+int nn_mkdirat_p(int dirfd, const char *rel, mode_t mode)
+{
+	return nn_mkdirat_walk(dirfd, rel, mode, NN_MKDIR_PARENTS);
 }
 
 int nn_grow(void **arr, size_t *cap, size_t n, size_t elem)

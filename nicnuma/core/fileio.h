@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fileio.h - the one atomic file write and the one mkdir -p
+/* fileio.h - the one atomic file write and the one no-symlink directory walk (mkdir -p)
  *
  * Both work relative to a directory fd, so the caller decides where the walk
  * starts (a fake root's fd, a state directory) and nothing follows a symlink
@@ -24,12 +24,23 @@ int nn_write_atomic_at(int dirfd, const char *name, const void *data, size_t len
  * directory (checked before any temp file is made). */
 int nn_write_atomic_path(const char *path, const void *data, size_t len, mode_t mode);
 
-/* mkdir -p of the relative path @rel below @dirfd, one component at a time:
- * each component is opened with O_NOFOLLOW|O_DIRECTORY from the one before,
- * so a symlink anywhere on the way is refused (-ELOOP/-ENOTDIR) instead of
- * followed. New directories get @mode (set explicitly, umask ignored). ".."
- * components are refused (-EINVAL). Returns an O_DIRECTORY fd of the last
- * component (caller closes) or a negative errno. */
+/* The one directory walk: @path below @dirfd (an absolute @path too: its
+ * leading "/" are skipped, so pass "/"'s fd for it), one component at a time,
+ * each opened with O_NOFOLLOW|O_DIRECTORY from the one before, so a symlink
+ * anywhere on the way is refused (-ELOOP; -ENOTDIR for a file) instead of
+ * followed. The last component is created when missing; with
+ * NN_MKDIR_PARENTS every missing one is (mkdir -p), else a missing one above
+ * the last is -ENOENT. New directories get @mode set explicitly (umask
+ * ignored), or @mode less the umask with NN_MKDIR_UMASK. ".." components are
+ * refused (-EINVAL) unless NN_MKDIR_DOTDOT (".." is never a link). Returns an
+ * O_DIRECTORY fd of the last component (caller closes) or a negative errno. */
+#define NN_MKDIR_PARENTS	1u
+#define NN_MKDIR_DOTDOT		2u
+#define NN_MKDIR_UMASK		4u
+int nn_mkdirat_walk(int dirfd, const char *path, mode_t mode, unsigned int flags);
+
+/* mkdir -p of the relative path @rel below @dirfd: nn_mkdirat_walk with
+ * NN_MKDIR_PARENTS (".." refused, @mode whatever the umask). */
 int nn_mkdirat_p(int dirfd, const char *rel, mode_t mode);
 
 /* Reads all of @fd into a malloc'd buffer (*@out, *@len bytes, not

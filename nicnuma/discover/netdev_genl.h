@@ -110,4 +110,27 @@ void nn_genl_raw_free(struct nn_genl_raw *raw);
  * decides what a missing family means. */
 int nn_genl_read(struct nn_ctx *ctx, struct nn_genl *g, struct nn_genl_raw *raw);
 
+/* The live edge every netdev genl request goes through (netdev_genl_io.c):
+ * nn_genl_read above and obs_qstats.c's qstats-get. Callers check
+ * nn_require_live first. */
+struct mnl_socket;
+struct nn_genl_sock {
+	struct mnl_socket *nl;
+	unsigned int portid, seq;
+	char *buf;			/* one request or reply */
+};
+/* A bound NETLINK_GENERIC socket with extended acks: 0 or a negative errno. */
+int nn_genl_sock_open(struct nn_genl_sock *s);
+void nn_genl_sock_close(struct nn_genl_sock *s);
+/* The one resolver of the netdev family over nlctrl: its id into *@family,
+ * or -EOPNOTSUPP when the kernel has no such family or it lacks one of the
+ * @ncmds commands @cmds (each came in a later kernel than the family). */
+int nn_genl_family(struct nn_genl_sock *s, const uint8_t *cmds, size_t ncmds, uint16_t *family);
+/* A dump of @cmd over the namespace's devices, with the u32 attribute
+ * @attr = @val when @attr > 0, asked again (up to 3 times) while the kernel
+ * flags it interrupted: every reply message up to NLMSG_DONE or an
+ * NLMSG_ERROR, as sent, into *@out (malloc'd, *@outlen bytes; NULL on error). */
+int nn_genl_dump(struct nn_genl_sock *s, uint16_t family, uint8_t cmd, int attr, uint32_t val,
+		 void **out, size_t *outlen);
+
 #endif

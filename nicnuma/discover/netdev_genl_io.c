@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* netdev_genl_io.c - the live edge of the netdev genl reader: resolves the
- * family over nlctrl and dumps queue-get / napi-get. The bytes go to the pure
- * parser (netdev_genl.c) unchanged, and are kept for a capture. Live only.
+/* netdev_genl_io.c - the live edge of the netdev genl family: its socket, the one resolver, dumps
+ *
+ * nn_genl_read dumps queue-get / napi-get: the bytes go to the pure parser
+ * (netdev_genl.c) unchanged, and are kept for a capture. obs_qstats.c dumps
+ * qstats-get through the same socket, resolver and dump. Live only.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,12 +19,6 @@
 
 #define GENL_BUF_SIZE 32768
 #define GENL_DUMP_TRIES 3
-
-struct sock {
-	struct mnl_socket *nl;
-	unsigned int portid, seq;
-	char *buf;
-};
 
 /* Growable byte buffer of one dump's replies. */
 struct bytes {
@@ -52,7 +48,7 @@ static int bytes_add(struct bytes *b, const void *data, size_t len)
 /* Sends the request in s->buf and collects every reply message of this
  * sequence until NLMSG_DONE or an NLMSG_ERROR into @out. *@intr is set when a
  * dump was interrupted (NLM_F_DUMP_INTR: the set changed while dumping). */
-static int transact(struct sock *s, struct nlmsghdr *req, struct bytes *out, bool *intr)
+static int transact(struct nn_genl_sock *s, struct nlmsghdr *req, struct bytes *out, bool *intr)
 {
 	*intr = false;
 	if (mnl_socket_sendto(s->nl, req, req->nlmsg_len) < 0)
@@ -76,6 +72,21 @@ static int transact(struct sock *s, struct nlmsghdr *req, struct bytes *out, boo
 				return 0;
 		}
 	}
+}
+
+/* A request of @cmd to family @type in s->buf, the next sequence number. */
+static struct nlmsghdr *put_request(struct nn_genl_sock *s, uint16_t type, uint16_t flags, uint8_t cmd)
+{
+	struct nlmsghdr *req = mnl_nlmsg_put_header(s->buf);
+	struct genlmsghdr *gh;
+
+	req->nlmsg_type = type;
+	req->nlmsg_flags = flags;
+	req->nlmsg_seq = ++s->seq;
+	gh = mnl_nlmsg_put_extra_header(req, sizeof(*gh));
+	gh->cmd = cmd;
+	gh->version = 1;
+	return req;
 }
 
 static int ctrl_attr_cb(const struct nlattr *attr, void *data)
@@ -104,23 +115,17 @@ static bool has_op(const struct nlattr *ops, unsigned int cmd)
 	return false;
 }
 
-static int resolve_family(struct sock *s, uint16_t *family)
+int nn_genl_family(struct nn_genl_sock *s, const uint8_t *cmds, size_t ncmds, uint16_t *family)
 {
 	const struct nlattr *tb[CTRL_ATTR_MAX + 1] = { NULL };
 	struct bytes ans = { 0 };
 	const struct nlmsghdr *nlh;
 	struct nlmsghdr *req;
-	struct genlmsghdr *gh;
 	bool intr;
 	int err, left;
+	size_t i;
 
-	req = mnl_nlmsg_put_header(s->buf);
-	req->nlmsg_type = GENL_ID_CTRL;
-	req->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	req->nlmsg_seq = ++s->seq;
-	gh = mnl_nlmsg_put_extra_header(req, sizeof(*gh));
-	gh->cmd = CTRL_CMD_GETFAMILY;
-	gh->version = 1;
+	req = put_request(s, GENL_ID_CTRL, NLM_F_REQUEST | NLM_F_ACK, CTRL_CMD_GETFAMILY);
 	mnl_attr_put_strz(req, CTRL_ATTR_FAMILY_NAME, NN_NETDEV_FAMILY_NAME);
 	err = transact(s, req, &ans, &intr);
 	if (err)
@@ -136,15 +141,18 @@ static int resolve_family(struct sock *s, uint16_t *family)
 				err = e->error;
 			break;
 		}
-		if (nlh->nlmsg_type != GENL_ID_CTRL || mnl_nlmsg_get_payload_len(nlh) < sizeof(*gh))
+		if (nlh->nlmsg_type != GENL_ID_CTRL ||
+		    mnl_nlmsg_get_payload_len(nlh) < sizeof(struct genlmsghdr))
 			continue;
-		mnl_attr_parse(nlh, sizeof(*gh), ctrl_attr_cb, tb);
+		mnl_attr_parse(nlh, sizeof(struct genlmsghdr), ctrl_attr_cb, tb);
 		if (!tb[CTRL_ATTR_FAMILY_ID])
 			continue;
 		*family = mnl_attr_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
-		/* queue-get and napi-get came in 6.8, after the family itself. */
-		err = tb[CTRL_ATTR_OPS] && has_op(tb[CTRL_ATTR_OPS], NN_NETDEV_CMD_QUEUE_GET) &&
-			has_op(tb[CTRL_ATTR_OPS], NN_NETDEV_CMD_NAPI_GET) ? 0 : -EOPNOTSUPP;
+		/* The commands came after the family itself (queue-get 6.8, ...). */
+		err = tb[CTRL_ATTR_OPS] ? 0 : -EOPNOTSUPP;
+		for (i = 0; i < ncmds && !err; i++)
+			if (!has_op(tb[CTRL_ATTR_OPS], cmds[i]))
+				err = -EOPNOTSUPP;
 		break;
 	}
 out:
@@ -152,79 +160,96 @@ out:
 	return err;
 }
 
-/* One dump of @cmd over every device of the namespace, asked again while the
- * kernel flags it interrupted. */
-static int dump(struct sock *s, uint16_t family, uint8_t cmd, struct bytes *out)
+int nn_genl_dump(struct nn_genl_sock *s, uint16_t family, uint8_t cmd, int attr, uint32_t val,
+		 void **out, size_t *outlen)
 {
+	struct bytes b = { 0 };
 	int tries, err = 0;
 	bool intr = false;
 
 	for (tries = 0; tries < GENL_DUMP_TRIES; tries++) {
-		struct nlmsghdr *req = mnl_nlmsg_put_header(s->buf);
-		struct genlmsghdr *gh;
+		struct nlmsghdr *req = put_request(s, family, NLM_F_REQUEST | NLM_F_DUMP, cmd);
 
-		req->nlmsg_type = family;
-		req->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-		req->nlmsg_seq = ++s->seq;
-		gh = mnl_nlmsg_put_extra_header(req, sizeof(*gh));
-		gh->cmd = cmd;
-		gh->version = 1;
-		out->len = 0;
-		err = transact(s, req, out, &intr);
+		if (attr > 0)
+			mnl_attr_put_u32(req, (uint16_t)attr, val);
+		b.len = 0;
+		err = transact(s, req, &b, &intr);
 		if (err == -EAGAIN || (!err && intr))
 			continue;
 		break;
 	}
+	if (err) {
+		free(b.p);
+		b.p = NULL;
+		b.len = 0;
+	}
+	*out = b.p;
+	*outlen = b.len;
 	return err;
+}
+
+int nn_genl_sock_open(struct nn_genl_sock *s)
+{
+	int one = 1, err;
+
+	memset(s, 0, sizeof(*s));
+	/* zeroed: libmnl leaves attribute padding unwritten, and sendto would send it */
+	s->buf = calloc(1, GENL_BUF_SIZE);
+	if (!s->buf)
+		return -ENOMEM;
+	s->nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
+	if (!s->nl || mnl_socket_bind(s->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		err = -errno;
+		nn_genl_sock_close(s);
+		return err;
+	}
+	mnl_socket_setsockopt(s->nl, NETLINK_EXT_ACK, &one, sizeof(one));
+	s->portid = mnl_socket_get_portid(s->nl);
+	s->seq = (unsigned int)time(NULL);
+	return 0;
+}
+
+void nn_genl_sock_close(struct nn_genl_sock *s)
+{
+	if (s->nl)
+		mnl_socket_close(s->nl);
+	free(s->buf);
+	memset(s, 0, sizeof(*s));
 }
 
 int nn_genl_read(struct nn_ctx *ctx, struct nn_genl *g, struct nn_genl_raw *raw)
 {
-	struct bytes q = { 0 }, n = { 0 };
-	struct sock s = { 0 };
+	static const uint8_t cmds[] = { NN_NETDEV_CMD_QUEUE_GET, NN_NETDEV_CMD_NAPI_GET };
+	struct nn_genl_sock s;
+	void *q = NULL, *n = NULL;
+	size_t qlen = 0, nlen = 0;
 	uint16_t family = 0;
-	int err, one = 1;
+	int err;
 
 	err = nn_require_live(ctx, "the netdev generic netlink read");
 	if (err)
 		return err;
-	/* zeroed: libmnl leaves attribute padding unwritten, and sendto would send it */
-	s.buf = calloc(1, GENL_BUF_SIZE);
-	if (!s.buf)
-		return -ENOMEM;
-	s.nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
-	if (!s.nl) {
-		err = -errno;
-		goto out;
-	}
-	if (mnl_socket_bind(s.nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		err = -errno;
-		goto out;
-	}
-	mnl_socket_setsockopt(s.nl, NETLINK_EXT_ACK, &one, sizeof(one));
-	s.portid = mnl_socket_get_portid(s.nl);
-	s.seq = (unsigned int)time(NULL);
-	err = resolve_family(&s, &family);
+	err = nn_genl_sock_open(&s);
+	if (err)
+		return err;
+	err = nn_genl_family(&s, cmds, sizeof(cmds), &family);
 	if (!err)
-		err = dump(&s, family, NN_NETDEV_CMD_QUEUE_GET, &q);
+		err = nn_genl_dump(&s, family, NN_NETDEV_CMD_QUEUE_GET, 0, 0, &q, &qlen);
 	if (!err)
-		err = nn_genl_parse(q.p, q.len, family, g);
+		err = nn_genl_parse(q, qlen, family, g);
 	if (!err)
-		err = dump(&s, family, NN_NETDEV_CMD_NAPI_GET, &n);
+		err = nn_genl_dump(&s, family, NN_NETDEV_CMD_NAPI_GET, 0, 0, &n, &nlen);
 	if (!err)
-		err = nn_genl_parse(n.p, n.len, family, g);
+		err = nn_genl_parse(n, nlen, family, g);
 	if (!err && raw) {
-		raw->queues = q.p;
-		raw->queues_len = q.len;
-		raw->napis = n.p;
-		raw->napis_len = n.len;
-		q.p = n.p = NULL;
+		raw->queues = q;
+		raw->queues_len = qlen;
+		raw->napis = n;
+		raw->napis_len = nlen;
+		q = n = NULL;
 	}
-out:
-	if (s.nl)
-		mnl_socket_close(s.nl);
-	free(s.buf);
-	free(q.p);
-	free(n.p);
+	nn_genl_sock_close(&s);
+	free(q);
+	free(n);
 	return err;
 }

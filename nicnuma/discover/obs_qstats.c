@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
@@ -16,10 +15,10 @@
 
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fileio.h"
+#include "nicnuma/discover/netdev_genl.h"
 #include "nicnuma/discover/observe.h"
 
 /* include/uapi/linux/netdev.h, Linux 6.10 */
-#define NN_NETDEV_FAMILY_NAME "netdev"
 #define NN_NETDEV_CMD_QSTATS_GET 12
 #define NN_NETDEV_A_QSTATS_IFINDEX 1
 #define NN_NETDEV_A_QSTATS_QUEUE_TYPE 2
@@ -33,11 +32,8 @@
 #define NN_NETDEV_QUEUE_TYPE_RX 0
 #define NN_NETDEV_QUEUE_TYPE_TX 1
 
-#define QS_BUF 32768
-
 struct qs_dump {
 	struct nn_obs_sample *s;
-	int family;
 	int err;
 };
 
@@ -51,18 +47,6 @@ static bool get_uint(const struct nlattr *a, unsigned long long *v)
 	else
 		return false;
 	return true;
-}
-
-static int family_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct qs_dump *d = data;
-	struct nlattr *a;
-
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID &&
-		    mnl_attr_get_payload_len(a) >= 2)
-			d->family = mnl_attr_get_u16(a);
-	return MNL_CB_OK;
 }
 
 static int qstats_cb(const struct nlmsghdr *nlh, void *data)
@@ -102,75 +86,33 @@ static int qstats_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static int run(struct mnl_socket *nl, char *buf, struct nlmsghdr *req, mnl_cb_t cb, struct qs_dump *d)
-{
-	unsigned int portid = mnl_socket_get_portid(nl), seq = req->nlmsg_seq;
-	ssize_t ret;
-	int r;
-
-	if (mnl_socket_sendto(nl, req, req->nlmsg_len) < 0)
-		return -errno;
-	for (;;) {
-		ret = mnl_socket_recvfrom(nl, buf, QS_BUF);
-		if (ret < 0)
-			return -errno;
-		r = mnl_cb_run(buf, (size_t)ret, seq, portid, cb, d);
-		if (r == MNL_CB_STOP)
-			return 0;
-		if (r == MNL_CB_ERROR)
-			return d->err ? d->err : -errno;
-	}
-}
-
 int nn_obs_qstats_read(struct nn_ctx *ctx, struct nn_obs_sample *s)
 {
-	struct qs_dump d = { .s = s, .family = -1 };
-	struct mnl_socket *nl = NULL;
-	struct nlmsghdr *nlh;
-	struct genlmsghdr *g;
-	unsigned int seq = (unsigned int)time(NULL);
-	char *buf;
+	static const uint8_t cmds[] = { NN_NETDEV_CMD_QSTATS_GET };
+	struct qs_dump d = { .s = s };
+	struct nn_genl_sock gs;
+	uint16_t family = 0;
+	void *buf = NULL;
+	size_t len = 0;
 	int err;
 
 	s->nqstats = 0;
 	err = nn_require_live(ctx, "netdev netlink queue statistics");
 	if (err)
 		return err;
-	buf = calloc(1, QS_BUF);	/* attribute padding is sent: zeroed */
-	if (!buf)
-		return -ENOMEM;
-	nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
-	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		err = -errno;
-		goto out;
-	}
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = GENL_ID_CTRL;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	nlh->nlmsg_seq = seq;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = CTRL_CMD_GETFAMILY;
-	g->version = 1;
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, NN_NETDEV_FAMILY_NAME);
-	err = run(nl, buf, nlh, family_cb, &d);
-	if (err || d.family < 0) {
-		err = -EOPNOTSUPP;	/* no netdev family: kernel before 6.5 */
-		goto out;
-	}
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = (unsigned short)d.family;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = ++seq;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = NN_NETDEV_CMD_QSTATS_GET;
-	g->version = 1;
-	mnl_attr_put_u32(nlh, NN_NETDEV_A_QSTATS_SCOPE, NN_NETDEV_QSTATS_SCOPE_QUEUE);
-	err = run(nl, buf, nlh, qstats_cb, &d);
-	if (err == -EOPNOTSUPP || err == -EINVAL)
-		err = -EOPNOTSUPP;	/* no qstats-get: kernel before 6.10 */
-out:
-	if (nl)
-		mnl_socket_close(nl);
+	err = nn_genl_sock_open(&gs);
+	if (err)
+		return err;
+	/* -EOPNOTSUPP: no netdev family (before 6.3) or no qstats-get (before 6.10) */
+	err = nn_genl_family(&gs, cmds, sizeof(cmds), &family);
+	if (!err)
+		err = nn_genl_dump(&gs, family, NN_NETDEV_CMD_QSTATS_GET, NN_NETDEV_A_QSTATS_SCOPE,
+				   NN_NETDEV_QSTATS_SCOPE_QUEUE, &buf, &len);
+	if (!err && mnl_cb_run(buf, len, 0, 0, qstats_cb, &d) == MNL_CB_ERROR)
+		err = d.err ? d.err : -errno;
+	if (err == -EINVAL)
+		err = -EOPNOTSUPP;	/* a kernel that knows the command but not the scope */
+	nn_genl_sock_close(&gs);
 	free(buf);
 	if (err && err != -ENOMEM)
 		s->nqstats = 0;

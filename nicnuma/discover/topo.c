@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* topo.c - CPUs, NUMA nodes and the kernel's NUMA knobs, read through the fs root
+/* topo.c - the topology through the fs root: online CPUs, NUMA nodes, SMT siblings, L3, distances
  *
  * Every file that is missing or malformed becomes a warning naming it and an
  * unknown (-1) value; a feature the kernel was built without (no THP, no NUMA
  * balancing) is "not available", not a fault. Only the lack of any CPU list
  * (no cpu/online and no cpuN directory) stops discovery. Rules:
  * docs/discovery.md, "How the kernel's files are read".
+ *
+ * The host knobs (NUMA balancing, zone reclaim, THP, CPU isolation) are
+ * topo_knobs.c's, the CPU model and hypervisor flag topo_cpuinfo.c's.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -21,8 +24,8 @@
 #include "nicnuma/core/parse.h"
 #include "nicnuma/core/pathf.h"
 #include "nicnuma/discover/topo.h"
+#include "nicnuma/discover/topo_internal.h"
 
-#define CPU_DIR "/sys/devices/system/cpu"
 #define NODE_DIR "/sys/devices/system/node"
 
 /* Per-CPU faults are reported once per fact: the same problem on 37 CPUs
@@ -107,11 +110,6 @@ static long read_num_in(struct nn_ctx *ctx, const struct nn_root *r, const char 
 		snprintf(msg, sizeof(msg), "cannot read %s: %s", what, strerror(-err));
 	fault_note(ctx, w, path, cpu, msg);
 	return -1;
-}
-
-static int to_int(long v)
-{
-	return (v < 0 || v > INT_MAX) ? -1 : (int)v;
 }
 
 static int cmp_hp(const void *a, const void *b)
@@ -578,17 +576,17 @@ static int read_cpus(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 		c->core = f ? f->core : -1;
 		if (c->package < 0) {
 			snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/physical_package_id", cpu);
-			c->package = to_int(read_num_in(ctx, &cpus, path, "physical_package_id", cpu, &w, false));
+			c->package = nn__topo_int(read_num_in(ctx, &cpus, path, "physical_package_id", cpu, &w, false));
 		}
 		/* die_id exists since Linux 5.2; older kernels simply lack it:
 		 * missing is unknown without a warning, garbage still warns. */
 		if (c->die < 0) {
 			snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/die_id", cpu);
-			c->die = to_int(read_num_in(ctx, &cpus, path, "die_id", cpu, &w, true));
+			c->die = nn__topo_int(read_num_in(ctx, &cpus, path, "die_id", cpu, &w, true));
 		}
 		if (c->core < 0) {
 			snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/core_id", cpu);
-			c->core = to_int(read_num_in(ctx, &cpus, path, "core_id", cpu, &w, false));
+			c->core = nn__topo_int(read_num_in(ctx, &cpus, path, "core_id", cpu, &w, false));
 		}
 		err = f ? nn_cpuset_copy(&c->siblings, &f->siblings) : read_siblings(ctx, &cpus, &w, c);
 		if (err)
@@ -674,274 +672,6 @@ static int single_node(struct nn_ctx *ctx, struct nn_topo *t, bool numa_off)
 		nn_warn(ctx, NODE_DIR, "no NUMA node directory (kernel without CONFIG_NUMA?): "
 			"reporting one node 0 that holds every CPU, memory unknown");
 	return nn_cpuset_copy(&t->nodes[0].cpus, &t->online);
-}
-
-/* A knob file: 0, or -ENOENT when it is not there (the caller decides
- * whether that is a kernel without the feature or a fault); other failures
- * warn here. */
-static int read_int_knob(struct nn_ctx *ctx, const char *path, const char *what, int *out)
-{
-	long v;
-	int err = nn_read_long(&ctx->root, path, &v);
-
-	*out = err ? -1 : to_int(v);
-	if (err == -EINVAL || err == -ERANGE)
-		nn_warn(ctx, path, "malformed %s (not an integer): unknown", what);
-	else if (err && err != -ENOENT)
-		nn_warn(ctx, path, "cannot read %s: %s", what, strerror(-err));
-	return err == -ENOENT ? err : 0;
-}
-
-static void read_choice_knob(struct nn_ctx *ctx, const char *path, char *buf, size_t size)
-{
-	char *text;
-	int err;
-
-	buf[0] = '\0';
-	err = nn_read_file(&ctx->root, path, &text, NULL);
-	if (err) {
-		nn_warn(ctx, path, "cannot read: %s", strerror(-err));
-		return;
-	}
-	err = nn_parse_bracketed(text, buf, size);
-	free(text);
-	if (err) {
-		buf[0] = '\0';
-		nn_warn(ctx, path, "no [selected] value in it: unknown");
-	}
-}
-
-struct cpuinfo_scan {
-	struct nn_knobs *k;
-	bool have_model, have_flags;
-	/* Other architectures' spellings, used when there is no "model name":
-	 * POWER "cpu", LoongArch "Model Name", RISC-V "uarch"/"isa", arm64 "CPU
-	 * implementer"/"CPU part", s390 "vendor_id" + "machine". */
-	char power[96], loong[96], uarch[96], isa[96], vendor[32], machine[32];
-	long implementer, part;
-};
-
-static bool is_word(const char *p, const char *e, const char *w)
-{
-	size_t n = strlen(w);
-
-	return (size_t)(e - p) == n && !memcmp(p, w, n);
-}
-
-static void keep(char *dst, size_t size, const char *v, const char *end)
-{
-	if (!dst[0])
-		snprintf(dst, size, "%.*s", (int)(end - v), v);
-}
-
-static long hex_field(const char *v, const char *end)
-{
-	char buf[24], *e;
-	long x;
-
-	snprintf(buf, sizeof(buf), "%.*s", (int)(end - v), v);
-	errno = 0;
-	x = strtol(buf, &e, 0);
-	return errno || e == buf || *e ? -1 : x;
-}
-
-static int cpuinfo_line(void *arg, const char *line, const char *end)
-{
-	struct cpuinfo_scan *s = arg;
-	const char *colon = memchr(line, ':', (size_t)(end - line)), *key_end, *v;
-
-	if (!colon)
-		return 0;
-	key_end = colon;
-	while (key_end > line && (key_end[-1] == ' ' || key_end[-1] == '\t'))
-		key_end--;
-	v = colon + 1;
-	while (v < end && (*v == ' ' || *v == '\t'))
-		v++;
-	while (end > v && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	if (!s->have_model && is_word(line, key_end, "model name")) {
-		snprintf(s->k->cpu_model, sizeof(s->k->cpu_model), "%.*s", (int)(end - v), v);
-		s->have_model = true;
-	} else if (!s->have_flags && is_word(line, key_end, "flags")) {
-		s->have_flags = true;
-		s->k->hypervisor = 0;
-		while (v < end) {
-			const char *f = v;
-
-			while (v < end && *v != ' ' && *v != '\t')
-				v++;
-			if (is_word(f, v, "hypervisor"))
-				s->k->hypervisor = 1;
-			while (v < end && (*v == ' ' || *v == '\t'))
-				v++;
-		}
-	} else if (is_word(line, key_end, "cpu")) {
-		keep(s->power, sizeof(s->power), v, end);
-	} else if (is_word(line, key_end, "Model Name")) {
-		keep(s->loong, sizeof(s->loong), v, end);
-	} else if (is_word(line, key_end, "uarch")) {
-		keep(s->uarch, sizeof(s->uarch), v, end);
-	} else if (is_word(line, key_end, "isa")) {
-		keep(s->isa, sizeof(s->isa), v, end);
-	} else if (is_word(line, key_end, "CPU implementer")) {
-		if (s->implementer < 0)
-			s->implementer = hex_field(v, end);
-	} else if (is_word(line, key_end, "CPU part")) {
-		if (s->part < 0)
-			s->part = hex_field(v, end);
-	} else if (is_word(line, key_end, "vendor_id")) {
-		keep(s->vendor, sizeof(s->vendor), v, end);
-	} else if (is_word(line, key_end, "machine")) {
-		keep(s->machine, sizeof(s->machine), v, end);
-	}
-	return s->have_model && s->have_flags;	/* 1 stops the read */
-}
-
-/* arm64 parts as lscpu names them (the common server and board cores). */
-static const char *arm_part(long impl, long part, const char **vendor)
-{
-	static const struct { long impl, part; const char *vendor, *name; } parts[] = {
-		{ 0x41, 0xd03, "ARM", "Cortex-A53" }, { 0x41, 0xd08, "ARM", "Cortex-A72" },
-		{ 0x41, 0xd0b, "ARM", "Cortex-A76" }, { 0x41, 0xd0c, "ARM", "Neoverse-N1" },
-		{ 0x41, 0xd40, "ARM", "Neoverse-V1" }, { 0x41, 0xd49, "ARM", "Neoverse-N2" },
-		{ 0x41, 0xd4f, "ARM", "Neoverse-V2" }, { 0x41, 0xd8e, "ARM", "Neoverse-N3" },
-		{ 0x48, 0xd01, "HiSilicon", "Kunpeng-920" }, { 0x46, 0x001, "Fujitsu", "A64FX" },
-		{ 0x43, 0x0af, "Cavium", "ThunderX2" }, { 0xc0, 0xac3, "Ampere", "Ampere-1" },
-		{ 0xc0, 0xac4, "Ampere", "Ampere-1a" }, { 0x61, 0x039, "Apple", "M2" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		if (parts[i].impl == impl && parts[i].part == part) {
-			*vendor = parts[i].vendor;
-			return parts[i].name;
-		}
-	return NULL;
-}
-
-/* The CPU model as the architecture's /proc/cpuinfo spells it, when there is
- * no x86-style "model name". */
-static void other_model(struct cpuinfo_scan *s)
-{
-	char *m = s->k->cpu_model;
-	size_t n = sizeof(s->k->cpu_model);
-	const char *vendor = NULL, *name;
-
-	if (s->loong[0])
-		snprintf(m, n, "%s", s->loong);
-	else if (s->power[0])
-		snprintf(m, n, "%s", s->power);
-	else if (s->uarch[0])
-		snprintf(m, n, "%s", s->uarch);
-	else if (s->isa[0])
-		snprintf(m, n, "RISC-V %s", s->isa);
-	else if (s->implementer >= 0 && s->part >= 0 && (name = arm_part(s->implementer, s->part, &vendor)))
-		snprintf(m, n, "%s %s", vendor, name);
-	else if (s->implementer >= 0 && s->part >= 0)
-		snprintf(m, n, "arm64 implementer 0x%02lx part 0x%03lx", s->implementer, s->part);
-	else if (!strncmp(s->vendor, "IBM/S390", 8) && s->machine[0])
-		snprintf(m, n, "%s machine %s", s->vendor, s->machine);
-	s->have_model = m[0] != '\0';
-}
-
-/* First "model name" and the "flags" line of /proc/cpuinfo, streamed: on x86
- * the first CPU's block is all it takes (the whole file is 1.5 KB per CPU);
- * other architectures name the model their own way (other_model). */
-static void read_cpuinfo(struct nn_ctx *ctx, struct nn_knobs *k)
-{
-	const char *path = "/proc/cpuinfo";
-	struct cpuinfo_scan s = { .k = k, .implementer = -1, .part = -1 };
-	int err;
-
-	k->hypervisor = -1;
-	k->cpu_model[0] = '\0';
-	err = nn_read_lines(&ctx->root, path, cpuinfo_line, &s);
-	if (err < 0) {
-		nn_warn(ctx, path, "cannot read: %s; CPU model and hypervisor flag unknown",
-			strerror(-err));
-		return;
-	}
-	if (!s.have_model)
-		other_model(&s);
-	if (!s.have_model && !s.have_flags)
-		nn_warn(ctx, path, "no CPU model line (model name, cpu, Model Name, uarch, isa, "
-			"CPU implementer/part, machine) and no 'flags' line: CPU model and hypervisor flag unknown");
-}
-
-#define THP_DIR "/sys/kernel/mm/transparent_hugepage"
-
-/* A knob of a feature the kernel was built without has no file: that is
- * "not available", not a fault. It is a fault when the feature's other
- * files say it is there: zone_reclaim_mode exists with CONFIG_NUMA (@numa:
- * node directories were found), THP's files with their directory. */
-static void read_knobs(struct nn_ctx *ctx, struct nn_knobs *k, bool numa)
-{
-	const char *zr = "/proc/sys/vm/zone_reclaim_mode";
-	DIR *d = NULL;
-
-	k->absent = 0;
-	if (read_int_knob(ctx, "/proc/sys/kernel/numa_balancing", "kernel.numa_balancing",
-			  &k->numa_balancing))
-		k->absent |= NN_KNOB_NUMA_BALANCING;
-	if (read_int_knob(ctx, zr, "vm.zone_reclaim_mode", &k->zone_reclaim_mode)) {
-		if (numa)
-			nn_warn(ctx, zr, "missing although the kernel has NUMA nodes: unknown");
-		else
-			k->absent |= NN_KNOB_ZONE_RECLAIM;
-	}
-	k->thp_enabled[0] = k->thp_defrag[0] = '\0';
-	if (nn_root_opendir(&ctx->root, THP_DIR, &d) == -ENOENT) {
-		k->absent |= NN_KNOB_THP;
-	} else {
-		if (d)
-			closedir(d);
-		read_choice_knob(ctx, THP_DIR "/enabled", k->thp_enabled, sizeof(k->thp_enabled));
-		read_choice_knob(ctx, THP_DIR "/defrag", k->thp_defrag, sizeof(k->thp_defrag));
-	}
-	read_cpuinfo(ctx, k);
-}
-
-/* A sysfs CPU list of the isolation files: true when read. A missing file
- * is not a fault (nohz_full needs CONFIG_NO_HZ_FULL; a capture may predate
- * these files): unknown, no warning. */
-static bool read_isol_list(struct nn_ctx *ctx, const char *path, struct nn_cpuset *set)
-{
-	char *text = NULL;
-	int err = nn_read_file(&ctx->root, path, &text, NULL);
-
-	if (!err)
-		err = nn_parse_sys_cpulist(text, set);
-	free(text);
-	if (err && err != -ENOENT)
-		nn_warn(ctx, path, "%s: isolated CPUs of this source unknown",
-			err == -EINVAL || err == -ERANGE ? "malformed cpulist" : strerror(-err));
-	return !err;
-}
-
-/* isolated, nohz_full and the isolcpus= words of the command line. */
-static void read_isolation(struct nn_ctx *ctx, struct nn_isolation *is)
-{
-	const char *cmdline = "/proc/cmdline", *bad = NULL;
-	char *text = NULL;
-	int err, badlen = 0;
-
-	is->isolated_known = read_isol_list(ctx, CPU_DIR "/isolated", &is->isolated);
-	is->nohz_full_known = read_isol_list(ctx, CPU_DIR "/nohz_full", &is->nohz_full);
-	err = nn_read_file(&ctx->root, cmdline, &text, NULL);
-	if (err) {
-		if (err != -ENOENT)
-			nn_warn(ctx, cmdline, "cannot read: %s; isolcpus= unknown", strerror(-err));
-		return;
-	}
-	is->cmdline_known = true;
-	err = nn_parse_isolcpus(text, &is->isolcpus, &is->isolcpus_flags, &bad, &badlen);
-	if (err == -EINVAL)
-		nn_warn(ctx, cmdline, "'%.*s': unknown isolcpus= flag or bad CPU list "
-			"(flags: nohz, domain, managed_irq): ignored", badlen, bad ? bad : "");
-	else if (err && err != -ENOENT)
-		nn_warn(ctx, cmdline, "cannot parse isolcpus=: %s", strerror(-err));
-	free(text);
 }
 
 /* "cpu12" -> 12, anything else -1 (cpufreq, cpuidle, ...) */
@@ -1045,8 +775,8 @@ static int discover(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 	if (err == -ENOMEM)
 		goto fail;
 	numa = !err && t->nnodes;
-	read_knobs(ctx, &t->knobs, numa);
-	read_isolation(ctx, &t->isol);
+	nn__topo_read_knobs(ctx, &t->knobs, numa);
+	nn__topo_read_isolation(ctx, &t->isol);
 	if (!numa) {
 		if (err && err != -ENOENT)
 			nn_warn(ctx, NODE_DIR, "cannot list NUMA nodes: %s", strerror(-err));

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* plan.c - where every queue IRQ, XPS mask, channel count and hugepage goes
+/* plan.c - the planner's entry and its CPU allocation: which cores each NIC's queue IRQs get
  *
  * A pure function of the host snapshot and the options: no I/O, so every
  * fixture can be planned and every rule unit-tested. The rules, in order:
@@ -18,12 +18,10 @@
  *  - a node with no usable CPU, or fewer cores than queues, spills to the
  *    nearest nodes by the distance matrix (only "near" ones, distance below
  *    twice the local distance, i.e. the same package under NPS/SNC, for the
- *    "too few" case: a remote socket costs more than an SMT sibling);
- *  - --rss local: the RSS table spreads over the queues whose planned rx IRQs
- *    all sit on the NIC's node (the nearest spill node when the node has no
- *    usable CPU), equal weights or (local:cpu) each queue's CPU share;
- *    rx queues the kernel reports bound (AF_XDP, io_uring zero-copy, devmem:
- *    netdev genl queue-get) are left out, with a note.
+ *    "too few" case: a remote socket costs more than an SMT sibling).
+ *
+ * plan_emit.c turns the allocation into the plan's entries, plan_rss.c plans
+ * the RSS indirection table; plan_state.h is the working state the three share.
  */
 #include <errno.h>
 #include <limits.h>
@@ -35,80 +33,7 @@
 
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/plan/plan_internal.h"
-
-struct core {
-	int node, package, die, core_id, l3;
-	int sibkey;			/* first thread sibling, -1 unknown */
-	int *thr;			/* all online threads, ascending */
-	size_t nthr;
-	int *use;			/* threads usable for queue IRQs */
-	size_t nuse;
-	bool used;			/* taken by an earlier group */
-};
-
-enum entry_kind { E_LOCAL, E_SPILL, E_REMOTE, E_SPREAD, E_LOCALCPUS, E_UNKNOWN };
-
-struct entry {
-	size_t core;
-	enum entry_kind kind;
-	int dist;			/* from the group's base node, -1 n/a */
-};
-
-enum group_kind { G_NODE, G_REMOTE, G_LOCALCPUS, G_ALL };
-
-struct group {
-	enum group_kind kind;
-	int node;			/* G_NODE: NIC node; G_REMOTE: target node */
-	int from;			/* G_REMOTE: the NIC's own node */
-	const struct nn_cpuset *mask;	/* G_LOCALCPUS: the NICs' local_cpus */
-	bool unknown;			/* G_ALL because locality is unknown */
-	size_t *nics;			/* indices into st->nics */
-	size_t nn;
-	struct entry *pool;
-	size_t npool;
-};
-
-/* Where one slot position of a NIC goes, and why. */
-struct pick {
-	int cpu;
-	enum entry_kind kind;
-	size_t core;			/* index into st->cores */
-	int thr;			/* thread index inside the core: 0 primary */
-	int dist;			/* from the group's base node, -1 n/a */
-};
-
-struct nicst {
-	const struct nn_nic *nic;
-	int *effq;			/* per IRQ: the queue slot it is placed as, -1 housekeeping */
-	size_t nunknown;		/* IRQs of no recognised role, placed like queues */
-	int *slots;			/* distinct queue indices, ascending */
-	size_t nslots;
-	size_t demand;			/* cores it asks for: active queues, <= nslots */
-	size_t group;
-	size_t *share;			/* indices into the group's pool */
-	size_t nshare;
-	struct pick *order;		/* CPU per slot position (before wrapping) */
-	size_t norder, order_cap;
-	int home;			/* node for hugepages/EAL: -1 several/unknown */
-	bool spilled;
-};
-
-struct state {
-	const struct nn_host *host;
-	const struct nn_topo *topo;
-	const struct nn_plan_opts *opts;
-	struct nn_plan *plan;
-	struct nn_cpuset allowed;	/* online, within --cpus */
-	struct nn_cpuset hk;		/* housekeeping, online */
-	struct core *cores;
-	size_t ncores;
-	struct nicst *nics;
-	size_t nnics;
-	struct group *groups;
-	size_t ngroups;
-	size_t *spare;			/* per node index: cores its own NICs leave free */
-	size_t *lent;			/* per node index: cores already lent from its back */
-};
+#include "nicnuma/plan/plan_state.h"
 
 const char *nn_policy_name(enum nn_policy p)
 {
@@ -164,8 +89,6 @@ int nn__plan_add_warning(struct nn_plan *plan, const char *fmt, ...)
 	plan->warnings[plan->nwarnings++] = msg;
 	return 0;
 }
-
-#define WARN(st, ...) do { if (nn__plan_add_warning((st)->plan, __VA_ARGS__)) return -ENOMEM; } while (0)
 
 static int push_int(int **v, size_t *n, int x)
 {
@@ -360,7 +283,7 @@ static int queue_slots(struct nicst *ns)
 }
 
 /* Node of a set of CPUs, -1 when several or unknown. */
-static int cpus_node(const struct nn_topo *t, const struct nn_cpuset *s)
+int nn__plan_cpus_node(const struct nn_topo *t, const struct nn_cpuset *s)
 {
 	int cpu, node = -2;
 
@@ -374,7 +297,7 @@ static int cpus_node(const struct nn_topo *t, const struct nn_cpuset *s)
 	return node == -2 ? -1 : node;
 }
 
-static int node_has_usable(const struct state *st, int node)
+int nn__plan_node_has_usable(const struct state *st, int node)
 {
 	size_t i;
 
@@ -387,7 +310,7 @@ static int node_has_usable(const struct state *st, int node)
 static bool usable_filter(const struct nn_topo *t, int node, void *arg)
 {
 	(void)t;
-	return node_has_usable(arg, node);
+	return nn__plan_node_has_usable(arg, node);
 }
 
 /* Picks the group kind for one NIC; warnings explain every fallback. */
@@ -504,7 +427,7 @@ static int pool_add_node(struct state *st, struct group *g, int node, enum entry
 	return 0;
 }
 
-static size_t group_demand(const struct state *st, const struct group *g)
+size_t nn__plan_group_demand(const struct state *st, const struct group *g)
 {
 	size_t i, d = 0;
 
@@ -557,7 +480,7 @@ static int pool_add_tail(struct state *st, struct group *g, int node, size_t cou
 static int pool_by_distance(struct state *st, struct group *g, int base, enum entry_kind own)
 {
 	const struct nn_topo *t = st->topo;
-	size_t demand = group_demand(st, g), i;
+	size_t demand = nn__plan_group_demand(st, g), i;
 	int self = nn_topo_distance(t, base, base), *ids, r = 0;
 
 	if (self <= 0)
@@ -571,7 +494,7 @@ static int pool_by_distance(struct state *st, struct group *g, int base, enum en
 		int ix = nn_topo_node_index(t, id);
 		size_t need = demand > g->npool ? demand - g->npool : 0, take;
 
-		if (!node_has_usable(st, id))
+		if (!nn__plan_node_has_usable(st, id))
 			continue;
 		if (id == base) {
 			r = pool_add_node(st, g, id, own, d);
@@ -608,7 +531,7 @@ static int compute_spare(struct state *st)
 		for (j = 0; j < st->ngroups; j++)
 			if ((st->groups[j].kind == G_NODE || st->groups[j].kind == G_REMOTE) &&
 			    st->groups[j].node == t->nodes[i].id)
-				want += group_demand(st, &st->groups[j]);
+				want += nn__plan_group_demand(st, &st->groups[j]);
 		st->spare[i] = have > want ? have - want : 0;
 	}
 	return 0;
@@ -735,7 +658,7 @@ static int build_order(struct state *st, struct group *g, struct nicst *ns)
 
 static int allocate_group(struct state *st, struct group *g)
 {
-	size_t k = g->nn, demand = group_demand(st, g), i, j, off = 0;
+	size_t k = g->nn, demand = nn__plan_group_demand(st, g), i, j, off = 0;
 	size_t *want = NULL, *got = NULL;
 	int ret = -ENOMEM;
 
@@ -846,523 +769,6 @@ static int build_groups(struct state *st)
 		if (r)
 			return r;
 	}
-	return 0;
-}
-
-/* ---- emitting the plan ---- */
-
-static char *fmt_core(const struct core *c, int cpu, char *buf, size_t len)
-{
-	if (c->core_id >= 0)
-		snprintf(buf, len, "core %d", c->core_id);
-	else
-		snprintf(buf, len, "cpu %d", cpu);
-	return buf;
-}
-
-static char *slot_reason(const struct state *st, const struct nicst *ns, size_t slot)
-{
-	size_t pos = slot % ns->norder;
-	const struct pick *pk = &ns->order[pos];
-	const struct core *c = &st->cores[pk->core];
-	int dist = pk->dist;
-	char core[48], *r = NULL;
-	const char *sib = pk->thr ? " (SMT sibling)" : "";
-	const char *wr = slot < ns->norder ? "" : slot >= ns->demand ?
-		" (vector beyond the active queues: shares a CPU)" : " (shared: more queues than CPUs)";
-	int ok = -1;
-
-	fmt_core(c, pk->cpu, core, sizeof(core));
-	switch (pk->kind) {
-	case E_LOCAL:
-		ok = asprintf(&r, "local node %d, %s%s%s", c->node, core, sib, wr);
-		break;
-	case E_SPILL:
-		ok = asprintf(&r, "spill to node %d (distance %d), %s%s%s", c->node, dist, core, sib, wr);
-		break;
-	case E_REMOTE:
-		ok = asprintf(&r, "remote node %d (distance %d), %s%s%s", c->node,
-			      nn_topo_distance(st->topo, st->groups[ns->group].from, c->node), core, sib, wr);
-		break;
-	case E_SPREAD:
-		ok = asprintf(&r, "spread: node %d, %s%s%s", c->node, core, sib, wr);
-		break;
-	case E_LOCALCPUS:
-		ok = asprintf(&r, "local_cpus (node unknown), node %d, %s%s%s", c->node, core, sib, wr);
-		break;
-	case E_UNKNOWN:
-		ok = asprintf(&r, "unknown locality: spread, node %d, %s%s%s", c->node, core, sib, wr);
-		break;
-	}
-	return ok < 0 ? NULL : r;
-}
-
-static int slot_of(const struct nicst *ns, int queue)
-{
-	size_t i;
-
-	for (i = 0; i < ns->nslots; i++)
-		if (ns->slots[i] == queue)
-			return (int)i;
-	return -1;
-}
-
-/* Housekeeping CPUs for a NIC's non-queue IRQs: those of its node, else of
- * the nearest node that has some, else (unknown) all of them. */
-static int housekeeping_for(struct state *st, const struct nicst *ns, struct nn_cpuset *out, char **why)
-{
-	const struct group *g = &st->groups[ns->group];
-	const struct nn_topo *t = st->topo;
-	int base = -1, cpu;
-	int ok;
-
-	nn_cpuset_zero(out);
-	*why = NULL;
-	if (nn_cpuset_empty(&st->hk))
-		return 0;	/* --reserve left none: the caller keeps them with the queues */
-	if (g->kind == G_NODE || g->kind == G_REMOTE)
-		base = g->node;
-	if (base >= 0 && t->nnodes) {
-		int *ids = calloc(t->nnodes, sizeof(*ids));
-		size_t i;
-
-		if (!ids)
-			return -ENOMEM;
-		nn_topo_nodes_by_distance(t, base, ids, t->nnodes);
-		for (i = 0; i < t->nnodes; i++) {
-			const struct nn_node *n = nn_topo_node(t, ids[i]);
-
-			nn_cpuset_foreach(cpu, &n->cpus)
-				if (nn_cpuset_test(&st->hk, (unsigned)cpu) && nn_cpuset_set(out, (unsigned)cpu)) {
-					free(ids);
-					return -ENOMEM;
-				}
-			if (!nn_cpuset_empty(out)) {
-				ok = ids[i] == base ? asprintf(why, "housekeeping, node %d", ids[i])
-					: asprintf(why, "housekeeping, node %d (nearest to node %d)", ids[i], base);
-				free(ids);
-				return ok < 0 ? -ENOMEM : 0;
-			}
-		}
-		free(ids);
-	}
-	if (g->kind == G_LOCALCPUS) {
-		if (nn_cpuset_copy(out, &st->hk))
-			return -ENOMEM;
-		nn_cpuset_and(out, g->mask);
-		if (!nn_cpuset_empty(out)) {
-			ok = asprintf(why, "housekeeping, within local_cpus");
-			return ok < 0 ? -ENOMEM : 0;
-		}
-	}
-	if (nn_cpuset_copy(out, &st->hk))
-		return -ENOMEM;
-	ok = asprintf(why, "housekeeping, all nodes");
-	return ok < 0 ? -ENOMEM : 0;
-}
-
-static int emit_nic(struct state *st, struct nicst *ns)
-{
-	struct nn_plan *plan = st->plan;
-	const struct nn_nic *n = ns->nic;
-	const struct group *g = &st->groups[ns->group];
-	struct nn_plan_nic *pn = &plan->nics[plan->nnics];
-	size_t i, used = ns->norder < ns->nslots ? ns->norder : ns->nslots;
-	int ok = 0;
-
-	memset(pn, 0, sizeof(*pn));
-	plan->nnics++;
-	pn->nic = strdup(n->name);
-	pn->pci = n->pci ? strdup(n->pci) : NULL;
-	if (!pn->nic || (n->pci && !pn->pci))
-		return -ENOMEM;
-	pn->numa_node = n->numa_node;
-	pn->queues = (int)ns->nslots;
-	for (i = 0; i < used; i++) {
-		if (nn_cpuset_set(&pn->cpus, (unsigned)ns->order[i].cpu))
-			return -ENOMEM;
-		if (ns->order[i].kind == E_SPILL)
-			ns->spilled = true;
-	}
-	pn->node = cpus_node(st->topo, &pn->cpus);
-	switch (g->kind) {
-	case G_NODE:
-		ns->home = g->node;
-		if (ns->spilled)
-			ok = asprintf(&pn->reason, "local node %d, spilled by distance", g->node);
-		else
-			ok = asprintf(&pn->reason, "local node %d", g->node);
-		break;
-	case G_REMOTE:
-		ns->home = g->node;
-		ok = asprintf(&pn->reason, "remote node %d (distance %d from node %d)", g->node,
-			      nn_topo_distance(st->topo, g->from, g->node), g->from);
-		break;
-	case G_LOCALCPUS:
-		ns->home = cpus_node(st->topo, &n->local_cpus);
-		ok = asprintf(&pn->reason, "local_cpus (node unknown)");
-		break;
-	case G_ALL:
-		/* spread moves the queues, not the NIC: its memory stays home */
-		ns->home = !g->unknown && n->numa_node >= 0 &&
-			nn_topo_node_index(st->topo, n->numa_node) >= 0 ? n->numa_node : -1;
-		ok = asprintf(&pn->reason, g->unknown ? "unknown locality: all nodes" : "spread over all nodes");
-		break;
-	}
-	if (ok < 0)
-		return -ENOMEM;
-	if (ns->nshare && ns->nshare < ns->demand && g->nn > 1 && ns->nshare < g->npool) {
-		char *r;
-
-		if (asprintf(&r, "%s, even share of %zu cores", pn->reason, ns->nshare) < 0)
-			return -ENOMEM;
-		free(pn->reason);
-		pn->reason = r;
-	}
-	if (ns->spilled) {
-		size_t local = 0, spilled = 0;
-
-		for (i = 0; i < g->npool; i++)
-			local += g->pool[i].kind != E_SPILL;
-		for (i = 0; i < ns->demand; i++)
-			spilled += ns->order[i % ns->norder].kind == E_SPILL;
-		WARN(st, "%s: node %d has %zu usable core%s for %zu queue%s: %zu spilled to the nearest nodes by distance",
-		     n->name, g->node, local, local == 1 ? "" : "s", group_demand(st, g),
-		     group_demand(st, g) == 1 ? "" : "s", spilled);
-	}
-	if (ns->nslots && !ns->norder)
-		WARN(st, "%s: no usable CPU for its queues", n->name);
-	else if (ns->demand > ns->norder)
-		WARN(st, "%s: %zu queues on %zu CPUs: queues share CPUs", n->name, ns->demand, ns->norder);
-	if (!ns->nslots && n->nirqs)
-		WARN(st, "%s: no queue IRQs recognised: only its other IRQs are planned", n->name);
-	if (ns->nunknown) {
-		char *list = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&list, &len);
-
-		if (!f)
-			return -ENOMEM;
-		for (i = 0; i < n->nirqs; i++)
-			if (n->irqs[i].role == NN_IRQ_ROLE_UNKNOWN && ns->effq[i] >= 0)
-				fprintf(f, "%s%d (%s)", ftell(f) ? ", " : "", n->irqs[i].irq,
-					n->irqs[i].name ? n->irqs[i].name : "not in /proc/interrupts");
-		if (fclose(f)) {
-			free(list);
-			return -ENOMEM;
-		}
-		ok = nn__plan_add_warning(plan, "%s: %zu IRQ%s of no recognised role (neither netdev netlink "
-					  "nor the driver name table knows %s), placed like queue IRQs on the "
-					  "NIC's CPUs, not on housekeeping: %s", n->name, ns->nunknown,
-					  ns->nunknown == 1 ? "" : "s", ns->nunknown == 1 ? "it" : "them", list);
-		free(list);
-		if (ok)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-static int emit_irqs(struct state *st, struct nicst *ns)
-{
-	struct nn_plan *plan = st->plan;
-	const struct nn_nic *n = ns->nic;
-	struct nn_cpuset hk = NN_CPUSET_INIT;
-	char *hkwhy = NULL;
-	size_t i;
-	int ret;
-
-	ret = housekeeping_for(st, ns, &hk, &hkwhy);
-	if (ret)
-		goto out;
-	for (i = 0; i < n->nirqs; i++) {
-		const struct nn_irq *q = &n->irqs[i];
-		struct nn_plan_irq *pi;
-		int s = ns->effq[i] >= 0 ? slot_of(ns, ns->effq[i]) : -1;
-
-		/* No readable smp_affinity_list (no /proc/irq/N): nothing could set it. */
-		if (!q->has_affinity) {
-			ret = nn__plan_add_warning(plan, "%s: IRQ %d has no readable affinity: left out of the plan",
-						   n->name, q->irq);
-			if (ret)
-				goto out;
-			continue;
-		}
-		pi = &plan->irqs[plan->nirqs];
-		memset(pi, 0, sizeof(*pi));
-		pi->irq = q->irq;
-		pi->queue = q->queue;
-		pi->dir = q->dir;
-		pi->role = q->queue >= 0 ? NN_IRQ_ROLE_QUEUE : q->role;
-		pi->nic = strdup(n->name);
-		ret = -ENOMEM;
-		if (!pi->nic)
-			goto out;
-		plan->nirqs++;
-		if (s >= 0 && ns->norder) {
-			size_t pos = (size_t)s % ns->norder;
-
-			if (nn_cpuset_set(&pi->cpus, (unsigned)ns->order[pos].cpu))
-				goto out;
-			pi->reason = slot_reason(st, ns, (size_t)s);
-			if (pi->reason && q->queue < 0) {
-				char *r;
-
-				if (asprintf(&r, "%s, placed like a queue: %s", pi->role == NN_IRQ_ROLE_UNKNOWN ?
-					     "role unknown" : "queue vector of no index", pi->reason) < 0)
-					goto out;
-				free(pi->reason);
-				pi->reason = r;
-			}
-		} else if (nn_cpuset_empty(&hk)) {
-			const struct nn_plan_nic *pn = &plan->nics[plan->nnics - 1];
-
-			if (nn_cpuset_copy(&pi->cpus, nn_cpuset_empty(&pn->cpus) ? &st->allowed : &pn->cpus))
-				goto out;
-			pi->reason = strdup("no housekeeping CPU: with the NIC's queues");
-		} else {
-			if (nn_cpuset_copy(&pi->cpus, &hk))
-				goto out;
-			pi->reason = strdup(hkwhy);
-		}
-		if (!pi->reason)
-			goto out;
-		pi->node = cpus_node(st->topo, &pi->cpus);
-	}
-	ret = 0;
-out:
-	nn_cpuset_free(&hk);
-	free(hkwhy);
-	return ret;
-}
-
-static int emit_xps(struct state *st, struct nicst *ns)
-{
-	struct nn_plan *plan = st->plan;
-	const struct nn_nic *n = ns->nic;
-	size_t i, ntx;
-
-	/* The kernel has xps_cpus only on multiqueue devices (ENOENT otherwise). */
-	if (!ns->norder || !ns->nslots || n->tx_queues <= 1)
-		return 0;
-	ntx = (size_t)n->tx_queues;
-	for (i = 0; i < ntx; i++) {
-		struct nn_plan_xps *x;
-		int s = slot_of(ns, (int)i);
-		size_t pos;
-		void *p;
-
-		if (s < 0)
-			s = (int)(i % ns->nslots);
-		pos = (size_t)s % ns->norder;
-		p = realloc(plan->xps, (plan->nxps + 1) * sizeof(*plan->xps));
-		if (!p)
-			return -ENOMEM;
-		plan->xps = p;
-		x = &plan->xps[plan->nxps];
-		memset(x, 0, sizeof(*x));
-		x->nic = strdup(n->name);
-		if (!x->nic)
-			return -ENOMEM;
-		x->queue = (int)i;
-		plan->nxps++;
-		if (nn_cpuset_set(&x->cpus, (unsigned)ns->order[pos].cpu))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-/* The rx queue (else tx queue) whose NAPI is @id; -1 none. */
-static int napi_queue(const struct nn_nic *n, long long id)
-{
-	size_t i;
-	int tx = -1;
-
-	for (i = 0; i < n->ngqueues; i++) {
-		if (n->gqueues[i].napi_id != id)
-			continue;
-		if (n->gqueues[i].type == NN_GENL_QUEUE_RX)
-			return n->gqueues[i].id;
-		if (tx < 0 && n->gqueues[i].type == NN_GENL_QUEUE_TX)
-			tx = n->gqueues[i].id;
-	}
-	return tx;
-}
-
-/* Each threaded NAPI of @ns with a kthread: with its IRQ's planned CPUs;
- * IRQ-less, its queue's planned CPU, else the NIC's planned CPUs, else
- * every CPU the plan may use. */
-static int emit_napi(struct state *st, struct nicst *ns, size_t irq0)
-{
-	struct nn_plan *plan = st->plan;
-	const struct nn_nic *n = ns->nic;
-	const struct nn_plan_nic *pn = &plan->nics[plan->nnics - 1];
-	size_t i, j;
-
-	for (i = 0; i < n->ngnapis; i++) {
-		const struct nn_genl_napi *g = &n->gnapis[i];
-		const struct nn_cpuset *from = NULL;
-		struct nn_plan_napi *x;
-		char comm[NN_NAPI_COMM_LEN];
-		int q, cpu = -1;
-		void *p;
-
-		if (g->pid <= 0 || g->threaded == 0)
-			continue;
-		for (j = irq0; g->irq >= 0 && j < plan->nirqs && !from; j++)
-			if (plan->irqs[j].irq == g->irq)
-				from = &plan->irqs[j].cpus;
-		q = from ? -1 : napi_queue(n, g->id);
-		if (q >= 0 && ns->norder && ns->nslots) {
-			int s = slot_of(ns, q);
-
-			if (s < 0)
-				s = (int)((size_t)q % ns->nslots);
-			cpu = ns->order[(size_t)s % ns->norder].cpu;
-		}
-		if (!from && cpu < 0)
-			from = nn_cpuset_empty(&pn->cpus) ? &st->allowed : &pn->cpus;
-		p = realloc(plan->napi_threads, (plan->nnapi_threads + 1) * sizeof(*plan->napi_threads));
-		if (!p)
-			return -ENOMEM;
-		plan->napi_threads = p;
-		x = &plan->napi_threads[plan->nnapi_threads];
-		memset(x, 0, sizeof(*x));
-		nn_napi_comm(comm, sizeof(comm), n->name, g->id);
-		x->nic = strdup(n->name);
-		x->name = strdup(comm);
-		x->napi_id = g->id;
-		x->pid = g->pid;
-		plan->nnapi_threads++;
-		if (!x->nic || !x->name)
-			return -ENOMEM;
-		if (from ? nn_cpuset_copy(&x->cpus, from) : nn_cpuset_set(&x->cpus, (unsigned)cpu))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-static int emit_channels(struct state *st, struct nicst *ns)
-{
-	struct nn_plan *plan = st->plan;
-	const struct nn_nic *n = ns->nic;
-	struct nn_plan_channels *c;
-	long target = (long)ns->nshare;
-	void *p;
-
-	if (n->is_virtual || !ns->nshare)
-		return 0;
-	if (n->channels_max > 0 && target > n->channels_max)
-		target = n->channels_max;
-	p = realloc(plan->channels, (plan->nchannels + 1) * sizeof(*plan->channels));
-	if (!p)
-		return -ENOMEM;
-	plan->channels = p;
-	c = &plan->channels[plan->nchannels];
-	c->nic = strdup(n->name);
-	if (!c->nic)
-		return -ENOMEM;
-	plan->nchannels++;
-	c->current = n->channels_combined;
-	c->target = (int)target;
-	if (n->channels_combined < 0)
-		WARN(st, "%s: current channel count unknown (ethtool is live-only)", n->name);
-	return 0;
-}
-
-static long node_hugepages(const struct nn_topo *t, int node, unsigned long size_kb)
-{
-	int i = nn_topo_node_index(t, node);
-	size_t k;
-
-	if (i < 0)
-		return -1;
-	for (k = 0; k < t->nodes[i].nhugepages; k++)
-		if (t->nodes[i].hugepages[k].size_kb == size_kb)
-			return t->nodes[i].hugepages[k].total;
-	return -1;
-}
-
-static int add_hugepage_node(struct state *st, int node)
-{
-	struct nn_plan *plan = st->plan;
-	struct nn_plan_hugepages *h;
-	size_t i, at;
-	void *p;
-
-	for (i = 0; i < plan->nhugepages; i++)
-		if (plan->hugepages[i].node == node)
-			return 0;
-	p = realloc(plan->hugepages, (plan->nhugepages + 1) * sizeof(*plan->hugepages));
-	if (!p)
-		return -ENOMEM;
-	plan->hugepages = p;
-	for (at = 0; at < plan->nhugepages && plan->hugepages[at].node < node; at++)
-		;
-	memmove(&plan->hugepages[at + 1], &plan->hugepages[at],
-		(plan->nhugepages - at) * sizeof(*plan->hugepages));
-	h = &plan->hugepages[at];
-	h->node = node;
-	h->size_kb = st->opts->hugepage_size_kb;
-	h->current = node_hugepages(st->topo, node, h->size_kb);
-	/* Reserve at least COUNT: never shrink a pool someone else may use. */
-	h->request = st->opts->hugepage_count;
-	h->target = h->current > h->request ? h->current : h->request;
-	plan->nhugepages++;
-	return 0;
-}
-
-static int emit_hugepages(struct state *st)
-{
-	const struct nn_topo *t = st->topo;
-	bool all = false;
-	size_t i;
-
-	if (!st->opts->hugepage_size_kb || st->opts->hugepage_count <= 0)
-		return 0;
-	for (i = 0; i < st->nnics; i++) {
-		int home = st->nics[i].home;
-
-		if (home < 0 && st->groups[st->nics[i].group].kind == G_NODE)
-			home = st->groups[st->nics[i].group].node;
-		if (home >= 0) {
-			if (add_hugepage_node(st, home))
-				return -ENOMEM;
-		} else {
-			all = true;
-		}
-	}
-	if (all) {
-		WARN(st, "hugepages: a NIC's node is unknown: reserving on every node with memory");
-		for (i = 0; i < t->nnodes; i++)
-			if (t->nodes[i].mem_total_kb != 0 && add_hugepage_node(st, t->nodes[i].id))
-				return -ENOMEM;
-	}
-	return 0;
-}
-
-static int str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int emit_shape(struct state *st)
-{
-	struct nn_plan_shape *s = &st->plan->shape;
-	size_t i;
-
-	s->ncpus = (int)st->topo->ncpus;
-	s->nnodes = (int)st->topo->nnodes;
-	s->pci = calloc(st->nnics ? st->nnics : 1, sizeof(*s->pci));
-	if (!s->pci)
-		return -ENOMEM;
-	for (i = 0; i < st->nnics; i++)
-		if (st->nics[i].nic->pci) {
-			s->pci[s->npci] = strdup(st->nics[i].nic->pci);
-			if (!s->pci[s->npci])
-				return -ENOMEM;
-			s->npci++;
-		}
-	qsort(s->pci, s->npci, sizeof(*s->pci), str_cmp);
 	return 0;
 }
 
@@ -1488,261 +894,6 @@ static int setup(struct state *st)
 }
 
 /* NICs in name order (discovery sorts them; a hand-built snapshot may not). */
-const char *nn_rss_policy_name(enum nn_rss_policy p)
-{
-	switch (p) {
-	case NN_RSSP_NONE: return "none";
-	case NN_RSSP_LOCAL: return "local";
-	case NN_RSSP_LOCAL_CPU: return "local:cpu";
-	}
-	return "none";
-}
-
-int nn_rss_policy_parse(const char *s, enum nn_rss_policy *p)
-{
-	if (!strcmp(s, "none"))
-		*p = NN_RSSP_NONE;
-	else if (!strcmp(s, "local"))
-		*p = NN_RSSP_LOCAL;
-	else if (!strcmp(s, "local:cpu"))
-		*p = NN_RSSP_LOCAL_CPU;
-	else
-		return -EINVAL;
-	return 0;
-}
-
-const char *nn_qbind_name(unsigned int bit)
-{
-	switch (bit) {
-	case NN_QBIND_XSK: return "xsk";
-	case NN_QBIND_IO_URING: return "io_uring";
-	case NN_QBIND_DMABUF: return "dmabuf";
-	}
-	return NULL;
-}
-
-int nn_qbind_parse(const char *s, unsigned int *bit)
-{
-	unsigned int b;
-
-	for (b = 1; b & NN_QBIND_ALL; b <<= 1)
-		if (!strcmp(s, nn_qbind_name(b))) {
-			*bit = b;
-			return 0;
-		}
-	return -EINVAL;
-}
-
-/* What the kernel reports bound to rx queue @q of @n (queue-get): NN_QBIND_*. */
-static unsigned int rxq_bound(const struct nn_nic *n, int q)
-{
-	unsigned int b = 0;
-	size_t i;
-
-	for (i = 0; i < n->ngqueues; i++) {
-		const struct nn_genl_queue *g = &n->gqueues[i];
-
-		if (g->type != NN_GENL_QUEUE_RX || g->id != q)
-			continue;
-		if (g->xsk)
-			b |= NN_QBIND_XSK;
-		if (g->io_uring)
-			b |= NN_QBIND_IO_URING;
-		if (g->dmabuf >= 0)
-			b |= NN_QBIND_DMABUF;
-	}
-	return b;
-}
-
-int nn_plan_rss_table(const struct nn_plan_rss *r, unsigned int size, unsigned int *table)
-{
-	unsigned long long sum = 0, partial;
-	size_t k = 0;
-	unsigned int j;
-
-	if (!r->nqueues || !size)
-		return -EINVAL;
-	if (!r->weights) {
-		for (j = 0; j < size; j++)
-			table[j] = (unsigned int)r->queues[j % r->nqueues];
-		return 0;
-	}
-	for (k = 0; k < r->nqueues; k++) {
-		if (r->weights[k] < 1)
-			return -EINVAL;
-		sum += (unsigned long long)r->weights[k];
-	}
-	k = 0;
-	partial = (unsigned long long)r->weights[0];
-	for (j = 0; j < size; j++) {
-		while (k + 1 < r->nqueues && (unsigned long long)j * sum >= (unsigned long long)size * partial)
-			partial += (unsigned long long)r->weights[++k];
-		table[j] = (unsigned int)r->queues[k];
-	}
-	return 0;
-}
-
-static unsigned int gcd_u(unsigned int a, unsigned int b)
-{
-	while (b) {
-		unsigned int t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-/* local:cpu: a queue's weight is its share of CPUs, sum over its CPUs c of
- * 1/k(c), k(c) the number of selected queues on c; scaled by 840 (exact while
- * at most 8 queues share a CPU, else rounded down, at least 1), reduced by the
- * weights' greatest common divisor. */
-static int rss_weights(struct nn_plan_rss *r, struct nn_cpuset *qcpus)
-{
-	unsigned int g = 0;
-	size_t i, k;
-	int c;
-
-	r->weights = calloc(r->nqueues, sizeof(*r->weights));
-	if (!r->weights)
-		return -ENOMEM;
-	for (i = 0; i < r->nqueues; i++) {
-		unsigned int w = 0;
-
-		for (c = nn_cpuset_first(&qcpus[i]); c >= 0; c = nn_cpuset_next(&qcpus[i], c)) {
-			unsigned int share = 0;
-
-			for (k = 0; k < r->nqueues; k++)
-				share += nn_cpuset_test(&qcpus[k], (unsigned int)c);
-			w += 840u / share;
-		}
-		r->weights[i] = w ? (int)w : 1;
-		g = gcd_u(g, (unsigned int)r->weights[i]);
-	}
-	for (i = 0; g > 1 && i < r->nqueues; i++)
-		r->weights[i] /= (int)g;
-	return 0;
-}
-
-/* --rss local: after emit_irqs placed this NIC's IRQs (plan->irqs[@irq0..]). */
-static int emit_rss(struct state *st, struct nicst *ns, size_t irq0)
-{
-	struct nn_plan *plan = st->plan;
-	const struct nn_nic *n = ns->nic;
-	const struct group *g = &st->groups[ns->group];
-	struct nn_cpuset *qcpus = NULL;
-	struct nn_plan_rss r = { 0 };
-	int node, bound = -1, ret = -ENOMEM;
-	size_t i, k;
-	void *p;
-
-	if (n->is_virtual || !ns->nslots)
-		return 0;
-	if (n->rss.state == NN_RSS_UNSUPPORTED) {
-		WARN(st, "%s: rss: not supported by this driver: no table planned", n->name);
-		return 0;
-	}
-	if (n->rss.state == NN_RSS_ERROR) {
-		WARN(st, "%s: rss: the indirection table is unreadable: no table planned", n->name);
-		return 0;
-	}
-	if (g->kind != G_NODE) {
-		WARN(st, "%s: rss local: its queues are not placed by its node (%s): no table planned",
-		     n->name, g->kind == G_REMOTE ? "policy remote" : g->kind == G_LOCALCPUS ?
-		     "node unknown" : g->unknown ? "locality unknown" : "policy spread");
-		return 0;
-	}
-	if (!ns->norder) {
-		WARN(st, "%s: rss local: no usable CPU for its queues: no table planned", n->name);
-		return 0;
-	}
-	/* A node without a usable CPU: its queues went to the nearest nodes,
-	 * and the nearest (the first in order) stands in for it. */
-	node = node_has_usable(st, g->node) ? g->node : nn_topo_cpu_node(st->topo, ns->order[0].cpu);
-	if (n->rss.state == NN_RSS_OK && n->rss.rings)
-		bound = (int)n->rss.rings;
-	else if (n->rx_queues > 0)
-		bound = n->rx_queues;
-	r.table_size = n->rss.state == NN_RSS_OK ? (int)n->rss.size : -1;
-	qcpus = calloc(ns->nslots, sizeof(*qcpus));
-	r.queues = calloc(ns->nslots, sizeof(*r.queues));
-	r.reserved = calloc(ns->nslots, sizeof(*r.reserved));
-	if (!qcpus || !r.queues || !r.reserved)
-		goto out;
-	for (i = 0; i < ns->nslots; i++) {
-		int q = ns->slots[i];
-		unsigned int held;
-		bool seen = false, local = true;
-
-		if (bound >= 0 && q >= bound)
-			continue;	/* no rx ring behind it (mlx5's extra vectors) */
-		/* An AF_XDP, io_uring or devmem consumer owns the queue:
-		 * flows hashed there would reach it, not the stack. */
-		held = rxq_bound(n, q);
-		if (held) {
-			r.reserved[r.nreserved].queue = q;
-			r.reserved[r.nreserved++].bound = held;
-			continue;
-		}
-		for (k = irq0; k < plan->nirqs; k++) {
-			const struct nn_plan_irq *pi = &plan->irqs[k];
-
-			if (pi->queue != q || pi->dir == NN_QDIR_TX)
-				continue;
-			seen = true;
-			local = local && pi->node == node;
-			if (nn_cpuset_or(&qcpus[r.nqueues], &pi->cpus))
-				goto out;
-		}
-		if (seen && local)
-			r.queues[r.nqueues++] = q;
-		else
-			nn_cpuset_zero(&qcpus[r.nqueues]);
-	}
-	if (!r.nqueues) {
-		ret = r.nreserved ?
-			nn__plan_add_warning(plan, "%s: rss local: every queue on node %d is bound "
-					     "(AF_XDP, io_uring zero-copy or devmem): no table planned",
-					     n->name, node) :
-			nn__plan_add_warning(plan, "%s: rss local: no queue's IRQs are on node %d: "
-					     "no table planned", n->name, node);
-		goto out;
-	}
-	if (!r.nreserved) {
-		free(r.reserved);
-		r.reserved = NULL;
-	}
-	if (r.table_size > 0 && (size_t)r.table_size < r.nqueues &&
-	    (ret = nn__plan_add_warning(plan, "%s: rss local: a table of %d entries for %zu local "
-					"queues: only the first %d are used", n->name, r.table_size,
-					r.nqueues, r.table_size)))
-		goto out;
-	if (r.table_size < 0 &&
-	    (ret = nn__plan_add_warning(plan, "%s: rss: table size unknown (ethtool is live-only): "
-					"apply and check use the live size", n->name)))
-		goto out;
-	if (st->opts->rss == NN_RSSP_LOCAL_CPU && (ret = rss_weights(&r, qcpus)))
-		goto out;
-	r.nic = strdup(n->name);
-	p = r.nic ? realloc(plan->rss, (plan->nrss + 1) * sizeof(*plan->rss)) : NULL;
-	ret = -ENOMEM;
-	if (!p)
-		goto out;
-	plan->rss = p;
-	plan->rss[plan->nrss++] = r;
-	memset(&r, 0, sizeof(r));
-	ret = 0;
-out:
-	for (i = 0; qcpus && i < ns->nslots; i++)
-		nn_cpuset_free(&qcpus[i]);
-	free(qcpus);
-	free(r.nic);
-	free(r.queues);
-	free(r.weights);
-	free(r.reserved);
-	return ret;
-}
-
 static int nicst_cmp(const void *a, const void *b)
 {
 	const struct nicst *x = a, *y = b;
@@ -1754,7 +905,6 @@ int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, st
 {
 	struct nn_plan_opts defopts;
 	struct state st;
-	size_t i;
 	int ret;
 
 	memset(plan, 0, sizeof(*plan));
@@ -1773,28 +923,8 @@ int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, st
 		goto fail;
 	qsort(st.nics, st.nnics, sizeof(*st.nics), nicst_cmp);
 	ret = build_groups(&st);
-	if (ret)
-		goto fail;
-	for (i = 0; i < st.nnics; i++) {
-		size_t irq0 = plan->nirqs;
-
-		ret = emit_nic(&st, &st.nics[i]);
-		if (!ret)
-			ret = emit_irqs(&st, &st.nics[i]);
-		if (!ret && opts->rss != NN_RSSP_NONE)
-			ret = emit_rss(&st, &st.nics[i], irq0);
-		if (!ret && !opts->no_xps)
-			ret = emit_xps(&st, &st.nics[i]);
-		if (!ret)
-			ret = emit_napi(&st, &st.nics[i], irq0);
-		if (!ret && opts->channels)
-			ret = emit_channels(&st, &st.nics[i]);
-		if (ret)
-			goto fail;
-	}
-	ret = emit_hugepages(&st);
 	if (!ret)
-		ret = emit_shape(&st);
+		ret = nn__plan_emit(&st);
 	if (ret)
 		goto fail;
 	plan->irqbalance.running = host->irqbalance.running;

@@ -114,6 +114,10 @@ void nn_undo_free(struct nn_undo *u);
 /* Whether the log's host ("host":{"nics":[..]}) names @ifname (channels,
  * rss, napi: a change may act only on a NIC the log was written for). */
 bool nn_undo_host_has_nic(const struct nn_undo *u, const char *ifname);
+/* The one check of a change's interface (channels, rss, napi): a valid
+ * name (nn_ifname_valid) of a NIC the log's host names. 0, or -EINVAL with
+ * the reason in @why. */
+int nn_undo_nic_check(const struct nn_undo *u, const char *ifname, char *why, size_t whylen);
 
 /* Batch form for writers with many values (apply: ~1100 IRQs): add every
  * change in memory, then persist once with nn_undo_save() before the first

@@ -19,6 +19,7 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/state/undo.h"
 #include "nicnuma/state/undo_internal.h"
+#include "nicnuma/state/value_restore.h"	/* nn_ifname_valid */
 
 /* A string member, or NULL when absent or null; -EINVAL for another type. */
 static int jget_str(struct json_object *o, const char *key, const char **out)
@@ -437,6 +438,19 @@ int nn_undo_prune(struct nn_ctx *ctx)
 	names_free(names, n);
 	close(dfd);
 	return err;
+}
+
+int nn_undo_nic_check(const struct nn_undo *u, const char *ifname, char *why, size_t whylen)
+{
+	if (!ifname || !nn_ifname_valid(ifname)) {
+		snprintf(why, whylen, "not a valid interface name");
+		return -EINVAL;
+	}
+	if (!nn_undo_host_has_nic(u, ifname)) {
+		snprintf(why, whylen, "%s is not a NIC of the snapshot's host", ifname);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 bool nn_undo_host_has_nic(const struct nn_undo *u, const char *ifname)

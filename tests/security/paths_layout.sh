@@ -5,7 +5,8 @@
 #   a symlinked drop-in directory under --out: refused (exit 2), nothing
 #     written there, nothing written at all (all files or none);
 #   a foreign unit that has the marker text in a comment: not overwritten;
-#   layout's own files: replaced on a second run, no temp file left behind.
+#   layout's own files: listed one "wrote PATH" line each, replaced on a
+#     second run, no temp file left behind.
 set -uo pipefail
 
 # shellcheck source=tests/security/lib.sh
@@ -19,6 +20,11 @@ layout "$out"
 rc=$?
 [ "$rc" -le 1 ] && [ -f "$out/fwd@.service" ] && [ -f "$out/fwd@0.service.d/nicnuma.conf" ] \
 	&& ok "first run wrote the units (exit $rc)" || { bad "first run: exit $rc"; cat "$tmp/err" >&2; }
+# The report lists each file on its own line: a blank line before the list,
+# no escaped newline (a "\nwrote" once went through as data: "\x0awrote").
+grep -q '\\x' "$tmp/out" && bad "escaped bytes in layout's report: $(grep '\\x' "$tmp/out")" ||
+	{ grep -qx "wrote $out/fwd@.service" "$tmp/out" && ok "report: one 'wrote PATH' line per file" ||
+		bad "no 'wrote $out/fwd@.service' line in: $(cat "$tmp/out")"; }
 layout "$out"
 rc=$?
 [ "$rc" -le 1 ] && ok "second run replaced them (exit $rc)" || { bad "second run: exit $rc"; cat "$tmp/err" >&2; }

@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* plan_emit.c - the plan's entries from the allocation: NICs, IRQs, XPS, NAPI, channels, hugepages */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicnuma/plan/plan.h"
+#include "nicnuma/plan/plan_internal.h"
+#include "nicnuma/plan/plan_state.h"
+
+static char *fmt_core(const struct core *c, int cpu, char *buf, size_t len)
+{
+	if (c->core_id >= 0)
+		snprintf(buf, len, "core %d", c->core_id);
+	else
+		snprintf(buf, len, "cpu %d", cpu);
+	return buf;
+}
+
+static char *slot_reason(const struct state *st, const struct nicst *ns, size_t slot)
+{
+	size_t pos = slot % ns->norder;
+	const struct pick *pk = &ns->order[pos];
+	const struct core *c = &st->cores[pk->core];
+	int dist = pk->dist;
+	char core[48], *r = NULL;
+	const char *sib = pk->thr ? " (SMT sibling)" : "";
+	const char *wr = slot < ns->norder ? "" : slot >= ns->demand ?
+		" (vector beyond the active queues: shares a CPU)" : " (shared: more queues than CPUs)";
+	int ok = -1;
+
+	fmt_core(c, pk->cpu, core, sizeof(core));
+	switch (pk->kind) {
+	case E_LOCAL:
+		ok = asprintf(&r, "local node %d, %s%s%s", c->node, core, sib, wr);
+		break;
+	case E_SPILL:
+		ok = asprintf(&r, "spill to node %d (distance %d), %s%s%s", c->node, dist, core, sib, wr);
+		break;
+	case E_REMOTE:
+		ok = asprintf(&r, "remote node %d (distance %d), %s%s%s", c->node,
+			      nn_topo_distance(st->topo, st->groups[ns->group].from, c->node), core, sib, wr);
+		break;
+	case E_SPREAD:
+		ok = asprintf(&r, "spread: node %d, %s%s%s", c->node, core, sib, wr);
+		break;
+	case E_LOCALCPUS:
+		ok = asprintf(&r, "local_cpus (node unknown), node %d, %s%s%s", c->node, core, sib, wr);
+		break;
+	case E_UNKNOWN:
+		ok = asprintf(&r, "unknown locality: spread, node %d, %s%s%s", c->node, core, sib, wr);
+		break;
+	}
+	return ok < 0 ? NULL : r;
+}
+
+static int slot_of(const struct nicst *ns, int queue)
+{
+	size_t i;
+
+	for (i = 0; i < ns->nslots; i++)
+		if (ns->slots[i] == queue)
+			return (int)i;
+	return -1;
+}
+
+/* Housekeeping CPUs for a NIC's non-queue IRQs: those of its node, else of
+ * the nearest node that has some, else (unknown) all of them. */
+static int housekeeping_for(struct state *st, const struct nicst *ns, struct nn_cpuset *out, char **why)
+{
+	const struct group *g = &st->groups[ns->group];
+	const struct nn_topo *t = st->topo;
+	int base = -1, cpu;
+	int ok;
+
+	nn_cpuset_zero(out);
+	*why = NULL;
+	if (nn_cpuset_empty(&st->hk))
+		return 0;	/* --reserve left none: the caller keeps them with the queues */
+	if (g->kind == G_NODE || g->kind == G_REMOTE)
+		base = g->node;
+	if (base >= 0 && t->nnodes) {
+		int *ids = calloc(t->nnodes, sizeof(*ids));
+		size_t i;
+
+		if (!ids)
+			return -ENOMEM;
+		nn_topo_nodes_by_distance(t, base, ids, t->nnodes);
+		for (i = 0; i < t->nnodes; i++) {
+			const struct nn_node *n = nn_topo_node(t, ids[i]);
+
+			nn_cpuset_foreach(cpu, &n->cpus)
+				if (nn_cpuset_test(&st->hk, (unsigned)cpu) && nn_cpuset_set(out, (unsigned)cpu)) {
+					free(ids);
+					return -ENOMEM;
+				}
+			if (!nn_cpuset_empty(out)) {
+				ok = ids[i] == base ? asprintf(why, "housekeeping, node %d", ids[i])
+					: asprintf(why, "housekeeping, node %d (nearest to node %d)", ids[i], base);
+				free(ids);
+				return ok < 0 ? -ENOMEM : 0;
+			}
+		}
+		free(ids);
+	}
+	if (g->kind == G_LOCALCPUS) {
+		if (nn_cpuset_copy(out, &st->hk))
+			return -ENOMEM;
+		nn_cpuset_and(out, g->mask);
+		if (!nn_cpuset_empty(out)) {
+			ok = asprintf(why, "housekeeping, within local_cpus");
+			return ok < 0 ? -ENOMEM : 0;
+		}
+	}
+	if (nn_cpuset_copy(out, &st->hk))
+		return -ENOMEM;
+	ok = asprintf(why, "housekeeping, all nodes");
+	return ok < 0 ? -ENOMEM : 0;
+}
+
+static int emit_nic(struct state *st, struct nicst *ns)
+{
+	struct nn_plan *plan = st->plan;
+	const struct nn_nic *n = ns->nic;
+	const struct group *g = &st->groups[ns->group];
+	struct nn_plan_nic *pn = &plan->nics[plan->nnics];
+	size_t i, used = ns->norder < ns->nslots ? ns->norder : ns->nslots;
+	int ok = 0;
+
+	memset(pn, 0, sizeof(*pn));
+	plan->nnics++;
+	pn->nic = strdup(n->name);
+	pn->pci = n->pci ? strdup(n->pci) : NULL;
+	if (!pn->nic || (n->pci && !pn->pci))
+		return -ENOMEM;
+	pn->numa_node = n->numa_node;
+	pn->queues = (int)ns->nslots;
+	for (i = 0; i < used; i++) {
+		if (nn_cpuset_set(&pn->cpus, (unsigned)ns->order[i].cpu))
+			return -ENOMEM;
+		if (ns->order[i].kind == E_SPILL)
+			ns->spilled = true;
+	}
+	pn->node = nn__plan_cpus_node(st->topo, &pn->cpus);
+	switch (g->kind) {
+	case G_NODE:
+		ns->home = g->node;
+		if (ns->spilled)
+			ok = asprintf(&pn->reason, "local node %d, spilled by distance", g->node);
+		else
+			ok = asprintf(&pn->reason, "local node %d", g->node);
+		break;
+	case G_REMOTE:
+		ns->home = g->node;
+		ok = asprintf(&pn->reason, "remote node %d (distance %d from node %d)", g->node,
+			      nn_topo_distance(st->topo, g->from, g->node), g->from);
+		break;
+	case G_LOCALCPUS:
+		ns->home = nn__plan_cpus_node(st->topo, &n->local_cpus);
+		ok = asprintf(&pn->reason, "local_cpus (node unknown)");
+		break;
+	case G_ALL:
+		/* spread moves the queues, not the NIC: its memory stays home */
+		ns->home = !g->unknown && n->numa_node >= 0 &&
+			nn_topo_node_index(st->topo, n->numa_node) >= 0 ? n->numa_node : -1;
+		ok = asprintf(&pn->reason, g->unknown ? "unknown locality: all nodes" : "spread over all nodes");
+		break;
+	}
+	if (ok < 0)
+		return -ENOMEM;
+	if (ns->nshare && ns->nshare < ns->demand && g->nn > 1 && ns->nshare < g->npool) {
+		char *r;
+
+		if (asprintf(&r, "%s, even share of %zu cores", pn->reason, ns->nshare) < 0)
+			return -ENOMEM;
+		free(pn->reason);
+		pn->reason = r;
+	}
+	if (ns->spilled) {
+		size_t local = 0, spilled = 0;
+
+		for (i = 0; i < g->npool; i++)
+			local += g->pool[i].kind != E_SPILL;
+		for (i = 0; i < ns->demand; i++)
+			spilled += ns->order[i % ns->norder].kind == E_SPILL;
+		WARN(st, "%s: node %d has %zu usable core%s for %zu queue%s: %zu spilled to the nearest nodes by distance",
+		     n->name, g->node, local, local == 1 ? "" : "s", nn__plan_group_demand(st, g),
+		     nn__plan_group_demand(st, g) == 1 ? "" : "s", spilled);
+	}
+	if (ns->nslots && !ns->norder)
+		WARN(st, "%s: no usable CPU for its queues", n->name);
+	else if (ns->demand > ns->norder)
+		WARN(st, "%s: %zu queues on %zu CPUs: queues share CPUs", n->name, ns->demand, ns->norder);
+	if (!ns->nslots && n->nirqs)
+		WARN(st, "%s: no queue IRQs recognised: only its other IRQs are planned", n->name);
+	if (ns->nunknown) {
+		char *list = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&list, &len);
+
+		if (!f)
+			return -ENOMEM;
+		for (i = 0; i < n->nirqs; i++)
+			if (n->irqs[i].role == NN_IRQ_ROLE_UNKNOWN && ns->effq[i] >= 0)
+				fprintf(f, "%s%d (%s)", ftell(f) ? ", " : "", n->irqs[i].irq,
+					n->irqs[i].name ? n->irqs[i].name : "not in /proc/interrupts");
+		if (fclose(f)) {
+			free(list);
+			return -ENOMEM;
+		}
+		ok = nn__plan_add_warning(plan, "%s: %zu IRQ%s of no recognised role (neither netdev netlink "
+					  "nor the driver name table knows %s), placed like queue IRQs on the "
+					  "NIC's CPUs, not on housekeeping: %s", n->name, ns->nunknown,
+					  ns->nunknown == 1 ? "" : "s", ns->nunknown == 1 ? "it" : "them", list);
+		free(list);
+		if (ok)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int emit_irqs(struct state *st, struct nicst *ns)
+{
+	struct nn_plan *plan = st->plan;
+	const struct nn_nic *n = ns->nic;
+	struct nn_cpuset hk = NN_CPUSET_INIT;
+	char *hkwhy = NULL;
+	size_t i;
+	int ret;
+
+	ret = housekeeping_for(st, ns, &hk, &hkwhy);
+	if (ret)
+		goto out;
+	for (i = 0; i < n->nirqs; i++) {
+		const struct nn_irq *q = &n->irqs[i];
+		struct nn_plan_irq *pi;
+		int s = ns->effq[i] >= 0 ? slot_of(ns, ns->effq[i]) : -1;
+
+		/* No readable smp_affinity_list (no /proc/irq/N): nothing could set it. */
+		if (!q->has_affinity) {
+			ret = nn__plan_add_warning(plan, "%s: IRQ %d has no readable affinity: left out of the plan",
+						   n->name, q->irq);
+			if (ret)
+				goto out;
+			continue;
+		}
+		pi = &plan->irqs[plan->nirqs];
+		memset(pi, 0, sizeof(*pi));
+		pi->irq = q->irq;
+		pi->queue = q->queue;
+		pi->dir = q->dir;
+		pi->role = q->queue >= 0 ? NN_IRQ_ROLE_QUEUE : q->role;
+		pi->nic = strdup(n->name);
+		ret = -ENOMEM;
+		if (!pi->nic)
+			goto out;
+		plan->nirqs++;
+		if (s >= 0 && ns->norder) {
+			size_t pos = (size_t)s % ns->norder;
+
+			if (nn_cpuset_set(&pi->cpus, (unsigned)ns->order[pos].cpu))
+				goto out;
+			pi->reason = slot_reason(st, ns, (size_t)s);
+			if (pi->reason && q->queue < 0) {
+				char *r;
+
+				if (asprintf(&r, "%s, placed like a queue: %s", pi->role == NN_IRQ_ROLE_UNKNOWN ?
+					     "role unknown" : "queue vector of no index", pi->reason) < 0)
+					goto out;
+				free(pi->reason);
+				pi->reason = r;
+			}
+		} else if (nn_cpuset_empty(&hk)) {
+			const struct nn_plan_nic *pn = &plan->nics[plan->nnics - 1];
+
+			if (nn_cpuset_copy(&pi->cpus, nn_cpuset_empty(&pn->cpus) ? &st->allowed : &pn->cpus))
+				goto out;
+			pi->reason = strdup("no housekeeping CPU: with the NIC's queues");
+		} else {
+			if (nn_cpuset_copy(&pi->cpus, &hk))
+				goto out;
+			pi->reason = strdup(hkwhy);
+		}
+		if (!pi->reason)
+			goto out;
+		pi->node = nn__plan_cpus_node(st->topo, &pi->cpus);
+	}
+	ret = 0;
+out:
+	nn_cpuset_free(&hk);
+	free(hkwhy);
+	return ret;
+}
+
+static int emit_xps(struct state *st, struct nicst *ns)
+{
+	struct nn_plan *plan = st->plan;
+	const struct nn_nic *n = ns->nic;
+	size_t i, ntx;
+
+	/* The kernel has xps_cpus only on multiqueue devices (ENOENT otherwise). */
+	if (!ns->norder || !ns->nslots || n->tx_queues <= 1)
+		return 0;
+	ntx = (size_t)n->tx_queues;
+	for (i = 0; i < ntx; i++) {
+		struct nn_plan_xps *x;
+		int s = slot_of(ns, (int)i);
+		size_t pos;
+		void *p;
+
+		if (s < 0)
+			s = (int)(i % ns->nslots);
+		pos = (size_t)s % ns->norder;
+		p = realloc(plan->xps, (plan->nxps + 1) * sizeof(*plan->xps));
+		if (!p)
+			return -ENOMEM;
+		plan->xps = p;
+		x = &plan->xps[plan->nxps];
+		memset(x, 0, sizeof(*x));
+		x->nic = strdup(n->name);
+		if (!x->nic)
+			return -ENOMEM;
+		x->queue = (int)i;
+		plan->nxps++;
+		if (nn_cpuset_set(&x->cpus, (unsigned)ns->order[pos].cpu))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The rx queue (else tx queue) whose NAPI is @id; -1 none. */
+static int napi_queue(const struct nn_nic *n, long long id)
+{
+	size_t i;
+	int tx = -1;
+
+	for (i = 0; i < n->ngqueues; i++) {
+		if (n->gqueues[i].napi_id != id)
+			continue;
+		if (n->gqueues[i].type == NN_GENL_QUEUE_RX)
+			return n->gqueues[i].id;
+		if (tx < 0 && n->gqueues[i].type == NN_GENL_QUEUE_TX)
+			tx = n->gqueues[i].id;
+	}
+	return tx;
+}
+
+/* Each threaded NAPI of @ns with a kthread: with its IRQ's planned CPUs;
+ * IRQ-less, its queue's planned CPU, else the NIC's planned CPUs, else
+ * every CPU the plan may use. */
+static int emit_napi(struct state *st, struct nicst *ns, size_t irq0)
+{
+	struct nn_plan *plan = st->plan;
+	const struct nn_nic *n = ns->nic;
+	const struct nn_plan_nic *pn = &plan->nics[plan->nnics - 1];
+	size_t i, j;
+
+	for (i = 0; i < n->ngnapis; i++) {
+		const struct nn_genl_napi *g = &n->gnapis[i];
+		const struct nn_cpuset *from = NULL;
+		struct nn_plan_napi *x;
+		char comm[NN_NAPI_COMM_LEN];
+		int q, cpu = -1;
+		void *p;
+
+		if (g->pid <= 0 || g->threaded == 0)
+			continue;
+		for (j = irq0; g->irq >= 0 && j < plan->nirqs && !from; j++)
+			if (plan->irqs[j].irq == g->irq)
+				from = &plan->irqs[j].cpus;
+		q = from ? -1 : napi_queue(n, g->id);
+		if (q >= 0 && ns->norder && ns->nslots) {
+			int s = slot_of(ns, q);
+
+			if (s < 0)
+				s = (int)((size_t)q % ns->nslots);
+			cpu = ns->order[(size_t)s % ns->norder].cpu;
+		}
+		if (!from && cpu < 0)
+			from = nn_cpuset_empty(&pn->cpus) ? &st->allowed : &pn->cpus;
+		p = realloc(plan->napi_threads, (plan->nnapi_threads + 1) * sizeof(*plan->napi_threads));
+		if (!p)
+			return -ENOMEM;
+		plan->napi_threads = p;
+		x = &plan->napi_threads[plan->nnapi_threads];
+		memset(x, 0, sizeof(*x));
+		nn_napi_comm(comm, sizeof(comm), n->name, g->id);
+		x->nic = strdup(n->name);
+		x->name = strdup(comm);
+		x->napi_id = g->id;
+		x->pid = g->pid;
+		plan->nnapi_threads++;
+		if (!x->nic || !x->name)
+			return -ENOMEM;
+		if (from ? nn_cpuset_copy(&x->cpus, from) : nn_cpuset_set(&x->cpus, (unsigned)cpu))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int emit_channels(struct state *st, struct nicst *ns)
+{
+	struct nn_plan *plan = st->plan;
+	const struct nn_nic *n = ns->nic;
+	struct nn_plan_channels *c;
+	long target = (long)ns->nshare;
+	void *p;
+
+	if (n->is_virtual || !ns->nshare)
+		return 0;
+	if (n->channels_max > 0 && target > n->channels_max)
+		target = n->channels_max;
+	p = realloc(plan->channels, (plan->nchannels + 1) * sizeof(*plan->channels));
+	if (!p)
+		return -ENOMEM;
+	plan->channels = p;
+	c = &plan->channels[plan->nchannels];
+	c->nic = strdup(n->name);
+	if (!c->nic)
+		return -ENOMEM;
+	plan->nchannels++;
+	c->current = n->channels_combined;
+	c->target = (int)target;
+	if (n->channels_combined < 0)
+		WARN(st, "%s: current channel count unknown (ethtool is live-only)", n->name);
+	return 0;
+}
+
+static long node_hugepages(const struct nn_topo *t, int node, unsigned long size_kb)
+{
+	int i = nn_topo_node_index(t, node);
+	size_t k;
+
+	if (i < 0)
+		return -1;
+	for (k = 0; k < t->nodes[i].nhugepages; k++)
+		if (t->nodes[i].hugepages[k].size_kb == size_kb)
+			return t->nodes[i].hugepages[k].total;
+	return -1;
+}
+
+static int add_hugepage_node(struct state *st, int node)
+{
+	struct nn_plan *plan = st->plan;
+	struct nn_plan_hugepages *h;
+	size_t i, at;
+	void *p;
+
+	for (i = 0; i < plan->nhugepages; i++)
+		if (plan->hugepages[i].node == node)
+			return 0;
+	p = realloc(plan->hugepages, (plan->nhugepages + 1) * sizeof(*plan->hugepages));
+	if (!p)
+		return -ENOMEM;
+	plan->hugepages = p;
+	for (at = 0; at < plan->nhugepages && plan->hugepages[at].node < node; at++)
+		;
+	memmove(&plan->hugepages[at + 1], &plan->hugepages[at],
+		(plan->nhugepages - at) * sizeof(*plan->hugepages));
+	h = &plan->hugepages[at];
+	h->node = node;
+	h->size_kb = st->opts->hugepage_size_kb;
+	h->current = node_hugepages(st->topo, node, h->size_kb);
+	/* Reserve at least COUNT: never shrink a pool someone else may use. */
+	h->request = st->opts->hugepage_count;
+	h->target = h->current > h->request ? h->current : h->request;
+	plan->nhugepages++;
+	return 0;
+}
+
+static int emit_hugepages(struct state *st)
+{
+	const struct nn_topo *t = st->topo;
+	bool all = false;
+	size_t i;
+
+	if (!st->opts->hugepage_size_kb || st->opts->hugepage_count <= 0)
+		return 0;
+	for (i = 0; i < st->nnics; i++) {
+		int home = st->nics[i].home;
+
+		if (home < 0 && st->groups[st->nics[i].group].kind == G_NODE)
+			home = st->groups[st->nics[i].group].node;
+		if (home >= 0) {
+			if (add_hugepage_node(st, home))
+				return -ENOMEM;
+		} else {
+			all = true;
+		}
+	}
+	if (all) {
+		WARN(st, "hugepages: a NIC's node is unknown: reserving on every node with memory");
+		for (i = 0; i < t->nnodes; i++)
+			if (t->nodes[i].mem_total_kb != 0 && add_hugepage_node(st, t->nodes[i].id))
+				return -ENOMEM;
+	}
+	return 0;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int emit_shape(struct state *st)
+{
+	struct nn_plan_shape *s = &st->plan->shape;
+	size_t i;
+
+	s->ncpus = (int)st->topo->ncpus;
+	s->nnodes = (int)st->topo->nnodes;
+	s->pci = calloc(st->nnics ? st->nnics : 1, sizeof(*s->pci));
+	if (!s->pci)
+		return -ENOMEM;
+	for (i = 0; i < st->nnics; i++)
+		if (st->nics[i].nic->pci) {
+			s->pci[s->npci] = strdup(st->nics[i].nic->pci);
+			if (!s->pci[s->npci])
+				return -ENOMEM;
+			s->npci++;
+		}
+	qsort(s->pci, s->npci, sizeof(*s->pci), str_cmp);
+	return 0;
+}
+
+/* Every selected NIC's entries in name order, then the hugepage pools and
+ * the plan's shape. */
+int nn__plan_emit(struct state *st)
+{
+	const struct nn_plan_opts *opts = st->opts;
+	struct nn_plan *plan = st->plan;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < st->nnics; i++) {
+		size_t irq0 = plan->nirqs;
+
+		ret = emit_nic(st, &st->nics[i]);
+		if (!ret)
+			ret = emit_irqs(st, &st->nics[i]);
+		if (!ret && opts->rss != NN_RSSP_NONE)
+			ret = nn__plan_emit_rss(st, &st->nics[i], irq0);
+		if (!ret && !opts->no_xps)
+			ret = emit_xps(st, &st->nics[i]);
+		if (!ret)
+			ret = emit_napi(st, &st->nics[i], irq0);
+		if (!ret && opts->channels)
+			ret = emit_channels(st, &st->nics[i]);
+		if (ret)
+			return ret;
+	}
+	ret = emit_hugepages(st);
+	if (!ret)
+		ret = emit_shape(st);
+	return ret;
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* plan_state.h - the planner's working state, shared by plan.c, plan_emit.c and plan_rss.c only */
+#ifndef NICNUMA_PLAN_STATE_H
+#define NICNUMA_PLAN_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "nicnuma/plan/plan.h"
+#include "nicnuma/plan/plan_internal.h"
+
+struct core {
+	int node, package, die, core_id, l3;
+	int sibkey;			/* first thread sibling, -1 unknown */
+	int *thr;			/* all online threads, ascending */
+	size_t nthr;
+	int *use;			/* threads usable for queue IRQs */
+	size_t nuse;
+	bool used;			/* taken by an earlier group */
+};
+
+enum entry_kind { E_LOCAL, E_SPILL, E_REMOTE, E_SPREAD, E_LOCALCPUS, E_UNKNOWN };
+
+struct entry {
+	size_t core;
+	enum entry_kind kind;
+	int dist;			/* from the group's base node, -1 n/a */
+};
+
+enum group_kind { G_NODE, G_REMOTE, G_LOCALCPUS, G_ALL };
+
+struct group {
+	enum group_kind kind;
+	int node;			/* G_NODE: NIC node; G_REMOTE: target node */
+	int from;			/* G_REMOTE: the NIC's own node */
+	const struct nn_cpuset *mask;	/* G_LOCALCPUS: the NICs' local_cpus */
+	bool unknown;			/* G_ALL because locality is unknown */
+	size_t *nics;			/* indices into st->nics */
+	size_t nn;
+	struct entry *pool;
+	size_t npool;
+};
+
+/* Where one slot position of a NIC goes, and why. */
+struct pick {
+	int cpu;
+	enum entry_kind kind;
+	size_t core;			/* index into st->cores */
+	int thr;			/* thread index inside the core: 0 primary */
+	int dist;			/* from the group's base node, -1 n/a */
+};
+
+struct nicst {
+	const struct nn_nic *nic;
+	int *effq;			/* per IRQ: the queue slot it is placed as, -1 housekeeping */
+	size_t nunknown;		/* IRQs of no recognised role, placed like queues */
+	int *slots;			/* distinct queue indices, ascending */
+	size_t nslots;
+	size_t demand;			/* cores it asks for: active queues, <= nslots */
+	size_t group;
+	size_t *share;			/* indices into the group's pool */
+	size_t nshare;
+	struct pick *order;		/* CPU per slot position (before wrapping) */
+	size_t norder, order_cap;
+	int home;			/* node for hugepages/EAL: -1 several/unknown */
+	bool spilled;
+};
+
+struct state {
+	const struct nn_host *host;
+	const struct nn_topo *topo;
+	const struct nn_plan_opts *opts;
+	struct nn_plan *plan;
+	struct nn_cpuset allowed;	/* online, within --cpus */
+	struct nn_cpuset hk;		/* housekeeping, online */
+	struct core *cores;
+	size_t ncores;
+	struct nicst *nics;
+	size_t nnics;
+	struct group *groups;
+	size_t ngroups;
+	size_t *spare;			/* per node index: cores its own NICs leave free */
+	size_t *lent;			/* per node index: cores already lent from its back */
+};
+
+#define WARN(st, ...) do { if (nn__plan_add_warning((st)->plan, __VA_ARGS__)) return -ENOMEM; } while (0)
+
+/* plan.c: node of a set of CPUs, -1 when several or unknown. */
+int nn__plan_cpus_node(const struct nn_topo *t, const struct nn_cpuset *s);
+/* plan.c: whether @node has a core with a CPU usable for queue IRQs. */
+int nn__plan_node_has_usable(const struct state *st, int node);
+/* plan.c: the cores a group's NICs ask for (their active queues). */
+size_t nn__plan_group_demand(const struct state *st, const struct group *g);
+/* plan_emit.c: the plan's entries, after the allocation (build_groups). */
+int nn__plan_emit(struct state *st);
+/* plan_rss.c: --rss local for @ns, after its IRQs (plan->irqs[@irq0..]) were placed. */
+int nn__plan_emit_rss(struct state *st, struct nicst *ns, size_t irq0);
+
+#endif
