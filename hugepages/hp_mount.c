@@ -9,8 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hugepages/hp_print.h"
 #include "hugepages/hp_set.h"
 #include "nicnuma/core/ctx.h"
+#include "nicnuma/core/print.h"
 #include "nicnuma/state/undo.h"
 
 /* Whether /proc/mounts now shows hugetlbfs of @size_kb on @path. */
@@ -226,3 +228,45 @@ const struct nn_change_ops nn_mount_change_ops = {
 	.validate = mount_validate,
 	.restore = mount_restore,
 };
+
+int nn_hp_mount_step(struct nn_ctx *ctx, struct nn_undo *undo, const char *dir,
+		     const struct nn_hp_mount *existing, unsigned long size_kb, bool dry_run, bool failed)
+{
+	struct nn_out *o = &ctx->out;
+	char sz[32];
+	int err = 0;
+
+	nn_hp_size_name(size_kb, sz, sizeof(sz));
+	nn_open_object(o, "mount");
+	nn_print_string(o, PRINT_JSON, "path", NULL, existing ? existing->path : dir);
+	nn_print_uint(o, PRINT_JSON, "size_kb", NULL, size_kb);
+	if (existing) {
+		nn_print_string(o, PRINT_JSON, "action", NULL, "exists");
+		if (nn_hp_mount_is(existing, dir))
+			nn_printf(o, "hugetlbfs pagesize=%s is already mounted on %s\n", sz,
+				  existing->path);
+		else
+			nn_printf(o, "hugetlbfs pagesize=%s already mounted at %s; not mounting %s\n",
+				  sz, existing->path, dir);
+	} else if (dry_run) {
+		nn_print_string(o, PRINT_JSON, "action", NULL, "would_mount");
+		nn_printf(o, "would mount hugetlbfs pagesize=%s on %s\n", sz, dir);
+	} else if (failed) {
+		nn_print_string(o, PRINT_JSON, "action", NULL, "skipped");
+		nn_printf(o, "not mounting %s: the reservation failed\n", dir);
+	} else {
+		int merr = nn_hp_mount(ctx, undo, dir, size_kb);
+
+		if (merr) {
+			nn_err(ctx, "--mount '%s': hugetlbfs pagesize=%s: %s", dir, sz,
+			       strerror(-merr));
+			nn_print_string(o, PRINT_JSON, "action", NULL, "failed");
+			err = merr;
+		} else {
+			nn_print_string(o, PRINT_JSON, "action", NULL, "mounted");
+			nn_printf(o, "mounted hugetlbfs pagesize=%s on %s\n", sz, dir);
+		}
+	}
+	nn_close_object(o);
+	return err;
+}

@@ -337,3 +337,20 @@ int nn_hugepages_apply_plan(struct nn_ctx *ctx, struct nn_undo *undo,
 		free(res);
 	return err;
 }
+
+void nn_hp_set_many_error(struct nn_ctx *ctx, const struct nn_hp_state *st,
+			  const struct nn_plan_hugepages *want, const struct nn_hp_result *res, size_t n,
+			  int err)
+{
+	char path[PATH_MAX];
+	size_t i, last = 0;
+
+	/* set_many stops at the failing pool: the last one it touched. */
+	for (i = 0; i < n; i++)
+		if (res[i].changed)
+			last = i;
+	if (nn_hp_pool_path(st->numa, want[last].node, want[last].size_kb, "nr_hugepages",
+			    path, sizeof(path)))
+		path[0] = '\0';
+	nn_err(ctx, "%s: %s; every node put back", path, strerror(-err));
+}

@@ -55,6 +55,11 @@ int nn_hugepages_release(struct nn_ctx *ctx, struct nn_undo *undo, int node,
 int nn_hugepages_set_many(struct nn_ctx *ctx, struct nn_undo *undo, const struct nn_hp_state *st,
 			  const struct nn_plan_hugepages *want, size_t n, int flags,
 			  struct nn_hp_result *res);
+/* The error of a failed nn_hugepages_set_many (-errno @err, not a
+ * shortfall): the nr_hugepages file of the pool it stopped at. */
+void nn_hp_set_many_error(struct nn_ctx *ctx, const struct nn_hp_state *st,
+			  const struct nn_plan_hugepages *want, const struct nn_hp_result *res, size_t n,
+			  int err);
 
 /* Boot arguments for the pools of @size_kb: each node in @res at its target,
  * every other node at what it holds now. Length, or -errno as
@@ -84,6 +89,12 @@ bool nn_hp_mount_is(const struct nn_hp_mount *m, const char *dir);
  * records it in @undo as NN_CHANGE_MOUNT so rollback unmounts it. Live only;
  * reads /proc/mounts back to prove it. */
 int nn_hp_mount(struct nn_ctx *ctx, struct nn_undo *undo, const char *dir, unsigned long size_kb);
+/* The --mount step of "hugepages reserve" after the pools were set, as the
+ * "mount" object of ctx->out: an @existing mount of the size is kept, a dry
+ * run says it would mount, @failed (the reservation failed) skips it, else
+ * nn_hp_mount. Returns 0, or the mount's error (message printed). */
+int nn_hp_mount_step(struct nn_ctx *ctx, struct nn_undo *undo, const char *dir,
+		     const struct nn_hp_mount *existing, unsigned long size_kb, bool dry_run, bool failed);
 
 /* The undo log's "mount" kind (hp_mount.c): a hugetlbfs mount we made; path =
  * mount point. */

@@ -41,10 +41,12 @@ static const struct nn_irq_name_row rows[] = {
 	{ "mlx5_core", "mlx5_async_eq@pci:%p", M, NONE, 0 },
 	{ "mlx5_core", "mlx5_cmd_eq@pci:%p", M, NONE, 0 },
 	{ "mlx5_core", "mlx5_pages_eq@pci:%p", M, NONE, 0 },
-	/* mlx4 (eq.c): completion EQs by vector number ("mlx4-N@ADDR"; older
-	 * kernels "@pci:ADDR") and the async EQ */
-	{ "mlx4_core", "mlx4-%q@%p", Q, RXTX, 0 },
-	{ "mlx4_core", "mlx4-%q@pci:%p", Q, RXTX, 0 },
+	/* mlx4 (eq.c): completion EQs "mlx4-N@ADDR" (4.2+; before,
+	 * "mlx4-comp-N@pci:ADDR") and the async EQ. N is the EQ number, which
+	 * mlx4_en picks from its ring's first CPU and shares between the ports
+	 * of the function: no queue index (planned as queues, in order) */
+	{ "mlx4_core", "mlx4-%n@%p", Q, RXTX, 0 },
+	{ "mlx4_core", "mlx4-comp-%n@pci:%p", Q, RXTX, 0 },
 	{ "mlx4_core", "mlx4-async@pci:%p", M, NONE, 0 },
 	/* Intel: ice/i40e/iavf/idpf put the driver name first (ice_main.c,
 	 * i40e_main.c, iavf_main.c, idpf_lib.c) */
@@ -90,6 +92,7 @@ static const struct nn_irq_name_row rows[] = {
 	/* cxgb4 (cxgb4_main.c): "<if>-Rx<N>" queue sets, firmware event queue,
 	 * and the non-data vector named after the adapter's first port */
 	{ "cxgb4", "%s-Rx%q", Q, RX, 0 },
+	{ "cxgb4", "%s-mirrorrxq%n", Q, RX, 0 },
 	{ "cxgb4", "%s-FWeventq", M, NONE, 0 },
 	{ "cxgb4", "%i", M, NONE, 0 },
 	/* nfp (nfp_net_common.c): "<if>-rxtx-N", link state and exceptions */
@@ -111,9 +114,13 @@ static const struct nn_irq_name_row rows[] = {
 	{ "qede", "%s-fp-%q", Q, RXTX, 0 },
 	{ "qede", "sp-%n-%s", M, NONE, STRICT },
 	/* sfc (efx_channels.c): "<if>-N" per channel, "<if>-rx-N"/"-tx-N" when
-	 * separate; "<if>-N" alone is too broad for any other driver */
+	 * separate, "<if>-xdp-N" XDP transmit channels (no stack queue);
+	 * ptp.c's "<if>-ptp" channel. "<if>-N" alone is too broad for any
+	 * other driver */
 	{ "sfc", "%s-rx-%q", Q, RX, 0 },
 	{ "sfc", "%s-tx-%q", Q, TX, 0 },
+	{ "sfc", "%s-xdp-%n", Q, TX, STRICT },
+	{ "sfc", "%s-ptp", M, NONE, STRICT },
 	{ "sfc", "%s-%q", Q, RXTX, STRICT },
 	/* Generic suffixes: ixgbe/ixgbevf/igb/igc/bnxt_en/nfp/vmxnet3 and most
 	 * other drivers ("<if>-TxRx-N", bnx2x/qede "-fp-N", split "-rx-N"/"-tx-N") */

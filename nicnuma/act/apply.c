@@ -157,7 +157,7 @@ static void undo_val(struct nn_ctx *ctx, struct nn_apply_val *v)
  * channels first (a new count renumbers the queue IRQs), then irq/'s
  * values (irqbalance before them, then IRQs, XPS, NAPI threads), then the
  * RSS tables (they spread over the queues just placed); hugepages/ after all
- * of them. The report keeps the collect order. tests/arch/apply_order.sh
+ * of them. The report keeps the collect order. tests/arch/apply_order.py
  * checks this order. */
 enum write_phase { PHASE_CHANNELS, PHASE_IRQ, PHASE_RSS, NPHASES };
 

@@ -25,6 +25,8 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/nic.h"
 #include "nicnuma/core/pathf.h"
+#include "nicnuma/core/print.h"
+#include "nicnuma/state/tx.h"
 #include "hugepages/hp_set.h"
 
 int nn_bench_signals_block(sigset_t *old)
@@ -324,4 +326,53 @@ int nn_bench_run_row(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg, struct 
 		free(err);
 	}
 	return 0;
+}
+
+int nn_bench_hugepages_lend(struct nn_ctx *ctx, struct nn_tx *tx, struct nn_bench_result *b)
+{
+	int i, j, err;
+
+	if (b->in_memory)
+		return 0;
+	for (i = 0; i < 4; i++) {
+		const struct nn_bench_row *r = &b->rows[0][i];	/* same nodes at every size */
+		long free_now;
+		bool seen = false;
+
+		if (r->skipped[0])
+			continue;
+		for (j = 0; j < b->nhp; j++)
+			seen = seen || b->hp[j].node == r->mbuf_node;
+		if (seen)
+			continue;
+		free_now = nn_bench_hugepages_free(ctx, r->mbuf_node);
+		if (free_now >= 0 && free_now < NN_BENCH_PAGES && !tx->begun) {
+			err = nn_tx_lock(ctx, tx);
+			if (err)
+				return err;
+			err = nn_tx_begin(ctx, tx, "bench mismatch");
+			if (err) {
+				nn_err(ctx, "bench: cannot start the undo log in %s: %s", ctx->state_dir,
+				       strerror(-err));
+				return err;
+			}
+		}
+		nn_bench_hugepages_ensure(ctx, tx->begun ? &tx->log : NULL, r->mbuf_node,
+					  NN_BENCH_PAGES, &b->hp[b->nhp]);
+		b->nhp++;
+	}
+	return 0;
+}
+
+void nn_bench_hugepages_return(struct nn_ctx *ctx, struct nn_tx *tx)
+{
+	if (tx->begun && tx->log.nchanges) {
+		nn_printf(&ctx->out, "\nhugepages added for the bench, given back:\n");
+		nn_open_object(&ctx->out, "hugepages_given_back");
+		if (nn_tx_abort(tx) && !tx->restored)
+			nn_err(ctx, "bench: not every hugepage count could be put back: see above; "
+			       "'nicnuma rollback --state-dir %s' retries", ctx->state_dir);
+		nn_close_object(&ctx->out);
+	}
+	nn_tx_end(tx);
 }

@@ -10,6 +10,7 @@
 #include "nicnuma/plan/bench.h"
 
 struct nn_ctx;
+struct nn_tx;
 struct nn_undo;
 
 /* nicnuma-fwd: @opt when given (must be executable), else next to this
@@ -40,14 +41,6 @@ int nn_bench_exec(char *const argv[], const sigset_t *child_mask, double timeout
 int nn_bench_run_row(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg, struct nn_bench_row *r,
 		     const sigset_t *child_mask, bool *interrupted);
 
-/* Hugepages added for the run: recorded in an undo log before the write (so a
- * bench killed outright leaves `nicnuma rollback` to give them back) and
- * rolled back when the runs are over. */
-struct nn_bench_hp {
-	int node;
-	long added;		/* 2 MB pages we added to nr_hugepages */
-};
-
 /* Free 2 MB hugepages on @node, -1 unknown. */
 long nn_bench_hugepages_free(struct nn_ctx *ctx, int node);
 /* Makes sure @node has @pages free 2 MB hugepages, reserving the difference
@@ -56,5 +49,14 @@ long nn_bench_hugepages_free(struct nn_ctx *ctx, int node);
  * the kernel does not give them all. */
 int nn_bench_hugepages_ensure(struct nn_ctx *ctx, struct nn_undo *undo, int node, long pages,
 			      struct nn_bench_hp *hp);
+
+/* Adds the 2 MB pages each mbuf node of @b's rows lacks (none with
+ * b->in_memory) into b->hp, under the state lock and in an undo log in @tx
+ * begun only when a node lacks some. Returns -errno when the lock or the log
+ * cannot be had: then nothing was written. */
+int nn_bench_hugepages_lend(struct nn_ctx *ctx, struct nn_tx *tx, struct nn_bench_result *b);
+/* Gives the added pages back by replaying the log, reported as rollback does;
+ * ends the transaction (the lock goes too). */
+void nn_bench_hugepages_return(struct nn_ctx *ctx, struct nn_tx *tx);
 
 #endif

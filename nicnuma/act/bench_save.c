@@ -5,11 +5,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fileio.h"
+#include "nicnuma/core/print.h"
 #include "nicnuma/core/strbuf.h"
+#include "nicnuma/plan/bench.h"
 #include "nicnuma/plan/bench_html.h"
 
 /* The directory fd of @dir, its last component made (0755 less the umask),
@@ -49,4 +54,50 @@ out:
 	nn_sb_free(&html);
 	close(dfd);
 	return err;
+}
+
+int nn_bench_report_write(struct nn_ctx *ctx, const struct nn_bench_result *b, char *const *argv,
+			  int argc, const char *dir)
+{
+	struct nn_out rep;
+	const char *what = NULL;
+	char created[64];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t i;
+	int k, err;
+
+	nn_out_init(&rep, stdout, true);
+	nn_open_object(&rep, NULL);
+	nn_open_object(&rep, "report");
+	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%S%z", localtime_r(&now, &tm));
+	nn_print_string(&rep, PRINT_JSON, "created", NULL, created);
+	nn_open_array(&rep, "command");
+	nn_print_string(&rep, PRINT_JSON, NULL, NULL, ctx->prog ? ctx->prog : "nicnuma");
+	if (ctx->out.json)
+		nn_print_string(&rep, PRINT_JSON, NULL, NULL, "--json");
+	for (k = 0; k < argc; k++)
+		nn_print_string(&rep, PRINT_JSON, NULL, NULL, argv[k]);
+	nn_close_array(&rep);
+	nn_close_object(&rep);
+	nn_bench_print(&rep, b);
+	nn_open_array(&rep, "warnings");
+	for (i = 0; i < ctx->nwarns; i++) {
+		nn_open_object(&rep, NULL);
+		nn_print_string(&rep, PRINT_JSON, "file", NULL, ctx->warns[i].file);
+		nn_print_string(&rep, PRINT_JSON, "message", NULL, ctx->warns[i].msg);
+		nn_close_object(&rep);
+	}
+	nn_close_array(&rep);
+	nn_close_object(&rep);
+	err = rep.root ? nn_bench_report_save(dir, rep.root, &what) : -ENOMEM;
+	nn_out_free(&rep);
+	if (err) {
+		nn_err(ctx, "bench: cannot write the report in %s (%s): %s", dir, what ? what : "?",
+		       strerror(-err));
+		return -1;
+	}
+	nn_print_string(&ctx->out, PRINT_ANY, "report_dir", "report: %s/report.html (and report.json)\n",
+			dir);
+	return 0;
 }

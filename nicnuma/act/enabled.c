@@ -161,6 +161,15 @@ int nn_enabled_note_log(struct nn_ctx *ctx, struct nn_enabled *e, const struct n
 	return nn_enabled_write(ctx, e);
 }
 
+bool nn_enabled_on(struct nn_ctx *ctx)
+{
+	struct nn_enabled en = { 0 };
+	bool on = !nn_enabled_read(ctx, &en) && en.enabled;
+
+	nn_enabled_free(&en);
+	return on;
+}
+
 /* Before anything is written: the binary the unit's ExecStart= names, which
  * systemd runs as root at every start, must be one nobody but root could
  * have written (nn_trusted_file, the rule irqbalance's binary follows). On a

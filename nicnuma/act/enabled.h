@@ -29,6 +29,8 @@ struct nn_enabled {
 int nn_enabled_read(struct nn_ctx *ctx, struct nn_enabled *e);
 int nn_enabled_write(struct nn_ctx *ctx, const struct nn_enabled *e);
 int nn_enabled_remove(struct nn_ctx *ctx);
+/* 'nicnuma enable' is in effect (its record says enabled). */
+bool nn_enabled_on(struct nn_ctx *ctx);
 void nn_enabled_free(struct nn_enabled *e);
 /* The before-enable log, opened in @tx (its lock taken unless held): the
  * one @e names, or a new "enable" log (nothing written until the first

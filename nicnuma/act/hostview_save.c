@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* hostview_save.c - the host picture rendered (plan/hostview.c, pure) and
- * written through the one atomic writer */
+ * written through the one atomic writer; the observation it draws */
 #include <errno.h>
 
 #include "nicnuma/act/hostview_save.h"
+#include "nicnuma/act/observe.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
 
@@ -26,5 +27,16 @@ int nn_hostview_save(const struct nn_hostview *v, const char *title, bool svg, c
 	if (!err)
 		*bytes = sb.len;
 	nn_sb_free(&sb);
+	return err;
+}
+
+int nn_hv_traffic_observe(struct nn_ctx *ctx, const struct nn_host *h, double sec, struct nn_hv_traffic *tr)
+{
+	struct nn_obs_report r;
+	int err = nn_obs_once(ctx, h, NULL, sec, &r);
+
+	if (!err)
+		err = nn_hv_traffic_from_obs(&r, tr);
+	nn_obs_report_free(&r);
 	return err;
 }

@@ -20,6 +20,7 @@
 #include "nicnuma/discover/host.h"
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/act/apply.h"
+#include "nicnuma/act/desired_io.h"
 #include "nicnuma/discover/coexist.h"
 #include "hugepages/hugepages.h"
 #include "nicnuma/discover/pcie.h"
@@ -699,4 +700,78 @@ void nn_metrics_free(struct nn_metrics *m)
 int nn_metrics_write_file(const char *path, const char *text, size_t len)
 {
 	return nn_write_atomic_path(path, text, len, 0644);
+}
+
+int nn_metrics_desired_plan(struct nn_ctx *ctx, const struct nn_host *host, struct nn_plan *plan,
+			    struct nn_metrics *m)
+{
+	struct nn_desired d;
+	const char **missing = NULL;
+	size_t nmissing = 0, i;
+	int err = nn_desired_read(ctx, NULL, &d);
+
+	if (err == -ENOENT) {
+		nn_warn(ctx, NN_DESIRED_PATH, "enabled, but there is no desired state: metrics "
+			"without the plan check");
+		return 1;
+	}
+	if (err)
+		return err;
+	err = nn_desired_make_plan(&d, host, plan, &missing, &nmissing);
+	if (!err || err == -ENOENT) {
+		m->has_desired = true;
+		m->desired_nics = (long)d.nnics;
+		m->desired_nics_present = (long)(d.nnics - nmissing);
+	}
+	for (i = 0; i < nmissing; i++)
+		nn_warn(ctx, NN_DESIRED_PATH, "desired NIC %s is not on the host", missing[i]);
+	free(missing);
+	nn_desired_free(&d);
+	if (err == -ENOENT)
+		return 1;
+	if (err)
+		nn_err(ctx, "metrics: cannot plan the desired state: %s", strerror(-err));
+	return err;
+}
+
+int nn_metrics_output(struct nn_ctx *ctx, const struct nn_metrics *m, const char *output, struct nn_sb *sb)
+{
+	int err;
+
+	if (output || !ctx->out.json) {
+		err = nn_metrics_render(m, sb);
+		if (err < 0) {
+			nn_err(ctx, "metrics: %s", strerror(-err));
+			return err;
+		}
+	}
+	if (output) {
+		err = nn_metrics_write_file(output, nn_sb_str(sb), sb->len);
+		if (err < 0) {
+			if (err == -EISDIR)
+				nn_err(ctx, "metrics: %s is a directory, not a file nicnuma "
+				       "replaces: remove it", output);
+			else
+				nn_err(ctx, "metrics: cannot write %s: %s", output, strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+void nn_metrics_print(struct nn_ctx *ctx, const struct nn_metrics *m, enum nn_metrics_plan_source source,
+		      const char *output, const char *text)
+{
+	nn_open_object(&ctx->out, "metrics");
+	if (output)
+		nn_print_string(&ctx->out, PRINT_ANY, "output", "wrote %s\n", output);
+	else
+		nn_print_null(&ctx->out, PRINT_JSON, "output", NULL);
+	nn_print_string(&ctx->out, PRINT_JSON, "plan_source", NULL, nn_metrics_plan_source_name(source));
+	if (ctx->out.json)
+		nn_metrics_print_json(ctx, m);
+	else if (!output)
+		/* already escaped for the format: printable ASCII and newlines */
+		nn_print_block(&ctx->out, text);
+	nn_close_object(&ctx->out);
 }

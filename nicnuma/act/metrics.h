@@ -83,6 +83,11 @@ int nn_metrics_collect(struct nn_ctx *ctx, const struct nn_host *host, const str
 		       enum nn_metrics_plan_source source, struct nn_metrics *m);
 /* "file", "desired", "default", "none": the plan_source label. */
 const char *nn_metrics_plan_source_name(enum nn_metrics_plan_source s);
+/* The desired state's plan (source "desired"): 0, 1 when there is none to
+ * check (a warning), or -errno (printed). @m gets the desired NICs and how
+ * many are present. */
+int nn_metrics_desired_plan(struct nn_ctx *ctx, const struct nn_host *host, struct nn_plan *plan,
+			    struct nn_metrics *m);
 void nn_metrics_free(struct nn_metrics *m);
 
 /* The exposition text: # HELP, # TYPE and the samples of every family that
@@ -93,6 +98,14 @@ int nn_metrics_render(const struct nn_metrics *m, struct nn_sb *sb);
 /* The same samples through the print layer (JSON: "samples":[{name, labels,
  * value}]). */
 void nn_metrics_print_json(struct nn_ctx *ctx, const struct nn_metrics *m);
+/* The metrics as text into @sb (unless only JSON is printed) and, with
+ * @output, written there (nn_metrics_write_file). 0 or -errno (message
+ * printed). */
+int nn_metrics_output(struct nn_ctx *ctx, const struct nn_metrics *m, const char *output, struct nn_sb *sb);
+/* The "metrics" object of ctx->out: "output" ("wrote FILE"), "plan_source",
+ * and the samples in JSON, or without @output the text @text itself. */
+void nn_metrics_print(struct nn_ctx *ctx, const struct nn_metrics *m, enum nn_metrics_plan_source source,
+		      const char *output, const char *text);
 /* Replaces the host file @path atomically (temp + rename in its directory,
  * mode 0644) so node_exporter never reads half a file. 0 or -errno. */
 int nn_metrics_write_file(const char *path, const char *text, size_t len);

@@ -590,3 +590,22 @@ int nn_obs_dpdk_print(struct nn_out *o, const struct nn_obs_dpdk *d)
 	nn_dt_rates_free(&rt);
 	return 0;
 }
+
+void nn_obs_sample_head_print(struct nn_ctx *ctx, long n, bool live_view)
+{
+	time_t now = time(NULL);
+	char stamp[32];
+
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	if (live_view)
+		nn_printf(&ctx->out, "\033[H\033[2J");
+	nn_print_int(&ctx->out, PRINT_JSON, "sample", NULL, n);
+	if (nn_root_is_live(&ctx->root))
+		nn_print_string(&ctx->out, PRINT_JSON, "time", NULL, stamp);
+	else
+		nn_print_null(&ctx->out, PRINT_JSON, "time", NULL);
+	if (!ctx->out.json)
+		nn_printf(&ctx->out, "nicnuma observe   %s   sample %ld%s\n",
+			  nn_root_is_live(&ctx->root) ? stamp : "(fixture)", n,
+			  live_view ? "   (Ctrl-C stops)" : "");
+}

@@ -63,6 +63,9 @@ int nn_obs_once(struct nn_ctx *ctx, const struct nn_host *host, char *const *onl
  * the current JSON object, or a table in text mode. @max_remote: the
  * threshold to show (-1 none). */
 void nn_obs_report_print(struct nn_out *o, const struct nn_obs_report *r, double max_remote);
+/* The head of interval @n's document: "sample", "time" (null under a fake
+ * root) and the title line; @live_view clears the terminal first. */
+void nn_obs_sample_head_print(struct nn_ctx *ctx, long n, bool live_view);
 /* The queue statistics source as a word: "netlink", "ethtool", "not_available". */
 const char *nn_obs_qsrc_name(enum nn_obs_qsrc q);
 

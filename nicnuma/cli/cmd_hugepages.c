@@ -2,13 +2,13 @@
 /* cmd_hugepages.c - "nicnuma hugepages show|reserve|release": per-node
  * hugepage pools, reserved and given back reversibly */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "hugepages/hp_print.h"
 #include "hugepages/hp_set.h"
 #include "hugepages/hp_target.h"
 #include "nicnuma/core/cpuset.h"
@@ -149,18 +149,11 @@ const struct nn_cmd_desc nn_desc_hugepages_release = {
 
 /* ---- show ---------------------------------------------------------------- */
 
-static void size_str(unsigned long kb, char *buf, size_t len)
-{
-	if (nn_hp_format_size(kb, buf, len))
-		snprintf(buf, len, "?");
-}
-
 static int cmd_show(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct nn_optstate os = NN_OPTSTATE(argc, argv);
 	struct nn_out *o = &ctx->out;
 	struct nn_hp_state st;
-	size_t i;
 	int c, err;
 
 	while ((c = nn_opt_next(ctx, &nn_desc_hugepages_show, &os)) > 0)
@@ -173,67 +166,7 @@ static int cmd_show(struct nn_ctx *ctx, int argc, char **argv)
 		return NN_EXIT_ERROR;
 	}
 	nn_open_object(o, NULL);
-	nn_printf(o, "%-6s %-6s %8s %8s %8s %9s\n", "NODE", "SIZE", "TOTAL", "FREE", "SURPLUS",
-		  "RESERVED");
-	nn_open_array(o, "hugepages");
-	for (i = 0; i < st.npools; i++) {
-		const struct nn_hp_pool *p = &st.pools[i];
-		const struct nn_hp_node *n = nn_hp_state_node(&st, p->node);
-		char sz[32];
-
-		/* Memoryless nodes have no pools at all: nothing to show. */
-		if (p->total < 0 && n && n->mem_total_kb == 0)
-			continue;
-		size_str(p->size_kb, sz, sizeof(sz));
-		nn_open_object(o, NULL);
-		nn_print_int(o, PRINT_ANY, "node", "%-6lld ", p->node);
-		nn_printf(o, "%-6s ", sz);
-		nn_print_uint(o, PRINT_JSON, "size_kb", NULL, p->size_kb);
-		nn_print_opt_int(o, PRINT_ANY, "total", "%8lld ", p->total, "-");
-		nn_print_opt_int(o, PRINT_ANY, "free", "%8lld ", p->free, "-");
-		nn_print_opt_int(o, PRINT_ANY, "surplus", "%8lld ", p->surplus, "-");
-		nn_printf(o, "%9s\n", "");
-		nn_close_object(o);
-	}
-	nn_close_array(o);
-	nn_open_array(o, "totals");
-	for (i = 0; i < st.ntotals; i++) {
-		const struct nn_hp_pool *p = &st.totals[i];
-		char sz[32];
-
-		size_str(p->size_kb, sz, sizeof(sz));
-		nn_open_object(o, NULL);
-		nn_printf(o, "%-6s %-6s ", "host", sz);
-		nn_print_uint(o, PRINT_JSON, "size_kb", NULL, p->size_kb);
-		nn_print_opt_int(o, PRINT_ANY, "total", "%8lld ", p->total, "-");
-		nn_print_opt_int(o, PRINT_ANY, "free", "%8lld ", p->free, "-");
-		nn_print_opt_int(o, PRINT_ANY, "surplus", "%8lld ", p->surplus, "-");
-		nn_print_opt_int(o, PRINT_ANY, "reserved", "%9lld\n", p->reserved, "-");
-		nn_close_object(o);
-	}
-	nn_close_array(o);
-	if (st.default_kb)
-		nn_print_uint(o, PRINT_JSON, "default_size_kb", NULL, st.default_kb);
-	else
-		nn_print_null(o, PRINT_JSON, "default_size_kb", NULL);
-	nn_printf(o, "\nhugetlbfs mounts:%s\n", st.nmounts ? "" : " none");
-	nn_open_array(o, "mounts");
-	for (i = 0; i < st.nmounts; i++) {
-		char sz[32];
-
-		nn_open_object(o, NULL);
-		nn_print_string(o, PRINT_ANY, "path", "  %s", st.mounts[i].path);
-		if (st.mounts[i].size_kb) {
-			size_str(st.mounts[i].size_kb, sz, sizeof(sz));
-			nn_printf(o, "  pagesize=%s\n", sz);
-			nn_print_uint(o, PRINT_JSON, "size_kb", NULL, st.mounts[i].size_kb);
-		} else {
-			nn_printf(o, "  pagesize unknown\n");
-			nn_print_null(o, PRINT_JSON, "size_kb", NULL);
-		}
-		nn_close_object(o);
-	}
-	nn_close_array(o);
+	nn_hp_state_print(o, &st);
 	nn_print_warnings(ctx);
 	nn_close_object(o);
 	nn_hp_state_free(&st);
@@ -274,34 +207,6 @@ static int parse_change(struct nn_ctx *ctx, int argc, char **argv, struct change
 	return 0;
 }
 
-static void print_result(struct nn_ctx *ctx, const struct nn_hp_result *r, bool dry_run)
-{
-	struct nn_out *o = &ctx->out;
-	char sz[32];
-
-	size_str(r->size_kb, sz, sizeof(sz));
-	nn_open_object(o, NULL);
-	nn_print_int(o, PRINT_ANY, "node", "node %lld ", r->node);
-	nn_printf(o, "%s: ", sz);
-	nn_print_uint(o, PRINT_JSON, "size_kb", NULL, r->size_kb);
-	nn_print_opt_int(o, PRINT_ANY, "before", "%lld -> ", r->before, "?");
-	nn_print_opt_int(o, PRINT_ANY, "target", "%lld", r->target, "?");
-	if (dry_run) {
-		nn_printf(o, " (dry run)\n");
-	} else {
-		nn_print_opt_int(o, PRINT_ANY, "got", ": got %lld", r->got, "?");
-		nn_print_bool(o, PRINT_JSON, "compacted", NULL, r->compacted);
-		if (r->compacted)
-			nn_printf(o, " after compaction");
-		nn_print_bool(o, PRINT_JSON, "restored", NULL, r->restored);
-		nn_print_opt_int(o, PRINT_ANY, "after", ", now %lld", r->after, "?");
-		if (r->restored)
-			nn_printf(o, " (restored)");
-		nn_printf(o, "\n");
-	}
-	nn_close_object(o);
-}
-
 static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 {
 	struct change_opts co = { .release = release };
@@ -340,7 +245,7 @@ static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 	want = tg.want;
 	n = tg.n;
 	size_kb = tg.size_kb;
-	size_str(size_kb, sz, sizeof(sz));
+	nn_hp_size_name(size_kb, sz, sizeof(sz));
 	for (i = 0; i < n; i++)
 		if (tg.in_use[i])
 			nn_warn(ctx, NULL, "node %d: %ld %s pages are in use; the kernel frees them "
@@ -379,74 +284,21 @@ static int cmd_change(struct nn_ctx *ctx, int argc, char **argv, bool release)
 	nn_open_object(o, NULL);
 	nn_print_bool(o, PRINT_JSON, "dry_run", NULL, co.dry_run);
 	nn_print_bool(o, PRINT_JSON, "partial", NULL, co.partial);
-	nn_open_array(o, "results");
-	for (i = 0; i < n; i++)
-		print_result(ctx, &res[i], co.dry_run);
-	nn_close_array(o);
+	nn_hp_results_print(o, res, n, co.dry_run);
 
 	if (shortfall) {
-		char boot[512];
-
-		for (i = 0; i < n; i++)
-			if (res[i].changed && res[i].got != res[i].target)
-				nn_printf(o, "node %d: asked for %ld pages of %s, the kernel gave %ld%s\n",
-					  res[i].node, res[i].target, sz, res[i].got,
-					  co.partial ? " (kept: --partial)" : "; every node put back");
-		if (!release && nn_hp_boot_args(&st, size_kb, res, n, boot, sizeof(boot)) > 0) {
-			nn_print_string(o, PRINT_ANY, "boot_args",
-					"pages the running kernel cannot supply can be reserved at boot; "
-					"kernel command line:\n  %s\n", boot);
-		} else {
-			nn_print_null(o, PRINT_JSON, "boot_args", NULL);
-		}
+		nn_hp_shortfall_print(o, &st, res, n, size_kb, co.partial, release);
 	} else if (err) {
-		char path[PATH_MAX];
-		size_t last = 0;
-
-		/* set_many stops at the failing pool: the last one it touched. */
-		for (i = 0; i < n; i++)
-			if (res[i].changed)
-				last = i;
-		if (nn_hp_pool_path(st.numa, want[last].node, size_kb, "nr_hugepages",
-				    path, sizeof(path)))
-			path[0] = '\0';
-		nn_err(ctx, "%s: %s; every node put back", path, strerror(-err));
+		nn_hp_set_many_error(ctx, &st, want, res, n, err);
 	}
 
 	/* A mount only where the pages are (all of them, or --partial's share). */
 	if (co.mount_dir) {
-		nn_open_object(o, "mount");
-		nn_print_string(o, PRINT_JSON, "path", NULL, existing ? existing->path : co.mount_dir);
-		nn_print_uint(o, PRINT_JSON, "size_kb", NULL, size_kb);
-		if (existing) {
-			nn_print_string(o, PRINT_JSON, "action", NULL, "exists");
-			if (nn_hp_mount_is(existing, co.mount_dir))
-				nn_printf(o, "hugetlbfs pagesize=%s is already mounted on %s\n", sz,
-					  existing->path);
-			else
-				nn_printf(o, "hugetlbfs pagesize=%s already mounted at %s; not mounting %s\n",
-					  sz, existing->path, co.mount_dir);
-		} else if (co.dry_run) {
-			nn_print_string(o, PRINT_JSON, "action", NULL, "would_mount");
-			nn_printf(o, "would mount hugetlbfs pagesize=%s on %s\n", sz, co.mount_dir);
-		} else if (err && !(shortfall && co.partial)) {
-			nn_print_string(o, PRINT_JSON, "action", NULL, "skipped");
-			nn_printf(o, "not mounting %s: the reservation failed\n", co.mount_dir);
-		} else {
-			int merr = nn_hp_mount(ctx, &tx.log, co.mount_dir, size_kb);
+		int merr = nn_hp_mount_step(ctx, &tx.log, co.mount_dir, existing, size_kb, co.dry_run,
+					    err && !(shortfall && co.partial));
 
-			if (merr) {
-				nn_err(ctx, "--mount '%s': hugetlbfs pagesize=%s: %s", co.mount_dir, sz,
-				       strerror(-merr));
-				nn_print_string(o, PRINT_JSON, "action", NULL, "failed");
-				if (!err)
-					err = merr;
-			} else {
-				nn_print_string(o, PRINT_JSON, "action", NULL, "mounted");
-				nn_printf(o, "mounted hugetlbfs pagesize=%s on %s\n", sz, co.mount_dir);
-			}
-		}
-		nn_close_object(o);
+		if (merr && !err)
+			err = merr;
 	}
 	if (tx.begun && tx.log.nchanges) {
 		nn_print_string(o, PRINT_ANY, "undo_log", "undo log: %s (nicnuma rollback)\n",

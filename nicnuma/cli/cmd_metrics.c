@@ -9,7 +9,6 @@
 #include "plan_opts.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/discover/host.h"
-#include "nicnuma/act/desired_io.h"
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/act/metrics.h"
 #include "nicnuma/act/observe.h"
@@ -74,50 +73,6 @@ const struct nn_cmd_desc nn_desc_metrics = {
 "another host, output not writable). Drift is a metric, not an exit status.\n",
 };
 
-/* 'nicnuma enable' is in effect (its record says enabled). */
-static bool enabled(struct nn_ctx *ctx)
-{
-	struct nn_enabled en = { 0 };
-	bool on = !nn_enabled_read(ctx, &en) && en.enabled;
-
-	nn_enabled_free(&en);
-	return on;
-}
-
-/* The desired state's plan: 0, 1 when there is none to check (a warning),
- * or -errno (printed). @m gets the desired NICs and how many are present. */
-static int desired_plan(struct nn_ctx *ctx, const struct nn_host *host, struct nn_plan *plan,
-			struct nn_metrics *m)
-{
-	struct nn_desired d;
-	const char **missing = NULL;
-	size_t nmissing = 0, i;
-	int err = nn_desired_read(ctx, NULL, &d);
-
-	if (err == -ENOENT) {
-		nn_warn(ctx, NN_DESIRED_PATH, "enabled, but there is no desired state: metrics "
-			"without the plan check");
-		return 1;
-	}
-	if (err)
-		return err;
-	err = nn_desired_make_plan(&d, host, plan, &missing, &nmissing);
-	if (!err || err == -ENOENT) {
-		m->has_desired = true;
-		m->desired_nics = (long)d.nnics;
-		m->desired_nics_present = (long)(d.nnics - nmissing);
-	}
-	for (i = 0; i < nmissing; i++)
-		nn_warn(ctx, NN_DESIRED_PATH, "desired NIC %s is not on the host", missing[i]);
-	free(missing);
-	nn_desired_free(&d);
-	if (err == -ENOENT)
-		return 1;
-	if (err)
-		nn_err(ctx, "metrics: cannot plan the desired state: %s", strerror(-err));
-	return err;
-}
-
 int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct nn_plan_opts popts = { 0 };
@@ -161,8 +116,8 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
 		goto out;
 	}
-	if (!plan_file && !plan_opts && enabled(ctx)) {
-		err = desired_plan(ctx, &host, &plan, &desired);
+	if (!plan_file && !plan_opts && nn_enabled_on(ctx)) {
+		err = nn_metrics_desired_plan(ctx, &host, &plan, &desired);
 		if (err < 0)
 			goto out;
 		source = err ? NN_METRICS_PLAN_NONE : NN_METRICS_PLAN_DESIRED;
@@ -189,37 +144,10 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 	m.has_desired = desired.has_desired;
 	m.desired_nics = desired.desired_nics;
 	m.desired_nics_present = desired.desired_nics_present;
-	if (output || !ctx->out.json) {
-		err = nn_metrics_render(&m, &sb);
-		if (err < 0) {
-			nn_err(ctx, "metrics: %s", strerror(-err));
-			goto out;
-		}
-	}
-	if (output) {
-		err = nn_metrics_write_file(output, nn_sb_str(&sb), sb.len);
-		if (err < 0) {
-			if (err == -EISDIR)
-				nn_err(ctx, "metrics: %s is a directory, not a file nicnuma "
-				       "replaces: remove it", output);
-			else
-				nn_err(ctx, "metrics: cannot write %s: %s", output, strerror(-err));
-			goto out;
-		}
-	}
+	if (nn_metrics_output(ctx, &m, output, &sb) < 0)
+		goto out;
 	nn_open_object(&ctx->out, NULL);
-	nn_open_object(&ctx->out, "metrics");
-	if (output)
-		nn_print_string(&ctx->out, PRINT_ANY, "output", "wrote %s\n", output);
-	else
-		nn_print_null(&ctx->out, PRINT_JSON, "output", NULL);
-	nn_print_string(&ctx->out, PRINT_JSON, "plan_source", NULL, nn_metrics_plan_source_name(source));
-	if (ctx->out.json)
-		nn_metrics_print_json(ctx, &m);
-	else if (!output)
-		/* already escaped for the format: printable ASCII and newlines */
-		nn_print_block(&ctx->out, nn_sb_str(&sb));
-	nn_close_object(&ctx->out);
+	nn_metrics_print(ctx, &m, source, output, nn_sb_str(&sb));
 	nn_print_warnings(ctx);
 	nn_close_object(&ctx->out);
 	ret = nn_cli_status(ctx, 0);

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -227,8 +226,6 @@ int nn_cmd_observe(struct nn_ctx *ctx, int argc, char **argv)
 	}
 	for (n = 0; !stop && (!o.count || n < o.count); n++) {
 		struct nn_obs_report r;
-		time_t now;
-		char stamp[32];
 
 		stop = nn_obs_session_wait(ctx, &ss, &set);
 		err = nn_obs_session_next(ctx, &ss, &r);
@@ -246,20 +243,8 @@ int nn_cmd_observe(struct nn_ctx *ctx, int argc, char **argv)
 		}
 		if (o.max_remote >= 0 && r.remote_pct > o.max_remote)
 			passed = true;
-		now = time(NULL);
-		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-		if (live_view)
-			nn_printf(&ctx->out, "\033[H\033[2J");
 		nn_open_object(&ctx->out, NULL);
-		nn_print_int(&ctx->out, PRINT_JSON, "sample", NULL, n + 1);
-		if (nn_root_is_live(&ctx->root))
-			nn_print_string(&ctx->out, PRINT_JSON, "time", NULL, stamp);
-		else
-			nn_print_null(&ctx->out, PRINT_JSON, "time", NULL);
-		if (!ctx->out.json)
-			nn_printf(&ctx->out, "nicnuma observe   %s   sample %ld%s\n",
-				  nn_root_is_live(&ctx->root) ? stamp : "(fixture)", n + 1,
-				  live_view ? "   (Ctrl-C stops)" : "");
+		nn_obs_sample_head_print(ctx, n + 1, live_view);
 		nn_obs_report_print(&ctx->out, &r, o.max_remote);
 		if (o.dpdk && nn_obs_dpdk_print(&ctx->out, &dp)) {
 			nn_obs_report_free(&r);

@@ -8,7 +8,6 @@
 
 #include "cli.h"
 #include "nicnuma/act/hostview_save.h"
-#include "nicnuma/act/observe.h"
 #include "nicnuma/discover/pcie.h"
 #include "opts.h"
 #include "plan_opts.h"
@@ -72,91 +71,6 @@ const struct nn_cmd_desc nn_desc_report = {
 "warnings such as unknown locality or spill), 2 error (bad option, no -o,\n"
 "unreadable plan or host, file not written).\n",
 };
-
-/* One observation of SEC seconds (as check and metrics take it: a fake
- * root's samples 0 and 1, without waiting), as per-CPU rates for the picture. */
-static int observe(struct nn_ctx *ctx, const struct nn_host *h, long sec, struct nn_hv_traffic *tr)
-{
-	struct nn_obs_report r;
-	int err = nn_obs_once(ctx, h, NULL, (double)sec, &r);
-
-	if (!err)
-		err = nn_hv_traffic_from_obs(&r, tr);
-	nn_obs_report_free(&r);
-	return err;
-}
-
-static void print_off(struct nn_out *o, const struct nn_hv_irq *m)
-{
-	nn_open_object(o, NULL);
-	nn_print_int(o, PRINT_JSON, "irq", NULL, m->irq);
-	nn_print_string(o, PRINT_JSON, "nic", NULL, m->nic);
-	nn_print_int(o, PRINT_JSON, "queue", NULL, m->queue);
-	nn_print_opt_int(o, PRINT_JSON, "nic_node", NULL, m->nic_node, NULL);
-	nn_print_opt_int(o, PRINT_JSON, "now_cpu", NULL, m->now_cpu, NULL);
-	nn_print_opt_int(o, PRINT_JSON, "now_node", NULL, m->now_node, NULL);
-	nn_print_bool(o, PRINT_JSON, "now_off", NULL, m->now_off);
-	nn_print_opt_int(o, PRINT_JSON, "planned_cpu", NULL, m->plan_cpu, NULL);
-	nn_print_opt_int(o, PRINT_JSON, "planned_node", NULL, m->plan_node, NULL);
-	nn_print_bool(o, PRINT_JSON, "planned_off", NULL, m->plan_off);
-	nn_close_object(o);
-	if (!o->json)
-		nn_printf(o, "  IRQ %-6d %-16s queue %-3d NIC node %-3d today CPU %d (node %d)%s, planned CPU %d "
-			  "(node %d)%s\n", m->irq, m->nic, m->queue, m->nic_node, m->now_cpu, m->now_node,
-			  m->now_off ? " OFF" : "", m->plan_cpu, m->plan_node, m->plan_off ? " OFF" : "");
-}
-
-static void print_summary(struct nn_ctx *ctx, const struct nn_hostview *v, const struct nn_plan *p,
-			  const char *file, bool svg, size_t bytes)
-{
-	struct nn_out *o = &ctx->out;
-	size_t i;
-	bool assumed;
-
-	nn_open_object(o, "report");
-	nn_print_string(o, PRINT_ANY, "file", "report: wrote %s", file);
-	nn_print_string(o, PRINT_ANY, "format", " (%s", svg ? "svg" : "html");
-	nn_print_uint(o, PRINT_ANY, "bytes", ", %llu bytes)\n", bytes);
-	nn_print_uint(o, PRINT_ANY, "nodes", "  %llu nodes", v->host->topo.nnodes);
-	nn_print_uint(o, PRINT_ANY, "cpus", ", %llu CPUs", v->host->topo.ncpus);
-	nn_print_uint(o, PRINT_ANY, "nics", ", %llu NICs", v->nnics);
-	nn_print_uint(o, PRINT_ANY, "queue_irqs", ", %llu queue IRQs", v->nirqs);
-	nn_print_uint(o, PRINT_ANY, "moves", ", %llu moved by the plan\n", v->moves);
-	nn_print_uint(o, PRINT_ANY, "off_node_now", "  off the NIC's node: %llu today", v->now_off);
-	nn_print_uint(o, PRINT_ANY, "off_node_planned", ", %llu as planned", v->plan_off);
-	nn_print_uint(o, PRINT_ANY, "unplaced_now", "; %llu without one known CPU today\n", v->now_unplaced);
-	if (v->traffic) {
-		double ti = 0, ts = 0;
-
-		for (i = 0; i < v->traffic->ncpus; i++) {
-			ti += v->traffic->irq[i];
-			ts += v->traffic->softirq[i];
-		}
-		nn_open_object(o, "traffic");
-		nn_print_double(o, PRINT_ANY, "seconds", "  observed %.0f s", v->traffic->seconds);
-		nn_print_double(o, PRINT_ANY, "irq_rate", ": %.0f interrupts/s of the NICs", ti);
-		nn_print_double(o, PRINT_ANY, "softirq_rate", ", %.0f NET softirqs/s\n", ts);
-		nn_close_object(o);
-	} else {
-		nn_print_null(o, PRINT_JSON, "traffic", NULL);
-	}
-	nn_open_array(o, "unknown_locality");
-	for (i = 0; i < v->nnics; i++)
-		if (nn_nic_home_node(&v->host->topo, v->nics[i], &assumed) < 0)
-			nn_print_string(o, PRINT_ANY, NULL, "  unknown locality (not judged): %s\n",
-					v->nics[i]->name);
-	nn_close_array(o);
-	nn_open_array(o, "off_node");
-	for (i = 0; i < v->nirqs; i++)
-		if (v->irqs[i].now_off || v->irqs[i].plan_off)
-			print_off(o, &v->irqs[i]);
-	nn_close_array(o);
-	nn_open_array(o, "plan_warnings");
-	for (i = 0; i < p->nwarnings; i++)
-		nn_print_string(o, PRINT_ANY, NULL, "  plan: %s\n", p->warnings[i]);
-	nn_close_array(o);
-	nn_close_object(o);
-}
 
 int nn_cmd_report(struct nn_ctx *ctx, int argc, char **argv)
 {
@@ -224,7 +138,7 @@ int nn_cmd_report(struct nn_ctx *ctx, int argc, char **argv)
 	if (nn_cli_get_plan(ctx, &h, planfile, &po, &p))
 		goto out_warn;
 	if (traffic) {
-		err = observe(ctx, &h, traffic, &tr);
+		err = nn_hv_traffic_observe(ctx, &h, (double)traffic, &tr);
 		if (err) {
 			nn_err(ctx, "report: --traffic: cannot observe: %s", strerror(-err));
 			goto out_warn;
@@ -237,7 +151,7 @@ int nn_cmd_report(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "report: cannot write %s: %s", output, strerror(-err));
 		goto out_warn;
 	}
-	print_summary(ctx, &v, &p, output, svg, bytes);
+	nn_hostview_summary_print(o, &v, output, svg, bytes);
 	status = nn_cli_status(ctx, 0);
 	if (status == NN_EXIT_OK && p.nwarnings)
 		status = NN_EXIT_WARN;

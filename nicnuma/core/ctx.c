@@ -21,15 +21,21 @@ int nn_ctx_init(struct nn_ctx *ctx, const char *root, bool json)
 	return nn_root_open(&ctx->root, root);
 }
 
-void nn_warnings_clear(struct nn_ctx *ctx)
+static void clear_list(struct nn_warning *v, size_t *n)
 {
 	size_t i;
 
-	for (i = 0; i < ctx->nwarns; i++) {
-		free(ctx->warns[i].file);
-		free(ctx->warns[i].msg);
+	for (i = 0; i < *n; i++) {
+		free(v[i].file);
+		free(v[i].msg);
 	}
-	ctx->nwarns = 0;
+	*n = 0;
+}
+
+void nn_warnings_clear(struct nn_ctx *ctx)
+{
+	clear_list(ctx->warns, &ctx->nwarns);
+	clear_list(ctx->notes, &ctx->nnotes);
 }
 
 void nn_ctx_free(struct nn_ctx *ctx)
@@ -38,31 +44,49 @@ void nn_ctx_free(struct nn_ctx *ctx)
 	free(ctx->warns);
 	ctx->warns = NULL;
 	ctx->warns_cap = 0;
+	free(ctx->notes);
+	ctx->notes = NULL;
+	ctx->notes_cap = 0;
 	nn_out_free(&ctx->out);
 	nn_root_close(&ctx->root);
+}
+
+static void add_msg(struct nn_warning **v, size_t *n, size_t *cap, const char *file,
+		    const char *fmt, va_list ap)
+{
+	struct nn_warning *w;
+	char *msg;
+
+	if (vasprintf(&msg, fmt, ap) < 0)
+		return;
+	if (NN_GROW(*v, *n, *cap)) {
+		free(msg);
+		return;
+	}
+	w = &(*v)[(*n)++];
+	w->file = file ? strdup(file) : NULL;
+	w->msg = msg;
 }
 
 void nn_warn(struct nn_ctx *ctx, const char *file, const char *fmt, ...)
 {
 	int saved = errno;
-	struct nn_warning *w;
 	va_list ap;
-	char *msg;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	add_msg(&ctx->warns, &ctx->nwarns, &ctx->warns_cap, file, fmt, ap);
 	va_end(ap);
-	if (!msg)
-		goto out;
-	if (NN_GROW(ctx->warns, ctx->nwarns, ctx->warns_cap)) {
-		free(msg);
-		goto out;
-	}
-	w = &ctx->warns[ctx->nwarns++];
-	w->file = file ? strdup(file) : NULL;
-	w->msg = msg;
-out:
+	errno = saved;
+}
+
+void nn_note(struct nn_ctx *ctx, const char *file, const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	add_msg(&ctx->notes, &ctx->nnotes, &ctx->notes_cap, file, fmt, ap);
+	va_end(ap);
 	errno = saved;
 }
 
@@ -80,32 +104,40 @@ void nn_err(struct nn_ctx *ctx, const char *fmt, ...)
 	errno = saved;
 }
 
-void nn_print_warnings(struct nn_ctx *ctx)
+static void print_list(struct nn_ctx *ctx, const char *key, const char *kind,
+		       const struct nn_warning *v, size_t n)
 {
 	size_t i;
 
-	if (ctx->out.json) {
-		nn_open_array(&ctx->out, "warnings");
-		for (i = 0; i < ctx->nwarns; i++) {
+	if (ctx->out.json && (n || !strcmp(key, "warnings"))) {
+		nn_open_array(&ctx->out, key);
+		for (i = 0; i < n; i++) {
 			nn_open_object(&ctx->out, NULL);
-			nn_print_string(&ctx->out, PRINT_JSON, "file", NULL, ctx->warns[i].file);
-			nn_print_string(&ctx->out, PRINT_JSON, "message", NULL, ctx->warns[i].msg);
+			nn_print_string(&ctx->out, PRINT_JSON, "file", NULL, v[i].file);
+			nn_print_string(&ctx->out, PRINT_JSON, "message", NULL, v[i].msg);
 			nn_close_object(&ctx->out);
 		}
 		nn_close_array(&ctx->out);
 	}
 	/* Always on stderr too, so a JSON consumer's operator sees them. */
-	for (i = 0; i < ctx->nwarns; i++) {
+	for (i = 0; i < n; i++) {
 		struct nn_sb sb = NN_SB_INIT;
 
-		if (ctx->warns[i].file) {
-			nn_sb_escape(&sb, ctx->warns[i].file);
+		if (v[i].file) {
+			nn_sb_escape(&sb, v[i].file);
 			nn_sb_puts(&sb, ": ");
 		}
-		nn_escape_line(&sb, ctx->warns[i].msg);	/* one line each */
-		fprintf(stderr, "%s: warning: %s\n", ctx->prog, nn_sb_str(&sb) ? nn_sb_str(&sb) : "?");
+		nn_escape_line(&sb, v[i].msg);	/* one line each */
+		fprintf(stderr, "%s: %s: %s\n", ctx->prog, kind, nn_sb_str(&sb) ? nn_sb_str(&sb) : "?");
 		nn_sb_free(&sb);
 	}
+}
+
+void nn_print_warnings(struct nn_ctx *ctx)
+{
+	print_list(ctx, "warnings", "warning", ctx->warns, ctx->nwarns);
+	/* "notes" only when there are any: a host without them prints what it did */
+	print_list(ctx, "notes", "note", ctx->notes, ctx->nnotes);
 }
 
 int nn_require_live(struct nn_ctx *ctx, const char *what)

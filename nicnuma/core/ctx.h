@@ -31,6 +31,10 @@ struct nn_ctx {
 	struct nn_out out;
 	struct nn_warning *warns;
 	size_t nwarns, warns_cap;
+	/* Notes: facts worth saying that are no problem (a down link whose
+	 * driver has not requested its IRQs yet); never raise the exit status. */
+	struct nn_warning *notes;
+	size_t nnotes, notes_cap;
 	int verbose;
 	const char *prog;		/* for messages: "nicnuma" */
 	const char *state_dir;		/* snapshots and lock: /var/lib/nicnuma */
@@ -43,12 +47,17 @@ void nn_ctx_free(struct nn_ctx *ctx);
 /* Records a warning; keeps errno. @file may be NULL. */
 void nn_warn(struct nn_ctx *ctx, const char *file, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Records a note: printed like a warning ("note:", JSON "notes") but it
+ * leaves the exit status alone; keeps errno. @file may be NULL. */
+void nn_note(struct nn_ctx *ctx, const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Error message to stderr, prefixed with the program name; keeps errno. */
 void nn_err(struct nn_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints collected warnings: to stderr in text mode, and as "warnings":[{file,
- * message}] into the current JSON object in JSON mode. */
+ * message}] into the current JSON object in JSON mode; then the notes, the
+ * same way ("notes":[{file, message}], only when there are any). */
 void nn_print_warnings(struct nn_ctx *ctx);
-/* Forgets the collected warnings (kept allocation): for a command that
+/* Forgets the collected warnings and notes (kept allocation): for a command that
  * prints a report per sample, each with its own warnings. */
 void nn_warnings_clear(struct nn_ctx *ctx);
 

@@ -603,15 +603,25 @@ int nn_root_realpath(const struct nn_root *r, const char *path, char *buf, size_
 	return 0;
 }
 
+/* Under /sys and /proc: the kernel's own files, read a thousand at a time
+ * by discovery. */
+static bool kernel_path(const char *path)
+{
+	return !strncmp(path, "/sys/", 5) || !strncmp(path, "/proc/", 6);
+}
+
 /* Every reader's open: O_NONBLOCK, and a regular file only (sysfs and
  * procfs files are; a FIFO or device planted where a state or config file
- * belongs would block or never end): -NN_ENOTREG otherwise. */
+ * belongs would block or never end): -NN_ENOTREG otherwise. Kernel paths
+ * skip the fstat (a tenth of discovery's CPU on a large host): live they are
+ * the kernel's, and in a fake root O_NONBLOCK keeps a FIFO from blocking and
+ * the 64 MiB read bound ends a device. */
 static int open_read(const struct nn_root *r, const char *path)
 {
 	struct stat st;
 	int fd = nn_root_openat(r, path, O_RDONLY | O_NONBLOCK, 0);
 
-	if (fd < 0)
+	if (fd < 0 || kernel_path(path))
 		return fd;
 	if (fstat(fd, &st) < 0) {
 		int err = -errno;

@@ -304,6 +304,27 @@ int nn_dt_open(struct nn_ctx *ctx, struct nn_dt_conn *c, struct nn_dt_report *r,
 	return 0;
 }
 
+/* The process's threads and hugepage memory per node, as check --pid reads
+ * them: what the kernel says beside what the telemetry says. An unreadable
+ * pid (another pid namespace) is a warning. 0 or -ENOMEM. */
+static int read_process(struct nn_ctx *ctx, const struct nn_pm_cpu_nodes *cn, struct nn_dt_report *r)
+{
+	struct nn_pm_thresholds th;
+
+	if (r->pid < 0)
+		return 0;
+	r->process = calloc(1, sizeof(*r->process));
+	if (!r->process)
+		return -ENOMEM;
+	nn_pm_thresholds_default(&th);
+	if (nn_pm_snapshot_read(ctx, cn, &th, r->pid, r->process)) {
+		nn_warn(ctx, NULL, "pid %d of the telemetry greeting is not readable here "
+			"(another pid namespace?): its threads and memory not shown", r->pid);
+		r->process_unreadable = true;
+	}
+	return 0;
+}
+
 int nn_dt_check(struct nn_ctx *ctx, const struct nn_dt_opts *o, struct nn_dt_report *r)
 {
 	struct nn_dt_conn c = { .fd = -1 };
@@ -337,6 +358,7 @@ int nn_dt_check(struct nn_ctx *ctx, const struct nn_dt_opts *o, struct nn_dt_rep
 	if (err)
 		goto out;
 	nn_dt_judge(r, cn.node, cn.ncpus, o->vdev_node);
+	err = read_process(ctx, &cn, r);
 out:
 	nn_pm_cpu_nodes_free(&cn);
 	nn_dt_close(&c);

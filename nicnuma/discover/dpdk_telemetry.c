@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "nicnuma/discover/dpdk_telemetry.h"
+#include "nicnuma/discover/procmap.h"
 
 static const struct {
 	unsigned int flag;
@@ -85,6 +86,9 @@ void nn_dt_report_free(struct nn_dt_report *r)
 	}
 	free(r->notes);
 	free(r->socket);
+	if (r->process)
+		nn_pm_snapshot_free(r->process);
+	free(r->process);
 	nn_dt_report_init(r);
 }
 

@@ -21,6 +21,9 @@
 
 #include "nicnuma/core/cpuset.h"
 
+struct nn_out;
+struct nn_pm_snapshot;
+
 #define NN_DT_NAME 64
 
 struct nn_dt_port {
@@ -86,6 +89,10 @@ struct nn_dt_report {
 	size_t nnotes;
 	size_t nflagged;		/* ports with a flagged verdict */
 	bool skipped;			/* not this process's telemetry: nothing asked */
+	/* the process's threads and memory per node (procmap_read.c), read by
+	 * nn_dt_check after the telemetry; NULL without a pid */
+	struct nn_pm_snapshot *process;
+	bool process_unreadable;	/* its pid is not readable here (warned) */
 };
 
 enum nn_dt_verdict_flag {
@@ -108,6 +115,9 @@ const char *nn_dt_verdict_text(unsigned int flag);	/* "mempool remote to its por
 
 void nn_dt_report_init(struct nn_dt_report *r);
 void nn_dt_report_free(struct nn_dt_report *r);
+/* dpdk_print.c: the report of nn_dt_check (socket, ports with their
+ * verdicts, mempools, lcores, the process, what the telemetry lacks). */
+void nn_dt_report_print(struct nn_out *o, const struct nn_dt_report *r);
 /* Forgets the lcores (before another source fills them). */
 void nn_dt_lcores_clear(struct nn_dt_report *r);
 /* Adds a note (copies); -ENOMEM. */

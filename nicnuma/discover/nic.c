@@ -131,6 +131,32 @@ static void read_speed(struct nic_scan *s, struct nn_nic *nic)
 	nic->speed_mbps = (v <= 0 || v == 0xffffffffL) ? -1 : v;
 }
 
+/* IF/flags ("0x1003": the netdev's flags, IFF_UP = 0x1) says whether the
+ * interface is open; a capture without it falls back to operstate, whose
+ * "down" also covers an open port without carrier (then IRQs exist, and a
+ * missing one is still only a note: the driver's choice, not nicnuma's). */
+#define NN_IFF_UP 0x1ul
+
+static void read_link_state(struct nic_scan *s, struct nn_nic *nic)
+{
+	char path[PATH_MAX], buf[32], *end;
+	unsigned long flags;
+
+	nic->link_down = false;
+	if (!nn_pathf(path, sizeof(path), NET_DIR "/%s/flags", nic->name) &&
+	    !nn_read_str(&s->ctx->root, path, buf, sizeof(buf))) {
+		errno = 0;
+		flags = strtoul(buf, &end, 16);
+		if (!errno && end != buf && !strncmp(buf, "0x", 2) && !*end) {
+			nic->link_down = !(flags & NN_IFF_UP);
+			return;
+		}
+	}
+	if (!nn_pathf(path, sizeof(path), NET_DIR "/%s/operstate", nic->name) &&
+	    !nn_read_str(&s->ctx->root, path, buf, sizeof(buf)))
+		nic->link_down = !strcmp(buf, "down");
+}
+
 /* What sysfs alone tells of a virtual device's kind. @sure is set when the
  * evidence is the kernel's own (type, tun_flags, bridge/, DEVTYPE), not a
  * guess from the name. */
@@ -291,9 +317,15 @@ static int read_irq(struct nic_scan *s, const struct nn_nic *nic, const char *ms
 		nn_warn(s->ctx, path, "%s cpulist: affinity of IRQ %d unknown", errtext(err), q->irq);
 	}
 	q->has_affinity = !err;
-	if (s->have_intr && !it)
-		nn_warn(s->ctx, "/proc/interrupts", "IRQ %d (listed in %s) is not in /proc/interrupts: name unknown",
-			q->irq, msi_dir);
+	if (s->have_intr && !it) {
+		if (nic->link_down)
+			nn_note(s->ctx, "/proc/interrupts", "IRQ %d (listed in %s) is not in /proc/interrupts: "
+				"%s is down, its driver may request it when the link is opened",
+				q->irq, msi_dir, nic->name);
+		else
+			nn_warn(s->ctx, "/proc/interrupts", "IRQ %d (listed in %s) is not in /proc/interrupts: "
+				"name unknown", q->irq, msi_dir);
+	}
 
 	if (s->flags & NN_NICS_NO_EFFECTIVE)
 		return 0;
@@ -397,9 +429,17 @@ static int read_all_irqs(struct nic_scan *s, size_t nnics)
 			char *list = nn_cpuset_format_list(&s->missing);
 			unsigned int n = nn_cpuset_count(&s->missing);
 
-			nn_warn(s->ctx, s->first_missing, "IRQ%s %s listed in %s but %s no /proc/irq/N (missing): "
-				"%s affinity is unknown", n == 1 ? "" : "s", list ? list : "?", s->msi_dir[i],
-				n == 1 ? "has" : "have", n == 1 ? "its" : "their");
+			/* A down NIC whose driver requests IRQs on open (e1000e,
+			 * vmxnet3...) has vectors but no IRQs yet: nothing wrong. */
+			if (s->nics[i].link_down)
+				nn_note(s->ctx, s->first_missing, "IRQ%s %s listed in %s but %s no /proc/irq/N: "
+					"%s is down and its driver requests IRQs when the link is opened; "
+					"nothing to place until then", n == 1 ? "" : "s", list ? list : "?",
+					s->msi_dir[i], n == 1 ? "has" : "have", s->nics[i].name);
+			else
+				nn_warn(s->ctx, s->first_missing, "IRQ%s %s listed in %s but %s no /proc/irq/N "
+					"(missing): %s affinity is unknown", n == 1 ? "" : "s", list ? list : "?",
+					s->msi_dir[i], n == 1 ? "has" : "have", n == 1 ? "its" : "their");
 			free(list);
 			nn_cpuset_zero(&s->missing);
 			s->first_missing[0] = '\0';
@@ -515,10 +555,11 @@ static int read_physical(struct nic_scan *s, struct nn_nic *nic)
 				if (err)
 					return err;
 				fn_dir = fn;
-				nn_warn(s->ctx, link, "%s is a sub-function (%s on PCI function %s) without MSI-X "
-					"vectors of its own: its IRQs are %s's, planned with that function's "
-					"netdev; nicnuma does not place them per sub-function",
-					nic->name, base_name(dev), nic->aux_parent, nic->aux_parent);
+				/* Handled, not per sub-function: a note, not a warning. */
+				nn_note(s->ctx, link, "%s is a sub-function (%s on PCI function %s) without MSI-X "
+					"vectors of its own: its IRQs are in %s's msi_irqs, planned with that "
+					"function's netdev on its node; nicnuma does not place them per "
+					"sub-function", nic->name, base_name(dev), nic->aux_parent, nic->aux_parent);
 			}
 		}
 	} else if (!strncmp(base_name(dev), "virtio", 6)) {
@@ -607,6 +648,7 @@ static int read_nic(struct nic_scan *s, struct nn_nic *nic)
 		if (err)
 			return err;
 	} else {
+		read_link_state(s, nic);
 		err = read_physical(s, nic);
 		if (err)
 			return err;
@@ -1005,9 +1047,12 @@ static void split_shared(struct nic_scan *s, struct nn_nic *nics, size_t n)
 					kept++;
 				}
 			}
-			nn_warn(s->ctx, nics[i].pci, "%s and %s share PCI function %s: its IRQs are split by "
-				"netlink or the interface name in each IRQ's name (%zu to %s, %zu stay with %s)",
-				nics[i].name, nics[j].name, nics[i].pci, moved, nics[j].name, kept, nics[i].name);
+			/* Every IRQ still planned once, on the function's node: a note. */
+			nn_note(s->ctx, nics[i].pci, "%s and %s share PCI function %s: each of its IRQs goes to "
+				"the netdev netlink or the interface name in the IRQ's name ties it to, else "
+				"stays with %s, planned once (%zu to %s, %zu stay with %s)",
+				nics[i].name, nics[j].name, nics[i].pci, nics[i].name, moved, nics[j].name, kept,
+				nics[i].name);
 		}
 	}
 	/* Drop the IRQs marked -1. */

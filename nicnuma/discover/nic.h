@@ -66,6 +66,10 @@ struct nn_nic {
 	struct nn_genl_napi *gnapis;	/* napi-get */
 	size_t ngnapis, gncap;
 	char *aux_parent;		/* a sub-function (auxiliary device): its parent PCI function */
+	/* Administratively down: IFF_UP clear in IF/flags (without that file,
+	 * operstate "down"). Many drivers (e1000e, vmxnet3, igb...) request their
+	 * IRQs in ndo_open: such a NIC's msi_irqs have no /proc/irq/N yet. */
+	bool link_down;
 	struct nn_pcie *pcie;		/* links to the root port (pcie.h); NULL: not a PCIe function */
 };
 

@@ -182,4 +182,13 @@ int nn_pm_snapshot_read(struct nn_ctx *ctx, const struct nn_pm_cpu_nodes *cn,
 			const struct nn_pm_thresholds *th, int pid, struct nn_pm_snapshot *s);
 void nn_pm_snapshot_free(struct nn_pm_snapshot *s);
 
+/* procmap_print.c: the report of one process (threads, memory per node,
+ * policies, verdicts: "check --pid"), and its one line per --watch sample
+ * ("12:00:01 pid 42 (w) threads on node 0 | N0 1.2 GiB | 71.0% remote | ..."). */
+struct nn_out;
+void nn_pm_report_print(struct nn_out *o, const struct nn_pm_snapshot *r);
+void nn_pm_line_print(struct nn_out *o, const struct nn_pm_snapshot *r, const char *stamp);
+/* A process that could not be read (-errno @err): {"pid","error"}, JSON only. */
+void nn_pm_error_print(struct nn_out *o, int pid, int err);
+
 #endif

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct nn_out;
 struct nn_topo;
 
 #define NN_BENCH_PAGES 48		/* 2 MB pages per mbuf node: one pool of 2 x 8191 mbufs + EAL */
@@ -89,5 +90,32 @@ enum nn_bench_metric { NN_BENCH_MPPS, NN_BENCH_LAT, NN_BENCH_STALL, NN_BENCH_CDF
 struct nn_bench_stat nn_bench_stat(const struct nn_bench_row *r, enum nn_bench_metric m, int k);
 /* Median of @x over median of @ref; -1 when either has no run or @ref's is 0. */
 double nn_bench_ratio(struct nn_bench_stat x, struct nn_bench_stat ref);
+
+/* Hugepages added for the run: recorded in an undo log before the write (so a
+ * bench killed outright leaves `nicnuma rollback` to give them back) and
+ * rolled back when the runs are over. */
+struct nn_bench_hp {
+	int node;
+	long added;		/* 2 MB pages we added to nr_hugepages */
+};
+
+/* One "bench mismatch": its conditions, the rows of every frame size and
+ * what their runs measured. */
+struct nn_bench_result {
+	struct nn_bench_cfg cfg;	/* cfg.size: the size being planned or run */
+	const struct nn_topo *topo;
+	int port_node, ref_node;
+	unsigned int sizes[NN_BENCH_MAX_SIZES];	/* --size list; each set of rows runs at one */
+	int nsizes;
+	struct nn_bench_row rows[NN_BENCH_MAX_SIZES][NN_BENCH_ROWS];
+	bool in_memory;			/* --in-memory: the free pages as found */
+	struct nn_bench_hp hp[NN_BENCH_ROWS];	/* pages added per mbuf node */
+	int nhp;
+};
+
+/* The report (bench_print.c): host, conditions, then a row per placement
+ * and frame size with medians, min-max and ratios to the matched row; in
+ * JSON every run, the latency CDF and each row's binding. */
+void nn_bench_print(struct nn_out *o, const struct nn_bench_result *b);
 
 #endif

@@ -19,6 +19,7 @@
 #include "nicnuma/discover/host.h"
 #include "nicnuma/plan/plan.h"
 
+struct nn_out;
 struct nn_sb;
 
 /* Observed work per CPU, indexed by CPU id (ncpus entries; CPUs beyond or
@@ -75,5 +76,11 @@ void nn_hostview_svg(const struct nn_hostview *v, const char *title, struct nn_s
  * every NIC, every off-node IRQ, the moves per node pair, the distances.
  * Check nn_sb_error(). */
 void nn_hostview_html(const struct nn_hostview *v, const char *title, struct nn_sb *sb);
+
+/* hostview_print.c: what was drawn into @file (@bytes, HTML or @svg) -
+ * nodes, CPUs, NICs, queue IRQs, moves, off-node marks, the traffic, the
+ * NICs not judged, each off-node IRQ and the plan's warnings ("report"). */
+void nn_hostview_summary_print(struct nn_out *o, const struct nn_hostview *v, const char *file, bool svg,
+			       size_t bytes);
 
 #endif

@@ -89,7 +89,9 @@ static int add_nic(struct nn_layout_instance *in, const struct nn_nic *nic,
 	for (i = 0; plan && i < plan->nirqs && !err; i++) {
 		const struct nn_plan_irq *pi = &plan->irqs[i];
 
-		if (pi->queue < 0 || !pi->nic || strcmp(pi->nic, nic->name))
+		/* queue-like: an index, or a queue vector of none (mlx4 EQs, SF
+		 * pools) or of no known role, planned like queues */
+		if ((pi->queue < 0 && pi->role == NN_IRQ_ROLE_MISC) || !pi->nic || strcmp(pi->nic, nic->name))
 			continue;
 		ln->queue_irqs++;
 		err = nn_cpuset_or(&ln->irq_cpus, &pi->cpus);
@@ -206,7 +208,14 @@ static int build_eal(struct nn_layout *l, struct nn_layout_instance *in)
 		goto out;
 	}
 	for (i = 0; i < in->nnics; i++) {
+		bool seen = false;
+
 		if (!in->nics[i].pci)
+			continue;
+		/* Ports of one PCI function (mlx4, cxgb4) share one -a. */
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = in->nics[j].pci && !strcmp(in->nics[j].pci, in->nics[i].pci);
+		if (seen)
 			continue;
 		any_pci = true;
 		if (strv_addf(&in->eal, &in->neal, "-a") ||
@@ -292,7 +301,7 @@ static int make_instance(struct nn_layout *l, const struct nn_host *host, const 
 	nn_cpuset_and(&in.housekeeping, &in.node_cpus);
 	nn_cpuset_andnot(&rest, &l->housekeeping);
 	for (i = 0; plan && i < plan->nirqs && !err; i++)
-		if (plan->irqs[i].queue >= 0)
+		if (plan->irqs[i].queue >= 0 || plan->irqs[i].role != NN_IRQ_ROLE_MISC)
 			err = nn_cpuset_or(&in.irq_cores, &plan->irqs[i].cpus);
 	if (err)
 		goto fail;

@@ -116,12 +116,18 @@ int nn_plan_eal_args(const struct nn_plan *plan, const struct nn_host *host, int
 				goto out;
 		}
 	}
-	for (i = 0; i < plan->nnics; i++)
-		if (plan->nics[i].pci &&
+	for (i = 0; i < plan->nnics; i++) {
+		bool seen = false;
+
+		/* Ports of one PCI function (mlx4, cxgb4) share one -a. */
+		for (size_t j = 0; j < i && plan->nics[i].pci && !seen; j++)
+			seen = plan->nics[j].pci && !strcmp(plan->nics[j].pci, plan->nics[i].pci);
+		if (plan->nics[i].pci && !seen &&
 		    (plan->nics[i].numa_node == node ||
 		     (plan->nics[i].numa_node < 0 && plan->nics[i].node == node)) &&
 		    append(&buf, &len, " -a ", plan->nics[i].pci))
 			goto out;
+	}
 	*out = buf;
 	buf = NULL;
 	ret = 0;

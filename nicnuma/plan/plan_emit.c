@@ -119,6 +119,16 @@ static int housekeeping_for(struct state *st, const struct nicst *ns, struct nn_
 	return ok < 0 ? -ENOMEM : 0;
 }
 
+/* Whether any of the NIC's IRQs has its /proc/irq files (a down NIC whose
+ * driver requests IRQs on open has none yet). */
+static bool nic_has_irq_files(const struct nn_nic *n)
+{
+	for (size_t i = 0; i < n->nirqs; i++)
+		if (n->irqs[i].has_affinity)
+			return true;
+	return false;
+}
+
 static int emit_nic(struct state *st, struct nicst *ns)
 {
 	struct nn_plan *plan = st->plan;
@@ -192,7 +202,7 @@ static int emit_nic(struct state *st, struct nicst *ns)
 		WARN(st, "%s: no usable CPU for its queues", n->name);
 	else if (ns->demand > ns->norder)
 		WARN(st, "%s: %zu queues on %zu CPUs: queues share CPUs", n->name, ns->demand, ns->norder);
-	if (!ns->nslots && n->nirqs)
+	if (!ns->nslots && n->nirqs && !(n->link_down && !nic_has_irq_files(n)))
 		WARN(st, "%s: no queue IRQs recognised: only its other IRQs are planned", n->name);
 	if (ns->nunknown) {
 		char *list = NULL;
@@ -237,10 +247,12 @@ static int emit_irqs(struct state *st, struct nicst *ns)
 		struct nn_plan_irq *pi;
 		int s = ns->effq[i] >= 0 ? slot_of(ns, ns->effq[i]) : -1;
 
-		/* No readable smp_affinity_list (no /proc/irq/N): nothing could set it. */
+		/* No readable smp_affinity_list (no /proc/irq/N): nothing could set it.
+		 * A down NIC's driver has not requested it yet: discovery's note says so. */
 		if (!q->has_affinity) {
-			ret = nn__plan_add_warning(plan, "%s: IRQ %d has no readable affinity: left out of the plan",
-						   n->name, q->irq);
+			if (!n->link_down)
+				ret = nn__plan_add_warning(plan, "%s: IRQ %d has no readable affinity: left out of "
+							   "the plan", n->name, q->irq);
 			if (ret)
 				goto out;
 			continue;

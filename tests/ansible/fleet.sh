@@ -96,8 +96,8 @@ boot() {  # boot N PORT
   echo "fleet: ${n}node guest up on port $port after $(( $(date +%s) - t0 )) s (systemd: $state)"
   [ "$state" = running ] || gssh "$port" 'systemctl --failed --no-legend --plain' | sed 's/^/    failed: /'
   # The e1000e and vmxnet3 NICs up: they request their IRQs only when opened,
-  # and a down NIC's msi_irqs without /proc/irq/N is a discovery warning
-  # (enable exit 1, a failed task). Only those: the virtio NIC the fleet
+  # so only then are there IRQs to place (down, their msi_irqs without
+  # /proc/irq/N are a discovery note, not a warning). Only those: the virtio NIC the fleet
   # places stays as it boots, idle, so no packet leaves a queue IRQ's move
   # pending (x86 moves an IRQ when it next fires) when the metrics are read.
   gssh "$port" 'for i in /sys/class/net/*; do

@@ -52,8 +52,8 @@ T=${NN_PERSIST_WAIT:-30}
 [ "$boot" = 1 ] && rm -rf "$st"
 mkdir -p "$st"
 # Every NIC up, as checks.sh does: e1000e and vmxnet3 request their IRQs only
-# when opened, and a down NIC's msi_irqs without /proc/irq/N is a warning
-# (exit 1) of every discovery, enable's included.
+# when opened, so only then are there IRQs to place (down, their msi_irqs
+# without /proc/irq/N are a discovery note, not a warning).
 for i in /sys/class/net/*; do ip link set "${i##*/}" up 2>/dev/null; done
 results=$st/results
 work=$st/work

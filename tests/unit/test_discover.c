@@ -415,6 +415,66 @@ static void nics(void **state)
 	nn_ctx_free(&ctx);
 }
 
+static bool noted(const struct nn_ctx *ctx, const char *file, const char *text)
+{
+	for (size_t i = 0; i < ctx->nnotes; i++)
+		if (ctx->notes[i].file && !strcmp(ctx->notes[i].file, file) &&
+		    (!text || strstr(ctx->notes[i].msg, text)))
+			return true;
+	return false;
+}
+
+/* A NIC that is down (IFF_UP clear) and whose driver requests IRQs on open:
+ * its vectors without /proc/irq or /proc/interrupts are notes, not warnings.
+ * flags decides; without a readable flags file, operstate "down" does. */
+static void down_nic_notes(void **state)
+{
+	static const struct {
+		const char *flags, *operstate;
+		bool down;
+	} cases[] = {
+		{ "0x1002\n", "down\n", true },
+		{ NULL, "down\n", true },
+		{ "garbage\n", "down\n", true },
+		{ "0x1003\n", "down\n", false },	/* up without carrier: IRQs requested */
+		{ NULL, "up\n", false },
+		{ NULL, NULL, false },
+	};
+	const char *dir = "sys/devices/pci0000:00/0000:00:05.0/net/ens5";
+	char path[PATH_MAX * 2], p[256];
+
+	(void)state;
+	nic_tree();
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct nn_nic *n;
+		struct nn_ctx ctx;
+		struct nn_host h;
+
+		snprintf(p, sizeof(p), "%s/flags", dir);
+		snprintf(path, sizeof(path), "%s/%s", tmp, p);
+		unlink(path);
+		if (cases[i].flags)
+			put(p, cases[i].flags);
+		snprintf(p, sizeof(p), "%s/operstate", dir);
+		snprintf(path, sizeof(path), "%s/%s", tmp, p);
+		unlink(path);
+		if (cases[i].operstate)
+			put(p, cases[i].operstate);
+		assert_int_equal(nn_ctx_init(&ctx, tmp, false), 0);
+		assert_int_equal(nn_host_discover(&ctx, &h), 0);
+		n = nn_nic_find(h.nics, h.nnics, "ens5");
+		assert_non_null(n);
+		assert_int_equal(n->link_down, cases[i].down);
+		/* 51 is not in /proc/interrupts, 52 has no /proc/irq/52 */
+		assert_int_equal(warned(&ctx, "/proc/interrupts", "IRQ 51"), !cases[i].down);
+		assert_int_equal(warned(&ctx, "/proc/irq/52", "msi_irqs"), !cases[i].down);
+		assert_int_equal(noted(&ctx, "/proc/interrupts", "IRQ 51"), cases[i].down);
+		assert_int_equal(noted(&ctx, "/proc/irq/52", "ens5 is down"), cases[i].down);
+		nn_host_free(&h);
+		nn_ctx_free(&ctx);
+	}
+}
+
 /* SMT and L3 lists are read once per group: a CPU named by an earlier CPU's
  * good list takes that list (its own file is not read, so garbage there goes
  * unseen, as in hwloc); a bad first list makes the next member read its own. */
@@ -595,6 +655,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(nodes_and_distances, setup, teardown),
 		cmocka_unit_test_setup_teardown(group_lists_read_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(nics, setup, teardown),
+		cmocka_unit_test_setup_teardown(down_nic_notes, setup, teardown),
 		cmocka_unit_test_setup_teardown(online_from_cpu_dirs, setup, teardown),
 		cmocka_unit_test_setup_teardown(sparse_nodes_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(one_warning_per_fact, setup, teardown),

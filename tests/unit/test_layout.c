@@ -86,6 +86,8 @@ static void fake_irq(struct fake *f, const char *nic, int queue, const char *cpu
 	pi->irq = 30 + (int)f->plan.nirqs;
 	pi->nic = strdup(nic);
 	pi->queue = queue;
+	/* as plan_json reads a plan without roles: an index is a queue */
+	pi->role = queue >= 0 ? NN_IRQ_ROLE_QUEUE : NN_IRQ_ROLE_MISC;
 	set_of(&pi->cpus, cpus);
 }
 
