@@ -52,6 +52,9 @@ void nn_ctx_free(struct nn_ctx *ctx)
 }
 
 static void add_msg(struct nn_warning **v, size_t *n, size_t *cap, const char *file,
+		    const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
+
+static void add_msg(struct nn_warning **v, size_t *n, size_t *cap, const char *file,
 		    const char *fmt, va_list ap)
 {
 	struct nn_warning *w;
