@@ -297,7 +297,7 @@ for p in "${real[@]}"; do
     pt bound "$p" "$node" "$(wt)" "ethtool -L $d ($drv) combined 2: the active queue IRQs bound"
     ethtool -L "$d" combined "${#cur[@]}" || fail "ethtool -L $d combined ${#cur[@]} (back) failed"
   else
-    skip "ethtool -L $d ($drv) combined 2: refused by the driver: $(tr -s '\n' ' ' <"$work/ethtool-$d.err")"
+    skip "ethtool -L $d ($drv) combined 2: refused by the driver: $(tr -s '\n' ' ' <"$work/ethtool-$d.err" | sed 's/ $//')"
   fi
 done
 
