@@ -60,11 +60,9 @@ int nn_status_desired(struct nn_ctx *ctx)
 		nn_err(ctx, "status: cannot compare with the desired state: %s", strerror(-err));
 	}
 	nn_close_array(&ctx->out);
-	nn_open_array(&ctx->out, "notes");
+	/* Into the document's one "notes" list (nn_print_warnings) */
 	if (err >= 0 && rep.irqb_left)
-		nn_print_string(&ctx->out, PRINT_ANY, NULL, "note: %s\n",
-				"irqbalance runs, left alone (irqbalance = leave): not drift");
-	nn_close_array(&ctx->out);
+		nn_note(ctx, NULL, "irqbalance runs, left alone (irqbalance = leave): not drift");
 	if (ret >= 0)
 		nn_print_bool(&ctx->out, PRINT_ANY, "matches_desired", "matches desired: %s\n", ret == 1);
 	nn_check_report_free(&rep);

@@ -112,7 +112,7 @@ static void print_list(struct nn_ctx *ctx, const char *key, const char *kind,
 {
 	size_t i;
 
-	if (ctx->out.json && (n || !strcmp(key, "warnings"))) {
+	if (ctx->out.json) {
 		nn_open_array(&ctx->out, key);
 		for (i = 0; i < n; i++) {
 			nn_open_object(&ctx->out, NULL);
@@ -139,7 +139,7 @@ static void print_list(struct nn_ctx *ctx, const char *key, const char *kind,
 void nn_print_warnings(struct nn_ctx *ctx)
 {
 	print_list(ctx, "warnings", "warning", ctx->warns, ctx->nwarns);
-	/* "notes" only when there are any: a host without them prints what it did */
+	/* both keys always, [] when empty: stable keys for a JSON consumer */
 	print_list(ctx, "notes", "note", ctx->notes, ctx->nnotes);
 }
 

@@ -55,7 +55,7 @@ void nn_note(struct nn_ctx *ctx, const char *file, const char *fmt, ...)
 void nn_err(struct nn_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints collected warnings: to stderr in text mode, and as "warnings":[{file,
  * message}] into the current JSON object in JSON mode; then the notes, the
- * same way ("notes":[{file, message}], only when there are any). */
+ * same way ("notes":[{file, message}], [] when there are none). */
 void nn_print_warnings(struct nn_ctx *ctx);
 /* Forgets the collected warnings and notes (kept allocation): for a command that
  * prints a report per sample, each with its own warnings. */

@@ -56,9 +56,9 @@ n enable --nics eth1 --irqbalance leave >"$tmp/out" 2>&1; rc=$?
 grep -qx 'irqbalance = leave' "$R/etc/nicnuma/nicnuma.conf" || fail "config: irqbalance is not leave"
 n --json status > "$tmp/st"
 jq -e '.matches_desired == true and .drift == [] and (.notes | length) == 1 and
-	(.notes[0] | test("irqbalance"))' "$tmp/st" >/dev/null || fail "leave + irqbalance: status $(cat "$tmp/st")"
-n status > "$tmp/st.txt"
-grep -q '^note: irqbalance runs' "$tmp/st.txt" || fail "leave: no note line: $(cat "$tmp/st.txt")"
+	(.notes[0].message | test("irqbalance"))' "$tmp/st" >/dev/null || fail "leave + irqbalance: status $(cat "$tmp/st")"
+n status > "$tmp/st.txt" 2>"$tmp/st.err"
+grep -q '^nicnuma: note: irqbalance runs' "$tmp/st.err" || fail "leave: no note line: $(cat "$tmp/st.txt" "$tmp/st.err")"
 grep -q '^drift:' "$tmp/st.txt" && fail "leave: a drift line: $(cat "$tmp/st.txt")"
 
 # 3. irqbalance = stop: a running irqbalance is drift
