@@ -105,21 +105,18 @@ bool nn_desired_watcher_keeps(struct nn_ctx *ctx, const struct nn_host *host, co
 	struct nn_desired d;
 	struct nn_plan dp;
 	const char **missing = NULL;
-	size_t len = 0, nmissing = 0;
-	char why[512], *text = NULL;
+	size_t nmissing = 0;
 	bool keeps = false;
 	int holder = 0;
 
 	if (nn_watch_lock_held(ctx, &holder) <= 0)
 		return false;
 	memset(&dp, 0, sizeof(dp));
-	nn_desired_init(&d);
-	if (!nn_read_file(&ctx->root, NN_DESIRED_PATH, &text, &len) &&
-	    !nn_desired_parse(NN_DESIRED_PATH, text, len, &d, why, sizeof(why)) &&
-	    !nn_desired_make_plan(&d, host, &dp, &missing, &nmissing))
+	/* An unreadable or bad config is said by nn_desired_read; the watcher
+	 * then counts as another owner. */
+	if (!nn_desired_read(ctx, NULL, &d) && !nn_desired_make_plan(&d, host, &dp, &missing, &nmissing))
 		keeps = nn_desired_keeps(&dp, plan);
 	free(missing);
-	free(text);
 	nn_plan_free(&dp);
 	nn_desired_free(&d);
 	return keeps;

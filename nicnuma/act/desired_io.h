@@ -15,7 +15,7 @@ int nn_desired_remove(struct nn_ctx *ctx, const char *path);
 /* Whether a running watcher keeps every value of @plan (nn_desired_keeps):
  * the desired state it reads, planned for @host as the watcher plans it.
  * False when no watcher holds the lock, and when the desired state cannot be
- * read or parsed (quietly: 'status' names what is wrong). What 'check' asks
+ * read or parsed (nn_desired_read says why). What 'check' asks
  * before it calls the watcher another owner of IRQ placement. */
 bool nn_desired_watcher_keeps(struct nn_ctx *ctx, const struct nn_host *host, const struct nn_plan *plan);
 
