@@ -13,7 +13,7 @@
 
 
 #include "nicnuma/act/metrics.h"
-#include "nicnuma/discover/observe.h"
+#include "nicnuma/obs/obs.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/ctx.h"

@@ -3,7 +3,7 @@
  * in turn, the wait between them; and the report's printing (text or JSON),
  * shared by "nicnuma observe", "check --traffic" and "metrics --traffic".
  *
- * The counters and their attribution are discover/observe.h's. A fake root
+ * The counters and their attribution are obs/obs.h's. A fake root
  * does not move by itself: a session under one never sleeps (its samples are
  * /.observe/K snapshots on a nominal clock).
  */
@@ -15,8 +15,8 @@
 
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/host.h"
-#include "nicnuma/discover/dpdk_telemetry.h"
-#include "nicnuma/discover/observe.h"
+#include "nicnuma/telemetry/dpdk_telemetry.h"
+#include "nicnuma/obs/obs.h"
 
 struct nn_obs_session {
 	struct nn_host host;

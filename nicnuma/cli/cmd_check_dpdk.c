@@ -2,7 +2,7 @@
 /* cmd_check_dpdk.c - "nicnuma check --dpdk": is a running DPDK application's
  * mempool (and polling lcores) on its port's node? Options only: the
  * telemetry exchange, the verdict and the report's printing are
- * nicnuma/discover/dpdk_*.c's, the process's threads and memory per node
+ * nicnuma/telemetry/dpdk_*.c's, the process's threads and memory per node
  * nicnuma/discover/procmap_read.c's.
  */
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include "cli.h"
 #include "opts.h"
 #include "nicnuma/core/cpuset.h"
-#include "nicnuma/discover/dpdk_telemetry.h"
+#include "nicnuma/telemetry/dpdk_telemetry.h"
 
 enum { OPT_DPDK = NN_OPT_OWN, OPT_PREFIX, OPT_SOCKET, OPT_TIMEOUT, OPT_VDEV_NODE };
 

@@ -3,7 +3,7 @@
  * interval by interval.
  *
  * Options and output only: the sampling and attribution are
- * nicnuma/discover/obs_*.c's, the session and the report's printing
+ * nicnuma/obs/obs_*.c's, the session and the report's printing
  * nicnuma/act/observe.c's.
  */
 #include <errno.h>

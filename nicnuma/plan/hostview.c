@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "nicnuma/core/strbuf.h"
-#include "nicnuma/discover/observe.h"
+#include "nicnuma/obs/obs.h"
 #include "nicnuma/discover/pcie.h"
 #include "nicnuma/plan/bench_html.h"
 #include "nicnuma/plan/bench_svg.h"

@@ -32,7 +32,7 @@ struct nn_hv_traffic {
 };
 
 struct nn_obs_report;
-/* The per-CPU rates of an observation (discover/observe.h's attribution):
+/* The per-CPU rates of an observation (obs/obs.h's attribution):
  * arrays allocated in @out (free with nn_hv_traffic_free). 0 or -ENOMEM. */
 int nn_hv_traffic_from_obs(const struct nn_obs_report *r, struct nn_hv_traffic *out);
 void nn_hv_traffic_free(struct nn_hv_traffic *t);

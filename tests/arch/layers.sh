@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/arch/layers.sh [SRCDIR] - the layers of docs/design.md, by include:
 #   nicnuma/core < nicnuma/state < irq, hugepages < nicnuma/discover
-#     < nicnuma/plan < nicnuma/act < nicnuma/cli
-#   dpdk-app may include core, state, irq, hugepages, discover and plan
+#     < nicnuma/obs, nicnuma/telemetry < nicnuma/plan < nicnuma/act < nicnuma/cli
+#   dpdk-app may include core, state, irq, hugepages, discover, obs,
+#   telemetry and plan
 # A file may include headers of its own folder and of lower ranks, never
 # above; two folders of one rank (irq, hugepages) may not include each other,
 # nor may any two folders include each other. Every top-level folder with C
@@ -19,11 +20,13 @@ src=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 cd "$src" || exit 2
 
 # folder -> rank; a folder may include folders of rank <= its own, except
-# where max_rank caps it (dpdk-app: up to plan).
+# where max_rank caps it (dpdk-app: up to plan). obs (the packet-work
+# sampler) and telemetry (the DPDK telemetry client) share a rank: neither
+# uses the other.
 declare -A rank=([nicnuma/core]=1 [nicnuma/state]=2 [irq]=3 [hugepages]=3
-		 [nicnuma/discover]=4 [nicnuma/plan]=5 [nicnuma/act]=6
-		 [nicnuma/cli]=7 [dpdk-app]=7)
-declare -A max_rank=([dpdk-app]=5)
+		 [nicnuma/discover]=4 [nicnuma/obs]=5 [nicnuma/telemetry]=5
+		 [nicnuma/plan]=6 [nicnuma/act]=7 [nicnuma/cli]=8 [dpdk-app]=8)
+declare -A max_rank=([dpdk-app]=6)
 
 folder_of() {	# the source folder of a repo path, "" when it is none
 	local f
@@ -75,4 +78,4 @@ for e in "${!edge[@]}"; do
 	fi
 done
 [ "$fail" = 0 ] || { echo "see docs/design.md, 'Layers'" >&2; exit 1; }
-echo "ok: every include goes down the layers (core < state < irq, hugepages < discover < plan < act < cli; dpdk-app <= plan)"
+echo "ok: every include goes down the layers (core < state < irq, hugepages < discover < obs, telemetry < plan < act < cli; dpdk-app <= plan)"

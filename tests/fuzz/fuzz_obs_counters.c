@@ -8,7 +8,7 @@
 #include <errno.h>
 
 #include "fuzz.h"
-#include "nicnuma/discover/observe.h"
+#include "nicnuma/obs/obs.h"
 
 static void check_counts(const struct nn_obs_counts *c, size_t nrows)
 {

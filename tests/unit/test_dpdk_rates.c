@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "nicnuma/discover/dpdk_telemetry.h"
+#include "nicnuma/telemetry/dpdk_telemetry.h"
 
 #define Q16(a, b) "[" #a "," #b ",0,0,0,0,0,0,0,0,0,0,0,0,0,0]"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "nicnuma/discover/dpdk_telemetry.h"
+#include "nicnuma/telemetry/dpdk_telemetry.h"
 
 static const char greeting[] = "{\"version\":\"DPDK 22.11.11\",\"pid\":29838,\"max_output_len\":16384}";
 static const char port0[] =

@@ -17,7 +17,7 @@
 
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/host.h"
-#include "nicnuma/discover/observe.h"
+#include "nicnuma/obs/obs.h"
 #include "tmptree.h"
 
 /* ---- parsers ------------------------------------------------------------ */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nicnuma/discover/dpdk_telemetry.h"
+#include "nicnuma/telemetry/dpdk_telemetry.h"
 #include "nicnuma/core/fsroot.h"
 
 /* One set of an --lcores element: "3", "2-5" or "(1,4-6)"; advances *@pp. */

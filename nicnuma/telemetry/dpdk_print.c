@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "nicnuma/core/print.h"
-#include "nicnuma/discover/dpdk_telemetry.h"
+#include "nicnuma/telemetry/dpdk_telemetry.h"
 #include "nicnuma/discover/procmap.h"
 
 static void print_verdicts(struct nn_out *o, unsigned int v)

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "nicnuma/discover/host.h"
-#include "nicnuma/discover/observe.h"
+#include "nicnuma/obs/obs.h"
 #include "nicnuma/discover/topo.h"
 
 static const char *const flag_names[] = {

@@ -16,7 +16,7 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/discover/netdev_genl.h"
-#include "nicnuma/discover/observe.h"
+#include "nicnuma/obs/obs.h"
 
 /* include/uapi/linux/netdev.h, Linux 6.10 */
 #define NN_NETDEV_CMD_QSTATS_GET 12

@@ -12,7 +12,7 @@
 
 #include "nicnuma/core/parse.h"
 #include "nicnuma/core/fileio.h"
-#include "nicnuma/discover/observe.h"
+#include "nicnuma/obs/obs.h"
 
 void nn_obs_counts_free(struct nn_obs_counts *c)
 {

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "nicnuma/core/ctx.h"
-#include "nicnuma/discover/dpdk_telemetry.h"
+#include "nicnuma/telemetry/dpdk_telemetry.h"
 #include "nicnuma/discover/nic.h"
 #include "nicnuma/core/pathf.h"
 #include "nicnuma/discover/procmap.h"

@@ -18,7 +18,7 @@
 
 #include <json-c/json.h>
 
-#include "nicnuma/discover/dpdk_telemetry.h"
+#include "nicnuma/telemetry/dpdk_telemetry.h"
 #include "nicnuma/discover/procmap.h"
 
 static const struct {

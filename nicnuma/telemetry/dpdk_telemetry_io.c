@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nicnuma/discover/dpdk_telemetry.h"
+#include "nicnuma/telemetry/dpdk_telemetry.h"
 
 #define REPLY_CAP (1u << 20)	/* far above any release's max_output_len */
 

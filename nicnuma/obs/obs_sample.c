@@ -22,7 +22,7 @@
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/fsroot.h"
 #include "nicnuma/discover/host.h"
-#include "nicnuma/discover/observe.h"
+#include "nicnuma/obs/obs.h"
 
 #define NAPI_RESCAN 10
 
