@@ -9,7 +9,6 @@
 #include "cli.h"
 #include "plan_opts.h"
 #include "nicnuma/act/pipeline.h"
-#include "nicnuma/state/tx.h"
 
 enum { OPT_KEEP_GOING = NN_OPT_OWN, OPT_COEXIST };
 
@@ -146,7 +145,6 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	struct nn_apply_report rep = { 0 };
 	bool plan_opts = false, coexist = false;
 	double t0 = now_ms();
-	struct nn_tx tx = NN_TX_INIT;
 	int opt, err, ret = NN_EXIT_ERROR;
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 
@@ -188,7 +186,7 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 		goto out;
 	/* The lock (before discovery) only for a real run; another owner of
 	 * the NICs refuses it (a dry run warns). */
-	pl.tx = pl.ao.dry_run ? NULL : &tx;
+	pl.lock = !pl.ao.dry_run;
 	pl.gate_allow = coexist || pl.ao.dry_run;
 	err = nn_pipeline_run(ctx, &pl, &rep);
 	if (pl.stage < NN_PIPE_APPLIED)
@@ -204,7 +202,6 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "apply failed and was rolled back: every value is as it was");
 	ret = nn_cli_status(ctx, err);
 out:
-	nn_tx_end(&tx);
 	nn_apply_report_free(&rep);
 	nn_pipeline_free(&pl);
 	nn_plan_opts_free(&r.popts);
