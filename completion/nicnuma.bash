@@ -20,7 +20,7 @@ _nicnuma_opts() {
 	rollback) echo --help --state-dir ;;
 	script) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
 		--policy --reserve --restore-dir ;;
-	hugepages) echo --all --count --dry-run --help --mem --mount --node --partial --size --state-dir ;;
+	hugepages) echo --all --count --dry-run --help --mem --mount --nodes --partial --size --state-dir ;;
 	bench) echo --duration --fwd --help --in-memory --pci --rate --repeat --report --size \
 		--state-dir ;;
 	layout) echo --channels --cpus --dpdk --dry-run --exec --force --help --hugepages \
@@ -104,7 +104,7 @@ _nicnuma() {
 	--plan | --output | -o | --config | --fwd | --socket)
 		COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--nics) _nicnuma_list "$cur" $(_nicnuma_nics "$root"); return ;;
-	--node) _nicnuma_list "$cur" all $(_nicnuma_nodes "$root"); return ;;
+	--nodes) _nicnuma_list "$cur" all $(_nicnuma_nodes "$root"); return ;;
 	--nodes) _nicnuma_list "$cur" with-nics all $(_nicnuma_nodes "$root"); return ;;
 	--size) COMPREPLY=($(compgen -W "$(_nicnuma_sizes "$root")" -- "$cur")); return ;;
 	--hugepages) COMPREPLY=($(compgen -S : -W "$(_nicnuma_sizes "$root")" -- "$cur"))

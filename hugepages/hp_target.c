@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* hp_target.c - what `hugepages reserve|release` asks of each node's pool
  *
- * From the words the user gave (--node, --size, --count/--mem/--all) and a
+ * From the words the user gave (--nodes, --size, --count/--mem/--all) and a
  * snapshot of the pools, every target is computed and checked before the
  * first write, so a bad node or an overflow changes nothing; and the boot
  * arguments that would reserve them. Pure.
@@ -100,7 +100,7 @@ static int pick_nodes(const struct nn_hp_state *st, const char *arg, struct nn_h
 	int err, id;
 
 	if (nn_hp_parse_nodes(arg, &set, &all))
-		return fail(why, whylen, -EINVAL, "--node '%s': not a node list (0, 0,2, 1-3 or all)", arg);
+		return fail(why, whylen, -EINVAL, "--nodes '%s': not a node list (0, 0,2, 1-3 or all)", arg);
 	cap = st->nnodes + nn_cpuset_count(&set) + 1;
 	t->want = calloc(cap, sizeof(*t->want));
 	t->in_use = calloc(cap, sizeof(*t->in_use));
@@ -120,7 +120,7 @@ static int pick_nodes(const struct nn_hp_state *st, const char *arg, struct nn_h
 			t->want[t->n++].node = id;
 	}
 	if (!t->n)
-		err = fail(why, whylen, -ENODEV, "--node '%s': no node with memory", arg);
+		err = fail(why, whylen, -ENODEV, "--nodes '%s': no node with memory", arg);
 out:
 	nn_cpuset_free(&set);
 	return err;

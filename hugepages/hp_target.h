@@ -11,7 +11,7 @@ struct nn_plan_hugepages;
 /* The words of `hugepages reserve|release`, as given. */
 struct nn_hp_request {
 	bool release;
-	const char *nodes;	/* --node: "0", "0,2", "1-3", "all" */
+	const char *nodes;	/* --nodes: "0", "0,2", "1-3", "all" */
 	const char *size;	/* --size; NULL: the kernel's default size */
 	const char *count;	/* --count K */
 	const char *mem;	/* --mem AMOUNT (reserve) */

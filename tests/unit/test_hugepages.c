@@ -498,7 +498,7 @@ static void test_targets(void **state)
 	nn_hp_targets_free(&t);
 	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .nodes = "x",
 				.count = "1" }, &t, why, sizeof(why)), -EINVAL);
-	assert_string_equal(why, "--node 'x': not a node list (0, 0,2, 1-3 or all)");
+	assert_string_equal(why, "--nodes 'x': not a node list (0, 0,2, 1-3 or all)");
 	nn_hp_targets_free(&t);
 	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .nodes = "7",
 				.count = "1" }, &t, why, sizeof(why)), -ENODEV);
