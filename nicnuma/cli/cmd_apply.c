@@ -20,7 +20,7 @@ static const struct nn_opt opts[] = {
 	{ "coexist", 0, NN_ARG_NONE, NULL, "apply although another owner of IRQ placement was found (tuned, "
 	  "a .link file, irqbalance bans, nicnuma watch; see 'nicnuma enable --help'); refused otherwise "
 	  "(exit 2)", OPT_COEXIST },
-	{ "irqbalance", 0, NN_ARG_REQUIRED, "MODE", "what to do with a running irqbalance, which would\n"
+	{ "irqbalance", 0, NN_ARG_REQUIRED, "ACTION", "what to do with a running irqbalance, which would\n"
 	  "rewrite the planned affinities on its next pass:\n"
 	  "stop    (default) systemctl disable --now under systemd,\n"
 	  "        else SIGTERM it, remembering its command line and\n"
@@ -28,7 +28,8 @@ static const struct nn_opt opts[] = {
 	  "ban     keep it, restarted with --policyscript=STATE_DIR/\n"
 	  "        irqbalance-ban.sh, which bans the planned IRQs\n"
 	  "ignore  leave it running (the plan will not last)\n"
-	  "(default: the plan file's choice, else stop)", NN_OPT_IRQBALANCE },
+	  "(default: the plan file's choice, else stop)", NN_OPT_IRQBALANCE,
+	  .values = nn_irqbalance_words, .old_values = nn_irqbalance_old_words },
 	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "snapshots and the lock (default /var/lib/nicnuma, or "
 	  "$NICNUMA_STATE_DIR); resolved inside --root, so a fixture tree keeps its own snapshots",
 	  NN_OPT_STATE_DIR },

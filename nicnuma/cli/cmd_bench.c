@@ -47,7 +47,7 @@ struct bench {
 #define STR(x) STR_(x)
 
 static const struct nn_opt opts[] = {
-	{ "duration", 0, NN_ARG_REQUIRED, "S", "seconds per run (default 5)", OPT_DURATION },
+	{ "duration", 0, NN_ARG_REQUIRED, "SECONDS", "seconds per run (default 5)", OPT_DURATION },
 	{ "repeat", 0, NN_ARG_REQUIRED, "N", "runs per row (default 3)", OPT_REPEAT },
 	{ "pci", 0, NN_ARG_REQUIRED, "A[,B]", "real ports instead of virtual ones", OPT_PCI },
 	{ "size", 0, NN_ARG_REQUIRED, "B[,B...]", "frame bytes without FCS, 60..1514 (default 64); a list (64,1500) runs "

@@ -26,9 +26,10 @@ struct enable_args {
 enum { OPT_INTERVAL = NN_OPT_OWN, OPT_SETTLE, OPT_NO_START, OPT_COEXIST, OPT_IRQB };
 
 static const struct nn_opt opts[] = {
-	{ "irqbalance", 0, NN_ARG_REQUIRED, "MODE", "stop (default: the unit Conflicts= irqbalance), ban (fence the planned "
-	  "IRQs), leave (ignore it)", OPT_IRQB },
-	{ "interval", 0, NN_ARG_REQUIRED, "SEC", "the watcher's periodic re-check (default 60)", OPT_INTERVAL },
+	{ "irqbalance", 0, NN_ARG_REQUIRED, "ACTION", "stop (default: the unit Conflicts= irqbalance), ban "
+	  "(fence the planned IRQs), ignore (leave it alone)", OPT_IRQB,
+	  .values = nn_irqbalance_words, .old_values = nn_irqbalance_old_words },
+	{ "interval", 0, NN_ARG_REQUIRED, "SECONDS", "the watcher's periodic re-check (default 60)", OPT_INTERVAL },
 	{ "settle", 0, NN_ARG_REQUIRED, "MS", "the watcher's quiet time after events (default 300)", OPT_SETTLE },
 	{ "dry-run", 'n', NN_ARG_NONE, NULL, "print the desired state and the apply preview only", 'n',
 	  NN_STORE_BOOL(struct enable_args, dry_run) },
@@ -42,8 +43,8 @@ static const struct nn_opt opts[] = {
 
 const struct nn_cmd_desc nn_desc_enable = {
 	.name = "enable",
-	.usage = "nicnuma [--root DIR] [--json] enable [PLAN OPTIONS] [--irqbalance stop|ban|leave]\n"
-		 "               [--interval SEC] [--settle MS] [--dry-run] [--no-start] [--coexist]\n"
+	.usage = "nicnuma [--root DIR] [--json] enable [PLAN OPTIONS] [--irqbalance stop|ban|ignore]\n"
+		 "               [--interval SECONDS] [--settle MS] [--dry-run] [--no-start] [--coexist]\n"
 		 "               [--state-dir DIR]",
 	.intro =
 "Make the placement last: plan as 'nicnuma plan' does, then\n"
@@ -102,7 +103,7 @@ static int parse(struct nn_ctx *ctx, int argc, char **argv, struct enable_args *
 			break;
 		case OPT_IRQB:
 			if (nn_desired_irqb_parse(arg, &a->irqb)) {
-				nn_err(ctx, "--irqbalance: unknown mode '%s' (stop, ban or leave)", arg);
+				nn_err(ctx, "--irqbalance: unknown action '%s' (stop, ban or ignore)", arg);
 				return -1;
 			}
 			break;
