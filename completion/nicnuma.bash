@@ -14,9 +14,9 @@ _nicnuma_opts() {
 	plan) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --policy --reserve --rss ;;
 	apply) echo --channels --coexist --cpus --dry-run --help --hugepages --irqbalance --keep-going \
 		--nics --no-xps --plan --policy --reserve --rss --state-dir ;;
-	check) echo --channels --count --cpus --dpdk --file-prefix --help --hugepages --irqbalance \
-		--min-memory --nics --no-xps --pid --plan --policy --reserve --rss --socket --threshold --timeout \
-		--traffic --vdev-node --watch ;;
+	check) echo --channels --count --cpus --dpdk --file-prefix --help --hugepages --interval \
+		--irqbalance --min-memory --nics --no-xps --pid --plan --policy --reserve --rss --socket \
+		--threshold --timeout --traffic --vdev-node ;;
 	rollback) echo --help --state-dir ;;
 	script) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
 		--policy --reserve --restore-dir ;;
@@ -119,7 +119,7 @@ _nicnuma() {
 	--queue-stats) COMPREPLY=($(compgen -W "auto ethtool none" -- "$cur")); return ;;
 	--rss) COMPREPLY=($(compgen -W "local local:cpu none" -- "$cur")); return ;;
 	--irqbalance) COMPREPLY=($(compgen -W "stop ban ignore" -- "$cur")); return ;;
-	--cpus | --reserve | --pid | --watch | --count | --threshold | --min-memory | --mem | \
+	--cpus | --reserve | --pid | --count | --threshold | --min-memory | --mem | \
 	--duration | --repeat | --rate | --pci | --service | --exec | --interval | --settle | \
 	--file-prefix | --vdev-node | --max-remote | --title | --traffic)
 		return ;;

@@ -119,7 +119,15 @@ static void old_spelling(struct nn_ctx *ctx, const struct nn_cmd_desc *d, struct
 	const char *prog = ctx && ctx->prog ? ctx->prog : "nicnuma";
 	size_t i;
 
-	if (o && o->deprecated)
+	/* a short option (no long index): its row, when it is an old one */
+	for (i = 0; li < 0 && st->lo[i].name; i++)
+		if (st->lo[i].val == id && st->rows[i]->short_name == id)
+			o = st->rows[i];
+	if (o && o->deprecated && li < 0)
+		nn_fprintf_text(stderr, "%s: warning: %s: -%c is deprecated, use --%s (the old "
+				"spelling goes in the next release)\n", prog, d->name, o->short_name,
+				o->deprecated);
+	else if (o && o->deprecated)
 		nn_fprintf_text(stderr, "%s: warning: %s: --%s is deprecated, use --%s (the old "
 				"spelling goes in the next release)\n", prog, d->name, o->name,
 				o->deprecated);
