@@ -87,6 +87,9 @@ static void print_val(struct nn_ctx *ctx, const struct nn_apply_val *v, bool che
 	if (check) {
 		nn_print_string(o, PRINT_ANY, "current", "%-12s ", v->before);
 		nn_print_string(o, PRINT_ANY, "expected", "%-12s ", v->planned);
+		/* apply's word for the plan's value (docs/cli.md); "expected"
+		 * stays for one release */
+		nn_print_string(o, PRINT_JSON, "planned", NULL, v->planned);
 	} else {
 		nn_print_string(o, PRINT_ANY, "before", "%-12s ", v->before);
 		nn_print_string(o, PRINT_ANY, "planned", "%-12s ", v->planned);

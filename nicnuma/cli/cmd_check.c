@@ -65,7 +65,7 @@ const struct nn_cmd_desc nn_desc_check = {
 	.group_title = "Plan options (as for 'nicnuma plan'; without --plan only):\n",
 	.outro =
 "--json: {\"check\":{\"values\":[{\"kind\",\"irq\",\"nic\",\"queue\",\"path\",\"current\",\n"
-"\"expected\",\"status\":\"aligned|drift|managed|skipped\",\"note\"}],\"irqbalance\":\n"
+"\"planned\",\"status\":\"aligned|drift|managed|skipped\",\"note\"}],\"irqbalance\":\n"
 "{\"running\",\"pid\",\"fenced\",\"drift\"},\"drift_count\",\"traffic\":{..}},\n"
 "\"warnings\":[..]}; traffic (with --traffic) has the keys of one 'nicnuma observe'\n"
 "interval.\n"

@@ -49,7 +49,7 @@ static const struct nn_opt opts[] = {
 	  "never run by one: unquoted | ; & < > $ ` * ? are refused; every word "
 	  "is escaped for systemd (% and $ stay literal)", OPT_EXEC,
 	  NN_STORE_STR(struct layout_args, exec) },
-	{ "nodes", 0, NN_ARG_REQUIRED, "WHICH", "with-nics (default): nodes holding a NIC (on a one-node host a NIC of "
+	{ "nodes", 0, NN_ARG_REQUIRED, "NODES", "with-nics (default): nodes holding a NIC (on a one-node host a NIC of "
 	  "unknown locality counts as on it); all: every node with CPUs; LIST: "
 	  "these node ids (0,2-3)", OPT_NODES },
 	{ "dpdk", 0, NN_ARG_NONE, NULL, "add the EAL arguments", OPT_DPDK,
