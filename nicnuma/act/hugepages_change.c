@@ -18,16 +18,16 @@
 /* One run: the pools read, the targets, their outcomes, the transaction. */
 struct hp_run {
 	const struct nn_hp_change *c;
-	struct nn_hp_state st;
-	bool state_open;
+	struct nn_hp_walk walk;		/* the pools' state, checks, files */
 	struct nn_hp_targets tg;
 	struct nn_hp_result *res;
 	const struct nn_hp_mount *existing;
 	struct nn_tx tx;
 };
 
-/* Pools read, every node's target checked, --mount checked: nothing is
- * written before all of it passed. 0 or -errno (message printed). */
+/* The walk's state read, every node's target made and checked, --mount
+ * checked: nothing is written before all of it passed. 0 or -errno
+ * (message printed). */
 static int hp_prepare(struct nn_ctx *ctx, struct hp_run *r)
 {
 	const struct nn_hp_change *c = r->c;
@@ -35,13 +35,12 @@ static int hp_prepare(struct nn_ctx *ctx, struct hp_run *r)
 	size_t i;
 	int err;
 
-	err = nn_hp_state_read(ctx, &r->st);
+	err = nn_hp_walk_read(ctx, &r->walk);
 	if (err) {
 		nn_err(ctx, "no hugepage support: %s: %s", NN_HP_SYS_MM, strerror(-err));
 		return err;
 	}
-	r->state_open = true;
-	err = nn_hp_targets_make(&r->st, &(struct nn_hp_request){ .release = c->release,
+	err = nn_hp_targets_make(&r->walk.st, &(struct nn_hp_request){ .release = c->release,
 				 .nodes = c->nodes, .size = c->size, .count = c->count,
 				 .mem = c->mem, .all = c->all }, &r->tg, why, sizeof(why));
 	for (i = 0; i < r->tg.nskipped; i++)
@@ -60,7 +59,12 @@ static int hp_prepare(struct nn_ctx *ctx, struct hp_run *r)
 		nn_err(ctx, "out of memory");
 		return -ENOMEM;
 	}
-	if (c->mount_dir && nn_hp_mount_check(ctx, &r->st, c->mount_dir, r->tg.size_kb,
+	err = nn_hp_walk_check(&r->walk, r->tg.want, r->tg.n, r->res, why, sizeof(why));
+	if (err) {
+		nn_err(ctx, "hugepages %s: %s", c->release ? "release" : "reserve", why);
+		return err;
+	}
+	if (c->mount_dir && nn_hp_mount_check(ctx, &r->walk.st, c->mount_dir, r->tg.size_kb,
 					      c->dry_run, &r->existing))
 		return -EINVAL;
 	if (!c->dry_run && nn_root_is_live(&ctx->root) && geteuid() != 0) {
@@ -98,18 +102,17 @@ static int hp_write(struct nn_ctx *ctx, struct hp_run *r)
 	bool shortfall;
 	int err;
 
-	err = nn_hugepages_set_many(ctx, r->tx.begun ? &r->tx.log : NULL, &r->st, r->tg.want,
-				    r->tg.n, flags, r->res);
+	err = nn_hp_walk_write(ctx, &r->walk, r->tx.begun ? &r->tx.log : NULL, flags);
 	shortfall = err == -ENOMEM;
 	nn_open_object(o, NULL);
 	nn_print_bool(o, PRINT_JSON, "dry_run", NULL, c->dry_run);
 	nn_print_bool(o, PRINT_JSON, "partial", NULL, c->partial);
 	nn_hp_results_print(o, r->res, r->tg.n, c->dry_run);
 	if (shortfall)
-		nn_hp_shortfall_print(o, &r->st, r->res, r->tg.n, r->tg.size_kb, c->partial,
+		nn_hp_shortfall_print(o, &r->walk.st, r->res, r->tg.n, r->tg.size_kb, c->partial,
 				      c->release);
 	else if (err)
-		nn_hp_set_many_error(ctx, &r->st, r->tg.want, r->res, r->tg.n, err);
+		nn_hp_walk_error(ctx, &r->walk, err);
 	/* A mount only where the pages are (all of them, or --partial's share). */
 	if (c->mount_dir) {
 		int merr = nn_hp_mount_step(ctx, &r->tx.log, c->mount_dir, r->existing,
@@ -135,14 +138,13 @@ static int hp_write(struct nn_ctx *ctx, struct hp_run *r)
 
 int nn_hugepages_change(struct nn_ctx *ctx, const struct nn_hp_change *c)
 {
-	struct hp_run r = { .c = c, .tx = NN_TX_INIT };
+	struct hp_run r = { .c = c, .walk = NN_HP_WALK_INIT, .tx = NN_TX_INIT };
 	int status = NN_EXIT_ERROR;
 
 	if (!hp_prepare(ctx, &r) && !hp_begin(ctx, &r))
 		status = hp_write(ctx, &r);
 	nn_tx_end(&r.tx);
-	if (r.state_open)
-		nn_hp_state_free(&r.st);
+	nn_hp_walk_free(&r.walk);
 	nn_hp_targets_free(&r.tg);
 	free(r.res);
 	return status;
