@@ -243,13 +243,7 @@ int nn_hugepages_apply_plan(struct nn_ctx *ctx, struct nn_undo *undo,
 		res = calloc(n, sizeof(*res));
 	if (!res)
 		return -ENOMEM;
-	err = nn_hp_walk_read(ctx, &w);
-	if (err) {
-		nn_warn(ctx, NN_HP_SYS_MM, "no hugepage support: %s", strerror(-err));
-		goto out;
-	}
-	nn_hp_walk_drift(ctx, &w, hp, n);
-	err = nn_hp_walk_check(&w, hp, n, res, why, sizeof(why));
+	err = nn_hp_walk_plan(ctx, &w, hp, n, res, why, sizeof(why));
 	if (err) {
 		nn_warn(ctx, NULL, "%s", why);
 		goto out;

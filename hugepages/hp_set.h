@@ -105,6 +105,11 @@ int nn_hp_boot_args(const struct nn_hp_state *st, unsigned long size_kb,
 int nn_hugepages_apply_plan(struct nn_ctx *ctx, struct nn_undo *undo,
 			    const struct nn_plan_hugepages *hp, size_t n, int flags,
 			    struct nn_hp_result *res);
+/* A plan's walk up to its check: nn_hp_walk_read, the warning for a pool
+ * that holds other than the plan saw, nn_hp_walk_check. -ENOENT (no
+ * hugepage support: @why says so) or the check's error. */
+int nn_hp_walk_plan(struct nn_ctx *ctx, struct nn_hp_walk *w, const struct nn_plan_hugepages *hp,
+		    size_t n, struct nn_hp_result *res, char *why, size_t whylen);
 /* The warning for a pool of @hp that holds other than the plan saw. */
 void nn_hp_walk_drift(struct nn_ctx *ctx, const struct nn_hp_walk *w,
 		      const struct nn_plan_hugepages *hp, size_t n);

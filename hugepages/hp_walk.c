@@ -85,6 +85,19 @@ void nn_hp_walk_drift(struct nn_ctx *ctx, const struct nn_hp_walk *w,
 	}
 }
 
+int nn_hp_walk_plan(struct nn_ctx *ctx, struct nn_hp_walk *w, const struct nn_plan_hugepages *hp,
+		    size_t n, struct nn_hp_result *res, char *why, size_t whylen)
+{
+	int err = nn_hp_walk_read(ctx, w);
+
+	if (err) {
+		snprintf(why, whylen, "no hugepage support (%s: %s)", NN_HP_SYS_MM, strerror(-err));
+		return err;
+	}
+	nn_hp_walk_drift(ctx, w, hp, n);
+	return nn_hp_walk_check(w, hp, n, res, why, whylen);
+}
+
 void nn_hp_walk_warn(struct nn_ctx *ctx, const struct nn_hp_walk *w)
 {
 	const struct nn_hp_result *res = w->res;

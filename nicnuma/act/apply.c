@@ -508,16 +508,9 @@ static bool new_to_log(const struct nn_undo *ext, const struct nn_apply_report *
 static int hp_check(struct nn_ctx *ctx, struct nn_hp_walk *w, const struct nn_plan *plan,
 		    struct nn_apply_report *rep)
 {
-	char why[256];
-	int err = nn_hp_walk_read(ctx, w);
+	char why[320];
+	int err = nn_hp_walk_plan(ctx, w, plan->hugepages, rep->nhp, rep->hp, why, sizeof(why));
 
-	if (err) {
-		nn_err(ctx, "hugepages: no hugepage support (%s: %s); nothing was changed",
-		       NN_HP_SYS_MM, strerror(-err));
-		return err;
-	}
-	nn_hp_walk_drift(ctx, w, plan->hugepages, rep->nhp);
-	err = nn_hp_walk_check(w, plan->hugepages, rep->nhp, rep->hp, why, sizeof(why));
 	if (err)
 		nn_err(ctx, "hugepages: the plan's pools cannot be set here: %s; nothing was changed",
 		       why);

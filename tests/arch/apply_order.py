@@ -10,7 +10,7 @@ Reads nicnuma/act/apply.c (comments and strings left out) and checks:
     then the write passes (write_val, irqbalance acted on in the irq pass),
     then the walk's write of the pools (nn_hp_walk_write), with no irq/ call
     before the check or after the write; each once, and hp_check writes
-    nothing (nn_hp_walk_read and nn_hp_walk_check, no nn_hp_walk_write);
+    nothing (nn_hp_walk_plan: read, drift, check; no nn_hp_walk_write);
   - the write passes run phase by phase (for ph ... NPHASES, each value only
     in its val_phase) and the phases are channels, irq, rss in that order,
     with IRQ, XPS and NAPI values in the irq phase: irq/ is entered once;
@@ -87,7 +87,7 @@ def check(src):
     hc = function(text, "hp_check")
     if hc is None:
         bad.append("no hp_check in nicnuma/act/apply.c")
-    elif not (re.search(r"\bnn_hp_walk_read\s*\(", hc) and re.search(r"\bnn_hp_walk_check\s*\(", hc)) \
+    elif not re.search(r"\bnn_hp_walk_plan\s*\(", hc) \
             or re.search(r"\bnn_hp_walk_write\s*\(|\bnn_hugepages_\w+\s*\(", hc):
         bad.append("hp_check: not the walk's read and check alone (it must write nothing)")
     last = None
@@ -193,8 +193,8 @@ def bites(src):
          lambda s: re.sub(r"(\tif \(!err && \(!ext \|\| up->nchanges > n0\)\)\n\t\terr = nn_tx_save\(tx\);\n)",
                           "", s, count=1).replace("count:\n", "\tnn_tx_save(tx);\ncount:\n", 1)),
         ("the pools written in the check",
-         lambda s: s.replace("\terr = nn_hp_walk_check(w, plan->hugepages, rep->nhp, rep->hp, why, sizeof(why));\n",
-                             "\terr = nn_hp_walk_check(w, plan->hugepages, rep->nhp, rep->hp, why, sizeof(why));\n"
+         lambda s: s.replace("\tint err = nn_hp_walk_plan(ctx, w, plan->hugepages, rep->nhp, rep->hp, why, sizeof(why));\n",
+                             "\tint err = nn_hp_walk_plan(ctx, w, plan->hugepages, rep->nhp, rep->hp, why, sizeof(why));\n"
                              "\tif (!err)\n\t\terr = nn_hp_walk_write(ctx, w, NULL, NN_HP_DRY_RUN);\n", 1)),
         ("the hugepage write twice",
          lambda s: s.replace("count:\n", "\tnn_hp_walk_write(ctx, &hpw, up, 0);\ncount:\n", 1)),
