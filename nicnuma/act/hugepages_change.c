@@ -12,7 +12,6 @@
 #include "nicnuma/act/hugepages_change.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/print.h"
-#include "nicnuma/plan/plan.h"
 #include "nicnuma/state/tx.h"
 
 /* One run: the pools read, the targets, their outcomes, the transaction. */
