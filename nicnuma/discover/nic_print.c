@@ -99,7 +99,10 @@ static void print_irqs(struct nn_out *o, const struct nn_nic *nic, bool table)
 		if (eloc >= 0)
 			loc = eloc;
 		placed = loc < 0 ? "?" : loc ? "local" : "REMOTE";
-		if (table)
+		/* a down NIC's vectors: its driver requests them when the link is opened */
+		if (table && !q->name && nic->link_down)
+			nn_printf(o, "%-7s %s\n", "down", "(link down: no IRQ until the link is up)");
+		else if (table)
 			nn_printf(o, "%-7s %s\n", placed, q->name ? q->name : "(not in /proc/interrupts)");
 		nn_close_object(o);
 	}
