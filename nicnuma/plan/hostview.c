@@ -167,14 +167,12 @@ void nn_hv_traffic_free(struct nn_hv_traffic *t)
 
 /* ---- drawing ---- */
 
-
 static const char *pcie_text(const struct nn_nic *n)
 {
 	if (!n->pcie)
 		return n->is_virtual ? "virtual" : "not a PCIe function";
 	return n->pcie->v.text[0] ? n->pcie->v.text : "link unknown";
 }
-
 
 /* The header of node box @bx at @x, @y (recorded under @box). */
 static void box_header(struct nn_sb *sb, const struct nn_hostview *v, const struct box *bx, int x, int y,
@@ -602,7 +600,15 @@ static int draw_side(struct nn_sb *sb, const struct nn_hostview *v, int x, int y
 	return s.y - y;
 }
 
-static int make_layout_or_fail(const struct nn_hostview *v, struct layout *L, struct nn_sb *sb);
+/* The layout, or -ENOMEM also recorded in @sb. */
+static int make_layout_or_fail(const struct nn_hostview *v, struct layout *L, struct nn_sb *sb)
+{
+	if (!nn__hv_layout_make(v, L))
+		return 0;
+	if (!sb->err)
+		sb->err = -ENOMEM;
+	return -ENOMEM;
+}
 
 /* The picture; @heading: the title drawn on it too (standalone SVG; the
  * page has it as its <h1>). Its boxes recorded into @R when given. */
@@ -649,15 +655,6 @@ void nn__hv_draw_svg(const struct nn_hostview *v, const char *title, bool headin
 		*pw = w;
 	if (ph)
 		*ph = h;
-}
-
-static int make_layout_or_fail(const struct nn_hostview *v, struct layout *L, struct nn_sb *sb)
-{
-	if (!nn__hv_layout_make(v, L))
-		return 0;
-	if (!sb->err)
-		sb->err = -ENOMEM;
-	return -ENOMEM;
 }
 
 void nn_hostview_svg(const struct nn_hostview *v, const char *title, struct nn_sb *sb)

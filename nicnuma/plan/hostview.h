@@ -91,11 +91,12 @@ struct nn_hv_rect {
 	int parent;		/* index of the box this one lies in; -1: the picture */
 	const char *what;	/* "heading", "title", "node", "text", "cell", "side" */
 };
-/* The boxes of the picture nn_hostview_svg() (@heading) or the page draws,
- * from the same code that draws it: the picture is @w x @h; no two boxes
- * of one parent overlap and each lies in its parent (the layout's promise,
+/* The boxes of the picture nn_hostview_svg() draws with @title as its
+ * heading (NULL: the page's picture, without one), from the same code that
+ * draws it: the picture is @w x @h; no two boxes of one parent overlap and
+ * each lies in its parent (the layout's promise, checked by
  * tests/unit/test_hostview_layout.c). *@out malloc'd. 0 or -ENOMEM. */
-int nn_hostview_rects(const struct nn_hostview *v, bool heading, struct nn_hv_rect **out, size_t *n,
+int nn_hostview_rects(const struct nn_hostview *v, const char *title, struct nn_hv_rect **out, size_t *n,
 		      int *w, int *h);
 
 /* hostview_print.c: what was drawn into @file (@bytes, HTML or @svg) -

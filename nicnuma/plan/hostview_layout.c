@@ -173,14 +173,14 @@ int nn__hv_rec_text(struct hv_rects *R, int parent, const char *what, int x, int
 			  nn__hv_ascent(size) + nn__hv_descent(size));
 }
 
-int nn_hostview_rects(const struct nn_hostview *v, bool heading, struct nn_hv_rect **out, size_t *n,
+int nn_hostview_rects(const struct nn_hostview *v, const char *title, struct nn_hv_rect **out, size_t *n,
 		      int *w, int *h)
 {
 	struct hv_rects R = { 0 };
 	struct nn_sb sb = NN_SB_INIT;
 	int err;
 
-	nn__hv_draw_svg(v, "nicnuma report", heading, &sb, &R, w, h);
+	nn__hv_draw_svg(v, title ? title : "", title != NULL, &sb, &R, w, h);
 	err = nn_sb_error(&sb) ? nn_sb_error(&sb) : R.err;
 	nn_sb_free(&sb);
 	if (err) {
