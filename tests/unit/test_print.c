@@ -163,6 +163,166 @@ static void test_value_lines(void **state)
 	nn_sb_free(&sb);
 }
 
+/* The document is written as text while the calls come, not built as a
+ * json-c tree: its layout must be json-c's own byte for byte (scripts and
+ * expected files compare it), pretty and one-line, for every kind of value,
+ * empty containers, escapes, deep nesting and an attached json-c tree. */
+static void build_doc(struct nn_out *o, struct json_object *t)
+{
+	struct json_object *a, *c, *x, *att;
+	static const char odd[] = "q\"b\\s/\b\f\n\r\t\x01\x1f\x7f\xc3\xa9";
+
+	/* the same document both ways: @t by json-c, @o by the printer */
+	nn_open_object(o, NULL);
+	nn_print_string(o, PRINT_JSON, "s", NULL, odd);
+	json_object_object_add(t, "s", json_object_new_string(odd));
+	nn_print_string(o, PRINT_JSON, odd, NULL, NULL);
+	json_object_object_add(t, odd, NULL);
+	nn_print_int(o, PRINT_JSON, "min", NULL, (long long)INT64_MIN);
+	json_object_object_add(t, "min", json_object_new_int64(INT64_MIN));
+	nn_print_uint(o, PRINT_JSON, "max", NULL, UINT64_MAX);
+	json_object_object_add(t, "max", json_object_new_uint64(UINT64_MAX));
+	nn_print_int(o, PRINT_JSON, "zero", NULL, 0);
+	json_object_object_add(t, "zero", json_object_new_int64(0));
+	nn_print_double(o, PRINT_JSON, "d", NULL, 0.1);
+	json_object_object_add(t, "d", json_object_new_double(0.1));
+	nn_print_double(o, PRINT_JSON, "d1", NULL, 1.0);
+	json_object_object_add(t, "d1", json_object_new_double(1.0));
+	nn_print_fixed(o, PRINT_JSON, "f", NULL, 0.78400001, 3);
+	json_object_object_add(t, "f", json_object_new_double_s(0.784, "0.784"));
+	nn_print_bool(o, PRINT_JSON, "b", NULL, true);
+	json_object_object_add(t, "b", json_object_new_boolean(1));
+	nn_print_opt_int(o, PRINT_JSON, "u", NULL, -1, "?");
+	json_object_object_add(t, "u", NULL);
+	nn_open_object(o, "eo");
+	nn_close_object(o);
+	json_object_object_add(t, "eo", json_object_new_object());
+	nn_open_array(o, "ea");
+	nn_close_array(o);
+	json_object_object_add(t, "ea", json_object_new_array());
+	nn_open_array(o, "a");
+	a = json_object_new_array();
+	json_object_object_add(t, "a", a);
+	nn_print_null(o, PRINT_JSON, "ignored", NULL);
+	json_object_array_add(a, NULL);
+	nn_open_object(o, NULL);
+	c = json_object_new_object();
+	json_object_array_add(a, c);
+	nn_print_string(o, PRINT_JSON, NULL, NULL, "k");
+	json_object_object_add(c, "value", json_object_new_string("k"));
+	nn_open_array(o, "in");
+	x = json_object_new_array();
+	json_object_object_add(c, "in", x);
+	nn_open_array(o, NULL);
+	nn_close_array(o);
+	json_object_array_add(x, json_object_new_array());
+	nn_print_int(o, PRINT_JSON, NULL, NULL, -5);
+	json_object_array_add(x, json_object_new_int64(-5));
+	nn_close_array(o);
+	nn_close_object(o);
+	nn_close_array(o);
+	/* an attached tree lands at this depth, its own lines indented */
+	att = json_object_new_object();
+	json_object_object_add(att, "irqs", json_object_new_array());
+	json_object_array_add(json_object_object_get(att, "irqs"), json_object_new_int(7));
+	json_object_object_add(att, "e", json_object_new_object());
+	nn_open_object(o, "wrap");
+	x = json_object_new_object();
+	json_object_object_add(t, "wrap", x);
+	nn_print_json(o, "plan", json_object_get(att));
+	json_object_object_add(x, "plan", att);
+	nn_print_json(o, "none", NULL);
+	json_object_object_add(x, "none", NULL);
+	/* left open: nn_out_flush closes what is open */
+}
+
+static void test_jsonc_layout(void **state)
+{
+	int lines;
+
+	(void)state;
+	for (lines = 0; lines < 2; lines++) {
+		struct json_object *t = json_object_new_object();
+		struct nn_out o;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&buf, &len);
+		const char *want;
+
+		assert_non_null(fp);
+		nn_out_init(&o, fp, true);
+		o.lines = lines;
+		build_doc(&o, t);
+		assert_int_equal(nn_out_flush(&o), 0);
+		fclose(fp);
+		want = json_object_to_json_string_ext(t, (lines ? JSON_C_TO_STRING_PLAIN :
+				JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED) | JSON_C_TO_STRING_NOSLASHESCAPE);
+		assert_int_equal(len, strlen(want) + 1);
+		assert_memory_equal(buf, want, len - 1);
+		assert_int_equal(buf[len - 1], '\n');
+		free(buf);
+		json_object_put(t);
+	}
+}
+
+/* A value before any container makes the document an object; nesting past
+ * NN_OUT_DEPTH is left out, not mis-nested; nn_out_take_tree hands the
+ * document over as a tree; an empty output writes nothing. */
+static void test_json_edges(void **state)
+{
+	struct json_object *tree, *v, *deep;
+	struct json_tokener *tok;
+	struct nn_out o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+	int i;
+
+	(void)state;
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	nn_out_init(&o, fp, true);
+	assert_int_equal(nn_out_flush(&o), 0);
+	assert_int_equal(len, 0);
+	nn_print_int(&o, PRINT_JSON, "n", NULL, 3);
+	for (i = 0; i < NN_OUT_DEPTH + 4; i++)
+		nn_open_array(&o, "deep");
+	nn_print_int(&o, PRINT_JSON, NULL, NULL, 1);
+	for (i = 0; i < NN_OUT_DEPTH + 4; i++)
+		nn_close_array(&o);
+	nn_print_int(&o, PRINT_JSON, "after", NULL, 4);
+	assert_int_equal(nn_out_flush(&o), 0);
+	fclose(fp);
+	tok = json_tokener_new_ex(2 * NN_OUT_DEPTH);	/* deeper than json-c's default */
+	assert_non_null(tok);
+	tree = json_tokener_parse_ex(tok, buf, (int)len);
+	json_tokener_free(tok);
+	assert_non_null(tree);
+	assert_true(json_object_object_get_ex(tree, "after", &v));
+	assert_int_equal(json_object_get_int(v), 4);
+	/* the innermost one that fits is there, empty; the 1 went nowhere */
+	assert_true(json_object_object_get_ex(tree, "deep", &deep));
+	for (i = 1; i < NN_OUT_DEPTH; i++)
+		deep = json_object_array_get_idx(deep, 0);
+	assert_true(json_object_is_type(deep, json_type_array));
+	assert_int_equal(json_object_array_length(deep), 0);
+	json_object_put(tree);
+	free(buf);
+
+	nn_out_init(&o, stdout, true);
+	nn_print_int(&o, PRINT_JSON, "n", NULL, 3);
+	nn_open_array(&o, "a");
+	nn_print_bool(&o, PRINT_JSON, NULL, NULL, false);
+	tree = nn_out_take_tree(&o);
+	assert_non_null(tree);
+	assert_true(json_object_object_get_ex(tree, "n", &v));
+	assert_int_equal(json_object_get_int(v), 3);
+	assert_true(json_object_object_get_ex(tree, "a", &v));
+	assert_int_equal(json_object_array_length(v), 1);
+	json_object_put(tree);
+	assert_null(nn_out_take_tree(&o));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +330,8 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_value_lines),
+		cmocka_unit_test(test_jsonc_layout),
+		cmocka_unit_test(test_json_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
