@@ -94,6 +94,66 @@ static void interrupts_many_cpus(void **state)
 	free(text);
 }
 
+/* Mostly-zero rows, as a big host has them: the parser takes runs of zero
+ * columns whole. A count inside a run, one right after it, a row that ends
+ * mid-run and a "0" glued to the chip name must all come out as the
+ * one-column walk reads them. */
+static void interrupts_zero_runs(void **state)
+{
+	size_t ncpu = 48, i, n, bad;
+	size_t cap = 64 + ncpu * 12 * 8;
+	char *text = malloc(cap), *p = text;
+	struct nn_interrupt *v;
+	const struct nn_interrupt *it;
+
+	(void)state;
+	assert_non_null(text);
+	p += sprintf(p, "      ");
+	for (i = 0; i < ncpu; i++)
+		p += sprintf(p, " CPU%-7zu", i);
+	/* 200: counts at columns 5, 16 (right after the first run), 47 */
+	p += sprintf(p, "\n 200:");
+	for (i = 0; i < ncpu; i++)
+		p += sprintf(p, " %10d", i == 5 ? 3 : i == 16 ? 40 : i == 47 ? 500 : 0);
+	p += sprintf(p, "  PCI-MSIX-0000:01:00.0  1-edge  q200\n");
+	/* 201: all zero */
+	p += sprintf(p, " 201:");
+	for (i = 0; i < ncpu; i++)
+		p += sprintf(p, " %10d", 0);
+	p += sprintf(p, "  PCI-MSIX-0000:01:00.0  2-edge  q201\n");
+	/* 202: the last zero glued to the chip: 47 columns, then "0chip" */
+	p += sprintf(p, " 202:");
+	for (i = 0; i + 1 < ncpu; i++)
+		p += sprintf(p, " %10d", 0);
+	p += sprintf(p, "          0chip 3-edge q202\n");
+	/* 203: a row cut short after 20 zero columns */
+	p += sprintf(p, " 203:");
+	for (i = 0; i < 20; i++)
+		p += sprintf(p, " %10d", 0);
+	p += sprintf(p, "\n");
+	assert_true((size_t)(p - text) < cap);
+	assert_int_equal(nn_parse_interrupts(text, &v, &n, &bad), 0);
+	it = nn_interrupts_find(v, n, 200);
+	assert_non_null(it);
+	assert_int_equal(it->total, 543);
+	assert_string_equal(it->name, "q200");
+	it = nn_interrupts_find(v, n, 201);
+	assert_non_null(it);
+	assert_int_equal(it->total, 0);
+	assert_string_equal(it->chip, "PCI-MSIX-0000:01:00.0");
+	assert_string_equal(it->name, "q201");
+	/* "0chip" is no count: the row has 47 counts and the chip is "0chip" */
+	it = nn_interrupts_find(v, n, 202);
+	assert_non_null(it);
+	assert_int_equal(it->total, 0);
+	assert_string_equal(it->chip, "0chip");
+	it = nn_interrupts_find(v, n, 203);
+	assert_non_null(it);
+	assert_null(it->chip);
+	nn_interrupts_free(v, n);
+	free(text);
+}
+
 /* ARM's GIC: hwirq, then "Level"/"Edge"; shared actions joined by ", ". */
 static void interrupts_arm_and_shared(void **state)
 {
@@ -553,6 +613,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(interrupts_this_host),
 		cmocka_unit_test(interrupts_many_cpus),
+		cmocka_unit_test(interrupts_zero_runs),
 		cmocka_unit_test(interrupts_arm_and_shared),
 		cmocka_unit_test(interrupts_garbage),
 		cmocka_unit_test(irq_name_queue),
