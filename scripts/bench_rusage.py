@@ -4,7 +4,8 @@
 (output discarded) and print "wall_s cpu_s" for all of them together: wall
 from the first fork to the last reap, CPU (user + sys) from wait4's rusage
 in microseconds (bash's `time` rounds to whole ms, too coarse for a 3 ms
-command). Exits 1 when a command failed to start or was killed."""
+command). Exits with the highest exit status of the commands (128 + signal
+for one that was killed)."""
 import os
 import sys
 import time
@@ -20,7 +21,7 @@ cmds.append(cur)
 if not all(cmds):
     sys.exit("usage: bench_rusage.py CMD... [';' CMD...]")
 wall = cpu = 0.0
-bad = 0
+rc = 0
 for cmd in cmds:
     t0 = time.perf_counter()
     pid = os.fork()
@@ -36,6 +37,6 @@ for cmd in cmds:
     wall += time.perf_counter() - t0
     cpu += ru.ru_utime + ru.ru_stime
     code = os.waitstatus_to_exitcode(status)
-    bad |= code < 0 or code == 127
+    rc = max(rc, 128 - code if code < 0 else code)
 print("%.6f %.6f" % (wall, cpu))
-sys.exit(1 if bad else 0)
+sys.exit(rc)
