@@ -323,6 +323,66 @@ static void test_json_edges(void **state)
 	assert_null(nn_out_take_tree(&o));
 }
 
+/* nn_print_fixed writes most values by integer arithmetic: its digits must
+ * be printf's "%.*f" (trailing zeros cut) for every value, ties, huge, tiny
+ * and negative ones included. */
+static void want_fixed(char *w, size_t n, double v, int d)
+{
+	char *e;
+
+	snprintf(w, n, "%.*f", d, v);
+	if (strchr(w, '.')) {
+		e = w + strlen(w);
+		while (e[-1] == '0')
+			*--e = '\0';
+		if (e[-1] == '.')
+			*--e = '\0';
+	}
+	if (!strcmp(w, "-0"))
+		strcpy(w, "0");
+}
+
+static void test_fixed_digits(void **state)
+{
+	static const double edge[] = { 0, -0.0, 0.5, 1.5, 2.5, 0.125, 0.375, -0.125, 1e-10, -1e-10,
+				       0.0005, 0.00049999999, 0.9995, 0.99949999, 1099511627775.4,
+				       1099511627776.6, 1e15, -1e15, 123456.789, 0.1, 0.7, 1.005,
+				       2.675, 1.0 / 3, 2.0 / 3, 99.995, 100 };
+	unsigned long long seed = 88172645463325252ULL;
+	char buf[128], want[64];
+	size_t i;
+	int d;
+
+	(void)state;
+	for (i = 0; i < sizeof(edge) / sizeof(edge[0]) + 200000; i++) {
+		struct nn_out o;
+		FILE *fp = fmemopen(buf, sizeof(buf), "w");
+		double v;
+
+		assert_non_null(fp);
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		if (i < sizeof(edge) / sizeof(edge[0]))
+			v = edge[i];
+		else	/* 0..1 ratios mostly, some large, some ties at a few places */
+			v = (i % 3 == 0) ? (double)(seed % 100000) / 1000.0 * ((seed >> 40) % 2 ? -1 : 1)
+			  : (i % 3 == 1) ? (double)(seed >> 11) * 0x1.0p-53
+			  : (double)(seed >> 11) * 0x1.0p-30;
+		d = (int)(seed >> 60) % 10;
+		nn_out_init(&o, fp, true);
+		o.lines = true;
+		nn_print_fixed(&o, PRINT_JSON, "v", NULL, v, d);
+		assert_int_equal(nn_out_flush(&o), 0);
+		fclose(fp);
+		want_fixed(want, sizeof(want), v, d);
+		assert_int_equal(strncmp(buf, "{\"v\":", 5), 0);
+		buf[strcspn(buf, "}")] = '\0';
+		if (strcmp(buf + 5, want))
+			fail_msg("%.17g at %d places: %s, printf %s", v, d, buf + 5, want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -332,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_value_lines),
 		cmocka_unit_test(test_jsonc_layout),
 		cmocka_unit_test(test_json_edges),
+		cmocka_unit_test(test_fixed_digits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
