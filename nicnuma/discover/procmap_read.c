@@ -139,7 +139,6 @@ static int read_threads(struct nn_ctx *ctx, const struct nn_pm_cpu_nodes *cn,
 		return err;
 	while ((de = readdir(dir))) {
 		struct nn_proc_stat st;
-		char spath[192];
 		long tid;
 		int cpu;
 
@@ -153,10 +152,8 @@ static int read_threads(struct nn_ctx *ctx, const struct nn_pm_cpu_nodes *cn,
 		if (err && err != -EINVAL)
 			break;
 		cpu = err || st.nfields < 39 ? -1 : (int)st.processor;
-		if (cpu < 0) {
-			snprintf(spath, sizeof(spath), "%s/%ld/stat", path, tid);
-			nn_warn(ctx, spath, "no processor field: thread's CPU unknown");
-		}
+		if (cpu < 0)
+			nn_warn(ctx, path, "thread %ld: its stat has no processor field: CPU unknown", tid);
 		err = add_thread(cn, s, (int)tid, cpu);
 		if (err)
 			break;
