@@ -140,8 +140,8 @@ struct nn_obs_sampler {
 	bool netlink_failed;		/* qstats-get not available: not retried */
 	bool ethtool_failed;		/* no NIC names per-queue statistics */
 	struct nn_ethtool_stats est;	/* reused ethtool -S buffers */
-	long napi_rescan;		/* samples until the next /proc scan for NAPI threads */
-	struct nn_obs_thread *known;	/* NAPI threads found by the last scan */
+	long napi_rescan;		/* samples until NAPI threads are looked for again (napi-get) */
+	struct nn_obs_thread *known;	/* NAPI threads napi-get named at the last look */
 	size_t nknown, known_cap;
 	char *buf;			/* reused read buffer */
 	size_t buf_cap;
