@@ -30,7 +30,6 @@
 enum {	/* nn_obs_sampler.warned */
 	W_INTR = 1 << 0,
 	W_SOFT = 1 << 1,
-	W_SCAN = 1 << 2,
 	W_INTR_BAD = 1 << 3,
 };
 
@@ -215,10 +214,17 @@ static int scan_napi(struct nn_ctx *ctx, struct nn_obs_sampler *sp, const struct
 			return gerr;
 	}
 	if (!gerr) {
-		for (size_t i = 0; i < g.nnapis && !err; i++)
-			if (nic_of(host, g.napis[i].ifindex) >= 0)
-				err = consider(ctx, sp, g.napis[i].pid, nic_of(host, g.napis[i].ifindex),
-					       g.napis[i].id);
+		int ifindex = -1, nic = -1;
+
+		/* a dump lists a device's NAPIs together: one lookup per device */
+		for (size_t i = 0; i < g.nnapis && !err; i++) {
+			if (g.napis[i].ifindex != ifindex) {
+				ifindex = g.napis[i].ifindex;
+				nic = nic_of(host, ifindex);
+			}
+			if (nic >= 0)
+				err = consider(ctx, sp, g.napis[i].pid, nic, g.napis[i].id);
+		}
 	} else {
 		for (size_t i = 0; i < host->nnics && !err; i++)
 			for (size_t j = 0; j < host->nics[i].ngnapis && !err; j++)
