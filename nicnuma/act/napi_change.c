@@ -139,6 +139,13 @@ static int napi_restore(struct nn_ctx *ctx, const struct nn_change *c, struct nn
 		goto out;
 	}
 	err = nn_napi_thread_set(&ctx->root, pid, nic, id, &before, &after, res->why, sizeof(res->why));
+	if (err == -ESRCH) {
+		/* it ended under the call (its successor's CPUs were put back) */
+		nn_warn(ctx, c->path, "NAPI thread of %s (NAPI %lld): %s: not restored", nic, id, res->why);
+		res->unchanged = true;
+		res->why[0] = '\0';
+		err = 0;
+	}
 out:
 	nn_cpuset_free(&before);
 	nn_cpuset_free(&cur);
