@@ -12,12 +12,14 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
+# one copy; each plant goes into one file, put back after
+mkdir -p "$tmp/src" && cp -r "$src/nicnuma" "$src/irq" "$src/hugepages" "$tmp/src/" || exit 2
 plant() {	# NAME FILE LINE: expect proc_reader.sh to fail naming FILE
-	rm -rf "$tmp/src"
-	mkdir -p "$tmp/src" && cp -r "$src/nicnuma" "$src/irq" "$src/hugepages" "$tmp/src/" || exit 2
+	cp "$src/$2" "$tmp/src/$2" || exit 2
 	printf '%s\n' "$3" >>"$tmp/src/$2"
 	out=$(bash "$check" "$tmp/src" 2>&1)
 	rc=$?
+	cp "$src/$2" "$tmp/src/$2" || exit 2
 	if [ "$1" = clean ]; then
 		if [ "$rc" != 0 ]; then
 			echo "FAIL: words in a comment made it fail ($rc): $3"
