@@ -4,7 +4,9 @@
  *
  * Each kind's ops live beside what it changes: file values in
  * nicnuma/state/value_restore.c, channels in channels_change.c and the RSS
- * table in rss_change.c (nicnuma/act/), irqbalance in irq/irqb_change.c, a NAPI kthread's CPUs in irq/napi_thread.c, a
+ * table in rss_change.c (nicnuma/act/), irqbalance in irq/irqb_change.c, a NAPI kthread's CPUs in irq/napi_thread.c,
+ * RPS/RFS values in irq/rps.c, NAPI settings in irq/napi_conf.c (the genl
+ * kind's io in napi_conf_change.c), a
  * hugetlbfs mount in hugepages/hp_mount.c. The table is here, in act/, because
  * it names every kind, and act is the lowest layer that sees them all; the
  * undo log (nicnuma/state/undo_log.c, undo_load.c) knows no kind and is handed the table.
@@ -16,6 +18,8 @@
 #include "nicnuma/state/value_restore.h"
 #include "irq/irqbalance.h"
 #include "irq/napi_thread.h"
+#include "irq/napi_conf.h"
+#include "irq/rps.h"
 #include "hugepages/hp_set.h"
 
 /* ETHTOOL_SCHANNELS combined count; path = ifname of a NIC in the log's host. */
@@ -35,6 +39,11 @@ int nn_rss_put_back(struct nn_ctx *ctx, const char *ifname, const char *before, 
 /* The detail text an rss change is recorded with ({"rings":N}); @buf >= 32. */
 void nn_rss_detail(char *buf, size_t len, unsigned int rings);
 
+
+/* A NAPI's settings through netdev netlink napi-set (irq/napi_conf.h: the
+ * rule and restore there, discover's family socket handed down as this io). */
+extern const struct nn_change_ops nn_napi_conf_change_ops;
+extern const struct nn_napi_io nn_napi_genl_io;
 
 /* NULL-terminated: what nn_undo_load()/nn_undo_parse() accept. */
 extern const struct nn_change_ops *const nn_change_kinds[];

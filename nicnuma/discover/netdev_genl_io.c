@@ -6,6 +6,7 @@
  * qstats-get through the same socket, resolver and dump. Live only.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -252,4 +253,135 @@ int nn_genl_read(struct nn_ctx *ctx, struct nn_genl *g, struct nn_genl_raw *raw)
 	free(q);
 	free(n);
 	return err;
+}
+
+/* The error of the answer's NLMSG_ERROR (0 for an ACK), with the kernel's
+ * extended ack message (NLMSGERR_ATTR_MSG) into @why when it sent one. */
+static int ack_error(const struct bytes *ans, char *why, size_t whylen)
+{
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)ans->p;
+	int left = (int)ans->len;
+
+	for (; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
+		const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+		const struct nlattr *a;
+		size_t off;
+
+		if (nlh->nlmsg_type != NLMSG_ERROR)
+			continue;
+		if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*e))
+			return -EBADMSG;
+		if (e->error >= 0)
+			return 0;
+		/* The request comes back after the header unless capped. */
+		off = sizeof(*e);
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED) && e->msg.nlmsg_len > sizeof(e->msg))
+			off += MNL_ALIGN(e->msg.nlmsg_len - sizeof(e->msg));
+		if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) && mnl_nlmsg_get_payload_len(nlh) > off)
+			mnl_attr_for_each(a, nlh, off)
+				if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG &&
+				    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+					snprintf(why, whylen, "%s", mnl_attr_get_str(a));
+		return e->error < -4095 ? -EBADMSG : e->error;
+	}
+	return -EBADMSG;
+}
+
+/* A socket with the family resolved, holding @cmd. */
+static int napi_sock(struct nn_ctx *ctx, uint8_t cmd, struct nn_genl_sock *s, uint16_t *family)
+{
+	int err = nn_require_live(ctx, "the netdev generic netlink request");
+
+	if (!err)
+		err = nn_genl_sock_open(s);
+	if (err)
+		return err;
+	err = nn_genl_family(s, &cmd, 1, family);
+	if (err)
+		nn_genl_sock_close(s);
+	return err;
+}
+
+int nn_genl_napi_get(struct nn_ctx *ctx, long long napi_id, struct nn_genl_napi *out,
+		     char *why, size_t whylen)
+{
+	struct nn_genl g = { 0 };
+	struct nn_genl_sock s;
+	struct bytes ans = { 0 };
+	struct nlmsghdr *req;
+	uint16_t family;
+	bool intr;
+	int err;
+
+	why[0] = '\0';
+	if (napi_id < 1 || napi_id > 0xffffffffLL)
+		return -EINVAL;
+	err = napi_sock(ctx, NN_NETDEV_CMD_NAPI_GET, &s, &family);
+	if (err)
+		return err;
+	req = put_request(&s, family, NLM_F_REQUEST | NLM_F_ACK, NN_NETDEV_CMD_NAPI_GET);
+	mnl_attr_put_u32(req, NN_NETDEV_A_NAPI_ID, (uint32_t)napi_id);
+	err = transact(&s, req, &ans, &intr);
+	if (!err)
+		err = ack_error(&ans, why, whylen);
+	if (!err)
+		err = nn_genl_parse(ans.p, ans.len, family, &g);
+	if (!err && (g.nnapis != 1 || g.napis[0].id != napi_id))
+		err = -ENOENT;
+	if (!err)
+		*out = g.napis[0];
+	else if (err == -ENOENT && !why[0])
+		snprintf(why, whylen, "NAPI %lld is gone", napi_id);
+	nn_genl_free(&g);
+	free(ans.p);
+	nn_genl_sock_close(&s);
+	return err;
+}
+
+int nn_genl_napi_set(struct nn_ctx *ctx, long long napi_id, int attr, unsigned long long value,
+		     char *why, size_t whylen)
+{
+	struct nn_genl_sock s;
+	struct bytes ans = { 0 };
+	struct nlmsghdr *req;
+	uint16_t family;
+	bool intr;
+	int err;
+
+	why[0] = '\0';
+	if (napi_id < 1 || napi_id > 0xffffffffLL)
+		return -EINVAL;
+	err = napi_sock(ctx, NN_NETDEV_CMD_NAPI_SET, &s, &family);
+	if (err == -EOPNOTSUPP)
+		snprintf(why, whylen, "the kernel's netdev family has no napi-set");
+	if (err)
+		return err;
+	req = put_request(&s, family, NLM_F_REQUEST | NLM_F_ACK, NN_NETDEV_CMD_NAPI_SET);
+	mnl_attr_put_u32(req, NN_NETDEV_A_NAPI_ID, (uint32_t)napi_id);
+	if (attr == NN_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT || attr == NN_NETDEV_A_NAPI_IRQ_SUSPEND_TIMEOUT)
+		mnl_attr_put_u64(req, (uint16_t)attr, value);
+	else
+		mnl_attr_put_u32(req, (uint16_t)attr, (uint32_t)value);
+	err = transact(&s, req, &ans, &intr);
+	if (!err)
+		err = ack_error(&ans, why, whylen);
+	if (err && !why[0])
+		snprintf(why, whylen, "napi-set: %s", strerror(-err));
+	free(ans.p);
+	nn_genl_sock_close(&s);
+	return err;
+}
+
+int nn_genl_napi_set_supported(struct nn_ctx *ctx)
+{
+	struct nn_genl_sock s;
+	uint16_t family;
+	int err = napi_sock(ctx, NN_NETDEV_CMD_NAPI_SET, &s, &family);
+
+	if (err == -EOPNOTSUPP)
+		return 0;
+	if (err)
+		return err;
+	nn_genl_sock_close(&s);
+	return 1;
 }
