@@ -191,41 +191,62 @@ int nn_napi_conf_set(struct nn_ctx *ctx, const struct nn_napi_io *io, const char
 	return 0;
 }
 
-void nn_napi_conf_detail(char *buf, size_t len, int ifindex, long long napi_id, enum nn_napi_attr a)
+void nn_napi_conf_key(char *buf, size_t len, const char *nic, long long napi_id, enum nn_napi_attr a)
 {
-	snprintf(buf, len, "{\"ifindex\":%d,\"napi_id\":%lld,\"attr\":\"%s\"}", ifindex, napi_id,
-		 nn_napi_attr_name(a));
+	snprintf(buf, len, "%s/%lld/%s", nic, napi_id, nn_napi_attr_name(a));
 }
 
-/* The change's ifindex, NAPI id and attribute; -EINVAL with @why on a bad log. */
-static int parse_detail(const struct nn_change *c, int *ifindex, long long *id, enum nn_napi_attr *a,
-			char *why, size_t whylen)
+int nn_napi_conf_parse_key(const char *key, char *nic, size_t niclen, long long *napi_id,
+			   enum nn_napi_attr *a)
+{
+	const char *s1, *s2;
+	size_t n;
+
+	if (!key || !(s1 = strchr(key, '/')) || !(s2 = strchr(s1 + 1, '/')))
+		return -EINVAL;
+	n = (size_t)(s1 - key);
+	if (n >= niclen || n >= 16)
+		return -EINVAL;
+	memcpy(nic, key, n);
+	nic[n] = '\0';
+	if (!nn_ifname_valid(nic))
+		return -EINVAL;
+	/* A NAPI id is a u32 (the kernel starts them above NR_CPUS). */
+	*napi_id = 0;
+	for (key = s1 + 1; key < s2; key++) {
+		if (*key < '0' || *key > '9' || (key == s1 + 1 && *key == '0') || *napi_id > 0xffffffffLL)
+			return -EINVAL;
+		*napi_id = *napi_id * 10 + (*key - '0');
+	}
+	if (*napi_id < 1 || *napi_id > 0xffffffffLL)
+		return -EINVAL;
+	return nn_napi_attr_parse(s2 + 1, a);
+}
+
+void nn_napi_conf_detail(char *buf, size_t len, int ifindex)
+{
+	snprintf(buf, len, "{\"ifindex\":%d}", ifindex);
+}
+
+/* The change's device, ifindex, NAPI id and setting; -EINVAL with @why on a bad log. */
+static int parse_change(const struct nn_change *c, char *nic, size_t niclen, int *ifindex, long long *id,
+			enum nn_napi_attr *a, char *why, size_t whylen)
 {
 	struct json_object *d, *v;
 	int err = -EINVAL;
 
-	d = c->detail ? json_tokener_parse(c->detail) : NULL;
-	if (!d || !json_object_is_type(d, json_type_object)) {
-		snprintf(why, whylen, "detail is not {\"ifindex\",\"napi_id\",\"attr\"}");
-		goto out;
+	if (nn_napi_conf_parse_key(c->path, nic, niclen, id, a)) {
+		snprintf(why, whylen, "path '%.40s' is not IF/NAPI_ID/SETTING", c->path ? c->path : "");
+		return -EINVAL;
 	}
-	if (!json_object_object_get_ex(d, "ifindex", &v) || !json_object_is_type(v, json_type_int) ||
+	d = c->detail ? json_tokener_parse(c->detail) : NULL;
+	if (!d || !json_object_is_type(d, json_type_object) ||
+	    !json_object_object_get_ex(d, "ifindex", &v) || !json_object_is_type(v, json_type_int) ||
 	    json_object_get_int64(v) < 1 || json_object_get_int64(v) > INT32_MAX) {
-		snprintf(why, whylen, "detail.ifindex is not an interface index");
+		snprintf(why, whylen, "detail is not {\"ifindex\":N}");
 		goto out;
 	}
 	*ifindex = (int)json_object_get_int64(v);
-	if (!json_object_object_get_ex(d, "napi_id", &v) || !json_object_is_type(v, json_type_int) ||
-	    json_object_get_int64(v) < 1 || json_object_get_int64(v) > 0xffffffffLL) {
-		snprintf(why, whylen, "detail.napi_id is not a NAPI id");
-		goto out;
-	}
-	*id = json_object_get_int64(v);
-	if (!json_object_object_get_ex(d, "attr", &v) || !json_object_is_type(v, json_type_string) ||
-	    nn_napi_attr_parse(json_object_get_string(v), a)) {
-		snprintf(why, whylen, "detail.attr is not a NAPI setting");
-		goto out;
-	}
 	err = 0;
 out:
 	json_object_put(d);
@@ -236,13 +257,14 @@ int nn_napi_conf_validate(struct nn_ctx *ctx, const struct nn_undo *u, const str
 			  char *why, size_t whylen)
 {
 	enum nn_napi_attr a;
+	char nic[16];
 	long long id;
 	int ifindex;
 
 	(void)ctx;
-	if (parse_detail(c, &ifindex, &id, &a, why, whylen))
+	if (parse_change(c, nic, sizeof(nic), &ifindex, &id, &a, why, whylen))
 		return -EINVAL;
-	if (nn_undo_nic_check(u, c->path, why, whylen))
+	if (nn_undo_nic_check(u, nic, why, whylen))
 		return -EINVAL;
 	if (!value_ok(c->before, nn_napi_attr_max(a))) {
 		snprintf(why, whylen, "before '%.32s' is not a value of %s", c->before ? c->before : "",
@@ -258,17 +280,17 @@ int nn_napi_conf_restore(struct nn_ctx *ctx, const struct nn_napi_io *io, const 
 	struct nn_napi_vals v;
 	enum nn_napi_attr a;
 	long long id, before, after;
-	char buf[32];
+	char buf[32], nic[16];
 	int ifindex, err;
 
-	err = parse_detail(c, &ifindex, &id, &a, res->why, sizeof(res->why));
+	err = parse_change(c, nic, sizeof(nic), &ifindex, &id, &a, res->why, sizeof(res->why));
 	if (err || !value_ok(c->before, nn_napi_attr_max(a)))
 		return err ? err : -EINVAL;
 	before = strtoll(c->before, NULL, 10);
-	err = nn_napi_conf_owner(ctx, io, c->path, ifindex, id, &v, res->why, sizeof(res->why));
+	err = nn_napi_conf_owner(ctx, io, nic, ifindex, id, &v, res->why, sizeof(res->why));
 	if (err == -ENOENT) {
 		/* The NAPI went with its queue or device: its config went with it. */
-		nn_warn(ctx, c->path, "NAPI %lld: %s: not restored", id, res->why);
+		nn_warn(ctx, c->path, "%s: not restored", res->why);
 		res->unchanged = true;
 		res->why[0] = '\0';
 		return 0;
@@ -281,7 +303,7 @@ int nn_napi_conf_restore(struct nn_ctx *ctx, const struct nn_napi_io *io, const 
 		res->unchanged = true;
 		return 0;
 	}
-	return nn_napi_conf_set(ctx, io, c->path, ifindex, id, a, before, &after, res->why, sizeof(res->why));
+	return nn_napi_conf_set(ctx, io, nic, ifindex, id, a, before, &after, res->why, sizeof(res->why));
 }
 
 static int dev_validate(struct nn_ctx *ctx, const struct nn_undo *u, const struct nn_change *c,

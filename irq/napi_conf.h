@@ -11,8 +11,9 @@
  * an attribute of napi-get's answer (an attribute napi-get reports, napi-set
  * takes: they came in the same commits); never of a version number. A
  * change is logged as
- *   {"kind":"napi_conf","path":"eth0","before":"0","after":"2",
- *    "detail":"{\"ifindex\":2,\"napi_id\":257,\"attr\":\"defer-hard-irqs\"}"}
+ *   {"kind":"napi_conf","path":"eth0/257/defer-hard-irqs","before":"0","after":"2",
+ *    "detail":"{\"ifindex\":2}"}
+ * (the path IF/NAPI_ID/SETTING: one key per value, as the log keys values).
  * NAPI ids come from one host-wide counter that every namespace advances, so
  * before a read or a write the NAPI must still belong to that ifindex, and
  * the ifindex still be that interface (nn_napi_conf_owner).
@@ -87,8 +88,14 @@ int nn_napi_conf_set(struct nn_ctx *ctx, const struct nn_napi_io *io, const char
 		     long long napi_id, enum nn_napi_attr a, long long value, long long *after,
 		     char *why, size_t whylen);
 
-/* The detail a "napi_conf" change is logged with; @len >= 128. */
-void nn_napi_conf_detail(char *buf, size_t len, int ifindex, long long napi_id, enum nn_napi_attr a);
+/* The path a "napi_conf" change is logged with, "IF/NAPI_ID/SETTING"
+ * (@len >= 64), and its parser (pure: 0, or -EINVAL for anything else;
+ * @nic gets at least 16 bytes). */
+void nn_napi_conf_key(char *buf, size_t len, const char *nic, long long napi_id, enum nn_napi_attr a);
+int nn_napi_conf_parse_key(const char *key, char *nic, size_t niclen, long long *napi_id,
+			   enum nn_napi_attr *a);
+/* The detail it is logged with, {"ifindex":N}; @len >= 32. */
+void nn_napi_conf_detail(char *buf, size_t len, int ifindex);
 /* The "napi_conf" kind's validate (pure with @ctx NULL) and its restore
  * through @io; act/napi_conf_change.c defines the kind with discover's io. */
 int nn_napi_conf_validate(struct nn_ctx *ctx, const struct nn_undo *u, const struct nn_change *c,
