@@ -122,9 +122,10 @@ int nn__plan_emit_rps(struct state *st, struct nicst *ns, size_t irq0)
 	if (!list)
 		goto out;
 	flows = nn_rfs_round(NN_RFS_SOCK_FLOW_ENTRIES / n->rx_queues);
-	snprintf(reason, sizeof(reason), "%d rx queue%s, %u usable CPUs on node %d%s: %s CPUs %s",
+	snprintf(reason, sizeof(reason), "%d rx queue%s < %u usable CPUs on node %d%s: to %s %s%s",
 		 n->rx_queues, n->rx_queues == 1 ? "" : "s", nlocal, home, assumed ? " (assumed)" : "",
-		 hk ? "housekeeping (no other CPU free of its IRQs)" : "CPUs free of its IRQs,", list);
+		 hk ? "housekeeping CPUs" : "CPUs", list,
+		 hk ? " (no other CPU is free of its IRQs)" : ", free of its IRQs");
 	for (q = 0; q < n->rx_queues; q++)
 		if (add_entry(st->plan, n->name, q, &to, flows, reason))
 			goto out;
