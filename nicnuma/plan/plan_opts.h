@@ -33,7 +33,7 @@ enum {
 	NN_GROUP_PLAN = 1 << 0,		/* --nics --cpus --reserve --policy --channels --no-xps --hugepages */
 	NN_GROUP_PLAN_IRQB = 1 << 1,	/* --irqbalance stop|ban|ignore, the plan's */
 	NN_GROUP_RSS = 1 << 2,		/* --rss: only plan, apply and check carry an RSS table */
-	NN_GROUP_NET = 1 << 3,		/* --rps and the NAPI settings: plan, apply, check, script */
+	NN_GROUP_NET = 1 << 3,		/* --rps and the NAPI settings: plan, apply, check, script, enable */
 };
 
 /* The plan_given bit of a plan option id (nn_optstate.plan_given). */
