@@ -243,7 +243,7 @@ static int collect_napi(struct nn_ctx *ctx, const struct nn_plan_napi *t, const 
 
 /* A value in one sysfs/procfs file (RPS/RFS, a device-wide NAPI file):
  * @planned is its kernel text. A file that is not there (a kernel without
- * CONFIG_RPS, a queue gone) is skipped in apply and drift in check; one
+ * CONFIG_RPS, a queue gone) is skipped, in apply and check alike; one
  * that cannot be read aborts apply with nothing changed. */
 static int collect_sysval(struct nn_ctx *ctx, enum nn_val_kind kind, const char *nic, int queue,
 			  const char *path, const char *planned, bool check, struct nn_apply_val *v)
@@ -262,9 +262,9 @@ static int collect_sysval(struct nn_ctx *ctx, enum nn_val_kind kind, const char 
 		return -ENOMEM;
 	err = nn_read_str(&ctx->root, path, buf, sizeof(buf));
 	if (err == -ENOENT) {
-		v->status = check ? NN_VAL_DRIFT : NN_VAL_SKIPPED;
-		snprintf(v->note, sizeof(v->note), "%s is not there (kernel without it, or the queue is gone)",
-			 path);
+		/* What the kernel lacks is no drift: apply skips it the same way. */
+		v->status = NN_VAL_SKIPPED;
+		snprintf(v->note, sizeof(v->note), "not there (a kernel without it, or the queue is gone)");
 		return 0;
 	}
 	if (err && check) {
