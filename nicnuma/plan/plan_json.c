@@ -724,6 +724,30 @@ static int check_channels(struct rd *r, const struct nn_plan *plan)
 	return 0;
 }
 
+static bool plan_names(const struct nn_plan *plan, const char *nic)
+{
+	for (size_t k = 0; k < plan->nnics; k++)
+		if (!strcmp(plan->nics[k].nic, nic))
+			return true;
+	return false;
+}
+
+/* RPS values and NAPI settings are logged for the plan's NICs, and rollback
+ * refuses a change of any other: a plan must not slip in another NIC. */
+static int check_rps_napi(struct rd *r, const struct nn_plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nrps; i++)
+		if (!plan_names(plan, plan->rps[i].nic))
+			return bad(r, "RPS for %s, which the plan does not name (plan.rps[%zu])", plan->rps[i].nic, i);
+	for (i = 0; i < plan->nnapi_conf; i++)
+		if (!plan_names(plan, plan->napi_conf[i].nic))
+			return bad(r, "a NAPI setting for %s, which the plan does not name (plan.napi_config[%zu])",
+				   plan->napi_conf[i].nic, i);
+	return 0;
+}
+
 /* An array of ints, each in [@min, @max], at most @maxn of them. */
 static int get_int_array(struct rd *r, struct json_object *o, const char *where, const char *key,
 			 bool opt, size_t maxn, long long min, long long max, int **out, size_t *nout)
@@ -974,6 +998,8 @@ int nn_plan_from_json(struct json_object *doc, struct nn_plan *plan, char *why, 
 		ret = read_rps(&r, p, plan);
 	if (!ret)
 		ret = read_napi_conf(&r, p, plan);
+	if (!ret)
+		ret = check_rps_napi(&r, plan);
 	if (!ret)
 		ret = read_hugepages(&r, p, plan);
 	if (!ret)
