@@ -83,6 +83,12 @@ struct nn_genl {
 	struct nn_genl_napi *napis;
 	size_t nnapis, ncap;
 	size_t nbad;			/* replies skipped: required attribute missing */
+	/* What napi-set takes, from the family (live only): napi_set_known
+	 * false when it could not be asked (a capture, an nlctrl without
+	 * per-op policies); else bit N of napi_set_attrs set when napi-set's
+	 * policy has attribute N (0: no napi-set at all). */
+	bool napi_set_known;
+	uint32_t napi_set_attrs;
 };
 
 /* Parses @len bytes of netlink messages as a dump's replies arrive (one

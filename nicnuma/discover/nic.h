@@ -65,6 +65,10 @@ struct nn_nic {
 	size_t ngqueues, gqcap;
 	struct nn_genl_napi *gnapis;	/* napi-get */
 	size_t ngnapis, gncap;
+	/* What the kernel's napi-set takes (struct nn_genl: live only):
+	 * known false when it could not be asked. */
+	bool napi_set_known;
+	uint32_t napi_set_attrs;	/* bit N: NN_NETDEV_A_NAPI_* N */
 	char *aux_parent;		/* a sub-function (auxiliary device): its parent PCI function */
 	/* Administratively down: IFF_UP clear in IF/flags (without that file,
 	 * operstate "down"). Many drivers (e1000e, vmxnet3, igb...) request their

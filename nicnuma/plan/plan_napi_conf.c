@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* plan_napi_conf.c - the NAPI settings asked for: per NAPI where the kernel
- * reports that setting for the NIC's NAPIs (napi-get, 6.13+; threaded
- * 6.17+), else the device-wide sysfs file with a warning that says so */
+/* plan_napi_conf.c - the NAPI settings asked for: per NAPI where the
+ * kernel's napi-set takes that setting (its policy, when discovery could ask:
+ * CTRL_CMD_GETPOLICY) and napi-get reports it for the NIC's NAPIs (6.13+;
+ * threaded 6.17+), else the device-wide sysfs file with a warning that says so */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,19 @@ static long long reported(const struct nn_genl_napi *g, enum nn_napi_attr a)
 	case NN_NAPI_NATTR: break;
 	}
 	return -1;
+}
+
+/* Whether the kernel's napi-set takes @a, as far as discovery could ask. */
+static bool napi_set_takes(const struct nn_nic *n, enum nn_napi_attr a)
+{
+	static const int genl[NN_NAPI_NATTR] = {
+		[NN_NAPI_DEFER_HARD_IRQS] = NN_NETDEV_A_NAPI_DEFER_HARD_IRQS,
+		[NN_NAPI_GRO_FLUSH_TIMEOUT] = NN_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT,
+		[NN_NAPI_IRQ_SUSPEND_TIMEOUT] = NN_NETDEV_A_NAPI_IRQ_SUSPEND_TIMEOUT,
+		[NN_NAPI_THREADED] = NN_NETDEV_A_NAPI_THREADED,
+	};
+
+	return !n->napi_set_known || (n->napi_set_attrs & (1u << genl[a]));
 }
 
 static int add_entry(struct nn_plan *plan, const struct nn_nic *n, long long id, enum nn_napi_attr a,
@@ -58,13 +72,13 @@ int nn__plan_emit_napi_conf(struct state *st, struct nicst *ns)
 
 		if (!(o->napi_set & (1u << a)))
 			continue;
-		for (i = 0, per = 0; n->genl_read && n->ifindex > 0 && i < n->ngnapis; i++) {
+		for (i = 0, per = 0; n->genl_read && n->ifindex > 0 && napi_set_takes(n, at) && i < n->ngnapis; i++) {
 			long long now = reported(&n->gnapis[i], at);
 
 			if (now < 0)
 				continue;
-			snprintf(reason, sizeof(reason), "asked: %s %lld (per NAPI, now %lld)",
-				 nn_napi_attr_name(at), v, now);
+			snprintf(reason, sizeof(reason), "asked: %s %lld (per NAPI%s, now %lld)",
+				 nn_napi_attr_name(at), v, n->napi_set_known ? ": napi-set takes it" : "", now);
 			if (add_entry(st->plan, n, n->gnapis[i].id, at, v, reason))
 				return -ENOMEM;
 			per++;

@@ -803,6 +803,14 @@ static void test_napi_conf_plan(void **state)
 	json_object_put(doc);
 	nn_plan_free(&back);
 	nn_plan_free(&p);
+
+	/* napi-set's policy (asked live) lacks defer-hard-irqs: device-wide, though napi-get reports it */
+	n->napi_set_known = true;
+	n->napi_set_attrs = 1u << NN_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT;
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.napi_conf[0].napi_id, -1);
+	assert_int_equal(p.napi_conf[0].attr, NN_NAPI_DEFER_HARD_IRQS);
+	nn_plan_free(&p);
 	nn_plan_opts_free(&o);
 	host_free(&h);
 }
