@@ -4,8 +4,8 @@
  * nn_apply_run() reads every value the plan touches before writing any (an
  * IRQ's affinity may come from the same run's discovery, opts->host; an
  * unreadable value aborts with nothing changed), saves the undo log once,
- * then handles irqbalance, channels, IRQ affinities, XPS masks, RSS
- * tables and NAPI threads in that order. A fatal write error rolls back everything changed so far unless
+ * then handles irqbalance, channels, IRQ affinities, XPS masks, NAPI
+ * threads, RPS/RFS values and NAPI settings (irq/ values), then RSS tables. A fatal write error rolls back everything changed so far unless
  * keep_going. nn_check_run() is the read-only twin: live vs plan.
  */
 #ifndef NICNUMA_ACT_APPLY_H
