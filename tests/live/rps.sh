@@ -41,9 +41,13 @@ saved=$tmp/eth0.saved
 for f in $eth0_files; do [ -e "$f" ] && printf '%s %s\n' "$f" "$(cat "$f")" >>"$saved"; done
 # shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
-	# A rollback left undone (a failed step): the newest log first, then the files as saved.
+	# A rollback left undone (a failed step): the newest log first, then the
+	# RPS files as saved (the IRQs are the log's: another run may own them now).
 	"$nn" rollback --state-dir "$run/eth0" >/dev/null 2>&1
-	while read -r f v; do [ "$(cat "$f")" = "$v" ] || echo "$v" >"$f"; done <"$saved"
+	while read -r f v; do
+		case $f in /proc/irq/*) continue ;; esac
+		[ "$(cat "$f")" = "$v" ] || echo "$v" >"$f"
+	done <"$saved"
 	ip netns del "$nsA" 2>/dev/null
 	ip netns del "$nsB" 2>/dev/null
 	rm -rf "$tmp" "$run"
