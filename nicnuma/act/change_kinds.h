@@ -5,7 +5,9 @@
  * Each kind's ops live beside what it changes: file values in
  * nicnuma/state/value_restore.c, channels in channels_change.c and the RSS
  * table in rss_change.c and a NAPI kthread's CPUs in napi_change.c
- * (nicnuma/act/: they ask discovery), irqbalance in irq/irqb_change.c, a
+ * (nicnuma/act/: they ask discovery), irqbalance in irq/irqb_change.c,
+ * RPS/RFS values in irq/rps.c, NAPI settings in irq/napi_conf.c (the genl
+ * kind's io in napi_conf_change.c), a
  * hugetlbfs mount in hugepages/hp_mount.c. The table is here, in act/, because
  * it names every kind, and act is the lowest layer that sees them all; the
  * undo log (nicnuma/state/undo_log.c, undo_load.c) knows no kind and is handed the table.
@@ -17,6 +19,8 @@
 #include "nicnuma/state/value_restore.h"
 #include "irq/irqbalance.h"
 #include "irq/napi_thread.h"
+#include "irq/napi_conf.h"
+#include "irq/rps.h"
 #include "hugepages/hp_set.h"
 
 /* ETHTOOL_SCHANNELS combined count; path = ifname of a NIC in the log's host. */
@@ -48,6 +52,11 @@ struct nn_nic;
 int nn_napi_identify(struct nn_ctx *ctx, const struct nn_nic *nics, size_t nnics, int pid,
 		     const char *nic, long long napi_id, char *why, size_t whylen);
 
+
+/* A NAPI's settings through netdev netlink napi-set (irq/napi_conf.h: the
+ * rule and restore there, discover's family socket handed down as this io). */
+extern const struct nn_change_ops nn_napi_conf_change_ops;
+extern const struct nn_napi_io nn_napi_genl_io;
 
 /* NULL-terminated: what nn_undo_load()/nn_undo_parse() accept. */
 extern const struct nn_change_ops *const nn_change_kinds[];

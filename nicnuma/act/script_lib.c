@@ -31,6 +31,8 @@
 	"		a=$NORM\n" \
 	"		norm \"$3\"\n" \
 	"		[ \"$a\" = \"$NORM\" ]\n" \
+	"	elif [ \"$1\" = atleast ]; then\n" \
+	"		[ \"$2\" -ge \"$3\" ] 2>/dev/null\n" \
 	"	else\n" \
 	"		[ \"$2\" = \"$3\" ]\n" \
 	"	fi\n" \
@@ -245,9 +247,13 @@ const char nn_script_lib[] =
 	SH_NORM_SAME
 	"\n"
 	"# get PATH: CUR = the file's first line (builtin read: no fork).\n"
+	"# A sysctl answers only a read at offset 0, and read(1) takes a byte at a time.\n"
 	"get() {\n"
 	"	CUR=\n"
-	"	IFS= read -r CUR <\"$1\" 2>/dev/null || [ -n \"$CUR\" ]\n"
+	"	case $1 in\n"
+	"	*/proc/sys/*) CUR=$(cat \"$1\" 2>/dev/null) && [ -n \"$CUR\" ] ;;\n"
+	"	*) IFS= read -r CUR <\"$1\" 2>/dev/null || [ -n \"$CUR\" ] ;;\n"
+	"	esac\n"
 	"}\n"
 	"\n"
 	"count_list() {\n"
@@ -338,7 +344,10 @@ const char nn_script_lib[] =
 	"		;;\n"
 	"	esac\n"
 	"	same \"$3\" \"$cur\" \"$4\" && return\n"
-	"	{ printf 'put '; q \"$2\"; printf \" %s '%s'\\n\" \"$3\" \"$cur\"; } >>\"$RTMP\" || err \"cannot write $RTMP\"\n"
+	"	# A value kept when it is at least the plan's goes back exactly.\n"
+	"	k=$3\n"
+	"	[ \"$k\" != atleast ] || k=num\n"
+	"	{ printf 'put '; q \"$2\"; printf \" %s '%s'\\n\" \"$k\" \"$cur\"; } >>\"$RTMP\" || err \"cannot write $RTMP\"\n"
 	"	nchange=$((nchange + 1))\n"
 	"}\n"
 	"\n"
@@ -576,9 +585,13 @@ const char nn_script_restore_head[] =
 	"export LC_ALL\n"
 	"fail=0\n"
 	SH_NORM_SAME
+	"# A sysctl answers only a read at offset 0, and read(1) takes a byte at a time.\n"
 	"get() {\n"
 	"	CUR=\n"
-	"	IFS= read -r CUR <\"$1\" 2>/dev/null || [ -n \"$CUR\" ]\n"
+	"	case $1 in\n"
+	"	*/proc/sys/*) CUR=$(cat \"$1\" 2>/dev/null) && [ -n \"$CUR\" ] ;;\n"
+	"	*) IFS= read -r CUR <\"$1\" 2>/dev/null || [ -n \"$CUR\" ] ;;\n"
+	"	esac\n"
 	"}\n"
 	"put() {\n"
 	"	if ! get \"$ROOT$1\"; then\n"

@@ -53,7 +53,7 @@ const struct nn_cmd_desc nn_desc_script = {
 "'a$(touch x)' stay literal. ROOT=DIR makes it act on a copy of /sys and /proc\n"
 "(for tests; irqbalance and ethtool are then left alone).\n",
 	.opts = opts,
-	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB,
+	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB | NN_GROUP_NET,
 	.group_title = "Planning options, when no --plan is given (see `nicnuma plan --help`):\n",
 	.outro =
 "With --json (needs -o): {\"script\":{\"file\",\"irqs\",\"xps\",\"channels\",\n"

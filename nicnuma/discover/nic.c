@@ -994,6 +994,8 @@ static int genl_pass(struct nic_scan *s, struct nn_nic *nics, size_t n)
 		if (nics[i].ifindex <= 0)
 			continue;
 		nics[i].genl_read = true;
+		nics[i].napi_set_known = g.napi_set_known;
+		nics[i].napi_set_attrs = g.napi_set_attrs;
 		err = take_genl(&nics[i], &g);
 		if (!err)
 			genl_decide(&nics[i]);

@@ -65,6 +65,10 @@ struct nn_nic {
 	size_t ngqueues, gqcap;
 	struct nn_genl_napi *gnapis;	/* napi-get */
 	size_t ngnapis, gncap;
+	/* What the kernel's napi-set takes (struct nn_genl: live only):
+	 * known false when it could not be asked. */
+	bool napi_set_known;
+	uint32_t napi_set_attrs;	/* bit N: NN_NETDEV_A_NAPI_* N */
 	/* The PCI function this netdev's function hangs off: a sub-function's
 	 * (auxiliary device's) parent, an SR-IOV VF's PF (physfn); NULL for a
 	 * function of its own. */

@@ -146,6 +146,11 @@ struct nn_obs_sampler {
 	char *buf;			/* reused read buffer */
 	size_t buf_cap;
 	unsigned int warned;		/* files already warned about (one bit each) */
+	/* Per host NIC: the union of its rx queues' rps_cpus (empty: no RPS),
+	 * read at the first sample (irq/rps.h's paths). */
+	struct nn_cpuset *rps;
+	size_t nrps;
+	bool rps_read;
 };
 /* Watches every IRQ of @host's NICs (all of them, even when the report
  * shows fewer: a CPU's softirqs are split over every NIC it served). */
@@ -221,6 +226,12 @@ struct nn_obs_nic {
 	int top_cpu;			/* CPU with most of its interrupts, -1 none */
 	double top_cpu_share;
 	double rx_pps, tx_pps;		/* sums over queues; -1 not available */
+	/* RPS (docs/rps.md): its rx queues' rps_cpus (malloc'd cpulist, NULL:
+	 * none), the NET_RX raised on those CPUs where no observed NIC
+	 * interrupt came (the steered work), and that work's share of all its
+	 * softirq work (-1: no RPS). */
+	char *rps_cpus;
+	double rps_net_rx, rps_share;
 	enum nn_obs_qsrc qsrc;
 	unsigned int flags;
 	struct nn_obs_queue *queues;

@@ -43,6 +43,7 @@ void nn_obs_report_free(struct nn_obs_report *r)
 			free(n->queues[j].cpus);
 		free(n->queues);
 		free(n->napis);
+		free(n->rps_cpus);
 	}
 	free(r->nics);
 	free(r->cpus);
@@ -351,6 +352,20 @@ static int attr_nic(const struct nn_host *h, const struct nn_obs_sampler *sp,
 	n->softirq_local_ratio = node >= 0 ? ratio_or_unknown(soft_local, n->softirq) : -1;
 	if (nq > 1 && n->irqs >= o->min_irqs && n->top_cpu_share > o->one_cpu_share)
 		n->flags |= NN_OBS_F_IRQ_ONE_CPU;
+
+	/* RPS: NET_RX on its RPS CPUs where no observed NIC interrupt came */
+	n->rps_share = -1;
+	if (idx < sp->nrps && !nn_cpuset_empty(&sp->rps[idx])) {
+		int cpu;
+
+		n->rps_cpus = nn_cpuset_format_list(&sp->rps[idx]);
+		if (!n->rps_cpus)
+			return -ENOMEM;
+		nn_cpuset_foreach(cpu, &sp->rps[idx])
+			if ((size_t)cpu < pc->n && pc->nic_irqs[cpu] <= 0)
+				n->rps_net_rx += pc->net_rx[cpu];
+		n->rps_share = ratio_or_unknown(n->rps_net_rx, n->rps_net_rx + n->softirq);
+	}
 
 	/* NAPI kthreads */
 	for (size_t i = 0; i < b->nthreads; i++) {

@@ -24,6 +24,7 @@
 #include "nicnuma/core/proc.h"
 #include "nicnuma/discover/host.h"
 #include "nicnuma/obs/obs.h"
+#include "irq/rps.h"
 
 #define NAPI_RESCAN 10
 
@@ -83,6 +84,9 @@ void nn_obs_sampler_free(struct nn_obs_sampler *sp)
 	free(sp->known);
 	free(sp->buf);
 	nn_ethtool_stats_free(&sp->est);
+	for (size_t i = 0; i < sp->nrps; i++)
+		nn_cpuset_free(&sp->rps[i]);
+	free(sp->rps);
 	memset(sp, 0, sizeof(*sp));
 }
 
@@ -276,11 +280,39 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Each NIC's rx queues' rps_cpus, once: where RPS sends its packets. A
+ * queue without the file (no CONFIG_RPS) has none. */
+static int read_rps(struct nn_ctx *ctx, struct nn_obs_sampler *sp, const struct nn_host *host)
+{
+	struct nn_cpuset q = NN_CPUSET_INIT;
+	char path[320];
+
+	sp->rps_read = true;
+	sp->rps = calloc(host->nnics ? host->nnics : 1, sizeof(*sp->rps));
+	if (!sp->rps)
+		return -ENOMEM;
+	sp->nrps = host->nnics;
+	for (size_t i = 0; i < host->nnics; i++)
+		for (int r = 0; r < host->nics[i].rx_queues; r++) {
+			if (nn_rps_path(path, sizeof(path), host->nics[i].name, r, NN_RPS_CPUS) ||
+			    nn_read_cpumask(&ctx->root, path, &q))
+				continue;
+			if (nn_cpuset_or(&sp->rps[i], &q)) {
+				nn_cpuset_free(&q);
+				return -ENOMEM;
+			}
+		}
+	nn_cpuset_free(&q);
+	return 0;
+}
+
 int nn_obs_sample_take(struct nn_ctx *ctx, struct nn_obs_sampler *sp,
 		       const struct nn_host *host, struct nn_obs_sample *s)
 {
-	int err;
+	int err = sp->rps_read ? 0 : read_rps(ctx, sp, host);
 
+	if (err)
+		return err;
 	s->t = nn_root_is_live(&ctx->root) ? now_s() : (double)sp->seq * sp->interval;
 	err = read_interrupts(ctx, sp, s);
 	if (!err)

@@ -982,6 +982,17 @@ void nn_plan_free(struct nn_plan *plan)
 		free(plan->rss[i].reserved);
 	}
 	free(plan->rss);
+	for (i = 0; i < plan->nrps; i++) {
+		free(plan->rps[i].nic);
+		free(plan->rps[i].reason);
+		nn_cpuset_free(&plan->rps[i].cpus);
+	}
+	free(plan->rps);
+	for (i = 0; i < plan->nnapi_conf; i++) {
+		free(plan->napi_conf[i].nic);
+		free(plan->napi_conf[i].reason);
+	}
+	free(plan->napi_conf);
 	free(plan->hugepages);
 	for (i = 0; i < plan->nwarnings; i++)
 		free(plan->warnings[i]);

@@ -557,6 +557,10 @@ int nn__plan_emit(struct state *st)
 			ret = emit_xps(st, &st->nics[i]);
 		if (!ret)
 			ret = emit_napi(st, &st->nics[i], irq0);
+		if (!ret && opts->rps != NN_RPS_OFF)
+			ret = nn__plan_emit_rps(st, &st->nics[i], irq0);
+		if (!ret && opts->napi_set)
+			ret = nn__plan_emit_napi_conf(st, &st->nics[i]);
 		if (!ret && opts->channels)
 			ret = emit_channels(st, &st->nics[i]);
 		if (ret)

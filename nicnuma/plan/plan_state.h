@@ -96,4 +96,9 @@ int nn__plan_emit(struct state *st);
 /* plan_rss.c: --rss local for @ns, after its IRQs (plan->irqs[@irq0..]) were placed. */
 int nn__plan_emit_rss(struct state *st, struct nicst *ns, size_t irq0);
 
+/* plan_rps.c: --rps auto for @ns, after its IRQs (plan->irqs[@irq0..]) were placed. */
+int nn__plan_emit_rps(struct state *st, struct nicst *ns, size_t irq0);
+/* plan_napi_conf.c: the NAPI settings asked for, for @ns. */
+int nn__plan_emit_napi_conf(struct state *st, struct nicst *ns);
+
 #endif

@@ -299,8 +299,19 @@ static void attribution(void **state)
 		"  CPU0 CPU1 CPU2 CPU3\n 40: 0 0 1100 0 c x\n 41: 0 0 200 4294967200 c x\n",
 		&b.intr, sp.irqs, sp.nirqs), 0);
 	h.nics[0].numa_node = -1;
+	/* RPS to CPU 1 (as the sampler reads rps_cpus): its 40 NET_RX took no
+	 * NIC interrupt now, so they are the steered work */
+	assert_null(sp.rps);
+	sp.rps = calloc(1, sizeof(*sp.rps));
+	assert_non_null(sp.rps);
+	sp.nrps = 1;
+	assert_int_equal(nn_cpuset_set(&sp.rps[0], 1), 0);
 	assert_int_equal(nn_obs_attribute(&h, &sp, &a, &b, &o, &r), 0);
 	n = &r.nics[0];
+	assert_string_equal(n->rps_cpus, "1");
+	assert_true(n->rps_net_rx == 40);
+	assert_true(n->softirq == 600);	/* CPU 2 alone took its interrupts */
+	assert_true(n->rps_share > 40.0 / 641 && n->rps_share < 40.0 / 639);
 	assert_true(n->flags & NN_OBS_F_IRQ_ONE_CPU);
 	assert_false(n->flags & NN_OBS_F_IRQ_OFF_NODE);
 	assert_true(n->irq_local_ratio == -1);
