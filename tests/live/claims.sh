@@ -26,6 +26,7 @@ nn=${1:?usage: claims.sh NICNUMA}
 [ -e /proc/irq/38 ] && [ -e /proc/irq/39 ] || { echo "skip: eth0's IRQs 38/39 are not here"; exit 77; }
 [ "$(nproc)" -ge 2 ] || { echo "skip: one CPU: nothing to move"; exit 77; }
 [ -e /etc/nicnuma/nicnuma.conf ] && { echo "skip: /etc/nicnuma/nicnuma.conf exists: not ours to replace"; exit 77; }
+pgrep -x irqbalance >/dev/null && { echo "skip: an irqbalance runs here and may move eth0's IRQs"; exit 77; }
 # /run/nicnuma is the host's: another watcher or another's claims would
 # decide where eth0's IRQs go while this runs
 "$nn" status 2>/dev/null | grep -q '^watcher: pid' && { echo "skip: another nicnuma watch runs"; exit 77; }
