@@ -41,13 +41,16 @@ _nicnuma_opts() {
 		--nics --no-start --no-xps --policy --reserve --rps --settle --state-dir ;;
 	disable) echo --help --keep-config --state-dir ;;
 	status) echo --help --state-dir ;;
+	claim) echo --coexist --cpus --dry-run --help --name --pid --reason --state-dir ;;
+	release) echo --coexist --dry-run --help --state-dir ;;
+	claims) echo --help ;;
 	watch) echo --coexist --config --count --duration --events --exec --help --interval --once \
 		--print-unit --settle --state-dir ;;
 	esac
 }
 
 _nicnuma_commands="topo nics plan apply check rollback script hugepages bench layout observe
-metrics report enable disable status watch"
+metrics report enable disable status watch claim release claims"
 
 # Page sizes as nicnuma takes them: hugepages-2048kB -> 2M, -1048576kB -> 1G.
 _nicnuma_sizes() {
@@ -129,7 +132,7 @@ _nicnuma() {
 	--cpus | --reserve | --pid | --count | --threshold | --min-memory | --mem | \
 	--duration | --repeat | --rate | --pci | --service | --exec | --interval | --settle | \
 	--file-prefix | --vdev-node | --max-remote | --title | --traffic | --napi-defer-hard-irqs | \
-	--gro-flush-timeout | --irq-suspend-timeout)
+	--gro-flush-timeout | --irq-suspend-timeout | --name | --reason)
 		return ;;
 	--timeout)	# check --dpdk: seconds for the whole exchange, 10 by default
 		if [ "$cmd" = check ]; then COMPREPLY=($(compgen -W "10" -- "$cur")); fi
@@ -151,6 +154,11 @@ _nicnuma() {
 	case $cmd in
 	hugepages) [ -z "$sub" ] && COMPREPLY=($(compgen -W "show reserve release" -- "$cur")) ;;
 	bench) [ -z "$sub" ] && COMPREPLY=($(compgen -W "mismatch" -- "$cur")) ;;
+	release)
+		# claim names: the records root can read (0700 directory)
+		local f names=()
+		for f in "$root"/run/nicnuma/claims/*.json; do [ -f "$f" ] && { f=${f##*/}; names+=("${f%.json}"); }; done
+		COMPREPLY=($(compgen -W "${names[*]}" -- "$cur")) ;;
 	nics | observe) COMPREPLY=($(compgen -W "$(_nicnuma_nics "$root")" -- "$cur")) ;;
 	rollback)
 		# snapshots by file name in the state directory (root-only: 0700)

@@ -14,6 +14,8 @@
  *   napi_defer_hard_irqs = N    gro_flush_timeout = NS    irq_suspend_timeout = NS
  *   napi_threaded = on|off      (each written only when set; "none" = unset)
  *   interval = SECONDS (1..86400)    settle_ms = MS (10..60000)
+ *   claim_root_partitions = yes|no   `root` cpuset partitions claim their
+ *                               exclusive CPUs too (docs/claims.md; default no)
  * The parser is pure (fuzzed: tests/fuzz/fuzz_conf.c) and strict: an unknown
  * key, a repeated one or a bad value is an error naming the line.
  */
@@ -58,6 +60,7 @@ struct nn_desired {
 	unsigned int napi_set;
 	unsigned int interval_s;
 	unsigned int settle_ms;
+	bool claim_root_partitions;	/* root cpuset partitions are claims too */
 };
 
 /* Defaults: local, xps yes, irqbalance stop, interval 60, settle 300. */

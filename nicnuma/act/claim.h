@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* claim.h - run-time CPU claims: add, release, list (docs/claims.md)
+ *
+ * The one door every claimer goes through: `nicnuma claim` / `release` /
+ * `claims` and the OCI hook (`nicnuma hook`). A claim is recorded under
+ * /run/nicnuma/claims (state/claims_store.h) and then the placement is
+ * re-applied through the one pipeline (nn_pipeline_run) and transaction:
+ *  - a running watcher (it holds /run/nicnuma/watch.lock) sees the record
+ *    through inotify and re-applies at once (no settle): the caller only
+ *    records (res->applied = NN_CLAIM_BY_WATCHER);
+ *  - no watcher: the caller applies itself under the state lock
+ *    (NN_CLAIM_BY_SELF), with the desired state as the plan when enabled,
+ *    else the default plan, so `rollback` and `disable` restore as found.
+ * Only root may add or release (-EPERM, message printed). Hostile input
+ * (bad name, empty/huge list, CPUs that do not exist or are offline, a
+ * missing pid) is refused with a clear message and changes nothing.
+ */
+#ifndef NICNUMA_ACT_CLAIM_H
+#define NICNUMA_ACT_CLAIM_H
+
+#include <stdbool.h>
+
+#include "nicnuma/discover/claims.h"
+#include "nicnuma/state/claims_store.h"
+
+struct nn_ctx;
+
+enum {
+	NN_CLAIM_DRY_RUN = 1 << 0,	/* validate and say what would happen; write nothing */
+	NN_CLAIM_NO_APPLY = 1 << 1,	/* record only, even with no watcher (the hook under a deadline) */
+	NN_CLAIM_REPLACE = 1 << 2,	/* add: a record of the same name is replaced (else -EEXIST) */
+	NN_CLAIM_QUIET = 1 << 3,	/* print nothing of the apply (the hook) */
+	NN_CLAIM_COEXIST = 1 << 4,	/* the re-apply here goes on beside another owner (warnings) */
+};
+
+enum nn_claim_applied {
+	NN_CLAIM_NOT_APPLIED,		/* dry run, NN_CLAIM_NO_APPLY, or it failed (apply_rc) */
+	NN_CLAIM_BY_WATCHER,		/* recorded; the running watcher re-applies */
+	NN_CLAIM_BY_SELF,		/* recorded and applied here under the state lock */
+};
+
+struct nn_claim_result {
+	bool recorded;			/* the record was written (add) or removed (release) */
+	enum nn_claim_applied applied;
+	int apply_rc;			/* the pipeline's value when applied here (0 ok, 1 failed values,
+					 * negative errno); 0 otherwise */
+	bool existed;			/* release: there was such a record */
+	bool watcher;			/* a watcher was running */
+};
+
+/* Records claim @c (c->owner, c->pid set by the caller; c->pid_start and
+ * c->created filled here when 0) and gets it applied. 0, or a negative
+ * errno with the message printed (-EPERM not root, -EINVAL bad input,
+ * -EEXIST the name is taken, -ESRCH no such pid). */
+int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *c, unsigned int flags,
+		 struct nn_claim_result *res);
+/* Removes record @name and gets the placement re-applied. -ENOENT (printed)
+ * when there is no such record. */
+int nn_claim_release(struct nn_ctx *ctx, const char *name, unsigned int flags,
+		     struct nn_claim_result *res);
+/* Every claim (records and cpuset partitions), liveness judged; as root on
+ * the live host stale records are pruned as they are read. */
+int nn_claims_list(struct nn_ctx *ctx, struct nn_claims *out);
+/* `nicnuma claims`: the table (name, source, owner, CPUs, live/stale,
+ * pid, reason) or the JSON "claims" object. */
+void nn_claims_print(struct nn_ctx *ctx, const struct nn_claims *cl);
+
+#endif
