@@ -55,14 +55,37 @@ static char *slot_reason(const struct state *st, const struct nicst *ns, size_t 
 	return ok < 0 ? NULL : r;
 }
 
+/* The slot of the largest queue index <= @queue (slots ascend); -1 none. */
+static int slot_floor(const struct nicst *ns, int queue)
+{
+	size_t lo = 0, hi = ns->nslots;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ns->slots[mid] <= queue)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? (int)lo - 1 : -1;
+}
+
 static int slot_of(const struct nicst *ns, int queue)
 {
-	size_t i;
+	int s = slot_floor(ns, queue);
 
-	for (i = 0; i < ns->nslots; i++)
-		if (ns->slots[i] == queue)
-			return (int)i;
-	return -1;
+	return s >= 0 && ns->slots[s] == queue ? s : -1;
+}
+
+/* The slot whose CPU serves @queue: its own; on a NIC whose vectors serve
+ * ranges of rings (out-of-tree ice), the vector of the range it falls in;
+ * else the slots in turn. */
+static int queue_slot(const struct nicst *ns, int queue)
+{
+	int s = ns->ranges ? slot_floor(ns, queue) : slot_of(ns, queue);
+
+	return s >= 0 ? s : (int)((size_t)queue % ns->nslots);
 }
 
 /* Housekeeping CPUs for a NIC's non-queue IRQs: those of its node, else of
@@ -317,12 +340,10 @@ static int emit_xps(struct state *st, struct nicst *ns)
 	ntx = (size_t)n->tx_queues;
 	for (i = 0; i < ntx; i++) {
 		struct nn_plan_xps *x;
-		int s = slot_of(ns, (int)i);
+		int s = queue_slot(ns, (int)i);
 		size_t pos;
 		void *p;
 
-		if (s < 0)
-			s = (int)(i % ns->nslots);
 		pos = (size_t)s % ns->norder;
 		p = realloc(plan->xps, (plan->nxps + 1) * sizeof(*plan->xps));
 		if (!p)
@@ -383,10 +404,8 @@ static int emit_napi(struct state *st, struct nicst *ns, size_t irq0)
 				from = &plan->irqs[j].cpus;
 		q = from ? -1 : napi_queue(n, g->id);
 		if (q >= 0 && ns->norder && ns->nslots) {
-			int s = slot_of(ns, q);
+			int s = queue_slot(ns, q);
 
-			if (s < 0)
-				s = (int)((size_t)q % ns->nslots);
 			cpu = ns->order[(size_t)s % ns->norder].cpu;
 		}
 		if (!from && cpu < 0)
