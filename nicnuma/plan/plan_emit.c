@@ -407,6 +407,8 @@ static int emit_napi(struct state *st, struct nicst *ns, size_t irq0)
 	int *rx = NULL, *tx = NULL, err;
 	size_t i, nthr, nirq = plan->nirqs - irq0;
 
+	if (!n->ngnapis)
+		return 0;
 	err = nn_napi_index_init(&ix, n->gnapis, n->ngnapis);
 	if (err)
 		return err;
