@@ -164,8 +164,19 @@ def case_counters(fwd):
             fail("per-port counters do not add up: %s" % per)
         check_monotonic(d["latency_ns"], "latency_ns")
         check_monotonic(d["stall_baseline_ns"], "stall_baseline_ns")
-        if d["latency_ns"]["samples"] != g["rx"]:
-            fail("latency samples %s != frames received %d" % (d["latency_ns"]["samples"], g["rx"]))
+        # Latency is sampled: one TX burst in stamp_every carries a stamp,
+        # every stamped frame back is one sample, and the rate is reported.
+        lat = d["latency_ns"]
+        if lat["stamp_every"] != 16 or lat["samples"] != g["stamped_rx"]:
+            fail("latency samples %s, stamp_every %s: not the %d stamped frames received, one burst in 16"
+                 % (lat["samples"], lat.get("stamp_every"), g["stamped_rx"]))
+        if g["rx"] > 64 * 16 and not 0 < g["stamped_rx"] < g["rx"] / 4:
+            fail("stamped frames %d of %d received: not a sample" % (g["stamped_rx"], g["rx"]))
+    # --stamp-every 1: every frame a sample, as before sampling existed.
+    _, d = fwd_json(fwd, RING, ["--gen", "--duration", "0.5", "--stamp-every", "1"])
+    if d["latency_ns"]["samples"] != d["gen"]["rx"] or d["latency_ns"]["stamp_every"] != 1:
+        fail("--stamp-every 1: latency samples %s != frames received %d"
+             % (d["latency_ns"]["samples"], d["gen"]["rx"]))
     # Pure forwarding on net_null: no generator, rx = tx + drops still.
     _, d = fwd_json(fwd, NULL, ["--duration", "1", "--no-mac-updating"])
     if d["rx"] <= 0 or d["rx"] != d["tx"] + d["drops"]:
@@ -205,7 +216,7 @@ def case_bad_input(fwd):
     bad(fwd, ["--ports", "0,7"], ["unknown port 7"])
     bad(fwd, ["--size", "20"], ["--size"])
     # More mbufs than node 0 has hugepage memory: ENOMEM, which DPDK does not log.
-    bad(fwd, ["--mbufs", "4000000"], ["on node 0", "nicnuma hugepages reserve --node 0"])
+    bad(fwd, ["--mbufs", "4000000"], ["on node 0", "nicnuma hugepages reserve --nodes 0"])
     # One lcore: nothing can forward (the main lcore never does).
     one = [x if x != "0-1" else "0" for x in EAL] + RING
     bad(fwd, ["--duration", "1"], ["at least 2 lcores"], eal=one)
@@ -227,7 +238,7 @@ def case_no_hugepages(fwd):
     free = total_free_hugepages()
     if free:
         skip("'no free hugepages' not exercised: this host has %d free hugepages now" % free)
-    bad(fwd, ["--gen", "--duration", "1"], ["no free hugepages", "nicnuma hugepages reserve --node 0"])
+    bad(fwd, ["--gen", "--duration", "1"], ["no free hugepages", "nicnuma hugepages reserve --nodes 0"])
 
 
 def case_no_huge(fwd):
