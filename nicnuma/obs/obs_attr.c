@@ -60,10 +60,11 @@ static double delta(unsigned long long a, unsigned long long b)
 	return 0;	/* reset (a counter that went back): no work known */
 }
 
-/* The same CPU in every column (no CPU went on- or offline). */
+/* The same CPU in every column (no CPU went on- or offline). No columns:
+ * the lists may be NULL, which memcmp must never see, even for 0 bytes. */
 static bool same_cols(const struct nn_obs_counts *a, const struct nn_obs_counts *b)
 {
-	return a->ncols == b->ncols && !memcmp(a->cpu, b->cpu, a->ncols * sizeof(*a->cpu));
+	return a->ncols == b->ncols && (!a->ncols || !memcmp(a->cpu, b->cpu, a->ncols * sizeof(*a->cpu)));
 }
 
 /* The next column at or after @c whose count changed from @ra to @rb, or
@@ -246,7 +247,7 @@ static int attr_queue(const struct nn_host *h, const struct nn_obs_sampler *sp,
 	const unsigned long long *ra = nn_obs_row(&a->intr, (size_t)row);
 	const unsigned long long *rb = nn_obs_row(&b->intr, (size_t)row);
 
-	if (pc->same_cols && !memcmp(ra, rb, b->intr.ncols * sizeof(*rb)))
+	if (pc->same_cols && (!b->intr.ncols || !memcmp(ra, rb, b->intr.ncols * sizeof(*rb))))
 		return 0;	/* no interrupt in the interval: most rows of a big host */
 	for (size_t c = next_changed(pc->same_cols, imap, ra, rb, 0, b->intr.ncols); c < b->intr.ncols;
 	     c = next_changed(pc->same_cols, imap, ra, rb, c + 1, b->intr.ncols)) {
@@ -460,7 +461,7 @@ int nn_obs_attribute(const struct nn_host *h, const struct nn_obs_sampler *sp,
 
 		if (!a->intr.seen[row] || !b->intr.seen[row])
 			continue;
-		if (same && !memcmp(ra, rb, b->intr.ncols * sizeof(*rb)))
+		if (same && (!b->intr.ncols || !memcmp(ra, rb, b->intr.ncols * sizeof(*rb))))
 			continue;
 		for (size_t c = next_changed(same, imap, ra, rb, 0, b->intr.ncols); c < b->intr.ncols;
 		     c = next_changed(same, imap, ra, rb, c + 1, b->intr.ncols))

@@ -57,6 +57,7 @@ struct nicst {
 	int *slots;			/* distinct queue indices, ascending */
 	size_t nslots;
 	size_t demand;			/* cores it asks for: active queues, <= nslots */
+	bool ranges;			/* a vector serves a range of rings (NN_IRQ_ROW_RANGE) */
 	size_t group;
 	size_t *share;			/* indices into the group's pool */
 	size_t nshare;
