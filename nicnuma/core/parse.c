@@ -658,7 +658,7 @@ int nn_parse_pid_stat(const char *text, struct nn_pid_stat *st)
 	unsigned int field = 2;		/* the comm field ends at the last ')' */
 
 	st->state = 0;
-	st->flags = st->utime = st->stime = st->processor = -1;
+	st->flags = st->utime = st->stime = st->starttime = st->processor = -1;
 	st->nfields = 2;
 	if (!p)
 		return -EINVAL;
@@ -683,7 +683,7 @@ int nn_parse_pid_stat(const char *text, struct nn_pid_stat *st)
 			 * (rsslim and the like fill 64 bits) */
 			if (d == end || strspn(d, "0123456789") != (size_t)(end - d))
 				return -EINVAL;
-			if (field != 9 && field != 14 && field != 15 && field != 39) {
+			if (field != 9 && field != 14 && field != 15 && field != 22 && field != 39) {
 				p = end;
 				continue;
 			}
@@ -697,11 +697,13 @@ int nn_parse_pid_stat(const char *text, struct nn_pid_stat *st)
 				st->utime = v;
 			else if (field == 15 && v >= 0)
 				st->stime = v;
+			else if (field == 22 && v >= 0)
+				st->starttime = v;
 			else if (field == 39) {
 				if (v < 0 || v >= NN_CPU_MAX)
 					return -EINVAL;
 				st->processor = v;
-			} else if (v < 0 && (field == 9 || field == 14 || field == 15)) {
+			} else if (v < 0 && (field == 9 || field == 14 || field == 15 || field == 22)) {
 				return -EINVAL;
 			}
 		}

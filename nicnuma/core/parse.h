@@ -89,6 +89,7 @@ struct nn_pid_stat {
 	char state;			/* field 3: R, S, D, Z, X ... */
 	long long flags;		/* field 9: PF_* */
 	long long utime, stime;		/* fields 14, 15: clock ticks */
+	long long starttime;		/* field 22: clock ticks after boot (who a pid is) */
 	long long processor;		/* field 39: the CPU it last ran on */
 	unsigned int nfields;		/* fields present (2 = none after comm) */
 };

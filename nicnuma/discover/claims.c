@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* claims.c - the claimed CPUs: cgroup v2 cpuset partitions and claim records, liveness judged */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/core/fileio.h"
+#include "nicnuma/core/parse.h"
+#include "nicnuma/core/strbuf.h"
+#include "nicnuma/discover/claims.h"
+#include "nicnuma/discover/claims_parse.h"
+
+/* A cgroup tree is walked whole on every read (the watcher reads it on each
+ * change): bounded so a hostile or huge tree cannot stall it. */
+#define CG_DEPTH_MAX 32
+#define CG_DIRS_MAX 20000
+
+static const char *const source_names[] = { "record", "partition", "cgroup_isolated" };
+
+const char *nn_claim_source_name(enum nn_claim_source s)
+{
+	return (unsigned int)s < 3 ? source_names[s] : "?";
+}
+
+void nn_claims_free(struct nn_claims *cl)
+{
+	size_t i;
+
+	for (i = 0; i < cl->n; i++) {
+		nn_claim_free(&cl->items[i].c);
+		free(cl->items[i].stale);
+	}
+	free(cl->items);
+	nn_cpuset_free(&cl->cpus);
+	free(cl->cgroup_mount);
+	memset(cl, 0, sizeof(*cl));
+}
+
+int nn_claim_pid_start(struct nn_ctx *ctx, int pid, unsigned long long *start)
+{
+	struct nn_pid_stat st;
+	char path[48], *text = NULL;
+	int err;
+
+	if (pid <= 0)
+		return -ESRCH;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	err = nn_read_file(&ctx->root, path, &text, NULL);
+	if (err)
+		return err == -ENOENT ? -ESRCH : err;
+	err = nn_parse_pid_stat(text, &st);
+	free(text);
+	if (err || st.starttime < 0)
+		return -EINVAL;
+	/* A zombie has given its CPUs back: it only waits to be reaped. */
+	if (st.state == 'Z' || st.state == 'X')
+		return -ESRCH;
+	*start = (unsigned long long)st.starttime;
+	return 0;
+}
+
+bool nn_claim_owner_alive(struct nn_ctx *ctx, const struct nn_claim *c, char *why, size_t whylen)
+{
+	unsigned long long start;
+	int err;
+
+	if (c->pid < 0)
+		return true;
+	err = nn_claim_pid_start(ctx, c->pid, &start);
+	if (err == -ESRCH) {
+		snprintf(why, whylen, "pid %d is gone", c->pid);
+		return false;
+	}
+	/* Unreadable is not gone: keep the claim rather than put NIC work on it. */
+	if (err)
+		return true;
+	if (c->pid_start && start != c->pid_start) {
+		snprintf(why, whylen, "pid %d is another process now (start %llu, not %llu)", c->pid,
+			 start, c->pid_start);
+		return false;
+	}
+	return true;
+}
+
+static int add_item(struct nn_claims *cl, struct nn_claim *c, enum nn_claim_source src,
+		    bool live, const char *stale)
+{
+	struct nn_claim_item *it;
+
+	if (NN_GROW(cl->items, cl->n, cl->cap))
+		return -ENOMEM;
+	it = &cl->items[cl->n];
+	memset(it, 0, sizeof(*it));
+	it->c = *c;
+	*c = (struct nn_claim)NN_CLAIM_INIT;
+	it->source = src;
+	it->live = live;
+	if (stale && !(it->stale = strdup(stale)))
+		return -ENOMEM;
+	cl->n++;
+	if (live && nn_cpuset_or(&cl->cpus, &it->c.cpus))
+		return -ENOMEM;
+	return 0;
+}
+
+static int read_records(struct nn_ctx *ctx, unsigned int flags, struct nn_claims *cl)
+{
+	struct nn_claim_records recs;
+	size_t i;
+	bool prune = (flags & NN_CLAIMS_PRUNE) && nn_root_is_live(&ctx->root) && geteuid() == 0;
+	int err = nn_claim_store_list(ctx, &recs);
+
+	if (err)
+		return err;
+	for (i = 0; i < recs.n && !err; i++) {
+		char why[128] = "";
+		bool live = nn_claim_owner_alive(ctx, &recs.v[i], why, sizeof(why));
+
+		if (!live && prune && !nn_claim_store_remove(ctx, recs.v[i].name)) {
+			nn_note(ctx, NN_CLAIMS_DIR, "claim %s ended: %s", recs.v[i].name, why);
+			continue;
+		}
+		err = add_item(cl, &recs.v[i], NN_CLAIM_SRC_RECORD, live, live ? NULL : why);
+	}
+	nn_claim_records_free(&recs);
+	return err;
+}
+
+struct cg_walk {
+	struct nn_ctx *ctx;
+	struct nn_claims *cl;
+	unsigned int flags;
+	size_t dirs;
+	struct nn_cpuset parts;		/* CPUs of the partitions found */
+};
+
+/* The CPUs a valid partition holds: its exclusive effective CPUs (6.7+),
+ * else its effective CPUs. */
+static int partition_cpus(struct nn_ctx *ctx, const char *dir, struct nn_cpuset *cpus)
+{
+	char path[4096];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/cpuset.cpus.exclusive.effective", dir);
+	err = nn_read_cpulist(&ctx->root, path, cpus);
+	if (!err && !nn_cpuset_empty(cpus))
+		return 0;
+	snprintf(path, sizeof(path), "%s/cpuset.cpus.effective", dir);
+	return nn_read_cpulist(&ctx->root, path, cpus);
+}
+
+static int visit(struct cg_walk *w, const char *dir, const char *rel)
+{
+	struct nn_ctx *ctx = w->ctx;
+	char path[4096], text[512];
+	const char *reason;
+	size_t rlen;
+	enum nn_cg_part kind;
+	bool invalid;
+
+	snprintf(path, sizeof(path), "%s/cpuset.cpus.partition", dir);
+	if (nn_read_str(&ctx->root, path, text, sizeof(text)))
+		return 0;
+	if (nn_cg_partition_parse(text, &kind, &invalid, &reason, &rlen)) {
+		nn_warn(ctx, path, "not a partition state: ignored");
+		return 0;
+	}
+	if (kind == NN_CG_PART_MEMBER)
+		return 0;
+	if (invalid) {
+		w->cl->ninvalid++;
+		nn_note(ctx, path, "invalid %s partition (%.*s): claims nothing", nn_cg_part_name(kind),
+			(int)rlen, reason ? reason : "");
+		return 0;
+	}
+	if (kind == NN_CG_PART_ROOT && !(w->flags & NN_CLAIMS_ROOT_PARTITIONS))
+		return 0;
+	{
+		struct nn_claim c = NN_CLAIM_INIT;
+		int err = partition_cpus(ctx, dir, &c.cpus);
+
+		if (err) {
+			nn_warn(ctx, dir, "partition CPUs unreadable (%s)", nn_read_strerror(err));
+			return 0;
+		}
+		if (nn_cpuset_empty(&c.cpus))
+			return 0;
+		c.name = strdup(rel[0] ? rel : "/");
+		c.owner = strdup("cpuset");
+		c.reason = strdup(kind == NN_CG_PART_ISOLATED ? "isolated partition" : "root partition");
+		if (!c.name || !c.owner || !c.reason || nn_cpuset_or(&w->parts, &c.cpus)) {
+			nn_claim_free(&c);
+			return -ENOMEM;
+		}
+		err = add_item(w->cl, &c, NN_CLAIM_SRC_PARTITION, true, NULL);
+		nn_claim_free(&c);
+		return err;
+	}
+}
+
+static int walk(struct cg_walk *w, const char *dir, const char *rel, int depth)
+{
+	struct dirent *de;
+	DIR *d;
+	int err = visit(w, dir, rel);
+
+	if (err || depth >= CG_DEPTH_MAX)
+		return err;
+	if (nn_root_opendir(&w->ctx->root, dir, &d))
+		return 0;
+	while (!err && (de = readdir(d))) {
+		struct nn_sb sub, subrel;
+
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		if (++w->dirs > CG_DIRS_MAX) {
+			nn_warn(w->ctx, w->cl->cgroup_mount, "more than %d cgroups: the rest not read",
+				CG_DIRS_MAX);
+			err = -E2BIG;
+			break;
+		}
+		nn_sb_init(&sub);
+		nn_sb_init(&subrel);
+		nn_sb_printf(&sub, "%s/%s", dir, de->d_name);
+		nn_sb_printf(&subrel, "%s/%s", rel, de->d_name);
+		err = nn_sb_error(&sub) || nn_sb_error(&subrel) ? -ENOMEM :
+			walk(w, nn_sb_str(&sub), nn_sb_str(&subrel), depth + 1);
+		nn_sb_free(&sub);
+		nn_sb_free(&subrel);
+	}
+	closedir(d);
+	return err;
+}
+
+static int read_cgroup(struct nn_ctx *ctx, unsigned int flags, struct nn_claims *cl)
+{
+	struct cg_walk w = { .ctx = ctx, .cl = cl, .flags = flags, .dirs = 0, .parts = NN_CPUSET_INIT };
+	struct nn_claim c = NN_CLAIM_INIT;
+	char *text = NULL, path[4096];
+	int err;
+
+	err = nn_read_file(&ctx->root, "/proc/self/mountinfo", &text, NULL);
+	if (!err) {
+		err = nn_cg_mountinfo_cgroup2(text, &cl->cgroup_mount);
+		free(text);
+		text = NULL;
+	}
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
+		nn_note(ctx, "/proc/self/mountinfo", "no cgroup v2 mount: no cpuset partition claims");
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/cgroup.controllers", cl->cgroup_mount);
+	err = nn_read_file(&ctx->root, path, &text, NULL);
+	cl->cpuset_ctrl = !err && nn_cg_has_controller(text, "cpuset");
+	free(text);
+	if (!cl->cpuset_ctrl) {
+		nn_note(ctx, cl->cgroup_mount, "no cgroup v2 cpuset controller: no cpuset partition claims");
+		return 0;
+	}
+	err = walk(&w, cl->cgroup_mount, "", 0);
+	if (err == -E2BIG)
+		err = 0;
+	/* The root's cpuset.cpus.isolated (6.10+): what the kernel counts as
+	 * isolated by partitions; CPUs the walk did not find still claim. */
+	snprintf(path, sizeof(path), "%s/cpuset.cpus.isolated", cl->cgroup_mount);
+	if (!err && !nn_read_cpulist(&ctx->root, path, &c.cpus)) {
+		nn_cpuset_andnot(&c.cpus, &w.parts);
+		if (!nn_cpuset_empty(&c.cpus)) {
+			c.name = strdup("/");
+			c.owner = strdup("cpuset");
+			c.reason = strdup("cpuset.cpus.isolated");
+			err = c.name && c.owner && c.reason ?
+				add_item(cl, &c, NN_CLAIM_SRC_ROOT_ISOLATED, true, NULL) : -ENOMEM;
+		}
+	}
+	nn_claim_free(&c);
+	nn_cpuset_free(&w.parts);
+	return err;
+}
+
+int nn_claims_read(struct nn_ctx *ctx, unsigned int flags, struct nn_claims *out)
+{
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = (flags & NN_CLAIMS_NO_RECORDS) ? 0 : read_records(ctx, flags, out);
+	if (!err)
+		err = read_cgroup(ctx, flags, out);
+	if (err)
+		nn_claims_free(out);
+	return err;
+}
