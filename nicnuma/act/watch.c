@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/inotify.h>
 #include <sys/signalfd.h>
 #include <sys/file.h>
 #include <sys/socket.h>
@@ -56,7 +57,17 @@ struct watcher {
 	char **gone;		/* desired NICs found missing, said once */
 	size_t ngone;
 	struct nn_sd sd;	/* libsystemd, when run by a notify unit */
+	struct nn_cpuset claimed;	/* the claimed CPUs the last reconcile planned around */
 };
+
+/* How often the watcher looks at the cgroup partitions and the claims'
+ * owners (docs/claims.md: why a poll for these, inotify for the records). */
+#define CLAIMS_POLL_MS 1000
+
+static unsigned int claim_flags(const struct watcher *w)
+{
+	return w->d.claim_root_partitions ? NN_CLAIMS_ROOT_PARTITIONS : 0;
+}
 
 /* Readiness and watchdog to systemd; a no-op outside a notify unit. */
 static void notify(const struct watcher *w, const char *msg)
@@ -226,6 +237,13 @@ static int reconcile_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 	size_t nmissing = 0;
 	int err;
 
+	/* The claims as the planner takes them: root partitions when the
+	 * desired state asks, records whose owner is gone removed. */
+	err = nn_host_claims_read(ctx, &pl->host, claim_flags(r->w) | NN_CLAIMS_PRUNE);
+	if (!err)
+		err = nn_cpuset_copy(&r->w->claimed, nn_host_claimed_cpus(&pl->host));
+	if (err)
+		return err;
 	err = nn_desired_plan_opts(&r->w->d, &pl->host, &r->po, &missing, &nmissing);
 	note_missing(r->w, missing, nmissing);
 	free(missing);
@@ -317,6 +335,8 @@ out:
 
 struct loop {
 	int ep, sfd, tfd;
+	int ifd;		/* inotify on the claim records' directory; -1 none */
+	uint64_t next_claims_poll;
 	struct nn_watch_nl nl;
 	bool nl_open;
 	uint64_t next_periodic, watchdog_ms, next_watchdog;
@@ -328,6 +348,8 @@ static void loop_close(struct loop *l)
 		nn_watch_nl_close(&l->nl);
 	if (l->tfd >= 0)
 		close(l->tfd);
+	if (l->ifd >= 0)
+		close(l->ifd);
 	if (l->sfd >= 0)
 		close(l->sfd);
 	if (l->ep >= 0)
@@ -343,16 +365,41 @@ static int add_fd(struct loop *l, int fd, uint32_t tag)
 	return epoll_ctl(l->ep, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
 }
 
-enum { TAG_SIG = 100, TAG_TIMER };
+enum { TAG_SIG = 100, TAG_TIMER, TAG_CLAIMS };
+
+/* inotify on /run/nicnuma/claims (inside the root): a record written
+ * (renamed into place by the atomic writer) or removed is a claim event the
+ * moment it happens. Watched through the directory's fd, so the path the
+ * kernel resolves is the one the trust rule checked. */
+static int claims_watch_open(struct nn_ctx *ctx, struct loop *l)
+{
+	char path[64];
+	int dfd = nn_claim_store_open_dir(ctx, true);
+
+	if (dfd < 0)
+		return dfd;
+	l->ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", dfd);
+	if (l->ifd < 0 || inotify_add_watch(l->ifd, path, IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE |
+					    IN_CLOSE_WRITE | IN_ONLYDIR) < 0) {
+		int err = -errno;
+
+		close(dfd);
+		nn_err(ctx, "cannot watch %s: %s", NN_CLAIMS_DIR, strerror(-err));
+		return err;
+	}
+	close(dfd);
+	return 0;
+}
 
 /* Signals through a signalfd: no handler, no global flag. */
-static int loop_open(struct nn_ctx *ctx, struct loop *l, bool live)
+static int loop_open(struct nn_ctx *ctx, struct loop *l, bool live, bool claims)
 {
 	sigset_t set;
 	int err;
 
 	memset(l, 0, sizeof(*l));
-	l->ep = l->sfd = l->tfd = -1;
+	l->ep = l->sfd = l->tfd = l->ifd = -1;
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
@@ -374,9 +421,13 @@ static int loop_open(struct nn_ctx *ctx, struct loop *l, bool live)
 		if (l->nl.why_no_ethtool[0])
 			nn_fprintf_text(stderr, "%s: %s\n", ctx->prog, l->nl.why_no_ethtool);
 	}
-	err = add_fd(l, l->sfd, TAG_SIG);
+	err = claims ? claims_watch_open(ctx, l) : 0;
+	if (!err)
+		err = add_fd(l, l->sfd, TAG_SIG);
 	if (!err)
 		err = add_fd(l, l->tfd, TAG_TIMER);
+	if (!err)
+		err = add_fd(l, l->ifd, TAG_CLAIMS);
 	if (!err && l->nl_open) {
 		err = add_fd(l, nn_watch_nl_fd(&l->nl, NN_WSRC_RTNL), NN_WSRC_RTNL);
 		if (!err)
@@ -406,7 +457,7 @@ static uint64_t min_nz(uint64_t a, uint64_t b)
 static void print_event(const struct nn_wev *ev, int rel)
 {
 	static const char *const types[] = { "link", "link_del", "channels", "uevent", "periodic",
-					     "config" };
+					     "config", "claim" };
 
 	nn_fprintf_text(stdout, "event=%s ifindex=%d flags=0x%x ifname=%s pci=%s action=%s subsystem=%s relevant=%d\n",
 	       types[ev->type], ev->ifindex, ev->flags, ev->ifname[0] ? ev->ifname : "-",
@@ -451,6 +502,55 @@ static int drain(struct watcher *w, struct loop *l, enum nn_wsrc src, bool print
 	}
 }
 
+/* A record came or went: one claim event for the whole batch read. */
+static void on_claims(struct watcher *w, struct loop *l)
+{
+	union {
+		struct inotify_event ev;
+		char buf[4096];
+	} u;
+	struct nn_wev ev = { .type = NN_WEV_CLAIM };
+	bool any = false;
+	ssize_t n;
+
+	while ((n = read(l->ifd, u.buf, sizeof(u.buf))) > 0) {
+		const char *p = u.buf;
+
+		while (p < u.buf + n) {
+			const struct inotify_event *ie = (const void *)p;
+
+			/* the atomic writer's ".NAME.XXXXXX" temp files are no record */
+			if (ie->len && ie->name[0] != '.') {
+				if (!any)
+					snprintf(ev.ifname, sizeof(ev.ifname), "%s", ie->name);
+				any = true;
+			}
+			if (ie->mask & IN_Q_OVERFLOW)
+				any = true;
+			p += sizeof(*ie) + ie->len;
+		}
+	}
+	if (any)
+		nn_wd_event(&w->wd, &ev, now_ms());
+}
+
+/* The poll: cgroup partitions and the records' owners. A claimed set other
+ * than the one last planned around is a claim event. */
+static void poll_claims(struct watcher *w)
+{
+	struct nn_claims cl;
+	struct nn_wev ev = { .type = NN_WEV_CLAIM };
+
+	if (nn_claims_read(w->ctx, claim_flags(w), &cl))
+		return;
+	if (!nn_cpuset_equal(&cl.cpus, &w->claimed)) {
+		snprintf(ev.ifname, sizeof(ev.ifname), "poll");
+		nn_wd_event(&w->wd, &ev, now_ms());
+	}
+	nn_claims_free(&cl);
+	nn_warnings_clear(w->ctx);
+}
+
 /* Returns 1 to stop (SIGTERM/SIGINT), 0 to go on. */
 static int on_signal(struct watcher *w, struct loop *l)
 {
@@ -491,6 +591,8 @@ static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 		int n, i;
 
 		next = min_nz(nn_wd_deadline(&w->wd), min_nz(l->next_periodic, l->next_watchdog));
+		if (!events_only)
+			next = min_nz(next, l->next_claims_poll);
 		if (events_only && w->o->timeout_s)
 			next = min_nz(next, start + (uint64_t)w->o->timeout_s * 1000);
 		if (next)
@@ -505,6 +607,8 @@ static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 
 			if (tag == TAG_SIG && on_signal(w, l))
 				return 0;
+			if (tag == TAG_CLAIMS)
+				on_claims(w, l);
 			if (tag == TAG_TIMER) {
 				uint64_t x;
 
@@ -536,6 +640,10 @@ static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 		if (l->watchdog_ms && now >= l->next_watchdog) {
 			notify(w, "WATCHDOG=1");
 			l->next_watchdog = now + l->watchdog_ms;
+		}
+		if (now >= l->next_claims_poll) {
+			poll_claims(w);
+			l->next_claims_poll = now + CLAIMS_POLL_MS;
 		}
 		if (now >= l->next_periodic) {
 			struct nn_wev ev = { .type = NN_WEV_PERIODIC };
@@ -577,6 +685,7 @@ static void watcher_free(struct watcher *w)
 	nn_enabled_free(&w->en);
 	nn_tx_end(&w->tx);
 	nn_wd_free(&w->wd);
+	nn_cpuset_free(&w->claimed);
 	for (i = 0; i < w->ngone; i++)
 		free(w->gone[i]);
 	free(w->gone);
@@ -634,7 +743,7 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 	memset(&w, 0, sizeof(w));
 	w.tx = (struct nn_tx)NN_TX_INIT;
 	memset(&l, 0, sizeof(l));
-	l.ep = l.sfd = l.tfd = -1;
+	l.ep = l.sfd = l.tfd = l.ifd = -1;
 	w.ctx = ctx;
 	w.o = o;
 	iso_now(w.started, sizeof(w.started));
@@ -643,7 +752,7 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 	if (o->events_only) {
 		err = nn_require_live(ctx, "watch --events");
 		if (!err)
-			err = loop_open(ctx, &l, true);
+			err = loop_open(ctx, &l, true, false);
 		if (!err)
 			err = run_loop(&w, &l, true);
 		goto out;
@@ -673,7 +782,7 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 		w.d.settle_ms = o->settle_ms;
 	w.wd.settle_ms = w.d.settle_ms;
 	if (!o->once) {
-		err = loop_open(ctx, &l, live);
+		err = loop_open(ctx, &l, live, true);
 		if (err)
 			goto out;
 		w.ethtool = l.nl_open && l.nl.ethtool_family;
@@ -681,7 +790,7 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 	/* At start: reserves the hugepages and puts back whatever the boot or
 	 * a previous run left; nothing to write writes no snapshot. Other
 	 * owners are looked for here, once. */
-	err = reconcile(&w, "start", false, true);
+	err = reconcile(&w, o->trigger ? o->trigger : "start", false, true);
 	write_state(&w);
 	if (err || o->once) {
 		if (!err && w.last.result && !strcmp(w.last.result, "failed"))

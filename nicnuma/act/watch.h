@@ -25,6 +25,7 @@ struct nn_watch_opts {
 	unsigned int interval_s;	/* 0: the desired state's */
 	unsigned int settle_ms;		/* 0: the desired state's */
 	bool once;			/* one reconcile, then exit */
+	const char *trigger;		/* the first reconcile's name in its line; NULL "start" */
 	bool coexist;			/* go on beside other owners (warnings) */
 	/* Live only, writes nothing: print each decoded event and whether it
 	 * would trigger a reconcile, one line each; stop after @count events

@@ -48,6 +48,10 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv);
 int nn_cmd_disable(struct nn_ctx *ctx, int argc, char **argv);
 int nn_cmd_status(struct nn_ctx *ctx, int argc, char **argv);
 int nn_cmd_watch(struct nn_ctx *ctx, int argc, char **argv);
+/* Run-time CPU claims (cmd_claim.c). */
+int nn_cmd_claim(struct nn_ctx *ctx, int argc, char **argv);
+int nn_cmd_release(struct nn_ctx *ctx, int argc, char **argv);
+int nn_cmd_claims(struct nn_ctx *ctx, int argc, char **argv);
 /* "nicnuma observe": where the packet work really runs (cmd_observe.c). */
 int nn_cmd_observe(struct nn_ctx *ctx, int argc, char **argv);
 /* "nicnuma metrics": Prometheus textfile metrics (cmd_metrics.c). */

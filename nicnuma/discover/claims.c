@@ -37,6 +37,7 @@ void nn_claims_free(struct nn_claims *cl)
 	free(cl->items);
 	nn_cpuset_free(&cl->cpus);
 	free(cl->cgroup_mount);
+	free(cl->cgroup_note);
 	memset(cl, 0, sizeof(*cl));
 }
 
@@ -252,16 +253,16 @@ static int read_cgroup(struct nn_ctx *ctx, unsigned int flags, struct nn_claims 
 	if (err == -ENOMEM)
 		return err;
 	if (err) {
-		nn_note(ctx, "/proc/self/mountinfo", "no cgroup v2 mount: no cpuset partition claims");
-		return 0;
+		cl->cgroup_note = strdup("no cgroup v2 mount in /proc/self/mountinfo");
+		return cl->cgroup_note ? 0 : -ENOMEM;
 	}
 	snprintf(path, sizeof(path), "%s/cgroup.controllers", cl->cgroup_mount);
 	err = nn_read_file(&ctx->root, path, &text, NULL);
 	cl->cpuset_ctrl = !err && nn_cg_has_controller(text, "cpuset");
 	free(text);
 	if (!cl->cpuset_ctrl) {
-		nn_note(ctx, cl->cgroup_mount, "no cgroup v2 cpuset controller: no cpuset partition claims");
-		return 0;
+		cl->cgroup_note = strdup("no cgroup v2 cpuset controller");
+		return cl->cgroup_note ? 0 : -ENOMEM;
 	}
 	err = walk(&w, cl->cgroup_mount, "", 0);
 	if (err == -E2BIG)

@@ -46,6 +46,7 @@ struct nn_claims {
 	struct nn_cpuset cpus;		/* union of the live claims' CPUs */
 	char *cgroup_mount;		/* the cgroup2 mount inside the root; NULL none */
 	bool cpuset_ctrl;		/* the cgroup2 root offers the cpuset controller */
+	char *cgroup_note;		/* why no partition was read ("no cgroup v2 cpuset controller"), NULL */
 	size_t ninvalid;		/* invalid partitions seen (each a note) */
 };
 

@@ -69,6 +69,9 @@ static int host_discover(struct nn_ctx *ctx, struct nn_host *host, bool cpu_deta
 	err = nn_host_find_irqbalance(ctx, &host->irqbalance);
 	if (err)
 		goto fail;
+	err = nn_claims_read(ctx, 0, &host->claims);
+	if (err)
+		goto fail;
 	return 0;
 fail:
 	nn_host_free(host);
@@ -90,11 +93,24 @@ int nn_host_discover_nics(struct nn_ctx *ctx, struct nn_host *host)
 	return host_discover(ctx, host, false, 0);
 }
 
+int nn_host_claims_read(struct nn_ctx *ctx, struct nn_host *host, unsigned int flags)
+{
+	struct nn_claims cl;
+	int err = nn_claims_read(ctx, flags, &cl);
+
+	if (err)
+		return err;
+	nn_claims_free(&host->claims);
+	host->claims = cl;
+	return 0;
+}
+
 void nn_host_free(struct nn_host *host)
 {
 	nn_topo_free(&host->topo);
 	nn_nics_free(host->nics, host->nnics);
 	free(host->irqbalance.cmdline);
+	nn_claims_free(&host->claims);
 	memset(host, 0, sizeof(*host));
 	host->irqbalance.pid = -1;
 }

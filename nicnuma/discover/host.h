@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "nicnuma/discover/claims.h"
 #include "nicnuma/discover/nic.h"
 #include "nicnuma/discover/topo.h"
 
@@ -22,6 +23,7 @@ struct nn_host {
 	struct nn_nic *nics;
 	size_t nnics;
 	struct nn_irqbalance_state irqbalance;
+	struct nn_claims claims;	/* run-time CPU claims (claims.h): planned like isolated CPUs */
 };
 
 /* Topology, NICs and irqbalance, all through ctx->root. */
@@ -29,6 +31,15 @@ int nn_host_discover(struct nn_ctx *ctx, struct nn_host *host);
 /* The same with NN_NICS_* flags for the NIC part (NN_NICS_NO_EFFECTIVE). */
 int nn_host_discover_flags(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags);
 void nn_host_free(struct nn_host *host);
+/* Re-reads host->claims with NN_CLAIMS_* @flags (the desired state's
+ * claim_root_partitions, the watcher's pruning). 0 or -ENOMEM. */
+int nn_host_claims_read(struct nn_ctx *ctx, struct nn_host *host, unsigned int flags);
+/* The one answer "which CPUs may no NIC work use now because a workload
+ * claimed them" (beside nn_topo_isolated_cpus): the live claims' CPUs. */
+static inline const struct nn_cpuset *nn_host_claimed_cpus(const struct nn_host *host)
+{
+	return &host->claims.cpus;
+}
 /* The pieces of nn_host_discover, for reports that need less: nodes without
  * per-CPU topology (nn_topo_discover_basic) plus NICs plus irqbalance. */
 int nn_host_discover_nics(struct nn_ctx *ctx, struct nn_host *host);

@@ -141,9 +141,10 @@ static bool parse_uint(const char *v, unsigned int lo, unsigned int hi, unsigned
 }
 
 enum { K_NIC, K_POLICY, K_CPUS, K_RESERVE, K_CHANNELS, K_XPS, K_HUGEPAGES, K_IRQB,
-       K_INTERVAL, K_SETTLE, K_N };
+       K_INTERVAL, K_SETTLE, K_CLAIM_ROOT, K_N };
 static const char *const keys[K_N] = { "nic", "policy", "cpus", "reserve", "channels", "xps",
-				       "hugepages", "irqbalance", "interval", "settle_ms" };
+				       "hugepages", "irqbalance", "interval", "settle_ms",
+				       "claim_root_partitions" };
 
 static int nic_value(struct nn_desired *d, char *v, const char **msg)
 {
@@ -235,6 +236,10 @@ static int set_value(struct nn_desired *d, int k, char *v, const char **msg)
 	case K_IRQB:
 		if (nn_desired_irqb_parse(v, &d->irqbalance))
 			*msg = "expected stop, ban or leave";
+		break;
+	case K_CLAIM_ROOT:
+		if (!parse_bool(v, &d->claim_root_partitions))
+			*msg = "expected yes or no";
 		break;
 	case K_INTERVAL:
 		if (!parse_uint(v, 1, 86400, &d->interval_s))
@@ -393,6 +398,9 @@ int nn_desired_format(const struct nn_desired *d, struct nn_sb *sb)
 	nn_sb_printf(sb, "irqbalance = %s\n", nn_desired_irqb_name(d->irqbalance));
 	nn_sb_printf(sb, "interval = %u\n", d->interval_s);
 	nn_sb_printf(sb, "settle_ms = %u\n", d->settle_ms);
+	/* Only when asked: the files enable wrote before the key stay the same. */
+	if (d->claim_root_partitions)
+		nn_sb_printf(sb, "claim_root_partitions = yes\n");
 	return nn_sb_error(sb);
 }
 

@@ -11,6 +11,8 @@
  *   hugepages = none | SIZE:COUNT
  *   irqbalance = stop|ban|leave
  *   interval = SECONDS (1..86400)    settle_ms = MS (10..60000)
+ *   claim_root_partitions = yes|no   `root` cpuset partitions claim their
+ *                               exclusive CPUs too (docs/claims.md; default no)
  * The parser is pure (fuzzed: tests/fuzz/fuzz_conf.c) and strict: an unknown
  * key, a repeated one or a bad value is an error naming the line.
  */
@@ -52,6 +54,7 @@ struct nn_desired {
 	enum nn_desired_irqb irqbalance;
 	unsigned int interval_s;
 	unsigned int settle_ms;
+	bool claim_root_partitions;	/* root cpuset partitions are claims too */
 };
 
 /* Defaults: local, xps yes, irqbalance stop, interval 60, settle 300. */

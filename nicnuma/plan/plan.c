@@ -801,12 +801,16 @@ static void state_free(struct state *st)
 	nn_cpuset_free(&st->hk);
 }
 
-static int setup(struct state *st)
+/* The one decision "which CPUs may take NIC work" (st->allowed): online,
+ * within --cpus, less the isolated CPUs (unless --cpus names them) and less
+ * every claimed CPU (even when --cpus names it: a claim is a workload's
+ * while it lasts). The plan lists both sets left out. */
+static int usable_cpus(struct state *st)
 {
 	const struct nn_topo *t = st->topo;
 	const struct nn_plan_opts *o = st->opts;
-	size_t i, nirqs = 0;
-	int r;
+	const struct nn_cpuset *claimed = nn_host_claimed_cpus(st->host);
+	size_t i;
 
 	if (nn_cpuset_copy(&st->allowed, &t->online))
 		return -ENOMEM;
@@ -823,8 +827,93 @@ static int setup(struct state *st)
 	if (!nn_cpuset_empty(&o->cpus))
 		nn_cpuset_andnot(&st->plan->isolated, &o->cpus);
 	nn_cpuset_andnot(&st->allowed, &st->plan->isolated);
-	if (nn_cpuset_empty(&st->allowed))
-		return -EINVAL;
+	if (nn_cpuset_copy(&st->plan->claimed, claimed))
+		return -ENOMEM;
+	if (!nn_cpuset_empty(&o->cpus) && nn_cpuset_intersects(&o->cpus, claimed)) {
+		char *list = nn_cpuset_format_list(claimed);
+		int r;
+
+		if (!list)
+			return -ENOMEM;
+		r = nn__plan_add_warning(st->plan, "--cpus: claimed CPUs %s left out while claimed", list);
+		free(list);
+		if (r)
+			return r;
+	}
+	nn_cpuset_andnot(&st->allowed, claimed);
+	for (i = 0; i < st->host->claims.n; i++) {
+		const struct nn_claim_item *it = &st->host->claims.items[i];
+		struct nn_plan_claim *pc;
+
+		if (!it->live)
+			continue;
+		if (!st->plan->claims) {
+			st->plan->claims = calloc(st->host->claims.n, sizeof(*st->plan->claims));
+			if (!st->plan->claims)
+				return -ENOMEM;
+		}
+		pc = &st->plan->claims[st->plan->nclaims++];
+		pc->name = strdup(it->c.name);
+		pc->owner = strdup(it->c.owner);
+		pc->source = strdup(nn_claim_source_name(it->source));
+		if (!pc->name || !pc->owner || !pc->source || nn_cpuset_copy(&pc->cpus, &it->c.cpus))
+			return -ENOMEM;
+	}
+	return nn_cpuset_empty(&st->allowed) ? -EINVAL : 0;
+}
+
+/* Housekeeping is NIC work too (non-queue IRQs): never on a claimed CPU.
+ * When the claims took it all, the lowest usable CPU keeps the role. */
+static int housekeeping_unclaimed(struct state *st)
+{
+	const struct nn_cpuset *claimed = &st->plan->claimed;
+
+	if (!nn_cpuset_intersects(&st->hk, claimed))
+		return 0;
+	nn_cpuset_andnot(&st->hk, claimed);
+	if (nn_cpuset_empty(&st->hk) && nn_cpuset_set(&st->hk, (unsigned int)nn_cpuset_first(&st->allowed)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* A claim that leaves a NIC's node without a usable CPU: the allocation
+ * spills it by the distance matrix (never onto a claim: claimed CPUs are
+ * not in st->allowed); say so. */
+static int claims_spill_check(struct state *st)
+{
+	const struct nn_topo *t = st->topo;
+	size_t i, k;
+
+	if (nn_cpuset_empty(&st->plan->claimed))
+		return 0;
+	for (i = 0; i < st->nnics; i++) {
+		const struct nn_nic *n = st->nics[i].nic;
+		bool claimed_here = false;
+
+		if (n->numa_node < 0 || nn__plan_node_has_usable(st, n->numa_node))
+			continue;
+		for (k = 0; k < t->ncpus && !claimed_here; k++)
+			claimed_here = t->cpus[k].node == n->numa_node &&
+				       nn_cpuset_test(&st->plan->claimed, (unsigned int)t->cpus[k].id);
+		if (!claimed_here)
+			continue;
+		st->plan->claim_spills++;
+		WARN(st, "%s: claims leave node %d no CPU for NIC work: it spills to the nearest node "
+		     "with a free CPU", n->name, n->numa_node);
+	}
+	return 0;
+}
+
+static int setup(struct state *st)
+{
+	const struct nn_topo *t = st->topo;
+	const struct nn_plan_opts *o = st->opts;
+	size_t i, nirqs = 0;
+	int r;
+
+	r = usable_cpus(st);
+	if (r)
+		return r;
 	r = build_cores(st);
 	if (r)
 		return r;
@@ -853,6 +942,8 @@ static int setup(struct state *st)
 	} else if (nn_topo_default_housekeeping(t, &st->hk)) {
 		return -ENOMEM;
 	}
+	if (housekeeping_unclaimed(st))
+		return -ENOMEM;
 	r = fill_usable(st, false);
 	if (r < 0)
 		return r;
@@ -886,6 +977,9 @@ static int setup(struct state *st)
 			return r;
 		nirqs += n->nirqs;
 	}
+	r = claims_spill_check(st);
+	if (r)
+		return r;
 	st->plan->irqs = calloc(nirqs ? nirqs : 1, sizeof(*st->plan->irqs));
 	st->plan->nics = calloc(st->nnics ? st->nnics : 1, sizeof(*st->plan->nics));
 	if (!st->plan->irqs || !st->plan->nics)
@@ -948,6 +1042,14 @@ void nn_plan_free(struct nn_plan *plan)
 	free(plan->shape.pci);
 	nn_cpuset_free(&plan->housekeeping);
 	nn_cpuset_free(&plan->isolated);
+	nn_cpuset_free(&plan->claimed);
+	for (i = 0; i < plan->nclaims; i++) {
+		free(plan->claims[i].name);
+		free(plan->claims[i].owner);
+		free(plan->claims[i].source);
+		nn_cpuset_free(&plan->claims[i].cpus);
+	}
+	free(plan->claims);
 	for (i = 0; i < plan->nnics; i++) {
 		free(plan->nics[i].nic);
 		free(plan->nics[i].pci);

@@ -120,6 +120,14 @@ struct nn_plan_rss {
 	size_t nreserved;
 };
 
+/* One live claim the plan left out (discover/claims.h): its owner for reports. */
+struct nn_plan_claim {
+	char *name;
+	char *owner;			/* claim, hook, cpuset */
+	char *source;			/* record, partition, cgroup_isolated */
+	struct nn_cpuset cpus;
+};
+
 /* Identifies the host a plan was made for; apply refuses another shape. */
 struct nn_plan_shape {
 	int ncpus;
@@ -134,6 +142,11 @@ struct nn_plan {
 	struct nn_cpuset housekeeping;	/* kept free of queue IRQs */
 	struct nn_cpuset isolated;	/* isolated CPUs left out (not named by --cpus):
 					 * no queue IRQ, XPS or housekeeping there */
+	struct nn_cpuset claimed;	/* run-time claims (nn_host_claimed_cpus) left out, --cpus or
+					 * not: no queue IRQ, XPS, NAPI thread or housekeeping there */
+	struct nn_plan_claim *claims;	/* who claims them, as discovered */
+	size_t nclaims;
+	int claim_spills;		/* NICs whose node the claims left without a CPU (spilled) */
 	struct nn_plan_nic *nics;	/* sorted by name */
 	size_t nnics;
 	struct nn_plan_irq *irqs;
@@ -162,7 +175,7 @@ int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, st
 void nn_plan_free(struct nn_plan *plan);
 void nn_plan_opts_free(struct nn_plan_opts *opts);
 
-/* {"plan":{"shape":{..},"housekeeping","isolated","irqs":[..],"xps":[..],"channels":[..],"napi_threads":[..],"rss":[..],"hugepages":[..],
+/* {"plan":{"shape":{..},"housekeeping","isolated","claimed","claims":[..],"claim_spills","irqs":[..],"xps":[..],"channels":[..],"napi_threads":[..],"rss":[..],"hugepages":[..],
  *  "irqbalance":{"running","action"},"warnings":[..]}} - stable keys. */
 struct json_object *nn_plan_to_json(const struct nn_plan *plan);
 /* Just its "shape" object (what an undo log keeps), without the whole plan. */

@@ -92,6 +92,22 @@ struct json_object *nn_plan_to_json(const struct nn_plan *plan)
 	CHK(add(p, "housekeeping", v));
 	NEW(v, cpus_json(&plan->isolated));
 	CHK(add(p, "isolated", v));
+	NEW(v, cpus_json(&plan->claimed));
+	CHK(add(p, "claimed", v));
+	NEW(a, json_object_new_array());
+	CHK(add(p, "claims", a));
+	for (i = 0; i < plan->nclaims; i++) {
+		const struct nn_plan_claim *c = &plan->claims[i];
+
+		NEW(o, json_object_new_object());
+		CHK(json_object_array_add(a, o));
+		CHK(add(o, "name", json_object_new_string(c->name)));
+		CHK(add(o, "owner", json_object_new_string(c->owner)));
+		CHK(add(o, "source", json_object_new_string(c->source)));
+		NEW(v, cpus_json(&c->cpus));
+		CHK(add(o, "cpus", v));
+	}
+	CHK(add(p, "claim_spills", json_object_new_int(plan->claim_spills)));
 
 	NEW(a, json_object_new_array());
 	CHK(add(p, "nics", a));
@@ -775,6 +791,41 @@ fail:
 	return ret;
 }
 
+static int read_claims(struct rd *r, struct json_object *p, struct nn_plan *plan)
+{
+	struct json_object *a, *o;
+	size_t n, i;
+	long long v;
+	int ret;
+
+	TRY(get_int(r, p, "plan", "claim_spills", true, 0, 1 << 20, &v));
+	plan->claim_spills = v < 0 ? 0 : (int)v;
+	TRY(get_array(r, p, "plan", "claims", true, &a, &n));
+	if (!n)
+		return 0;
+	plan->claims = calloc(n, sizeof(*plan->claims));
+	if (!plan->claims)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct nn_plan_claim *c = &plan->claims[plan->nclaims++];
+		char where[48];
+
+		snprintf(where, sizeof(where), "plan.claims[%zu]", i);
+		o = json_object_array_get_idx(a, i);
+		if (!o || !json_object_is_type(o, json_type_object)) {
+			ret = bad(r, "%s: expected an object", where);
+			goto fail;
+		}
+		TRY(get_str(r, o, where, "name", false, &c->name));
+		TRY(get_str(r, o, where, "owner", false, &c->owner));
+		TRY(get_str(r, o, where, "source", false, &c->source));
+		TRY(get_cpus(r, o, where, "cpus", false, &c->cpus));
+	}
+	return 0;
+fail:
+	return ret;
+}
+
 static int read_misc(struct rd *r, struct json_object *p, struct nn_plan *plan)
 {
 	struct json_object *o, *a, *v;
@@ -792,6 +843,9 @@ static int read_misc(struct rd *r, struct json_object *p, struct nn_plan *plan)
 	TRY(get_cpus(r, p, "plan", "housekeeping", true, &plan->housekeeping));
 	/* "isolated" came later: a plan without it left nothing out. */
 	TRY(get_cpus(r, p, "plan", "isolated", true, &plan->isolated));
+	/* "claimed", "claims" and "claim_spills" came later still. */
+	TRY(get_cpus(r, p, "plan", "claimed", true, &plan->claimed));
+	TRY(read_claims(r, p, plan));
 	TRY(member(r, p, "plan", "irqbalance", json_type_object, false, &o));
 	TRY(member(r, o, "plan.irqbalance", "running", json_type_boolean, false, &v));
 	plan->irqbalance.running = json_object_get_boolean(v);

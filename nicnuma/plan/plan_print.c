@@ -309,6 +309,13 @@ int nn_plan_print(struct nn_ctx *ctx, const struct nn_plan *p, const struct nn_h
 			nn_print_cpuset(o, PRINT_FP, NULL, "note: isolated CPUs %s left out (no queue IRQ, "
 					"XPS mask or housekeeping role; --cpus naming them uses them)\n",
 					&p->isolated);
+		for (size_t i = 0; i < p->nclaims; i++) {
+			char *cpus = nn_cpuset_format_list(&p->claims[i].cpus);
+
+			nn_printf(o, "note: claimed CPUs %s left out (%s %s, owner %s)\n", cpus ? cpus : "?",
+				  p->claims[i].source, p->claims[i].name, p->claims[i].owner);
+			free(cpus);
+		}
 		nn_printf(o, "\n");
 		print_nics(o, p);
 		print_irqs(o, p, h);

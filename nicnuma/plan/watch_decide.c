@@ -160,6 +160,15 @@ int nn_wd_event(struct nn_wd *wd, const struct nn_wev *ev, uint64_t now_ms)
 		snprintf(what, sizeof(what), "desired state reloaded");
 		rel = 1;
 		break;
+	case NN_WEV_CLAIM:
+		snprintf(what, sizeof(what), "claims changed%s%s", ev->ifname[0] ? ": " : "",
+			 ev->ifname);
+		if (!wd->urgent) {
+			wd->urgent = true;
+			wd->urgent_ms = now_ms;
+		}
+		rel = 1;
+		break;
 	}
 	if (rel <= 0)
 		return rel;
@@ -184,6 +193,8 @@ uint64_t nn_wd_deadline(const struct nn_wd *wd)
 
 	if (!wd->pending)
 		return 0;
+	if (wd->urgent)
+		return wd->urgent_ms ? wd->urgent_ms : 1;
 	t = wd->last_ms + wd->settle_ms;
 	cap = wd->first_ms + wd->max_wait_ms;
 	if (t > cap)
@@ -201,6 +212,7 @@ bool nn_wd_due(const struct nn_wd *wd, uint64_t now_ms)
 void nn_wd_ran(struct nn_wd *wd, uint64_t now_ms)
 {
 	wd->pending = false;
+	wd->urgent = false;
 	wd->npending = 0;
 	wd->ran = true;
 	wd->last_run_ms = now_ms;
@@ -213,4 +225,6 @@ void nn_wd_retry(struct nn_wd *wd, uint64_t now_ms)
 	wd->last_run_ms = now_ms;
 	wd->first_ms = now_ms;
 	wd->last_ms = now_ms;
+	if (wd->urgent)
+		wd->urgent_ms = now_ms + NN_WD_CLAIM_RETRY_MS;
 }

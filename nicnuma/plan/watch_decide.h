@@ -14,7 +14,12 @@
  *  - a storm never starves it: at most max_wait_ms after the FIRST pending
  *    event it runs anyway;
  *  - cap: two reconciles are at least min_gap_ms apart (default 1000: at
- *    most one apply per second whatever the event rate).
+ *    most one apply per second whatever the event rate);
+ *  - a claim (NN_WEV_CLAIM: a record added or removed, a cpuset partition
+ *    changed, a claim's owner gone) waits for neither: a workload that just
+ *    claimed CPUs pays for every millisecond NIC work stays there. It runs
+ *    at once (NN_WD_CLAIM_RETRY_MS later when the state lock was busy), and
+ *    takes whatever else is pending with it.
  */
 #ifndef NICNUMA_WATCH_DECIDE_H
 #define NICNUMA_WATCH_DECIDE_H
@@ -30,6 +35,7 @@ enum nn_wev_type {
 	NN_WEV_UEVENT,		/* kernel uevent: action/subsystem below */
 	NN_WEV_PERIODIC,	/* the --interval re-check */
 	NN_WEV_CONFIG,		/* SIGHUP: desired state re-read */
+	NN_WEV_CLAIM,		/* the claims changed: ifname holds a short description */
 };
 
 struct nn_wev {
@@ -44,6 +50,7 @@ struct nn_wev {
 
 #define NN_WD_MIN_GAP_MS 1000
 #define NN_WD_MAX_WAIT_MS 5000
+#define NN_WD_CLAIM_RETRY_MS 20
 
 struct nn_wd_link {
 	int ifindex;
@@ -62,6 +69,8 @@ struct nn_wd {
 	bool pending;
 	uint64_t first_ms, last_ms, last_run_ms;
 	bool ran;
+	bool urgent;			/* a claim is pending: due at urgent_ms */
+	uint64_t urgent_ms;
 	unsigned int npending;		/* relevant events coalesced into the next run */
 	char trigger[160];		/* the first of them, for the log line */
 	unsigned long events, relevant, runs;

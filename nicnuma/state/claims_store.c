@@ -314,6 +314,16 @@ static int open_dir(struct nn_ctx *ctx, bool create, char *why, size_t whylen)
 	return fd;
 }
 
+int nn_claim_store_open_dir(struct nn_ctx *ctx, bool create)
+{
+	char why[160];
+	int fd = open_dir(ctx, create, why, sizeof(why));
+
+	if (fd < 0)
+		nn_err(ctx, "refusing %s: %s", NN_CLAIMS_DIR, why);
+	return fd;
+}
+
 static int file_name(const char *name, char *buf, size_t size)
 {
 	if (!nn_claim_name_ok(name))

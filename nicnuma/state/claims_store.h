@@ -65,6 +65,9 @@ char *nn_claim_format(const struct nn_claim *c);
 int nn_claim_store_write(struct nn_ctx *ctx, const struct nn_claim *c);
 /* Removes NAME.json; -ENOENT (not printed) when there is none. */
 int nn_claim_store_remove(struct nn_ctx *ctx, const char *name);
+/* The records' directory (made 0700 when missing and @create), checked as
+ * the trust rule says: an O_DIRECTORY fd, or a negative errno (printed). */
+int nn_claim_store_open_dir(struct nn_ctx *ctx, bool create);
 /* Reads NAME.json, trust rule and validation; -ENOENT (not printed) when
  * there is none, -EPERM/-EINVAL with the reason in @why (not printed). */
 int nn_claim_store_read(struct nn_ctx *ctx, const char *name, struct nn_claim *c,

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* claim.c - claim, release and list run-time CPU claims (design in claim.h, docs/claims.md) */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nicnuma/act/claim.h"
+#include "nicnuma/act/desired_io.h"
+#include "nicnuma/act/watch.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/core/print.h"
+#include "nicnuma/discover/coexist.h"
+#include "nicnuma/discover/topo.h"
+#include "nicnuma/plan/desired.h"
+
+/* Only root may change what NIC work avoids. Under a fake root nothing
+ * live changes: a user's test tree is theirs (the store's trust rule then
+ * takes the euid as owner, as the undo log's does). */
+static int require_root(struct nn_ctx *ctx, const char *what)
+{
+	if (nn_root_is_live(&ctx->root) && geteuid() != 0) {
+		nn_err(ctx, "%s: only root may claim or release CPUs (euid %u)", what,
+		       (unsigned int)geteuid());
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* The flags the claimed set is read with: the desired state's
+ * claim_root_partitions. */
+static unsigned int read_flags(struct nn_ctx *ctx)
+{
+	struct nn_desired d;
+	unsigned int flags = 0;
+
+	if (!nn_desired_read(ctx, NULL, &d)) {
+		flags = d.claim_root_partitions ? NN_CLAIMS_ROOT_PARTITIONS : 0;
+		nn_desired_free(&d);
+	}
+	nn_warnings_clear(ctx);
+	return flags;
+}
+
+/* "claim: CPUs 7 are not online CPUs of this host" and its like. */
+static int say_cpus(struct nn_ctx *ctx, const char *before, const struct nn_cpuset *s,
+		    const char *after)
+{
+	char *list = nn_cpuset_format_list(s);
+
+	if (!list)
+		return -ENOMEM;
+	nn_err(ctx, "claim: %s%s%s", before, list, after);
+	free(list);
+	return -EINVAL;
+}
+
+/* Every CPU exists and is online, and the claims together leave NIC work a
+ * CPU. */
+static int check_cpus(struct nn_ctx *ctx, const struct nn_claim *c)
+{
+	struct nn_topo t;
+	struct nn_claims cl;
+	struct nn_cpuset bad = NN_CPUSET_INIT, all = NN_CPUSET_INIT;
+	int err;
+
+	memset(&t, 0, sizeof(t));
+	err = nn_topo_discover_basic(ctx, &t);
+	if (err) {
+		nn_err(ctx, "cannot read the host's CPUs: %s", strerror(-err));
+		return err;
+	}
+	err = nn_cpuset_copy(&bad, &c->cpus);
+	if (err)
+		goto out;
+	nn_cpuset_andnot(&bad, &t.online);
+	if (!nn_cpuset_empty(&bad)) {
+		err = say_cpus(ctx, "CPUs ", &bad, " are not online CPUs of this host");
+		goto out;
+	}
+	err = nn_claims_read(ctx, read_flags(ctx), &cl);
+	if (err)
+		goto out;
+	err = nn_cpuset_copy(&all, &cl.cpus);
+	nn_claims_free(&cl);
+	if (!err)
+		err = nn_cpuset_or(&all, &c->cpus);
+	if (err)
+		goto out;
+	if (nn_cpuset_subset(&t.online, &all)) {
+		err = say_cpus(ctx, "the claims would hold every online CPU (", &t.online,
+			       "): NIC work needs one");
+		goto out;
+	}
+out:
+	nn_cpuset_free(&bad);
+	nn_cpuset_free(&all);
+	nn_topo_free(&t);
+	return err;
+}
+
+/* Gets the placement re-applied: the running watcher sees the record
+ * (inotify) and re-applies at once; without one, the desired state's
+ * reconcile runs here, as `nicnuma watch --once` does, under the state
+ * lock and into the before-enable log. Not enabled: nothing to re-apply. */
+static void apply(struct nn_ctx *ctx, const char *what, unsigned int flags, struct nn_claim_result *res)
+{
+	struct nn_watch_opts wo = { .once = true, .trigger = what };
+	struct nn_desired d;
+	int holder = 0, err;
+
+	if (nn_watch_lock_held(ctx, &holder) > 0) {
+		res->watcher = true;
+		res->applied = NN_CLAIM_BY_WATCHER;
+		return;
+	}
+	if (flags & NN_CLAIM_NO_APPLY)
+		return;
+	err = nn_desired_read(ctx, NULL, &d);
+	if (err) {
+		if (err == -ENOENT)
+			nn_note(ctx, NULL, "nicnuma is not enabled and no watcher runs: %s is recorded; "
+				"apply, plan and check take it from now on", what);
+		return;
+	}
+	nn_desired_free(&d);
+	err = nn_watch_run(ctx, &wo);
+	if (err == -EBUSY) {
+		res->watcher = true;
+		res->applied = NN_CLAIM_BY_WATCHER;
+		return;
+	}
+	res->applied = err < 0 ? NN_CLAIM_NOT_APPLIED : NN_CLAIM_BY_SELF;
+	res->apply_rc = err;
+}
+
+int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *in, unsigned int flags,
+		 struct nn_claim_result *res)
+{
+	struct nn_claim c, old;
+	char why[160], what[NN_CLAIM_NAME_MAX + 16];
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	err = require_root(ctx, "claim");
+	if (err)
+		return err;
+	err = nn_claim_copy(&c, in);
+	if (err)
+		return err;
+	if (!c.owner && !(c.owner = strdup("claim"))) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (!c.created)
+		c.created = (long long)time(NULL);
+	if (c.pid >= 0 && !c.pid_start) {
+		err = nn_claim_pid_start(ctx, c.pid, &c.pid_start);
+		if (err) {
+			nn_err(ctx, "claim: pid %d: %s", c.pid,
+			       err == -ESRCH ? "no such process" : strerror(-err));
+			goto out;
+		}
+	}
+	err = nn_claim_validate(&c, why, sizeof(why));
+	if (err) {
+		nn_err(ctx, "claim: %s", why);
+		goto out;
+	}
+	if (strcmp(c.owner, "claim") && strcmp(c.owner, "hook")) {
+		nn_err(ctx, "claim: owner '%s': a record is a claim's or a hook's", c.owner);
+		err = -EINVAL;
+		goto out;
+	}
+	err = check_cpus(ctx, &c);
+	if (err)
+		goto out;
+	err = nn_claim_store_read(ctx, c.name, &old, why, sizeof(why));
+	if (!err) {
+		char sw[128];
+		bool alive = nn_claim_owner_alive(ctx, &old, sw, sizeof(sw));
+
+		nn_claim_free(&old);
+		if (alive && !(flags & NN_CLAIM_REPLACE)) {
+			nn_err(ctx, "claim: %s exists; release it first", c.name);
+			err = -EEXIST;
+			goto out;
+		}
+	} else if (err != -ENOENT) {
+		/* A forged or broken record under this name: never trusted, and
+		 * not silently replaced either - root must look at it. */
+		nn_err(ctx, "claim: %s/%s.json refused: %s", NN_CLAIMS_DIR, c.name, why);
+		goto out;
+	}
+	if (flags & NN_CLAIM_DRY_RUN) {
+		err = 0;
+		goto out;
+	}
+	err = nn_claim_store_write(ctx, &c);
+	if (err)
+		goto out;
+	res->recorded = true;
+	snprintf(what, sizeof(what), "claim %s", c.name);
+	apply(ctx, what, flags, res);
+out:
+	nn_claim_free(&c);
+	return err;
+}
+
+int nn_claim_release(struct nn_ctx *ctx, const char *name, unsigned int flags,
+		     struct nn_claim_result *res)
+{
+	struct nn_claim old;
+	char why[160], what[NN_CLAIM_NAME_MAX + 16];
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	err = require_root(ctx, "release");
+	if (err)
+		return err;
+	if (name && name[0] == '/') {
+		nn_err(ctx, "release: %s is a cgroup partition: it ends when the partition does", name);
+		return -EINVAL;
+	}
+	if (!nn_claim_name_ok(name)) {
+		nn_err(ctx, "release: bad claim name '%s'", name ? name : "");
+		return -EINVAL;
+	}
+	err = nn_claim_store_read(ctx, name, &old, why, sizeof(why));
+	if (err == -ENOENT) {
+		nn_err(ctx, "release: no claim %s", name);
+		return err;
+	}
+	/* A refused record is still removed: release is how root clears it. */
+	if (err)
+		nn_warn(ctx, NN_CLAIMS_DIR, "%s.json was refused (%s): removed", name, why);
+	nn_claim_free(&old);
+	res->existed = true;
+	if (flags & NN_CLAIM_DRY_RUN)
+		return 0;
+	err = nn_claim_store_remove(ctx, name);
+	if (err) {
+		if (err == -ENOENT)
+			nn_err(ctx, "release: no claim %s", name);
+		return err;
+	}
+	res->recorded = true;
+	snprintf(what, sizeof(what), "release %s", name);
+	apply(ctx, what, flags, res);
+	return 0;
+}
+
+int nn_claims_list(struct nn_ctx *ctx, struct nn_claims *out)
+{
+	unsigned int flags = read_flags(ctx);
+
+	if (geteuid() == 0)
+		flags |= NN_CLAIMS_PRUNE;
+	return nn_claims_read(ctx, flags, out);
+}
+
+void nn_claims_print(struct nn_ctx *ctx, const struct nn_claims *cl)
+{
+	struct nn_out *o = &ctx->out;
+	size_t i;
+
+	nn_open_object(o, "claims");
+	nn_print_cpuset(o, PRINT_JSON, "claimed", NULL, &cl->cpus);
+	if (nn_cpuset_empty(&cl->cpus))
+		nn_printf(o, "claimed CPUs: none\n");
+	else
+		nn_print_cpuset(o, PRINT_FP, NULL, "claimed CPUs: %s\n", &cl->cpus);
+	nn_open_object(o, "cgroup");
+	if (cl->cgroup_mount)
+		nn_print_string(o, PRINT_ANY, "mount", "cgroup v2: %s", cl->cgroup_mount);
+	else
+		nn_print_null(o, PRINT_ANY, "mount", "cgroup v2: %s");
+	nn_print_bool(o, PRINT_ANY, "cpuset", ", cpuset controller: %s\n", cl->cpuset_ctrl);
+	if (cl->cgroup_note)
+		nn_print_string(o, PRINT_ANY, "note", "note: %s: no cpuset partition claims\n",
+				cl->cgroup_note);
+	else
+		nn_print_null(o, PRINT_JSON, "note", NULL);
+	nn_print_uint(o, PRINT_JSON, "invalid_partitions", NULL, cl->ninvalid);
+	nn_close_object(o);
+	if (cl->n)
+		nn_printf(o, "%-24s %-15s %-6s %-12s %-6s %-8s %s\n", "NAME", "SOURCE", "OWNER", "CPUS",
+			  "STATE", "PID", "REASON");
+	nn_open_array(o, "items");
+	for (i = 0; i < cl->n; i++) {
+		const struct nn_claim_item *it = &cl->items[i];
+		const struct nn_claim *c = &it->c;
+
+		nn_open_object(o, NULL);
+		nn_print_string(o, PRINT_ANY, "name", "%-24s", c->name);
+		nn_print_string(o, PRINT_ANY, "source", " %-15s", nn_claim_source_name(it->source));
+		nn_print_string(o, PRINT_ANY, "owner", " %-6s", c->owner);
+		nn_print_cpuset(o, PRINT_ANY, "cpus", " %-12s", &c->cpus);
+		nn_print_bool(o, PRINT_JSON, "live", NULL, it->live);
+		nn_print_string(o, PRINT_FP, NULL, " %-6s", it->live ? "live" : "stale");
+		if (it->stale)
+			nn_print_string(o, PRINT_JSON, "stale_reason", NULL, it->stale);
+		else
+			nn_print_null(o, PRINT_JSON, "stale_reason", NULL);
+		nn_print_opt_int(o, PRINT_ANY, "pid", " %-8lld", c->pid, "-");
+		if (c->container_id)
+			nn_print_string(o, PRINT_JSON, "container_id", NULL, c->container_id);
+		else
+			nn_print_null(o, PRINT_JSON, "container_id", NULL);
+		if (c->reason)
+			nn_print_string(o, PRINT_ANY, "reason", " %s", c->reason);
+		else
+			nn_print_null(o, PRINT_JSON, "reason", NULL);
+		if (c->created)
+			nn_print_int(o, PRINT_JSON, "created", NULL, c->created);
+		else
+			nn_print_null(o, PRINT_JSON, "created", NULL);
+		if (it->stale)
+			nn_print_string(o, PRINT_FP, NULL, " (%s)", it->stale);
+		nn_printf(o, "\n");
+		nn_close_object(o);
+	}
+	nn_close_array(o);
+	if (!cl->n)
+		nn_printf(o, "no claims\n");
+	nn_close_object(o);
+}
