@@ -225,11 +225,19 @@ static void child_run(struct hook *h, int resfd)
 		c.container_id = h->st.id;
 		r.rc = nn_claim_add(h->ctx, &c, NN_CLAIM_REPLACE | NN_CLAIM_QUIET, &r.res);
 	} else {
-		r.rc = nn_claim_release(h->ctx, h->name, NN_CLAIM_QUIET, &r.res);
+		char why[160];
+
+		/* no record: nothing to say (an unannotated container's poststop) */
+		r.rc = nn_claim_store_read(h->ctx, h->name, &c, why, sizeof(why));
+		if (!r.rc || r.rc != -ENOENT)
+			r.rc = nn_claim_release(h->ctx, h->name, NN_CLAIM_QUIET, &r.res);
+		nn_claim_free(&c);
 	}
 	for (i = 0; i < h->ctx->nwarns; i++)
 		nn_err(h->ctx, "warning: %s%s%s", h->ctx->warns[i].file ? h->ctx->warns[i].file : "",
 		       h->ctx->warns[i].file ? ": " : "", h->ctx->warns[i].msg);
+	for (i = 0; i < h->ctx->nnotes; i++)
+		nn_err(h->ctx, "note: %s", h->ctx->notes[i].msg);
 	if (write(resfd, &r, sizeof(r)) != (ssize_t)sizeof(r))
 		_exit(1);
 	_exit(0);

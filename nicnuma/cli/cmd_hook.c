@@ -97,6 +97,7 @@ int nn_cmd_hook(struct nn_ctx *ctx, int argc, char **argv)
 		return NN_EXIT_OK;
 	nn_open_object(&ctx->out, NULL);
 	nn_hook_run(ctx, &o);
+	nn_print_warnings(ctx);
 	nn_close_object(&ctx->out);
 	return NN_EXIT_OK;
 }

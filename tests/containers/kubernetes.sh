@@ -19,7 +19,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 ds=$oci_top/contrib/kubernetes/nicnuma-daemonset.yaml
-if ! command -v kubectl >/dev/null && [ "$(id -u)" -eq 0 ]; then oci_packages; fi
+if ! command -v kubectl >/dev/null && [ "$(id -u)" -eq 0 ]; then
+	# shellcheck source=../../scripts/lib.sh
+	. "$oci_top/scripts/lib.sh"
+	(nn_install "${NN_KUBECTL_PACKAGES[@]}")
+fi
 command -v kubectl >/dev/null || { echo "skip: kubectl is not installed (kubernetes-client)"; exit 77; }
 python3 -c 'import yaml' 2>/dev/null || { echo "skip: python3-yaml is not installed"; exit 77; }
 fails=0

@@ -92,3 +92,20 @@ oci_list_has() {
 	done
 	return 1
 }
+
+# oci_conf NICNUMA: the watcher's desired state for eth0 (by its PCI address).
+oci_conf() {
+	local pci
+	pci=$("$1" nics --json 2>/dev/null | jq -r '.nics[] | select(.name == "eth0") | .pci // empty')
+	[ -n "$pci" ] || return 1
+	printf '[nicnuma]\nnic = %s eth0\npolicy = local\nirqbalance = leave\ninterval = 1\n' "$pci"
+}
+
+# oci_rollback NICNUMA STATE_DIR: every snapshot the watchers of a test took,
+# newest first (each rollback marks one; the next walks back further).
+oci_rollback() {
+	local _
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		"$1" rollback --state-dir "$2" >/dev/null 2>&1 || break
+	done
+}

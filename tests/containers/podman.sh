@@ -50,6 +50,7 @@ cleanup() {
 	[ -z "$watcher" ] || kill -9 "$watcher" 2>/dev/null
 	pm rm -a -f >/dev/null 2>&1
 	for i in "${cids[@]}"; do rm -f "/run/nicnuma/claims/oci-$i.json"; done
+	oci_rollback "$nn" "$state"
 	for i in "${irqs[@]}"; do echo "${orig[$i]}" >"/proc/irq/$i/smp_affinity_list" 2>/dev/null; done
 	# podman's overlay/shm mounts below the private root
 	grep -o "${run}[^ ]*" /proc/mounts | sort -r | while read -r m; do umount -l "$m" 2>/dev/null; done
@@ -85,7 +86,7 @@ if ! pmrun nnt-probe >"$run/out" 2>&1 </dev/null; then
 fi
 pm rm -f nnt-probe >/dev/null 2>&1
 
-printf '[nicnuma]\nnic = - eth0\npolicy = local\nirqbalance = leave\ninterval = 1\n' >"$run/conf"
+oci_conf "$nn" >"$run/conf" || { echo "skip: eth0 has no PCI address here"; exit 77; }
 "$nn" watch --config "$run/conf" --state-dir "$state" --settle 10 >>"$run/watch.log" 2>&1 &
 watcher=$!
 sleep 1.5

@@ -57,6 +57,7 @@ cleanup() {
 	[ -z "$watcher" ] || kill -9 "$watcher" 2>/dev/null
 	for id in $(rr list -q 2>/dev/null); do rr delete -f "$id" >/dev/null 2>&1; done
 	rm -f /run/nicnuma/claims/oci-nnt-* 2>/dev/null
+	oci_rollback "$nn" "$state"
 	for i in "${irqs[@]}"; do echo "${orig[$i]}" >"/proc/irq/$i/smp_affinity_list" 2>/dev/null; done
 	rm -rf "$run"
 }
@@ -80,7 +81,7 @@ off_cpu() { [ -z "$(oci_irqs_on "$cpu" "${irqs[@]}")" ] && [ -z "$(oci_napi_on "
 at_base() { [ "$(oci_affinities "${irqs[@]}")" = "$base" ]; }
 has_record() { [ -e "/run/nicnuma/claims/oci-$1.json" ]; }
 
-printf '[nicnuma]\nnic = - eth0\npolicy = local\nirqbalance = leave\ninterval = 1\n' >"$run/conf"
+oci_conf "$nn" >"$run/conf" || { echo "skip: eth0 has no PCI address here"; exit 77; }
 mkdir -p "$state" "$rroot"
 oci_rootfs "$run/b" || { echo "FAIL cannot build the rootfs"; exit 1; }
 oci_bundle "$run/b" "$nn" "$state" "$cpu" '{"nicnuma.io/claim":"true"}' \
@@ -120,15 +121,17 @@ done
 [ "$bad" -eq 0 ] && pass "$serial containers in a row: IRQs off CPU $cpu after each start (mean $((t_claim / serial)) ms from runc run), back after each delete (mean $((t_back / serial)) ms)"
 
 # 3. at once
-for n in $(seq 1 "$parallel"); do rr run -d --bundle "$run/b" "nnt-p$n" >"$run/out.p$n" 2>&1 </dev/null & done
-wait
+pids=()
+for n in $(seq 1 "$parallel"); do rr run -d --bundle "$run/b" "nnt-p$n" >"$run/out.p$n" 2>&1 </dev/null & pids+=($!); done
+wait "${pids[@]}"
 up=$(rr list -q | grep -c '^nnt-p')
 recs=$(find /run/nicnuma/claims -name 'oci-nnt-p*.json' 2>/dev/null | wc -l)
 wait_for off_cpu 2000 && [ "$up" -eq "$parallel" ] && [ "$recs" -eq "$parallel" ] \
 	&& pass "$parallel at once: all running, $recs claims, IRQs off CPU $cpu" \
 	|| fail "$parallel at once: $up running, $recs claims, on CPU $cpu: $(oci_irqs_on "$cpu" "${irqs[@]}")"
-for n in $(seq 1 "$parallel"); do rr delete -f "nnt-p$n" >/dev/null 2>&1 & done
-wait
+pids=()
+for n in $(seq 1 "$parallel"); do rr delete -f "nnt-p$n" >/dev/null 2>&1 & pids+=($!); done
+wait "${pids[@]}"
 recs=$(find /run/nicnuma/claims -name 'oci-nnt-p*.json' 2>/dev/null | wc -l)
 wait_for at_base 3000 && [ "$recs" -eq 0 ] && pass "$parallel deleted at once: no claim left, IRQs back ($base)" \
 	|| fail "$parallel deleted: $recs claims left, $(oci_affinities "${irqs[@]}") (baseline $base)"
