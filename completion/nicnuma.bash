@@ -36,13 +36,16 @@ _nicnuma_opts() {
 		--nics --no-start --no-xps --policy --reserve --settle --state-dir ;;
 	disable) echo --help --keep-config --state-dir ;;
 	status) echo --help --state-dir ;;
+	claim) echo --cpus --dry-run --help --name --pid --reason --state-dir ;;
+	release) echo --dry-run --help --state-dir ;;
+	claims) echo --help ;;
 	watch) echo --coexist --config --count --events --exec --help --interval --once --print-unit \
 		--settle --state-dir --timeout ;;
 	esac
 }
 
 _nicnuma_commands="topo nics plan apply check rollback script hugepages bench layout observe
-metrics report enable disable status watch"
+metrics report enable disable status watch claim release claims"
 
 # Page sizes as nicnuma takes them: hugepages-2048kB -> 2M, -1048576kB -> 1G.
 _nicnuma_sizes() {
@@ -118,7 +121,7 @@ _nicnuma() {
 		return ;;
 	--cpus | --reserve | --pid | --watch | --count | --threshold | --min-memory | --mem | \
 	--duration | --repeat | --rate | --pci | --service | --exec | --interval | --settle | \
-	--file-prefix | --vdev-node | --max-remote | --title | --traffic)
+	--file-prefix | --vdev-node | --max-remote | --title | --traffic | --name | --reason)
 		return ;;
 	--timeout)	# check --dpdk: seconds for the whole exchange, 10 by default
 		if [ "$cmd" = check ]; then COMPREPLY=($(compgen -W "10" -- "$cur")); fi
@@ -140,6 +143,11 @@ _nicnuma() {
 	case $cmd in
 	hugepages) [ -z "$sub" ] && COMPREPLY=($(compgen -W "show reserve release" -- "$cur")) ;;
 	bench) [ -z "$sub" ] && COMPREPLY=($(compgen -W "mismatch" -- "$cur")) ;;
+	release)
+		# claim names: the records root can read (0700 directory)
+		local f names=()
+		for f in "$root"/run/nicnuma/claims/*.json; do [ -f "$f" ] && { f=${f##*/}; names+=("${f%.json}"); }; done
+		COMPREPLY=($(compgen -W "${names[*]}" -- "$cur")) ;;
 	nics | observe) COMPREPLY=($(compgen -W "$(_nicnuma_nics "$root")" -- "$cur")) ;;
 	rollback)
 		# snapshots by file name in the state directory (root-only: 0700)

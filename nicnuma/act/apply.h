@@ -120,6 +120,7 @@ struct nn_check_report {
 	bool irqb_drift;
 	bool irqb_left;		/* runs unfenced, and the plan leaves it alone: not drift */
 	size_t ndrift;
+	size_t on_claimed;	/* IRQs whose current CPUs touch the plan's claimed CPUs (drift) */
 };
 
 int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check_report *rep);

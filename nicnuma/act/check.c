@@ -35,6 +35,19 @@ static bool banned_by_args(const struct nn_irqb_proc *p, const struct nn_plan *p
 	return plan->nirqs > 0;
 }
 
+/* Whether an affinity list read from the host touches the plan's claimed CPUs. */
+static bool on_claimed(const struct nn_plan *plan, const char *list)
+{
+	struct nn_cpuset cur = NN_CPUSET_INIT;
+	bool hit;
+
+	if (nn_cpuset_empty(&plan->claimed) || nn_cpuset_parse_list(list, &cur))
+		return false;
+	hit = nn_cpuset_intersects(&cur, &plan->claimed);
+	nn_cpuset_free(&cur);
+	return hit;
+}
+
 int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check_report *rep)
 {
 	struct nn_cpuset online = NN_CPUSET_INIT;
@@ -63,6 +76,15 @@ int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check
 		    nn_irq_managed_debugfs(&ctx->root, v->irq) == 1) {
 			v->status = NN_VAL_MANAGED;
 			snprintf(v->note, sizeof(v->note), "managed, left to the kernel");
+		}
+		/* A queue IRQ on a claimed CPU is drift even where a plan (an
+		 * older --plan FILE) put it there: a claim outranks a plan. */
+		if (v->kind == NN_VAL_IRQ && v->before && on_claimed(plan, v->before)) {
+			rep->on_claimed++;
+			if (v->status != NN_VAL_MANAGED) {
+				v->status = NN_VAL_DRIFT;
+				snprintf(v->note, sizeof(v->note), "on claimed CPUs");
+			}
 		}
 		if (v->status == NN_VAL_DRIFT)
 			rep->ndrift++;

@@ -121,8 +121,8 @@ static void apply(struct nn_ctx *ctx, const char *what, unsigned int flags, stru
 	err = nn_desired_read(ctx, NULL, &d);
 	if (err) {
 		if (err == -ENOENT)
-			nn_note(ctx, NULL, "nicnuma is not enabled and no watcher runs: %s is recorded; "
-				"apply, plan and check take it from now on", what);
+			nn_note(ctx, NULL, "%s: nicnuma is not enabled and no watcher runs: nothing "
+				"re-applied now (plan, apply and check take the claims from now on)", what);
 		return;
 	}
 	nn_desired_free(&d);

@@ -121,3 +121,10 @@ bool nn_desired_watcher_keeps(struct nn_ctx *ctx, const struct nn_host *host, co
 	nn_desired_free(&d);
 	return keeps;
 }
+
+int nn_desired_claims(struct nn_ctx *ctx, const struct nn_desired *d, struct nn_host *host)
+{
+	if (!d->claim_root_partitions)
+		return 0;
+	return nn_host_claims_read(ctx, host, NN_CLAIMS_ROOT_PARTITIONS);
+}

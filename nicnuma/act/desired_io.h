@@ -12,6 +12,10 @@
 int nn_desired_read(struct nn_ctx *ctx, const char *path, struct nn_desired *d);
 int nn_desired_write(struct nn_ctx *ctx, const char *path, const struct nn_desired *d);
 int nn_desired_remove(struct nn_ctx *ctx, const char *path);
+/* The claims as the desired state asks them read (claim_root_partitions:
+ * root partitions claim too) into @host->claims, before its plan is made,
+ * so status, metrics and the watcher plan the same claims. 0 or -ENOMEM. */
+int nn_desired_claims(struct nn_ctx *ctx, const struct nn_desired *d, struct nn_host *host);
 /* Whether a running watcher keeps every value of @plan (nn_desired_keeps):
  * the desired state it reads, planned for @host as the watcher plans it.
  * False when no watcher holds the lock, and when the desired state cannot be

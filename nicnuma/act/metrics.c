@@ -182,6 +182,30 @@ static bool drift_total(const struct nn_metrics *m, const void *it, double *v)
 	return m->checked;
 }
 
+static bool claims_count(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)m->claims;
+	return true;
+}
+
+static bool claimed_cpus(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)m->claimed_cpus;
+	return true;
+}
+
+static bool claim_spills(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)m->claim_spills;
+	return m->checked;
+}
+
+static bool irqs_on_claimed(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)m->on_claimed;
+	return m->checked;
+}
+
 static bool watch_running(const struct nn_metrics *m, const void *it, double *v)
 {
 	*v = m->watch.running;
@@ -349,6 +373,15 @@ static const struct mfamily families[] = {
 	  "1 when the running irqbalance uses nicnuma's ban policy script", irqb_fenced },
 	{ "nicnuma_drift_values", "gauge", M_HOST,
 	  "Values that differ from the plan, an unfenced irqbalance included", drift_total },
+	{ "nicnuma_claims", "gauge", M_HOST,
+	  "Run-time CPU claims now (claim records and cpuset partitions, docs/claims.md)", claims_count },
+	{ "nicnuma_claimed_cpus", "gauge", M_HOST,
+	  "CPUs no NIC work may use now because a workload claimed them", claimed_cpus },
+	{ "nicnuma_claim_spills", "gauge", M_HOST,
+	  "NICs whose node the claims left without a CPU for NIC work (spilled by distance)",
+	  claim_spills },
+	{ "nicnuma_irqs_on_claimed_cpus", "gauge", M_HOST,
+	  "Planned NIC IRQs whose CPUs now touch a claimed CPU (drift)", irqs_on_claimed },
 	{ "nicnuma_watch_running", "gauge", M_HOST,
 	  "1 when nicnuma watch runs (it holds /run/nicnuma/watch.lock)", watch_running },
 	{ "nicnuma_watch_last_apply_timestamp_seconds", "gauge", M_HOST,
@@ -672,12 +705,17 @@ int nn_metrics_collect(struct nn_ctx *ctx, const struct nn_host *host, const str
 		n++;
 	}
 	m->nnics = n;
+	for (size_t i = 0; i < host->claims.n; i++)
+		m->claims += host->claims.items[i].live;
+	m->claimed_cpus = (long)nn_cpuset_count(nn_host_claimed_cpus(host));
 	if (plan) {
 		rep.irqb.pid = -1;
 		err = nn_check_run(ctx, plan, &rep);
 		if (err < 0)
 			goto fail;
 		count_check(m, &rep);
+		m->claim_spills = plan->claim_spills;
+		m->on_claimed = (long)rep.on_claimed;
 		m->checked = true;
 		m->plan_source = source;
 	}
@@ -702,7 +740,7 @@ int nn_metrics_write_file(const char *path, const char *text, size_t len)
 	return nn_write_atomic_path(path, text, len, 0644);
 }
 
-int nn_metrics_desired_plan(struct nn_ctx *ctx, const struct nn_host *host, struct nn_plan *plan,
+int nn_metrics_desired_plan(struct nn_ctx *ctx, struct nn_host *host, struct nn_plan *plan,
 			    struct nn_metrics *m)
 {
 	struct nn_desired d;
@@ -717,7 +755,9 @@ int nn_metrics_desired_plan(struct nn_ctx *ctx, const struct nn_host *host, stru
 	}
 	if (err)
 		return err;
-	err = nn_desired_make_plan(&d, host, plan, &missing, &nmissing);
+	err = nn_desired_claims(ctx, &d, host);
+	if (!err)
+		err = nn_desired_make_plan(&d, host, plan, &missing, &nmissing);
 	if (!err || err == -ENOENT) {
 		m->has_desired = true;
 		m->desired_nics = (long)d.nnics;

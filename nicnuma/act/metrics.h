@@ -64,6 +64,11 @@ struct nn_metrics {
 	bool irqb_running;
 	bool irqb_fenced;
 	struct nn_metrics_watch watch;
+	/* Run-time claims (discover/claims.h): live claims and their CPUs from
+	 * the host; the plan's claim spills and the IRQs on claimed CPUs from
+	 * the check (no samples without one). */
+	long claims, claimed_cpus;
+	long claim_spills, on_claimed;
 	/* The desired state's NICs and how many the host has (the caller
 	 * sets these after nn_metrics_collect(): no samples unless has_desired). */
 	bool has_desired;
@@ -86,7 +91,7 @@ const char *nn_metrics_plan_source_name(enum nn_metrics_plan_source s);
 /* The desired state's plan (source "desired"): 0, 1 when there is none to
  * check (a warning), or -errno (printed). @m gets the desired NICs and how
  * many are present. */
-int nn_metrics_desired_plan(struct nn_ctx *ctx, const struct nn_host *host, struct nn_plan *plan,
+int nn_metrics_desired_plan(struct nn_ctx *ctx, struct nn_host *host, struct nn_plan *plan,
 			    struct nn_metrics *m);
 void nn_metrics_free(struct nn_metrics *m);
 

@@ -220,6 +220,10 @@ void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep)
 		  ", left alone as planned (irqbalance ignore/leave): it may move the planned IRQs" : "");
 	nn_close_object(o);
 	nn_print_uint(o, PRINT_JSON, "drift_count", NULL, rep->ndrift);
+	nn_print_uint(o, PRINT_JSON, "on_claimed", NULL, rep->on_claimed);
+	if (rep->on_claimed)
+		nn_print_uint(o, PRINT_FP, NULL, "%llu IRQs sit on claimed CPUs (see nicnuma claims)\n",
+			      rep->on_claimed);
 	nn_printf(o, "%zu values checked, %zu drifted%s\n", rep->nvals,
 		  rep->ndrift - (rep->irqb_drift ? 1 : 0),
 		  rep->ndrift ? "" : ": aligned with the plan");

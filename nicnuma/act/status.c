@@ -10,6 +10,7 @@
 #include "nicnuma/act/persist.h"
 #include "nicnuma/act/status.h"
 #include "nicnuma/core/print.h"
+#include "nicnuma/discover/claims.h"
 #include "nicnuma/discover/coexist.h"
 
 int nn_status_desired(struct nn_ctx *ctx)
@@ -33,6 +34,8 @@ int nn_status_desired(struct nn_ctx *ctx)
 		return -2;
 	nn_open_array(&ctx->out, "drift");
 	err = nn_host_discover_flags(ctx, &host, NN_NICS_NO_EFFECTIVE);
+	if (!err)
+		err = nn_desired_claims(ctx, &d, &host);
 	if (!err)
 		err = nn_desired_make_plan(&d, &host, &plan, &missing, &nmissing);
 	for (i = 0; i < nmissing; i++)
@@ -65,6 +68,13 @@ int nn_status_desired(struct nn_ctx *ctx)
 		nn_note(ctx, NULL, "irqbalance runs, left alone (irqbalance = leave): not drift");
 	if (ret >= 0)
 		nn_print_bool(&ctx->out, PRINT_ANY, "matches_desired", "matches desired: %s\n", ret == 1);
+	if (ret >= 0 && plan.claim_spills)
+		nn_print_int(&ctx->out, PRINT_ANY, "claim_spills", "claim spills: %lld NICs (claims "
+			     "left their node no CPU: see nicnuma plan)\n", plan.claim_spills);
+	else if (ret >= 0)
+		nn_print_int(&ctx->out, PRINT_JSON, "claim_spills", NULL, 0);
+	else
+		nn_print_null(&ctx->out, PRINT_JSON, "claim_spills", NULL);
 	nn_check_report_free(&rep);
 	nn_plan_free(&plan);
 	free(missing);
@@ -127,4 +137,41 @@ int nn_status_watcher(struct nn_ctx *ctx)
 	nn_close_object(&ctx->out);
 	nn_watch_state_free(&st);
 	return 1;
+}
+
+void nn_status_claims(struct nn_ctx *ctx)
+{
+	struct nn_out *o = &ctx->out;
+	struct nn_claims cl;
+	size_t i, live = 0;
+
+	/* Read only: pruning is for the watcher and `claims` as root. */
+	if (nn_claims_read(ctx, 0, &cl)) {
+		nn_print_null(o, PRINT_ANY, "claims", "claims: %s (unreadable)\n");
+		return;
+	}
+	for (i = 0; i < cl.n; i++)
+		live += cl.items[i].live;
+	nn_open_object(o, "claims");
+	nn_print_uint(o, PRINT_ANY, "count", "claims: %llu", live);
+	nn_print_cpuset(o, PRINT_JSON, "claimed", NULL, &cl.cpus);
+	if (live)
+		nn_print_cpuset(o, PRINT_FP, NULL, " (CPUs %s)", &cl.cpus);
+	nn_printf(o, "\n");
+	nn_open_array(o, "items");
+	for (i = 0; i < cl.n; i++) {
+		const struct nn_claim_item *it = &cl.items[i];
+
+		if (!it->live)
+			continue;
+		nn_open_object(o, NULL);
+		nn_print_string(o, PRINT_ANY, "name", "  claim %s", it->c.name);
+		nn_print_string(o, PRINT_ANY, "source", " (%s", nn_claim_source_name(it->source));
+		nn_print_string(o, PRINT_ANY, "owner", ", owner %s)", it->c.owner);
+		nn_print_cpuset(o, PRINT_ANY, "cpus", ": CPUs %s\n", &it->c.cpus);
+		nn_close_object(o);
+	}
+	nn_close_array(o);
+	nn_close_object(o);
+	nn_claims_free(&cl);
 }

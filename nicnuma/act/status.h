@@ -13,7 +13,12 @@ int nn_status_service(struct nn_ctx *ctx);
 int nn_status_watcher(struct nn_ctx *ctx);
 /* The host against the desired state, each drift and note listed: 1
  * matches, 0 drift, -1 no desired state, < -1 error (message printed).
- * JSON "drift", "notes", "matches_desired". */
+ * JSON "drift", "notes", "matches_desired", "claim_spills" (NICs whose node
+ * the claims left no CPU, null without a plan). */
 int nn_status_desired(struct nn_ctx *ctx);
+/* The CPU claims now (discover/claims.h): how many, their CPUs, each with
+ * its owner. JSON "claims" {"claimed", "count", "items":[{name, source,
+ * owner, cpus}]}. Stale records are not claims: not listed here. */
+void nn_status_claims(struct nn_ctx *ctx);
 
 #endif

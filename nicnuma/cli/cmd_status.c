@@ -22,8 +22,9 @@ const struct nn_cmd_desc nn_desc_status = {
 "Is the placement kept? Reports whether 'nicnuma enable' ran, the\n"
 "nicnuma-watch service (systemctl show; null without systemd or under\n"
 "--root), the watcher (its lock and /run/nicnuma/watch.json: pid, started,\n"
-"last action, counters) and whether the host matches the desired state now\n"
-"(the check of 'nicnuma check' on a plan made from /etc/nicnuma/nicnuma.conf).\n",
+"last action, counters), whether the host matches the desired state now\n"
+"(the check of 'nicnuma check' on a plan made from /etc/nicnuma/nicnuma.conf),\n"
+"and the CPU claims now with their owners (see 'nicnuma claims').\n",
 	.opts = opts,
 	.outro =
 "--json keys: enabled (bool), service {active, main_pid, unit} or null,\n"
@@ -31,7 +32,9 @@ const struct nn_cmd_desc nn_desc_status = {
 "null, counters {events, relevant, applies, values_written}} or null,\n"
 "matches_desired (bool, null when there is no desired state), drift\n"
 "[\"irq 41 (eth1): 0-1, want 2\", ..], notes [..] (a running irqbalance with\n"
-"irqbalance = leave: not drift), warnings [..].\n"
+"irqbalance = leave: not drift), warnings [..], claim_spills (NICs whose node\n"
+"the claims left no CPU; null without a desired state), claims {count,\n"
+"claimed, items [{name, source, owner, cpus}]} (docs/claims.md).\n"
 "\n"
 "Exit status: 0 enabled, running and matching; 1 otherwise; 2 error.\n",
 };
@@ -60,6 +63,7 @@ int nn_cmd_status(struct nn_ctx *ctx, int argc, char **argv)
 	svc = nn_status_service(ctx);
 	wat = nn_status_watcher(ctx);
 	match = nn_status_desired(ctx);
+	nn_status_claims(ctx);
 	nn_print_warnings(ctx);
 	nn_close_object(&ctx->out);
 	enabled = en.enabled;

@@ -69,7 +69,9 @@ static int host_discover(struct nn_ctx *ctx, struct nn_host *host, bool cpu_deta
 	err = nn_host_find_irqbalance(ctx, &host->irqbalance);
 	if (err)
 		goto fail;
-	err = nn_claims_read(ctx, 0, &host->claims);
+	/* The claims are a planner input: a report of the NICs alone
+	 * (cpu_detail false) neither needs nor warns about them. */
+	err = cpu_detail ? nn_claims_read(ctx, 0, &host->claims) : 0;
 	if (err)
 		goto fail;
 	return 0;

@@ -876,6 +876,42 @@ static int housekeeping_unclaimed(struct state *st)
 	return 0;
 }
 
+/* A node whose CPUs outside housekeeping are all claimed keeps its NIC
+ * work at home on its housekeeping CPUs (sharing them, as a host of only
+ * housekeeping CPUs does) rather than send it across the interconnect. */
+static int claims_share_housekeeping(struct state *st)
+{
+	const struct nn_topo *t = st->topo;
+	size_t i, k, c;
+
+	if (nn_cpuset_empty(&st->plan->claimed))
+		return 0;
+	for (i = 0; i < t->nnodes; i++) {
+		int node = t->nodes[i].id;
+		bool hit = false;
+
+		if (nn__plan_node_has_usable(st, node) ||
+		    !nn_cpuset_intersects(&t->nodes[i].cpus, &st->plan->claimed))
+			continue;
+		for (c = 0; c < st->ncores; c++) {
+			struct core *co = &st->cores[c];
+
+			if (co->node != node)
+				continue;
+			for (k = 0; k < co->nthr; k++)
+				if (nn_cpuset_test(&st->allowed, (unsigned int)co->thr[k])) {
+					if (push_int(&co->use, &co->nuse, co->thr[k]))
+						return -ENOMEM;
+					hit = true;
+				}
+		}
+		if (hit)
+			WARN(st, "claims leave node %d only its housekeeping CPUs: its queue IRQs share them",
+			     node);
+	}
+	return 0;
+}
+
 /* A claim that leaves a NIC's node without a usable CPU: the allocation
  * spills it by the distance matrix (never onto a claim: claimed CPUs are
  * not in st->allowed); say so. */
@@ -951,6 +987,10 @@ static int setup(struct state *st)
 		WARN(st, "every allowed CPU is a housekeeping CPU: queue IRQs share them");
 		if (fill_usable(st, true) < 0)
 			return -ENOMEM;
+	} else {
+		r = claims_share_housekeeping(st);
+		if (r)
+			return r;
 	}
 	if (o->nics)
 		for (i = 0; i < o->nnics; i++) {

@@ -182,6 +182,7 @@ static void host_free(struct nn_host *h)
 	}
 	free(h->nics);
 	free(h->irqbalance.cmdline);
+	nn_claims_free(&h->claims);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -1389,6 +1390,171 @@ static void test_napi_threads_follow_irqs(void **state)
 	host_free(&h);
 }
 
+/* ---- run-time claims ---- */
+
+static void claim(struct nn_host *h, const char *name, const char *cpus)
+{
+	struct nn_claims *cl = &h->claims;
+	struct nn_claim_item *it;
+
+	cl->items = realloc(cl->items, (cl->n + 1) * sizeof(*cl->items));
+	assert_non_null(cl->items);
+	it = &cl->items[cl->n++];
+	memset(it, 0, sizeof(*it));
+	it->c = (struct nn_claim)NN_CLAIM_INIT;
+	it->c.name = strdup(name);
+	it->c.owner = strdup("claim");
+	set_list(&it->c.cpus, cpus);
+	it->live = true;
+	assert_int_equal(nn_cpuset_or(&cl->cpus, &it->c.cpus), 0);
+}
+
+/* The invariants every plan keeps under claims: no queue IRQ, housekeeping
+ * IRQ, XPS mask or NAPI thread on a claimed CPU. */
+static void no_claimed(const struct nn_host *h, const struct nn_plan *p)
+{
+	const struct nn_cpuset *cl = &h->claims.cpus;
+	size_t i;
+
+	assert_true(nn_cpuset_equal(&p->claimed, cl));
+	for (i = 0; i < p->nirqs; i++) {
+		assert_false(nn_cpuset_empty(&p->irqs[i].cpus));
+		assert_false(nn_cpuset_intersects(&p->irqs[i].cpus, cl));
+	}
+	for (i = 0; i < p->nxps; i++) {
+		assert_false(nn_cpuset_empty(&p->xps[i].cpus));
+		assert_false(nn_cpuset_intersects(&p->xps[i].cpus, cl));
+	}
+	for (i = 0; i < p->nnapi_threads; i++)
+		assert_false(nn_cpuset_intersects(&p->napi_threads[i].cpus, cl));
+	assert_false(nn_cpuset_intersects(&p->housekeeping, cl));
+}
+
+/* Every planned CPU of @nic's IRQs on @node. */
+static void all_on_node(const struct nn_host *h, const struct nn_plan *p, const char *nic, int node)
+{
+	size_t i;
+	int cpu;
+
+	for (i = 0; i < p->nirqs; i++) {
+		if (strcmp(p->irqs[i].nic, nic))
+			continue;
+		nn_cpuset_foreach(cpu, &p->irqs[i].cpus)
+			assert_int_equal(h->topo.cpus[cpu].node, node);	/* xeon: cpus[] by id */
+	}
+}
+
+static void test_claims_left_out(void **state)
+{
+	struct nn_host h;
+	struct nn_plan p, back;
+	struct nn_plan_opts o;
+	struct json_object *doc;
+	struct nn_nic *n;
+	char why[256], *s;
+	size_t i;
+
+	(void)state;
+	xeon(&h);
+	/* node 1 = 4-7,12-15, housekeeping core 4/12; 4 queues with NAPI threads */
+	n = add_nic(&h, "mlx0", "0000:81:00.0", 1, "4-7,12-15", 4, 100, MLX5);
+	n->gnapis = calloc(4, sizeof(*n->gnapis));
+	assert_non_null(n->gnapis);
+	n->ngnapis = n->gncap = 4;
+	for (i = 0; i < 4; i++)
+		n->gnapis[i] = (struct nn_genl_napi){ .ifindex = n->ifindex, .id = 100 + (long long)i,
+						      .irq = 101 + (int)i, .pid = 600 + (int)i, .threaded = 1,
+						      .defer_hard_irqs = -1, .gro_flush_timeout = -1,
+						      .irq_suspend_timeout = -1 };
+	/* unclaimed: queues on node 1's cores 5, 6, 7 then siblings */
+	plan_ok(&h, NULL, &p);
+	assert_string_equal(qcpus(&p, "mlx0", 0, NN_QDIR_RXTX), "5");
+	assert_int_equal(p.nclaims, 0);
+	nn_plan_free(&p);
+
+	/* A claim of 5-6,13-14: every queue on 7/15, still node 1. */
+	claim(&h, "dpdk", "5-6,13-14");
+	plan_ok(&h, NULL, &p);
+	no_claimed(&h, &p);
+	all_on_node(&h, &p, "mlx0", 1);
+	assert_string_equal(qcpus(&p, "mlx0", 0, NN_QDIR_RXTX), "7");
+	assert_string_equal(qcpus(&p, "mlx0", 1, NN_QDIR_RXTX), "15");
+	assert_int_equal(p.nnapi_threads, 4);
+	assert_true(p.nxps >= 4);	/* the XPS invariant is not vacuous */
+	assert_int_equal(p.claim_spills, 0);
+	assert_int_equal(p.nclaims, 1);
+	assert_string_equal(p.claims[0].name, "dpdk");
+	assert_string_equal(p.claims[0].source, "record");
+	/* the plan file keeps the claims */
+	doc = nn_plan_to_json(&p);
+	assert_non_null(doc);
+	assert_int_equal(nn_plan_from_json(doc, &back, why, sizeof(why)), 0);
+	assert_true(nn_cpuset_equal(&back.claimed, &p.claimed));
+	assert_int_equal(back.nclaims, 1);
+	assert_string_equal(back.claims[0].owner, "claim");
+	json_object_put(doc);
+	nn_plan_free(&back);
+	nn_plan_free(&p);
+
+	/* --cpus naming a claimed CPU does not hand it over. */
+	memset(&o, 0, sizeof(o));
+	set_list(&o.cpus, "4-7,12-15");
+	plan_ok(&h, &o, &p);
+	no_claimed(&h, &p);
+	assert_true(has_warning(&p, "--cpus: claimed CPUs 5-6,13-14 left out"));
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+
+	/* Everything but node 1's housekeeping core claimed: NIC work stays on
+	 * its node, sharing housekeeping, instead of crossing to node 0. */
+	claim(&h, "more", "7,15");
+	plan_ok(&h, NULL, &p);
+	no_claimed(&h, &p);
+	all_on_node(&h, &p, "mlx0", 1);
+	assert_true(has_warning(&p, "claims leave node 1 only its housekeeping CPUs"));
+	assert_int_equal(p.claim_spills, 0);
+	nn_plan_free(&p);
+
+	/* The whole node claimed: it spills by distance, with a warning and a
+	 * count, and never onto another claim (node 0's 1-3 are claimed too). */
+	claim(&h, "node1", "4,12");
+	claim(&h, "other", "1-3");
+	plan_ok(&h, NULL, &p);
+	no_claimed(&h, &p);
+	all_on_node(&h, &p, "mlx0", 0);
+	assert_int_equal(p.claim_spills, 1);
+	assert_true(has_warning(&p, "mlx0: claims leave node 1 no CPU for NIC work"));
+	s = nn_cpuset_format_list(&p.housekeeping);
+	assert_string_equal(s, "0,8");
+	free(s);
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
+/* The 2-CPU test host: claiming CPU 1 leaves CPU 0, which everything shares. */
+static void test_claims_tiny_host(void **state)
+{
+	struct nn_host h;
+	struct nn_plan p;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	add_cpu(&h, 0, 0, 0, 0, 0);
+	add_cpu(&h, 1, 0, 0, 1, 0);
+	finish(&h, 1, NULL);
+	add_nic(&h, "eth0", "0000:00:03.0", -1, "0-1", 1, 37, VIRTIO);
+	plan_ok(&h, NULL, &p);
+	assert_string_equal(qcpus(&p, "eth0", 0, NN_QDIR_RX), "1");
+	nn_plan_free(&p);
+	claim(&h, "c1", "1");
+	plan_ok(&h, NULL, &p);
+	no_claimed(&h, &p);
+	assert_string_equal(qcpus(&p, "eth0", 0, NN_QDIR_RX), "0");
+	assert_string_equal(qcpus(&p, "eth0", 0, NN_QDIR_TX), "0");
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1417,6 +1583,8 @@ int main(void)
 		cmocka_unit_test(test_extra_vectors),
 		cmocka_unit_test(test_tiny_host),
 		cmocka_unit_test(test_napi_threads_follow_irqs),
+		cmocka_unit_test(test_claims_left_out),
+		cmocka_unit_test(test_claims_tiny_host),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

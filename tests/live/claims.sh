@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/live/claims.sh NICNUMA - run-time CPU claims on this machine (suite 'live')
+#
+# eth0 (virtio, IRQs 37-39) on a 2-CPU host, enabled for eth0 only with a
+# private state directory (enable writes /etc/nicnuma/nicnuma.conf and the
+# unit file; disable at the end removes both and puts every value back):
+#  1. no watcher: `claim --cpus 1` applies itself under the state lock: eth0's
+#     queue IRQs leave CPU 1; `release` brings them back;
+#  2. a watcher runs: the claim is recorded and the watcher moves them (the
+#     time from the claim's start until both are off CPU 1 is printed);
+#     release: back;
+#  3. `claim --pid` of a process, SIGKILL it: the claim ends (watcher poll),
+#     the IRQs come back; the same after a SIGKILL of the watcher itself and
+#     a restart (the start prunes the stale record);
+#  4. disable: every /proc/irq/*/smp_affinity_list as before, IRQs 40-43
+#     (another device's) never touched.
+# Needs root, eth0 with IRQs 38 and 39, 2+ CPUs, no desired state of its own
+# in /etc/nicnuma; exits 77 with the reason otherwise.
+# shellcheck disable=SC2015  # pass/ok only print
+set -uo pipefail
+
+nn=${1:?usage: claims.sh NICNUMA}
+[ "$(id -u)" -eq 0 ] || { echo "skip: needs root (/proc/irq writes)"; exit 77; }
+[ -d /sys/class/net/eth0 ] || { echo "skip: no eth0 here"; exit 77; }
+[ -e /proc/irq/38 ] && [ -e /proc/irq/39 ] || { echo "skip: eth0's IRQs 38/39 are not here"; exit 77; }
+[ "$(nproc)" -ge 2 ] || { echo "skip: one CPU: nothing to move"; exit 77; }
+[ -e /etc/nicnuma/nicnuma.conf ] && { echo "skip: /etc/nicnuma/nicnuma.conf exists: not ours to replace"; exit 77; }
+# /run/nicnuma is the host's: another watcher or another's claims would
+# decide where eth0's IRQs go while this runs
+"$nn" status 2>/dev/null | grep -q '^watcher: pid' && { echo "skip: another nicnuma watch runs"; exit 77; }
+"$nn" claims 2>/dev/null | grep -q '^claimed CPUs: none' || { echo "skip: other claims exist ($("$nn" claims 2>/dev/null | head -1))"; exit 77; }
+
+run=$(mktemp -d /run/nicnuma-claims-live.XXXXXX) || exit 2
+state=$run/state
+fails=0
+wpid=
+owner=
+pass() { printf 'ok   %s\n' "$*"; }
+fail() { printf 'FAIL %s\n' "$*"; fails=$((fails + 1)); }
+
+affinities() {
+	local d
+	for d in /proc/irq/[0-9]*; do
+		printf '%s %s\n' "${d##*/}" "$(cat "$d/smp_affinity_list" 2>/dev/null)"
+	done
+}
+aff() { cat "/proc/irq/$1/smp_affinity_list"; }
+# eth0's queue IRQs off CPU 1 (both read 0)
+off1() { [ "$(aff 38)" = 0 ] && [ "$(aff 39)" = 0 ]; }
+on1() { [ "$(aff 38)" = 1 ] && [ "$(aff 39)" = 1 ]; }
+# wait_for COND SECONDS: polls every 2 ms
+wait_for() {
+	local i n=$(($2 * 500))
+	for ((i = 0; i < n; i++)); do "$1" && return 0; sleep 0.002; done
+	return 1
+}
+now_us() { local t; t=$(date +%s%N); echo $((t / 1000)); }
+
+cleanup() {
+	[ -n "$owner" ] && kill -KILL "$owner" 2>/dev/null
+	[ -n "$wpid" ] && kill -TERM "$wpid" 2>/dev/null && wait "$wpid" 2>/dev/null
+	for c in live-a live-b live-pid live-pid2; do "$nn" release "$c" >/dev/null 2>&1; done
+	"$nn" disable --state-dir "$state" >/dev/null 2>&1
+	rm -f /etc/nicnuma/nicnuma.conf
+	rmdir /etc/nicnuma 2>/dev/null
+	rm -rf "$run"
+}
+trap cleanup EXIT
+
+start_watcher() {
+	"$nn" watch --state-dir "$state" --interval 3600 >"$run/watch.log" 2>&1 &
+	wpid=$!
+	local i
+	for ((i = 0; i < 500; i++)); do grep -q 'watching' "$run/watch.log" && return 0; sleep 0.01; done
+	return 1
+}
+
+before=$(affinities)
+others_before=$(for i in 40 41 42 43; do echo "$i $(aff $i 2>/dev/null)"; done)
+
+"$nn" enable --nics eth0 --irqbalance leave --coexist --state-dir "$state" >"$run/enable" 2>&1
+[ -s /etc/nicnuma/nicnuma.conf ] || { fail "enable wrote no desired state: $(cat "$run/enable")"; exit 1; }
+on1 && pass "enabled: eth0's queue IRQs 38, 39 on CPU 1" || fail "after enable: 38=$(aff 38) 39=$(aff 39)"
+
+# 1. no watcher: the claim applies itself
+out=$("$nn" claim --cpus 1 --name live-a --reason "live test" 2>&1)
+off1 && pass "claim (no watcher): queue IRQs off CPU 1" || fail "claim (no watcher): 38=$(aff 38) 39=$(aff 39): $out"
+grep -q "applied here under the state lock" <<<"$out" && pass "claim says it applied itself" || fail "claim output: $out"
+[ "$(stat -c '%a %U' /run/nicnuma/claims/live-a.json)" = "600 root" ] && pass "record 0600 root" ||
+	fail "record mode/owner: $(stat -c '%a %U' /run/nicnuma/claims/live-a.json)"
+"$nn" --json claims | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["claims"]
+i = [x for x in d["items"] if x["name"] == "live-a"]
+sys.exit(0 if i and i[0]["live"] and i[0]["cpus"] == "1" and d["claimed"] == "1" else 1)' &&
+	pass "claims lists live-a on CPU 1" || fail "claims: $("$nn" claims 2>&1)"
+"$nn" check --nics eth0 >/dev/null 2>&1; rc=$?
+[ "$rc" -eq 0 ] && pass "check: aligned while claimed" || fail "check exit $rc while claimed"
+"$nn" release live-a >"$run/rel" 2>&1 && on1 && pass "release (no watcher): back on CPU 1" ||
+	fail "release: 38=$(aff 38) 39=$(aff 39): $(cat "$run/rel")"
+
+# 2. with a watcher: recorded, the watcher moves them
+start_watcher || fail "watcher did not start: $(cat "$run/watch.log")"
+sleep 0.3
+t0=$(now_us)
+out=$("$nn" claim --cpus 1 --name live-b 2>&1)
+if wait_for off1 2; then
+	t1=$(now_us)
+	pass "claim (watcher): queue IRQs off CPU 1 after $(((t1 - t0) / 1000)) ms from the claim's start"
+else
+	fail "claim (watcher): 38=$(aff 38) 39=$(aff 39): $out; $(cat "$run/watch.log")"
+fi
+grep -q "applied by the running watcher" <<<"$out" && pass "claim says the watcher applies" || fail "claim output: $out"
+t0=$(now_us)
+"$nn" release live-b >/dev/null 2>&1
+wait_for on1 2 && pass "release (watcher): back on CPU 1 after $((($(now_us) - t0) / 1000)) ms" ||
+	fail "release (watcher): 38=$(aff 38) 39=$(aff 39)"
+
+# 3. a claim tied to a process ends when it is SIGKILLed
+sleep 300 & owner=$!
+"$nn" claim --cpus 1 --name live-pid --pid "$owner" >/dev/null 2>&1
+wait_for off1 2 && pass "claim --pid: off CPU 1" || fail "claim --pid: 38=$(aff 38)"
+kill -KILL "$owner"; wait "$owner" 2>/dev/null; owner=
+wait_for on1 4 && pass "owner SIGKILLed: the claim ended, IRQs back on CPU 1" ||
+	fail "owner gone, still 38=$(aff 38) 39=$(aff 39); $(cat "$run/watch.log")"
+[ ! -e /run/nicnuma/claims/live-pid.json ] && pass "the stale record was removed" || fail "live-pid.json left behind"
+
+# ... and after a SIGKILL of the watcher itself
+sleep 300 & owner=$!
+"$nn" claim --cpus 1 --name live-pid2 --pid "$owner" >/dev/null 2>&1
+wait_for off1 2 || fail "claim --pid (2): 38=$(aff 38)"
+kill -KILL "$wpid"; wait "$wpid" 2>/dev/null; wpid=
+kill -KILL "$owner"; wait "$owner" 2>/dev/null; owner=
+off1 && pass "watcher and owner SIGKILLed: nothing moved yet" || fail "moved without a watcher"
+"$nn" claims >"$run/claims" 2>&1
+grep -q "^live-pid2 " "$run/claims" && fail "claims (root) kept the stale record: $(cat "$run/claims")" ||
+	pass "claims as root pruned the stale record of a gone owner"
+start_watcher || fail "watcher did not restart: $(cat "$run/watch.log")"
+wait_for on1 2 && pass "restarted watcher: IRQs back on CPU 1" || fail "after restart: 38=$(aff 38) 39=$(aff 39)"
+kill -TERM "$wpid"; wait "$wpid" 2>/dev/null; wpid=
+
+# 4. disable: as found
+"$nn" disable --state-dir "$state" >"$run/dis" 2>&1
+after=$(affinities)
+[ "$before" = "$after" ] && pass "disable: every IRQ affinity as before" ||
+	fail "affinities differ after disable: $(diff <(echo "$before") <(echo "$after") | head -5)"
+others_after=$(for i in 40 41 42 43; do echo "$i $(aff $i 2>/dev/null)"; done)
+[ "$others_before" = "$others_after" ] && pass "IRQs 40-43 untouched" || fail "IRQs 40-43 changed"
+
+[ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
+echo "all claim checks passed"
