@@ -423,6 +423,8 @@ int nn_hook_run(struct nn_ctx *ctx, const struct nn_hook_opts *o)
 	}
 	if (h.d.action == NN_OCI_NOTHING) {
 		h.outcome = h.d.why;
+		if (h.d.refused)
+			say(&h, LOG_WARNING, "refused: %s; nothing claimed", h.d.why);
 		goto done;
 	}
 	if (o->dry_run) {

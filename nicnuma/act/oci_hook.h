@@ -106,6 +106,7 @@ struct nn_oci_decision {
 	enum nn_oci_mode mode;
 	enum nn_oci_stage stage;	/* the stage acted for (from the status when not given) */
 	const char *why;		/* NOTHING: why not (static text) */
+	bool refused;			/* NOTHING although an annotation asked: said on stderr */
 };
 
 /* Pure: what to do at @stage (NONE: the state's status decides) for this

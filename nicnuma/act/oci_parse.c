@@ -394,11 +394,13 @@ void nn_oci_decide(const struct nn_oci_state *s, const struct nn_oci_config *c,
 	if (!c || !c->has_cpus) {
 		d->mode = NN_OCI_MODE_NONE;
 		d->why = "config.json has no linux.resources.cpu.cpus: no CPUs of its own to claim";
+		d->refused = true;
 		return;
 	}
 	if (s->pid <= 0) {
 		d->mode = NN_OCI_MODE_NONE;
 		d->why = "the state has no pid: a claim must have a living owner";
+		d->refused = true;
 		return;
 	}
 	d->action = NN_OCI_CLAIM;
