@@ -9,7 +9,8 @@ Each prints one line: the milliseconds from the method's start (the hook's
 exec; the banned list's write) until no IRQ's smp_affinity_list holds CPU,
 polled every 0.2 ms; "timeout" after 30 s (then why, on stderr). The hook
 run then releases (poststop) and waits for the IRQs to come back, untimed.
-The irqbalance run kills the daemon it started and leaves the IRQs where
+The irqbalance run bans every other IRQ (--banirq: it touches the NIC's
+only), kills the daemon it started and leaves the NIC's IRQs where
 irqbalance put them: the caller resets them.
 """
 import json
@@ -44,8 +45,9 @@ def wait_off(cpu, irqs, t0, proc=None):
     while on_cpu(cpu, irqs):
         if time.monotonic() - t0 > TIMEOUT:
             return None
-        if proc is not None and proc.poll() is not None and proc.returncode != 0:
-            # the daemon is gone: nothing will move the IRQs any more
+        if proc is not None and proc.poll() is not None:
+            # the daemon is gone (irqbalance may quit by itself on a host it
+            # finds nothing to balance on): nothing will move the IRQs now
             return None
         time.sleep(0.0002)
     return (time.monotonic() - t0) * 1e3
@@ -86,7 +88,14 @@ def run_irqbalance(envfile, cpu, irqs):
             k, _, v = line.strip().partition("=")
             if k and not k.startswith("#"):
                 env[k] = v
-    proc = subprocess.Popen(["irqbalance", "--foreground"], env=env,
+    # irqbalance balances every IRQ it finds: all but the NIC's are banned
+    # (--banirq) so that the bench moves nothing else on this host
+    ban = []
+    for name in os.listdir("/proc/irq"):
+        if name.isdigit() and name not in irqs:
+            ban.append("--banirq=%s" % name)
+    os.makedirs("/run/irqbalance", exist_ok=True)  # its socket's directory
+    proc = subprocess.Popen(["irqbalance", "--foreground"] + ban, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     ms = wait_off(cpu, irqs, t0, proc)
     if proc.poll() is None:
@@ -99,7 +108,10 @@ def run_irqbalance(envfile, cpu, irqs):
     if ms is None:
         last = [l for l in out.decode(errors="replace").splitlines() if l.strip()][-1:] or ["(nothing)"]
         print("timeout", flush=True)
-        print("irqbalance (exit %s) said: %s" % (proc.returncode, last[0]), file=sys.stderr)
+        print("irqbalance %s; its last line: %s" % (
+            "exited by itself (status %s) without moving them" % proc.returncode
+            if time.monotonic() - t0 < TIMEOUT else "ran 30 s without moving them", last[0]),
+            file=sys.stderr)
     else:
         print("%.2f" % ms, flush=True)
 
