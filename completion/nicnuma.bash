@@ -39,13 +39,14 @@ _nicnuma_opts() {
 	claim) echo --cpus --dry-run --help --name --pid --reason --state-dir ;;
 	release) echo --dry-run --help --state-dir ;;
 	claims) echo --help ;;
+	hook) echo --deadline-ms --dry-run --help --stage --state-dir ;;
 	watch) echo --coexist --config --count --events --exec --help --interval --once --print-unit \
 		--settle --state-dir --timeout ;;
 	esac
 }
 
 _nicnuma_commands="topo nics plan apply check rollback script hugepages bench layout observe
-metrics report enable disable status watch claim release claims"
+metrics report enable disable status watch claim release claims hook"
 
 # Page sizes as nicnuma takes them: hugepages-2048kB -> 2M, -1048576kB -> 1G.
 _nicnuma_sizes() {
@@ -114,6 +115,8 @@ _nicnuma() {
 		compopt -o nospace 2>/dev/null; return ;;
 	--policy) COMPREPLY=($(compgen -W "local spread remote" -- "$cur")); return ;;
 	--queue-stats) COMPREPLY=($(compgen -W "auto ethtool none" -- "$cur")); return ;;
+	--stage) COMPREPLY=($(compgen -W "prestart createRuntime createContainer startContainer poststart poststop" \
+		-- "$cur")); return ;;
 	--rss) COMPREPLY=($(compgen -W "local local:cpu none" -- "$cur")); return ;;
 	--irqbalance)
 		if [ "$cmd" = enable ]; then COMPREPLY=($(compgen -W "stop ban leave" -- "$cur"))
@@ -121,7 +124,8 @@ _nicnuma() {
 		return ;;
 	--cpus | --reserve | --pid | --watch | --count | --threshold | --min-memory | --mem | \
 	--duration | --repeat | --rate | --pci | --service | --exec | --interval | --settle | \
-	--file-prefix | --vdev-node | --max-remote | --title | --traffic | --name | --reason)
+	--file-prefix | --vdev-node | --max-remote | --title | --traffic | --name | --reason | \
+	--deadline-ms)
 		return ;;
 	--timeout)	# check --dpdk: seconds for the whole exchange, 10 by default
 		if [ "$cmd" = check ]; then COMPREPLY=($(compgen -W "10" -- "$cur")); fi
