@@ -36,8 +36,8 @@ _nicnuma_opts() {
 		--nics --no-start --no-xps --policy --reserve --settle --state-dir ;;
 	disable) echo --help --keep-config --state-dir ;;
 	status) echo --help --state-dir ;;
-	claim) echo --cpus --dry-run --help --name --pid --reason --state-dir ;;
-	release) echo --dry-run --help --state-dir ;;
+	claim) echo --coexist --cpus --dry-run --help --name --pid --reason --state-dir ;;
+	release) echo --coexist --dry-run --help --state-dir ;;
 	claims) echo --help ;;
 	hook) echo --deadline-ms --dry-run --help --stage --state-dir ;;
 	watch) echo --coexist --config --count --events --exec --help --interval --once --print-unit \

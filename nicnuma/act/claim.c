@@ -107,7 +107,8 @@ out:
  * lock and into the before-enable log. Not enabled: nothing to re-apply. */
 static void apply(struct nn_ctx *ctx, const char *what, unsigned int flags, struct nn_claim_result *res)
 {
-	struct nn_watch_opts wo = { .once = true, .trigger = what };
+	struct nn_watch_opts wo = { .once = true, .trigger = what,
+				    .coexist = (flags & NN_CLAIM_COEXIST) != 0 };
 	struct nn_desired d;
 	int holder = 0, err;
 
@@ -127,7 +128,9 @@ static void apply(struct nn_ctx *ctx, const char *what, unsigned int flags, stru
 	}
 	nn_desired_free(&d);
 	err = nn_watch_run(ctx, &wo);
-	if (err == -EBUSY) {
+	/* -EBUSY is also another owner at the gate, or the state lock: only
+	 * a watcher that started meanwhile makes it the watcher's. */
+	if (err == -EBUSY && nn_watch_lock_held(ctx, &holder) > 0) {
 		res->watcher = true;
 		res->applied = NN_CLAIM_BY_WATCHER;
 		return;

@@ -30,6 +30,7 @@ enum {
 	NN_CLAIM_NO_APPLY = 1 << 1,	/* record only, even with no watcher (the hook under a deadline) */
 	NN_CLAIM_REPLACE = 1 << 2,	/* add: a record of the same name is replaced (else -EEXIST) */
 	NN_CLAIM_QUIET = 1 << 3,	/* print nothing of the apply (the hook) */
+	NN_CLAIM_COEXIST = 1 << 4,	/* the re-apply here goes on beside another owner (warnings) */
 };
 
 enum nn_claim_applied {

@@ -38,6 +38,20 @@ static int session_start(struct nn_ctx *ctx, struct nn_obs_session *ss, char *co
 	if (err)
 		return err;
 	ss->opts.isolated = &ss->isolated;
+	/* The claims as discovery would read them (the nics-only discovery
+	 * does not): which CPUs the work should have left. */
+	{
+		struct nn_claims cl;
+
+		err = nn_claims_read(ctx, 0, &cl);
+		if (err)
+			return err;
+		err = nn_cpuset_copy(&ss->claimed, &cl.cpus);
+		nn_claims_free(&cl);
+		if (err)
+			return err;
+		ss->opts.claimed = &ss->claimed;
+	}
 	err = nn_obs_sampler_init(&ss->sp, &ss->host, interval);
 	if (err)
 		return err;
@@ -84,6 +98,7 @@ void nn_obs_session_close(struct nn_obs_session *ss)
 	nn_obs_sample_free(&ss->s[1]);
 	nn_obs_sampler_free(&ss->sp);
 	nn_cpuset_free(&ss->isolated);
+	nn_cpuset_free(&ss->claimed);
 	if (ss->host_owned)
 		nn_host_free(&ss->host);
 	memset(ss, 0, sizeof(*ss));
@@ -314,6 +329,7 @@ static void report_json(struct nn_out *o, const struct nn_obs_report *r, double 
 		nn_print_fixed(o, PRINT_JSON, "net_tx_per_s", NULL, c->net_tx / secs, 1);
 		nn_print_fixed(o, PRINT_JSON, "napi_busy", NULL, c->napi_busy, 4);
 		nn_print_bool(o, PRINT_JSON, "isolated", NULL, c->isolated);
+		nn_print_bool(o, PRINT_JSON, "claimed", NULL, c->claimed);
 		nn_close_object(o);
 	}
 	nn_close_array(o);
@@ -400,8 +416,9 @@ static void report_text(struct nn_out *o, const struct nn_obs_report *r, double 
 		rate_text(a, sizeof(a), cp->nic_irqs / secs);
 		rate_text(b, sizeof(b), cp->net_rx / secs);
 		rate_text(c, sizeof(c), cp->net_tx / secs);
-		nn_printf(o, "%5d %4d %10s %10s %10s %5.0f%%%s\n", cp->cpu, cp->node, a, b, c,
-			  100.0 * cp->napi_busy, cp->isolated ? "  isolated" : "");
+		nn_printf(o, "%5d %4d %10s %10s %10s %5.0f%%%s%s\n", cp->cpu, cp->node, a, b, c,
+			  100.0 * cp->napi_busy, cp->isolated ? "  isolated" : "",
+			  cp->claimed ? "  claimed" : "");
 	}
 }
 

@@ -26,6 +26,7 @@ struct nn_obs_session {
 	int cur;			/* s[cur] is the newest sample */
 	long taken;			/* samples so far */
 	struct nn_cpuset isolated;
+	struct nn_cpuset claimed;	/* the run-time claims' CPUs when the session began */
 	struct nn_obs_opts opts;
 	double interval;
 };

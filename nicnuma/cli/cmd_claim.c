@@ -11,7 +11,7 @@
 #include "nicnuma/core/limits.h"
 #include "nicnuma/core/names.h"
 
-enum { OPT_CPUS = NN_OPT_OWN, OPT_NAME, OPT_PID, OPT_REASON };
+enum { OPT_CPUS = NN_OPT_OWN, OPT_NAME, OPT_PID, OPT_REASON, OPT_COEXIST };
 
 static const struct nn_opt claim_opts[] = {
 	{ "cpus", 0, NN_ARG_REQUIRED, "CPULIST", "the CPUs claimed (kernel form: 1,4-7); each must be "
@@ -23,6 +23,8 @@ static const struct nn_opt claim_opts[] = {
 	{ "reason", 0, NN_ARG_REQUIRED, "TEXT", "why, for status and claims (at most 512 characters)",
 	  OPT_REASON },
 	{ "dry-run", 'n', NN_ARG_NONE, NULL, "check everything, record nothing", 'n' },
+	{ "coexist", 0, NN_ARG_NONE, NULL, "re-apply here beside another owner of IRQ placement "
+	  "(warnings)", OPT_COEXIST },
 	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "snapshots, the lock and enabled.json (the "
 	  "re-apply's)", NN_OPT_STATE_DIR },
 	{ 0 },
@@ -40,7 +42,7 @@ static const struct nn_opt claim_opts[] = {
 const struct nn_cmd_desc nn_desc_claim = {
 	.name = "claim",
 	.usage = "nicnuma [--root DIR] [--json] claim --cpus CPULIST --name NAME [--pid PID]\n"
-		 "               [--reason TEXT] [--dry-run] [--state-dir DIR]",
+		 "               [--reason TEXT] [--dry-run] [--coexist] [--state-dir DIR]",
 	.intro =
 "Claim CPUs for a workload: no NIC work (queue IRQs, NAPI threads, XPS,\n"
 "housekeeping IRQs) may use them while the claim lasts. The claim is a\n"
@@ -64,7 +66,7 @@ const struct nn_cmd_desc nn_desc_claim = {
 
 const struct nn_cmd_desc nn_desc_release = {
 	.name = "release",
-	.usage = "nicnuma [--root DIR] [--json] release [--dry-run] [--state-dir DIR] NAME",
+	.usage = "nicnuma [--root DIR] [--json] release [--dry-run] [--coexist] [--state-dir DIR] NAME",
 	.intro =
 "End claim NAME: its record is removed and the placement re-applied as for\n"
 "'nicnuma claim' (by the running watcher, or here), so NIC work may use its\n"
@@ -124,7 +126,8 @@ static void print_result(struct nn_ctx *ctx, const struct nn_claim_result *res, 
 		nn_printf(o, "applied here under the state lock (no watcher runs)%s\n",
 			  res->apply_rc ? ": some values failed" : "");
 	else if (res->recorded)
-		nn_printf(o, "not applied now%s\n", res->apply_rc < 0 ? ": the re-apply failed" : "");
+		nn_printf(o, "recorded, not applied now%s\n", res->apply_rc < 0 ?
+			  ": the re-apply failed (see above); the watcher or the next apply takes it" : "");
 }
 
 static int finish(struct nn_ctx *ctx, int err, const struct nn_claim_result *res)
@@ -174,6 +177,9 @@ int nn_cmd_claim(struct nn_ctx *ctx, int argc, char **argv)
 		case 'n':
 			flags |= NN_CLAIM_DRY_RUN;
 			break;
+		case OPT_COEXIST:
+			flags |= NN_CLAIM_COEXIST;
+			break;
 		case NN_OPT_STATE_DIR:
 			ctx->state_dir = st.arg;
 			break;
@@ -215,6 +221,9 @@ int nn_cmd_release(struct nn_ctx *ctx, int argc, char **argv)
 		switch (opt) {
 		case 'n':
 			flags |= NN_CLAIM_DRY_RUN;
+			break;
+		case OPT_COEXIST:
+			flags |= NN_CLAIM_COEXIST;
 			break;
 		case NN_OPT_STATE_DIR:
 			ctx->state_dir = st.arg;

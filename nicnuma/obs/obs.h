@@ -246,6 +246,7 @@ struct nn_obs_cpu {
 	double net_rx, net_tx;		/* softirqs raised (all devices) */
 	double napi_busy;		/* NAPI threads whose last CPU it was */
 	bool isolated;
+	bool claimed;			/* a run-time claim's CPU (docs/claims.md) */
 };
 
 struct nn_obs_report {
@@ -265,6 +266,7 @@ struct nn_obs_opts {
 	double one_cpu_share;		/* NN_OBS_F_IRQ_ONE_CPU above this share (0.8) */
 	double min_irqs;		/* a NIC with fewer interrupts is not judged (10) */
 	const struct nn_cpuset *isolated; /* may be NULL */
+	const struct nn_cpuset *claimed;  /* the claimed CPUs (nn_host_claimed_cpus); may be NULL */
 	char *const *only;		/* NICs to report (NULL-terminated); NULL: every
 					 * NIC with IRQs or a NAPI thread */
 };

@@ -523,6 +523,7 @@ int nn_obs_attribute(const struct nn_host *h, const struct nn_obs_sampler *sp,
 		c->net_tx = pc.net_tx[cpu];
 		c->napi_busy = pc.napi[cpu];
 		c->isolated = o->isolated && nn_cpuset_test(o->isolated, (unsigned int)cpu);
+		c->claimed = o->claimed && nn_cpuset_test(o->claimed, (unsigned int)cpu);
 	}
 out:
 	free(imap);

@@ -33,6 +33,7 @@
 #define MAXMOVES 64		/* moves drawn one by one; more: per node */
 #define SIDELIST 30		/* IRQs listed beside the picture per list */
 
+#define C_CLAIM "#7b3294"	/* a claimed CPU's outline */
 #define C_RED "#c8102e"
 #define C_BLUE "#1f5fa8"
 
@@ -529,6 +530,8 @@ static void draw_panel(struct nn_sb *sb, const struct nn_hostview *v, const stru
 			const struct tally *a = &ta[id];
 			const char *fill = "#ffffff", *stroke = "#c4c8ce", *cls = "cpu";
 			bool hk = planned && v->plan && nn_cpuset_test(&v->plan->housekeeping, (unsigned)id);
+			/* a run-time claim's CPU (docs/claims.md): no NIC work may use it */
+			bool cl = nn_cpuset_test(nn_host_claimed_cpus(v->host), (unsigned)id);
 
 			if (L->cbox[id] != (int)b)
 				continue;
@@ -547,11 +550,14 @@ static void draw_panel(struct nn_sb *sb, const struct nn_hostview *v, const stru
 				stroke = C_BLUE;
 				cls = "cpu local";
 			}
-			nn_sb_printf(sb, "<rect class=\"%s\" data-cpu=\"%d\" x=\"%d\" y=\"%d\" width=\"%d\" "
-				     "height=\"%d\" fill=\"%s\" stroke=\"%s\"%s><title>CPU %d: %d queue IRQ%s"
-				     "%s</title></rect>\n", cls, id, cx, cy, L->cell, L->cell, fill, stroke,
-				     hk ? " stroke-dasharray=\"3 2\"" : "", id, a->n, a->n == 1 ? "" : "s",
-				     hk ? ", housekeeping" : "");
+			if (cl)
+				stroke = C_CLAIM;
+			nn_sb_printf(sb, "<rect class=\"%s%s\" data-cpu=\"%d\" x=\"%d\" y=\"%d\" width=\"%d\" "
+				     "height=\"%d\" fill=\"%s\" stroke=\"%s\"%s%s><title>CPU %d: %d queue IRQ%s"
+				     "%s%s</title></rect>\n", cls, cl ? " claimed" : "", id, cx, cy, L->cell, L->cell,
+				     fill, stroke, hk ? " stroke-dasharray=\"3 2\"" : "",
+				     cl ? " stroke-width=\"2.5\"" : "", id, a->n, a->n == 1 ? "" : "s",
+				     hk ? ", housekeeping" : "", cl ? ", claimed (no NIC work while it lasts)" : "");
 			if (a->n > 1)
 				nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" "
 					     "fill=\"#222222\">%d</text>\n", cx + L->cell / 2, cy + L->cell / 2 + 1,
@@ -756,6 +762,13 @@ static int draw_side(struct nn_sb *sb, const struct nn_hostview *v, int x, int y
 	nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"11\">dashed: housekeeping CPU (as planned)</text>\n",
 		     x + 24, s.y + 12);
 	s.y += 22;
+	if (!nn_cpuset_empty(nn_host_claimed_cpus(v->host))) {
+		nn_sb_printf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#ffffff\" "
+			     "stroke=\"%s\" stroke-width=\"2.5\"/>\n", x, s.y, LEGCELL, LEGCELL, C_CLAIM);
+		nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"11\">claimed CPU: a workload's while "
+			     "its claim lasts (nicnuma claims)</text>\n", x + 24, s.y + 12);
+		s.y += 22;
+	}
 	nn_sb_printf(sb, "<path d=\"M%d %dQ%d %d %d %d\" fill=\"none\" stroke=\"#444444\" stroke-width=\"1.4\" "
 		     "marker-end=\"url(#arrow)\"/>\n", x, s.y + 10, x + 10, s.y - 2, x + 20, s.y + 10);
 	nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"11\">a move apply makes (drawn when %d or fewer)</text>\n",

@@ -44,6 +44,10 @@ void nn_hostview_summary_print(struct nn_out *o, const struct nn_hostview *v, co
 	nn_print_uint(o, PRINT_ANY, "off_node_now", "  off the NIC's node: %llu today", v->now_off);
 	nn_print_uint(o, PRINT_ANY, "off_node_planned", ", %llu as planned", v->plan_off);
 	nn_print_uint(o, PRINT_ANY, "unplaced_now", "; %llu without one known CPU today\n", v->now_unplaced);
+	nn_print_cpuset(o, PRINT_JSON, "claimed", NULL, nn_host_claimed_cpus(v->host));
+	if (!nn_cpuset_empty(nn_host_claimed_cpus(v->host)))
+		nn_print_cpuset(o, PRINT_FP, NULL, "  claimed CPUs %s (outlined: no NIC work while claimed)\n",
+				nn_host_claimed_cpus(v->host));
 	if (v->traffic) {
 		double ti = 0, ts = 0;
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* test_claims.c - claim records, the cgroup partition parsers, the store's
+/* test_claims_store.c - claim records, the cgroup partition parsers, the store's
  * trust rule and the claimed set read from a scratch tree, the watcher's
  * claim urgency */
 #include <errno.h>
