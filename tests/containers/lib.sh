@@ -109,3 +109,16 @@ oci_rollback() {
 		"$1" rollback --state-dir "$2" >/dev/null 2>&1 || break
 	done
 }
+
+# oci_watcher_ready PID: wait (up to 10 s) until watcher PID has done its
+# first reconcile (its /run/nicnuma/watch.json names it and a last action).
+oci_watcher_ready() {
+	local _
+	for _ in $(seq 1 200); do
+		jq -e --argjson p "$1" '.pid == $p and .last_action != null' /run/nicnuma/watch.json >/dev/null 2>&1 \
+			&& return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}

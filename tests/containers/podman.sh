@@ -27,6 +27,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ "$(nproc)" -ge 2 ] || { echo "skip: one CPU: nothing to claim"; exit 77; }
 oci_packages || { echo "skip: cannot install ${NN_CONTAINER_PACKAGES[*]}"; exit 77; }
 for t in podman runc jq; do command -v "$t" >/dev/null || { echo "skip: $t is not installed"; exit 77; }; done
+if pid=$(pgrep -x irqbalance); then
+	echo "skip: irqbalance (pid ${pid//$'\n'/,}) runs: the watcher refuses to share eth0's IRQs with it"
+	exit 77
+fi
 mapfile -t irqs < <(oci_nic_irqs "$nn")
 [ "${#irqs[@]}" -gt 0 ] || { echo "skip: eth0 has no queue IRQs here"; exit 77; }
 
@@ -89,7 +93,7 @@ pm rm -f nnt-probe >/dev/null 2>&1
 oci_conf "$nn" >"$run/conf" || { echo "skip: eth0 has no PCI address here"; exit 77; }
 "$nn" watch --config "$run/conf" --state-dir "$state" --settle 10 >>"$run/watch.log" 2>&1 &
 watcher=$!
-sleep 1.5
+oci_watcher_ready "$watcher" || { echo "FAIL the watcher did not start: $(tail -n 5 "$run/watch.log")"; exit 1; }
 base=$(oci_affinities "${irqs[@]}")
 [ -n "$(oci_irqs_on "$cpu" "${irqs[@]}")" ] \
 	|| { echo "skip: the watcher's placement leaves CPU $cpu without eth0 IRQs ($base)"; exit 77; }

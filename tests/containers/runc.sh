@@ -33,6 +33,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 oci_packages || { echo "skip: cannot install ${NN_CONTAINER_PACKAGES[*]}"; exit 77; }
 for t in runc jq; do command -v "$t" >/dev/null || { echo "skip: $t is not installed"; exit 77; }; done
 [ -x /bin/busybox ] || { echo "skip: busybox-static is not installed"; exit 77; }
+if pid=$(pgrep -x irqbalance); then
+	echo "skip: irqbalance (pid ${pid//$'\n'/,}) runs: the watcher refuses to share eth0's IRQs with it"
+	exit 77
+fi
 mapfile -t irqs < <(oci_nic_irqs "$nn")
 [ "${#irqs[@]}" -gt 0 ] || { echo "skip: eth0 has no MSI-X IRQs here"; exit 77; }
 
@@ -89,7 +93,7 @@ oci_bundle "$run/b" "$nn" "$state" "$cpu" '{"nicnuma.io/claim":"true"}' \
 
 # 1. baseline: the watcher's placement with no claim
 start_watcher
-sleep 1.5
+oci_watcher_ready "$watcher" || { echo "FAIL the watcher did not start: $(tail -n 5 "$run/watch.log")"; exit 1; }
 base=$(oci_affinities "${irqs[@]}")
 [ -n "$(oci_irqs_on "$cpu" "${irqs[@]}")" ] && pass "baseline: $base (CPU $cpu takes IRQs)" \
 	|| { echo "skip: the watcher's placement leaves CPU $cpu without eth0 IRQs ($base): nothing to move off"; exit 77; }
@@ -154,7 +158,7 @@ rr run -d --bundle "$run/b" nnt-k2 >"$run/out" 2>&1 </dev/null
 wait_for off_cpu 2000 || fail "nnt-k2 did not claim: $(cat "$run/out")"
 kill -9 "$watcher"; wait "$watcher" 2>/dev/null; watcher=
 start_watcher
-sleep 1.5
+oci_watcher_ready "$watcher" || fail "the restarted watcher did not reconcile: $(tail -n 5 "$run/watch.log")"
 off_cpu && has_record nnt-k2 && pass "watcher SIGKILLed and restarted: the claim of nnt-k2 holds" \
 	|| fail "after the watcher's restart: $(oci_affinities "${irqs[@]}"), record $(has_record nnt-k2 && echo yes || echo no)"
 rr delete -f nnt-k2 >/dev/null 2>&1
