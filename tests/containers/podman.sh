@@ -27,7 +27,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ "$(nproc)" -ge 2 ] || { echo "skip: one CPU: nothing to claim"; exit 77; }
 oci_packages || { echo "skip: cannot install ${NN_CONTAINER_PACKAGES[*]}"; exit 77; }
 for t in podman runc jq; do command -v "$t" >/dev/null || { echo "skip: $t is not installed"; exit 77; }; done
-if pid=$(pgrep -x irqbalance); then
+if pid=$(pgrep -r R,S,D -x irqbalance); then
 	echo "skip: irqbalance (pid ${pid//$'\n'/,}) runs: the watcher refuses to share eth0's IRQs with it"
 	exit 77
 fi
