@@ -65,7 +65,11 @@ struct nn_nic {
 	size_t ngqueues, gqcap;
 	struct nn_genl_napi *gnapis;	/* napi-get */
 	size_t ngnapis, gncap;
-	char *aux_parent;		/* a sub-function (auxiliary device): its parent PCI function */
+	/* The PCI function this netdev's function hangs off: a sub-function's
+	 * (auxiliary device's) parent, an SR-IOV VF's PF (physfn); NULL for a
+	 * function of its own. */
+	char *parent_fn;
+	bool parent_is_pf;		/* parent_fn is a VF's physfn (else a sub-function's parent) */
 	/* Administratively down: IFF_UP clear in IF/flags (without that file,
 	 * operstate "down"). Many drivers (e1000e, vmxnet3, igb...) request their
 	 * IRQs in ndo_open: such a NIC's msi_irqs have no /proc/irq/N yet. */
