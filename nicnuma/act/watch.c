@@ -380,6 +380,9 @@ static int claims_watch_open(struct nn_ctx *ctx, struct loop *l)
 		int err = -errno;
 
 		close(dfd);
+		if (l->ifd >= 0)
+			close(l->ifd);
+		l->ifd = -1;
 		nn_err(ctx, "cannot watch %s: %s", NN_CLAIMS_DIR, strerror(-err));
 		return err;
 	}
@@ -416,9 +419,13 @@ static int loop_open(struct nn_ctx *ctx, struct loop *l, bool live, bool claims)
 		if (l->nl.why_no_ethtool[0])
 			nn_fprintf_text(stderr, "%s: %s\n", ctx->prog, l->nl.why_no_ethtool);
 	}
-	err = claims ? claims_watch_open(ctx, l) : 0;
-	if (!err)
-		err = add_fd(l, l->sfd, TAG_SIG);
+	/* A claims directory that cannot be watched (refused by the trust
+	 * rule, say) costs the records' speed, not the watcher: the poll
+	 * still reads what it may. */
+	if (claims && claims_watch_open(ctx, l) < 0)
+		nn_fprintf_text(stderr, "%s: claim records are not watched (see above): followed "
+				"by the one-second poll only\n", ctx->prog);
+	err = add_fd(l, l->sfd, TAG_SIG);
 	if (!err)
 		err = add_fd(l, l->tfd, TAG_TIMER);
 	if (!err)

@@ -216,7 +216,9 @@ static int walk(struct cg_walk *w, const char *dir, const char *rel, int depth)
 	while (!err && (de = readdir(d))) {
 		struct nn_sb sub, subrel;
 
-		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+		/* DT_UNKNOWN (a fake root on a file system without d_type):
+		 * tried, a file fails to open as a directory below */
+		if ((de->d_type != DT_DIR && de->d_type != DT_UNKNOWN) || de->d_name[0] == '.')
 			continue;
 		if (++w->dirs > CG_DIRS_MAX) {
 			nn_warn(w->ctx, w->cl->cgroup_mount, "more than %d cgroups: the rest not read",

@@ -294,8 +294,15 @@ static int open_dir(struct nn_ctx *ctx, bool create, char *why, size_t whylen)
 	struct stat st;
 	int fd = nn_root_openat(&ctx->root, NN_CLAIMS_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0);
 
-	if (fd == -ENOENT && create)
+	if (fd == -ENOENT && create) {
+		/* /run/nicnuma stays readable (watch.json is for status as a
+		 * user); only the claims below it are root's alone. */
+		int up = nn_root_mkdir_p(&ctx->root, "/run/nicnuma", 0755);
+
+		if (up >= 0)
+			close(up);
 		fd = nn_root_mkdir_p(&ctx->root, NN_CLAIMS_DIR, 0700);
+	}
 	if (fd < 0) {
 		snprintf(why, whylen, "%s", strerror(-fd));
 		return fd;

@@ -96,8 +96,14 @@ d = json.load(sys.stdin)["claims"]
 i = [x for x in d["items"] if x["name"] == "live-a"]
 sys.exit(0 if i and i[0]["live"] and i[0]["cpus"] == "1" and d["claimed"] == "1" else 1)' &&
 	pass "claims lists live-a on CPU 1" || fail "claims: $("$nn" claims 2>&1)"
-"$nn" check --nics eth0 >/dev/null 2>&1; rc=$?
-[ "$rc" -eq 0 ] && pass "check: aligned while claimed" || fail "check exit $rc while claimed"
+"$nn" --json check --nics eth0 >"$run/check.json" 2>/dev/null
+python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["check"]
+bad = [v for v in c["values"] if v.get("kind") == "irq" and v.get("status") == "drift"]
+sys.exit(0 if c["on_claimed"] == 0 and not bad else 1)' "$run/check.json" &&
+	pass "check: no IRQ drift and none on a claimed CPU while claimed" ||
+	fail "check while claimed: $(head -c 600 "$run/check.json")"
 "$nn" release --coexist live-a >"$run/rel" 2>&1 && on1 && pass "release (no watcher): back on CPU 1" ||
 	fail "release: 38=$(aff 38) 39=$(aff 39): $(cat "$run/rel")"
 

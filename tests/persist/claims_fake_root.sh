@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/persist/claims_fake_root.sh NICNUMA MKHOST - claims and the watcher on
+# a fake root (nothing live): a vm-virtio tree (4 CPUs, eth0's queue IRQs
+# 28-35 planned on CPUs 1-3) enabled, then
+#  1. no watcher: `claim --cpus 1` re-applies here: no queue IRQ, XPS mask
+#     or housekeeping role on CPU 1; `release`: back;
+#  2. a watcher runs (fake root: its timer, signals and the inotify watch on
+#     the tree's /run/nicnuma/claims): a record written by `claim` is seen
+#     and applied long before the 3600 s re-check could; release: back;
+#  3. a record whose pid is gone is stale: `claims` says so, plan ignores it;
+#  4. disable: every value of the tree as before enable.
+set -uo pipefail
+nn=$1 mkhost=$2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nn-claims-persist.XXXXXX")
+wpid=
+cleanup() { [ -n "$wpid" ] && kill -KILL "$wpid" 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+R=$tmp/root
+python3 "$mkhost" build vm-virtio "$R" >/dev/null || fail "mkhost"
+n() { "$nn" --root "$R" "$@"; }
+aff() { cat "$R/proc/irq/$1/smp_affinity_list"; }
+# every planned value of eth0 off CPU 1 (queue IRQs 28-35, XPS masks)
+off1() {
+	local i
+	for i in 27 28 29 30 31 32 33 34 35 36; do
+		grep -Eq '(^|,)1(,|-|$)|0-[1-9]' "$R/proc/irq/$i/smp_affinity_list" && return 1
+	done
+	for i in 0 1 2 3; do
+		[ $((0x$(cat "$R/sys/class/net/eth0/queues/tx-$i/xps_cpus") & 2)) -eq 0 ] || return 1
+	done
+	return 0
+}
+snap() { find "$R/proc/irq" "$R/sys/class/net/eth0/queues" -name 'smp_affinity_list' -o -name xps_cpus | sort | xargs cat; }
+
+before=$(snap)
+n enable --irqbalance leave >"$tmp/out" 2>&1 || [ $? -eq 1 ] || fail "enable: $(cat "$tmp/out")"
+[ "$(aff 28)" = 1 ] || fail "enable: IRQ 28 on $(aff 28), want 1"
+enabled=$(snap)
+
+# 1. no watcher
+out=$(n claim --cpus 1 --name web --reason test 2>&1) || fail "claim: $out"
+grep -q "applied here under the state lock" <<<"$out" || fail "claim did not apply itself: $out"
+off1 || fail "after claim: something on CPU 1: 28=$(aff 28) 34=$(aff 34)"
+echo "ok: claim without a watcher re-applied: nothing on CPU 1"
+out=$(n --json plan 2>/dev/null)
+python3 -c 'import json,sys; p=json.loads(sys.argv[1])["plan"]; sys.exit(0 if p["claimed"]=="1" and p["claims"][0]["name"]=="web" else 1)' "$out" ||
+	fail "plan JSON lacks the claim"
+n release web >/dev/null 2>&1 || fail "release"
+[ "$(snap)" = "$enabled" ] || fail "release did not bring back the enabled placement"
+echo "ok: release: the enabled placement is back"
+
+# 2. a watcher
+"$nn" --root "$R" watch --interval 3600 --settle 5000 >"$tmp/watch.log" 2>&1 & wpid=$!
+for _ in $(seq 100); do grep -q watching "$tmp/watch.log" && break; sleep 0.05; done
+grep -q watching "$tmp/watch.log" || fail "watcher: $(cat "$tmp/watch.log")"
+out=$(n claim --cpus 1 --name web2 2>&1) || fail "claim (watcher): $out"
+grep -q "applied by the running watcher" <<<"$out" || fail "claim output: $out"
+for _ in $(seq 100); do off1 && break; sleep 0.02; done
+off1 || fail "the watcher did not follow the claim: $(cat "$tmp/watch.log")"
+grep -q "after claims changed: web2" "$tmp/watch.log" || fail "watch log: $(cat "$tmp/watch.log")"
+echo "ok: the watcher followed the record (inotify; settle 5000 ms was not waited)"
+n release web2 >/dev/null 2>&1 || fail "release (watcher)"
+for _ in $(seq 100); do [ "$(snap)" = "$enabled" ] && break; sleep 0.02; done
+[ "$(snap)" = "$enabled" ] || fail "release (watcher): not back"
+echo "ok: release followed by the watcher"
+kill -TERM "$wpid"; wait "$wpid" 2>/dev/null; wpid=
+
+# 3. a stale record: its pid is not in the tree's /proc
+printf '{"version":1,"name":"old","cpus":"2","owner":"claim","reason":null,"pid":4000,"pid_start":"5","container_id":null,"created":1}\n' \
+	>"$R/run/nicnuma/claims/old.json"
+chmod 600 "$R/run/nicnuma/claims/old.json"
+out=$(n claims 2>&1)
+grep -Eq '^old +record +claim +2 +stale' <<<"$out" || fail "claims: $out"
+out=$(n --json plan 2>/dev/null)
+grep -q '"claimed": ""' <<<"$out" || fail "plan takes a stale claim"
+echo "ok: a record whose pid is gone is stale, not a claim"
+rm -f "$R/run/nicnuma/claims/old.json"
+
+# 4. disable
+n disable >"$tmp/out" 2>&1 || [ $? -eq 1 ] || fail "disable: $(cat "$tmp/out")"
+[ "$(snap)" = "$before" ] || fail "disable did not restore the tree"
+echo "ok: disable restored every value"
