@@ -83,6 +83,7 @@ def run_irqbalance(envfile, cpu, irqs):
     with open(envfile, "w") as f:
         f.write("IRQBALANCE_BANNED_CPULIST=%d\n" % cpu)
     env = dict(os.environ)
+    env["NN_CLAIMS_BENCH"] = "1"  # marks the bench's own daemons (scripts/bench stops only those)
     with open(envfile) as f:
         for line in f:
             k, _, v = line.strip().partition("=")
