@@ -518,8 +518,7 @@ static int draw_side(struct nn_sb *sb, const struct nn_hostview *v, int x, int y
 	if (!nn_cpuset_empty(nn_host_claimed_cpus(v->host))) {
 		nn_sb_printf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#ffffff\" "
 			     "stroke=\"%s\" stroke-width=\"2.5\"/>\n", x, s.y, LEGCELL, LEGCELL, C_CLAIM);
-		nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"11\">claimed CPU: a workload's while "
-			     "its claim lasts (nicnuma claims)</text>\n", x + 24, s.y + 12);
+		legend_text(&s, "claimed CPU: a workload's while its claim lasts (nicnuma claims)");
 		s.y += 22;
 	}
 	nn_sb_printf(sb, "<path d=\"M%d %dQ%d %d %d %d\" fill=\"none\" stroke=\"#444444\" stroke-width=\"1.4\" "
