@@ -135,6 +135,9 @@ static void decide(const char *st, const char *cfg, enum nn_oci_stage stage, enu
 		fail_msg("%s + %s: action %d mode %d (%s)", st, cfg, d.action, d.mode, d.why ? d.why : "");
 	if (want == NN_OCI_NOTHING)
 		assert_non_null(d.why);
+	/* said on stderr only when an annotation asked and it cannot be done */
+	if (d.refused)
+		assert_true(want == NN_OCI_NOTHING && (strstr(d.why, "no pid") || strstr(d.why, "no linux")));
 	nn_oci_state_free(&s);
 	nn_oci_config_free(&c);
 }
