@@ -44,13 +44,14 @@ _nicnuma_opts() {
 	claim) echo --coexist --cpus --dry-run --help --name --pid --reason --state-dir ;;
 	release) echo --coexist --dry-run --help --state-dir ;;
 	claims) echo --help ;;
+	hook) echo --deadline-ms --dry-run --help --stage --state-dir ;;
 	watch) echo --coexist --config --count --duration --events --exec --help --interval --once \
 		--print-unit --settle --state-dir ;;
 	esac
 }
 
 _nicnuma_commands="topo nics plan apply check rollback script hugepages bench layout observe
-metrics report enable disable status watch claim release claims"
+metrics report enable disable status watch claim release claims hook"
 
 # Page sizes as nicnuma takes them: hugepages-2048kB -> 2M, -1048576kB -> 1G.
 _nicnuma_sizes() {
@@ -125,6 +126,8 @@ _nicnuma() {
 		compopt -o nospace 2>/dev/null; return ;;
 	--policy) COMPREPLY=($(compgen -W "local spread remote" -- "$cur")); return ;;
 	--queue-stats) COMPREPLY=($(compgen -W "auto ethtool none" -- "$cur")); return ;;
+	--stage) COMPREPLY=($(compgen -W "prestart createRuntime createContainer startContainer poststart poststop" \
+		-- "$cur")); return ;;
 	--rss) COMPREPLY=($(compgen -W "local local:cpu none" -- "$cur")); return ;;
 	--rps) COMPREPLY=($(compgen -W "auto off" -- "$cur")); return ;;
 	--napi-threaded) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
@@ -132,7 +135,7 @@ _nicnuma() {
 	--cpus | --reserve | --pid | --count | --threshold | --min-memory | --mem | \
 	--duration | --repeat | --rate | --pci | --service | --exec | --interval | --settle | \
 	--file-prefix | --vdev-node | --max-remote | --title | --traffic | --napi-defer-hard-irqs | \
-	--gro-flush-timeout | --irq-suspend-timeout | --name | --reason)
+	--gro-flush-timeout | --irq-suspend-timeout | --name | --reason | --deadline-ms)
 		return ;;
 	--timeout)	# check --dpdk: seconds for the whole exchange, 10 by default
 		if [ "$cmd" = check ]; then COMPREPLY=($(compgen -W "10" -- "$cur")); fi
