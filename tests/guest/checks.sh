@@ -13,6 +13,7 @@
 # "checks.sh kernel" is the short pass on a second kernel (6.12, with
 # isolcpus=): discovery with the drivers' IRQ roles and netdev netlink, plan,
 # apply, check, drift, rollback, and the isolated CPUs kept out of the plan.
+# It ends with claims.sh (issue 27: cgroup v2 cpuset partitions as claims).
 # The NICs with real drivers (e1000e, vmxnet3, on the virtio NIC's node) go
 # through discovery and the plan in every mode; the full run adds their
 # channels (ethtool -L), the forwarder and check --dpdk through their PMDs.
@@ -267,6 +268,10 @@ bash "$here/observe.sh" | tee -a "$results"
 fi
 
 if [ "$kmode" = 1 ]; then
+  # Issue 27 on the newer kernel: isolated and remote cpuset partitions,
+  # cpuset.cpus.isolated, while a watcher runs (its own enable, disabled after).
+  section "claims: cgroup v2 cpuset partitions while the watcher runs"
+  bash "$here/claims.sh" "$nn" | tee -a "$results"
   npass=$(grep -c '^PASS' "$results"); nfail=$(grep -c '^FAIL' "$results"); nskip=$(grep -c '^SKIP' "$results")
   printf '\n%s: %d passed, %d failed, %d skipped\n' "$shape-$(uname -r | cut -d. -f1,2)" "$npass" "$nfail" "$nskip"
   rm -rf "$work"
