@@ -14,17 +14,17 @@ _nicnuma_opts() {
 	plan) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --policy --reserve --rss ;;
 	apply) echo --channels --coexist --cpus --dry-run --help --hugepages --irqbalance --keep-going \
 		--nics --no-xps --plan --policy --reserve --rss --state-dir ;;
-	check) echo --channels --count --cpus --dpdk --file-prefix --help --hugepages --irqbalance \
-		--min-memory --nics --no-xps --pid --plan --policy --reserve --rss --socket --threshold --timeout \
-		--traffic --vdev-node --watch ;;
+	check) echo --channels --count --cpus --dpdk --file-prefix --help --hugepages --interval \
+		--irqbalance --min-memory --nics --no-xps --pid --plan --policy --reserve --rss --socket \
+		--threshold --timeout --traffic --vdev-node ;;
 	rollback) echo --help --state-dir ;;
 	script) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
 		--policy --reserve --restore-dir ;;
-	hugepages) echo --all --count --dry-run --help --mem --mount --node --partial --size --state-dir ;;
+	hugepages) echo --all --count --dry-run --help --mem --mount --nodes --partial --size --state-dir ;;
 	bench) echo --duration --fwd --help --in-memory --pci --rate --repeat --report --size \
 		--state-dir ;;
 	layout) echo --channels --cpus --dpdk --dry-run --exec --force --help --hugepages \
-		--include-irq-cores --irqbalance --nics --no-xps --nodes --numactl --out --plan --policy \
+		--include-irq-cores --irqbalance --nics --no-xps --nodes --numactl --output --plan --policy \
 		--reserve --service ;;
 	observe) echo --count --dpdk --duration --file-prefix --help --interval --max-remote --plain \
 		--queue-stats ;;
@@ -39,8 +39,8 @@ _nicnuma_opts() {
 	claim) echo --coexist --cpus --dry-run --help --name --pid --reason --state-dir ;;
 	release) echo --coexist --dry-run --help --state-dir ;;
 	claims) echo --help ;;
-	watch) echo --coexist --config --count --events --exec --help --interval --once --print-unit \
-		--settle --state-dir --timeout ;;
+	watch) echo --coexist --config --count --duration --events --exec --help --interval --once \
+		--print-unit --settle --state-dir ;;
 	esac
 }
 
@@ -102,24 +102,27 @@ _nicnuma() {
 	local state=${NICNUMA_STATE_DIR:-/var/lib/nicnuma}
 
 	case $prev in
-	--root | --state-dir | --out | --restore-dir | --mount | --report)
+	--root | --state-dir | --restore-dir | --mount | --report)
 		COMPREPLY=($(compgen -d -- "$cur")); return ;;
-	--plan | --output | -o | --config | --fwd | --socket)
+	--output | -o)	# layout writes a directory of units, the others one file
+		if [ "$cmd" = layout ]; then COMPREPLY=($(compgen -d -- "$cur"))
+		else COMPREPLY=($(compgen -f -- "$cur")); fi
+		return ;;
+	--plan | --config | --fwd | --socket)
 		COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--nics) _nicnuma_list "$cur" $(_nicnuma_nics "$root"); return ;;
-	--node) _nicnuma_list "$cur" all $(_nicnuma_nodes "$root"); return ;;
-	--nodes) _nicnuma_list "$cur" with-nics all $(_nicnuma_nodes "$root"); return ;;
+	--nodes)	# layout: which nodes get instances; hugepages: node ids or all
+		if [ "$cmd" = layout ]; then _nicnuma_list "$cur" with-nics all $(_nicnuma_nodes "$root")
+		else _nicnuma_list "$cur" all $(_nicnuma_nodes "$root"); fi
+		return ;;
 	--size) COMPREPLY=($(compgen -W "$(_nicnuma_sizes "$root")" -- "$cur")); return ;;
 	--hugepages) COMPREPLY=($(compgen -S : -W "$(_nicnuma_sizes "$root")" -- "$cur"))
 		compopt -o nospace 2>/dev/null; return ;;
 	--policy) COMPREPLY=($(compgen -W "local spread remote" -- "$cur")); return ;;
 	--queue-stats) COMPREPLY=($(compgen -W "auto ethtool none" -- "$cur")); return ;;
 	--rss) COMPREPLY=($(compgen -W "local local:cpu none" -- "$cur")); return ;;
-	--irqbalance)
-		if [ "$cmd" = enable ]; then COMPREPLY=($(compgen -W "stop ban leave" -- "$cur"))
-		else COMPREPLY=($(compgen -W "stop ban ignore" -- "$cur")); fi
-		return ;;
-	--cpus | --reserve | --pid | --watch | --count | --threshold | --min-memory | --mem | \
+	--irqbalance) COMPREPLY=($(compgen -W "stop ban ignore" -- "$cur")); return ;;
+	--cpus | --reserve | --pid | --count | --threshold | --min-memory | --mem | \
 	--duration | --repeat | --rate | --pci | --service | --exec | --interval | --settle | \
 	--file-prefix | --vdev-node | --max-remote | --title | --traffic | --name | --reason)
 		return ;;

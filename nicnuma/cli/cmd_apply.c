@@ -9,7 +9,6 @@
 #include "cli.h"
 #include "plan_opts.h"
 #include "nicnuma/act/pipeline.h"
-#include "nicnuma/state/tx.h"
 
 enum { OPT_KEEP_GOING = NN_OPT_OWN, OPT_COEXIST };
 
@@ -21,7 +20,7 @@ static const struct nn_opt opts[] = {
 	{ "coexist", 0, NN_ARG_NONE, NULL, "apply although another owner of IRQ placement was found (tuned, "
 	  "a .link file, irqbalance bans, nicnuma watch; see 'nicnuma enable --help'); refused otherwise "
 	  "(exit 2)", OPT_COEXIST },
-	{ "irqbalance", 0, NN_ARG_REQUIRED, "MODE", "what to do with a running irqbalance, which would\n"
+	{ "irqbalance", 0, NN_ARG_REQUIRED, "ACTION", "what to do with a running irqbalance, which would\n"
 	  "rewrite the planned affinities on its next pass:\n"
 	  "stop    (default) systemctl disable --now under systemd,\n"
 	  "        else SIGTERM it, remembering its command line and\n"
@@ -29,7 +28,8 @@ static const struct nn_opt opts[] = {
 	  "ban     keep it, restarted with --policyscript=STATE_DIR/\n"
 	  "        irqbalance-ban.sh, which bans the planned IRQs\n"
 	  "ignore  leave it running (the plan will not last)\n"
-	  "(default: the plan file's choice, else stop)", NN_OPT_IRQBALANCE },
+	  "(default: the plan file's choice, else stop)", NN_OPT_IRQBALANCE,
+	  .values = nn_irqbalance_words, .old_values = nn_irqbalance_old_words },
 	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "snapshots and the lock (default /var/lib/nicnuma, or "
 	  "$NICNUMA_STATE_DIR); resolved inside --root, so a fixture tree keeps its own snapshots",
 	  NN_OPT_STATE_DIR },
@@ -146,7 +146,6 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	struct nn_apply_report rep = { 0 };
 	bool plan_opts = false, coexist = false;
 	double t0 = now_ms();
-	struct nn_tx tx = NN_TX_INIT;
 	int opt, err, ret = NN_EXIT_ERROR;
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 
@@ -188,7 +187,7 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 		goto out;
 	/* The lock (before discovery) only for a real run; another owner of
 	 * the NICs refuses it (a dry run warns). */
-	pl.tx = pl.ao.dry_run ? NULL : &tx;
+	pl.lock = !pl.ao.dry_run;
 	pl.gate_allow = coexist || pl.ao.dry_run;
 	err = nn_pipeline_run(ctx, &pl, &rep);
 	if (pl.stage < NN_PIPE_APPLIED)
@@ -204,7 +203,6 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "apply failed and was rolled back: every value is as it was");
 	ret = nn_cli_status(ctx, err);
 out:
-	nn_tx_end(&tx);
 	nn_apply_report_free(&rep);
 	nn_pipeline_free(&pl);
 	nn_plan_opts_free(&r.popts);

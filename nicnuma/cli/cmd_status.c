@@ -32,7 +32,7 @@ const struct nn_cmd_desc nn_desc_status = {
 "null, counters {events, relevant, applies, values_written}} or null,\n"
 "matches_desired (bool, null when there is no desired state), drift\n"
 "[\"irq 41 (eth1): 0-1, want 2\", ..], notes [..] (a running irqbalance with\n"
-"irqbalance = leave: not drift), warnings [..], claim_spills (NICs whose node\n"
+"irqbalance = ignore: not drift), warnings [..], claim_spills (NICs whose node\n"
 "the claims left no CPU; null without a desired state), claims {count,\n"
 "claimed, items [{name, source, owner, cpus}]} (docs/claims.md).\n"
 "\n"

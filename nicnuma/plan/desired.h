@@ -9,7 +9,7 @@
  *   cpus = all | CPULIST        reserve = auto | CPULIST
  *   channels = yes|no           xps = yes|no
  *   hugepages = none | SIZE:COUNT
- *   irqbalance = stop|ban|leave
+ *   irqbalance = stop|ban|ignore   ("leave", the old word, is read too)
  *   interval = SECONDS (1..86400)    settle_ms = MS (10..60000)
  *   claim_root_partitions = yes|no   `root` cpuset partitions claim their
  *                               exclusive CPUs too (docs/claims.md; default no)

@@ -15,6 +15,9 @@
 #include "plan_opts.h"
 #include "hugepages/hugepages.h"
 
+const char *const nn_irqbalance_words[] = { "stop", "ban", "ignore", NULL };
+const char *const nn_irqbalance_old_words[] = { "leave", "ignore", NULL };
+
 const struct nn_opt nn_plan_optv[] = {
 	{ "nics", 0, NN_ARG_REQUIRED, "NIC[,NIC..]", "plan these NICs only (default: every non-virtual NIC; "
 	  "virtual ones such as veth are planned when named)", NN_OPT_NICS },
@@ -25,7 +28,8 @@ const struct nn_opt nn_plan_optv[] = {
 	  "siblings)", NN_OPT_RESERVE },
 	{ "policy", 0, NN_ARG_REQUIRED, "POLICY", "local (default): the NIC's own node, spilling to the "
 	  "nearest nodes by distance when it has no or too few cores; spread: all nodes in turn; remote: "
-	  "the node farthest from the NIC, for mismatch experiments", NN_OPT_POLICY },
+	  "the node farthest from the NIC, for mismatch experiments", NN_OPT_POLICY,
+	  .values = (const char *const[]){ "local", "spread", "remote", NULL } },
 	{ "channels", 0, NN_ARG_NONE, NULL, "also set each NIC's combined channels to the number of cores "
 	  "planned for it (ethtool -L)", NN_OPT_CHANNELS },
 	{ "no-xps", 0, NN_ARG_NONE, NULL, "plan no XPS masks: the tx queues' xps_cpus are left as they are "
@@ -33,13 +37,14 @@ const struct nn_opt nn_plan_optv[] = {
 	{ "irqbalance", 0, NN_ARG_REQUIRED, "ACTION", "stop (default): stop irqbalance (systemctl disable "
 	  "--now under systemd); ban: keep it running but fence the planned IRQs "
 	  "(IRQBALANCE_BANNED_CPULIST / --banirq); ignore: leave it alone (it will move IRQs again)",
-	  NN_OPT_IRQBALANCE },
+	  NN_OPT_IRQBALANCE, .values = nn_irqbalance_words, .old_values = nn_irqbalance_old_words },
 	{ "hugepages", 0, NN_ARG_REQUIRED, "SIZE:COUNT", "reserve at least COUNT pages of SIZE (2M, 1G, "
 	  "2048kB) on each node that holds a planned NIC (a larger pool is kept); adds DPDK --socket-mem "
 	  "COUNT x SIZE", NN_OPT_HUGEPAGES },
 	{ "rss", 0, NN_ARG_REQUIRED, "MODE", "local: spread each NIC's RSS indirection table over its queues "
 	  "whose IRQs are planned on the NIC's node only (equal weights); local:cpu: weighted by each "
-	  "queue's share of its CPUs; none (default): leave the table", NN_OPT_RSS },
+	  "queue's share of its CPUs; none (default): leave the table", NN_OPT_RSS,
+	  .values = (const char *const[]){ "local", "local:cpu", "none", NULL } },
 	{ 0 },
 };
 
