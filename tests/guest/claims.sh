@@ -86,7 +86,7 @@ else
 	else rm -f /etc/.nn-w; fi
 	own=1
 	# exit 1: no systemd as PID 1 (the unit is written, not started)
-	"$nn" enable --irqbalance leave --coexist >/tmp/nn-claims-enable.out 2>&1
+	"$nn" enable --irqbalance ignore --coexist >/tmp/nn-claims-enable.out 2>&1
 	rc=$?
 	[ "$rc" -le 1 ] && [ -s "$conf" ] || { fail "enable exit $rc: $(tail -n 3 /tmp/nn-claims-enable.out)"; exit 0; }
 	"$nn" watch --coexist --interval 3600 >/tmp/nn-claims-watch.log 2>&1 &
