@@ -36,6 +36,7 @@ cg=
 wpid=
 own=0        # 1: this script enabled nicnuma and runs the watcher
 etc_tmp=
+cpuset_added=0
 part="nn-claims"
 remote="nn-claims-remote"
 
@@ -44,6 +45,8 @@ cleanup() {
 		rmdir "$cg/$part" 2>/dev/null
 		rmdir "$cg/$remote/w" 2>/dev/null
 		rmdir "$cg/$remote" 2>/dev/null
+		# the controller as found (systemd enables it when a unit asks)
+		[ "$cpuset_added" = 1 ] && echo -cpuset >"$cg/cgroup.subtree_control" 2>/dev/null
 	}
 	if [ "$own" = 1 ]; then
 		[ -n "$wpid" ] && kill -TERM "$wpid" 2>/dev/null && wait "$wpid" 2>/dev/null
@@ -64,6 +67,7 @@ grep -qw cpuset "$cg/cgroup.controllers" || { skip "$cg offers no cpuset control
 if ! grep -qw cpuset "$cg/cgroup.subtree_control"; then
 	echo +cpuset >"$cg/cgroup.subtree_control" 2>/dev/null ||
 		{ fail "echo +cpuset > $cg/cgroup.subtree_control refused"; cg=; exit 0; }
+	cpuset_added=1
 fi
 
 node=${NN_GUEST_NIC_NODE:?}
