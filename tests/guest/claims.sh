@@ -112,11 +112,11 @@ while read -r k eq p rest; do
 	for f in /sys/bus/pci/devices/"$p"/net/* /sys/bus/pci/devices/"$p"/virtio*/net/*; do
 		[ -e "$f" ] || continue
 		devs+=("${f##*/}")
-		for q in "$f"/queues/tx-*/xps_cpus; do [ -r "$q" ] && read -r _ <"$q" 2>/dev/null && xps+=("$q"); done
+		for q in "$f"/queues/tx-*/xps_cpus; do [ -r "$q" ] && read -r _ 2>/dev/null <"$q" && xps+=("$q"); done
 	done
 done <"$conf"
 for f in /proc/[0-9]*/comm; do
-	read -r c <"$f" 2>/dev/null || continue
+	read -r c 2>/dev/null <"$f" || continue
 	for d in "${devs[@]}"; do [[ $c == napi/"$d"-* ]] && napi+=("${f%/comm}"); done
 done
 echo "claims: NICs ${devs[*]}: ${#irqs[@]} IRQs, ${#xps[@]} XPS masks, ${#napi[@]} NAPI threads"
@@ -137,19 +137,19 @@ placement() {
 	local i v s k
 	snap="" on=""
 	for i in "${irqs[@]}"; do
-		read -r v <"/proc/irq/$i/smp_affinity_list" 2>/dev/null || v=gone
+		read -r v 2>/dev/null <"/proc/irq/$i/smp_affinity_list" || v=gone
 		snap+="irq $i $v;"
 		[ "$v" != gone ] && in_list "$cpu" "$v" && on+=" irq $i ($v)"
 	done
 	for i in "${xps[@]}"; do
-		read -r v <"$i" 2>/dev/null || v="?"
+		read -r v 2>/dev/null <"$i" || v="?"
 		snap+="$i $v;"
 		s=${v//,/}
 		[[ $s =~ ^[0-9a-f]+$ ]] && (((16#$s >> cpu) & 1)) && on+=" ${i#/sys/class/net/} ($v)"
 	done
 	for i in "${napi[@]}"; do
 		v=
-		while read -r k s; do [ "$k" = Cpus_allowed_list: ] && v=$s; done <"$i/status" 2>/dev/null
+		while read -r k s; do [ "$k" = Cpus_allowed_list: ] && v=$s; done 2>/dev/null <"$i/status"
 		snap+="$i $v;"
 		[ -n "$v" ] && in_list "$cpu" "$v" && on+=" napi ${i#/proc/} ($v)"
 	done
