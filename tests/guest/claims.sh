@@ -177,6 +177,13 @@ i = [x for x in d["items"] if x["name"].lstrip("/") == sys.argv[1] and x["owner"
 print(json.dumps(i[0]) if i else "claimed %s: %s" % (d["claimed"], [x["name"] for x in d["items"]]))
 sys.exit(0 if i and i[0]["live"] and i[0]["cpus"] == sys.argv[2] else 1)' "$1" "$2"
 }
+# diag: what nicnuma saw, for a FAIL's reader.
+diag() {
+	"$nn" claims 2>&1 | sed 's/^/    claims: /' | head -n 12
+	[ -n "$wpid" ] && tail -n 8 /tmp/nn-claims-watch.log | sed 's/^/    watch: /'
+	[ -z "$wpid" ] && journalctl -u nicnuma-watch.service -n 8 --no-pager 2>&1 | sed 's/^/    watch: /'
+	grep -h cgroup2 /proc/self/mountinfo | sed 's/^/    mountinfo: /'
+}
 # mkpart DIR: an isolated partition on $cpu; fails with the kernel's reason.
 mkpart() {
 	local st
@@ -203,7 +210,9 @@ for ((k = 1; k <= cycles; k++)); do
 		break
 	fi
 	if ! ms=$(wait_ms off_cpu); then
-		fail "cycle $k: after ${dl} s still on CPU $cpu:$on"; rmdir "$cg/$part"; break
+		fail "cycle $k: after ${dl} s still on CPU $cpu ($(cat "$cg/$part/cpuset.cpus.partition")):$on"
+		diag
+		rmdir "$cg/$part"; break
 	fi
 	lat_on+=("$ms")
 	if [ "$k" = 1 ]; then
@@ -236,9 +245,12 @@ sys.exit(1 if [x for x in d["items"] if x["name"].lstrip("/") == sys.argv[1]] el
 fi
 
 # A remote partition (6.7+): below a member cgroup, through cpuset.cpus.exclusive.
-if [ ! -e "$cg/cpuset.cpus.exclusive" ]; then
+# (the file exists on non-root cgroups only)
+mkdir "$cg/$remote" 2>/dev/null
+if [ ! -e "$cg/$remote/cpuset.cpus.exclusive" ]; then
 	skip "remote partition: no cpuset.cpus.exclusive on $(uname -r) (6.7+)"
-elif mkdir "$cg/$remote" && echo "$cpu" >"$cg/$remote/cpuset.cpus.exclusive" &&
+	rmdir "$cg/$remote"
+elif echo "$cpu" >"$cg/$remote/cpuset.cpus.exclusive" &&
 	echo +cpuset >"$cg/$remote/cgroup.subtree_control" && mkdir "$cg/$remote/w" &&
 	echo "$cpu" >"$cg/$remote/w/cpuset.cpus.exclusive" && echo "$cpu" >"$cg/$remote/w/cpuset.cpus" &&
 	echo isolated >"$cg/$remote/w/cpuset.cpus.partition"; then
@@ -247,7 +259,7 @@ elif mkdir "$cg/$remote" && echo "$cpu" >"$cg/$remote/cpuset.cpus.exclusive" &&
 	if [ "$pst" = isolated ] && [ "$mst" = member ]; then
 		pass "remote partition: $remote/w isolated below $remote ($mst)"
 		ms=$(wait_ms off_cpu) && pass "remote partition: NIC work off CPU $cpu after $ms ms" ||
-			fail "remote partition: after ${dl} s still on CPU $cpu:$on"
+			{ fail "remote partition: after ${dl} s still on CPU $cpu:$on"; diag; }
 		out=$(claims_has "$remote/w" "$cpu") && pass "nicnuma claims lists the remote partition: $out" ||
 			fail "nicnuma claims does not list $remote/w: $out"
 	else
