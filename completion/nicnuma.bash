@@ -11,15 +11,19 @@ _nicnuma_opts() {
 	case $1 in
 	topo) echo --help --no-cpus ;;
 	nics) echo --brief --help ;;
-	plan) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --policy --reserve --rss ;;
-	apply) echo --channels --coexist --cpus --dry-run --help --hugepages --irqbalance --keep-going \
-		--nics --no-xps --plan --policy --reserve --rss --state-dir ;;
-	check) echo --channels --count --cpus --dpdk --file-prefix --help --hugepages --interval \
-		--irqbalance --min-memory --nics --no-xps --pid --plan --policy --reserve --rss --socket \
+	plan) echo --channels --cpus --gro-flush-timeout --help --hugepages --irq-suspend-timeout --irqbalance \
+		--napi-defer-hard-irqs --napi-threaded --nics --no-xps --policy --reserve --rps --rss ;;
+	apply) echo --channels --coexist --cpus --dry-run --gro-flush-timeout --help --hugepages \
+		--irq-suspend-timeout --irqbalance --keep-going --napi-defer-hard-irqs --napi-threaded \
+		--nics --no-xps --plan --policy --reserve --rps --rss --state-dir ;;
+	check) echo --channels --count --cpus --dpdk --file-prefix --gro-flush-timeout --help --hugepages \
+		--interval --irq-suspend-timeout --irqbalance --min-memory --napi-defer-hard-irqs \
+		--napi-threaded --nics --no-xps --pid --plan --policy --reserve --rps --rss --socket \
 		--threshold --timeout --traffic --vdev-node ;;
 	rollback) echo --help --state-dir ;;
-	script) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
-		--policy --reserve --restore-dir ;;
+	script) echo --channels --cpus --gro-flush-timeout --help --hugepages --irq-suspend-timeout \
+		--irqbalance --napi-defer-hard-irqs --napi-threaded --nics --no-xps --output --plan \
+		--policy --reserve --restore-dir --rps ;;
 	hugepages) echo --all --count --dry-run --help --mem --mount --nodes --partial --size --state-dir ;;
 	bench) echo --duration --fwd --help --in-memory --pci --rate --repeat --report --size \
 		--state-dir ;;
@@ -32,20 +36,22 @@ _nicnuma_opts() {
 		--policy --reserve --traffic ;;
 	report) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
 		--policy --reserve --svg --title --traffic ;;
-	enable) echo --channels --coexist --cpus --dry-run --help --hugepages --interval --irqbalance \
-		--nics --no-start --no-xps --policy --reserve --settle --state-dir ;;
+	enable) echo --channels --coexist --cpus --dry-run --gro-flush-timeout --help --hugepages \
+		--interval --irq-suspend-timeout --irqbalance --napi-defer-hard-irqs --napi-threaded \
+		--nics --no-start --no-xps --policy --reserve --rps --settle --state-dir ;;
 	disable) echo --help --keep-config --state-dir ;;
 	status) echo --help --state-dir ;;
 	claim) echo --coexist --cpus --dry-run --help --name --pid --reason --state-dir ;;
 	release) echo --coexist --dry-run --help --state-dir ;;
 	claims) echo --help ;;
+	hook) echo --deadline-ms --dry-run --help --stage --state-dir ;;
 	watch) echo --coexist --config --count --duration --events --exec --help --interval --once \
 		--print-unit --settle --state-dir ;;
 	esac
 }
 
 _nicnuma_commands="topo nics plan apply check rollback script hugepages bench layout observe
-metrics report enable disable status watch claim release claims"
+metrics report enable disable status watch claim release claims hook"
 
 # Page sizes as nicnuma takes them: hugepages-2048kB -> 2M, -1048576kB -> 1G.
 _nicnuma_sizes() {
@@ -120,11 +126,16 @@ _nicnuma() {
 		compopt -o nospace 2>/dev/null; return ;;
 	--policy) COMPREPLY=($(compgen -W "local spread remote" -- "$cur")); return ;;
 	--queue-stats) COMPREPLY=($(compgen -W "auto ethtool none" -- "$cur")); return ;;
+	--stage) COMPREPLY=($(compgen -W "prestart createRuntime createContainer startContainer poststart poststop" \
+		-- "$cur")); return ;;
 	--rss) COMPREPLY=($(compgen -W "local local:cpu none" -- "$cur")); return ;;
+	--rps) COMPREPLY=($(compgen -W "auto off" -- "$cur")); return ;;
+	--napi-threaded) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
 	--irqbalance) COMPREPLY=($(compgen -W "stop ban ignore" -- "$cur")); return ;;
 	--cpus | --reserve | --pid | --count | --threshold | --min-memory | --mem | \
 	--duration | --repeat | --rate | --pci | --service | --exec | --interval | --settle | \
-	--file-prefix | --vdev-node | --max-remote | --title | --traffic | --name | --reason)
+	--file-prefix | --vdev-node | --max-remote | --title | --traffic | --napi-defer-hard-irqs | \
+	--gro-flush-timeout | --irq-suspend-timeout | --name | --reason | --deadline-ms)
 		return ;;
 	--timeout)	# check --dpdk: seconds for the whole exchange, 10 by default
 		if [ "$cmd" = check ]; then COMPREPLY=($(compgen -W "10" -- "$cur")); fi

@@ -23,6 +23,7 @@
 #define NONE NN_QDIR_NONE
 #define STRICT NN_IRQ_ROW_STRICT
 #define HALVES NN_IRQ_ROW_HALVES
+#define RANGE NN_IRQ_ROW_RANGE
 
 /* Order matters within a driver (first match wins) and across drivers for the
  * fallback: specific formats before the generic suffixes at the end. */
@@ -49,11 +50,21 @@ static const struct nn_irq_name_row rows[] = {
 	{ "mlx4_core", "mlx4-comp-%n@pci:%p", Q, RXTX, 0 },
 	{ "mlx4_core", "mlx4-async@pci:%p", M, NONE, 0 },
 	/* Intel: ice/i40e/iavf/idpf put the driver name first (ice_main.c,
-	 * i40e_main.c, iavf_main.c, idpf_lib.c) */
+	 * i40e_main.c, iavf_main.c, idpf_lib.c). The Flow Director VSI's
+	 * vector is named by the same code as a queue's, from the base
+	 * "<drv>-<pci>:ctrl" (ice) or ":fdir" (i40e): its rows come first, as
+	 * the queue rows would take it for queue 0. Its text before the ':'
+	 * is any function's (no netdev name holds a ':'): never a queue. */
+	{ "ice", "ice-%s:ctrl-%s", M, NONE, 0 },
+	/* Intel's out-of-tree ice: one vector for several rx rings is named
+	 * by its first and last ring ("-TxRx-0-1"); the first is the queue */
+	{ "ice", "ice-%s-TxRx-%q-%n", Q, RXTX, RANGE },
 	{ "ice", "ice-%s-TxRx-%q", Q, RXTX, 0 },
 	{ "ice", "ice-%s-rx-%q", Q, RX, 0 },
 	{ "ice", "ice-%s-tx-%q", Q, TX, 0 },
 	{ "ice", "ice-%p:misc", M, NONE, 0 },
+	{ "ice", "ice-%p:ll_ts", M, NONE, 0 },
+	{ "i40e", "i40e-%s:fdir-%s", M, NONE, 0 },
 	{ "i40e", "i40e-%s-TxRx-%q", Q, RXTX, 0 },
 	{ "i40e", "i40e-%s-rx-%q", Q, RX, 0 },
 	{ "i40e", "i40e-%s-tx-%q", Q, TX, 0 },
@@ -77,9 +88,14 @@ static const struct nn_irq_name_row rows[] = {
 	/* ena (ena_netdev.c): "<if>-Tx-Rx-N", management "ena-mgmnt@pci:ADDR" */
 	{ "ena", "%s-Tx-Rx-%q", Q, RXTX, 0 },
 	{ "ena", "ena-mgmnt@pci:%p", M, NONE, 0 },
-	/* gve (gve_main.c): notify blocks, tx queues first then rx */
+	/* gve (gve_main.c): notify blocks, tx queues first then rx. Before
+	 * 6.3 they were named at probe, before the netdev had its name: the
+	 * literal template "eth%d" ("eth%d-ntfy-block.0"), or the real name
+	 * when a reset re-requested them later */
 	{ "gve", "gve-ntfy-blk%q@pci:%p", Q, RXTX, HALVES },
 	{ "gve", "gve-mgmnt@pci:%p", M, NONE, 0 },
+	{ "gve", "%s-ntfy-block.%q", Q, RXTX, HALVES },
+	{ "gve", "%s-mgmnt", M, NONE, 0 },
 	/* mana (gdma_main.c): hardware channel, then one EQ per queue */
 	{ "mana", "mana_q%q@pci:%p", Q, RXTX, 0 },
 	{ "mana", "mana_hwc@pci:%p", M, NONE, 0 },
@@ -95,6 +111,11 @@ static const struct nn_irq_name_row rows[] = {
 	{ "cxgb4", "%s-mirrorrxq%n", Q, RX, 0 },
 	{ "cxgb4", "%s-FWeventq", M, NONE, 0 },
 	{ "cxgb4", "%i", M, NONE, 0 },
+	/* Chelsio's own (out-of-tree) cxgb4: "<if> (queue N)" queue sets,
+	 * "<if>-mirrorqN", and the non-data vector named the PCI address */
+	{ "cxgb4", "%s (queue %q)", Q, RX, 0 },
+	{ "cxgb4", "%s-mirrorq%n", Q, RX, 0 },
+	{ "cxgb4", "%p", M, NONE, STRICT },
 	/* nfp (nfp_net_common.c): "<if>-rxtx-N", link state and exceptions */
 	{ "nfp", "%s-lsc", M, NONE, STRICT },
 	{ "nfp", "%s-exn", M, NONE, STRICT },

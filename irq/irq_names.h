@@ -42,6 +42,8 @@ struct nn_irq_name_row {
 };
 #define NN_IRQ_ROW_STRICT 0x1		/* only for its own driver (too broad otherwise) */
 #define NN_IRQ_ROW_HALVES 0x2		/* queue blocks: first half tx, second half rx */
+#define NN_IRQ_ROW_RANGE 0x4		/* serves the rings %q..%n: the queues after %q that
+					 * have no vector of their own go with it */
 const struct nn_irq_name_row *nn_irq_name_row(size_t i);
 
 /* Queue index and direction encoded in an IRQ action name for the NIC

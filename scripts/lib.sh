@@ -33,6 +33,13 @@ NN_ANSIBLE_PACKAGES=(ansible-core ansible-lint)
 # Host tools for the multi-NUMA QEMU guest (scripts/testhost installs them on demand).
 NN_GUEST_PACKAGES=(qemu-system-x86 busybox-static debootstrap cpio kmod)
 
+# The OCI hook's live suite (tests/containers): runtimes run a
+# busybox-static bundle, no image registry. The Kubernetes manifests'
+# offline check needs a kubectl: Debian's kubernetes-client when none is
+# installed (another package's /usr/bin/kubectl would conflict with it).
+NN_CONTAINER_PACKAGES=(runc crun podman busybox-static)
+NN_KUBECTL_PACKAGES=(kubernetes-client)
+
 nn_log() { printf '==> %s\n' "$*" >&2; }
 nn_die() { printf 'error: %s\n' "$*" >&2; exit 2; }
 

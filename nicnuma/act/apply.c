@@ -121,6 +121,21 @@ static void undo_val(struct nn_ctx *ctx, struct nn_apply_val *v)
 			v->status = NN_VAL_ROLLED_BACK;
 		return;
 	}
+	if (v->kind == NN_VAL_NAPI_CONF) {
+		struct nn_restore res = { 0 };
+		char detail[32];
+		struct nn_change c = { .ops = &nn_napi_conf_change_ops, .path = v->path, .before = v->before,
+				       .after = v->planned, .detail = detail };
+
+		nn_napi_conf_detail(detail, sizeof(detail), v->ifindex);
+		err = v->before ? nn_napi_conf_change_ops.restore(ctx, &c, &res) : -EINVAL;
+		free(res.current);
+		if (err < 0)
+			snprintf(v->note, sizeof(v->note), "ROLLBACK FAILED: %.120s", res.why);
+		else
+			v->status = NN_VAL_ROLLED_BACK;
+		return;
+	}
 	if (v->kind == NN_VAL_CHANNELS) {
 		long n;
 
@@ -171,6 +186,9 @@ static enum write_phase val_phase(const struct nn_apply_val *v)
 	case NN_VAL_IRQ:
 	case NN_VAL_XPS:
 	case NN_VAL_NAPI:
+	case NN_VAL_RPS:
+	case NN_VAL_NAPI_CONF:
+	case NN_VAL_NAPI_DEV:
 		break;
 	}
 	return PHASE_IRQ;
@@ -315,7 +333,11 @@ static int write_napi(struct nn_ctx *ctx, struct nn_apply_val *v)
 	int err;
 
 	v->written = true;
-	err = nn_napi_thread_set(&ctx->root, v->pid, v->nic, v->napi_id, &v->want, &after, why, sizeof(why));
+	/* the kernel's word first: napi-get must still name this pid */
+	err = nn_napi_identify(ctx, NULL, 0, v->pid, v->nic, v->napi_id, why, sizeof(why));
+	if (!err)
+		err = nn_napi_thread_set(&ctx->root, v->pid, v->nic, v->napi_id, &v->want, &after, why,
+					 sizeof(why));
 	if (!err) {
 		v->status = NN_VAL_CHANGED;
 		v->after = strdup(v->planned);
@@ -331,6 +353,67 @@ static int write_napi(struct nn_ctx *ctx, struct nn_apply_val *v)
 		v->status = NN_VAL_FAILED;
 	}
 	nn_warn(ctx, v->path, "NAPI thread of %s: %s", v->nic, v->note);
+	return 1;
+}
+
+/* An RPS/RFS or device-wide NAPI file: one write, read back as the kernel
+ * prints it. A refusal is this value's failure (a warning): the IRQs stand
+ * without it. */
+static int write_sysval(struct nn_ctx *ctx, struct nn_apply_val *v)
+{
+	char buf[4096];
+	int err;
+
+	err = nn_write_value(&ctx->root, v->path, v->planned);
+	if (err == -EBUSY || err == -EAGAIN)
+		err = nn_write_value(&ctx->root, v->path, v->planned);
+	if (err) {
+		v->status = NN_VAL_FAILED;
+		snprintf(v->note, sizeof(v->note), "write refused: %s", strerror(-err));
+		nn_warn(ctx, v->path, "%s", v->note);
+		return 1;
+	}
+	v->written = true;
+	err = nn_read_str(&ctx->root, v->path, buf, sizeof(buf));
+	if (!err)
+		v->after = strdup(buf);
+	if (err || !nn_value_equal(v->path, buf, v->planned)) {
+		v->status = NN_VAL_FAILED;
+		snprintf(v->note, sizeof(v->note), "read back %s", err ? strerror(-err) : "another value");
+		nn_warn(ctx, v->path, "%s", v->note);
+		return 1;
+	}
+	v->status = NN_VAL_CHANGED;
+	return 0;
+}
+
+/* One per-NAPI setting through napi-set (irq/napi_conf.c: the NAPI must
+ * still be the interface's before and after). A refusal is a warning. */
+static int write_napi_conf(struct nn_ctx *ctx, struct nn_apply_val *v)
+{
+	char why[160] = "", buf[32];
+	long long after = -1;
+	int err;
+
+	v->written = true;
+	err = nn_napi_conf_set(ctx, &nn_napi_genl_io, v->nic, v->ifindex, v->napi_id, (enum nn_napi_attr)v->attr,
+			       v->want_ll, &after, why, sizeof(why));
+	if (after >= 0) {
+		snprintf(buf, sizeof(buf), "%lld", after);
+		v->after = strdup(buf);
+	}
+	if (!err) {
+		v->status = NN_VAL_CHANGED;
+		return 0;
+	}
+	snprintf(v->note, sizeof(v->note), "%s", why[0] ? why : strerror(-err));
+	if (err == -ENOENT) {
+		v->written = false;
+		v->status = NN_VAL_SKIPPED;
+	} else {
+		v->status = NN_VAL_FAILED;
+	}
+	nn_warn(ctx, v->path, "%s", v->note);
 	return 1;
 }
 
@@ -371,6 +454,10 @@ static int write_val(struct nn_ctx *ctx, struct nn_apply_views *views, const str
 		}
 	} else if (v->kind == NN_VAL_NAPI) {
 		r = write_napi(ctx, v);
+	} else if (v->kind == NN_VAL_RPS || v->kind == NN_VAL_NAPI_DEV) {
+		r = write_sysval(ctx, v);
+	} else if (v->kind == NN_VAL_NAPI_CONF) {
+		r = write_napi_conf(ctx, v);
 	} else if (v->kind == NN_VAL_IRQ) {
 		r = write_irq(ctx, nn_apply_views_for(views, v), fbt, v, online, *channels_changed);
 	} else {
@@ -432,9 +519,18 @@ static int cmp_val_path(const void *a, const void *b, void *arg)
 /* The undo kind a value is logged as. */
 static const struct nn_change_ops *val_ops(const struct nn_apply_val *v)
 {
-	return v->kind == NN_VAL_CHANNELS ? &nn_channels_change_ops
-	       : v->kind == NN_VAL_RSS ? &nn_rss_change_ops
-	       : v->kind == NN_VAL_NAPI ? &nn_napi_change_ops : &nn_file_change_ops;
+	switch (v->kind) {
+	case NN_VAL_CHANNELS: return &nn_channels_change_ops;
+	case NN_VAL_RSS: return &nn_rss_change_ops;
+	case NN_VAL_NAPI: return &nn_napi_change_ops;
+	case NN_VAL_RPS: return &nn_rps_change_ops;
+	case NN_VAL_NAPI_CONF: return &nn_napi_conf_change_ops;
+	case NN_VAL_NAPI_DEV: return &nn_napi_dev_change_ops;
+	case NN_VAL_IRQ:
+	case NN_VAL_XPS:
+		break;
+	}
+	return &nn_file_change_ops;
 }
 
 /* Whether the first @n changes of @u (those it had before this run) record
@@ -627,8 +723,11 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 				nn_rss_detail(detail, sizeof(detail), v->rss_rings ? v->rss_rings : v->rss_n);
 			else if (v->kind == NN_VAL_NAPI)
 				nn_napi_detail(detail, sizeof(detail), v->nic, v->napi_id);
+			else if (v->kind == NN_VAL_NAPI_CONF)
+				nn_napi_conf_detail(detail, sizeof(detail), v->ifindex);
 			err = nn_tx_add(tx, ops, v->path, v->before, v->planned,
-					v->kind == NN_VAL_RSS || v->kind == NN_VAL_NAPI ? detail : NULL);
+					v->kind == NN_VAL_RSS || v->kind == NN_VAL_NAPI ||
+					v->kind == NN_VAL_NAPI_CONF ? detail : NULL);
 		}
 	/* Before any write: -EFBIG when rollback could not read it back. An
 	 * extended log that gained nothing is already on disk as it is. */

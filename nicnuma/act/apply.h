@@ -4,8 +4,8 @@
  * nn_apply_run() reads every value the plan touches before writing any (an
  * IRQ's affinity may come from the same run's discovery, opts->host; an
  * unreadable value aborts with nothing changed), saves the undo log once,
- * then handles irqbalance, channels, IRQ affinities, XPS masks, RSS
- * tables and NAPI threads in that order. A fatal write error rolls back everything changed so far unless
+ * then handles irqbalance, channels, IRQ affinities, XPS masks, NAPI
+ * threads, RPS/RFS values and NAPI settings (irq/ values), then RSS tables. A fatal write error rolls back everything changed so far unless
  * keep_going. nn_check_run() is the read-only twin: live vs plan.
  */
 #ifndef NICNUMA_ACT_APPLY_H
@@ -26,8 +26,13 @@ struct json_object;
 struct nn_undo;
 struct nn_tx;
 
-/* NN_VAL_NAPI: a threaded NAPI's kthread (irq/napi_thread.h), path = its pid. */
-enum nn_val_kind { NN_VAL_IRQ, NN_VAL_XPS, NN_VAL_CHANNELS, NN_VAL_RSS, NN_VAL_NAPI };
+/* NN_VAL_NAPI: a threaded NAPI's kthread (irq/napi_thread.h), path = its pid.
+ * NN_VAL_RPS: rps_cpus, rps_flow_cnt or rps_sock_flow_entries (irq/rps.h),
+ * path = the file. NN_VAL_NAPI_CONF: one per-NAPI setting (napi-set), path =
+ * IF/NAPI_ID/SETTING; NN_VAL_NAPI_DEV: a device-wide NAPI file, path = it
+ * (irq/napi_conf.h). */
+enum nn_val_kind { NN_VAL_IRQ, NN_VAL_XPS, NN_VAL_CHANNELS, NN_VAL_RSS, NN_VAL_NAPI,
+		   NN_VAL_RPS, NN_VAL_NAPI_CONF, NN_VAL_NAPI_DEV };
 
 enum nn_val_status {
 	NN_VAL_PENDING = 0,	/* read, not yet written */
@@ -55,7 +60,11 @@ struct nn_apply_val {
 	unsigned int *rss_want;		/* rss: the planned table (rss_n entries) */
 	unsigned int rss_n, rss_rings;	/* rss: the driver's table size, rx rings (0 unknown) */
 	int pid;			/* napi: the kthread */
-	long long napi_id;		/* napi */
+	long long napi_id;		/* napi, napi_conf */
+	int ifindex;			/* napi_conf */
+	int attr;			/* napi_conf: enum nn_napi_attr */
+	long long want_ll;		/* napi_conf: the value */
+	bool at_least;			/* rps_sock_flow_entries: a larger value is kept */
 	char *after;			/* read back */
 	char *effective;		/* effective_affinity_list after the write */
 	enum nn_val_status status;

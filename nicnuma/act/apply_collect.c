@@ -10,6 +10,9 @@
 #include "nicnuma/core/ctx.h"
 #include "irq/affinity.h"
 #include "irq/napi_thread.h"
+#include "irq/napi_conf.h"
+#include "irq/rps.h"
+#include "nicnuma/act/change_kinds.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/act/apply_internal.h"
 #include "nicnuma/discover/ethtool.h"
@@ -182,7 +185,7 @@ static int collect_rss(struct nn_ctx *ctx, const struct nn_plan_rss *r, bool che
  * (irq/napi_thread.h's trust rule); a thread gone is skipped with a warning,
  * another task in its place is never read or written. */
 static int collect_napi(struct nn_ctx *ctx, const struct nn_plan_napi *t, const struct nn_cpuset *online,
-			bool check, struct nn_apply_val *v)
+			const struct nn_host *host, bool check, struct nn_apply_val *v)
 {
 	struct nn_cpuset cur = NN_CPUSET_INIT;
 	char buf[32], why[160] = "";
@@ -205,7 +208,8 @@ static int collect_napi(struct nn_ctx *ctx, const struct nn_plan_napi *t, const 
 		return -ENOMEM;
 	if (!want_online(v))
 		return 0;
-	err = nn_napi_thread_verify(&ctx->root, t->pid, t->nic, t->napi_id, why, sizeof(why));
+	err = nn_napi_identify(ctx, host ? host->nics : NULL, host ? host->nnics : 0, t->pid, t->nic,
+			       t->napi_id, why, sizeof(why));
 	if (err == -ESRCH) {
 		/* threaded NAPI switched off, the device gone: a new plan has no thread */
 		v->status = NN_VAL_SKIPPED;
@@ -235,6 +239,147 @@ static int collect_napi(struct nn_ctx *ctx, const struct nn_plan_napi *t, const 
 		v->status = NN_VAL_SKIPPED;
 		snprintf(v->note, sizeof(v->note), "not touched (fake root)");
 	}
+	return 0;
+}
+
+/* A value in one sysfs/procfs file (RPS/RFS, a device-wide NAPI file):
+ * @planned is its kernel text. A file that is not there (a kernel without
+ * CONFIG_RPS, a queue gone) is skipped, in apply and check alike; one
+ * that cannot be read aborts apply with nothing changed. */
+static int collect_sysval(struct nn_ctx *ctx, enum nn_val_kind kind, const char *nic, int queue,
+			  const char *path, const char *planned, bool check, struct nn_apply_val *v)
+{
+	char buf[4096];
+	long cur, want;
+	int err;
+
+	v->kind = kind;
+	v->irq = -1;
+	v->nic = nic;
+	v->queue = queue;
+	v->path = strdup(path);
+	v->planned = strdup(planned);
+	if (!v->path || !v->planned)
+		return -ENOMEM;
+	err = nn_read_str(&ctx->root, path, buf, sizeof(buf));
+	if (err == -ENOENT) {
+		/* What the kernel lacks is no drift: apply skips it the same way. */
+		v->status = NN_VAL_SKIPPED;
+		snprintf(v->note, sizeof(v->note), "not there (a kernel without it, or the queue is gone)");
+		return 0;
+	}
+	if (err && check) {
+		v->status = NN_VAL_DRIFT;
+		snprintf(v->note, sizeof(v->note), "unreadable: %s", strerror(-err));
+		return 0;
+	}
+	if (err) {
+		nn_err(ctx, "cannot read %s: %s; nothing was changed", path, strerror(-err));
+		return err;
+	}
+	v->before = strdup(buf);
+	if (!v->before)
+		return -ENOMEM;
+	/* RFS's socket table is the host's: a larger one someone set is kept. */
+	if (v->at_least && !nn_parse_long(buf, &cur) && !nn_parse_long(planned, &want) && cur >= want) {
+		free(v->planned);
+		v->planned = strdup(buf);
+		if (!v->planned)
+			return -ENOMEM;
+	}
+	if (nn_value_equal(path, buf, v->planned))
+		v->status = check ? NN_VAL_ALIGNED : NN_VAL_UNCHANGED;
+	else if (check)
+		v->status = NN_VAL_DRIFT;
+	return 0;
+}
+
+static int collect_rps(struct nn_ctx *ctx, const struct nn_plan_rps *r, const struct nn_cpuset *online,
+		       bool check, struct nn_apply_val *cpus, struct nn_apply_val *flows)
+{
+	char path[320], num[32], *mask;
+	int err;
+
+	err = nn_rps_path(path, sizeof(path), r->nic, r->queue, NN_RPS_CPUS);
+	if (err) {
+		nn_err(ctx, "plan names a bad interface '%s'", r->nic);
+		return err;
+	}
+	if (nn_cpuset_copy(&cpus->want, &r->cpus))
+		return -ENOMEM;
+	if (!nn_cpuset_empty(online))
+		nn_cpuset_and(&cpus->want, online);
+	mask = nn_cpuset_format_mask(&cpus->want, 0);
+	if (!mask)
+		return -ENOMEM;
+	err = collect_sysval(ctx, NN_VAL_RPS, r->nic, r->queue, path, mask, check, cpus);
+	free(mask);
+	if (!err && nn_cpuset_empty(&cpus->want)) {
+		cpus->status = NN_VAL_FAILED;
+		snprintf(cpus->note, sizeof(cpus->note), "no planned CPU is online");
+	}
+	if (err)
+		return err;
+	nn_rps_path(path, sizeof(path), r->nic, r->queue, NN_RPS_FLOW_CNT);
+	snprintf(num, sizeof(num), "%ld", r->flow_cnt);
+	return collect_sysval(ctx, NN_VAL_RPS, r->nic, r->queue, path, num, check, flows);
+}
+
+/* One per-NAPI setting: live only, and only while the NAPI is still the
+ * interface's (irq/napi_conf.h's rule); a NAPI gone is skipped with a
+ * warning (plan again), another device's is refused. */
+static int collect_napi_conf(struct nn_ctx *ctx, const struct nn_plan_napi_conf *c, bool check,
+			     struct nn_apply_val *v)
+{
+	struct nn_napi_vals now;
+	char buf[96], why[160] = "";
+	int err;
+
+	v->kind = NN_VAL_NAPI_CONF;
+	v->irq = -1;
+	v->queue = -1;
+	v->nic = c->nic;
+	v->napi_id = c->napi_id;
+	v->ifindex = c->ifindex;
+	v->attr = (int)c->attr;
+	v->want_ll = c->value;
+	nn_napi_conf_key(buf, sizeof(buf), c->nic, c->napi_id, c->attr);
+	v->path = strdup(buf);
+	snprintf(buf, sizeof(buf), "%lld", c->value);
+	v->planned = strdup(buf);
+	if (!v->path || !v->planned)
+		return -ENOMEM;
+	if (!nn_root_is_live(&ctx->root)) {
+		v->status = NN_VAL_SKIPPED;
+		snprintf(v->note, sizeof(v->note), "not touched (fake root)");
+		return 0;
+	}
+	err = nn_napi_conf_owner(ctx, &nn_napi_genl_io, c->nic, c->ifindex, c->napi_id, &now, why, sizeof(why));
+	if (err == -ENOENT && !check) {
+		v->status = NN_VAL_SKIPPED;
+		snprintf(v->note, sizeof(v->note), "%.150s: plan again", why);
+		nn_warn(ctx, v->path, "%s", v->note);
+		return 0;
+	}
+	if (!err && now.v[c->attr] < 0) {
+		err = -EOPNOTSUPP;
+		snprintf(why, sizeof(why), "the kernel reports no %s for this NAPI", nn_napi_attr_name(c->attr));
+	}
+	if (err) {
+		v->status = check ? NN_VAL_DRIFT : NN_VAL_FAILED;
+		snprintf(v->note, sizeof(v->note), "%s", why[0] ? why : strerror(-err));
+		if (!check)
+			nn_warn(ctx, v->path, "%s", v->note);
+		return err == -ENOMEM ? err : 0;
+	}
+	snprintf(buf, sizeof(buf), "%lld", now.v[c->attr]);
+	v->before = strdup(buf);
+	if (!v->before)
+		return -ENOMEM;
+	if (now.v[c->attr] == c->value)
+		v->status = check ? NN_VAL_ALIGNED : NN_VAL_UNCHANGED;
+	else if (check)
+		v->status = NN_VAL_DRIFT;
 	return 0;
 }
 
@@ -281,7 +426,8 @@ static int val_before(struct nn_ctx *ctx, struct nn_apply_val *v, const char *pa
 int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct nn_cpuset *online,
 		    const struct nn_host *host, bool check, struct nn_apply_val **out, size_t *nout)
 {
-	size_t n = plan->nirqs + plan->nxps + plan->nchannels + plan->nrss + plan->nnapi_threads, k = 0, i;
+	size_t n = plan->nirqs + plan->nxps + plan->nchannels + plan->nrss + plan->nnapi_threads +
+		   2 * plan->nrps + (plan->rps_sock_flow_entries > 0) + plan->nnapi_conf, k = 0, i;
 	struct nn_apply_val *vals = calloc(n ? n : 1, sizeof(*vals));
 	struct nn_cpuset cur = NN_CPUSET_INIT;
 	char path[512], buf[4096];
@@ -406,7 +552,37 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 			goto fail;
 	}
 	for (i = 0; i < plan->nnapi_threads; i++) {
-		err = collect_napi(ctx, &plan->napi_threads[i], online, check, &vals[k++]);
+		err = collect_napi(ctx, &plan->napi_threads[i], online, host, check, &vals[k++]);
+		if (err)
+			goto fail;
+	}
+	if (plan->rps_sock_flow_entries > 0) {
+		snprintf(buf, sizeof(buf), "%ld", plan->rps_sock_flow_entries);
+		vals[k].at_least = true;
+		err = collect_sysval(ctx, NN_VAL_RPS, NULL, -1, NN_RPS_SOCK_FLOW_PATH, buf, check, &vals[k]);
+		k++;
+		if (err)
+			goto fail;
+	}
+	for (i = 0; i < plan->nrps; i++) {
+		err = collect_rps(ctx, &plan->rps[i], online, check, &vals[k], &vals[k + 1]);
+		k += 2;
+		if (err)
+			goto fail;
+	}
+	for (i = 0; i < plan->nnapi_conf; i++) {
+		const struct nn_plan_napi_conf *c = &plan->napi_conf[i];
+
+		if (c->napi_id > 0) {
+			err = collect_napi_conf(ctx, c, check, &vals[k++]);
+		} else if (nn_napi_dev_path(path, sizeof(path), c->nic, c->attr)) {
+			nn_err(ctx, "plan names a bad interface '%s' or setting", c->nic);
+			err = -EINVAL;
+		} else {
+			snprintf(buf, sizeof(buf), "%lld", c->value);
+			vals[k].attr = (int)c->attr;
+			err = collect_sysval(ctx, NN_VAL_NAPI_DEV, c->nic, -1, path, buf, check, &vals[k++]);
+		}
 		if (err)
 			goto fail;
 	}

@@ -279,6 +279,9 @@ static void nic_json(struct nn_out *o, const struct nn_obs_nic *n, double secs)
 	nn_print_fixed(o, PRINT_JSON, "top_cpu_share", NULL, n->top_cpu_share, 4);
 	opt_fixed(o, "rx_pps", n->rx_pps, 1);
 	opt_fixed(o, "tx_pps", n->tx_pps, 1);
+	nn_print_string(o, PRINT_JSON, "rps_cpus", NULL, n->rps_cpus);
+	nn_print_fixed(o, PRINT_JSON, "rps_net_rx_per_s", NULL, n->rps_net_rx / secs, 1);
+	opt_fixed(o, "rps_share", n->rps_share, 4);
 	nn_print_string(o, PRINT_JSON, "queue_stats", NULL, nn_obs_qsrc_name(n->qsrc));
 	flags_json(o, n->flags);
 	nn_open_array(o, "queues");
@@ -375,6 +378,10 @@ static void report_text(struct nn_out *o, const struct nn_obs_report *r, double 
 			snprintf(top, sizeof(top), "-");
 		nn_printf(o, "%-15s %4s %9s %7s %9s %7s %6s %8s %8s %12s  %s\n", n->nic->name, node, a, b,
 			  c, d, napi, rx, tx, top, flags_text(&f, n->flags));
+		if (n->rps_cpus)
+			nn_printf(o, "  RPS to CPUs %s: %.1f NET_RX/s there, %.0f%% of its softirq work\n",
+				  n->rps_cpus, n->rps_net_rx / r->interval,
+				  n->rps_share >= 0 ? 100.0 * n->rps_share : 0.0);
 		for (size_t j = 0; j < n->nqueues; j++) {
 			const struct nn_obs_queue *q = &n->queues[j];
 

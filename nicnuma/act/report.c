@@ -29,8 +29,17 @@ const char *nn_val_status_name(enum nn_val_status s)
 
 static const char *kind_name(enum nn_val_kind k)
 {
-	return k == NN_VAL_IRQ ? "irq" : k == NN_VAL_XPS ? "xps" : k == NN_VAL_RSS ? "rss" :
-	       k == NN_VAL_NAPI ? "napi" : "channels";
+	switch (k) {
+	case NN_VAL_IRQ: return "irq";
+	case NN_VAL_XPS: return "xps";
+	case NN_VAL_RSS: return "rss";
+	case NN_VAL_NAPI: return "napi";
+	case NN_VAL_RPS: return "rps";
+	case NN_VAL_NAPI_CONF: return "napi_conf";
+	case NN_VAL_NAPI_DEV: return "napi_dev";
+	case NN_VAL_CHANNELS: break;
+	}
+	return "channels";
 }
 
 static void val_free(struct nn_apply_val *v)
@@ -65,6 +74,15 @@ static void print_val(struct nn_ctx *ctx, const struct nn_apply_val *v, bool che
 		snprintf(target, sizeof(target), "%s tx-%d", v->nic, v->queue);
 	else if (v->kind == NN_VAL_NAPI)
 		snprintf(target, sizeof(target), "%s napi %lld", v->nic, v->napi_id);
+	else if (v->kind == NN_VAL_RPS && !v->nic)
+		snprintf(target, sizeof(target), "rps_sock_flow_entries");
+	else if (v->kind == NN_VAL_RPS)
+		snprintf(target, sizeof(target), "%s rx-%d %s", v->nic, v->queue,
+			 strstr(v->path, "flow_cnt") ? "flow_cnt" : "cpus");
+	else if (v->kind == NN_VAL_NAPI_CONF)
+		snprintf(target, sizeof(target), "%s", v->path);
+	else if (v->kind == NN_VAL_NAPI_DEV)
+		snprintf(target, sizeof(target), "%s %s", v->nic, strrchr(v->path, '/') + 1);
 	else
 		snprintf(target, sizeof(target), "%s", v->nic);
 	if (v->kind == NN_VAL_IRQ && v->queue < 0)
@@ -78,7 +96,16 @@ static void print_val(struct nn_ctx *ctx, const struct nn_apply_val *v, bool che
 		nn_print_int(o, PRINT_JSON, "pid", NULL, v->pid);
 		nn_print_int(o, PRINT_JSON, "napi_id", NULL, v->napi_id);
 	}
-	nn_print_string(o, PRINT_JSON, "nic", NULL, v->nic);
+	if (v->kind == NN_VAL_NAPI_CONF) {
+		nn_print_int(o, PRINT_JSON, "napi_id", NULL, v->napi_id);
+		nn_print_int(o, PRINT_JSON, "ifindex", NULL, v->ifindex);
+	}
+	if (v->kind == NN_VAL_NAPI_CONF || v->kind == NN_VAL_NAPI_DEV)
+		nn_print_string(o, PRINT_JSON, "attr", NULL, nn_napi_attr_name((enum nn_napi_attr)v->attr));
+	if (v->nic)
+		nn_print_string(o, PRINT_JSON, "nic", NULL, v->nic);
+	else
+		nn_print_null(o, PRINT_JSON, "nic", NULL);
 	if (v->queue >= 0)
 		nn_print_int(o, PRINT_JSON, "queue", NULL, v->queue);
 	else

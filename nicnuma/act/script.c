@@ -18,6 +18,8 @@
 #include "nicnuma/core/strbuf.h"
 #include "hugepages/hugepages.h"
 #include "irq/affinity.h"
+#include "irq/napi_conf.h"
+#include "irq/rps.h"
 #include "nicnuma/act/script.h"
 #include "nicnuma/act/script_internal.h"
 
@@ -79,7 +81,7 @@ static void comment_text(struct w *w, const char *s)
 
 static void header(struct w *w, const struct nn_plan *p, const struct nn_script_opts *o)
 {
-	size_t i;
+	size_t i, n;
 
 	put(w, "#!/bin/sh\n"
 	       "# shellcheck disable=SC2317 # helpers stay unused when nothing of their kind is planned\n"
@@ -105,6 +107,14 @@ static void header(struct w *w, const struct nn_plan *p, const struct nn_script_
 		"# %zu hugepage counts; irqbalance: %s.\n", p->nirqs, p->nxps, p->nnapi_threads,
 	     p->nchannels, p->nhugepages,
 	     nn_irqbalance_action_name(p->irqbalance.action));
+	if (p->nrps)
+		putf(w, "# RPS/RFS: %zu rx queues, rps_sock_flow_entries at least %ld.\n", p->nrps,
+		     p->rps_sock_flow_entries);
+	for (i = 0, n = 0; i < p->nnapi_conf; i++)
+		n += p->napi_conf[i].napi_id > 0;
+	if (n)
+		putf(w, "# Left out: %zu per-NAPI settings. They need netdev netlink (napi-set),\n"
+			"# which sh cannot speak; nicnuma apply sets them. Device-wide NAPI files are in.\n", n);
 	put(w, "#\n"
 	       "# Usage, as root:\n"
 	       "#   sh SCRIPT                  check the host, save a restore script, apply,\n"
@@ -254,6 +264,52 @@ static void items(struct w *w, const struct nn_plan *p)
 		free(val);
 		label = path = val = NULL;
 	}
+	if (p->rps_sock_flow_entries > 0 && !w->err) {
+		char num[32];
+
+		snprintf(num, sizeof(num), "%ld", p->rps_sock_flow_entries);
+		item(w, "RFS rps_sock_flow_entries (at least)", NN_RPS_SOCK_FLOW_PATH, "atleast", num);
+	}
+	for (i = 0; i < p->nrps && !w->err; i++) {
+		const struct nn_plan_rps *r = &p->rps[i];
+		char rpath[320], num[32];
+
+		val = nn_cpuset_format_mask(&r->cpus, 0);
+		if (asprintf(&label, "RPS %s rx-%d rps_cpus", r->nic, r->queue) < 0 || !val ||
+		    nn_rps_path(rpath, sizeof(rpath), r->nic, r->queue, NN_RPS_CPUS)) {
+			w->err = -ENOMEM;
+		} else {
+			item(w, label, rpath, "mask", val);
+			free(label);
+			label = NULL;
+			nn_rps_path(rpath, sizeof(rpath), r->nic, r->queue, NN_RPS_FLOW_CNT);
+			snprintf(num, sizeof(num), "%ld", r->flow_cnt);
+			if (asprintf(&label, "RFS %s rx-%d rps_flow_cnt", r->nic, r->queue) < 0)
+				w->err = -ENOMEM;
+			else
+				item(w, label, rpath, "num", num);
+		}
+		free(label);
+		free(val);
+		label = val = NULL;
+	}
+	/* Per-NAPI settings need netdev netlink (napi-set), which sh cannot
+	 * speak: only the device-wide files are in a script (see header). */
+	for (i = 0; i < p->nnapi_conf && !w->err; i++) {
+		const struct nn_plan_napi_conf *c = &p->napi_conf[i];
+		char npath[320], num[32];
+
+		if (c->napi_id > 0)
+			continue;
+		snprintf(num, sizeof(num), "%lld", c->value);
+		if (asprintf(&label, "NAPI %s %s (device-wide)", c->nic, nn_napi_attr_name(c->attr)) < 0 ||
+		    nn_napi_dev_path(npath, sizeof(npath), c->nic, c->attr))
+			w->err = -ENOMEM;
+		else
+			item(w, label, npath, "num", num);
+		free(label);
+		label = NULL;
+	}
 	for (i = 0; i < p->nhugepages && !w->err; i++) {
 		const struct nn_plan_hugepages *h = &p->hugepages[i];
 		char num[32], pool[256];
@@ -289,7 +345,7 @@ static void items(struct w *w, const struct nn_plan *p)
 		}
 		put(w, "\t\"$1\" ");
 		word(w, t->nic, " ");
-		putf(w, "%lld ", t->napi_id);
+		putf(w, "%lld %d ", t->napi_id, t->pid);
 		word(w, t->name, " ");
 		word(w, val, "\n");
 		free(val);

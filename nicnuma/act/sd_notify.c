@@ -7,9 +7,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifdef HAVE_LIBSYSTEMD
 #include <systemd/sd-daemon.h>
+#include <systemd/sd-journal.h>
 #endif
 
 bool nn_sd_supported(void)
@@ -72,4 +74,27 @@ uint64_t nn_sd_watchdog_usec(const struct nn_sd *sd)
 	if (sd->watchdog_enabled && sd->watchdog_enabled(0, &usec) > 0)
 		return usec;
 	return 0;
+}
+
+int nn_sd_journal(int prio, const char *msg)
+{
+#ifdef HAVE_LIBSYSTEMD
+	__typeof__(&sd_journal_print) print;
+	void *lib;
+	int ret;
+
+	if (access("/run/systemd/journal/socket", W_OK))
+		return -ENOENT;
+	lib = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
+	if (!lib)
+		return -ENOENT;
+	*(void **)&print = dlsym(lib, "sd_journal_print");
+	ret = print ? print(prio, "%s", msg) : -ENOENT;
+	dlclose(lib);
+	return ret < 0 ? ret : 0;
+#else
+	(void)prio;
+	(void)msg;
+	return -ENOENT;
+#endif
 }

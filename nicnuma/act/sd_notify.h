@@ -34,4 +34,10 @@ uint64_t nn_sd_watchdog_usec(const struct nn_sd *sd);
  * headers): the unit is Type=notify then, else Type=simple. */
 bool nn_sd_supported(void);
 
+/* One line in the journal at syslog priority @prio (the OCI hook: the
+ * runtime may throw its stderr away). libsystemd's sd_journal_print,
+ * dlopen'ed for this call, only when journald's socket is there; returns
+ * 0 sent, else a negative errno (no journal, no library) and sends nothing. */
+int nn_sd_journal(int prio, const char *msg);
+
 #endif

@@ -60,6 +60,8 @@ int nn_cmd_claims(struct nn_ctx *ctx, int argc, char **argv);
 int nn_cmd_observe(struct nn_ctx *ctx, int argc, char **argv);
 /* "nicnuma metrics": Prometheus textfile metrics (cmd_metrics.c). */
 int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv);
+/* "nicnuma hook": the OCI runtime hook that claims a container's CPUs (cmd_hook.c). */
+int nn_cmd_hook(struct nn_ctx *ctx, int argc, char **argv);
 
 /* "nicnuma check --pid PID[,PID] [--watch S] [--count N]": process placement
  * (cmd_check_pid.c); cmd_check.c hands it "check --pid" with the same argv. */

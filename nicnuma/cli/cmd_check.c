@@ -61,7 +61,7 @@ const struct nn_cmd_desc nn_desc_check = {
 "node) and reports it beside the placement: the plan says where IRQs are\n"
 "bound, the traffic section where their work really ran.\n",
 	.opts = opts,
-	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB | NN_GROUP_RSS,
+	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB | NN_GROUP_RSS | NN_GROUP_NET,
 	.group_title = "Plan options (as for 'nicnuma plan'; without --plan only):\n",
 	.outro =
 "--json: {\"check\":{\"values\":[{\"kind\",\"irq\",\"nic\",\"queue\",\"path\",\"current\",\n"

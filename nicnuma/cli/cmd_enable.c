@@ -63,7 +63,7 @@ const struct nn_cmd_desc nn_desc_enable = {
 "for a planned NIC; an irqbalance ban list or foreign policyscript) stops it\n"
 "before anything is written, naming the owner, unless --coexist.\n",
 	.opts = opts,
-	.groups = NN_GROUP_PLAN,
+	.groups = NN_GROUP_PLAN | NN_GROUP_NET,
 	.group_title = "Plan options (as for 'nicnuma plan'; --irqbalance is the one above):\n",
 	.outro =
 "Plan options (as for 'nicnuma plan'; --irqbalance is the one above):\n"

@@ -62,7 +62,7 @@ const struct nn_cmd_desc nn_desc_plan = {
 "    without RSS, or a NIC not placed by node (spread, remote, unknown\n"
 "    locality): no table and a warning. Under --root the table size is\n"
 "    unknown (null): apply and check use the live size.\n",
-	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB | NN_GROUP_RSS,
+	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB | NN_GROUP_RSS | NN_GROUP_NET,
 	.outro =
 "Output: per NIC its node and chosen CPUs; per IRQ the current affinity and\n"
 "the planned CPUs with the reason; XPS; hugepages (current -> target); for each\n"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "nicnuma/core/fileio.h"
 #include "nicnuma/act/script.h"
 #include "nn_version.h"
 #include "plan_opts.h"
@@ -52,7 +53,7 @@ const struct nn_cmd_desc nn_desc_script = {
 "'a$(touch x)' stay literal. ROOT=DIR makes it act on a copy of /sys and /proc\n"
 "(for tests; irqbalance and ethtool are then left alone).\n",
 	.opts = opts,
-	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB,
+	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB | NN_GROUP_NET,
 	.group_title = "Planning options, when no --plan is given (see `nicnuma plan --help`):\n",
 	.outro =
 "With --json (needs -o): {\"script\":{\"file\",\"irqs\",\"xps\",\"channels\",\n"
@@ -137,7 +138,7 @@ int nn_cmd_script(struct nn_ctx *ctx, int argc, char **argv)
 		err = nn_script_render(stdout, &p, &so);
 	if (err) {
 		if (output)
-			nn_err(ctx, "script: cannot write %s: %s", output, strerror(-err));
+			nn_err(ctx, "script: cannot write %s: %s", output, nn_output_strerror(err));
 		else
 			nn_err(ctx, "script: cannot write the script: %s", strerror(-err));
 		goto out_plan;

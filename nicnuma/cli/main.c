@@ -52,6 +52,8 @@ static const struct nn_cmd cmds[] = {
 	  { &nn_desc_report } },
 	{ "metrics", nn_cmd_metrics, "placement, drift, hugepages as Prometheus textfile metrics",
 	  { &nn_desc_metrics } },
+	{ "hook", nn_cmd_hook, "OCI runtime hook: a container's CPUs claimed from create to poststop",
+	  { &nn_desc_hook } },
 	{ NULL, NULL, NULL, { NULL } },
 };
 

@@ -12,6 +12,6 @@ extern const struct nn_cmd_desc nn_desc_topo, nn_desc_nics, nn_desc_plan, nn_des
 	nn_desc_hugepages, nn_desc_hugepages_show, nn_desc_hugepages_reserve,
 	nn_desc_hugepages_release, nn_desc_bench, nn_desc_layout, nn_desc_enable, nn_desc_disable,
 	nn_desc_status, nn_desc_watch, nn_desc_metrics, nn_desc_observe, nn_desc_report,
-	nn_desc_claim, nn_desc_release, nn_desc_claims;
+	nn_desc_claim, nn_desc_release, nn_desc_claims, nn_desc_hook;
 
 #endif

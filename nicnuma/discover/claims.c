@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "nicnuma/core/proc.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/parse.h"
@@ -43,19 +44,15 @@ void nn_claims_free(struct nn_claims *cl)
 
 int nn_claim_pid_start(struct nn_ctx *ctx, int pid, unsigned long long *start)
 {
-	struct nn_pid_stat st;
-	char path[48], *text = NULL;
+	struct nn_proc_stat st;
 	int err;
 
 	if (pid <= 0)
 		return -ESRCH;
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	err = nn_read_file(&ctx->root, path, &text, NULL);
+	err = nn_proc_read_stat(&ctx->root, NULL, pid, &st);
 	if (err)
-		return err == -ENOENT ? -ESRCH : err;
-	err = nn_parse_pid_stat(text, &st);
-	free(text);
-	if (err || st.starttime < 0)
+		return err;
+	if (st.starttime < 0)
 		return -EINVAL;
 	/* A zombie has given its CPUs back: it only waits to be reaped. */
 	if (st.state == 'Z' || st.state == 'X')

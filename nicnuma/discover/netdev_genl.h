@@ -25,6 +25,7 @@ struct nn_ctx;
 enum {
 	NN_NETDEV_CMD_QUEUE_GET = 10,		/* 6.8 */
 	NN_NETDEV_CMD_NAPI_GET = 11,		/* 6.8 */
+	NN_NETDEV_CMD_NAPI_SET = 14,		/* 6.13 (per-NAPI config) */
 };
 
 /* attribute-set "queue" */
@@ -82,6 +83,12 @@ struct nn_genl {
 	struct nn_genl_napi *napis;
 	size_t nnapis, ncap;
 	size_t nbad;			/* replies skipped: required attribute missing */
+	/* What napi-set takes, from the family (live only): napi_set_known
+	 * false when it could not be asked (a capture, an nlctrl without
+	 * per-op policies); else bit N of napi_set_attrs set when napi-set's
+	 * policy has attribute N (0: no napi-set at all). */
+	bool napi_set_known;
+	uint32_t napi_set_attrs;
 };
 
 /* Parses @len bytes of netlink messages as a dump's replies arrive (one
@@ -132,5 +139,20 @@ int nn_genl_family(struct nn_genl_sock *s, const uint8_t *cmds, size_t ncmds, ui
  * NLMSG_ERROR, as sent, into *@out (malloc'd, *@outlen bytes; NULL on error). */
 int nn_genl_dump(struct nn_genl_sock *s, uint16_t family, uint8_t cmd, int attr, uint32_t val,
 		 void **out, size_t *outlen);
+
+/* One NAPI's napi-get (a do request with NN_NETDEV_A_NAPI_ID): -ENOENT when
+ * the kernel knows no such NAPI (in this namespace), -EOPNOTSUPP without
+ * napi-get; @why gets the kernel's extended ack message when it sent one.
+ * Live only. */
+int nn_genl_napi_get(struct nn_ctx *ctx, long long napi_id, struct nn_genl_napi *out,
+		     char *why, size_t whylen);
+/* napi-set of one attribute (NN_NETDEV_A_NAPI_*: DEFER_HARD_IRQS as u32,
+ * the timeouts as u64, THREADED as u32) of NAPI @napi_id: -EOPNOTSUPP when
+ * the family has no napi-set (its op list, CTRL_CMD_GETFAMILY); the
+ * kernel's errno and extended ack message otherwise. Live only. */
+int nn_genl_napi_set(struct nn_ctx *ctx, long long napi_id, int attr, unsigned long long value,
+		     char *why, size_t whylen);
+/* Whether the family lists napi-set: 1 yes, 0 no, negative errno unknown. Live only. */
+int nn_genl_napi_set_supported(struct nn_ctx *ctx);
 
 #endif

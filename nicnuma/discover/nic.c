@@ -18,6 +18,7 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/discover/ethtool.h"
+#include "nicnuma/discover/napi_index.h"
 #include "nicnuma/discover/netlink.h"
 #include "nicnuma/discover/nic.h"
 #include "nicnuma/core/parse.h"
@@ -933,39 +934,58 @@ static int take_genl(struct nn_nic *nic, const struct nn_genl *g)
  * IRQs: such an IRQ serves the queues whose NAPI it is (rx queue index first,
  * the direction from which types it serves). Other IRQs keep the name table's
  * answer; when every NAPI names its IRQ, one the table does not know is a
- * non-queue vector (control, async) by the kernel's word. */
-static void genl_decide(struct nn_nic *nic)
+ * non-queue vector (control, async) by the kernel's word. Sorted joins
+ * (napi_index.h, irq_pos): a capture may hold 100k NAPIs and queues. */
+static int cmp_irq_pos(const void *a, const void *b)
 {
-	bool all_linked = nic->ngnapis > 0;
-	size_t i, j, k;
+	const struct nn_irq *const *x = a, *const *y = b;
 
+	return ((*x)->irq > (*y)->irq) - ((*x)->irq < (*y)->irq);
+}
+
+static int genl_decide(struct nn_nic *nic)
+{
+	struct nn_napi_index ix;
+	struct nn_irq **byirq = NULL;
+	int *rx = NULL, *tx = NULL, err;
+	bool all_linked = nic->ngnapis > 0;
+	size_t i, k;
+
+	err = nn_napi_index_init(&ix, nic->gnapis, nic->ngnapis);
+	if (err)
+		return err;
+	rx = malloc((nic->ngnapis + 1) * sizeof(*rx));
+	tx = malloc((nic->ngnapis + 1) * sizeof(*tx));
+	byirq = malloc((nic->nirqs + 1) * sizeof(*byirq));
+	if (!rx || !tx || !byirq) {
+		err = -ENOMEM;
+		goto out;
+	}
+	nn_napi_queues(&ix, nic->gqueues, nic->ngqueues, rx, tx);
+	for (k = 0; k < nic->nirqs; k++)
+		byirq[k] = &nic->irqs[k];
+	qsort(byirq, nic->nirqs, sizeof(*byirq), cmp_irq_pos);
 	for (i = 0; i < nic->ngnapis; i++)
 		all_linked &= nic->gnapis[i].irq >= 0;
 	for (i = 0; i < nic->ngnapis; i++) {
 		const struct nn_genl_napi *np = &nic->gnapis[i];
-		int rx = -1, tx = -1;
+		size_t lo = 0, hi = nic->nirqs;
 
-		if (np->irq < 0)
+		if (np->irq < 0 || (rx[i] < 0 && tx[i] < 0))
 			continue;
-		for (j = 0; j < nic->ngqueues; j++) {
-			const struct nn_genl_queue *gq = &nic->gqueues[j];
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
 
-			if (gq->napi_id != np->id)
-				continue;
-			if (gq->type == NN_GENL_QUEUE_RX && (rx < 0 || gq->id < rx))
-				rx = gq->id;
-			else if (gq->type == NN_GENL_QUEUE_TX && (tx < 0 || gq->id < tx))
-				tx = gq->id;
+			if (byirq[mid]->irq < np->irq)
+				lo = mid + 1;
+			else
+				hi = mid;
 		}
-		if (rx < 0 && tx < 0)
-			continue;
-		for (k = 0; k < nic->nirqs; k++) {
-			struct nn_irq *q = &nic->irqs[k];
+		for (k = lo; k < nic->nirqs && byirq[k]->irq == np->irq; k++) {
+			struct nn_irq *q = byirq[k];
 
-			if (q->irq != np->irq)
-				continue;
-			q->queue = rx >= 0 ? rx : tx;
-			q->dir = rx >= 0 && tx >= 0 ? NN_QDIR_RXTX : rx >= 0 ? NN_QDIR_RX : NN_QDIR_TX;
+			q->queue = rx[i] >= 0 ? rx[i] : tx[i];
+			q->dir = rx[i] >= 0 && tx[i] >= 0 ? NN_QDIR_RXTX : rx[i] >= 0 ? NN_QDIR_RX : NN_QDIR_TX;
 			q->role = NN_IRQ_ROLE_QUEUE;
 			q->source = NN_IRQ_SRC_NETLINK;
 			q->napi_id = np->id;
@@ -980,6 +1000,12 @@ static void genl_decide(struct nn_nic *nic)
 			q->source = NN_IRQ_SRC_NETLINK;
 		}
 	}
+out:
+	free(byirq);
+	free(rx);
+	free(tx);
+	nn_napi_index_free(&ix);
+	return err;
 }
 
 static int genl_pass(struct nic_scan *s, struct nn_nic *nics, size_t n)
@@ -994,9 +1020,11 @@ static int genl_pass(struct nic_scan *s, struct nn_nic *nics, size_t n)
 		if (nics[i].ifindex <= 0)
 			continue;
 		nics[i].genl_read = true;
+		nics[i].napi_set_known = g.napi_set_known;
+		nics[i].napi_set_attrs = g.napi_set_attrs;
 		err = take_genl(&nics[i], &g);
 		if (!err)
-			genl_decide(&nics[i]);
+			err = genl_decide(&nics[i]);
 	}
 	nn_genl_free(&g);
 	return err;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "nicnuma/core/print.h"
+#include "nicnuma/discover/napi_index.h"
 #include "nicnuma/discover/nic_print.h"
 #include "nicnuma/discover/pcie.h"
 
@@ -118,21 +119,31 @@ static const char *binding_name(const struct nn_genl_queue *q)
  * it was not asked (kernel before 6.8, a fake root without saved answers). */
 static void print_queues(struct nn_out *o, const struct nn_nic *nic, bool table)
 {
+	struct nn_napi_index ix;
 	size_t i, nthr = 0;
+	bool indexed;
 
 	if (!nic->genl_read) {
 		nn_print_null(o, PRINT_JSON, "queues", NULL);
 		return;
 	}
+	/* Sorted lookup: a capture may hold 100k of each. Out of memory: the
+	 * same answers by a scan. */
+	indexed = !nn_napi_index_init(&ix, nic->gnapis, nic->ngnapis);
 	nn_open_array(o, "queues");
 	for (i = 0; i < nic->ngqueues; i++) {
 		const struct nn_genl_queue *q = &nic->gqueues[i];
 		const struct nn_genl_napi *np = NULL;
+		long k = -1;
 		size_t j;
 
-		for (j = 0; j < nic->ngnapis && !np && q->napi_id >= 0; j++)
+		if (indexed)
+			k = nn_napi_index_find(&ix, q->napi_id);
+		for (j = 0; !indexed && k < 0 && j < nic->ngnapis && q->napi_id >= 0; j++)
 			if (nic->gnapis[j].id == q->napi_id)
-				np = &nic->gnapis[j];
+				k = (long)j;
+		if (k >= 0)
+			np = &nic->gnapis[k];
 		nn_open_object(o, NULL);
 		nn_print_string(o, PRINT_JSON, "type", NULL, q->type == NN_GENL_QUEUE_RX ? "rx" :
 				q->type == NN_GENL_QUEUE_TX ? "tx" : "other");
@@ -148,6 +159,8 @@ static void print_queues(struct nn_out *o, const struct nn_nic *nic, bool table)
 		nn_close_object(o);
 	}
 	nn_close_array(o);
+	if (indexed)
+		nn_napi_index_free(&ix);
 	for (i = 0; i < nic->ngnapis; i++)
 		nthr += nic->gnapis[i].pid > 0;
 	if (table)

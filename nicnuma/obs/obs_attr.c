@@ -43,6 +43,7 @@ void nn_obs_report_free(struct nn_obs_report *r)
 			free(n->queues[j].cpus);
 		free(n->queues);
 		free(n->napis);
+		free(n->rps_cpus);
 	}
 	free(r->nics);
 	free(r->cpus);
@@ -59,10 +60,11 @@ static double delta(unsigned long long a, unsigned long long b)
 	return 0;	/* reset (a counter that went back): no work known */
 }
 
-/* The same CPU in every column (no CPU went on- or offline). */
+/* The same CPU in every column (no CPU went on- or offline). No columns:
+ * the lists may be NULL, which memcmp must never see, even for 0 bytes. */
 static bool same_cols(const struct nn_obs_counts *a, const struct nn_obs_counts *b)
 {
-	return a->ncols == b->ncols && !memcmp(a->cpu, b->cpu, a->ncols * sizeof(*a->cpu));
+	return a->ncols == b->ncols && (!a->ncols || !memcmp(a->cpu, b->cpu, a->ncols * sizeof(*a->cpu)));
 }
 
 /* The next column at or after @c whose count changed from @ra to @rb, or
@@ -135,28 +137,6 @@ static int cmp_share(const void *x, const void *y)
 	if (a->count != b->count)
 		return a->count < b->count ? 1 : -1;
 	return (a->cpu > b->cpu) - (a->cpu < b->cpu);
-}
-
-/* The NIC a NAPI thread serves: its name exactly, or (a comm cut at 15
- * bytes) the one NIC whose name starts with the cut part. -1 none. */
-static int thread_nic(const struct nn_host *h, const struct nn_obs_thread *t)
-{
-	size_t len = strlen(t->ifname);
-	int found = -1;
-
-	for (size_t i = 0; i < h->nnics; i++)
-		if (!strcmp(h->nics[i].name, t->ifname))
-			return (int)i;
-	if (strlen(t->comm) != 15)
-		return -1;	/* not cut: the name was exact */
-	for (size_t i = 0; i < h->nnics; i++) {
-		if (strncmp(h->nics[i].name, t->ifname, len))
-			continue;
-		if (found >= 0)
-			return -1;	/* ambiguous */
-		found = (int)i;
-	}
-	return found;
 }
 
 static const struct nn_obs_thread *find_thread(const struct nn_obs_sample *s, int pid)
@@ -267,7 +247,7 @@ static int attr_queue(const struct nn_host *h, const struct nn_obs_sampler *sp,
 	const unsigned long long *ra = nn_obs_row(&a->intr, (size_t)row);
 	const unsigned long long *rb = nn_obs_row(&b->intr, (size_t)row);
 
-	if (pc->same_cols && !memcmp(ra, rb, b->intr.ncols * sizeof(*rb)))
+	if (pc->same_cols && (!b->intr.ncols || !memcmp(ra, rb, b->intr.ncols * sizeof(*rb))))
 		return 0;	/* no interrupt in the interval: most rows of a big host */
 	for (size_t c = next_changed(pc->same_cols, imap, ra, rb, 0, b->intr.ncols); c < b->intr.ncols;
 	     c = next_changed(pc->same_cols, imap, ra, rb, c + 1, b->intr.ncols)) {
@@ -374,12 +354,26 @@ static int attr_nic(const struct nn_host *h, const struct nn_obs_sampler *sp,
 	if (nq > 1 && n->irqs >= o->min_irqs && n->top_cpu_share > o->one_cpu_share)
 		n->flags |= NN_OBS_F_IRQ_ONE_CPU;
 
+	/* RPS: NET_RX on its RPS CPUs where no observed NIC interrupt came */
+	n->rps_share = -1;
+	if (idx < sp->nrps && !nn_cpuset_empty(&sp->rps[idx])) {
+		int cpu;
+
+		n->rps_cpus = nn_cpuset_format_list(&sp->rps[idx]);
+		if (!n->rps_cpus)
+			return -ENOMEM;
+		nn_cpuset_foreach(cpu, &sp->rps[idx])
+			if ((size_t)cpu < pc->n && pc->nic_irqs[cpu] <= 0)
+				n->rps_net_rx += pc->net_rx[cpu];
+		n->rps_share = ratio_or_unknown(n->rps_net_rx, n->rps_net_rx + n->softirq);
+	}
+
 	/* NAPI kthreads */
 	for (size_t i = 0; i < b->nthreads; i++) {
 		const struct nn_obs_thread *tb = &b->threads[i], *ta;
 		struct nn_obs_napi *z;
 
-		if (thread_nic(h, tb) != (int)idx)
+		if (tb->nic != (int)idx)	/* napi-get's word, never the comm */
 			continue;
 		ta = find_thread(a, tb->pid);
 		z = realloc(n->napis, (n->nnapis + 1) * sizeof(*z));
@@ -467,7 +461,7 @@ int nn_obs_attribute(const struct nn_host *h, const struct nn_obs_sampler *sp,
 
 		if (!a->intr.seen[row] || !b->intr.seen[row])
 			continue;
-		if (same && !memcmp(ra, rb, b->intr.ncols * sizeof(*rb)))
+		if (same && (!b->intr.ncols || !memcmp(ra, rb, b->intr.ncols * sizeof(*rb))))
 			continue;
 		for (size_t c = next_changed(same, imap, ra, rb, 0, b->intr.ncols); c < b->intr.ncols;
 		     c = next_changed(same, imap, ra, rb, c + 1, b->intr.ncols))

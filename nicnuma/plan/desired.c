@@ -142,10 +142,31 @@ static bool parse_uint(const char *v, unsigned int lo, unsigned int hi, unsigned
 }
 
 enum { K_NIC, K_POLICY, K_CPUS, K_RESERVE, K_CHANNELS, K_XPS, K_HUGEPAGES, K_IRQB,
-       K_INTERVAL, K_SETTLE, K_CLAIM_ROOT, K_N };
+       K_INTERVAL, K_SETTLE, K_CLAIM_ROOT, K_RPS, K_NAPI0, K_N = K_NAPI0 + NN_NAPI_NATTR };
 static const char *const keys[K_N] = { "nic", "policy", "cpus", "reserve", "channels", "xps",
 				       "hugepages", "irqbalance", "interval", "settle_ms",
-				       "claim_root_partitions" };
+				       "claim_root_partitions", "rps",
+				       "napi_defer_hard_irqs", "gro_flush_timeout", "irq_suspend_timeout",
+				       "napi_threaded" };
+
+/* A NAPI setting's value: none, a decimal in its range, on/off for threaded. */
+static bool napi_value(struct nn_desired *d, enum nn_napi_attr a, const char *v)
+{
+	unsigned long n;
+
+	if (!strcmp(v, "none"))
+		return true;
+	if (a == NN_NAPI_THREADED) {
+		if (strcmp(v, "on") && strcmp(v, "off"))
+			return false;
+		n = !strcmp(v, "on");
+	} else if (nn_name_decimal(v, (unsigned long)nn_napi_attr_max(a), &n, NULL)) {
+		return false;
+	}
+	d->napi_value[a] = (long long)n;
+	d->napi_set |= 1u << a;
+	return true;
+}
 
 static int nic_value(struct nn_desired *d, char *v, const char **msg)
 {
@@ -249,6 +270,15 @@ static int set_value(struct nn_desired *d, int k, char *v, const char **msg)
 	case K_SETTLE:
 		if (!parse_uint(v, 10, 60000, &d->settle_ms))
 			*msg = "expected milliseconds from 10 to 60000";
+		break;
+	case K_RPS:
+		if (nn_rps_policy_parse(v, &d->rps))
+			*msg = "expected off or auto";
+		break;
+	default:
+		if (k >= K_NAPI0 && k < K_N && !napi_value(d, (enum nn_napi_attr)(k - K_NAPI0), v))
+			*msg = k - K_NAPI0 == NN_NAPI_THREADED ? "expected none, on or off"
+							       : "expected none or a number in range";
 		break;
 	}
 	return *msg ? -EINVAL : 0;
@@ -397,6 +427,16 @@ int nn_desired_format(const struct nn_desired *d, struct nn_sb *sb)
 	else
 		nn_sb_puts(sb, "hugepages = none\n");
 	nn_sb_printf(sb, "irqbalance = %s\n", nn_desired_irqb_name(d->irqbalance));
+	if (d->rps != NN_RPS_OFF)
+		nn_sb_printf(sb, "rps = %s\n", nn_rps_policy_name(d->rps));
+	for (i = 0; i < NN_NAPI_NATTR; i++) {
+		if (!(d->napi_set & (1u << i)))
+			continue;
+		if (i == NN_NAPI_THREADED)
+			nn_sb_printf(sb, "%s = %s\n", keys[K_NAPI0 + i], d->napi_value[i] ? "on" : "off");
+		else
+			nn_sb_printf(sb, "%s = %lld\n", keys[K_NAPI0 + i], d->napi_value[i]);
+	}
 	nn_sb_printf(sb, "interval = %u\n", d->interval_s);
 	nn_sb_printf(sb, "settle_ms = %u\n", d->settle_ms);
 	/* Only when asked: the files enable wrote before the key stay the same. */
@@ -447,6 +487,9 @@ int nn_desired_plan_opts(const struct nn_desired *d, const struct nn_host *host,
 	o->channels = d->channels;
 	o->no_xps = !d->xps;
 	o->irqbalance = nn_desired_irqb_action(d->irqbalance);
+	o->rps = d->rps;
+	memcpy(o->napi_value, d->napi_value, sizeof(o->napi_value));
+	o->napi_set = d->napi_set;
 	o->hugepage_size_kb = d->hugepage_size_kb;
 	o->hugepage_count = d->hugepage_count;
 	o->has_reserve = d->has_reserve;
@@ -478,6 +521,9 @@ int nn_desired_from_plan(struct nn_desired *d, const struct nn_plan *plan,
 	d->hugepage_size_kb = o->hugepage_size_kb;
 	d->hugepage_count = o->hugepage_count;
 	d->has_reserve = o->has_reserve;
+	d->rps = o->rps;
+	memcpy(d->napi_value, o->napi_value, sizeof(d->napi_value));
+	d->napi_set = o->napi_set;
 	if (!err && (nn_cpuset_copy(&d->cpus, &o->cpus) || nn_cpuset_copy(&d->reserve, &o->reserve)))
 		err = -ENOMEM;
 	if (err)
@@ -522,8 +568,28 @@ bool nn_desired_keeps(const struct nn_plan *desired, const struct nn_plan *plan)
 	size_t i, k;
 	bool found;
 
-	if (!plan->nirqs && !plan->nxps && !plan->nchannels && !plan->nnapi_threads && !plan->nrss)
+	if (!plan->nirqs && !plan->nxps && !plan->nchannels && !plan->nnapi_threads && !plan->nrss &&
+	    !plan->nrps && !plan->nnapi_conf)
 		return false;
+	if (plan->rps_sock_flow_entries > d->rps_sock_flow_entries)
+		return false;
+	for (i = 0; i < plan->nrps; i++) {
+		for (k = 0, found = false; k < d->nrps && !found; k++)
+			found = same_nic(d->rps[k].nic, plan->rps[i].nic) && d->rps[k].queue == plan->rps[i].queue &&
+				d->rps[k].flow_cnt == plan->rps[i].flow_cnt &&
+				nn_cpuset_equal(&d->rps[k].cpus, &plan->rps[i].cpus);
+		if (!found)
+			return false;
+	}
+	for (i = 0; i < plan->nnapi_conf; i++) {
+		for (k = 0, found = false; k < d->nnapi_conf && !found; k++)
+			found = same_nic(d->napi_conf[k].nic, plan->napi_conf[i].nic) &&
+				d->napi_conf[k].napi_id == plan->napi_conf[i].napi_id &&
+				d->napi_conf[k].attr == plan->napi_conf[i].attr &&
+				d->napi_conf[k].value == plan->napi_conf[i].value;
+		if (!found)
+			return false;
+	}
 	for (i = 0; i < plan->nirqs; i++) {
 		for (k = 0, found = false; k < d->nirqs && !found; k++)
 			found = d->irqs[k].irq == plan->irqs[i].irq &&

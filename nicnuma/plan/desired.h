@@ -10,6 +10,9 @@
  *   channels = yes|no           xps = yes|no
  *   hugepages = none | SIZE:COUNT
  *   irqbalance = stop|ban|ignore   ("leave", the old word, is read too)
+ *   rps = off|auto              (written only when auto)
+ *   napi_defer_hard_irqs = N    gro_flush_timeout = NS    irq_suspend_timeout = NS
+ *   napi_threaded = on|off      (each written only when set; "none" = unset)
  *   interval = SECONDS (1..86400)    settle_ms = MS (10..60000)
  *   claim_root_partitions = yes|no   `root` cpuset partitions claim their
  *                               exclusive CPUs too (docs/claims.md; default no)
@@ -52,6 +55,9 @@ struct nn_desired {
 	unsigned long hugepage_size_kb;	/* 0: none */
 	long hugepage_count;
 	enum nn_desired_irqb irqbalance;
+	enum nn_rps_policy rps;
+	long long napi_value[NN_NAPI_NATTR];	/* as nn_plan_opts: each set bit's value */
+	unsigned int napi_set;
 	unsigned int interval_s;
 	unsigned int settle_ms;
 	bool claim_root_partitions;	/* root cpuset partitions are claims too */

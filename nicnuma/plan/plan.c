@@ -235,6 +235,13 @@ static int effective_queues(struct nicst *ns)
 	return 0;
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
 static int queue_slots(struct nicst *ns)
 {
 	const struct nn_nic *n = ns->nic;
@@ -244,24 +251,18 @@ static int queue_slots(struct nicst *ns)
 	if (err)
 		return err;
 	for (i = 0; i < n->nirqs; i++) {
-		int q = ns->effq[i];
-		bool seen = false;
-
-		if (q < 0)
-			continue;
-		for (j = 0; j < ns->nslots && !seen; j++)
-			seen = ns->slots[j] == q;
-		if (!seen && push_int(&ns->slots, &ns->nslots, q))
+		if (ns->effq[i] >= 0 && push_int(&ns->slots, &ns->nslots, ns->effq[i]))
 			return -ENOMEM;
+		ns->ranges |= n->irqs[i].role == NN_IRQ_ROLE_QUEUE && n->irqs[i].source == NN_IRQ_SRC_NAME &&
+			      (n->irqs[i].name_flags & NN_IRQ_ROW_RANGE);
 	}
-	/* Insertion sort: queue indices are few and nearly sorted already. */
-	for (i = 1; i < ns->nslots; i++) {
-		int v = ns->slots[i];
-
-		for (j = i; j > 0 && ns->slots[j - 1] > v; j--)
-			ns->slots[j] = ns->slots[j - 1];
-		ns->slots[j] = v;
-	}
+	/* Sorted, each index once (binary searched by slot_of). */
+	if (ns->nslots > 1)
+		qsort(ns->slots, ns->nslots, sizeof(*ns->slots), cmp_int);
+	for (i = 0, j = 0; i < ns->nslots; i++)
+		if (!j || ns->slots[j - 1] != ns->slots[i])
+			ns->slots[j++] = ns->slots[i];
+	ns->nslots = j;
 	/* No per-queue IRQs (veth, tun, unknown driver): XPS alone is planned,
 	 * one slot per tx queue of a multiqueue device. */
 	if (!ns->nslots && n->tx_queues > 1)
@@ -1124,6 +1125,17 @@ void nn_plan_free(struct nn_plan *plan)
 		free(plan->rss[i].reserved);
 	}
 	free(plan->rss);
+	for (i = 0; i < plan->nrps; i++) {
+		free(plan->rps[i].nic);
+		free(plan->rps[i].reason);
+		nn_cpuset_free(&plan->rps[i].cpus);
+	}
+	free(plan->rps);
+	for (i = 0; i < plan->nnapi_conf; i++) {
+		free(plan->napi_conf[i].nic);
+		free(plan->napi_conf[i].reason);
+	}
+	free(plan->napi_conf);
 	free(plan->hugepages);
 	for (i = 0; i < plan->nwarnings; i++)
 		free(plan->warnings[i]);

@@ -16,6 +16,7 @@
 #include "hugepages/hugepages.h"
 #include "irq/irqbalance.h"
 #include "irq/napi_thread.h"
+#include "irq/napi_conf.h"
 
 struct json_object;
 
@@ -32,6 +33,13 @@ enum nn_rss_policy {
 	NN_RSSP_LOCAL_CPU,	/* "local:cpu": weighted by each queue's share of its CPUs */
 };
 
+/* --rps: Receive Packet/Flow Steering where a NIC has fewer rx queues than
+ * usable CPUs on its node (plan_rps.c). */
+enum nn_rps_policy {
+	NN_RPS_OFF = 0,		/* left alone (default: today's placement) */
+	NN_RPS_AUTO,		/* "auto": rps_cpus, rps_flow_cnt, rps_sock_flow_entries */
+};
+
 struct nn_plan_opts {
 	char **nics;			/* NULL: every non-virtual NIC */
 	size_t nnics;
@@ -45,6 +53,11 @@ struct nn_plan_opts {
 	unsigned long hugepage_size_kb;	/* --hugepages SIZE:COUNT; 0 none */
 	long hugepage_count;		/* per NIC node */
 	enum nn_rss_policy rss;		/* --rss */
+	enum nn_rps_policy rps;		/* --rps */
+	/* --napi-defer-hard-irqs, --gro-flush-timeout, --irq-suspend-timeout,
+	 * --napi-threaded: the value of each NN_NAPI_* whose bit is in napi_set. */
+	long long napi_value[NN_NAPI_NATTR];
+	unsigned int napi_set;
 };
 
 struct nn_plan_irq {
@@ -82,7 +95,7 @@ struct nn_plan_napi {
 	char *nic;
 	long long napi_id;
 	int pid;			/* when planned; apply checks it is still that thread */
-	char *name;			/* "napi/IF-ID" as the kernel keeps it (15 characters at most) */
+	char *name;			/* "napi/IF-ID", the thread's full comm */
 	struct nn_cpuset cpus;
 };
 
@@ -118,6 +131,27 @@ struct nn_plan_rss {
 	size_t nqueues;
 	struct nn_plan_rss_reserved *reserved;	/* rx queues left out as bound (a note) */
 	size_t nreserved;
+};
+
+/* One rx queue's RPS/RFS values (irq/rps.h): rps_cpus and rps_flow_cnt. */
+struct nn_plan_rps {
+	char *nic;
+	int queue;			/* rx queue: /sys/class/net/NIC/queues/rx-N/ */
+	struct nn_cpuset cpus;		/* rps_cpus */
+	long flow_cnt;			/* rps_flow_cnt (a power of two) */
+	char *reason;
+};
+
+/* One NAPI setting (irq/napi_conf.h): per NAPI through napi-set, or
+ * (napi_id -1) the device-wide sysfs file. A profile can emit these as the
+ * options do: one entry per NAPI and attribute, each with its reason. */
+struct nn_plan_napi_conf {
+	char *nic;
+	int ifindex;			/* -1 unknown (device-wide entries need none) */
+	long long napi_id;		/* -1: the device-wide file */
+	enum nn_napi_attr attr;
+	long long value;
+	char *reason;
 };
 
 /* One live claim the plan left out (discover/claims.h): its owner for reports. */
@@ -161,6 +195,11 @@ struct nn_plan {
 	size_t nhugepages;
 	struct nn_plan_rss *rss;
 	size_t nrss;
+	struct nn_plan_rps *rps;
+	size_t nrps;
+	long rps_sock_flow_entries;	/* RFS's table, at least this many; 0: not planned */
+	struct nn_plan_napi_conf *napi_conf;
+	size_t nnapi_conf;
 	struct {
 		bool running;
 		enum nn_irqbalance_action action;
@@ -175,7 +214,8 @@ int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, st
 void nn_plan_free(struct nn_plan *plan);
 void nn_plan_opts_free(struct nn_plan_opts *opts);
 
-/* {"plan":{"shape":{..},"housekeeping","isolated","claimed","claims":[..],"claim_spills","irqs":[..],"xps":[..],"channels":[..],"napi_threads":[..],"rss":[..],"hugepages":[..],
+/* {"plan":{"shape":{..},"housekeeping","isolated","claimed","claims":[..],"claim_spills","irqs":[..],"xps":[..],
+ *  "channels":[..],"napi_threads":[..],"rss":[..],"rps":[..],"rps_sock_flow_entries","napi_config":[..],"hugepages":[..],
  *  "irqbalance":{"running","action"},"warnings":[..]}} - stable keys. */
 struct json_object *nn_plan_to_json(const struct nn_plan *plan);
 /* Just its "shape" object (what an undo log keeps), without the whole plan. */
@@ -215,6 +255,9 @@ int nn_plan_rss_table(const struct nn_plan_rss *r, unsigned int size, unsigned i
  * parse -EINVAL on others. */
 const char *nn_qbind_name(unsigned int bit);
 int nn_qbind_parse(const char *s, unsigned int *bit);
+/* "auto", "off"; parse -EINVAL on others. */
+const char *nn_rps_policy_name(enum nn_rps_policy p);
+int nn_rps_policy_parse(const char *s, enum nn_rps_policy *p);
 /* "local", "local:cpu" (and "none"); parse -EINVAL on others. */
 const char *nn_rss_policy_name(enum nn_rss_policy p);
 int nn_rss_policy_parse(const char *s, enum nn_rss_policy *p);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nicnuma/discover/napi_index.h"
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/plan/plan_internal.h"
 #include "nicnuma/plan/plan_state.h"
@@ -55,14 +56,37 @@ static char *slot_reason(const struct state *st, const struct nicst *ns, size_t 
 	return ok < 0 ? NULL : r;
 }
 
+/* The slot of the largest queue index <= @queue (slots ascend); -1 none. */
+static int slot_floor(const struct nicst *ns, int queue)
+{
+	size_t lo = 0, hi = ns->nslots;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ns->slots[mid] <= queue)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? (int)lo - 1 : -1;
+}
+
 static int slot_of(const struct nicst *ns, int queue)
 {
-	size_t i;
+	int s = slot_floor(ns, queue);
 
-	for (i = 0; i < ns->nslots; i++)
-		if (ns->slots[i] == queue)
-			return (int)i;
-	return -1;
+	return s >= 0 && ns->slots[s] == queue ? s : -1;
+}
+
+/* The slot whose CPU serves @queue: its own; on a NIC whose vectors serve
+ * ranges of rings (out-of-tree ice), the vector of the range it falls in;
+ * else the slots in turn. */
+static int queue_slot(const struct nicst *ns, int queue)
+{
+	int s = ns->ranges ? slot_floor(ns, queue) : slot_of(ns, queue);
+
+	return s >= 0 ? s : (int)((size_t)queue % ns->nslots);
 }
 
 /* Housekeeping CPUs for a NIC's non-queue IRQs: those of its node, else of
@@ -317,12 +341,10 @@ static int emit_xps(struct state *st, struct nicst *ns)
 	ntx = (size_t)n->tx_queues;
 	for (i = 0; i < ntx; i++) {
 		struct nn_plan_xps *x;
-		int s = slot_of(ns, (int)i);
+		int s = queue_slot(ns, (int)i);
 		size_t pos;
 		void *p;
 
-		if (s < 0)
-			s = (int)(i % ns->nslots);
 		pos = (size_t)s % ns->norder;
 		p = realloc(plan->xps, (plan->nxps + 1) * sizeof(*plan->xps));
 		if (!p)
@@ -341,60 +363,96 @@ static int emit_xps(struct state *st, struct nicst *ns)
 	return 0;
 }
 
-/* The rx queue (else tx queue) whose NAPI is @id; -1 none. */
-static int napi_queue(const struct nn_nic *n, long long id)
-{
-	size_t i;
-	int tx = -1;
+struct irq_at {
+	int irq;
+	size_t at;			/* into plan->irqs */
+};
 
-	for (i = 0; i < n->ngqueues; i++) {
-		if (n->gqueues[i].napi_id != id)
-			continue;
-		if (n->gqueues[i].type == NN_GENL_QUEUE_RX)
-			return n->gqueues[i].id;
-		if (tx < 0 && n->gqueues[i].type == NN_GENL_QUEUE_TX)
-			tx = n->gqueues[i].id;
+static int cmp_irq_at(const void *a, const void *b)
+{
+	const struct irq_at *x = a, *y = b;
+
+	if (x->irq != y->irq)
+		return (x->irq > y->irq) - (x->irq < y->irq);
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+/* The planned CPUs of IRQ @irq among @n sorted entries; NULL none. */
+static const struct nn_cpuset *irq_cpus(const struct nn_plan *plan, const struct irq_at *v, size_t n, int irq)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].irq < irq)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return tx;
+	return lo < n && v[lo].irq == irq ? &plan->irqs[v[lo].at].cpus : NULL;
 }
 
 /* Each threaded NAPI of @ns with a kthread: with its IRQ's planned CPUs;
- * IRQ-less, its queue's planned CPU, else the NIC's planned CPUs, else
- * every CPU the plan may use. */
+ * IRQ-less, its queue's planned CPU (its rx queue, else tx), else the NIC's
+ * planned CPUs, else every CPU the plan may use. The joins are sorted
+ * (napi_index.h, irq_cpus): a capture may hold 100k NAPIs and queues. */
 static int emit_napi(struct state *st, struct nicst *ns, size_t irq0)
 {
 	struct nn_plan *plan = st->plan;
 	const struct nn_nic *n = ns->nic;
 	const struct nn_plan_nic *pn = &plan->nics[plan->nnics - 1];
-	size_t i, j;
+	struct nn_napi_index ix;
+	struct irq_at *byirq = NULL;
+	int *rx = NULL, *tx = NULL, err;
+	size_t i, nthr, nirq = plan->nirqs - irq0;
 
+	if (!n->ngnapis)
+		return 0;
+	err = nn_napi_index_init(&ix, n->gnapis, n->ngnapis);
+	if (err)
+		return err;
+	rx = malloc((n->ngnapis + 1) * sizeof(*rx));
+	tx = malloc((n->ngnapis + 1) * sizeof(*tx));
+	byirq = malloc((nirq + 1) * sizeof(*byirq));
+	err = -ENOMEM;
+	if (!rx || !tx || !byirq)
+		goto out;
+	nn_napi_queues(&ix, n->gqueues, n->ngqueues, rx, tx);
+	for (i = 0; i < nirq; i++) {
+		byirq[i].irq = plan->irqs[irq0 + i].irq;
+		byirq[i].at = irq0 + i;
+	}
+	qsort(byirq, nirq, sizeof(*byirq), cmp_irq_at);
+	/* Room for them all at once: one realloc per thread copies quadratically. */
+	for (i = 0, nthr = 0; i < n->ngnapis; i++)
+		nthr += n->gnapis[i].pid > 0 && n->gnapis[i].threaded != 0;
+	if (nthr) {
+		void *p = realloc(plan->napi_threads, (plan->nnapi_threads + nthr) * sizeof(*plan->napi_threads));
+
+		if (!p)
+			goto out;
+		plan->napi_threads = p;
+	}
 	for (i = 0; i < n->ngnapis; i++) {
 		const struct nn_genl_napi *g = &n->gnapis[i];
 		const struct nn_cpuset *from = NULL;
 		struct nn_plan_napi *x;
 		char comm[NN_NAPI_COMM_LEN];
 		int q, cpu = -1;
-		void *p;
 
 		if (g->pid <= 0 || g->threaded == 0)
 			continue;
-		for (j = irq0; g->irq >= 0 && j < plan->nirqs && !from; j++)
-			if (plan->irqs[j].irq == g->irq)
-				from = &plan->irqs[j].cpus;
-		q = from ? -1 : napi_queue(n, g->id);
+		if (g->irq >= 0)
+			from = irq_cpus(plan, byirq, nirq, g->irq);
+		q = from ? -1 : rx[i] >= 0 ? rx[i] : tx[i];
 		if (q >= 0 && ns->norder && ns->nslots) {
-			int s = slot_of(ns, q);
+			int s = queue_slot(ns, q);
 
-			if (s < 0)
-				s = (int)((size_t)q % ns->nslots);
 			cpu = ns->order[(size_t)s % ns->norder].cpu;
 		}
 		if (!from && cpu < 0)
 			from = nn_cpuset_empty(&pn->cpus) ? &st->allowed : &pn->cpus;
-		p = realloc(plan->napi_threads, (plan->nnapi_threads + 1) * sizeof(*plan->napi_threads));
-		if (!p)
-			return -ENOMEM;
-		plan->napi_threads = p;
 		x = &plan->napi_threads[plan->nnapi_threads];
 		memset(x, 0, sizeof(*x));
 		nn_napi_comm(comm, sizeof(comm), n->name, g->id);
@@ -404,11 +462,17 @@ static int emit_napi(struct state *st, struct nicst *ns, size_t irq0)
 		x->pid = g->pid;
 		plan->nnapi_threads++;
 		if (!x->nic || !x->name)
-			return -ENOMEM;
+			goto out;
 		if (from ? nn_cpuset_copy(&x->cpus, from) : nn_cpuset_set(&x->cpus, (unsigned)cpu))
-			return -ENOMEM;
+			goto out;
 	}
-	return 0;
+	err = 0;
+out:
+	free(byirq);
+	free(rx);
+	free(tx);
+	nn_napi_index_free(&ix);
+	return err;
 }
 
 static int emit_channels(struct state *st, struct nicst *ns)
@@ -557,6 +621,10 @@ int nn__plan_emit(struct state *st)
 			ret = emit_xps(st, &st->nics[i]);
 		if (!ret)
 			ret = emit_napi(st, &st->nics[i], irq0);
+		if (!ret && opts->rps != NN_RPS_OFF)
+			ret = nn__plan_emit_rps(st, &st->nics[i], irq0);
+		if (!ret && opts->napi_set)
+			ret = nn__plan_emit_napi_conf(st, &st->nics[i]);
 		if (!ret && opts->channels)
 			ret = emit_channels(st, &st->nics[i]);
 		if (ret)

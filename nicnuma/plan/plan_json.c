@@ -19,6 +19,7 @@
 #include "nicnuma/discover/ethtool.h"
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/plan/plan_internal.h"
+#include "irq/rps.h"
 
 /* ---- writing ---- */
 
@@ -216,6 +217,38 @@ struct json_object *nn_plan_to_json(const struct nn_plan *plan)
 				if (r->reserved[k].bound & bit)
 					CHK(json_object_array_add(b, json_object_new_string(nn_qbind_name(bit))));
 		}
+	}
+
+	NEW(a, json_object_new_array());
+	CHK(add(p, "rps", a));
+	for (i = 0; i < plan->nrps; i++) {
+		const struct nn_plan_rps *r = &plan->rps[i];
+
+		NEW(o, json_object_new_object());
+		CHK(json_object_array_add(a, o));
+		CHK(add(o, "nic", json_object_new_string(r->nic)));
+		CHK(add(o, "queue", json_object_new_int(r->queue)));
+		NEW(v, cpus_json(&r->cpus));
+		CHK(add(o, "cpus", v));
+		CHK(add(o, "flow_cnt", json_object_new_int64(r->flow_cnt)));
+		CHK(add(o, "reason", opt_str(r->reason)));
+	}
+	CHK(add(p, "rps_sock_flow_entries", plan->rps_sock_flow_entries > 0 ?
+		json_object_new_int64(plan->rps_sock_flow_entries) : NULL));
+
+	NEW(a, json_object_new_array());
+	CHK(add(p, "napi_config", a));
+	for (i = 0; i < plan->nnapi_conf; i++) {
+		const struct nn_plan_napi_conf *c = &plan->napi_conf[i];
+
+		NEW(o, json_object_new_object());
+		CHK(json_object_array_add(a, o));
+		CHK(add(o, "nic", json_object_new_string(c->nic)));
+		CHK(add(o, "ifindex", opt_int(c->ifindex)));
+		CHK(add(o, "napi_id", opt_int(c->napi_id)));
+		CHK(add(o, "attr", json_object_new_string(nn_napi_attr_name(c->attr))));
+		CHK(add(o, "value", json_object_new_int64(c->value)));
+		CHK(add(o, "reason", opt_str(c->reason)));
 	}
 
 	NEW(a, json_object_new_array());
@@ -579,6 +612,89 @@ fail:
 	return ret;
 }
 
+/* Optional (plans written before them lack them). */
+static int read_rps(struct rd *r, struct json_object *p, struct nn_plan *plan)
+{
+	struct json_object *a, *o;
+	char where[64];
+	long long v;
+	size_t n, i;
+	int ret;
+
+	TRY(get_array(r, p, "plan", "rps", true, &a, &n));
+	plan->rps = calloc(n ? n : 1, sizeof(*plan->rps));
+	if (!plan->rps)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct nn_plan_rps *x = &plan->rps[i];
+
+		TRY(elem_obj(r, a, i, "rps", where, sizeof(where), &o));
+		plan->nrps++;
+		TRY(get_ifname(r, o, where, &x->nic));
+		TRY(get_int(r, o, where, "queue", false, 0, NN_QUEUE_MAX, &v));
+		x->queue = (int)v;
+		TRY(get_cpus(r, o, where, "cpus", false, &x->cpus));
+		if (nn_cpuset_empty(&x->cpus))
+			return bad(r, "%s.cpus: empty: RPS needs at least one CPU", where);
+		TRY(get_int(r, o, where, "flow_cnt", false, 0, NN_RFS_MAX, &v));
+		if (v != nn_rfs_round((long)v))
+			return bad(r, "%s.flow_cnt: %lld is not a power of two", where, v);
+		x->flow_cnt = (long)v;
+		TRY(get_str(r, o, where, "reason", true, &x->reason));
+	}
+	TRY(get_int(r, p, "plan", "rps_sock_flow_entries", true, 1, NN_RFS_MAX, &v));
+	if (v > 0 && v != nn_rfs_round((long)v))
+		return bad(r, "plan.rps_sock_flow_entries: %lld is not a power of two", v);
+	plan->rps_sock_flow_entries = v > 0 ? (long)v : 0;
+	return 0;
+fail:
+	return ret;
+}
+
+static int read_napi_conf(struct rd *r, struct json_object *p, struct nn_plan *plan)
+{
+	struct json_object *a, *o;
+	char where[64], *s = NULL;
+	long long v;
+	size_t n, i;
+	int ret;
+
+	TRY(get_array(r, p, "plan", "napi_config", true, &a, &n));
+	plan->napi_conf = calloc(n ? n : 1, sizeof(*plan->napi_conf));
+	if (!plan->napi_conf)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct nn_plan_napi_conf *x = &plan->napi_conf[i];
+
+		TRY(elem_obj(r, a, i, "napi_config", where, sizeof(where), &o));
+		plan->nnapi_conf++;
+		TRY(get_ifname(r, o, where, &x->nic));
+		TRY(get_int(r, o, where, "ifindex", true, 1, 0x7fffffffLL, &v));
+		x->ifindex = (int)v;
+		TRY(get_int(r, o, where, "napi_id", true, 1, 0xffffffffLL, &v));
+		x->napi_id = v;
+		if (x->napi_id > 0 && x->ifindex < 1)
+			return bad(r, "%s.ifindex: missing: a per-NAPI setting needs its device's index", where);
+		TRY(get_str(r, o, where, "attr", false, &s));
+		if (nn_napi_attr_parse(s, &x->attr)) {
+			ret = bad(r, "%s.attr: unknown NAPI setting '%s'", where, s);
+			goto fail;
+		}
+		free(s);
+		s = NULL;
+		if (x->napi_id < 0 && !nn_napi_attr_sysfs(x->attr))
+			return bad(r, "%s: %s has no device-wide file: it needs a napi_id", where,
+				   nn_napi_attr_name(x->attr));
+		TRY(get_int(r, o, where, "value", false, 0, nn_napi_attr_max(x->attr), &v));
+		x->value = v;
+		TRY(get_str(r, o, where, "reason", true, &x->reason));
+	}
+	return 0;
+fail:
+	free(s);
+	return ret;
+}
+
 static int read_channels(struct rd *r, struct json_object *p, struct nn_plan *plan)
 {
 	struct json_object *a, *o;
@@ -621,6 +737,30 @@ static int check_channels(struct rd *r, const struct nn_plan *plan)
 			return bad(r, "channels for %s, which the plan does not name (plan.channels[%zu])",
 				   plan->channels[i].nic, i);
 	}
+	return 0;
+}
+
+static bool plan_names(const struct nn_plan *plan, const char *nic)
+{
+	for (size_t k = 0; k < plan->nnics; k++)
+		if (!strcmp(plan->nics[k].nic, nic))
+			return true;
+	return false;
+}
+
+/* RPS values and NAPI settings are logged for the plan's NICs, and rollback
+ * refuses a change of any other: a plan must not slip in another NIC. */
+static int check_rps_napi(struct rd *r, const struct nn_plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nrps; i++)
+		if (!plan_names(plan, plan->rps[i].nic))
+			return bad(r, "RPS for %s, which the plan does not name (plan.rps[%zu])", plan->rps[i].nic, i);
+	for (i = 0; i < plan->nnapi_conf; i++)
+		if (!plan_names(plan, plan->napi_conf[i].nic))
+			return bad(r, "a NAPI setting for %s, which the plan does not name (plan.napi_config[%zu])",
+				   plan->napi_conf[i].nic, i);
 	return 0;
 }
 
@@ -908,6 +1048,12 @@ int nn_plan_from_json(struct json_object *doc, struct nn_plan *plan, char *why, 
 		ret = check_channels(&r, plan);
 	if (!ret)
 		ret = read_rss(&r, p, plan);
+	if (!ret)
+		ret = read_rps(&r, p, plan);
+	if (!ret)
+		ret = read_napi_conf(&r, p, plan);
+	if (!ret)
+		ret = check_rps_napi(&r, plan);
 	if (!ret)
 		ret = read_hugepages(&r, p, plan);
 	if (!ret)

@@ -45,8 +45,49 @@ const struct nn_opt nn_plan_optv[] = {
 	  "whose IRQs are planned on the NIC's node only (equal weights); local:cpu: weighted by each "
 	  "queue's share of its CPUs; none (default): leave the table", NN_OPT_RSS,
 	  .values = (const char *const[]){ "local", "local:cpu", "none", NULL } },
+	{ "rps", 0, NN_ARG_REQUIRED, "MODE", "auto: Receive Packet Steering on each rx queue of a NIC with "
+	  "fewer rx queues than usable CPUs on its node, to the node's CPUs that take none of its IRQs "
+	  "(rps_cpus), with RFS (rps_flow_cnt, rps_sock_flow_entries); off (default): leave them",
+	  NN_OPT_RPS, .values = (const char *const[]){ "auto", "off", NULL } },
+	{ "napi-defer-hard-irqs", 0, NN_ARG_REQUIRED, "N", "set each NAPI's defer-hard-irqs (netdev netlink "
+	  "napi-set; without per-NAPI settings the device-wide napi_defer_hard_irqs file)", NN_OPT_NAPI_DEFER },
+	{ "gro-flush-timeout", 0, NN_ARG_REQUIRED, "NS", "set each NAPI's gro-flush-timeout in nanoseconds "
+	  "(napi-set, else the device-wide gro_flush_timeout file)", NN_OPT_GRO_FLUSH },
+	{ "irq-suspend-timeout", 0, NN_ARG_REQUIRED, "NS", "set each NAPI's irq-suspend-timeout in "
+	  "nanoseconds (napi-set only: there is no device-wide file)", NN_OPT_IRQ_SUSPEND },
+	{ "napi-threaded", 0, NN_ARG_REQUIRED, "MODE", "on or off: threaded NAPI per NAPI (napi-set threaded, "
+	  "kernel 6.17+), else the device-wide threaded file", NN_OPT_NAPI_THREADED,
+	  .values = (const char *const[]){ "on", "off", NULL } },
 	{ 0 },
 };
+
+/* --napi-*: a decimal in the range the kernel takes for @a. */
+static int napi_opt(struct nn_ctx *ctx, const char *name, const char *arg, enum nn_napi_attr a,
+		    struct nn_plan_opts *o)
+{
+	long long v = -1;
+	char *end = NULL;
+
+	if (a == NN_NAPI_THREADED) {
+		v = !strcmp(arg, "on") ? 1 : !strcmp(arg, "off") ? 0 : -1;
+	} else if (arg[0] >= '0' && arg[0] <= '9') {
+		errno = 0;
+		v = strtoll(arg, &end, 10);
+		if (errno || *end)
+			v = -1;
+	}
+	if (v < 0 || v > nn_napi_attr_max(a)) {
+		if (a == NN_NAPI_THREADED)
+			nn_err(ctx, "--%s: expected on or off, got '%s'", name, arg);
+		else
+			nn_err(ctx, "--%s: expected a number from 0 to %lld, got '%s'", name,
+			       nn_napi_attr_max(a), arg);
+		return -EINVAL;
+	}
+	o->napi_value[a] = v;
+	o->napi_set |= 1u << a;
+	return 0;
+}
 
 static int split_nics(const char *arg, struct nn_plan_opts *o)
 {
@@ -110,6 +151,23 @@ int nn_plan_opt(struct nn_ctx *ctx, int opt, const char *arg, void *dest)
 		if (ret)
 			nn_err(ctx, "--rss: unknown mode '%s' (local, local:cpu or none)", arg);
 		break;
+	case NN_OPT_RPS:
+		ret = nn_rps_policy_parse(arg, &o->rps);
+		if (ret)
+			nn_err(ctx, "--rps: unknown mode '%s' (auto or off)", arg);
+		break;
+	case NN_OPT_NAPI_DEFER:
+		ret = napi_opt(ctx, "napi-defer-hard-irqs", arg, NN_NAPI_DEFER_HARD_IRQS, o);
+		break;
+	case NN_OPT_GRO_FLUSH:
+		ret = napi_opt(ctx, "gro-flush-timeout", arg, NN_NAPI_GRO_FLUSH_TIMEOUT, o);
+		break;
+	case NN_OPT_IRQ_SUSPEND:
+		ret = napi_opt(ctx, "irq-suspend-timeout", arg, NN_NAPI_IRQ_SUSPEND_TIMEOUT, o);
+		break;
+	case NN_OPT_NAPI_THREADED:
+		ret = napi_opt(ctx, "napi-threaded", arg, NN_NAPI_THREADED, o);
+		break;
 	case NN_OPT_CHANNELS:
 		o->channels = true;
 		ret = 0;
@@ -144,6 +202,8 @@ static bool plan_takes(unsigned int groups, const struct nn_opt *o)
 		return groups & NN_GROUP_PLAN_IRQB;
 	if (o->id == NN_OPT_RSS)
 		return groups & NN_GROUP_RSS;
+	if (o->id >= NN_OPT_RPS && o->id <= NN_OPT_NAPI_THREADED)
+		return groups & NN_GROUP_NET;
 	return groups & NN_GROUP_PLAN;
 }
 

@@ -21,6 +21,11 @@ enum {
 	NN_OPT_PLAN,
 	NN_OPT_STATE_DIR,
 	NN_OPT_RSS,
+	NN_OPT_RPS,
+	NN_OPT_NAPI_DEFER,
+	NN_OPT_GRO_FLUSH,
+	NN_OPT_IRQ_SUSPEND,
+	NN_OPT_NAPI_THREADED,
 };
 
 /* The shared planning options a command takes (nn_cmd_desc.groups), as groups. */
@@ -28,6 +33,7 @@ enum {
 	NN_GROUP_PLAN = 1 << 0,		/* --nics --cpus --reserve --policy --channels --no-xps --hugepages */
 	NN_GROUP_PLAN_IRQB = 1 << 1,	/* --irqbalance stop|ban|ignore, the plan's */
 	NN_GROUP_RSS = 1 << 2,		/* --rss: only plan, apply and check carry an RSS table */
+	NN_GROUP_NET = 1 << 3,		/* --rps and the NAPI settings: plan, apply, check, script, enable */
 };
 
 /* The plan_given bit of a plan option id (nn_optstate.plan_given). */

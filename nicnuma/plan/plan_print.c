@@ -110,6 +110,40 @@ static void print_napi(struct nn_out *o, const struct nn_plan *p)
 	}
 }
 
+/* One line per rx queue with RPS, then RFS's table; one per NAPI setting. */
+static void print_rps_napi_conf(struct nn_out *o, const struct nn_plan *p)
+{
+	size_t i;
+
+	if (p->nrps)
+		nn_printf(o, "\nRPS/RFS (rx queue: rps_cpus, rps_flow_cnt)\n  %-16s %-6s %-12s %-9s %s\n",
+			  "NIC", "QUEUE", "CPUS", "FLOW_CNT", "WHY");
+	for (i = 0; i < p->nrps; i++) {
+		const struct nn_plan_rps *r = &p->rps[i];
+		char *l = nn_cpuset_format_list(&r->cpus);
+
+		nn_printf(o, "  %-16s %-6d %-12s %-9ld %s\n", r->nic, r->queue, l ? l : "?", r->flow_cnt,
+			  r->reason ? r->reason : "");
+		free(l);
+	}
+	if (p->rps_sock_flow_entries > 0)
+		nn_printf(o, "  rps_sock_flow_entries: at least %ld\n", p->rps_sock_flow_entries);
+	if (p->nnapi_conf)
+		nn_printf(o, "\nNAPI settings\n  %-16s %-10s %-20s %-12s %s\n", "NIC", "NAPI", "SETTING",
+			  "VALUE", "WHY");
+	for (i = 0; i < p->nnapi_conf; i++) {
+		const struct nn_plan_napi_conf *c = &p->napi_conf[i];
+		char id[24];
+
+		if (c->napi_id > 0)
+			snprintf(id, sizeof(id), "%lld", c->napi_id);
+		else
+			snprintf(id, sizeof(id), "device");
+		nn_printf(o, "  %-16s %-10s %-20s %-12lld %s\n", c->nic, id, nn_napi_attr_name(c->attr),
+			  c->value, c->reason ? c->reason : "");
+	}
+}
+
 /* One line per NIC (eight queues a line): "tx-0:29 tx-1:30 ...". */
 static void print_xps(struct nn_out *o, const struct nn_plan *p)
 {
@@ -321,6 +355,7 @@ int nn_plan_print(struct nn_ctx *ctx, const struct nn_plan *p, const struct nn_h
 		print_irqs(o, p, h);
 		print_xps(o, p);
 		print_napi(o, p);
+		print_rps_napi_conf(o, p);
 		print_channels_hugepages(o, p);
 	}
 	if (print_eal(ctx, p, h))

@@ -61,25 +61,33 @@ int nn_qbind_parse(const char *s, unsigned int *bit)
 	return -EINVAL;
 }
 
-/* What the kernel reports bound to rx queue @q of @n (queue-get): NN_QBIND_*. */
-static unsigned int rxq_bound(const struct nn_nic *n, int q)
+/* What the kernel reports bound to the rx queue of each slot of @ns
+ * (queue-get): @held[slot] gets NN_QBIND_*. One pass over the queues, each
+ * slot found by binary search (slots ascend): a capture may hold 100k. */
+static void slots_bound(const struct nicst *ns, unsigned int *held)
 {
-	unsigned int b = 0;
+	const struct nn_nic *n = ns->nic;
 	size_t i;
 
 	for (i = 0; i < n->ngqueues; i++) {
 		const struct nn_genl_queue *g = &n->gqueues[i];
+		unsigned int b = (g->xsk ? NN_QBIND_XSK : 0) | (g->io_uring ? NN_QBIND_IO_URING : 0) |
+				 (g->dmabuf >= 0 ? NN_QBIND_DMABUF : 0);
+		size_t lo = 0, hi = ns->nslots;
 
-		if (g->type != NN_GENL_QUEUE_RX || g->id != q)
+		if (g->type != NN_GENL_QUEUE_RX || !b)
 			continue;
-		if (g->xsk)
-			b |= NN_QBIND_XSK;
-		if (g->io_uring)
-			b |= NN_QBIND_IO_URING;
-		if (g->dmabuf >= 0)
-			b |= NN_QBIND_DMABUF;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (ns->slots[mid] < g->id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < ns->nslots && ns->slots[lo] == g->id)
+			held[lo] |= b;
 	}
-	return b;
 }
 
 int nn_plan_rss_table(const struct nn_plan_rss *r, unsigned int size, unsigned int *table)
@@ -159,6 +167,7 @@ int nn__plan_emit_rss(struct state *st, struct nicst *ns, size_t irq0)
 	const struct nn_nic *n = ns->nic;
 	const struct group *g = &st->groups[ns->group];
 	struct nn_cpuset *qcpus = NULL;
+	unsigned int *bound_bits = NULL;
 	struct nn_plan_rss r = { 0 };
 	int node, bound = -1, ret = -ENOMEM;
 	size_t i, k;
@@ -195,8 +204,10 @@ int nn__plan_emit_rss(struct state *st, struct nicst *ns, size_t irq0)
 	qcpus = calloc(ns->nslots, sizeof(*qcpus));
 	r.queues = calloc(ns->nslots, sizeof(*r.queues));
 	r.reserved = calloc(ns->nslots, sizeof(*r.reserved));
-	if (!qcpus || !r.queues || !r.reserved)
+	bound_bits = calloc(ns->nslots, sizeof(*bound_bits));
+	if (!qcpus || !r.queues || !r.reserved || !bound_bits)
 		goto out;
+	slots_bound(ns, bound_bits);
 	for (i = 0; i < ns->nslots; i++) {
 		int q = ns->slots[i];
 		unsigned int held;
@@ -206,7 +217,7 @@ int nn__plan_emit_rss(struct state *st, struct nicst *ns, size_t irq0)
 			continue;	/* no rx ring behind it (mlx5's extra vectors) */
 		/* An AF_XDP, io_uring or devmem consumer owns the queue:
 		 * flows hashed there would reach it, not the stack. */
-		held = rxq_bound(n, q);
+		held = bound_bits[i];
 		if (held) {
 			r.reserved[r.nreserved].queue = q;
 			r.reserved[r.nreserved++].bound = held;
@@ -264,6 +275,7 @@ out:
 	for (i = 0; qcpus && i < ns->nslots; i++)
 		nn_cpuset_free(&qcpus[i]);
 	free(qcpus);
+	free(bound_bits);
 	free(r.nic);
 	free(r.queues);
 	free(r.weights);

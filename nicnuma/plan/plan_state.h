@@ -57,6 +57,7 @@ struct nicst {
 	int *slots;			/* distinct queue indices, ascending */
 	size_t nslots;
 	size_t demand;			/* cores it asks for: active queues, <= nslots */
+	bool ranges;			/* a vector serves a range of rings (NN_IRQ_ROW_RANGE) */
 	size_t group;
 	size_t *share;			/* indices into the group's pool */
 	size_t nshare;
@@ -95,5 +96,10 @@ size_t nn__plan_group_demand(const struct state *st, const struct group *g);
 int nn__plan_emit(struct state *st);
 /* plan_rss.c: --rss local for @ns, after its IRQs (plan->irqs[@irq0..]) were placed. */
 int nn__plan_emit_rss(struct state *st, struct nicst *ns, size_t irq0);
+
+/* plan_rps.c: --rps auto for @ns, after its IRQs (plan->irqs[@irq0..]) were placed. */
+int nn__plan_emit_rps(struct state *st, struct nicst *ns, size_t irq0);
+/* plan_napi_conf.c: the NAPI settings asked for, for @ns. */
+int nn__plan_emit_napi_conf(struct state *st, struct nicst *ns);
 
 #endif

@@ -17,6 +17,8 @@ fi
 [ -x "$fuzzer" ] || { echo "skip: $fuzzer is not built (needs CC=clang -Dfuzz=enabled)" >&2; exit 77; }
 [ -d "$seeds" ] || { echo "error: no seed corpus $seeds" >&2; exit 2; }
 
+# An UBSan finding halts the run (a crash with its reproducer), not a line that passes.
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 name=$(basename "$fuzzer")
 crashes=${NN_FUZZ_CRASHES:-$(dirname "$fuzzer")/crashes}
 mkdir -p "$crashes" || exit 2

@@ -5,7 +5,9 @@
 #  - --no-xps: the desired state says xps = no, no XPS mask is planned or
 #    written, and a tx queue's xps_cpus changed afterwards is not drift;
 #  - a running irqbalance: with irqbalance = ignore it is a status note, not
-#    drift (matches_desired true); with irqbalance = stop it is drift.
+#    drift (matches_desired true); with irqbalance = stop it is drift;
+#  - rps = auto and gro_flush_timeout: recorded, written, drift when changed,
+#    put back by watch --once, restored by disable.
 set -uo pipefail
 nn=${1:?usage: options.sh NICNUMA FIXTURE_TAR} tar=${2:?}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nn-persist-opts.XXXXXX") || exit 2
@@ -72,4 +74,38 @@ n --json status > "$tmp/st"
 jq -e '.matches_desired == false and .notes == [] and
 	any(.drift[]; test("irqbalance runs and is not fenced"))' "$tmp/st" >/dev/null ||
 	fail "stop + irqbalance: status $(cat "$tmp/st")"
-echo "ok: enable --no-xps, irqbalance ignore (as leave)/stop in status on a fake root"
+# 4. rps = auto and a device-wide NAPI setting: recorded, written, drift
+#    when changed, put back by the watcher, restored by disable (on the
+#    isolcpus shape: its i40e has 8 queues for 16 CPUs of node 0, and the
+#    tree carries the RPS and NAPI files as a CONFIG_RPS kernel shows them).
+R=$tmp/iso
+python3 "$(dirname "$0")/../fixtures/mkhost.py" build isolcpus "$R" >/dev/null || fail "mkhost.py build isolcpus"
+rpsf=$R/sys/class/net/ens1f0/queues/rx-0/rps_cpus
+gro=$R/sys/class/net/ens1f0/gro_flush_timeout
+n --json plan --nics ens1f0 --rps auto > "$tmp/p.json" 2>/dev/null
+jq -e '.plan.rps | length == 8' "$tmp/p.json" >/dev/null || fail "plan --rps auto: $(jq .plan.rps "$tmp/p.json")"
+n enable --nics ens1f0 --rps auto --gro-flush-timeout 20000 >"$tmp/out" 2>&1; rc=$?
+[ "$rc" -le 1 ] || fail "enable --rps auto: rc $rc $(cat "$tmp/out")"
+grep -qx 'rps = auto' "$R/etc/nicnuma/nicnuma.conf" || fail "config: no rps = auto: $(cat "$R/etc/nicnuma/nicnuma.conf")"
+grep -qx 'gro_flush_timeout = 20000' "$R/etc/nicnuma/nicnuma.conf" || fail "config: no gro_flush_timeout"
+want=$(cat "$rpsf")
+[ "$want" != 00000000 ] || fail "enable --rps auto wrote no rps_cpus"
+[ "$(cat "$gro")" = 20000 ] || fail "enable wrote no gro_flush_timeout"
+echo 00000000 >"$rpsf"
+echo 0 >"$gro"
+n --json status > "$tmp/st"
+jq -e '.matches_desired == false and any(.drift[]; test("rx-0/rps_cpus")) and
+	any(.drift[]; test("gro_flush_timeout"))' "$tmp/st" >/dev/null ||
+	fail "rps = auto: changed values are not drift: $(cat "$tmp/st")"
+n watch --once 2>"$tmp/err" || fail "watch --once (rps): $(cat "$tmp/err")"
+if [ "$(cat "$rpsf")" != "$want" ] || [ "$(cat "$gro")" != 20000 ]; then
+	fail "the watcher did not put rps_cpus and gro_flush_timeout back: $(cat "$rpsf" "$gro")"
+fi
+n --json status > "$tmp/st"
+jq -e '.matches_desired' "$tmp/st" >/dev/null || fail "rps = auto after the watcher: $(cat "$tmp/st")"
+n disable >"$tmp/out" 2>&1 || fail "disable: $(cat "$tmp/out")"
+if [ "$(cat "$rpsf")" != 00000000 ] || [ "$(cat "$gro")" != 0 ] ||
+	[ "$(cat "$R/proc/sys/net/core/rps_sock_flow_entries")" != 0 ]; then
+	fail "disable did not restore the RPS and NAPI values"
+fi
+echo "ok: enable --no-xps, irqbalance ignore (as leave)/stop in status, rps = auto and a NAPI file kept by the watcher, on a fake root"

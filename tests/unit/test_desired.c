@@ -78,6 +78,52 @@ static void test_roundtrip(void **state)
 	nn_sb_free(&b);
 }
 
+/* rps and the NAPI settings: parsed, into the plan options, written back
+ * only when set (a file without them reads as before). */
+static void test_rps_napi_keys(void **state)
+{
+	static const char text[] = "[nicnuma]\nnic = - eth0\nrps = auto\nnapi_defer_hard_irqs = 2\n"
+				   "gro_flush_timeout = none\nirq_suspend_timeout = 2000000\nnapi_threaded = off\n";
+	struct nn_desired d, e;
+	struct nn_plan_opts o;
+	struct nn_sb a = NN_SB_INIT;
+	struct nn_host host;
+	const char **missing = NULL;
+	size_t nmissing = 0;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(nn_desired_parse("t", text, strlen(text), &d, why, sizeof(why)), 0);
+	assert_int_equal(d.rps, NN_RPS_AUTO);
+	assert_int_equal(d.napi_set, (1u << NN_NAPI_DEFER_HARD_IRQS) | (1u << NN_NAPI_IRQ_SUSPEND_TIMEOUT) |
+				     (1u << NN_NAPI_THREADED));
+	assert_int_equal(d.napi_value[NN_NAPI_DEFER_HARD_IRQS], 2);
+	assert_int_equal(d.napi_value[NN_NAPI_IRQ_SUSPEND_TIMEOUT], 2000000);
+	assert_int_equal(d.napi_value[NN_NAPI_THREADED], 0);
+	assert_int_equal(nn_desired_format(&d, &a), 0);
+	assert_contains(a.buf, "rps = auto\n");
+	assert_contains(a.buf, "napi_defer_hard_irqs = 2\n");
+	assert_contains(a.buf, "napi_threaded = off\n");
+	assert_null(strstr(a.buf, "gro_flush_timeout"));
+	assert_int_equal(nn_desired_parse("t", a.buf, a.len, &e, why, sizeof(why)), 0);
+	assert_int_equal(e.napi_set, d.napi_set);
+	memset(&host, 0, sizeof(host));
+	host.nics = calloc(1, sizeof(*host.nics));
+	assert_non_null(host.nics);
+	host.nics[0].name = (char *)"eth0";
+	host.nnics = 1;
+	assert_int_equal(nn_desired_plan_opts(&e, &host, &o, &missing, &nmissing), 0);
+	assert_int_equal(o.rps, NN_RPS_AUTO);
+	assert_int_equal(o.napi_set, d.napi_set);
+	assert_int_equal(o.napi_value[NN_NAPI_IRQ_SUSPEND_TIMEOUT], 2000000);
+	nn_plan_opts_free(&o);
+	free(missing);
+	free(host.nics);
+	nn_desired_free(&d);
+	nn_desired_free(&e);
+	nn_sb_free(&a);
+}
+
 static void expect_bad(const char *text, const char *needle)
 {
 	struct nn_desired d;
@@ -107,6 +153,10 @@ static void test_parse_bad(void **state)
 	expect_bad("", "no [nicnuma] section");
 	/* a control byte in a key reaches the message escaped */
 	expect_bad("[nicnuma]\n\x1b[2J = 1\n", "\\x1b");
+	expect_bad("[nicnuma]\nnic = - eth0\nrps = on\n", "expected off or auto");
+	expect_bad("[nicnuma]\nnic = - eth0\nnapi_threaded = 1\n", "expected none, on or off");
+	expect_bad("[nicnuma]\nnic = - eth0\nnapi_defer_hard_irqs = 2147483648\n", "a number in range");
+	expect_bad("[nicnuma]\nnic = - eth0\ngro_flush_timeout = -1\n", "a number in range");
 }
 
 static void test_plan_opts(void **state)
@@ -214,6 +264,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_good),
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_rps_napi_keys),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_plan_opts),
 		cmocka_unit_test(test_keeps),

@@ -236,6 +236,11 @@ static void irq_name_queue(void **state)
 		{ "i40e-ens1f0-TxRx-5", "ens1f0", "0000:18:00.0", 1, 5, NN_QDIR_RXTX },
 		{ "i40e-0000:18:00.0:misc", "ens1f0", "0000:18:00.0", 0, -1, NN_QDIR_NONE },
 		{ "ice-ens2f0-TxRx-17", "ens2f0", NULL, 1, 17, NN_QDIR_RXTX },
+		/* ice's Flow Director control vector is no queue, driver known or not */
+		{ "ice-0000:65:00.0:ctrl-TxRx-0", "ens2f0", "0000:65:00.0", 0, -1, NN_QDIR_NONE },
+		{ "ice-ens2f1-TxRx-4-5", "ens2f1", NULL, 1, 4, NN_QDIR_RXTX },
+		{ "enp5s0f4 (queue 3)", "enp5s0f4", NULL, 1, 3, NN_QDIR_RX },
+		{ "eth%d-ntfy-block.3", "ens4", NULL, 1, 3, NN_QDIR_RXTX },
 		{ "eth2-TxRx-5", "eth2", NULL, 1, 5, NN_QDIR_RXTX },
 		{ "ens1f0-TxRx-0", "ens1f0", NULL, 1, 0, NN_QDIR_RXTX },
 		/* renamed after the IRQ was requested: still this device's queue */
@@ -312,6 +317,18 @@ static void irq_name_roles(void **state)
 		{ "mlx4-async@pci:0000:04:00.0", "mlx4_core", NULL, NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
 		{ "ice-eth0-TxRx-12", "ice", "ens1f0", NULL, NN_IRQ_ROLE_QUEUE, 12, NN_QDIR_RXTX },
 		{ "ice-0000:18:00.0:misc", "ice", "ens1f0", "0000:18:00.0", NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		/* the Flow Director control VSI's vector: "<drv>-<pci>:ctrl" then the
+		 * queue suffix; once taken silently for queue 0 */
+		{ "ice-0000:65:00.0:ctrl-TxRx-0", "ice", "ens2f0", "0000:65:00.0", NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "ice-0000:65:00.0:ctrl-TxRx-0", NULL, NULL, NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "ice-0000:65:00.1:ctrl-TxRx-0", "ice", "ens2f0", "0000:65:00.0", NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "i40e-0000:18:00.0:fdir-TxRx-0", "i40e", "ens1f0", "0000:18:00.0", NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "i40e-0000:18:00.0:fdir-TxRx-0", NULL, NULL, NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "ice-0000:65:00.0:ll_ts", "ice", NULL, "0000:65:00.0", NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		/* out-of-tree ice: one vector for rx rings 0-1: queue 0, rx and tx paired */
+		{ "ice-ens2f1-TxRx-0-1", "ice", "ens2f1", NULL, NN_IRQ_ROLE_QUEUE, 0, NN_QDIR_RXTX },
+		{ "ice-ens2f1-TxRx-6-7", NULL, NULL, NULL, NN_IRQ_ROLE_QUEUE, 6, NN_QDIR_RXTX },
+		{ "ice-ens2f1-TxRx-6-", "ice", NULL, NULL, NN_IRQ_ROLE_UNKNOWN, -1, NN_QDIR_NONE },
 		{ "i40e-0000:18:00.0:misc", "i40e", NULL, NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
 		{ "iavf-0000:3b:02.0:mbx", "iavf", NULL, NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
 		{ "iavf-ens1v0-TxRx-1", "iavf", NULL, NULL, NN_IRQ_ROLE_QUEUE, 1, NN_QDIR_RXTX },
@@ -335,6 +352,16 @@ static void irq_name_roles(void **state)
 		/* the non-data vector is named after port 0: misc for port 0 only */
 		{ "ens4", "cxgb4", "ens4", NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
 		{ "ens4", "cxgb4", "ens4d1", NULL, NN_IRQ_ROLE_UNKNOWN, -1, NN_QDIR_NONE },
+		/* Chelsio's own cxgb4: "<if> (queue N)", non-data vector the PCI address */
+		{ "enp5s0f4 (queue 0)", "cxgb4", "enp5s0f4", "0000:05:00.4", NN_IRQ_ROLE_QUEUE, 0, NN_QDIR_RX },
+		{ "enp5s0f4d1 (queue 7)", NULL, NULL, NULL, NN_IRQ_ROLE_QUEUE, 7, NN_QDIR_RX },
+		{ "enp5s0f4-mirrorq2", "cxgb4", NULL, NULL, NN_IRQ_ROLE_QUEUE, -1, NN_QDIR_RX },
+		{ "0000:05:00.4", "cxgb4", "enp5s0f4", "0000:05:00.4", NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "0000:05:00.4-FWeventq", "cxgb4", "enp5s0f4", "0000:05:00.4", NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		/* a bare PCI address is cxgb4's only (own-driver row) */
+		{ "0000:05:00.4", NULL, NULL, "0000:05:00.4", NN_IRQ_ROLE_UNKNOWN, -1, NN_QDIR_NONE },
+		{ "enp5s0f4 (queue x)", "cxgb4", NULL, NULL, NN_IRQ_ROLE_UNKNOWN, -1, NN_QDIR_NONE },
+		{ "enp5s0f4  (queue 1)", "cxgb4", NULL, NULL, NN_IRQ_ROLE_UNKNOWN, -1, NN_QDIR_NONE },
 		{ "sp-1-81:00.02", "qede", NULL, NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
 		{ "hns3-0000:7d:00.0-TxRx-5", "hns3", NULL, "0000:7d:00.0", NN_IRQ_ROLE_QUEUE, 5, NN_QDIR_RXTX },
 		{ "hclge-misc-0000:7d:00.0", "hns3", NULL, "0000:7d:00.0", NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
@@ -342,6 +369,12 @@ static void irq_name_roles(void **state)
 		{ "ena-mgmnt@pci:0000:00:05.0", "ena", NULL, "0000:00:05.0", NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
 		{ "gve-ntfy-blk9@pci:0000:00:04.0", "gve", NULL, "0000:00:04.0", NN_IRQ_ROLE_QUEUE, 9, NN_QDIR_RXTX },
 		{ "gve-mgmnt@pci:0000:00:04.0", "gve", NULL, NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		/* gve before 6.3: named at probe, the netdev still "eth%d" */
+		{ "eth%d-ntfy-block.5", "gve", "ens4", NULL, NN_IRQ_ROLE_QUEUE, 5, NN_QDIR_RXTX },
+		{ "eth%d-ntfy-block.0", NULL, NULL, NULL, NN_IRQ_ROLE_QUEUE, 0, NN_QDIR_RXTX },
+		{ "ens4-ntfy-block.12", "gve", "ens4", NULL, NN_IRQ_ROLE_QUEUE, 12, NN_QDIR_RXTX },
+		{ "eth%d-mgmnt", "gve", "ens4", NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
+		{ "eth%d-ntfy-block.", "gve", NULL, NULL, NN_IRQ_ROLE_UNKNOWN, -1, NN_QDIR_NONE },
 		{ "mana_q3@pci:7870:00:00.0", "mana", NULL, "7870:00:00.0", NN_IRQ_ROLE_QUEUE, 3, NN_QDIR_RXTX },
 		{ "mana_hwc@pci:7870:00:00.0", "mana", NULL, NULL, NN_IRQ_ROLE_MISC, -1, NN_QDIR_NONE },
 		{ "ens6f0np0-5", "sfc", NULL, NULL, NN_IRQ_ROLE_QUEUE, 5, NN_QDIR_RXTX },
@@ -398,6 +431,18 @@ static void irq_name_roles(void **state)
 			assert_non_null(strchr("qnpis", p[1]));
 		assert_true(row->role != NN_IRQ_ROLE_UNKNOWN);
 		assert_true((row->role == NN_IRQ_ROLE_QUEUE) == (row->dir != NN_QDIR_NONE));
+		/* a control, async, management or mailbox vector is never a queue */
+		{
+			static const char *const nonq[] = { "ctrl", "fdir", "async", "mgmnt", "misc", "mbx",
+							    "Mailbox", "hwc", "config", "control", "FWevent",
+							    "_eq@", "ll_ts", "lsc", "exn", "event", "ptp" };
+			size_t k;
+
+			for (k = 0; k < sizeof(nonq) / sizeof(nonq[0]); k++)
+				if (strstr(row->pattern, nonq[k]) && row->role != NN_IRQ_ROLE_MISC)
+					fail_msg("row '%s' (%s) names a non-queue vector but is a queue row",
+						 row->pattern, row->driver ? row->driver : "any");
+		}
 	}
 	assert_true(i > 40);
 }
@@ -577,34 +622,6 @@ static void sys_cpulist(void **state)
 	nn_cpuset_free(&s);
 }
 
-/* /proc/PID/stat: fields counted after the last ')' of comm. */
-static void test_pid_stat(void **state)
-{
-	/* a napi kthread (fields to 39 and beyond); comm with a space and ')' */
-	const char *full = "258 (napi/x) y-1) S 2 0 0 0 -1 2129984 0 0 0 0 7 9 0 0 20 0 1 0 100 0 0 "
-			   "18446744073709551615 0 0 0 0 0 0 0 2147483647 0 1 0 0 17 3 0 0 0 0 0\n";
-	struct nn_pid_stat st;
-
-	(void)state;
-	assert_int_equal(nn_parse_pid_stat(full, &st), 0);
-	assert_int_equal(st.state, 'S');
-	assert_int_equal(st.flags, 2129984);
-	assert_int_equal(st.utime, 7);
-	assert_int_equal(st.stime, 9);
-	assert_int_equal(st.processor, 3);
-	assert_true(st.nfields >= 39);
-	/* short: what is there is read, the rest stays -1 */
-	assert_int_equal(nn_parse_pid_stat("1 (x) R 1 2 3 4 5 64\n", &st), 0);
-	assert_int_equal(st.flags, 64);
-	assert_int_equal(st.processor, -1);
-	assert_int_equal(st.nfields, 9);
-	assert_int_equal(nn_parse_pid_stat("no parens", &st), -EINVAL);
-	assert_int_equal(nn_parse_pid_stat(NULL, &st), -EINVAL);
-	assert_int_equal(nn_parse_pid_stat("1 (x) RS 1", &st), -EINVAL);	/* state is one letter */
-	assert_int_equal(nn_parse_pid_stat("1 (x) S 1 2 3 4 5 7x\n", &st), -EINVAL);
-	assert_int_equal(nn_parse_pid_stat("1 (x) S 1 2 3 4 5 -1\n", &st), -EINVAL);	/* flags < 0 */
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -621,7 +638,6 @@ int main(void)
 		cmocka_unit_test(bracketed),
 		cmocka_unit_test(isolcpus),
 		cmocka_unit_test(sys_cpulist),
-		cmocka_unit_test(test_pid_stat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -665,6 +665,157 @@ static void test_isolated_left_out(void **state)
 	host_free(&h);
 }
 
+/* The RPS entry of @nic's rx queue @q, or NULL. */
+static const struct nn_plan_rps *rps_of(const struct nn_plan *p, const char *nic, int q)
+{
+	for (size_t i = 0; i < p->nrps; i++)
+		if (!strcmp(p->rps[i].nic, nic) && p->rps[i].queue == q)
+			return &p->rps[i];
+	return NULL;
+}
+
+static char *rps_cpus(const struct nn_plan *p, const char *nic, int q)
+{
+	static char buf[64];
+	const struct nn_plan_rps *r = rps_of(p, nic, q);
+	char *l;
+
+	if (!r)
+		return NULL;
+	l = nn_cpuset_format_list(&r->cpus);
+	snprintf(buf, sizeof(buf), "%s", l);
+	free(l);
+	return buf;
+}
+
+/* --rps auto: off by default; the node's CPUs without the NIC's IRQ CPUs,
+ * housekeeping or isolated ones; none where the queues cover the node;
+ * housekeeping as the last resort; none for an unknown node on 2 nodes. */
+static void test_rps_rule(void **state)
+{
+	struct nn_plan_opts o;
+	struct nn_host h;
+	struct nn_plan p;
+
+	(void)state;
+	xeon(&h);
+	/* node 1 = 4-7,12-15; 5/13 isolated */
+	set_list(&h.topo.isol.isolcpus, "5,13");
+	h.topo.isol.isolcpus_flags = NN_ISOL_DOMAIN;
+	add_nic(&h, "i40e0", "0000:81:00.0", 1, "4-7,12-15", 2, 100, I40E);
+	memset(&o, 0, sizeof(o));
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nrps, 0);	/* default: today's placement */
+	assert_int_equal(p.rps_sock_flow_entries, 0);
+	nn_plan_free(&p);
+
+	o.rps = NN_RPS_AUTO;
+	plan_ok(&h, &o, &p);
+	/* housekeeping 4,12; IRQs on 6 and 7; isolated 5,13: left 14,15 */
+	assert_string_equal(qcpus(&p, "i40e0", 0, NN_QDIR_RXTX), "6");
+	assert_string_equal(qcpus(&p, "i40e0", 1, NN_QDIR_RXTX), "7");
+	assert_int_equal(p.nrps, 2);
+	assert_string_equal(rps_cpus(&p, "i40e0", 0), "14-15");
+	assert_string_equal(rps_cpus(&p, "i40e0", 1), "14-15");
+	assert_int_equal(rps_of(&p, "i40e0", 0)->flow_cnt, 16384);
+	assert_int_equal(p.rps_sock_flow_entries, 32768);
+	assert_non_null(strstr(rps_of(&p, "i40e0", 0)->reason, "free of its IRQs"));
+	nn_plan_free(&p);
+
+	/* --cpus 4-7: 2 queues, 3 usable CPUs (5 isolated): housekeeping 4 the last resort */
+	set_list(&o.cpus, "4,6-7");
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nrps, 2);
+	assert_non_null(strstr(rps_of(&p, "i40e0", 0)->reason, "housekeeping"));
+	assert_false(nn_cpuset_test(&rps_of(&p, "i40e0", 0)->cpus, 6) ||
+		     nn_cpuset_test(&rps_of(&p, "i40e0", 0)->cpus, 7));
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+
+	/* the queues cover the node: none */
+	memset(&o, 0, sizeof(o));
+	o.rps = NN_RPS_AUTO;
+	set_list(&o.cpus, "6-7");
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nrps, 0);
+	assert_int_equal(p.rps_sock_flow_entries, 0);
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+	host_free(&h);
+
+	/* unknown locality on two nodes: none, and a warning */
+	xeon(&h);
+	add_nic(&h, "x0", "0000:03:00.0", -1, "", 1, 100, I40E);
+	memset(&o, 0, sizeof(o));
+	o.rps = NN_RPS_AUTO;
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nrps, 0);
+	assert_true(has_warning(&p, "rps: locality unknown"));
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+	host_free(&h);
+}
+
+/* NAPI settings: per NAPI where napi-get reports them, else the device-wide
+ * file with a warning; irq-suspend-timeout has no file. JSON round trip. */
+static void test_napi_conf_plan(void **state)
+{
+	struct nn_plan_opts o;
+	struct nn_host h;
+	struct nn_plan p, back;
+	struct json_object *doc;
+	struct nn_nic *n;
+	char why[256];
+
+	(void)state;
+	xeon(&h);
+	n = add_nic(&h, "i40e0", "0000:81:00.0", 1, "4-7,12-15", 2, 100, I40E);
+	n->genl_read = true;
+	n->gnapis = calloc(2, sizeof(*n->gnapis));
+	assert_non_null(n->gnapis);
+	n->ngnapis = 2;
+	for (int i = 0; i < 2; i++) {
+		n->gnapis[i] = (struct nn_genl_napi){ .ifindex = n->ifindex, .id = 8193 + i, .irq = -1, .pid = -1,
+			.threaded = -1, .defer_hard_irqs = 0, .gro_flush_timeout = 0, .irq_suspend_timeout = -1 };
+	}
+	memset(&o, 0, sizeof(o));
+	o.napi_set = (1u << NN_NAPI_DEFER_HARD_IRQS) | (1u << NN_NAPI_THREADED) | (1u << NN_NAPI_IRQ_SUSPEND_TIMEOUT);
+	o.napi_value[NN_NAPI_DEFER_HARD_IRQS] = 2;
+	o.napi_value[NN_NAPI_THREADED] = 1;
+	o.napi_value[NN_NAPI_IRQ_SUSPEND_TIMEOUT] = 1000;
+	plan_ok(&h, &o, &p);
+	/* 2 per-NAPI defer entries, threaded device-wide (6.17's per-NAPI threaded not reported) */
+	assert_int_equal(p.nnapi_conf, 3);
+	assert_int_equal(p.napi_conf[0].napi_id, 8193);
+	assert_int_equal(p.napi_conf[1].napi_id, 8194);
+	assert_int_equal(p.napi_conf[0].attr, NN_NAPI_DEFER_HARD_IRQS);
+	assert_int_equal(p.napi_conf[2].napi_id, -1);
+	assert_int_equal(p.napi_conf[2].attr, NN_NAPI_THREADED);
+	assert_true(has_warning(&p, "threaded: the kernel reports no per-NAPI setting: the device-wide file threaded"));
+	assert_true(has_warning(&p, "irq-suspend-timeout: the kernel reports no per-NAPI setting and there is no"));
+	doc = nn_plan_to_json(&p);
+	assert_non_null(doc);
+	assert_int_equal(nn_plan_from_json(doc, &back, why, sizeof(why)), 0);
+	assert_int_equal(back.nnapi_conf, 3);
+	assert_int_equal(back.napi_conf[1].napi_id, 8194);
+	assert_int_equal(back.napi_conf[1].ifindex, n->ifindex);
+	assert_int_equal(back.napi_conf[2].napi_id, -1);
+	assert_int_equal(back.napi_conf[2].value, 1);
+	json_object_put(doc);
+	nn_plan_free(&back);
+	nn_plan_free(&p);
+
+	/* napi-set's policy (asked live) lacks defer-hard-irqs: device-wide, though napi-get reports it */
+	n->napi_set_known = true;
+	n->napi_set_attrs = 1u << NN_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT;
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.napi_conf[0].napi_id, -1);
+	assert_int_equal(p.napi_conf[0].attr, NN_NAPI_DEFER_HARD_IRQS);
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+	host_free(&h);
+}
+
 static void test_remote_and_spread_policy(void **state)
 {
 	static const int d[9] = { 10, 20, 30, 20, 10, 20, 30, 20, 10 };
@@ -1358,9 +1509,9 @@ static void test_napi_threads_follow_irqs(void **state)
 	}
 	assert_string_equal(p.napi_threads[0].name, "napi/eth1-8193");
 	/* IRQ-less, on a NIC with no queue IRQs: the CPUs the plan may use;
-	 * its name truncated as the kernel truncates a comm (15 characters). */
+	 * its name in full, as a kernel thread's comm reads (not cut at 15). */
 	assert_string_equal(p.napi_threads[2].nic, "vethlongname01");
-	assert_string_equal(p.napi_threads[2].name, "napi/vethlongna");
+	assert_string_equal(p.napi_threads[2].name, "napi/vethlongname01-9000");
 	assert_false(nn_cpuset_empty(&p.napi_threads[2].cpus));
 
 	doc = nn_plan_to_json(&p);
@@ -1568,6 +1719,8 @@ int main(void)
 		cmocka_unit_test(test_unknown_role_spread),
 		cmocka_unit_test(test_housekeeping_reserve_and_cpus),
 		cmocka_unit_test(test_isolated_left_out),
+		cmocka_unit_test(test_rps_rule),
+		cmocka_unit_test(test_napi_conf_plan),
 		cmocka_unit_test(test_remote_and_spread_policy),
 		cmocka_unit_test(test_channels_irqbalance_novirt),
 		cmocka_unit_test(test_rss_equal),

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* oci_hook.c - `nicnuma hook`: read the OCI state under a deadline, claim or release
+ *
+ * The runtime waits for a hook and fails the container when it fails, so
+ * nothing here may take long or fail it: the state is read with a deadline,
+ * the claim itself runs in a child this process waits for until the
+ * deadline and then leaves to finish. The child writes its messages into a
+ * pipe this process relays (runc waits for EOF on the hook's stderr, so the
+ * child must not hold it) and its result into another.
+ */
+#include "nicnuma/act/oci_hook.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nicnuma/act/claim.h"
+#include "nicnuma/act/sd_notify.h"
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/core/fileio.h"
+#include "nicnuma/core/strbuf.h"
+#include "nicnuma/discover/topo.h"
+
+struct hook {
+	struct nn_ctx *ctx;
+	const struct nn_hook_opts *o;
+	long long t0, deadline;		/* CLOCK_MONOTONIC ms */
+	struct nn_oci_state st;
+	struct nn_oci_config cfg;
+	struct nn_oci_decision d;
+	struct nn_cpuset claim;		/* the CPUs claimed */
+	char name[NN_CLAIM_NAME_MAX + 8];
+	const char *outcome;		/* what happened, for the output */
+	struct nn_claim_result res;
+	int rc;				/* nn_claim_add/release's value */
+	bool background;		/* the deadline passed with the child still working */
+};
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int left_ms(const struct hook *h)
+{
+	long long l = h->deadline - now_ms();
+
+	return l < 0 ? 0 : (int)l;
+}
+
+/* A message to stderr and, on the live host, to the journal. */
+static void say(struct hook *h, int prio, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(struct hook *h, int prio, const char *fmt, ...)
+{
+	struct nn_sb sb = NN_SB_INIT;
+	va_list ap;
+
+	nn_sb_printf(&sb, "hook %s: ", h->st.id ? h->st.id : "(no id)");
+	va_start(ap, fmt);
+	nn_sb_vprintf(&sb, fmt, ap);
+	va_end(ap);
+	if (!sb.buf)
+		return;
+	nn_err(h->ctx, "%s", sb.buf);
+	if (nn_root_is_live(&h->ctx->root)) {
+		struct nn_sb j = NN_SB_INIT;
+
+		nn_sb_printf(&j, "nicnuma %s", sb.buf);
+		if (j.buf)
+			nn_sd_journal(prio, j.buf);
+		nn_sb_free(&j);
+	}
+	nn_sb_free(&sb);
+}
+
+/* All of @fd up to @max bytes, or until the deadline. */
+static int read_state(struct hook *h, char **out, size_t *len)
+{
+	size_t cap = 0, n = 0;
+	char *buf = NULL;
+	int ret = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = h->o->in_fd, .events = POLLIN };
+		ssize_t r;
+
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 4096;
+			char *nb;
+
+			if (cap > NN_OCI_STATE_MAX) {
+				ret = -EFBIG;
+				break;
+			}
+			nb = realloc(buf, ncap + 1);
+			if (!nb) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		r = poll(&p, 1, left_ms(h));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			ret = r ? -errno : -ETIMEDOUT;
+			break;
+		}
+		r = read(h->o->in_fd, buf + n, cap - n);
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (r < 0) {
+			ret = -errno;
+			break;
+		}
+		if (!r)
+			break;
+		n += (size_t)r;
+	}
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+static int read_config(struct hook *h, char *why, size_t whylen)
+{
+	struct nn_sb path = NN_SB_INIT;
+	char *text = NULL;
+	struct stat sb;
+	size_t len = 0;
+	int fd, ret;
+
+	nn_sb_printf(&path, "%s/config.json", h->st.bundle);
+	if (!path.buf)
+		return -ENOMEM;
+	fd = nn_root_openat(&h->ctx->root, path.buf, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0);
+	if (fd < 0) {
+		snprintf(why, whylen, "%s: %s", path.buf, strerror(-fd));
+		nn_sb_free(&path);
+		return fd;
+	}
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		snprintf(why, whylen, "%s is not a regular file", path.buf);
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = nn_read_fd_bounded(fd, NN_OCI_CONFIG_MAX, &text, &len);
+	if (ret) {
+		snprintf(why, whylen, "%s: %s", path.buf,
+			 ret == -EFBIG ? "larger than its bound" : strerror(-ret));
+		goto out;
+	}
+	ret = nn_oci_config_parse(text, len, &h->cfg, why, whylen);
+out:
+	free(text);
+	close(fd);
+	nn_sb_free(&path);
+	return ret;
+}
+
+/* Housekeeping keeps the container's first CPU and its SMT siblings for
+ * IRQs: the siblings are topo's answer (thread_siblings_list). */
+static int claim_cpus(struct hook *h)
+{
+	struct nn_cpuset sib = NN_CPUSET_INIT;
+	struct nn_topo topo;
+	int ret;
+
+	if (h->d.mode == NN_OCI_MODE_HOUSEKEEPING) {
+		memset(&topo, 0, sizeof(topo));
+		if (!nn_topo_discover(h->ctx, &topo)) {
+			const struct nn_cpu *c = nn_topo_cpu(&topo, nn_cpuset_first(&h->cfg.cpus));
+
+			if (c && nn_cpuset_copy(&sib, &c->siblings)) {
+				nn_topo_free(&topo);
+				return -ENOMEM;
+			}
+			nn_topo_free(&topo);
+		}
+	}
+	ret = nn_oci_claim_cpus(&h->cfg.cpus, h->d.mode, &sib, &h->claim);
+	nn_cpuset_free(&sib);
+	return ret;
+}
+
+struct child_result {
+	int rc;
+	struct nn_claim_result res;
+};
+
+/* In the child: the claim or release itself; its messages go to fd 2 (a
+ * pipe to the parent), the result to @resfd. */
+static void child_run(struct hook *h, int resfd)
+{
+	struct child_result r = { 0 };
+	struct nn_claim c = NN_CLAIM_INIT;
+	char reason[256];
+	size_t i;
+
+	if (h->d.action == NN_OCI_CLAIM) {
+		snprintf(reason, sizeof(reason), "OCI container %.*s (%s at %s)", 64, h->st.id,
+			 nn_oci_mode_name(h->d.mode), nn_oci_stage_name(h->d.stage));
+		c.name = h->name;
+		c.cpus = h->claim;
+		c.owner = (char *)"hook";
+		c.reason = reason;
+		c.pid = h->st.pid;
+		c.container_id = h->st.id;
+		r.rc = nn_claim_add(h->ctx, &c, NN_CLAIM_REPLACE | NN_CLAIM_QUIET, &r.res);
+	} else {
+		char why[160];
+
+		/* no record: nothing to say (an unannotated container's poststop) */
+		r.rc = nn_claim_store_read(h->ctx, h->name, &c, why, sizeof(why));
+		if (!r.rc || r.rc != -ENOENT)
+			r.rc = nn_claim_release(h->ctx, h->name, NN_CLAIM_QUIET, &r.res);
+		nn_claim_free(&c);
+	}
+	for (i = 0; i < h->ctx->nwarns; i++)
+		nn_err(h->ctx, "warning: %s%s%s", h->ctx->warns[i].file ? h->ctx->warns[i].file : "",
+		       h->ctx->warns[i].file ? ": " : "", h->ctx->warns[i].msg);
+	for (i = 0; i < h->ctx->nnotes; i++)
+		nn_err(h->ctx, "note: %s", h->ctx->notes[i].msg);
+	if (write(resfd, &r, sizeof(r)) != (ssize_t)sizeof(r))
+		_exit(1);
+	_exit(0);
+}
+
+/* Relays the child's messages line by line until both pipes close or the
+ * deadline; reads its result. */
+static void child_wait(struct hook *h, pid_t pid, int msgfd, int resfd)
+{
+	struct child_result r;
+	struct nn_sb line = NN_SB_INIT;
+	bool msg_open = true, res_open = true, got = false;
+	char buf[4096];
+
+	while ((msg_open || res_open) && left_ms(h) > 0) {
+		struct pollfd p[2] = { { .fd = msg_open ? msgfd : -1, .events = POLLIN },
+				       { .fd = res_open ? resfd : -1, .events = POLLIN } };
+		ssize_t n;
+
+		if (poll(p, 2, left_ms(h)) <= 0)
+			continue;
+		if (p[0].revents) {
+			n = read(msgfd, buf, sizeof(buf));
+			if (n <= 0)
+				msg_open = false;
+			else
+				nn_sb_putn(&line, buf, (size_t)n);
+		}
+		if (p[1].revents) {
+			n = read(resfd, &r, sizeof(r));
+			if (n == (ssize_t)sizeof(r))
+				got = true;
+			res_open = false;
+		}
+	}
+	if (line.buf && line.len) {
+		/* the child's own messages already carry the program name */
+		if (line.buf[line.len - 1] != '\n')
+			nn_sb_putc(&line, '\n');
+		if (line.buf)
+			fputs(line.buf, stderr);
+		if (nn_root_is_live(&h->ctx->root) && line.buf)
+			nn_sd_journal(LOG_WARNING, line.buf);
+	}
+	nn_sb_free(&line);
+	if (got) {
+		h->rc = r.rc;
+		h->res = r.res;
+		waitpid(pid, NULL, 0);
+		return;
+	}
+	if (!msg_open && !res_open) {
+		int status = 0;
+
+		waitpid(pid, &status, 0);
+		h->rc = -ECHILD;
+		return;
+	}
+	h->background = true;	/* it goes on: the container must not wait */
+	h->rc = -ETIMEDOUT;
+}
+
+static int act(struct hook *h)
+{
+	int msg[2], res[2], devnull;
+	pid_t pid;
+
+	if (pipe2(msg, O_CLOEXEC) || pipe2(res, O_CLOEXEC))
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int err = -errno;
+
+		close(msg[0]);
+		close(msg[1]);
+		close(res[0]);
+		close(res[1]);
+		return err;
+	}
+	if (!pid) {
+		/* Outliving the parent is allowed: writes to a closed pipe fail
+		 * with EPIPE instead of killing the claim halfway. */
+		signal(SIGPIPE, SIG_IGN);
+		setsid();
+		devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (devnull >= 0) {
+			dup2(devnull, 0);
+			dup2(devnull, 1);
+		}
+		dup2(msg[1], 2);
+		close(msg[0]);
+		close(res[0]);
+		child_run(h, res[1]);
+	}
+	close(msg[1]);
+	close(res[1]);
+	child_wait(h, pid, msg[0], res[0]);
+	close(msg[0]);
+	close(res[0]);
+	return 0;
+}
+
+static const char *applied_name(enum nn_claim_applied a)
+{
+	switch (a) {
+	case NN_CLAIM_BY_WATCHER:
+		return "watcher";
+	case NN_CLAIM_BY_SELF:
+		return "self";
+	default:
+		return "no";
+	}
+}
+
+static void print_result(struct hook *h)
+{
+	struct nn_out *o = &h->ctx->out;
+	char *cpus = h->d.action == NN_OCI_CLAIM ? nn_cpuset_format_list(&h->claim) : NULL;
+
+	nn_open_object(o, "hook");
+	nn_print_string(o, PRINT_ANY, "stage", "stage: %s\n", nn_oci_stage_name(h->d.stage));
+	nn_print_string(o, PRINT_ANY, "container_id", "container: %s\n", h->st.id);
+	nn_print_string(o, PRINT_ANY, "action", "action: %s\n",
+			h->d.action == NN_OCI_CLAIM ? "claim" :
+			h->d.action == NN_OCI_RELEASE ? "release" : "none");
+	nn_print_string(o, PRINT_ANY, "mode", "mode: %s\n", nn_oci_mode_name(h->d.mode));
+	nn_print_string(o, PRINT_ANY, "name", "claim: %s\n", h->d.action ? h->name : NULL);
+	nn_print_string(o, PRINT_ANY, "cpus", "cpus: %s\n", cpus);
+	nn_print_string(o, PRINT_ANY, "outcome", "outcome: %s\n", h->outcome);
+	nn_print_string(o, PRINT_ANY, "applied", "applied: %s\n", applied_name(h->res.applied));
+	nn_print_int(o, PRINT_ANY, "elapsed_ms", "elapsed: %lld ms\n", now_ms() - h->t0);
+	nn_close_object(o);
+	free(cpus);
+}
+
+int nn_hook_run(struct nn_ctx *ctx, const struct nn_hook_opts *o)
+{
+	struct hook h = { .ctx = ctx, .o = o };
+	char why[512] = "", *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	h.t0 = now_ms();
+	h.deadline = h.t0 + (o->deadline_ms ? o->deadline_ms : NN_HOOK_DEADLINE_MS);
+	h.st.pid = -1;
+	ret = read_state(&h, &text, &len);
+	if (ret) {
+		say(&h, LOG_ERR, "cannot read the container state on stdin: %s; nothing claimed",
+		    ret == -EFBIG ? "larger than 1 MiB" : ret == -ETIMEDOUT ? "the deadline passed" :
+		    strerror(-ret));
+		goto fail;
+	}
+	ret = nn_oci_state_parse(text, len, &h.st, why, sizeof(why));
+	free(text);
+	if (ret) {
+		say(&h, LOG_ERR, "refused: %s; nothing claimed", why);
+		goto fail;
+	}
+	nn_oci_claim_name(h.st.id, h.name, sizeof(h.name));
+	nn_oci_decide(&h.st, NULL, o->stage, &h.d);
+	if (h.d.stage != NN_OCI_STAGE_NONE && h.d.stage != NN_OCI_STAGE_POSTSTOP) {
+		/* the annotations and the cpuset are the bundle's */
+		if (!h.st.bundle) {
+			say(&h, LOG_ERR, "refused: the state has no bundle; nothing claimed");
+			goto fail;
+		}
+		ret = read_config(&h, why, sizeof(why));
+		if (ret) {
+			say(&h, LOG_ERR, "refused: %s; nothing claimed", why);
+			goto fail;
+		}
+		nn_oci_decide(&h.st, &h.cfg, o->stage, &h.d);
+	}
+	if (h.d.action == NN_OCI_CLAIM) {
+		ret = claim_cpus(&h);
+		if (ret)
+			goto fail;
+		if (nn_cpuset_empty(&h.claim)) {
+			h.d.action = NN_OCI_NOTHING;
+			h.d.why = "housekeeping keeps every CPU of the container (its first CPU and siblings)";
+		}
+	}
+	if (h.d.action == NN_OCI_NOTHING) {
+		h.outcome = h.d.why;
+		if (h.d.refused)
+			say(&h, LOG_WARNING, "refused: %s; nothing claimed", h.d.why);
+		goto done;
+	}
+	if (o->dry_run) {
+		h.outcome = "dry run: nothing changed";
+		goto done;
+	}
+	ret = act(&h);
+	if (ret) {
+		say(&h, LOG_ERR, "cannot start the claim: %s; nothing claimed", strerror(-ret));
+		goto fail;
+	}
+	if (h.background) {
+		say(&h, LOG_WARNING, "the %u ms deadline passed; the %s goes on in the background",
+		    o->deadline_ms ? o->deadline_ms : NN_HOOK_DEADLINE_MS,
+		    h.d.action == NN_OCI_CLAIM ? "claim" : "release");
+		h.outcome = "deadline passed: finishing in the background";
+	} else if (h.rc == -ENOENT && h.d.action == NN_OCI_RELEASE) {
+		h.outcome = "no claim for this container";
+	} else if (h.rc) {
+		say(&h, LOG_ERR, "%s failed: %s; the container starts anyway",
+		    h.d.action == NN_OCI_CLAIM ? "claim" : "release", strerror(-h.rc));
+		h.outcome = "failed";
+		print_result(&h);
+		ret = 1;
+		goto out;
+	} else {
+		h.outcome = h.d.action == NN_OCI_CLAIM ? "claimed" : "released";
+	}
+done:
+	print_result(&h);
+	ret = 0;
+	goto out;
+fail:
+	ret = 1;
+out:
+	nn_cpuset_free(&h.claim);
+	nn_oci_state_free(&h.st);
+	nn_oci_config_free(&h.cfg);
+	return ret;
+}

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* plan_rps.c - the RPS/RFS plan (--rps auto) and its names
+ *
+ * The rule (docs/rps.md has the sources):
+ *  - only where the NIC has fewer rx queues than usable CPUs on its node
+ *    (the planner's allowed set: online, within --cpus, not isolated or
+ *    claimed; housekeeping counted): where the queues cover the node's
+ *    CPUs, RSS spreads the flows already and RPS only adds IPIs
+ *    (scaling.rst: "RPS is probably redundant and unnecessary");
+ *  - rps_cpus: the node's usable CPUs that take none of this NIC's queue
+ *    interrupts and are not housekeeping, as perftune's sq_split leaves the
+ *    IRQ CPUs out (scaling.rst: "it might be wise to exclude the
+ *    interrupting CPU from the map since that already performs much work");
+ *    when that leaves none, the node's housekeeping CPUs that take none of
+ *    them (a two-CPU VM: the other CPU); none left, no RPS;
+ *  - RFS: rps_flow_cnt = 32768 / rx queues (a power of two) on each queue,
+ *    and rps_sock_flow_entries at least 32768 (scaling.rst's figures);
+ *  - never off the NIC's node: a NIC of unknown locality on a host of more
+ *    than one node gets none.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicnuma/plan/plan.h"
+#include "nicnuma/plan/plan_internal.h"
+#include "nicnuma/plan/plan_state.h"
+#include "irq/rps.h"
+
+const char *nn_rps_policy_name(enum nn_rps_policy p)
+{
+	return p == NN_RPS_AUTO ? "auto" : "off";
+}
+
+int nn_rps_policy_parse(const char *s, enum nn_rps_policy *p)
+{
+	if (!strcmp(s, "off"))
+		*p = NN_RPS_OFF;
+	else if (!strcmp(s, "auto"))
+		*p = NN_RPS_AUTO;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* The CPUs the plan gives @ns's queue IRQs (plan->irqs[@irq0..]). */
+static int irq_cpus(const struct nn_plan *plan, const char *nic, size_t irq0, struct nn_cpuset *out)
+{
+	size_t j;
+
+	for (j = irq0; j < plan->nirqs; j++)
+		if (plan->irqs[j].queue >= 0 && !strcmp(plan->irqs[j].nic, nic) &&
+		    nn_cpuset_or(out, &plan->irqs[j].cpus))
+			return -ENOMEM;
+	return 0;
+}
+
+static int add_entry(struct nn_plan *plan, const char *nic, int queue, const struct nn_cpuset *cpus,
+		     long flow_cnt, const char *reason)
+{
+	struct nn_plan_rps *r;
+	void *p = realloc(plan->rps, (plan->nrps + 1) * sizeof(*plan->rps));
+
+	if (!p)
+		return -ENOMEM;
+	plan->rps = p;
+	r = &plan->rps[plan->nrps];
+	memset(r, 0, sizeof(*r));
+	plan->nrps++;
+	r->nic = strdup(nic);
+	r->reason = strdup(reason);
+	r->queue = queue;
+	r->flow_cnt = flow_cnt;
+	if (!r->nic || !r->reason || nn_cpuset_copy(&r->cpus, cpus))
+		return -ENOMEM;
+	return 0;
+}
+
+int nn__plan_emit_rps(struct state *st, struct nicst *ns, size_t irq0)
+{
+	const struct nn_nic *n = ns->nic;
+	struct nn_cpuset local = NN_CPUSET_INIT, irqs = NN_CPUSET_INIT, to = NN_CPUSET_INIT;
+	const struct nn_node *node;
+	char reason[256], *list = NULL;
+	bool assumed = false, hk = false;
+	unsigned int nlocal;
+	int home, q, ret = -ENOMEM;
+	long flows;
+
+	if (n->rx_queues <= 0)
+		return 0;	/* no rx-N directories to write */
+	home = nn_nic_home_node(st->topo, n, &assumed);
+	node = home >= 0 ? nn_topo_node(st->topo, home) : NULL;
+	if (!node) {
+		WARN(st, "%s: rps: locality unknown: no RPS (it would steer off the NIC's node)", n->name);
+		return 0;
+	}
+	if (nn_cpuset_copy(&local, &node->cpus))
+		goto out;
+	nn_cpuset_and(&local, &st->allowed);
+	nlocal = nn_cpuset_count(&local);
+	ret = 0;
+	if ((unsigned int)n->rx_queues >= nlocal)
+		goto out;	/* the queues cover the node's CPUs: RSS spreads already */
+	ret = -ENOMEM;
+	if (irq_cpus(st->plan, n->name, irq0, &irqs) || nn_cpuset_copy(&to, &local))
+		goto out;
+	nn_cpuset_andnot(&to, &irqs);
+	nn_cpuset_andnot(&to, &st->hk);
+	if (nn_cpuset_empty(&to)) {
+		if (nn_cpuset_copy(&to, &local))
+			goto out;
+		nn_cpuset_andnot(&to, &irqs);
+		hk = true;
+	}
+	ret = 0;
+	if (nn_cpuset_empty(&to))
+		goto out;	/* every usable CPU takes its interrupts: nothing to steer to */
+	ret = -ENOMEM;
+	list = nn_cpuset_format_list(&to);
+	if (!list)
+		goto out;
+	flows = nn_rfs_round(NN_RFS_SOCK_FLOW_ENTRIES / n->rx_queues);
+	snprintf(reason, sizeof(reason), "%d rx queue%s < %u usable CPUs on node %d%s: to %s %s%s",
+		 n->rx_queues, n->rx_queues == 1 ? "" : "s", nlocal, home, assumed ? " (assumed)" : "",
+		 hk ? "housekeeping CPUs" : "CPUs", list,
+		 hk ? " (no other CPU is free of its IRQs)" : ", free of its IRQs");
+	for (q = 0; q < n->rx_queues; q++)
+		if (add_entry(st->plan, n->name, q, &to, flows, reason))
+			goto out;
+	if (st->plan->rps_sock_flow_entries < NN_RFS_SOCK_FLOW_ENTRIES)
+		st->plan->rps_sock_flow_entries = NN_RFS_SOCK_FLOW_ENTRIES;
+	ret = 0;
+out:
+	free(list);
+	nn_cpuset_free(&local);
+	nn_cpuset_free(&irqs);
+	nn_cpuset_free(&to);
+	return ret;
+}

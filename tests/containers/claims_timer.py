@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""tests/containers/claims_timer.py - the timer of `scripts/bench claims`
+
+  claims_timer.py hook NICNUMA STATE_DIR BUNDLE CPU IRQ... : one run of the hook
+  claims_timer.py irqbalance ENVFILE CPU IRQ...            : one run of the restart method
+
+Each prints one line: the milliseconds from the method's start (the hook's
+exec; the banned list's write) until no IRQ's smp_affinity_list holds CPU,
+polled every 0.2 ms; "timeout" after 30 s (then why, on stderr). The hook
+run then releases (poststop) and waits for the IRQs to come back, untimed.
+The irqbalance run bans every other IRQ (--banirq: it touches the NIC's
+only), kills the daemon it started and leaves the NIC's IRQs where
+irqbalance put them: the caller resets them.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+TIMEOUT = 30.0
+
+
+def cpus_of(text):
+    out = set()
+    for part in text.strip().split(","):
+        if not part:
+            continue
+        a, _, b = part.partition("-")
+        out.update(range(int(a), int(b or a) + 1))
+    return out
+
+
+def on_cpu(cpu, irqs):
+    for irq in irqs:
+        with open("/proc/irq/%s/smp_affinity_list" % irq) as f:
+            if cpu in cpus_of(f.read()):
+                return True
+    return False
+
+
+def wait_off(cpu, irqs, t0, proc=None):
+    while on_cpu(cpu, irqs):
+        if time.monotonic() - t0 > TIMEOUT:
+            return None
+        if proc is not None and proc.poll() is not None:
+            # the daemon is gone (irqbalance may quit by itself on a host it
+            # finds nothing to balance on): nothing will move the IRQs now
+            return None
+        time.sleep(0.0002)
+    return (time.monotonic() - t0) * 1e3
+
+
+def run_hook(nn, state_dir, bundle, cpu, irqs):
+    owner = subprocess.Popen(["sleep", "1000"])
+    cid = "nnbench-%d" % os.getpid()
+    st = {"ociVersion": "1.0.2", "id": cid, "status": "creating", "pid": owner.pid, "bundle": bundle}
+    try:
+        t0 = time.monotonic()
+        hook = subprocess.Popen([nn, "hook", "--stage", "createRuntime", "--state-dir", state_dir],
+                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+        hook.communicate(json.dumps(st).encode())
+        ms = wait_off(cpu, irqs, t0)
+        print("%.2f" % ms if ms is not None else "timeout", flush=True)
+    finally:
+        st["status"] = "stopped"
+        del st["pid"]
+        subprocess.run([nn, "hook", "--stage", "poststop", "--state-dir", state_dir],
+                       input=json.dumps(st).encode(), stdout=subprocess.DEVNULL)
+        owner.kill()
+        owner.wait()
+        t1 = time.monotonic()
+        while not on_cpu(cpu, irqs) and time.monotonic() - t1 < 5:
+            time.sleep(0.001)
+
+
+def run_irqbalance(envfile, cpu, irqs):
+    t0 = time.monotonic()
+    # the write CRI-O does, then the restart (no systemd here: the daemon is
+    # started with the file's variables, as its unit's EnvironmentFile would)
+    with open(envfile, "w") as f:
+        f.write("IRQBALANCE_BANNED_CPULIST=%d\n" % cpu)
+    env = dict(os.environ)
+    env["NN_CLAIMS_BENCH"] = "1"  # marks the bench's own daemons (scripts/bench stops only those)
+    with open(envfile) as f:
+        for line in f:
+            k, _, v = line.strip().partition("=")
+            if k and not k.startswith("#"):
+                env[k] = v
+    # irqbalance balances every IRQ it finds: all but the NIC's are banned
+    # (--banirq) so that the bench moves nothing else on this host
+    ban = []
+    for name in os.listdir("/proc/irq"):
+        if name.isdigit() and name not in irqs:
+            ban.append("--banirq=%s" % name)
+    os.makedirs("/run/irqbalance", exist_ok=True)  # its socket's directory
+    proc = subprocess.Popen(["irqbalance", "--foreground"] + ban, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    ms = wait_off(cpu, irqs, t0, proc)
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+    try:
+        out, _ = proc.communicate(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+    if ms is None:
+        last = [l for l in out.decode(errors="replace").splitlines() if l.strip()][-1:] or ["(nothing)"]
+        print("timeout", flush=True)
+        print("irqbalance %s; its last line: %s" % (
+            "exited by itself (status %s) without moving them" % proc.returncode
+            if time.monotonic() - t0 < TIMEOUT else "ran 30 s without moving them", last[0]),
+            file=sys.stderr)
+    else:
+        print("%.2f" % ms, flush=True)
+
+
+def main():
+    if sys.argv[1] == "hook":
+        run_hook(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6:])
+    elif sys.argv[1] == "irqbalance":
+        run_irqbalance(sys.argv[2], int(sys.argv[3]), sys.argv[4:])
+    else:
+        sys.exit("usage: claims_timer.py hook|irqbalance ...")
+
+
+if __name__ == "__main__":
+    main()

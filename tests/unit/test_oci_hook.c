@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_oci_hook.c - the OCI hook's pure half: state, config.json, the decision */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "nicnuma/act/oci_hook.h"
+
+#define ID64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+static int state(const char *text, struct nn_oci_state *s, char *why)
+{
+	return nn_oci_state_parse(text, strlen(text), s, why, 256);
+}
+
+static int config(const char *text, struct nn_oci_config *c, char *why)
+{
+	return nn_oci_config_parse(text, strlen(text), c, why, 256);
+}
+
+static void test_state(void **unused)
+{
+	struct nn_oci_state s;
+	char why[256];
+
+	(void)unused;
+	assert_int_equal(state("{\"ociVersion\":\"1.0.2\",\"id\":\"" ID64 "\",\"status\":\"creating\","
+			       "\"pid\":4242,\"bundle\":\"/run/b\",\"annotations\":{\"a\":\"b\"},"
+			       "\"unknown\":[1,2]}", &s, why), 0);
+	assert_string_equal(s.id, ID64);
+	assert_string_equal(s.status, "creating");
+	assert_int_equal(s.pid, 4242);
+	assert_string_equal(s.bundle, "/run/b");
+	assert_int_equal(s.nann, 1);
+	assert_string_equal(s.ann[0].value, "b");
+	nn_oci_state_free(&s);
+	/* poststop: no pid, no bundle */
+	assert_int_equal(state("{\"ociVersion\":\"1.0.2\",\"id\":\"c1\",\"status\":\"stopped\"}", &s, why), 0);
+	assert_int_equal(s.pid, -1);
+	nn_oci_state_free(&s);
+}
+
+static void test_state_refused(void **unused)
+{
+	static const struct { const char *text, *why; } bad[] = {
+		{ "", "empty" },
+		{ "[]", "not a JSON object" },
+		{ "{\"id\":\"c\",\"status\":\"created\"}", "lacks \"ociVersion\"" },
+		{ "{\"ociVersion\":\"1\",\"id\":5,\"status\":\"created\"}", "\"id\" is not a string" },
+		{ "{\"ociVersion\":\"1\",\"id\":\"a b\",\"status\":\"created\"}", "cannot name a claim" },
+		{ "{\"ociVersion\":\"1\",\"id\":\"../x\",\"status\":\"created\"}", "cannot name a claim" },
+		{ "{\"ociVersion\":\"1\",\"id\":\"" ID64 ID64 "\",\"status\":\"created\"}", "cannot name a claim" },
+		{ "{\"ociVersion\":\"1\",\"id\":\"c\",\"status\":\"created\",\"pid\":\"1\"}", "not an integer" },
+		{ "{\"ociVersion\":\"1\",\"id\":\"c\",\"status\":\"created\",\"pid\":-5}", "out of range" },
+		{ "{\"ociVersion\":\"1\",\"id\":\"c\",\"status\":\"created\",\"pid\":99999999999}", "out of range" },
+		{ "{\"ociVersion\":\"1\",\"id\":\"c\",\"status\":\"created\",\"pid\":1.5}", "not an integer" },
+		{ "{\"ociVersion\":\"1\",\"id\":\"c\",\"status\":\"created\",\"bundle\":\"rel\"}", "not an absolute" },
+		{ "{\"ociVersion\":\"1\",\"id\":\"c\",\"status\":\"created\",\"annotations\":[]}", "not an object" },
+		{ "{\"ociVersion\":\"1\",\"id\":\"c\",\"status\":\"created\",\"annotations\":{\"a\":1}}",
+		  "annotation values are strings" },
+		{ "{\"ociVersion\":\"1\",\"id\":\"c\",\"status\":\"cr\xff\"}", "not JSON" },
+		{ "{\"ociVersion\":\"1\",\"id\":\"c\",\"status\":\"created\"} x", "not JSON" },
+		{ "{\"ociVersion\":\"1\",\"id\":\"c\",\"status\":\"created\"", "ends too early" },
+		{ "{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}", "not JSON" },
+	};
+	struct nn_oci_state s;
+	char why[256];
+	size_t i;
+
+	(void)unused;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why[0] = '\0';
+		assert_int_not_equal(state(bad[i].text, &s, why), 0);
+		if (!strstr(why, bad[i].why))
+			fail_msg("case %zu: '%s' lacks '%s'", i, why, bad[i].why);
+		assert_null(s.id);
+	}
+	/* over the size bound: refused before parsing */
+	{
+		size_t n = NN_OCI_STATE_MAX + 1;
+		char *big = malloc(n);
+
+		assert_non_null(big);
+		memset(big, ' ', n);
+		assert_int_equal(nn_oci_state_parse(big, n, &s, why, sizeof(why)), -EFBIG);
+		free(big);
+	}
+}
+
+static void test_config(void **unused)
+{
+	struct nn_oci_config c;
+	char why[256];
+
+	(void)unused;
+	assert_int_equal(config("{\"linux\":{\"resources\":{\"cpu\":{\"cpus\":\"1,3-4\"}}},"
+				"\"annotations\":{\"nicnuma.io/claim\":\"true\"}}", &c, why), 0);
+	assert_true(c.has_cpus);
+	assert_int_equal(nn_cpuset_count(&c.cpus), 3);
+	assert_int_equal(c.nann, 1);
+	nn_oci_config_free(&c);
+	assert_int_equal(config("{\"linux\":{}}", &c, why), 0);
+	assert_false(c.has_cpus);
+	nn_oci_config_free(&c);
+	assert_int_equal(config("{\"linux\":{\"resources\":{\"cpu\":{\"cpus\":\"\"}}}}", &c, why), 0);
+	assert_false(c.has_cpus);
+	nn_oci_config_free(&c);
+	assert_int_equal(config("{\"linux\":{\"resources\":{\"cpu\":{\"cpus\":7}}}}", &c, why), -EINVAL);
+	assert_non_null(strstr(why, "not a string"));
+	assert_int_equal(config("{\"linux\":{\"resources\":[]}}", &c, why), -EINVAL);
+	assert_int_equal(config("{\"linux\":{\"resources\":{\"cpu\":{\"cpus\":\"0-99999999\"}}}}", &c, why),
+			 -EINVAL);
+	assert_non_null(strstr(why, "no cpulist"));
+	assert_int_equal(config("{\"linux\":{\"resources\":{\"cpu\":{\"cpus\":\"x\"}}}}", &c, why), -EINVAL);
+}
+
+static void decide(const char *st, const char *cfg, enum nn_oci_stage stage, enum nn_oci_action want,
+		   enum nn_oci_mode mode)
+{
+	struct nn_oci_state s;
+	struct nn_oci_config c;
+	struct nn_oci_decision d;
+	char why[256];
+
+	assert_int_equal(state(st, &s, why), 0);
+	assert_int_equal(config(cfg, &c, why), 0);
+	nn_oci_decide(&s, &c, stage, &d);
+	if (d.action != want || d.mode != mode)
+		fail_msg("%s + %s: action %d mode %d (%s)", st, cfg, d.action, d.mode, d.why ? d.why : "");
+	if (want == NN_OCI_NOTHING)
+		assert_non_null(d.why);
+	/* said on stderr only when an annotation asked and it cannot be done */
+	if (d.refused)
+		assert_true(want == NN_OCI_NOTHING && (strstr(d.why, "no pid") || strstr(d.why, "no linux")));
+	nn_oci_state_free(&s);
+	nn_oci_config_free(&c);
+}
+
+#define ST(status) "{\"ociVersion\":\"1.0.2\",\"id\":\"c1\",\"status\":\"" status "\",\"pid\":7,\"bundle\":\"/b\"}"
+#define CFG(ann) "{\"linux\":{\"resources\":{\"cpu\":{\"cpus\":\"2-5\"}}},\"annotations\":{" ann "}}"
+
+static void test_decide(void **unused)
+{
+	(void)unused;
+	decide(ST("creating"), CFG("\"irq-load-balancing.crio.io\":\"disable\""), 0, NN_OCI_CLAIM,
+	       NN_OCI_MODE_DISABLE);
+	decide(ST("created"), CFG("\"irq-load-balancing.crio.io\":\"true\""), 0, NN_OCI_CLAIM,
+	       NN_OCI_MODE_DISABLE);
+	decide(ST("created"), CFG("\"irq-load-balancing.crio.io\":\"housekeeping\""),
+	       NN_OCI_STAGE_CREATE_RUNTIME, NN_OCI_CLAIM, NN_OCI_MODE_HOUSEKEEPING);
+	decide(ST("created"), CFG("\"nicnuma.io/claim\":\"true\""), 0, NN_OCI_CLAIM, NN_OCI_MODE_DISABLE);
+	decide(ST("created"), CFG("\"irq-load-balancing.crio.io\":\"enable\""), 0, NN_OCI_NOTHING,
+	       NN_OCI_MODE_NONE);
+	decide(ST("created"), CFG(""), 0, NN_OCI_NOTHING, NN_OCI_MODE_NONE);
+	decide(ST("created"), CFG("\"irq-load-balancing.crio.io\":\"disable\",\"nicnuma.io/claim\":\"false\""),
+	       0, NN_OCI_NOTHING, NN_OCI_MODE_NONE);
+	/* the pod's pause container carries the annotation but not the workload */
+	decide(ST("created"), CFG("\"irq-load-balancing.crio.io\":\"disable\","
+				  "\"io.kubernetes.cri-o.ContainerType\":\"sandbox\""), 0, NN_OCI_NOTHING,
+	       NN_OCI_MODE_NONE);
+	/* no cpuset: nothing of its own */
+	decide(ST("created"), "{\"annotations\":{\"nicnuma.io/claim\":\"true\"}}", 0, NN_OCI_NOTHING,
+	       NN_OCI_MODE_NONE);
+	/* no pid: no owner */
+	decide("{\"ociVersion\":\"1\",\"id\":\"c1\",\"status\":\"created\",\"bundle\":\"/b\"}",
+	       CFG("\"nicnuma.io/claim\":\"true\""), 0, NN_OCI_NOTHING, NN_OCI_MODE_NONE);
+	/* poststop releases whatever the annotations say now */
+	decide(ST("stopped"), CFG(""), 0, NN_OCI_RELEASE, NN_OCI_MODE_NONE);
+	decide(ST("created"), CFG(""), NN_OCI_STAGE_POSTSTOP, NN_OCI_RELEASE, NN_OCI_MODE_NONE);
+	decide(ST("paused"), CFG("\"nicnuma.io/claim\":\"true\""), 0, NN_OCI_NOTHING, NN_OCI_MODE_NONE);
+}
+
+static void test_claim_cpus(void **unused)
+{
+	struct nn_cpuset cpus = NN_CPUSET_INIT, sib = NN_CPUSET_INIT, out = NN_CPUSET_INIT;
+	char *s;
+
+	(void)unused;
+	assert_int_equal(nn_cpuset_parse_list("4-7", &cpus), 0);
+	assert_int_equal(nn_oci_claim_cpus(&cpus, NN_OCI_MODE_DISABLE, NULL, &out), 0);
+	s = nn_cpuset_format_list(&out);
+	assert_string_equal(s, "4-7");
+	free(s);
+	/* housekeeping without siblings known: the first CPU alone stays (CRI-O's rule) */
+	assert_int_equal(nn_oci_claim_cpus(&cpus, NN_OCI_MODE_HOUSEKEEPING, NULL, &out), 0);
+	s = nn_cpuset_format_list(&out);
+	assert_string_equal(s, "5-7");
+	free(s);
+	assert_int_equal(nn_cpuset_parse_list("4-5", &sib), 0);
+	assert_int_equal(nn_oci_claim_cpus(&cpus, NN_OCI_MODE_HOUSEKEEPING, &sib, &out), 0);
+	s = nn_cpuset_format_list(&out);
+	assert_string_equal(s, "6-7");
+	free(s);
+	/* one CPU and housekeeping: nothing left to claim */
+	assert_int_equal(nn_cpuset_parse_list("4", &cpus), 0);
+	assert_int_equal(nn_oci_claim_cpus(&cpus, NN_OCI_MODE_HOUSEKEEPING, &sib, &out), 0);
+	assert_true(nn_cpuset_empty(&out));
+	nn_cpuset_free(&cpus);
+	nn_cpuset_free(&sib);
+	nn_cpuset_free(&out);
+}
+
+static void test_names(void **unused)
+{
+	char buf[256];
+
+	(void)unused;
+	assert_int_equal(nn_oci_claim_name(ID64, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "oci-" ID64);
+	assert_int_equal(nn_oci_claim_name("a+b", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(nn_oci_claim_name("", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(nn_oci_stage_parse("createRuntime"), NN_OCI_STAGE_CREATE_RUNTIME);
+	assert_int_equal(nn_oci_stage_parse("poststop"), NN_OCI_STAGE_POSTSTOP);
+	assert_int_equal(nn_oci_stage_parse("PostStop"), -1);
+	assert_string_equal(nn_oci_stage_name(NN_OCI_STAGE_PRESTART), "prestart");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_state),
+		cmocka_unit_test(test_state_refused),
+		cmocka_unit_test(test_config),
+		cmocka_unit_test(test_decide),
+		cmocka_unit_test(test_claim_cpus),
+		cmocka_unit_test(test_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
