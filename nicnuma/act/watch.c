@@ -587,6 +587,10 @@ static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 	int err = 0;
 
 	l->next_periodic = events_only ? 0 : start + interval;
+	/* armed from the start: 0 is "no deadline" to min_nz(), so a poll left
+	 * at 0 would wait for some other wake-up (the guest test found a new
+	 * partition ignored for the whole --interval) */
+	l->next_claims_poll = events_only ? 0 : start + CLAIMS_POLL_MS;
 	for (;;) {
 		struct epoll_event evs[8];
 		uint64_t now, next;

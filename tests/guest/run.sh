@@ -114,7 +114,7 @@ if [ "$k612" = 1 ]; then
   t1=$(date +%s)
   log=$out/2node-6.12.log
   "$testhost" --shape 2node --kernel 6.12 --append "isolcpus=managed_irq,domain,1" --build "$build" \
-    --out "$out" --timeout 360 run bash tests/guest/checks.sh kernel 2>&1 | tee "$log"
+    --out "$out" --timeout 540 run bash tests/guest/checks.sh kernel 2>&1 | tee "$log"
   tally 2node-6.12 "${PIPESTATUS[0]}" "$log" && echo "guest 2node-6.12: $(( $(date +%s) - t1 )) s"
 fi
 # The systemd shape: nn-test-runner.service runs persist.sh; its first boot
@@ -131,7 +131,7 @@ if want_init systemd; then
   [ -f "$deb" ] || { echo "FAIL 2node-systemd guest: $deb: no such file"; exit 1; }
   cp "$deb" "$out/" || exit 1
   echo "guest 2node-systemd: installs $(basename "$deb")"
-  "$testhost" --init systemd --shape 2node --build "$build" --out "$out" --timeout 600 --boots 3 \
+  "$testhost" --init systemd --shape 2node --build "$build" --out "$out" --timeout 840 --boots 3 \
     run NN_GUEST_DEB="/out/$(basename "$deb")" bash tests/guest/persist.sh 2>&1 | tee "$log"
   tally 2node-systemd "${PIPESTATUS[0]}" "$log"
   echo "guest 2node-systemd: $(( $(date +%s) - t1 )) s"
