@@ -11,19 +11,20 @@ _nicnuma_opts() {
 	case $1 in
 	topo) echo --help --no-cpus ;;
 	nics) echo --brief --help ;;
-	plan) echo --channels --cpus --gro-flush-timeout --help --hugepages --irq-suspend-timeout --irqbalance \
-		--napi-defer-hard-irqs --napi-threaded --nics --no-xps --policy --reserve --rps --rss ;;
-	apply) echo --channels --coexist --cpus --dry-run --gro-flush-timeout --help --hugepages \
-		--irq-suspend-timeout --irqbalance --keep-going --napi-defer-hard-irqs --napi-threaded \
-		--nics --no-xps --plan --policy --reserve --rps --rss --state-dir ;;
-	check) echo --channels --count --cpus --dpdk --file-prefix --gro-flush-timeout --help --hugepages \
-		--irq-suspend-timeout --irqbalance --min-memory --napi-defer-hard-irqs --napi-threaded --nics \
-		--no-xps --pid --plan --policy --reserve --rps --rss --socket --threshold --timeout \
-		--traffic --vdev-node --watch ;;
+	plan) echo --busy-poll --channels --cpus --gro-flush-timeout --help --hugepages \
+		--irq-suspend-timeout --irqbalance --napi-defer-hard-irqs --napi-threaded --nics --no-xps --policy \
+		--profile --reserve --rps --rss ;;
+	apply) echo --busy-poll --channels --coexist --cpus --dry-run --gro-flush-timeout --help \
+		--hugepages --irq-suspend-timeout --irqbalance --keep-going --napi-defer-hard-irqs --napi-threaded \
+		--nics --no-xps --plan --policy --profile --reserve --rps --rss --state-dir ;;
+	check) echo --busy-poll --channels --count --cpus --dpdk --file-prefix --gro-flush-timeout --help \
+		--hugepages --irq-suspend-timeout --irqbalance --min-memory --napi-defer-hard-irqs --napi-threaded \
+		--nics --no-xps --pid --plan --policy --profile --reserve --rps --rss --socket --threshold \
+		--timeout --traffic --vdev-node --watch ;;
 	rollback) echo --help --state-dir ;;
-	script) echo --channels --cpus --gro-flush-timeout --help --hugepages --irq-suspend-timeout \
-		--irqbalance --napi-defer-hard-irqs --napi-threaded --nics --no-xps --output --plan \
-		--policy --reserve --restore-dir --rps ;;
+	script) echo --busy-poll --channels --cpus --gro-flush-timeout --help --hugepages \
+		--irq-suspend-timeout --irqbalance --napi-defer-hard-irqs --napi-threaded --nics --no-xps --output \
+		--plan --policy --profile --reserve --restore-dir --rps ;;
 	hugepages) echo --all --count --dry-run --help --mem --mount --node --partial --size --state-dir ;;
 	bench) echo --duration --fwd --help --in-memory --pci --rate --repeat --report --size \
 		--state-dir ;;
@@ -36,9 +37,9 @@ _nicnuma_opts() {
 		--policy --reserve --traffic ;;
 	report) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
 		--policy --reserve --svg --title --traffic ;;
-	enable) echo --channels --coexist --cpus --dry-run --gro-flush-timeout --help --hugepages \
-		--interval --irq-suspend-timeout --irqbalance --napi-defer-hard-irqs --napi-threaded \
-		--nics --no-start --no-xps --policy --reserve --rps --settle --state-dir ;;
+	enable) echo --busy-poll --channels --coexist --cpus --dry-run --gro-flush-timeout --help \
+		--hugepages --interval --irq-suspend-timeout --irqbalance --napi-defer-hard-irqs --napi-threaded \
+		--nics --no-start --no-xps --policy --profile --reserve --rps --settle --state-dir ;;
 	disable) echo --help --keep-config --state-dir ;;
 	status) echo --help --state-dir ;;
 	watch) echo --coexist --config --count --events --exec --help --interval --once --print-unit \
