@@ -16,7 +16,8 @@ _nicnuma_opts() {
 		--profile --reserve --rps --rss ;;
 	apply) echo --busy-poll --channels --coexist --cpus --dry-run --gro-flush-timeout --help \
 		--hugepages --irq-suspend-timeout --irqbalance --keep-going --napi-defer-hard-irqs --napi-threaded \
-		--nics --no-xps --plan --policy --profile --reserve --rps --rss --state-dir ;;
+		--nics --no-xps --plan --policy --profile --reserve --rps --rss --state-dir --verify \
+		--verify-better --verify-cmd ;;
 	check) echo --busy-poll --channels --count --cpus --dpdk --file-prefix --gro-flush-timeout --help \
 		--hugepages --irq-suspend-timeout --irqbalance --min-memory --napi-defer-hard-irqs --napi-threaded \
 		--nics --no-xps --pid --plan --policy --profile --reserve --rps --rss --socket --threshold \

@@ -68,6 +68,7 @@ struct nn_plan_opts {
 	 * --napi-threaded: the value of each NN_NAPI_* whose bit is in napi_set. */
 	long long napi_value[NN_NAPI_NATTR];
 	unsigned int napi_set;
+	unsigned int napi_profile;	/* the napi_set bits the profile set (not an option) */
 	enum nn_profile profile;	/* --profile */
 	bool rps_given;			/* --rps was given: the profile's leaves it */
 	long long busy_poll_us;		/* --busy-poll USECS (latency); 0 not asked */
@@ -279,6 +280,8 @@ struct nn_profile_row {
 /* The rows of @p (NULL-terminated by a row with what NULL); pure, for the
  * man page's table and plan --json's reasons alike. */
 const struct nn_profile_row *nn_profile_table(enum nn_profile p);
+/* The reason of the row of @p that sets @what ("" when none). */
+const char *nn_profile_why(enum nn_profile p, const char *what);
 /* The per-value options a profile stands for (--rps, the NAPI settings),
  * filled into @o where the user did not give them (@given: bit per
  * NN_RPS/NAPI option, nn_plan_opts's napi_set for the NAPI ones, @rps_given

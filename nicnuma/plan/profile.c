@@ -37,7 +37,7 @@ static const struct nn_profile_row latency[] = {
 	{ "napi threaded", "1", "each NAPI polls in its own kthread, placed with its IRQ (napi.rst: threaded NAPI)" },
 	{ "napi gro-flush-timeout", "--busy-poll USECS",
 	  "only with --busy-poll: the timer that re-arms interrupts when the application stops polling (napi.rst: IRQ suspension)" },
-	{ "napi defer-hard-irqs", "100 with --busy-poll", "only with --busy-poll: interrupts stay masked while the application busy-polls" },
+	{ "napi defer-hard-irqs (busy-poll)", "100 with --busy-poll", "only with --busy-poll: interrupts stay masked while the application busy-polls" },
 	{ "napi irq-suspend-timeout", "10 x --busy-poll", "only with --busy-poll: how long a busy-polling application may hold interrupts off" },
 	{ NULL, NULL, NULL },
 };
@@ -86,6 +86,7 @@ static void napi_default(struct nn_plan_opts *o, enum nn_napi_attr a, long long 
 	if (o->napi_set & (1u << a))
 		return;		/* the user's option wins */
 	o->napi_set |= 1u << a;
+	o->napi_profile |= 1u << a;
 	o->napi_value[a] = v;
 }
 
@@ -123,8 +124,7 @@ static int add_eth(struct nn_plan *plan, const char *nic, enum nn_eth_setting s,
 	return !e->nic || !e->reason ? -ENOMEM : 0;
 }
 
-/* The row of @p's table that sets @what. */
-static const char *why_of(enum nn_profile p, const char *what)
+const char *nn_profile_why(enum nn_profile p, const char *what)
 {
 	const struct nn_profile_row *r;
 
@@ -166,7 +166,7 @@ int nn__plan_emit_eth(struct state *st, struct nicst *ns)
 		if ((ring ? c->rings_err : c->coalesce_err) || c->v[want[i].s] < 0 || want[i].v < 0)
 			continue;	/* the driver reports none: nothing to set or put back */
 		snprintf(reason, sizeof(reason), "profile %s: %s (now %lld)", nn_profile_name(p),
-			 why_of(p, name), c->v[want[i].s]);
+			 nn_profile_why(p, name), c->v[want[i].s]);
 		if (add_eth(st->plan, nic, want[i].s, want[i].v, reason))
 			return -ENOMEM;
 	}
