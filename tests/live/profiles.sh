@@ -10,6 +10,10 @@
 #    the plan (RPS) still applies, exit 1; check finds the values as
 #    planned or not; rollback puts every value back (ethtool -c/-g and the
 #    files read again).
+# C. apply --verify on eth0 with --rps auto and a command whose number
+#    rises each run: with lower-is-better it is worse after apply, which
+#    is rolled back (exit 1); with higher-is-better it is kept; applied
+#    again, nothing changes and the host is left as it is, saying so.
 # B. a veth pair in a private network namespace: veth answers neither
 #    coalesce-get nor rings-get here: the profile plans none and says why.
 # Needs root, ip, ethtool, python3; exits 77 with the reason otherwise.
@@ -101,6 +105,52 @@ bad=0
 while read -r f v; do [ "$(cat "$f")" = "$v" ] || { bad=1; echo "  $f: $(cat "$f"), was $v"; }; done <"$saved"
 cmp -s <(ethtool -c eth0 2>&1) "$tmp/c0" && cmp -s <(ethtool -g eth0 2>&1) "$tmp/g0" || bad=1
 [ "$bad" -eq 0 ] && pass "eth0: every value as found (RPS files, IRQs 37-39, ethtool -c/-g)" || fail "eth0: values differ after rollback"
+
+# ---- C. apply --verify on eth0: a worse number rolls back, a better one keeps ----
+count=$tmp/count
+cmd="n=\$(cat $count 2>/dev/null || echo 0); n=\$((n+1)); echo \$n >$count; echo \$n"
+# RPS alone (the IRQ entries left out of the plan: on a machine shared with
+# other tests eth0's IRQs may move between runs, and the third run must find
+# its values as the second left them)
+"$nn" --json plan --nics eth0 --rps auto >"$tmp/rps.json" 2>/dev/null
+python3 - "$tmp/rps.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("irqs", "xps", "napi_threads"):
+    d["plan"][k] = []
+json.dump(d, open(sys.argv[1], "w"))
+PY
+vopts=(--plan "$tmp/rps.json" --irqbalance ignore --coexist --state-dir "$run" --verify 0.5 --verify-cmd "$cmd")
+verdict() {
+	python3 - "$1" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))["apply"]["verify"]
+print(v["measured_after"], v["worse"], v["rolled_back"], v["command_before"], v["command_after"], "|", v["verdict"])
+PY
+}
+rm -f "$count"
+"$nn" --json apply "${vopts[@]}" --verify-better lower >"$tmp/v1.json" 2>"$tmp/err"
+rc=$?
+v=$(verdict "$tmp/v1.json")
+unchanged=1
+while read -r f val; do case $f in *rps*) [ "$(cat "$f")" = "$val" ] || unchanged=0;; esac; done <"$saved"
+[ "$rc" -eq 1 ] && [[ $v == "True True True 1.0 2.0 |"* ]] && [ "$unchanged" -eq 1 ] \
+	&& pass "verify: a number worse after apply rolls back (exit 1, RPS files as found): $v" \
+	|| fail "verify: rollback case: exit $rc, $v, files unchanged=$unchanged: $(cat "$tmp/err")"
+rm -f "$count"
+"$nn" --json apply "${vopts[@]}" >"$tmp/v2.json" 2>"$tmp/err"
+v=$(verdict "$tmp/v2.json")
+[[ $v == "True False False 1.0 2.0 |"* ]] && [ "$(cat "$q0/rps_cpus")" != "$(awk -v f="$q0/rps_cpus" '$1 == f {print $2}' "$saved")" ] \
+	&& pass "verify: a number better after apply keeps the plan (rps_cpus $(cat "$q0/rps_cpus")): $v" \
+	|| fail "verify: keep case: $v: $(cat "$tmp/err")"
+"$nn" --json apply "${vopts[@]}" --verify-better lower >"$tmp/v3.json" 2>"$tmp/err"
+v=$(verdict "$tmp/v3.json")
+[[ $v == "False False False "*"already as planned"* ]] && pass "verify: a host already as planned stays untouched and says so: $v" \
+	|| fail "verify: already-right case: $v"
+"$nn" rollback --state-dir "$run" >/dev/null 2>&1
+bad=0
+while read -r f val; do case $f in *rps*) [ "$(cat "$f")" = "$val" ] || bad=1;; esac; done <"$saved"
+[ "$bad" -eq 0 ] && pass "verify: rollback after the kept run: every RPS value as found" || fail "verify: RPS values differ after rollback"
 
 # ---- B. veth in a private namespace ----
 if ip netns add "$ns" 2>/dev/null && ip -n "$ns" link add vA type veth peer name vB 2>/dev/null; then
