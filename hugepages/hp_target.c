@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "nicnuma/core/cpuset.h"
+#include "nicnuma/core/strbuf.h"
 #include "hugepages/hp_target.h"
 
 static int fail(char *why, size_t whylen, int err, const char *fmt, ...)
@@ -198,9 +199,10 @@ int nn_hp_format_boot_args(unsigned long size_kb, const struct nn_plan_hugepages
 			   char *buf, size_t size)
 {
 	const struct nn_plan_hugepages **v;
+	struct nn_sb sb = NN_SB_INIT;
 	char sz[32];
-	size_t i, m = 0, used;
-	int len, err = 0;
+	size_t i, m = 0;
+	int err = 0;
 
 	err = nn_hp_format_size(size_kb, sz, sizeof(sz));
 	if (err)
@@ -217,27 +219,23 @@ int nn_hp_format_boot_args(unsigned long size_kb, const struct nn_plan_hugepages
 	}
 	qsort(v, m, sizeof(*v), cmp_node);
 	/* hugepagesz= must come first: it selects the pool hugepages= fills. */
-	len = snprintf(buf, size, "hugepagesz=%s hugepages=", sz);
-	if (len < 0 || (size_t)len >= size) {
-		err = -ENAMETOOLONG;
-		goto out;
-	}
-	used = (size_t)len;
+	nn_sb_printf(&sb, "hugepagesz=%s hugepages=", sz);
 	for (i = 0; i < m; i++) {
 		if (i && v[i]->node == v[i - 1]->node) {
 			err = -EINVAL;	/* one count per node */
 			goto out;
 		}
-		len = snprintf(buf + used, size - used, "%s%d:%ld", i ? "," : "",
-			       v[i]->node, v[i]->target);
-		if (len < 0 || (size_t)len >= size - used) {
-			err = -ENAMETOOLONG;
-			goto out;
-		}
-		used += (size_t)len;
+		nn_sb_printf(&sb, "%s%d:%ld", i ? "," : "", v[i]->node, v[i]->target);
 	}
-	err = (int)used;
+	err = nn_sb_error(&sb);
+	if (!err && sb.len >= size)
+		err = -ENAMETOOLONG;
+	if (!err) {
+		memcpy(buf, nn_sb_str(&sb), sb.len + 1);
+		err = (int)sb.len;
+	}
 out:
+	nn_sb_free(&sb);
 	free(v);
 	return err;
 }

@@ -258,6 +258,7 @@ int nn_irq_set_affinity(const struct nn_root *root, int irq, const struct nn_cpu
 	}
 	res->written = try;
 	err = rerr <= 0 ? rerr : nn_read_cpulist(root, path, &res->after);
+	res->read_back = !err;
 	if (!err && !nn_cpuset_equal(&res->after, &res->written)) {
 		char *a = nn_cpuset_format_list(&res->after), *w = nn_cpuset_format_list(&res->written);
 
@@ -299,6 +300,7 @@ int nn_xps_set(const struct nn_root *root, const char *nic, int queue, const str
 	if (err)
 		return finish(res, err);
 	err = rerr <= 0 ? rerr : nn_read_cpumask(root, path, &res->after);
+	res->read_back = !err;
 	if (!err && !nn_cpuset_equal(&res->after, &res->written)) {
 		char *a = nn_cpuset_format_mask(&res->after, 0);
 		char *w = nn_cpuset_format_mask(&res->written, 0);

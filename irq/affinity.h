@@ -58,8 +58,9 @@ bool nn_probe_managed(const struct nn_root *root, int err);
 
 struct nn_aff_result {
 	struct nn_cpuset written;	/* the set the kernel accepted */
-	struct nn_cpuset after;		/* read back */
+	struct nn_cpuset after;		/* read back; see read_back */
 	struct nn_cpuset effective;	/* effective_affinity_list; see has_effective */
+	bool read_back;			/* @after holds what the kernel kept after the write */
 	bool has_effective;
 	enum nn_aff_class cls;
 	int err;			/* 0 or the negative errno that decided cls */

@@ -235,12 +235,12 @@ static void rollback_all(struct nn_ctx *ctx, struct nn_apply_report *rep, struct
 		nn_undo_mark_rolled_back(ctx, u);
 }
 
-/* A write of IRQ or XPS value @v that @r says did not succeed: fatal
- * (written, perhaps read back wrong: what was read back kept in v->after
- * when @keep_after; a negative errno) or a failure of this value only (a
- * warning: 1). */
+/* A write of IRQ or XPS value @v (@mask: an XPS mask) that @r says did not
+ * succeed: fatal (written, perhaps read back wrong: what was read back kept
+ * in v->after, for both kinds alike; a negative errno) or a failure of this
+ * value only (a warning: 1). */
 static int aff_failed(struct nn_ctx *ctx, struct nn_apply_val *v, const struct nn_aff_result *r,
-		      bool keep_after)
+		      bool mask)
 {
 	v->status = NN_VAL_FAILED;
 	if (r->cls != NN_AFF_FATAL) {
@@ -251,8 +251,8 @@ static int aff_failed(struct nn_ctx *ctx, struct nn_apply_val *v, const struct n
 		return 1;
 	}
 	v->written = true;
-	if (keep_after && !nn_cpuset_empty(&r->written))	/* written, then a bad readback */
-		set_after(v, r, false);
+	if (r->read_back)	/* written, then a bad readback */
+		set_after(v, r, mask);
 	if (!r->note[0])
 		snprintf(v->note, sizeof(v->note), "%s", strerror(-r->err));
 	nn_warn(ctx, v->path, "write failed: %s", v->note);
@@ -311,7 +311,7 @@ static int write_irq(struct nn_ctx *ctx, const struct nn_root *root, const struc
 		ret = 0;
 		break;
 	default:	/* NOSPC, BADMASK, RETRY: this IRQ only; FATAL */
-		ret = aff_failed(ctx, v, &r, true);
+		ret = aff_failed(ctx, v, &r, false);
 		break;
 	}
 	nn_aff_result_free(&r);
@@ -332,7 +332,7 @@ static int write_xps(struct nn_ctx *ctx, const struct nn_root *root, struct nn_a
 		v->status = NN_VAL_CHANGED;
 		set_after(v, &r, true);
 	} else {
-		ret = aff_failed(ctx, v, &r, false);
+		ret = aff_failed(ctx, v, &r, true);
 	}
 	nn_aff_result_free(&r);
 	return ret;

@@ -447,7 +447,7 @@ static int val_target(struct nn_apply_val *v, const char *path, const struct nn_
 	if (!nn_cpuset_empty(online))
 		nn_cpuset_and(&v->want, online);
 	v->planned = mask ? nn_cpuset_format_mask(&v->want, 0) : nn_cpuset_format_list(&v->want);
-	return 0;
+	return v->planned ? 0 : -ENOMEM;
 }
 
 /* @buf, read at @path, as @v's before value, classified against the plan;
@@ -458,6 +458,8 @@ static int val_before(struct nn_ctx *ctx, struct nn_apply_val *v, const char *pa
 	int err;
 
 	v->before = strdup(buf);
+	if (!v->before)	/* a value without its before could never be put back */
+		return -ENOMEM;
 	if (!mask && !want_online(v))
 		return 0;
 	err = mask ? nn_cpuset_parse_mask(buf, cur) : nn_cpuset_parse_list(buf, cur);
@@ -496,12 +498,20 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 		v->path = strdup(c->nic);
 		snprintf(buf, sizeof(buf), "%d", c->target);
 		v->planned = strdup(buf);
+		if (!v->path || !v->planned) {
+			err = -ENOMEM;
+			goto fail;
+		}
 		/* The live value beats the plan's idea of it. */
 		if (nn_root_is_live(&ctx->root) && nn_channels_get(ctx, c->nic, &combined, &max))
 			combined = c->current;
 		if (combined >= 0) {
 			snprintf(buf, sizeof(buf), "%d", combined);
 			v->before = strdup(buf);
+			if (!v->before) {
+				err = -ENOMEM;
+				goto fail;
+			}
 		}
 		if (combined == c->target)
 			v->status = NN_VAL_UNCHANGED;
@@ -635,6 +645,8 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 	*nout = k;
 	return 0;
 fail:
+	if (err == -ENOMEM)	/* the other errors were named where they happened */
+		nn_err(ctx, "reading the planned values: %s; nothing was changed", strerror(ENOMEM));
 	nn_apply_views_close(&views);
 	nn_cpuset_free(&cur);
 	nn_apply_vals_free(vals, k);

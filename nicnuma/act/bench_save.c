@@ -64,7 +64,6 @@ int nn_bench_report_write(struct nn_ctx *ctx, const struct nn_bench_result *b, c
 	char created[64];
 	time_t now = time(NULL);
 	struct tm tm;
-	size_t i;
 	int k, err;
 
 	nn_out_init(&rep, stdout, true);
@@ -81,14 +80,7 @@ int nn_bench_report_write(struct nn_ctx *ctx, const struct nn_bench_result *b, c
 	nn_close_array(&rep);
 	nn_close_object(&rep);
 	nn_bench_print(&rep, b);
-	nn_open_array(&rep, "warnings");
-	for (i = 0; i < ctx->nwarns; i++) {
-		nn_open_object(&rep, NULL);
-		nn_print_string(&rep, PRINT_JSON, "file", NULL, ctx->warns[i].file);
-		nn_print_string(&rep, PRINT_JSON, "message", NULL, ctx->warns[i].msg);
-		nn_close_object(&rep);
-	}
-	nn_close_array(&rep);
+	nn_warnings_json(ctx, &rep);
 	nn_close_object(&rep);
 	err = rep.root ? nn_bench_report_save(dir, rep.root, &what) : -ENOMEM;
 	nn_out_free(&rep);

@@ -2,6 +2,8 @@
 /* hostview_save.c - the host picture rendered (plan/hostview.c, pure) and
  * written through the one atomic writer; the observation it draws */
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "nicnuma/act/hostview_save.h"
 #include "nicnuma/act/observe.h"
@@ -22,7 +24,9 @@ int nn_hostview_save(const struct nn_hostview *v, const char *title, bool svg, c
 		nn_hostview_html(v, title, &sb);
 	}
 	err = nn_sb_error(&sb);
-	if (!err)
+	if (!err && !strcmp(path, "-"))
+		err = fwrite(nn_sb_str(&sb), 1, sb.len, stdout) != sb.len || fflush(stdout) ? -EIO : 0;
+	else if (!err)
 		err = nn_write_atomic_path(path, nn_sb_str(&sb), sb.len, 0644);
 	if (!err)
 		*bytes = sb.len;

@@ -11,8 +11,9 @@
 struct nn_ctx;
 
 /* Renders @v (the HTML page, or with @svg a standalone SVG document) and
- * replaces @path with it atomically (nn_write_atomic_path, mode 0644).
- * *@bytes gets the size written. 0 or a negative errno. */
+ * replaces @path with it atomically (nn_write_atomic_path, mode 0644); @path
+ * "-" is standard output, as for `script`. *@bytes gets the size written. 0
+ * or a negative errno. */
 int nn_hostview_save(const struct nn_hostview *v, const char *title, bool svg, const char *path,
 		     size_t *bytes);
 

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "nicnuma/act/observe.h"
+#include "nicnuma/core/strbuf.h"
 #include "nicnuma/plan/plan.h"
 
 static int session_start(struct nn_ctx *ctx, struct nn_obs_session *ss, char *const *only,
@@ -191,17 +192,16 @@ static void flags_json(struct nn_out *o, unsigned int flags)
 	nn_close_array(o);
 }
 
-static void flags_text(char *buf, size_t size, unsigned int flags)
+/* @flags' names, comma-separated, "-" for none, in @sb (reset first). */
+static const char *flags_text(struct nn_sb *sb, unsigned int flags)
 {
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (unsigned int b = 0; nn_obs_flag_name(b) && len < size; b++)
+	nn_sb_reset(sb);
+	for (unsigned int b = 0; nn_obs_flag_name(b); b++)
 		if (flags & (1u << b))
-			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? "," : "",
-						nn_obs_flag_name(b));
-	if (!buf[0])
-		snprintf(buf, size, "-");
+			nn_sb_printf(sb, "%s%s", sb->len ? "," : "", nn_obs_flag_name(b));
+	if (!sb->len)
+		nn_sb_puts(sb, "-");
+	return nn_sb_str(sb) ? nn_sb_str(sb) : "?";
 }
 
 static void pct_text(char *buf, size_t size, double ratio)
@@ -324,7 +324,8 @@ static void report_json(struct nn_out *o, const struct nn_obs_report *r, double 
 
 static void report_text(struct nn_out *o, const struct nn_obs_report *r, double max_remote)
 {
-	char a[32], b[32], c[32], d[32], e[32], f[128];
+	char a[32], b[32], c[32], d[32], e[32];
+	struct nn_sb f = NN_SB_INIT, cpus = NN_SB_INIT;
 	double secs = r->interval;
 
 	pct_text(a, sizeof(a), r->remote_pct < 0 ? -1 : r->remote_pct / 100.0);
@@ -359,38 +360,33 @@ static void report_text(struct nn_out *o, const struct nn_obs_report *r, double 
 			snprintf(top, sizeof(top), "%d (%.0f%%)", n->top_cpu, 100.0 * n->top_cpu_share);
 		else
 			snprintf(top, sizeof(top), "-");
-		flags_text(f, sizeof(f), n->flags);
 		nn_printf(o, "%-15s %4s %9s %7s %9s %7s %6s %8s %8s %12s  %s\n", n->nic->name, node, a, b,
-			  c, d, napi, rx, tx, top, f);
+			  c, d, napi, rx, tx, top, flags_text(&f, n->flags));
 		if (n->rps_cpus)
 			nn_printf(o, "  RPS to CPUs %s: %.1f NET_RX/s there, %.0f%% of its softirq work\n",
 				  n->rps_cpus, n->rps_net_rx / r->interval,
 				  n->rps_share >= 0 ? 100.0 * n->rps_share : 0.0);
 		for (size_t j = 0; j < n->nqueues; j++) {
 			const struct nn_obs_queue *q = &n->queues[j];
-			char cpus[96];
-			size_t len = 0;
 
 			if (q->irqs <= 0)
 				continue;
-			cpus[0] = '\0';
-			for (size_t k = 0; k < q->ncpus && k < 4 && len < sizeof(cpus); k++)
-				len += (size_t)snprintf(cpus + len, sizeof(cpus) - len, "%s%d/n%d %.0f%%",
-							k ? " " : "", q->cpus[k].cpu, q->cpus[k].node,
-							100.0 * q->cpus[k].count / q->irqs);
-			if (q->ncpus > 4 && len < sizeof(cpus))
-				snprintf(cpus + len, sizeof(cpus) - len, " +%zu", q->ncpus - 4);
+			nn_sb_reset(&cpus);
+			for (size_t k = 0; k < q->ncpus && k < 4; k++)
+				nn_sb_printf(&cpus, "%s%d/n%d %.0f%%", k ? " " : "", q->cpus[k].cpu,
+					     q->cpus[k].node, 100.0 * q->cpus[k].count / q->irqs);
+			if (q->ncpus > 4)
+				nn_sb_printf(&cpus, " +%zu", q->ncpus - 4);
 			rate_text(a, sizeof(a), q->irq_rate);
 			pct_text(b, sizeof(b), q->local_ratio);
 			rate_text(rx, sizeof(rx), q->rx_pps);
 			rate_text(tx, sizeof(tx), q->tx_pps);
-			flags_text(f, sizeof(f), q->flags);
 			if (q->queue >= 0)
 				snprintf(e, sizeof(e), "q%d", q->queue);
 			else
 				snprintf(e, sizeof(e), "-");
 			nn_printf(o, "  %-5s irq %-6d %9s %7s  rx %s tx %s  cpus %s  %s\n", e, q->irq, a, b,
-				  rx, tx, cpus, f);
+				  rx, tx, nn_sb_str(&cpus) ? nn_sb_str(&cpus) : "", flags_text(&f, q->flags));
 		}
 		for (size_t j = 0; j < n->nnapis; j++) {
 			const struct nn_obs_napi *z = &n->napis[j];
@@ -410,6 +406,8 @@ static void report_text(struct nn_out *o, const struct nn_obs_report *r, double 
 		nn_printf(o, "%5d %4d %10s %10s %10s %5.0f%%%s\n", cp->cpu, cp->node, a, b, c,
 			  100.0 * cp->napi_busy, cp->isolated ? "  isolated" : "");
 	}
+	nn_sb_free(&f);
+	nn_sb_free(&cpus);
 }
 
 void nn_obs_report_print(struct nn_out *o, const struct nn_obs_report *r, double max_remote)

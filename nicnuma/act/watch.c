@@ -81,16 +81,11 @@ static void iso_now(char *buf, size_t size)
 	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* Warnings go out with each action, not at exit (the loop runs for months). */
+/* Warnings and notes go out with each action, not at exit (the loop runs
+ * for months): the print layer's lines on stderr (journald keeps them). */
 static void flush_warnings(struct nn_ctx *ctx)
 {
-	size_t i;
-
-	/* One line each, through the print layer's rule (core/print.h). */
-	for (i = 0; i < ctx->nwarns; i++)
-		nn_fprintf_text(stderr, "%s: warning: %s%s%s\n", ctx->prog,
-				ctx->warns[i].file ? ctx->warns[i].file : "",
-				ctx->warns[i].file ? ": " : "", ctx->warns[i].msg);
+	nn_warnings_stderr(ctx);
 	nn_warnings_clear(ctx);
 }
 

@@ -19,7 +19,7 @@ enum {
 };
 
 static const struct nn_opt opts[] = {
-	{ "output", 'o', NN_ARG_REQUIRED, "FILE", "write the page to FILE (replaced atomically)", 'o' },
+	{ "output", 'o', NN_ARG_REQUIRED, "FILE", "write the page to FILE (replaced atomically), - for stdout", 'o' },
 	{ "svg", 0, NN_ARG_NONE, NULL, "write a standalone SVG picture instead of the page", OPT_SVG },
 	{ "title", 0, NN_ARG_REQUIRED, "TEXT", "the page's title (default: nicnuma report)", OPT_TITLE },
 	{ "traffic", 0, NN_ARG_REQUIRED, "SEC", "observe SEC seconds (1-3600) first and draw the work per "
@@ -82,7 +82,7 @@ int nn_cmd_report(struct nn_ctx *ctx, int argc, char **argv)
 	struct nn_hostview v;
 	struct nn_plan p;
 	struct nn_host h;
-	bool svg = false;
+	bool svg = false, to_stdout = false;
 	size_t bytes = 0;
 	long traffic = 0;
 	int c, err, status = NN_EXIT_ERROR;
@@ -120,7 +120,12 @@ int nn_cmd_report(struct nn_ctx *ctx, int argc, char **argv)
 		goto out_opts;
 	}
 	if (!output || !*output) {
-		nn_err(ctx, "report: -o FILE is needed: the page is written to a file");
+		nn_err(ctx, "report: -o FILE is needed: the page is written to a file (- for stdout)");
+		goto out_opts;
+	}
+	to_stdout = !strcmp(output, "-");
+	if (to_stdout && o->json) {
+		nn_err(ctx, "report: --json needs -o FILE (with -o - the page itself goes to stdout)");
 		goto out_opts;
 	}
 	if (planfile && st.plan_given) {
@@ -151,7 +156,8 @@ int nn_cmd_report(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "report: cannot write %s: %s", output, strerror(-err));
 		goto out_warn;
 	}
-	nn_hostview_summary_print(o, &v, output, svg, bytes);
+	if (!to_stdout)	/* else stdout is the page: warnings only, on stderr */
+		nn_hostview_summary_print(o, &v, output, svg, bytes);
 	status = nn_cli_status(ctx, 0);
 	if (status == NN_EXIT_OK && p.nwarnings)
 		status = NN_EXIT_WARN;

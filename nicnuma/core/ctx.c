@@ -107,22 +107,24 @@ void nn_err(struct nn_ctx *ctx, const char *fmt, ...)
 	errno = saved;
 }
 
-static void print_list(struct nn_ctx *ctx, const char *key, const char *kind,
-		       const struct nn_warning *v, size_t n)
+static void json_list(struct nn_out *o, const char *key, const struct nn_warning *v, size_t n)
 {
 	size_t i;
 
-	if (ctx->out.json) {
-		nn_open_array(&ctx->out, key);
-		for (i = 0; i < n; i++) {
-			nn_open_object(&ctx->out, NULL);
-			nn_print_string(&ctx->out, PRINT_JSON, "file", NULL, v[i].file);
-			nn_print_string(&ctx->out, PRINT_JSON, "message", NULL, v[i].msg);
-			nn_close_object(&ctx->out);
-		}
-		nn_close_array(&ctx->out);
+	nn_open_array(o, key);
+	for (i = 0; i < n; i++) {
+		nn_open_object(o, NULL);
+		nn_print_string(o, PRINT_JSON, "file", NULL, v[i].file);
+		nn_print_string(o, PRINT_JSON, "message", NULL, v[i].msg);
+		nn_close_object(o);
 	}
-	/* Always on stderr too, so a JSON consumer's operator sees them. */
+	nn_close_array(o);
+}
+
+static void stderr_list(const struct nn_ctx *ctx, const char *kind, const struct nn_warning *v, size_t n)
+{
+	size_t i;
+
 	for (i = 0; i < n; i++) {
 		struct nn_sb sb = NN_SB_INIT;
 
@@ -136,11 +138,25 @@ static void print_list(struct nn_ctx *ctx, const char *key, const char *kind,
 	}
 }
 
+void nn_warnings_json(const struct nn_ctx *ctx, struct nn_out *o)
+{
+	json_list(o, "warnings", ctx->warns, ctx->nwarns);
+	/* both keys always, [] when empty: stable keys for a JSON consumer */
+	json_list(o, "notes", ctx->notes, ctx->nnotes);
+}
+
+void nn_warnings_stderr(const struct nn_ctx *ctx)
+{
+	stderr_list(ctx, "warning", ctx->warns, ctx->nwarns);
+	stderr_list(ctx, "note", ctx->notes, ctx->nnotes);
+}
+
 void nn_print_warnings(struct nn_ctx *ctx)
 {
-	print_list(ctx, "warnings", "warning", ctx->warns, ctx->nwarns);
-	/* both keys always, [] when empty: stable keys for a JSON consumer */
-	print_list(ctx, "notes", "note", ctx->notes, ctx->nnotes);
+	if (ctx->out.json)
+		nn_warnings_json(ctx, &ctx->out);
+	/* Always on stderr too, so a JSON consumer's operator sees them. */
+	nn_warnings_stderr(ctx);
 }
 
 int nn_require_live(struct nn_ctx *ctx, const char *what)

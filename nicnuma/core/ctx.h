@@ -57,6 +57,12 @@ void nn_err(struct nn_ctx *ctx, const char *fmt, ...) __attribute__((format(prin
  * message}] into the current JSON object in JSON mode; then the notes, the
  * same way ("notes":[{file, message}], [] when there are none). */
 void nn_print_warnings(struct nn_ctx *ctx);
+/* Its two halves, for a command whose output is not ctx->out (a saved
+ * report, a daemon's log): the "warnings" and "notes" arrays into @o's
+ * current object; the lines on stderr ("PROG: warning: FILE: MSG", then
+ * "PROG: note: ..."). */
+void nn_warnings_json(const struct nn_ctx *ctx, struct nn_out *o);
+void nn_warnings_stderr(const struct nn_ctx *ctx);
 /* Forgets the collected warnings and notes (kept allocation): for a command that
  * prints a report per sample, each with its own warnings. */
 void nn_warnings_clear(struct nn_ctx *ctx);

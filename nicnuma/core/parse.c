@@ -17,6 +17,7 @@
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/parse.h"
+#include "nicnuma/core/strbuf.h"
 
 static const char *skip_ws(const char *p, const char *end)
 {
@@ -619,17 +620,19 @@ int nn_parse_isolcpus(const char *cmdline, struct nn_cpuset *cpus, unsigned int 
 
 void nn_isol_flags_format(unsigned int flags, char *buf, size_t size)
 {
-	size_t len = 0;
+	static const struct { unsigned int flag; const char *name; } names[] = {
+		{ NN_ISOL_NOHZ, "nohz" }, { NN_ISOL_DOMAIN, "domain" }, { NN_ISOL_MANAGED_IRQ, "managed_irq" },
+	};
+	struct nn_sb sb = NN_SB_INIT;
+	size_t i;
 
 	if (!size)
 		return;
-	buf[0] = '\0';
-	if (flags & NN_ISOL_NOHZ)
-		len += (size_t)snprintf(buf + len, size - len, "%snohz", len ? "," : "");
-	if ((flags & NN_ISOL_DOMAIN) && len < size)
-		len += (size_t)snprintf(buf + len, size - len, "%sdomain", len ? "," : "");
-	if ((flags & NN_ISOL_MANAGED_IRQ) && len < size)
-		snprintf(buf + len, size - len, "%smanaged_irq", len ? "," : "");
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (flags & names[i].flag)
+			nn_sb_printf(&sb, "%s%s", sb.len ? "," : "", names[i].name);
+	snprintf(buf, size, "%s", nn_sb_str(&sb) ? nn_sb_str(&sb) : "");
+	nn_sb_free(&sb);
 }
 
 int nn_parse_sys_cpulist(const char *text, struct nn_cpuset *out)

@@ -551,7 +551,7 @@ static int read_physical(struct nic_scan *s, struct nn_nic *nic)
 		if (slash && slash != fn) {
 			*slash = '\0';
 			if (nn_is_pci_addr(base_name(fn))) {
-				err = set_str(&nic->aux_parent, base_name(fn));
+				err = set_str(&nic->parent_fn, base_name(fn));
 				if (err)
 					return err;
 				fn_dir = fn;
@@ -559,7 +559,7 @@ static int read_physical(struct nic_scan *s, struct nn_nic *nic)
 				nn_note(s->ctx, link, "%s is a sub-function (%s on PCI function %s) without MSI-X "
 					"vectors of its own: its IRQs are in %s's msi_irqs, planned with that "
 					"function's netdev on its node; nicnuma does not place them per "
-					"sub-function", nic->name, base_name(dev), nic->aux_parent, nic->aux_parent);
+					"sub-function", nic->name, base_name(dev), nic->parent_fn, nic->parent_fn);
 			}
 		}
 	} else if (!strncmp(base_name(dev), "virtio", 6)) {
@@ -579,6 +579,20 @@ static int read_physical(struct nic_scan *s, struct nn_nic *nic)
 		err = set_str(&nic->pci, base_name(fn_dir));
 		if (err)
 			return err;
+	}
+	/* An SR-IOV VF: physfn links to its PF (a function of its own has none). */
+	if (is_pci && !nn_pathf(path, sizeof(path), "%s/physfn", fn_dir)) {
+		char pf[PATH_MAX];
+
+		err = nn_root_readlink(&s->ctx->root, path, pf, sizeof(pf));
+		if (!err && nn_is_pci_addr(base_name(pf))) {
+			err = set_str(&nic->parent_fn, base_name(pf));
+			if (err)
+				return err;
+			nic->parent_is_pf = true;
+		} else if (err == -ENOMEM) {
+			return err;
+		}
 	}
 
 	if (!nn_pathf(path, sizeof(path), NET_DIR "/%s/device/driver", nic->name)) {
@@ -1196,7 +1210,7 @@ void nn_nics_free(struct nn_nic *nics, size_t n)
 		free(nics[i].irqs);
 		free(nics[i].gqueues);
 		free(nics[i].gnapis);
-		free(nics[i].aux_parent);
+		free(nics[i].parent_fn);
 		free(nics[i].name);
 		free(nics[i].kind);
 		free(nics[i].pci);

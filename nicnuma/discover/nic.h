@@ -72,7 +72,11 @@ struct nn_nic {
 	 * known false when it could not be asked. */
 	bool napi_set_known;
 	uint32_t napi_set_attrs;	/* bit N: NN_NETDEV_A_NAPI_* N */
-	char *aux_parent;		/* a sub-function (auxiliary device): its parent PCI function */
+	/* The PCI function this netdev's function hangs off: a sub-function's
+	 * (auxiliary device's) parent, an SR-IOV VF's PF (physfn); NULL for a
+	 * function of its own. */
+	char *parent_fn;
+	bool parent_is_pf;		/* parent_fn is a VF's physfn (else a sub-function's parent) */
 	/* Administratively down: IFF_UP clear in IF/flags (without that file,
 	 * operstate "down"). Many drivers (e1000e, vmxnet3, igb...) request their
 	 * IRQs in ndo_open: such a NIC's msi_irqs have no /proc/irq/N yet. */

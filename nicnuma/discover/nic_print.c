@@ -99,7 +99,10 @@ static void print_irqs(struct nn_out *o, const struct nn_nic *nic, bool table)
 		if (eloc >= 0)
 			loc = eloc;
 		placed = loc < 0 ? "?" : loc ? "local" : "REMOTE";
-		if (table)
+		/* a down NIC's vectors: its driver requests them when the link is opened */
+		if (table && !q->name && nic->link_down)
+			nn_printf(o, "%-7s %s\n", "down", "(link down: no IRQ until the link is up)");
+		else if (table)
 			nn_printf(o, "%-7s %s\n", placed, q->name ? q->name : "(not in /proc/interrupts)");
 		nn_close_object(o);
 	}
@@ -347,6 +350,19 @@ static void print_rss_text(struct nn_out *o, const struct nn_nic *nic)
 	}
 }
 
+/* "parent_function": {"pci", "kind": "sriov_vf" | "sub_function"} or null. */
+static void print_parent(struct nn_out *o, const struct nn_nic *nic)
+{
+	if (!nic->parent_fn) {
+		nn_print_null(o, PRINT_JSON, "parent_function", NULL);
+		return;
+	}
+	nn_open_object(o, "parent_function");
+	nn_print_string(o, PRINT_JSON, "pci", NULL, nic->parent_fn);
+	nn_print_string(o, PRINT_JSON, "kind", NULL, nic->parent_is_pf ? "sriov_vf" : "sub_function");
+	nn_close_object(o);
+}
+
 static void print_nic(struct nn_out *o, const struct nn_nic *nic, const struct nn_topo *t, bool brief)
 {
 	unsigned int remote = 0, queues = 0;
@@ -358,6 +374,7 @@ static void print_nic(struct nn_out *o, const struct nn_nic *nic, const struct n
 	nn_print_bool(o, PRINT_JSON, "virtual", NULL, nic->is_virtual);
 	nn_print_string(o, PRINT_JSON, "kind", NULL, nic->kind);
 	nn_print_string(o, PRINT_JSON, "pci", NULL, nic->pci);
+	print_parent(o, nic);
 	nn_print_string(o, PRINT_JSON, "driver", NULL, nic->driver);
 	nn_print_opt_int(o, PRINT_JSON, "numa_node", NULL, nic->numa_node, NULL);
 	if (nic->local_cpus_read)
@@ -419,6 +436,9 @@ static void print_nic(struct nn_out *o, const struct nn_nic *nic, const struct n
 		nn_printf(o, "  %s: ", nic->name);
 		locality_line(o, nic, t);
 		nn_printf(o, "; %u queue IRQ%s of %zu\n", queues, queues == 1 ? "" : "s", nic->nirqs);
+		if (nic->parent_fn)
+			nn_printf(o, "  %s: %s of PCI function %s\n", nic->name,
+				  nic->parent_is_pf ? "SR-IOV VF" : "sub-function", nic->parent_fn);
 		print_rss_text(o, nic);
 	}
 	print_pcie(o, nic, !brief && !nic->is_virtual);

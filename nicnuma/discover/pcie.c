@@ -23,6 +23,7 @@
 #include "nicnuma/discover/host.h"
 #include "nicnuma/discover/nic.h"
 #include "nicnuma/core/pathf.h"
+#include "nicnuma/core/strbuf.h"
 #include "nicnuma/discover/pcie.h"
 
 /* Deeper switch cascades than this are not built; the top links are dropped. */
@@ -116,7 +117,7 @@ void nn_pcie_fmt_gbps(char *buf, size_t size, long mbps)
 		snprintf(buf, size, "%ld", t / 10);
 }
 
-static size_t down_text(char *buf, size_t size, const struct nn_pcie_link *l, bool own)
+static void down_text(struct nn_sb *sb, const struct nn_pcie_link *l, bool own)
 {
 	char cur[16], cap[16], at[48] = "";
 	bool sd, wd;
@@ -127,18 +128,20 @@ static size_t down_text(char *buf, size_t size, const struct nn_pcie_link *l, bo
 	if (!own)
 		snprintf(at, sizeof(at), " at %s", l->dev);
 	if (sd && wd)
-		return (size_t)snprintf(buf, size, "down-trained%s: %s GT/s x%d of %s GT/s x%d", at,
-					cur, l->cur_width, cap, l->cap_width);
-	if (sd)
-		return (size_t)snprintf(buf, size, "down-trained%s: %s GT/s of %s GT/s", at, cur, cap);
-	return (size_t)snprintf(buf, size, "down-trained%s: x%d of x%d", at, l->cur_width, l->cap_width);
+		nn_sb_printf(sb, "down-trained%s: %s GT/s x%d of %s GT/s x%d", at, cur, l->cur_width, cap,
+			     l->cap_width);
+	else if (sd)
+		nn_sb_printf(sb, "down-trained%s: %s GT/s of %s GT/s", at, cur, cap);
+	else
+		nn_sb_printf(sb, "down-trained%s: x%d of x%d", at, l->cur_width, l->cap_width);
 }
 
 void nn_pcie_judge(const struct nn_pcie_link *links, size_t n, struct nn_pcie_verdict *v)
 {
 	bool known = false, port_unknown = false, sd, wd;
+	struct nn_sb sb = NN_SB_INIT;
 	char have[32], need[32];
-	size_t i, len = 0;
+	size_t i;
 
 	memset(v, 0, sizeof(*v));
 	v->narrowest = v->down = v->short_link = -1;
@@ -161,8 +164,8 @@ void nn_pcie_judge(const struct nn_pcie_link *links, size_t n, struct nn_pcie_ve
 			port_unknown = true;
 	}
 	if (v->down >= 0)
-		len = down_text(v->text, sizeof(v->text), &links[v->down], (size_t)v->down == n - 1);
-	if (v->short_link >= 0 && len < sizeof(v->text)) {
+		down_text(&sb, &links[v->down], (size_t)v->down == n - 1);
+	if (v->short_link >= 0) {
 		const struct nn_pcie_link *l = &links[v->short_link];
 		char at[48] = "";
 
@@ -170,9 +173,11 @@ void nn_pcie_judge(const struct nn_pcie_link *links, size_t n, struct nn_pcie_ve
 			snprintf(at, sizeof(at), " at %s", l->dev);
 		nn_pcie_fmt_gbps(have, sizeof(have), l->mbps);
 		nn_pcie_fmt_gbps(need, sizeof(need), l->ports_mbps);
-		snprintf(v->text + len, sizeof(v->text) - len, "%slink%s carries %s Gb/s for %s Gb/s of ports",
-			 len ? "; " : "", at, have, need);
+		nn_sb_printf(&sb, "%slink%s carries %s Gb/s for %s Gb/s of ports", sb.len ? "; " : "", at, have,
+			     need);
 	}
+	snprintf(v->text, sizeof(v->text), "%s", nn_sb_str(&sb) ? nn_sb_str(&sb) : "?");
+	nn_sb_free(&sb);
 	if (v->down >= 0 || v->short_link >= 0)
 		v->state = NN_PCIE_BAD;
 	else if (!known)

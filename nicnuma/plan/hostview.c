@@ -14,24 +14,11 @@
 #include "nicnuma/discover/pcie.h"
 #include "nicnuma/plan/bench_html.h"
 #include "nicnuma/plan/bench_svg.h"
-#include "nicnuma/plan/hostview.h"
+#include "nicnuma/plan/hostview_internal.h"
 
-#define CELL 16			/* a CPU cell (hosts with more than 16 CPUs in a node) */
-#define BIGCELL 30		/* a CPU cell of a small host */
-#define LEGCELL 16		/* the legend's sample cells */
-#define STRIP 6			/* heat strip under a cell (with traffic; more for big cells) */
-#define MAXCOLS 16		/* cores in one row of an L3 group before it wraps */
-#define PAD 8			/* inside a node box */
-#define LINE 14			/* a text line */
-#define HEADL 3			/* header lines of a node box */
-#define GGAP 6			/* between L3 groups */
-#define BOXGAP 14		/* between node boxes */
-#define MARGIN 16
-#define MINBOXW 310
-#define GRIDW 1000		/* node boxes per panel row: as many as fit */
-#define SIDEW 400		/* the text column beside the panels */
 #define MAXMOVES 64		/* moves drawn one by one; more: per node */
 #define SIDELIST 30		/* IRQs listed beside the picture per list */
+#define SIDEW 400		/* the text column beside the panels, at least */
 
 #define C_RED "#c8102e"
 #define C_BLUE "#1f5fa8"
@@ -99,13 +86,12 @@ int nn_hostview_make(const struct nn_host *host, const struct nn_plan *plan,
 	}
 	for (i = 0; i < host->nnics; i++) {
 		const struct nn_nic *nic = &host->nics[i];
-		bool assumed;
 		int home;
 
 		if (nic->is_virtual && !nic_planned(plan, nic->name))
 			continue;
 		v->nics[v->nnics++] = nic;
-		home = nn_nic_home_node(t, nic, &assumed);
+		home = nn_hostview_nic_node(t, nic);
 		v->unknown_nics += home < 0;
 		for (k = 0; k < nic->nirqs; k++) {
 			const struct nn_irq *q = &nic->irqs[k];
@@ -179,233 +165,7 @@ void nn_hv_traffic_free(struct nn_hv_traffic *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* ---- the layout: node boxes of CPU cells ---- */
-
-struct box {
-	int node;			/* node id; -1: CPUs of no known node and NICs of unknown locality */
-	int x, y;			/* within a panel */
-	int ncpus;
-	int nnics;
-};
-
-struct layout {
-	struct box *boxes;
-	size_t nboxes;
-	int boxw, boxh, ncol;
-	int panelw, panelh;		/* one panel: its title and the grid */
-	int maxcpu;			/* cells[] size */
-	int *cx, *cy;			/* cell top-left of CPU id within a panel; -1 not drawn */
-	int *cbox;			/* box index of each CPU */
-	int rowpitch;
-	int cell, pitch;		/* cell size and cell plus gap */
-	int strip;			/* heat strip height plus gap */
-};
-
-static void layout_free(struct layout *L)
-{
-	free(L->boxes);
-	free(L->cx);
-	free(L->cy);
-	free(L->cbox);
-}
-
-/* The NIC's box: its node's, or the unknown box (last) when its node is unknown or not drawn. */
-static size_t nic_box(const struct layout *L, const struct nn_hostview *v, const struct nn_nic *nic)
-{
-	bool assumed;
-	int home = nn_nic_home_node(&v->host->topo, nic, &assumed);
-	size_t b;
-
-	for (b = 0; b < L->nboxes; b++)
-		if (L->boxes[b].node == home)
-			return b;
-	return L->nboxes - 1;
-}
-
-/* Lays the CPUs of box @b out from @y0 (relative to the box): a row of cores
- * per L3 group (wrapping past MAXCOLS), each core's SMT siblings in the rows
- * under it. Returns the height used; *@maxcols the widest row. */
-static int layout_cpus(const struct nn_topo *t, struct layout *L, size_t b, int y0, int *maxcols)
-{
-	int node = L->boxes[b].node, y = y0;
-	size_t i, j, k;
-	bool *done = calloc(t->ncpus ? t->ncpus : 1, sizeof(bool));
-
-	if (!done)
-		return -1;
-	for (i = 0; i < t->ncpus; i++) {
-		const struct nn_cpu *g = &t->cpus[i];
-		int ncores = 0, smt = 1, nwrap, cols, col;
-
-		if (done[i] || g->node != node)
-			continue;
-		/* the group of @g: same node, same L3 (unknown L3: one group per node) */
-		for (j = i; j < t->ncpus; j++) {
-			const struct nn_cpu *c = &t->cpus[j];
-			int rank = 0;
-			bool primary = true;
-
-			if (done[j] || c->node != node || c->l3 != g->l3)
-				continue;
-			for (k = i; k < j; k++) {
-				const struct nn_cpu *s = &t->cpus[k];
-
-				if (!done[k] && s->node == node && s->l3 == g->l3 &&
-				    nn_cpuset_test(&c->siblings, (unsigned)s->id)) {
-					primary = false;
-					rank++;
-				}
-			}
-			ncores += primary;
-			if (rank + 1 > smt)
-				smt = rank + 1;
-		}
-		nwrap = (ncores + MAXCOLS - 1) / MAXCOLS;
-		cols = (ncores + nwrap - 1) / nwrap;
-		if (cols > *maxcols)
-			*maxcols = cols;
-		col = 0;
-		for (j = i; j < t->ncpus; j++) {
-			const struct nn_cpu *c = &t->cpus[j];
-			int rank = 0, pcol = -1;
-
-			if (done[j] || c->node != node || c->l3 != g->l3)
-				continue;
-			for (k = i; k < j; k++) {
-				const struct nn_cpu *s = &t->cpus[k];
-
-				if (!done[k] && s->node == node && s->l3 == g->l3 &&
-				    nn_cpuset_test(&c->siblings, (unsigned)s->id)) {
-					if (!rank)
-						pcol = L->cx[s->id];	/* the core's column index, stored below */
-					rank++;
-				}
-			}
-			if (!rank)
-				pcol = col++;
-			L->cx[c->id] = pcol;	/* column index for now */
-			L->cy[c->id] = y + ((pcol / cols) * smt + rank) * L->rowpitch;
-			L->cbox[c->id] = (int)b;
-		}
-		/* columns to x now that the group is complete (siblings read the index above) */
-		for (j = i; j < t->ncpus; j++) {
-			const struct nn_cpu *c = &t->cpus[j];
-
-			if (done[j] || c->node != node || c->l3 != g->l3)
-				continue;
-			L->cx[c->id] = PAD + (L->cx[c->id] % cols) * L->pitch;
-			done[j] = true;
-		}
-		y += nwrap * smt * L->rowpitch + GGAP;
-		L->boxes[b].ncpus += 0;
-	}
-	free(done);
-	return y - y0;
-}
-
-static int make_layout(const struct nn_hostview *v, struct layout *L)
-{
-	const struct nn_topo *t = &v->host->topo;
-	bool orphans = v->unknown_nics > 0;
-	int *cpuh = NULL, maxh = 0, maxcols = 0;
-	size_t i, b;
-
-	memset(L, 0, sizeof(*L));
-	L->cell = CELL;
-	for (i = 0; i < t->nnodes; i++)
-		if (nn_cpuset_count(&t->nodes[i].cpus) > 16)
-			break;
-	if (i == t->nnodes && t->ncpus <= 64)
-		L->cell = BIGCELL;
-	L->pitch = L->cell + (L->cell == BIGCELL ? 8 : 3);
-	L->strip = L->cell == BIGCELL ? 2 * STRIP : STRIP;
-	L->rowpitch = L->pitch + (v->traffic ? L->strip : 0);
-	L->maxcpu = 1;
-	for (i = 0; i < t->ncpus; i++) {
-		if (t->cpus[i].id + 1 > L->maxcpu)
-			L->maxcpu = t->cpus[i].id + 1;
-		orphans |= t->cpus[i].node < 0 || !nn_topo_node(t, t->cpus[i].node);
-	}
-	L->boxes = calloc(t->nnodes + 1, sizeof(*L->boxes));
-	L->cx = malloc((size_t)L->maxcpu * sizeof(int));
-	L->cy = malloc((size_t)L->maxcpu * sizeof(int));
-	L->cbox = malloc((size_t)L->maxcpu * sizeof(int));
-	cpuh = calloc(t->nnodes + 1, sizeof(int));
-	if (!L->boxes || !L->cx || !L->cy || !L->cbox || !cpuh)
-		goto nomem;
-	for (i = 0; i < (size_t)L->maxcpu; i++)
-		L->cx[i] = L->cy[i] = L->cbox[i] = -1;
-	for (i = 0; i < t->nnodes; i++)
-		L->boxes[L->nboxes++].node = t->nodes[i].id;
-	if (orphans)
-		L->boxes[L->nboxes++].node = -1;
-	for (b = 0; b < L->nboxes; b++) {
-		int h = layout_cpus(t, L, b, HEADL * LINE + PAD, &maxcols);
-
-		if (h < 0)
-			goto nomem;
-		cpuh[b] = h;
-	}
-	for (i = 0; i < v->nnics; i++)
-		L->boxes[nic_box(L, v, v->nics[i])].nnics++;
-	for (b = 0; b < L->nboxes; b++) {
-		int h = HEADL * LINE + PAD + cpuh[b] + L->boxes[b].nnics * 2 * LINE + PAD;
-
-		if (h > maxh)
-			maxh = h;
-	}
-	L->boxw = 2 * PAD + maxcols * L->pitch;
-	if (L->boxw < MINBOXW)
-		L->boxw = MINBOXW;
-	L->boxh = maxh;
-	L->ncol = GRIDW / (L->boxw + BOXGAP);
-	if (L->ncol < 1)
-		L->ncol = 1;
-	if ((size_t)L->ncol > L->nboxes)
-		L->ncol = (int)L->nboxes;
-	for (b = 0; b < L->nboxes; b++) {
-		L->boxes[b].x = (int)(b % (size_t)L->ncol) * (L->boxw + BOXGAP);
-		L->boxes[b].y = 2 * LINE + (int)(b / (size_t)L->ncol) * (L->boxh + BOXGAP);
-	}
-	L->panelw = L->ncol * (L->boxw + BOXGAP) - BOXGAP;
-	L->panelh = 2 * LINE + (int)((L->nboxes + (size_t)L->ncol - 1) / (size_t)L->ncol) * (L->boxh + BOXGAP);
-	free(cpuh);
-	return 0;
-nomem:
-	free(cpuh);
-	layout_free(L);
-	return -ENOMEM;
-}
-
 /* ---- drawing ---- */
-
-/* At most @max bytes of @s, escaped, with "..." when cut. */
-static void put_cut(struct nn_sb *sb, const char *s, size_t max)
-{
-	char buf[256];
-
-	if (!s)
-		s = "";
-	if (strlen(s) <= max || max >= sizeof(buf)) {
-		nn_xml_escape(sb, s);
-		return;
-	}
-	memcpy(buf, s, max - 3);
-	strcpy(buf + max - 3, "...");
-	nn_xml_escape(sb, buf);
-}
-
-static void fmt_mem(char *buf, size_t size, long kb)
-{
-	if (kb < 0)
-		snprintf(buf, size, "memory unknown");
-	else if (kb == 0)
-		snprintf(buf, size, "no memory");
-	else if (kb >= 1024L * 1024)
-		snprintf(buf, size, "%.0f GiB", kb / 1048576.0);
-	else
-		snprintf(buf, size, "%.0f MiB", kb / 1024.0);
-}
 
 static const char *pcie_text(const struct nn_nic *n)
 {
@@ -414,61 +174,30 @@ static const char *pcie_text(const struct nn_nic *n)
 	return n->pcie->v.text[0] ? n->pcie->v.text : "link unknown";
 }
 
-static void speed_text(char *buf, size_t size, long mbps)
-{
-	if (mbps <= 0)
-		snprintf(buf, size, "speed unknown");
-	else if (mbps % 1000 == 0)
-		snprintf(buf, size, "%ldG", mbps / 1000);
-	else
-		snprintf(buf, size, "%ldM", mbps);
-}
-
+/* The header of node box @bx at @x, @y (recorded under @box). */
 static void box_header(struct nn_sb *sb, const struct nn_hostview *v, const struct box *bx, int x, int y,
-		       bool planned)
+		       bool planned, struct hv_rects *R, int box)
 {
-	const struct nn_topo *t = &v->host->topo;
-	const struct nn_node *nd = bx->node >= 0 ? nn_topo_node(t, bx->node) : NULL;
-	size_t i, in = 0, out = 0;
-	char mem[32], fr[32];
+	struct hv_head hd;
+	int x1;
 
-	nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\" font-size=\"13\">", x + PAD, y + LINE);
-	if (nd) {
-		unsigned int nc = nn_cpuset_count(&nd->cpus);
-
-		fmt_mem(mem, sizeof(mem), nd->mem_total_kb);
-		nn_sb_printf(sb, "node %d</text>\n<text x=\"%d\" y=\"%d\" font-size=\"11\">%u CPU%s, %s", nd->id,
-			     x + PAD + 58, y + LINE, nc, nc == 1 ? "" : "s", mem);
-		if (nd->mem_free_kb >= 0 && nd->mem_total_kb > 0) {
-			fmt_mem(fr, sizeof(fr), nd->mem_free_kb);
-			nn_sb_printf(sb, " (%s free)", fr);
-		}
-		nn_sb_printf(sb, "</text>\n<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555555\">distances:",
-			     x + PAD, y + 2 * LINE);
-		for (i = 0; i < nd->ndistances && i < 16; i++)
-			nn_sb_printf(sb, i == (size_t)nn_topo_node_index(t, nd->id) ? " [%d]" : " %d",
-				     nd->distances[i]);
-		if (!nd->ndistances)
-			nn_sb_puts(sb, " unknown");
-		else if (nd->ndistances > 16)
-			nn_sb_puts(sb, " ...");
-	} else {
-		nn_sb_printf(sb, "node unknown</text>\n<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555555\">"
-			     "numa_node -1: the kernel does not say", x + PAD, y + 2 * LINE);
+	nn__hv_head(v, bx, &hd);
+	x1 = x + PAD + nn__hv_text_w(hd.label, 13, true) + 8;
+	nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\" font-size=\"13\">%s</text>\n", x + PAD,
+		     y + LINE, hd.label);
+	nn__hv_rec_text(R, box, "text", x + PAD, y + LINE, hd.label, 13, true);
+	if (hd.l1[0]) {
+		nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>\n", x1, y + LINE, hd.l1);
+		nn__hv_rec_text(R, box, "text", x1, y + LINE, hd.l1, 11, false);
 	}
-	nn_sb_puts(sb, "</text>\n");
+	nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555555\">%s</text>\n", x + PAD,
+		     y + 2 * LINE, hd.l2);
+	nn__hv_rec_text(R, box, "text", x + PAD, y + 2 * LINE, hd.l2, 11, false);
 	if (!planned)
 		return;
-	for (i = 0; i < v->nirqs; i++) {
-		const struct nn_hv_irq *m = &v->irqs[i];
-
-		if (!m->moved)
-			continue;
-		in += m->plan_node == bx->node && m->now_node != bx->node;
-		out += m->now_node == bx->node && m->plan_node != bx->node;
-	}
-	nn_sb_printf(sb, "<text class=\"flow\" x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555555\">"
-		     "moves from other nodes: %zu in, %zu out</text>\n", x + PAD, y + 3 * LINE, in, out);
+	nn_sb_printf(sb, "<text class=\"flow\" x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555555\">%s</text>\n",
+		     x + PAD, y + 3 * LINE, hd.flow);
+	nn__hv_rec_text(R, box, "text", x + PAD, y + 3 * LINE, hd.flow, 11, false);
 }
 
 /* Per CPU of this panel: how many queue IRQs, and of which kind. */
@@ -477,11 +206,12 @@ struct tally {
 };
 
 static void draw_panel(struct nn_sb *sb, const struct nn_hostview *v, const struct layout *L, int ox, int oy,
-		       bool planned)
+		       bool planned, struct hv_rects *R)
 {
 	const struct nn_topo *t = &v->host->topo;
 	struct tally *ta = calloc((size_t)L->maxcpu, sizeof(*ta));
 	double maxirq = 0, maxsoft = 0;
+	char title[160];
 	size_t i, b;
 
 	if (!ta) {
@@ -489,15 +219,10 @@ static void draw_panel(struct nn_sb *sb, const struct nn_hostview *v, const stru
 			sb->err = -ENOMEM;
 		return;
 	}
-	nn_sb_printf(sb, "<g class=\"panel %s\">\n<text x=\"%d\" y=\"%d\" font-size=\"15\" font-weight=\"bold\">",
-		     planned ? "planned" : "now", ox, oy + LINE);
-	if (planned)
-		nn_sb_printf(sb, "As planned: %zu queue IRQ%s move, %zu off the NIC's node", v->moves,
-			     v->moves == 1 ? "" : "s", v->plan_off);
-	else
-		nn_sb_printf(sb, "Today: %zu queue IRQ%s (effective affinity), %zu off the NIC's node", v->nirqs,
-			     v->nirqs == 1 ? "" : "s", v->now_off);
-	nn_sb_puts(sb, "</text>\n");
+	nn__hv_title(v, planned, title, sizeof(title));
+	nn_sb_printf(sb, "<g class=\"panel %s\">\n<text x=\"%d\" y=\"%d\" font-size=\"%d\" font-weight=\"bold\">"
+		     "%s</text>\n", planned ? "planned" : "now", ox, oy + LINE, TITLE_SIZE, title);
+	nn__hv_rec_text(R, -1, "title", ox, oy + LINE, title, TITLE_SIZE, true);
 	for (i = 0; i < v->nirqs; i++) {
 		const struct nn_hv_irq *m = &v->irqs[i];
 		int c = planned ? m->plan_cpu : m->now_cpu;
@@ -517,12 +242,13 @@ static void draw_panel(struct nn_sb *sb, const struct nn_hostview *v, const stru
 		}
 	for (b = 0; b < L->nboxes; b++) {
 		const struct box *bx = &L->boxes[b];
-		int x = ox + bx->x, y = oy + bx->y, ny = 0;
+		int x = ox + bx->x, y = oy + bx->y, ny = 0, rb;
 
 		nn_sb_printf(sb, "<g class=\"node\" data-node=\"%d\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" "
 			     "height=\"%d\" rx=\"6\" fill=\"#f6f7f9\" stroke=\"#8a8f98\"/>\n", bx->node, x, y,
 			     L->boxw, L->boxh);
-		box_header(sb, v, bx, x, y, planned);
+		rb = nn__hv_rec(R, -1, "node", x, y, L->boxw, L->boxh);
+		box_header(sb, v, bx, x, y, planned, R, rb);
 		/* cells */
 		for (i = 0; i < t->ncpus; i++) {
 			int id = t->cpus[i].id, cx, cy;
@@ -552,6 +278,7 @@ static void draw_panel(struct nn_sb *sb, const struct nn_hostview *v, const stru
 				     "%s</title></rect>\n", cls, id, cx, cy, L->cell, L->cell, fill, stroke,
 				     hk ? " stroke-dasharray=\"3 2\"" : "", id, a->n, a->n == 1 ? "" : "s",
 				     hk ? ", housekeeping" : "");
+			nn__hv_rec(R, rb, "cell", cx, cy, L->cell, L->cell + (v->traffic ? L->strip - 1 : 0));
 			if (a->n > 1)
 				nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" "
 					     "fill=\"#222222\">%d</text>\n", cx + L->cell / 2, cy + L->cell / 2 + 1,
@@ -579,32 +306,39 @@ static void draw_panel(struct nn_sb *sb, const struct nn_hostview *v, const stru
 		for (i = 0; i < v->nnics; i++) {
 			const struct nn_nic *n = v->nics[i];
 			const struct nn_pcie *pc = n->pcie;
-			int ty = y + L->boxh - PAD - (bx->nnics - ny) * 2 * LINE + LINE - 2;
-			size_t q, nq = 0;
-			char sp[32];
+			int ty = y + L->boxh - PAD - (bx->nnics - ny) * 2 * LINE + LINE - 2, tx = x + PAD + NICMARK;
+			char name[64], rest[128], pcie[160];
+			size_t room;
 
-			if (nic_box(L, v, n) != b)
+			if (nn__hv_nic_box(L, v, n) != b)
 				continue;
 			ny++;
-			for (q = 0; q < n->nirqs; q++)
-				nq += n->irqs[q].queue >= 0;
-			speed_text(sp, sizeof(sp), n->speed_mbps);
+			nn__hv_nic_texts(n, name, sizeof(name), rest, sizeof(rest));
+			/* the PCIe line cut to the box: "PCIe: " and what fits */
+			room = (size_t)(x + L->boxw - PAD - tx) / (size_t)nn__hv_text_w("x", 11, false);
+			nn__hv_cut(pcie, sizeof(pcie), pcie_text(n), room > 12 ? room - 6 : 6);
 			nn_sb_puts(sb, "<g class=\"nic\" data-nic=\"");
 			nn_xml_escape(sb, n->name);
 			nn_sb_printf(sb, "\">\n<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"#2a7d4f\"/>\n"
 				     "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-weight=\"bold\">", x + PAD,
-				     ty - 9, x + PAD + 14, ty);
-			put_cut(sb, n->name, 24);
-			nn_sb_puts(sb, "<tspan font-weight=\"normal\" font-size=\"11\"> ");
-			put_cut(sb, n->driver ? n->driver : (n->kind ? n->kind : "-"), 14);
-			nn_sb_printf(sb, " %s, %zu queue IRQ%s</tspan></text>\n", sp, nq, nq == 1 ? "" : "s");
+				     ty - 9, tx, ty);
+			nn_xml_escape(sb, name);
+			nn_sb_puts(sb, "<tspan font-weight=\"normal\" font-size=\"11\">");
+			nn_xml_escape(sb, rest);
+			nn_sb_puts(sb, "</tspan></text>\n");
+			nn__hv_rec(R, rb, "text", x + PAD, ty - nn__hv_ascent(12),
+				   NICMARK + nn__hv_text_w(name, 12, true) + nn__hv_text_w(rest, 11, false),
+				   nn__hv_ascent(12) + nn__hv_descent(12));
 			nn_sb_printf(sb, "<text class=\"pcie%s\" x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"%s\">PCIe: ",
-				     pc && pc->v.state == NN_PCIE_BAD ? " bad" : "", x + PAD + 14, ty + LINE - 1,
+				     pc && pc->v.state == NN_PCIE_BAD ? " bad" : "", tx, ty + LINE - 1,
 				     pc && pc->v.state == NN_PCIE_BAD ? C_RED : "#555555");
-			put_cut(sb, pcie_text(n), (size_t)(L->boxw - 2 * PAD - 14) / 6);
+			nn_xml_escape(sb, pcie);
 			nn_sb_puts(sb, "<title>");
 			nn_xml_escape(sb, pcie_text(n));
 			nn_sb_puts(sb, "</title></text>\n</g>\n");
+			nn__hv_rec(R, rb, "text", tx, ty + LINE - 1 - nn__hv_ascent(11),
+				   nn__hv_text_w("PCIe: ", 11, false) + nn__hv_text_w(pcie, 11, false),
+				   nn__hv_ascent(11) + nn__hv_descent(11));
 		}
 		nn_sb_puts(sb, "</g>\n");
 	}
@@ -678,7 +412,27 @@ static void draw_panel(struct nn_sb *sb, const struct nn_hostview *v, const stru
 struct side {
 	struct nn_sb *sb;
 	int x, y;
+	int right;			/* the column's right edge so far */
+	struct hv_rects *R;
 };
+
+/* Records one item of the column and widens it. */
+static void side_rec(struct side *s, int x, int y, int w, int h)
+{
+	if (x + w > s->right)
+		s->right = x + w;
+	nn__hv_rec(s->R, -1, "side", x, y, w, h);
+}
+
+/* A legend row at s->y: its sample (drawn by the caller, up to 3 units
+ * around the LEGCELL square) and @text beside it. */
+static void legend_text(struct side *s, const char *text)
+{
+	nn_sb_printf(s->sb, "<text x=\"%d\" y=\"%d\" font-size=\"11\">", s->x + 24, s->y + 12);
+	nn_xml_escape(s->sb, text);
+	nn_sb_puts(s->sb, "</text>\n");
+	side_rec(s, s->x - 3, s->y - 3, 27 + nn__hv_text_w(text, 11, false), LEGCELL + 6);
+}
 
 static void side_line(struct side *s, const char *cls, const char *fill, int size, bool bold, const char *text)
 {
@@ -694,6 +448,8 @@ static void side_line(struct side *s, const char *cls, const char *fill, int siz
 	nn_sb_puts(s->sb, ">");
 	nn_xml_escape(s->sb, text);
 	nn_sb_puts(s->sb, "</text>\n");
+	side_rec(s, s->x, s->y - nn__hv_ascent(size), nn__hv_text_w(text, size, bold),
+		 nn__hv_ascent(size) + nn__hv_descent(size));
 }
 
 static void fmt_irq(char *buf, size_t size, const struct nn_hv_irq *m, bool planned)
@@ -725,41 +481,38 @@ static void side_list(struct side *s, const struct nn_hostview *v, bool planned)
 	}
 }
 
-static int draw_side(struct nn_sb *sb, const struct nn_hostview *v, int x, int y)
+/* The column at @x, @y; returns its height, *@right its right edge. */
+static int draw_side(struct nn_sb *sb, const struct nn_hostview *v, int x, int y, struct hv_rects *R, int *right)
 {
 	const struct nn_topo *t = &v->host->topo;
-	struct side s = { sb, x, y };
+	struct side s = { sb, x, y, x, R };
 	size_t i, j;
 	char buf[256];
 
 	side_line(&s, NULL, NULL, 13, true, "Legend");
-	s.y += 4;
+	s.y += 8;	/* clear of the heading's descent and a sample's outline */
 	nn_sb_printf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#cfe2f6\" stroke=\"%s\"/>\n"
 		     "<circle cx=\"%.1f\" cy=\"%d\" r=\"1.7\" fill=\"%s\"/>\n", x, s.y, LEGCELL, LEGCELL, C_BLUE,
 		     x + 2.5, s.y + LEGCELL - 3, C_BLUE);
-	nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"11\">CPU with queue IRQs of its node's NICs "
-		     "(a dot each, 2+ counted)</text>\n", x + 24, s.y + 12);
+	legend_text(&s, "CPU with queue IRQs of its node's NICs (a dot each, 2+ counted)");
 	s.y += 22;
 	nn_sb_printf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f6c9c4\" stroke=\"%s\"/>\n"
 		     "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"%s\" "
 		     "stroke-width=\"2.5\"/>\n", x, s.y, LEGCELL, LEGCELL, C_RED, x - 3, s.y - 3, LEGCELL + 6, LEGCELL + 6, C_RED);
-	nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"11\">a queue IRQ on a CPU off its NIC's node</text>\n",
-		     x + 24, s.y + 12);
+	legend_text(&s, "a queue IRQ on a CPU off its NIC's node");
 	s.y += 22;
 	nn_sb_printf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#dddddd\" stroke=\"#777777\"/>\n",
 		     x, s.y, LEGCELL, LEGCELL);
-	nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"11\">queue IRQs of a NIC of unknown node (no "
-		     "judgement)</text>\n", x + 24, s.y + 12);
+	legend_text(&s, "queue IRQs of a NIC of unknown node (no judgement)");
 	s.y += 22;
 	nn_sb_printf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#ffffff\" stroke=\"#c4c8ce\" "
 		     "stroke-dasharray=\"3 2\"/>\n", x, s.y, LEGCELL, LEGCELL);
-	nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"11\">dashed: housekeeping CPU (as planned)</text>\n",
-		     x + 24, s.y + 12);
+	legend_text(&s, "dashed: housekeeping CPU (as planned)");
 	s.y += 22;
 	nn_sb_printf(sb, "<path d=\"M%d %dQ%d %d %d %d\" fill=\"none\" stroke=\"#444444\" stroke-width=\"1.4\" "
 		     "marker-end=\"url(#arrow)\"/>\n", x, s.y + 10, x + 10, s.y - 2, x + 20, s.y + 10);
-	nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"11\">a move apply makes (drawn when %d or fewer)</text>\n",
-		     x + 24, s.y + 12, MAXMOVES);
+	snprintf(buf, sizeof(buf), "a move apply makes (drawn when %d or fewer)", MAXMOVES);
+	legend_text(&s, buf);
 	s.y += 18;
 	side_line(&s, NULL, "#555555", 11, false, "Rows: one L3 group each; SMT siblings under their core.");
 	if (v->traffic) {
@@ -772,6 +525,8 @@ static int draw_side(struct nn_sb *sb, const struct nn_hostview *v, int x, int y
 		nn_sb_printf(sb, "<text x=\"%d\" y=\"%d\" font-size=\"11\">", x + 24, s.y + 11);
 		nn_xml_escape(sb, buf);
 		nn_sb_puts(sb, "</text>\n");
+		side_rec(&s, x, s.y + 11 - nn__hv_ascent(11), 24 + nn__hv_text_w(buf, 11, false),
+			 nn__hv_ascent(11) + nn__hv_descent(11));
 		s.y += 14;
 	}
 	if (v->traffic) {
@@ -812,6 +567,8 @@ static int draw_side(struct nn_sb *sb, const struct nn_hostview *v, int x, int y
 				     "xml:space=\"preserve\">", x, s.y += LINE);
 			nn_xml_escape(sb, nn_sb_str(&row));
 			nn_sb_puts(sb, "</text>\n");
+			side_rec(&s, x, s.y - nn__hv_ascent(11), nn__hv_text_w(nn_sb_str(&row) ? nn_sb_str(&row) : "", 11, false),
+				 nn__hv_ascent(11) + nn__hv_descent(11));
 			nn_sb_reset(&row);
 		}
 		nn_sb_free(&row);
@@ -832,35 +589,44 @@ static int draw_side(struct nn_sb *sb, const struct nn_hostview *v, int x, int y
 		s.y += 6;
 		side_line(&s, NULL, NULL, 13, true, "Unknown locality");
 		for (i = 0; i < v->nnics; i++) {
-			bool assumed;
-
-			if (nn_nic_home_node(t, v->nics[i], &assumed) >= 0)
+			if (nn_hostview_nic_node(t, v->nics[i]) >= 0)
 				continue;
 			snprintf(buf, sizeof(buf), "%s: the kernel does not say its NUMA node (numa_node -1)",
 				 v->nics[i]->name);
 			side_line(&s, "unknown-nic", "#555555", 11, false, buf);
 		}
 	}
+	*right = s.right;
 	return s.y - y;
 }
 
+/* The layout, or -ENOMEM also recorded in @sb. */
+static int make_layout_or_fail(const struct nn_hostview *v, struct layout *L, struct nn_sb *sb)
+{
+	if (!nn__hv_layout_make(v, L))
+		return 0;
+	if (!sb->err)
+		sb->err = -ENOMEM;
+	return -ENOMEM;
+}
+
 /* The picture; @heading: the title drawn on it too (standalone SVG; the
- * page has it as its <h1>). */
-static void draw_svg(const struct nn_hostview *v, const char *title, bool heading, struct nn_sb *sb)
+ * page has it as its <h1>). Its boxes recorded into @R when given. */
+void nn__hv_draw_svg(const struct nn_hostview *v, const char *title, bool heading, struct nn_sb *sb,
+		     struct hv_rects *R, int *pw, int *ph)
 {
 	struct layout L;
 	struct nn_sb side = NN_SB_INIT;
-	int panels, w, h, sideh, sx, top = MARGIN + (heading ? 2 * LINE + 8 : 0);
+	int panels, w, h, sideh, sx, right, top = MARGIN + (heading ? 2 * LINE + 8 : 0);
 
-	if (make_layout(v, &L)) {
-		if (!sb->err)
-			sb->err = -ENOMEM;
+	if (make_layout_or_fail(v, &L, sb))
 		return;
-	}
 	panels = v->plan ? 2 : 1;
 	sx = MARGIN + L.panelw + 2 * MARGIN;
-	sideh = draw_side(&side, v, sx, top);
-	w = sx + SIDEW;
+	sideh = draw_side(&side, v, sx, top, R, &right);
+	w = right + MARGIN > sx + SIDEW ? right + MARGIN : sx + SIDEW;
+	if (heading && MARGIN + nn__hv_text_w(title, HEAD_SIZE, true) + MARGIN > w)
+		w = MARGIN + nn__hv_text_w(title, HEAD_SIZE, true) + MARGIN;
 	h = top + panels * (L.panelh + MARGIN);
 	if (top + sideh + MARGIN > h)
 		h = top + sideh + MARGIN;
@@ -871,24 +637,29 @@ static void draw_svg(const struct nn_hostview *v, const char *title, bool headin
 		     "markerHeight=\"6\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\" fill=\"%s\"/></marker></defs>\n",
 		     C_RED);
 	if (heading) {
-		nn_sb_printf(sb, "<text class=\"heading\" x=\"%d\" y=\"%d\" font-size=\"18\" font-weight=\"bold\">",
-			     MARGIN, MARGIN + LINE + 4);
+		nn_sb_printf(sb, "<text class=\"heading\" x=\"%d\" y=\"%d\" font-size=\"%d\" font-weight=\"bold\">",
+			     MARGIN, MARGIN + LINE + 4, HEAD_SIZE);
 		nn_xml_escape(sb, title);
 		nn_sb_puts(sb, "</text>\n");
+		nn__hv_rec_text(R, -1, "heading", MARGIN, MARGIN + LINE + 4, title, HEAD_SIZE, true);
 	}
-	draw_panel(sb, v, &L, MARGIN, top, false);
+	draw_panel(sb, v, &L, MARGIN, top, false, R);
 	if (v->plan)
-		draw_panel(sb, v, &L, MARGIN, top + L.panelh + MARGIN, true);
+		draw_panel(sb, v, &L, MARGIN, top + L.panelh + MARGIN, true, R);
 	nn_sb_printf(sb, "<g class=\"side\">\n%s</g>\n</svg>\n", nn_sb_str(&side));
 	if (nn_sb_error(&side))
 		sb->err = sb->err ? sb->err : nn_sb_error(&side);
 	nn_sb_free(&side);
-	layout_free(&L);
+	nn__hv_layout_free(&L);
+	if (pw)
+		*pw = w;
+	if (ph)
+		*ph = h;
 }
 
 void nn_hostview_svg(const struct nn_hostview *v, const char *title, struct nn_sb *sb)
 {
-	draw_svg(v, title, true, sb);
+	nn__hv_draw_svg(v, title, true, sb, NULL, NULL, NULL);
 }
 
 /* ---- the page ---- */
@@ -918,7 +689,6 @@ static void html_nics(struct nn_sb *sb, const struct nn_hostview *v)
 	for (i = 0; i < v->nnics; i++) {
 		const struct nn_nic *n = v->nics[i];
 		size_t nq = 0, on = 0, op = 0;
-		bool assumed;
 		char sp[32];
 
 		for (k = 0; k < v->nirqs; k++)
@@ -927,7 +697,7 @@ static void html_nics(struct nn_sb *sb, const struct nn_hostview *v)
 				on += v->irqs[k].now_off;
 				op += v->irqs[k].plan_off;
 			}
-		speed_text(sp, sizeof(sp), n->speed_mbps);
+		nn__hv_speed_text(sp, sizeof(sp), n->speed_mbps);
 		nn_sb_puts(sb, "<tr class=\"nic\"><td>");
 		nn_xml_escape(sb, n->name);
 		nn_sb_puts(sb, "</td><td>");
@@ -935,7 +705,7 @@ static void html_nics(struct nn_sb *sb, const struct nn_hostview *v)
 		nn_sb_puts(sb, "</td><td>");
 		nn_xml_escape(sb, n->pci ? n->pci : "-");
 		nn_sb_puts(sb, "</td>");
-		td_node(sb, nn_nic_home_node(&v->host->topo, n, &assumed));
+		td_node(sb, nn_hostview_nic_node(&v->host->topo, n));
 		nn_sb_printf(sb, "<td>%s</td><td%s>", sp,
 			     n->pcie && n->pcie->v.state == NN_PCIE_BAD ? " class=\"bad\"" : "");
 		nn_xml_escape(sb, pcie_text(n));
@@ -1008,7 +778,7 @@ void nn_hostview_html(const struct nn_hostview *v, const char *title, struct nn_
 		nn_sb_puts(sb, ".");
 	}
 	nn_sb_puts(sb, "</p>\n<div class=\"pic\">\n");
-	draw_svg(v, title, false, sb);
+	nn__hv_draw_svg(v, title, false, sb, NULL, NULL, NULL);
 	nn_sb_puts(sb, "</div>\n");
 	html_nics(sb, v);
 	html_irqs(sb, v);

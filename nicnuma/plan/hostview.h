@@ -77,6 +77,28 @@ void nn_hostview_svg(const struct nn_hostview *v, const char *title, struct nn_s
  * Check nn_sb_error(). */
 void nn_hostview_html(const struct nn_hostview *v, const char *title, struct nn_sb *sb);
 
+/* The node the report gives @nic: nn_nic_home_node()'s answer, but unknown
+ * (-1) where that is only assumed (one node, and neither numa_node nor
+ * local_cpulist says): what `nics` and the plan say of it. */
+int nn_hostview_nic_node(const struct nn_topo *t, const struct nn_nic *nic);
+
+/* One box of the picture as the renderer lays it out, in the SVG's units
+ * (pixels): the heading, a panel's title, a node box, a text line or CPU
+ * cell in it, a line of the text column. Text boxes are the estimate of
+ * hostview_layout.c (wide enough for a browser's sans-serif face). */
+struct nn_hv_rect {
+	int x, y, w, h;
+	int parent;		/* index of the box this one lies in; -1: the picture */
+	const char *what;	/* "heading", "title", "node", "text", "cell", "side" */
+};
+/* The boxes of the picture nn_hostview_svg() draws with @title as its
+ * heading (NULL: the page's picture, without one), from the same code that
+ * draws it: the picture is @w x @h; no two boxes of one parent overlap and
+ * each lies in its parent (the layout's promise, checked by
+ * tests/unit/test_hostview_layout.c). *@out malloc'd. 0 or -ENOMEM. */
+int nn_hostview_rects(const struct nn_hostview *v, const char *title, struct nn_hv_rect **out, size_t *n,
+		      int *w, int *h);
+
 /* hostview_print.c: what was drawn into @file (@bytes, HTML or @svg) -
  * nodes, CPUs, NICs, queue IRQs, moves, off-node marks, the traffic, the
  * NICs not judged, each off-node IRQ and the plan's warnings ("report"). */

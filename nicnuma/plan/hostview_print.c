@@ -30,7 +30,6 @@ void nn_hostview_summary_print(struct nn_out *o, const struct nn_hostview *v, co
 			       size_t bytes)
 {
 	size_t i;
-	bool assumed;
 
 	nn_open_object(o, "report");
 	nn_print_string(o, PRINT_ANY, "file", "report: wrote %s", file);
@@ -61,7 +60,7 @@ void nn_hostview_summary_print(struct nn_out *o, const struct nn_hostview *v, co
 	}
 	nn_open_array(o, "unknown_locality");
 	for (i = 0; i < v->nnics; i++)
-		if (nn_nic_home_node(&v->host->topo, v->nics[i], &assumed) < 0)
+		if (nn_hostview_nic_node(&v->host->topo, v->nics[i]) < 0)
 			nn_print_string(o, PRINT_ANY, NULL, "  unknown locality (not judged): %s\n",
 					v->nics[i]->name);
 	nn_close_array(o);

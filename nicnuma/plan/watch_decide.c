@@ -164,8 +164,12 @@ int nn_wd_event(struct nn_wd *wd, const struct nn_wev *ev, uint64_t now_ms)
 	if (rel <= 0)
 		return rel;
 	/* the name of the NIC, with its PCI address when known */
-	if (ev->pci[0] && ev->ifname[0] && ev->type != NN_WEV_UEVENT)
-		snprintf(what + strlen(what), sizeof(what) - strlen(what), " (%s)", ev->pci);
+	if (ev->pci[0] && ev->ifname[0] && ev->type != NN_WEV_UEVENT) {
+		char named[sizeof(what)];
+
+		snprintf(named, sizeof(named), "%s (%s)", what, ev->pci);
+		memcpy(what, named, sizeof(what));
+	}
 	wd->relevant++;
 	if (!wd->pending) {
 		wd->pending = true;

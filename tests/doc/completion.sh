@@ -26,7 +26,7 @@ $(diff <(echo "$want") <(echo "$got") | grep '^[<>]')"
 done
 # shellcheck disable=SC2154 # set by the sourced completion
 for c in $_nicnuma_commands; do
-	printf '%s\n' "$cmds" | grep -qx "$c" || err "completion offers '$c', which nicnuma does not have"
+	grep -qx -- "$c" <<<"$cmds" || err "completion offers '$c', which nicnuma does not have"
 done
 
 # a tiny host

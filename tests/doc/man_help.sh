@@ -69,7 +69,7 @@ done
 listed=$(awk '/^Commands:/ {on=1; next} on && /^```$/ {n++; if (n == 2) exit; next} on {print $1}' \
 	"$mandir/nicnuma.8.scd")
 for c in $cmds; do
-	printf '%s\n' "$listed" | grep -qx -- "$c" ||
+	grep -qx -- "$c" <<<"$listed" ||
 		err "nicnuma.8.scd: command '$c' is not in its Commands list"
 	grep -q "\*nicnuma-$c\*(8)" "$mandir/nicnuma.8.scd" || err "nicnuma.8.scd: no SEE ALSO nicnuma-$c(8)"
 done
@@ -78,7 +78,7 @@ done
 for page in "$mandir"/nicnuma-*.8.scd; do
 	c=$(basename "$page" .8.scd); c=${c#nicnuma-}
 	[ "$c" = fwd ] && continue
-	printf '%s\n' "$cmds" | grep -qx "$c" ||
+	grep -qx -- "$c" <<<"$cmds" ||
 		err "$(basename "$page"): 'nicnuma $c' does not exist (nicnuma --help lists: ${cmds//$'\n'/ })"
 done
 

@@ -380,6 +380,10 @@ def case_report(fwd, nicnuma):
         fail("want 8 rows at 64 and 1500 B, got %s" % [(r["frame_size"], r["lcores"], r["mbufs"]) for r in rep["rows"]])
     if "--report" not in rep["report"]["command"]:
         fail("report.json lacks the command: %s" % rep["report"])
+    # the one printing layer's lists: both keys always, [] when empty (issue 26.7)
+    if not isinstance(rep.get("warnings"), list) or not isinstance(rep.get("notes"), list):
+        fail("report.json: want the warnings and notes lists, got %s" %
+             {k: rep.get(k) for k in ("warnings", "notes")})
     html_path = os.path.join(out_dir, "report.html")
     with open(html_path) as f:
         html = f.read()

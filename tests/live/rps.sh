@@ -41,9 +41,13 @@ saved=$tmp/eth0.saved
 for f in $eth0_files; do [ -e "$f" ] && printf '%s %s\n' "$f" "$(cat "$f")" >>"$saved"; done
 # shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
-	# A rollback left undone (a failed step): the newest log first, then the files as saved.
+	# A rollback left undone (a failed step): the newest log first, then the
+	# RPS files as saved (the IRQs are the log's: another run may own them now).
 	"$nn" rollback --state-dir "$run/eth0" >/dev/null 2>&1
-	while read -r f v; do [ "$(cat "$f")" = "$v" ] || echo "$v" >"$f"; done <"$saved"
+	while read -r f v; do
+		case $f in /proc/irq/*) continue ;; esac
+		[ "$(cat "$f")" = "$v" ] || echo "$v" >"$f"
+	done <"$saved"
 	ip netns del "$nsA" 2>/dev/null
 	ip netns del "$nsB" 2>/dev/null
 	rm -rf "$tmp" "$run"
@@ -105,7 +109,10 @@ echo 0 >"$q0/rps_cpus"
 "$nn" --json check --nics eth0 "${opts[@]}" >"$tmp/check.json" 2>/dev/null
 [ "$(values rps "$tmp/check.json" | grep -c ' drift ')" -eq 1 ] && pass "eth0: check: the edit of rps_cpus is drift" \
 	|| fail "eth0: no drift for rps_cpus: $(values rps "$tmp/check.json")"
-"$nn" rollback --state-dir "$run/eth0" >"$tmp/rb" 2>&1 && pass "eth0: rollback" || fail "eth0: rollback: $(cat "$tmp/rb")"
+# (exit 1: a warning about the host, such as another run's irqbalance fence; the values are checked below)
+"$nn" rollback --state-dir "$run/eth0" >"$tmp/rb" 2>&1
+rc=$?
+[ "$rc" -le 1 ] && pass "eth0: rollback (exit $rc)" || fail "eth0: rollback: $(cat "$tmp/rb")"
 bad=0
 while read -r f v; do [ "$(cat "$f")" = "$v" ] || { bad=1; echo "  $f: $(cat "$f"), was $v"; }; done <"$saved"
 [ "$bad" -eq 0 ] && pass "eth0: every file as found (rps_cpus, rps_flow_cnt, rps_sock_flow_entries, IRQs 37-39)" \
@@ -167,7 +174,9 @@ assert va[0]["rps_net_rx_per_s"] > 0, va
 PY
 python3 -c "import sys; b0,b1,a0,a1=map(int,sys.argv[1:]); s0=b1/max(b0+b1,1); s1=a1/max(a0+a1,1); print('CPU 1 share of NET_RX: %.0f%% -> %.0f%%' % (100*s0, 100*s1)); sys.exit(0 if s1 > 0.3 and s1 > s0 + 0.2 else 1)" \
 	"$c0" "$c1" "$r0" "$r1" >"$tmp/share" && pass "veth: $(cat "$tmp/share")" || fail "veth: RPS did not move NET_RX work: $(cat "$tmp/share")"
-inA "$nn" rollback --state-dir "$run/veth" >"$tmp/rb" 2>&1 && pass "veth: rollback" || fail "veth: rollback $(cat "$tmp/rb")"
+inA "$nn" rollback --state-dir "$run/veth" >"$tmp/rb" 2>&1
+rc=$?
+[ "$rc" -le 1 ] && pass "veth: rollback (exit $rc)" || fail "veth: rollback $(cat "$tmp/rb")"
 [ "$(inA cat /sys/class/net/vA/queues/rx-0/rps_cpus | tr -d '0,')" = "" ] && pass "veth: rps_cpus off again" || fail "veth: rps_cpus still set"
 inA "$nn" --json apply --dry-run --nics vA "${opts[@]}" --state-dir "$run/veth" >"$tmp/vdry.json" 2>/dev/null
 values napi_conf "$tmp/vdry.json" >"$tmp/vn2"

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "nicnuma/core/cpuset.h"
+#include "nicnuma/core/strbuf.h"
 
 static void roundtrip(const char *in, const char *want)
 {
@@ -131,10 +132,9 @@ static void test_ops(void **state)
  * bit-by-bit reference, on random sets whose runs cross word boundaries. */
 static void ref_list(const bool *bits, int n, char *buf, size_t size)
 {
-	size_t len = 0;
+	struct nn_sb sb = NN_SB_INIT;
 	int i = 0;
 
-	buf[0] = '\0';
 	while (i < n) {
 		int j;
 
@@ -144,10 +144,13 @@ static void ref_list(const bool *bits, int n, char *buf, size_t size)
 		}
 		for (j = i; j + 1 < n && bits[j + 1]; j++)
 			;
-		len += (size_t)snprintf(buf + len, size - len, j > i ? "%s%d-%d" : "%s%d",
-					len ? "," : "", i, j);
+		nn_sb_printf(&sb, j > i ? "%s%d-%d" : "%s%d", sb.len ? "," : "", i, j);
 		i = j + 1;
 	}
+	assert_non_null(nn_sb_str(&sb));
+	assert_true(sb.len < size);
+	snprintf(buf, size, "%s", nn_sb_str(&sb));
+	nn_sb_free(&sb);
 }
 
 static void test_random_vs_reference(void **state)

@@ -17,6 +17,7 @@
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/core/fsroot.h"
 #include "nicnuma/core/nodes.h"
+#include "nicnuma/core/strbuf.h"
 #include "tmptree.h"
 
 static char tmp[PATH_MAX];
@@ -197,22 +198,20 @@ static int stop_at_3(void *arg, const char *p, const char *end)
 static void test_read_lines(void **state)
 {
 	struct lines l = { 0 };
+	struct nn_sb big = NN_SB_INIT;
 	struct nn_root r;
 	size_t i, want = 0;
-	char *big, *p;
 
 	(void)state;
-	big = malloc(1u << 20);
-	assert_non_null(big);
-	p = big;
 	for (i = 0; i < 20000; i++)
-		p += sprintf(p, "%zu: %*s x\n", i, (int)(i % 37), "");
-	want = (size_t)(p - big) - 20000;
-	memset(p, 'y', 200000);		/* longer than the 64 KiB buffer */
-	p += 200000;
-	strcpy(p, "\nend");
+		nn_sb_printf(&big, "%zu: %*s x\n", i, (int)(i % 37), "");
+	want = big.len - 20000;
+	for (i = 0; i < 200000; i++)	/* longer than the 64 KiB buffer */
+		nn_sb_putc(&big, 'y');
+	nn_sb_puts(&big, "\nend");
 	want += 200000 + 3;
-	put("proc_lines", big);
+	assert_non_null(nn_sb_str(&big));
+	put("proc_lines", nn_sb_str(&big));
 	assert_int_equal(nn_root_open(&r, tmp), 0);
 	assert_int_equal(nn_read_lines(&r, "/proc_lines", count_line, &l), 0);
 	assert_int_equal(l.n, 20002);
@@ -237,7 +236,7 @@ static void test_read_lines(void **state)
 	assert_int_equal(nn_read_lines(&r, "/nul_lines", count_line, &l), 0);
 	assert_int_equal(l.n, 2);
 	assert_string_equal(l.last, "bb");
-	free(big);
+	nn_sb_free(&big);
 	nn_root_close(&r);
 }
 

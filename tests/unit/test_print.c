@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "nicnuma/core/ctx.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/core/print.h"
@@ -163,6 +164,55 @@ static void test_value_lines(void **state)
 	nn_sb_free(&sb);
 }
 
+/* The warnings and notes lists into another output than ctx->out (bench's
+ * saved report): both keys always, [] when empty, each entry {file, message}. */
+static void test_warnings_json(void **state)
+{
+	struct nn_ctx ctx;
+	struct json_object *doc, *w, *n, *v;
+	int round;
+
+	(void)state;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.prog = "nicnuma";
+	for (round = 0; round < 2; round++) {
+		struct nn_out o;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&buf, &len);
+
+		assert_non_null(fp);
+		if (round) {
+			nn_warn(&ctx, "/sys/x", "a warning");
+			nn_note(&ctx, NULL, "a note");
+		}
+		nn_out_init(&o, fp, true);
+		nn_open_object(&o, NULL);
+		nn_warnings_json(&ctx, &o);
+		nn_close_object(&o);
+		assert_int_equal(nn_out_flush(&o), 0);
+		fclose(fp);
+		nn_out_free(&o);
+		doc = json_tokener_parse(buf);
+		assert_non_null(doc);
+		assert_true(json_object_object_get_ex(doc, "warnings", &w));
+		assert_true(json_object_object_get_ex(doc, "notes", &n));
+		assert_int_equal(json_object_array_length(w), (size_t)round);
+		assert_int_equal(json_object_array_length(n), (size_t)round);
+		if (round) {
+			assert_true(json_object_object_get_ex(json_object_array_get_idx(w, 0), "file", &v));
+			assert_string_equal(json_object_get_string(v), "/sys/x");
+			assert_true(json_object_object_get_ex(json_object_array_get_idx(n, 0), "message", &v));
+			assert_string_equal(json_object_get_string(v), "a note");
+		}
+		json_object_put(doc);
+		free(buf);
+	}
+	nn_warnings_clear(&ctx);
+	free(ctx.warns);
+	free(ctx.notes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_value_lines),
+		cmocka_unit_test(test_warnings_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -276,7 +276,8 @@ static void test_long_path(void **state)
 	/* a file= path longer than a page must not cut off the counts after it */
 	n = (size_t)sprintf(text, "1000 default file=/");
 	memset(text + n, 'a', 8000);
-	sprintf(text + n + 8000, " anon=2 mapped=3 N1=3 kernelpagesize_kB=4\n");
+	memcpy(text + n + 8000, " anon=2 mapped=3 N1=3 kernelpagesize_kB=4\n",
+	       sizeof(" anon=2 mapped=3 N1=3 kernelpagesize_kB=4\n"));
 	assert_int_equal(nn_numa_maps_parse(text, 4, &m), 0);
 	assert_int_equal(m.nbad, 0);
 	assert_int_equal(nn_numa_maps_node(&m, 1)->bytes[NN_MEM_ANON], 2 * 4 * KB);
