@@ -19,18 +19,18 @@ _nicnuma_opts() {
 		--nics --no-xps --plan --policy --profile --reserve --rps --rss --state-dir --verify \
 		--verify-better --verify-cmd ;;
 	check) echo --busy-poll --channels --count --cpus --dpdk --file-prefix --gro-flush-timeout --help \
-		--hugepages --irq-suspend-timeout --irqbalance --min-memory --napi-defer-hard-irqs --napi-threaded \
-		--nics --no-xps --pid --plan --policy --profile --reserve --rps --rss --socket --threshold \
-		--timeout --traffic --vdev-node --watch ;;
+		--hugepages --interval --irq-suspend-timeout --irqbalance --min-memory --napi-defer-hard-irqs \
+		--napi-threaded --nics --no-xps --pid --plan --policy --profile --reserve --rps --rss --socket \
+		--threshold --timeout --traffic --vdev-node ;;
 	rollback) echo --help --state-dir ;;
 	script) echo --busy-poll --channels --cpus --gro-flush-timeout --help --hugepages \
 		--irq-suspend-timeout --irqbalance --napi-defer-hard-irqs --napi-threaded --nics --no-xps --output \
 		--plan --policy --profile --reserve --restore-dir --rps ;;
-	hugepages) echo --all --count --dry-run --help --mem --mount --node --partial --size --state-dir ;;
+	hugepages) echo --all --count --dry-run --help --mem --mount --nodes --partial --size --state-dir ;;
 	bench) echo --duration --fwd --help --in-memory --pci --rate --repeat --report --size \
 		--state-dir ;;
 	layout) echo --channels --cpus --dpdk --dry-run --exec --force --help --hugepages \
-		--include-irq-cores --irqbalance --nics --no-xps --nodes --numactl --out --plan --policy \
+		--include-irq-cores --irqbalance --nics --no-xps --nodes --numactl --output --plan --policy \
 		--reserve --service ;;
 	observe) echo --count --dpdk --duration --file-prefix --help --interval --max-remote --plain \
 		--queue-stats ;;
@@ -43,8 +43,8 @@ _nicnuma_opts() {
 		--nics --no-start --no-xps --policy --profile --reserve --rps --settle --state-dir ;;
 	disable) echo --help --keep-config --state-dir ;;
 	status) echo --help --state-dir ;;
-	watch) echo --coexist --config --count --events --exec --help --interval --once --print-unit \
-		--settle --state-dir --timeout ;;
+	watch) echo --coexist --config --count --duration --events --exec --help --interval --once \
+		--print-unit --settle --state-dir ;;
 	esac
 }
 
@@ -106,13 +106,19 @@ _nicnuma() {
 	local state=${NICNUMA_STATE_DIR:-/var/lib/nicnuma}
 
 	case $prev in
-	--root | --state-dir | --out | --restore-dir | --mount | --report)
+	--root | --state-dir | --restore-dir | --mount | --report)
 		COMPREPLY=($(compgen -d -- "$cur")); return ;;
-	--plan | --output | -o | --config | --fwd | --socket)
+	--output | -o)	# layout writes a directory of units, the others one file
+		if [ "$cmd" = layout ]; then COMPREPLY=($(compgen -d -- "$cur"))
+		else COMPREPLY=($(compgen -f -- "$cur")); fi
+		return ;;
+	--plan | --config | --fwd | --socket)
 		COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--nics) _nicnuma_list "$cur" $(_nicnuma_nics "$root"); return ;;
-	--node) _nicnuma_list "$cur" all $(_nicnuma_nodes "$root"); return ;;
-	--nodes) _nicnuma_list "$cur" with-nics all $(_nicnuma_nodes "$root"); return ;;
+	--nodes)	# layout: which nodes get instances; hugepages: node ids or all
+		if [ "$cmd" = layout ]; then _nicnuma_list "$cur" with-nics all $(_nicnuma_nodes "$root")
+		else _nicnuma_list "$cur" all $(_nicnuma_nodes "$root"); fi
+		return ;;
 	--size) COMPREPLY=($(compgen -W "$(_nicnuma_sizes "$root")" -- "$cur")); return ;;
 	--hugepages) COMPREPLY=($(compgen -S : -W "$(_nicnuma_sizes "$root")" -- "$cur"))
 		compopt -o nospace 2>/dev/null; return ;;
@@ -121,11 +127,10 @@ _nicnuma() {
 	--rss) COMPREPLY=($(compgen -W "local local:cpu none" -- "$cur")); return ;;
 	--rps) COMPREPLY=($(compgen -W "auto off" -- "$cur")); return ;;
 	--napi-threaded) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
-	--irqbalance)
-		if [ "$cmd" = enable ]; then COMPREPLY=($(compgen -W "stop ban leave" -- "$cur"))
-		else COMPREPLY=($(compgen -W "stop ban ignore" -- "$cur")); fi
-		return ;;
-	--cpus | --reserve | --pid | --watch | --count | --threshold | --min-memory | --mem | \
+	--profile) COMPREPLY=($(compgen -W "throughput latency none" -- "$cur")); return ;;
+	--verify-better) COMPREPLY=($(compgen -W "higher lower" -- "$cur")); return ;;
+	--irqbalance) COMPREPLY=($(compgen -W "stop ban ignore" -- "$cur")); return ;;
+	--cpus | --reserve | --pid | --count | --threshold | --min-memory | --mem | \
 	--duration | --repeat | --rate | --pci | --service | --exec | --interval | --settle | \
 	--file-prefix | --vdev-node | --max-remote | --title | --traffic | --napi-defer-hard-irqs | \
 	--gro-flush-timeout | --irq-suspend-timeout)

@@ -71,7 +71,7 @@ void nodes_hint_hugepages(struct fwd_app *app, int node)
 	if (mib >= 0)
 		fprintf(stderr, "nicnuma-fwd: node %d has %ld MiB of free hugepages\n", node, mib);
 	fprintf(stderr,
-		"nicnuma-fwd: reserve hugepages on node %d: nicnuma hugepages reserve --node %d --size 2M --count 512\n"
+		"nicnuma-fwd: reserve hugepages on node %d: nicnuma hugepages reserve --nodes %d --size 2M --count 512\n"
 		"             (or: echo 512 > /sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages)\n",
 		node, node, node);
 }

@@ -72,27 +72,15 @@ static int write_readback(struct nn_ctx *ctx, const char *path, long target,
 	return 0;
 }
 
-static void result_init(struct nn_hp_result *res, int node, unsigned long size_kb, long target)
+/* The write/readback/compact/retry core on one pool, already checked, its
+ * file resolved: the only place a pool's count is written. */
+static int set_pool(struct nn_ctx *ctx, struct nn_undo *undo, const char *path, long target,
+		    int flags, struct nn_hp_result *res)
 {
-	memset(res, 0, sizeof(*res));
-	res->node = node;
-	res->size_kb = size_kb;
-	res->before = res->got = res->after = -1;
-	res->target = target;
-}
-
-/* The write/readback/compact/retry core on one pool, already checked. */
-static int set_pool(struct nn_ctx *ctx, struct nn_undo *undo, bool numa, int node,
-		    unsigned long size_kb, long target, int flags, struct nn_hp_result *res)
-{
-	char path[PATH_MAX], before[32], after[32];
+	char before[32], after[32];
 	int err, werr;
 
-	result_init(res, node, size_kb, target);
-	err = nn_hp_pool_path(numa, node, size_kb, "nr_hugepages", path, sizeof(path));
-	if (err)
-		return err;
-	/* Fresh: the snapshot the caller checked may be seconds old. */
+	/* Fresh: the state the walk checked may be seconds old. */
 	err = read_count(ctx, path, &res->before);
 	if (err)
 		return err;
@@ -138,52 +126,61 @@ static int set_pool(struct nn_ctx *ctx, struct nn_undo *undo, bool numa, int nod
 	return -ENOMEM;
 }
 
-int nn_hugepages_set(struct nn_ctx *ctx, struct nn_undo *undo, const struct nn_hp_state *st,
-		     int node, unsigned long size_kb, long target, int flags,
-		     struct nn_hp_result *res)
+int nn_hp_walk_write(struct nn_ctx *ctx, struct nn_hp_walk *w, struct nn_undo *undo, int flags)
 {
-	char why[256];
-	int err;
+	size_t i, j;
+	int err, short_err = 0;
 
-	err = nn_hp_check_target(st, node, size_kb, target, why, sizeof(why));
-	if (err) {
-		result_init(res, node, size_kb, target);
+	for (i = 0; i < w->n; i++) {
+		err = set_pool(ctx, undo, w->path[i], w->want[i].target, flags, &w->res[i]);
+		if (!err)
+			continue;
+		if (err == -ENOMEM && (flags & NN_HP_PARTIAL)) {
+			short_err = err;
+			continue;
+		}
+		/* All or nothing: put back every pool already set. */
+		for (j = i; j-- > 0;)
+			if (w->res[j].changed && w->res[j].after != w->res[j].before)
+				restore(ctx, w->path[j], &w->res[j]);
 		return err;
 	}
-	return set_pool(ctx, undo, st->numa, node, size_kb, target, flags, res);
+	return short_err;
 }
 
-/* Relative change on one pool: reads the state for checks and the count. */
+/* Relative change on one pool: a walk of one, its target from the state. */
 static int change(struct nn_ctx *ctx, struct nn_undo *undo, int node, unsigned long size_kb,
 		  long delta, bool all, int flags, struct nn_hp_result *res)
 {
-	struct nn_hp_state st;
+	struct nn_hp_walk w = NN_HP_WALK_INIT;
+	struct nn_plan_hugepages want = { .node = node, .size_kb = size_kb, .target = -1 };
 	const struct nn_hp_pool *p;
-	long target;
+	char why[256];
 	int err;
 
-	result_init(res, node, size_kb, -1);
-	err = nn_hp_state_read(ctx, &st);
+	nn_hp_result_init(res, node, size_kb, -1);
+	err = nn_hp_walk_read(ctx, &w);
 	if (err)
 		return err;
-	p = nn_hp_state_pool(&st, node, size_kb);
+	p = nn_hp_state_pool(&w.st, node, size_kb);
 	if (!p || p->total < 0) {
-		err = nn_hp_state_node(&st, node) ? -EOPNOTSUPP : -ENODEV;
+		err = nn_hp_state_node(&w.st, node) ? -EOPNOTSUPP : -ENODEV;
 		goto out;
 	}
 	if (all)
-		target = 0;
-	else if (delta >= 0 && p->total > LONG_MAX - delta)
-		target = -1;
-	else
-		target = p->total + delta;
-	if (target < 0) {
+		want.target = 0;
+	else if (delta < 0 || p->total <= LONG_MAX - delta)
+		want.target = p->total + delta;
+	if (want.target < 0) {
 		err = -ERANGE;
 		goto out;
 	}
-	err = nn_hugepages_set(ctx, undo, &st, node, size_kb, target, flags, res);
+	want.current = p->total;
+	err = nn_hp_walk_check(&w, &want, 1, res, why, sizeof(why));
+	if (!err)
+		err = nn_hp_walk_write(ctx, &w, undo, flags);
 out:
-	nn_hp_state_free(&st);
+	nn_hp_walk_free(&w);
 	return err;
 }
 
@@ -199,60 +196,6 @@ int nn_hugepages_release(struct nn_ctx *ctx, struct nn_undo *undo, int node,
 			 unsigned long size_kb, long count, int flags, struct nn_hp_result *res)
 {
 	return change(ctx, undo, node, size_kb, count < 0 ? 0 : -count, count < 0, flags, res);
-}
-
-int nn_hugepages_set_many(struct nn_ctx *ctx, struct nn_undo *undo, const struct nn_hp_state *st,
-			  const struct nn_plan_hugepages *want, size_t n, int flags,
-			  struct nn_hp_result *res)
-{
-	char why[256];
-	size_t i, j;
-	int err = 0, short_err = 0;
-
-	for (i = 0; i < n; i++) {
-		const struct nn_hp_pool *p = nn_hp_state_pool(st, want[i].node, want[i].size_kb);
-
-		result_init(&res[i], want[i].node, want[i].size_kb, want[i].target);
-		res[i].before = res[i].got = res[i].after = p ? p->total : -1;
-	}
-	/* Everything is checked before the first write: bad input changes nothing. */
-	for (i = 0; i < n; i++) {
-		err = nn_hp_check_target(st, want[i].node, want[i].size_kb, want[i].target,
-					 why, sizeof(why));
-		if (err) {
-			nn_warn(ctx, NULL, "%s", why);
-			return err;
-		}
-		for (j = 0; j < i; j++)
-			if (want[j].node == want[i].node && want[j].size_kb == want[i].size_kb) {
-				nn_warn(ctx, NULL, "node %d: page size %lu kB asked twice",
-					want[i].node, want[i].size_kb);
-				return -EINVAL;
-			}
-	}
-	for (i = 0; i < n; i++) {
-		err = set_pool(ctx, undo, st->numa, want[i].node, want[i].size_kb,
-			       want[i].target, flags, &res[i]);
-		if (!err)
-			continue;
-		if (err == -ENOMEM && (flags & NN_HP_PARTIAL)) {
-			short_err = err;
-			continue;
-		}
-		/* All or nothing: put back every pool already set. */
-		for (j = i; j-- > 0;) {
-			char path[PATH_MAX];
-
-			if (!res[j].changed || res[j].after == res[j].before)
-				continue;
-			if (nn_hp_pool_path(st->numa, res[j].node, res[j].size_kb, "nr_hugepages",
-					    path, sizeof(path)))
-				continue;
-			restore(ctx, path, &res[j]);
-		}
-		return err;
-	}
-	return short_err;
 }
 
 int nn_hp_boot_args(const struct nn_hp_state *st, unsigned long size_kb,
@@ -289,9 +232,9 @@ int nn_hugepages_apply_plan(struct nn_ctx *ctx, struct nn_undo *undo,
 			    const struct nn_plan_hugepages *hp, size_t n, int flags,
 			    struct nn_hp_result *out)
 {
+	struct nn_hp_walk w = NN_HP_WALK_INIT;
 	struct nn_hp_result *res = out;
-	struct nn_hp_state st;
-	size_t i;
+	char why[256];
 	int err;
 
 	if (!n)
@@ -300,57 +243,17 @@ int nn_hugepages_apply_plan(struct nn_ctx *ctx, struct nn_undo *undo,
 		res = calloc(n, sizeof(*res));
 	if (!res)
 		return -ENOMEM;
-	err = nn_hp_state_read(ctx, &st);
+	err = nn_hp_walk_plan(ctx, &w, hp, n, res, why, sizeof(why));
 	if (err) {
-		nn_warn(ctx, NN_HP_SYS_MM, "no hugepage support: %s", strerror(-err));
-		if (res != out)
-			free(res);
-		return err;
+		nn_warn(ctx, NULL, "%s", why);
+		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		const struct nn_hp_pool *p = nn_hp_state_pool(&st, hp[i].node, hp[i].size_kb);
-
-		if (p && hp[i].current >= 0 && p->total != hp[i].current)
-			nn_warn(ctx, NULL, "node %d: %lu kB pool holds %ld pages, the plan saw %ld",
-				hp[i].node, hp[i].size_kb, p->total, hp[i].current);
-	}
-	err = nn_hugepages_set_many(ctx, undo, &st, hp, n, flags & NN_HP_DRY_RUN, res);
-	for (i = 0; err && i < n; i++) {
-		char path[PATH_MAX], boot[512];
-
-		if (nn_hp_pool_path(st.numa, res[i].node, res[i].size_kb, "nr_hugepages",
-				    path, sizeof(path)))
-			continue;
-		if (res[i].got >= 0 && res[i].got != res[i].target && res[i].changed) {
-			nn_warn(ctx, path, "asked for %ld pages, the kernel gave %ld%s; left at %ld",
-				res[i].target, res[i].got,
-				res[i].compacted ? " after compaction" : "", res[i].after);
-			if (nn_hp_boot_args(&st, res[i].size_kb, res, n, boot, sizeof(boot)) > 0)
-				nn_warn(ctx, NULL, "to reserve them at boot, add to the kernel command line: %s",
-					boot);
-		} else if (res[i].restored) {
-			nn_warn(ctx, path, "put back to %ld pages", res[i].after);
-		}
-	}
-	nn_hp_state_free(&st);
+	err = nn_hp_walk_write(ctx, &w, undo, flags & NN_HP_DRY_RUN);
+	if (err)
+		nn_hp_walk_warn(ctx, &w);
+out:
+	nn_hp_walk_free(&w);
 	if (res != out)
 		free(res);
 	return err;
-}
-
-void nn_hp_set_many_error(struct nn_ctx *ctx, const struct nn_hp_state *st,
-			  const struct nn_plan_hugepages *want, const struct nn_hp_result *res, size_t n,
-			  int err)
-{
-	char path[PATH_MAX];
-	size_t i, last = 0;
-
-	/* set_many stops at the failing pool: the last one it touched. */
-	for (i = 0; i < n; i++)
-		if (res[i].changed)
-			last = i;
-	if (nn_hp_pool_path(st->numa, want[last].node, want[last].size_kb, "nr_hugepages",
-			    path, sizeof(path)))
-		path[0] = '\0';
-	nn_err(ctx, "%s: %s; every node put back", path, strerror(-err));
 }

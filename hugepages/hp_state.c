@@ -12,7 +12,6 @@
 #include "nicnuma/core/parse.h"
 #include "nicnuma/core/fileio.h"
 #include "hugepages/hugepages.h"
-#include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/ctx.h"
 
 int nn_hp_pool_path(bool numa, int node, unsigned long size_kb, const char *file,
@@ -298,70 +297,4 @@ const struct nn_hp_mount *nn_hp_state_mount(const struct nn_hp_state *st, unsign
 		if (st->mounts[i].size_kb == size_kb)
 			return &st->mounts[i];
 	return NULL;
-}
-
-int nn_hp_check_target(const struct nn_hp_state *st, int node, unsigned long size_kb,
-		       long target, char *why, size_t whylen)
-{
-	const struct nn_hp_node *n = nn_hp_state_node(st, node);
-	const struct nn_hp_pool *p;
-	struct nn_sb sb = NN_SB_INIT;
-	unsigned long long kb;
-	char sz[32];
-	size_t i;
-	int err;
-
-	if (nn_hp_format_size(size_kb, sz, sizeof(sz)))
-		snprintf(sz, sizeof(sz), "%lukB", size_kb);
-	if (!n) {
-		nn_sb_printf(&sb, "node %d does not exist (nodes:", node);
-		for (i = 0; i < st->nnodes; i++)
-			nn_sb_printf(&sb, " %d", st->nodes[i].id);
-		nn_sb_putc(&sb, ')');
-		err = -ENODEV;
-		goto out;
-	}
-	if (!nn_hp_state_has_size(st, size_kb)) {
-		nn_sb_printf(&sb, "page size %s is not supported here (sizes:", sz);
-		for (i = 0; i < st->nsizes; i++) {
-			char s[32];
-
-			if (!nn_hp_format_size(st->sizes[i], s, sizeof(s)))
-				nn_sb_printf(&sb, " %s", s);
-		}
-		nn_sb_putc(&sb, ')');
-		err = -EOPNOTSUPP;
-		goto out;
-	}
-	if (n->mem_total_kb == 0) {
-		snprintf(why, whylen, "node %d has no memory (CPU-only node): it cannot hold hugepages",
-			 node);
-		return -ENOMEM;
-	}
-	p = nn_hp_state_pool(st, node, size_kb);
-	if (!p || p->total < 0) {
-		snprintf(why, whylen, "node %d: the %s pool's nr_hugepages is unreadable", node, sz);
-		return -EIO;
-	}
-	if (target < 0) {
-		snprintf(why, whylen, "node %d: negative page count %ld", node, target);
-		return -ERANGE;
-	}
-	if (nn_hp_pages_kb(target, size_kb, &kb)) {
-		snprintf(why, whylen, "node %d: %ld pages of %s overflow", node, target, sz);
-		return -ERANGE;
-	}
-	/* More than the node's memory can never be had; asking the kernel
-	 * anyway would first squeeze every other user of that memory. */
-	if (n->mem_total_kb > 0 && kb > (unsigned long long)n->mem_total_kb) {
-		snprintf(why, whylen, "node %d: %ld pages of %s need %llu kB, the node has %ld kB",
-			 node, target, sz, kb, n->mem_total_kb);
-		return -ERANGE;
-	}
-	return 0;
-out:
-	/* the lists can be long: cut to @whylen like the other reasons */
-	snprintf(why, whylen, "%s", nn_sb_str(&sb) ? nn_sb_str(&sb) : "out of memory");
-	nn_sb_free(&sb);
-	return err;
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* hp_target.c - what `hugepages reserve|release` asks of each node's pool
  *
- * From the words the user gave (--node, --size, --count/--mem/--all) and a
- * snapshot of the pools, every target is computed and checked before the
- * first write, so a bad node or an overflow changes nothing; and the boot
+ * From the words the user gave (--nodes, --size, --count/--mem/--all) and a
+ * snapshot of the pools, every target is computed; nn_hp_check_target is the
+ * one check of a target (the pools' walk runs it on every pool before the
+ * first write, so a bad node or an overflow changes nothing); and the boot
  * arguments that would reserve them. Pure.
  */
 #include <errno.h>
@@ -101,7 +102,7 @@ static int pick_nodes(const struct nn_hp_state *st, const char *arg, struct nn_h
 	int err, id;
 
 	if (nn_hp_parse_nodes(arg, &set, &all))
-		return fail(why, whylen, -EINVAL, "--node '%s': not a node list (0, 0,2, 1-3 or all)", arg);
+		return fail(why, whylen, -EINVAL, "--nodes '%s': not a node list (0, 0,2, 1-3 or all)", arg);
 	cap = st->nnodes + nn_cpuset_count(&set) + 1;
 	t->want = calloc(cap, sizeof(*t->want));
 	t->in_use = calloc(cap, sizeof(*t->in_use));
@@ -121,7 +122,7 @@ static int pick_nodes(const struct nn_hp_state *st, const char *arg, struct nn_h
 			t->want[t->n++].node = id;
 	}
 	if (!t->n)
-		err = fail(why, whylen, -ENODEV, "--node '%s': no node with memory", arg);
+		err = fail(why, whylen, -ENODEV, "--nodes '%s': no node with memory", arg);
 out:
 	nn_cpuset_free(&set);
 	return err;
@@ -134,8 +135,7 @@ static int one_target(const struct nn_hp_state *st, const struct nn_hp_request *
 	struct nn_plan_hugepages *w = &t->want[i];
 	const struct nn_hp_pool *p = nn_hp_state_pool(st, w->node, t->size_kb);
 	long cur = p ? p->total : -1;
-	char sz[32], check[256];
-	int err;
+	char sz[32];
 
 	if (nn_hp_format_size(t->size_kb, sz, sizeof(sz)))
 		snprintf(sz, sizeof(sz), "?");
@@ -156,14 +156,78 @@ static int one_target(const struct nn_hp_state *st, const struct nn_hp_request *
 		else
 			w->target = cur - t->count;
 	}
-	err = nn_hp_check_target(st, w->node, t->size_kb, cur >= 0 ? w->target : 0,
-				 check, sizeof(check));
-	if (err)
-		return fail(why, whylen, err, "hugepages %s: %s", rq->release ? "release" : "reserve",
-			    check);
+	if (cur < 0)
+		w->target = 0;	/* unreadable or no such node: the walk's check names it */
 	if (rq->release && p && p->free >= 0 && p->total - p->free > w->target)
 		t->in_use[i] = p->total - p->free;
 	return 0;
+}
+
+/* The one check of a pool's target (the pools' walk calls it, hp_set.h). */
+int nn_hp_check_target(const struct nn_hp_state *st, int node, unsigned long size_kb,
+		       long target, char *why, size_t whylen)
+{
+	const struct nn_hp_node *n = nn_hp_state_node(st, node);
+	const struct nn_hp_pool *p;
+	struct nn_sb sb = NN_SB_INIT;
+	unsigned long long kb;
+	char sz[32];
+	size_t i;
+	int err;
+
+	if (nn_hp_format_size(size_kb, sz, sizeof(sz)))
+		snprintf(sz, sizeof(sz), "%lukB", size_kb);
+	if (!n) {
+		nn_sb_printf(&sb, "node %d does not exist (nodes:", node);
+		for (i = 0; i < st->nnodes; i++)
+			nn_sb_printf(&sb, " %d", st->nodes[i].id);
+		nn_sb_putc(&sb, ')');
+		err = -ENODEV;
+		goto out;
+	}
+	if (!nn_hp_state_has_size(st, size_kb)) {
+		nn_sb_printf(&sb, "page size %s is not supported here (sizes:", sz);
+		for (i = 0; i < st->nsizes; i++) {
+			char s[32];
+
+			if (!nn_hp_format_size(st->sizes[i], s, sizeof(s)))
+				nn_sb_printf(&sb, " %s", s);
+		}
+		nn_sb_putc(&sb, ')');
+		err = -EOPNOTSUPP;
+		goto out;
+	}
+	if (n->mem_total_kb == 0) {
+		snprintf(why, whylen, "node %d has no memory (CPU-only node): it cannot hold hugepages",
+			 node);
+		return -ENOMEM;
+	}
+	p = nn_hp_state_pool(st, node, size_kb);
+	if (!p || p->total < 0) {
+		snprintf(why, whylen, "node %d: the %s pool's nr_hugepages is unreadable", node, sz);
+		return -EIO;
+	}
+	if (target < 0) {
+		snprintf(why, whylen, "node %d: negative page count %ld", node, target);
+		return -ERANGE;
+	}
+	if (nn_hp_pages_kb(target, size_kb, &kb)) {
+		snprintf(why, whylen, "node %d: %ld pages of %s overflow", node, target, sz);
+		return -ERANGE;
+	}
+	/* More than the node's memory can never be had; asking the kernel
+	 * anyway would first squeeze every other user of that memory. */
+	if (n->mem_total_kb > 0 && kb > (unsigned long long)n->mem_total_kb) {
+		snprintf(why, whylen, "node %d: %ld pages of %s need %llu kB, the node has %ld kB",
+			 node, target, sz, kb, n->mem_total_kb);
+		return -ERANGE;
+	}
+	return 0;
+out:
+	/* the lists can be long: cut to @whylen like the other reasons */
+	snprintf(why, whylen, "%s", nn_sb_str(&sb) ? nn_sb_str(&sb) : "out of memory");
+	nn_sb_free(&sb);
+	return err;
 }
 
 int nn_hp_targets_make(const struct nn_hp_state *st, const struct nn_hp_request *rq,

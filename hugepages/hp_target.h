@@ -11,7 +11,7 @@ struct nn_plan_hugepages;
 /* The words of `hugepages reserve|release`, as given. */
 struct nn_hp_request {
 	bool release;
-	const char *nodes;	/* --node: "0", "0,2", "1-3", "all" */
+	const char *nodes;	/* --nodes: "0", "0,2", "1-3", "all" */
 	const char *size;	/* --size; NULL: the kernel's default size */
 	const char *count;	/* --count K */
 	const char *mem;	/* --mem AMOUNT (reserve) */
@@ -28,10 +28,11 @@ struct nn_hp_targets {
 	size_t nskipped;
 };
 
-/* Every node's target, computed and checked (nn_hp_check_target) before
- * anything is written. Returns 0, or a negative errno with @why saying what
- * is wrong in the user's words ("--count 9: node 0 holds only 4 pages of
- * 2M"); t->skipped is filled either way. Free @t whatever it returns. */
+/* Every node's target, computed from the words and the pools now (the
+ * pools' walk, hp_set.h, checks each against the node then, once). Returns
+ * 0, or a negative errno with @why saying what is wrong in the user's words
+ * ("--count 9: node 0 holds only 4 pages of 2M"); t->skipped is filled
+ * either way. Free @t whatever it returns. */
 int nn_hp_targets_make(const struct nn_hp_state *st, const struct nn_hp_request *rq,
 		       struct nn_hp_targets *t, char *why, size_t whylen);
 void nn_hp_targets_free(struct nn_hp_targets *t);

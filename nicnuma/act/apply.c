@@ -640,6 +640,21 @@ static bool new_to_log(const struct nn_undo *ext, const struct nn_apply_report *
 	return false;
 }
 
+/* The pools' walk up to its check: the hugepage state read, a pool that
+ * holds other than the plan saw warned about, every target checked and its
+ * file resolved (rep->hp: each pool's count now). 0 or -errno, printed. */
+static int hp_check(struct nn_ctx *ctx, struct nn_hp_walk *w, const struct nn_plan *plan,
+		    struct nn_apply_report *rep)
+{
+	char why[320];
+	int err = nn_hp_walk_plan(ctx, w, plan->hugepages, rep->nhp, rep->hp, why, sizeof(why));
+
+	if (err)
+		nn_err(ctx, "hugepages: the plan's pools cannot be set here: %s; nothing was changed",
+		       why);
+	return err;
+}
+
 int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		 const struct nn_apply_opts *opts, struct nn_apply_report *rep)
 {
@@ -649,6 +664,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 	struct nn_undo *ext = tx->begun ? &tx->log : NULL, *up = &tx->log;
 	struct fb_table fbt = { 0 };
 	struct nn_apply_views views;
+	struct nn_hp_walk hpw = NN_HP_WALK_INIT;
 	bool pending = false, soft_fail = false, channels_changed = false, hp_pending = false;
 	int *irqs = NULL, err, ph;
 	size_t i, nirqs = 0, n0 = up->nchanges;
@@ -656,8 +672,9 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 
 	memset(rep, 0, sizeof(*rep));
 	rep->dry_run = opts->dry_run;
-	/* hugepages/ is entered twice: this check, before anything is read or
-	 * written, and the pools' write after every other value. */
+	/* hugepages/ is entered twice, one walk over the pools: its state read
+	 * and every target checked here, before anything is read or written,
+	 * and the pools' write after every other value. */
 	if (plan->nhugepages) {
 		rep->hp = calloc(plan->nhugepages, sizeof(*rep->hp));
 		if (!rep->hp) {
@@ -666,12 +683,9 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		}
 		rep->nhp = plan->nhugepages;
 		/* Checked before any write: a pool the host cannot hold stops it all. */
-		err = nn_hugepages_apply_plan(ctx, NULL, plan->hugepages, rep->nhp, NN_HP_DRY_RUN, rep->hp);
-		if (err) {
-			nn_err(ctx, "hugepages: the plan's pools cannot be set here: %s; nothing was changed",
-			       strerror(-err));
+		err = hp_check(ctx, &hpw, plan, rep);
+		if (err)
 			goto out;
-		}
 		for (i = 0; i < rep->nhp; i++)
 			if (rep->hp[i].before != rep->hp[i].target)
 				hp_pending = true;
@@ -806,14 +820,16 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 	nn_apply_views_close(&views);
 	/* Packet memory last: all or nothing over the pools, in the same log; a
 	 * shortfall puts every pool back and is a warning, not a rollback of IRQs. */
-	if (hp_pending && !rep->fatal && nn_hugepages_apply_plan(ctx, up, plan->hugepages,
-								  rep->nhp, 0, rep->hp))
+	if (hp_pending && !rep->fatal && nn_hp_walk_write(ctx, &hpw, up, 0)) {
+		nn_hp_walk_warn(ctx, &hpw);
 		soft_fail = true;
+	}
 count:
 	for (i = 0; i < rep->nvals; i++)
 		rep->counts[rep->vals[i].status]++;
 	err = rep->fatal ? rep->fatal : soft_fail ? 1 : 0;
 out:
+	nn_hp_walk_free(&hpw);
 	nn_tx_end(&own);
 	free(dup);
 	fb_table_free(&fbt);

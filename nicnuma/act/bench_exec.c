@@ -328,8 +328,9 @@ int nn_bench_run_row(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg, struct 
 	return 0;
 }
 
-int nn_bench_hugepages_lend(struct nn_ctx *ctx, struct nn_tx *tx, struct nn_bench_result *b)
+int nn_bench_hugepages_lend(struct nn_ctx *ctx, struct nn_bench_lend *l, struct nn_bench_result *b)
 {
+	struct nn_tx *tx = &l->tx;
 	int i, j, err;
 
 	if (b->in_memory)
@@ -364,8 +365,10 @@ int nn_bench_hugepages_lend(struct nn_ctx *ctx, struct nn_tx *tx, struct nn_benc
 	return 0;
 }
 
-void nn_bench_hugepages_return(struct nn_ctx *ctx, struct nn_tx *tx)
+void nn_bench_hugepages_return(struct nn_ctx *ctx, struct nn_bench_lend *l)
 {
+	struct nn_tx *tx = &l->tx;
+
 	if (tx->begun && tx->log.nchanges) {
 		nn_printf(&ctx->out, "\nhugepages added for the bench, given back:\n");
 		nn_open_object(&ctx->out, "hugepages_given_back");

@@ -8,6 +8,7 @@
 #include <signal.h>
 
 #include "nicnuma/plan/bench.h"
+#include "nicnuma/state/tx.h"
 
 struct nn_ctx;
 struct nn_tx;
@@ -50,13 +51,20 @@ long nn_bench_hugepages_free(struct nn_ctx *ctx, int node);
 int nn_bench_hugepages_ensure(struct nn_ctx *ctx, struct nn_undo *undo, int node, long pages,
 			      struct nn_bench_hp *hp);
 
+/* The pages a bench lends itself: its transaction (state lock and undo
+ * log), owned here from nn_bench_hugepages_lend to nn_bench_hugepages_return. */
+struct nn_bench_lend {
+	struct nn_tx tx;
+};
+#define NN_BENCH_LEND_INIT { .tx = NN_TX_INIT }
+
 /* Adds the 2 MB pages each mbuf node of @b's rows lacks (none with
- * b->in_memory) into b->hp, under the state lock and in an undo log in @tx
+ * b->in_memory) into b->hp, under the state lock and in an undo log in @l
  * begun only when a node lacks some. Returns -errno when the lock or the log
  * cannot be had: then nothing was written. */
-int nn_bench_hugepages_lend(struct nn_ctx *ctx, struct nn_tx *tx, struct nn_bench_result *b);
+int nn_bench_hugepages_lend(struct nn_ctx *ctx, struct nn_bench_lend *l, struct nn_bench_result *b);
 /* Gives the added pages back by replaying the log, reported as rollback does;
- * ends the transaction (the lock goes too). */
-void nn_bench_hugepages_return(struct nn_ctx *ctx, struct nn_tx *tx);
+ * ends the transaction (the lock goes too). Safe on NN_BENCH_LEND_INIT. */
+void nn_bench_hugepages_return(struct nn_ctx *ctx, struct nn_bench_lend *l);
 
 #endif

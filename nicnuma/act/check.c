@@ -73,7 +73,7 @@ int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check
 	rep->irqb_fenced = nn_irqb_is_fenced(&rep->irqb) || banned_by_args(&rep->irqb, plan);
 	if (rep->irqb.pid > 0 && !rep->irqb_fenced && plan->nirqs) {
 		/* Planned with irqbalance running and left alone (--irqbalance
-		 * ignore, the desired state's irqbalance = leave): its presence
+		 * ignore, the desired state's irqbalance = ignore): its presence
 		 * is the plan's choice, a note, not drift. A plan made while it
 		 * did not run has action none too, but chose nothing. */
 		if (plan->irqbalance.running && plan->irqbalance.action == NN_IRQB_NONE) {

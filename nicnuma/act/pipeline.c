@@ -17,6 +17,7 @@ void nn_pipeline_init(struct nn_pipeline *pl)
 	memset(&pl->plan, 0, sizeof(pl->plan));
 	pl->shape = NULL;
 	pl->stage = NN_PIPE_LOCK;
+	pl->own = (struct nn_tx)NN_TX_INIT;
 }
 
 int nn_pipeline_run(struct nn_ctx *ctx, struct nn_pipeline *pl, struct nn_apply_report *rep)
@@ -24,6 +25,8 @@ int nn_pipeline_run(struct nn_ctx *ctx, struct nn_pipeline *pl, struct nn_apply_
 	int err;
 
 	pl->stage = NN_PIPE_LOCK;
+	if (pl->lock && !pl->tx)
+		pl->tx = &pl->own;
 	/* The lock before discovery: the values it reads become the log's
 	 * before-values, so another writer must not write between the two. */
 	if (pl->tx) {
@@ -63,8 +66,25 @@ int nn_pipeline_run(struct nn_ctx *ctx, struct nn_pipeline *pl, struct nn_apply_
 	return nn_apply_run(ctx, &pl->plan, &pl->ao, rep);
 }
 
+const struct nn_undo *nn_pipeline_log(const struct nn_pipeline *pl)
+{
+	return pl->tx ? &pl->tx->log : NULL;
+}
+
+int nn_pipeline_abort(struct nn_pipeline *pl)
+{
+	return pl->tx ? nn_tx_abort(pl->tx) : -ENOENT;
+}
+
+void nn_pipeline_unlock(struct nn_pipeline *pl)
+{
+	if (pl->tx)
+		nn_tx_unlock(pl->tx);
+}
+
 void nn_pipeline_free(struct nn_pipeline *pl)
 {
+	nn_tx_end(&pl->own);
 	json_object_put(pl->shape);
 	pl->shape = NULL;
 	nn_plan_free(&pl->plan);

@@ -20,9 +20,9 @@
 #include "nicnuma/act/apply.h"
 #include "nicnuma/discover/host.h"
 #include "nicnuma/plan/plan.h"
+#include "nicnuma/state/tx.h"
 
 struct nn_ctx;
-struct nn_tx;
 struct json_object;
 
 /* Where a pipeline stopped before applying (NN_PIPE_APPLIED: it applied). */
@@ -31,7 +31,11 @@ enum nn_pipe_stage { NN_PIPE_LOCK, NN_PIPE_DISCOVER, NN_PIPE_PLAN, NN_PIPE_GATE,
 
 struct nn_pipeline {
 	/* in */
-	struct nn_tx *tx;		/* locked here before discovery; NULL: no lock (dry run) */
+	/* The transaction: @lock takes the pipeline's own (the commands: apply,
+	 * enable), ended by nn_pipeline_free; a caller that keeps one across
+	 * runs (the watcher) passes it in @tx instead. Neither: no lock (dry run). */
+	bool lock;
+	struct nn_tx *tx;		/* locked here before discovery */
 	/* Makes pl->plan from pl->host (and may set pl->nics for the gate).
 	 * 0, or a negative errno with the message printed (-ENOENT is passed
 	 * back as it is: the watcher's "nothing to keep yet"). */
@@ -51,16 +55,27 @@ struct nn_pipeline {
 	struct nn_plan plan;
 	struct json_object *shape;	/* the plan's host shape, kept in the log */
 	enum nn_pipe_stage stage;	/* the stage reached */
+	struct nn_tx own;		/* @lock's transaction (private) */
 };
 
-/* Before nn_pipeline_run: zeroes @pl's outputs. */
+/* Before nn_pipeline_run: zeroes @pl's outputs and its own transaction. */
 void nn_pipeline_init(struct nn_pipeline *pl);
 /* Runs the stages; @rep is filled when the apply ran (stage
  * NN_PIPE_APPLIED): then nn_apply_run's value (0, 1 failed values, or a
  * negative errno). Before that: the stage's negative errno (or the
  * before_apply value), its message printed. */
 int nn_pipeline_run(struct nn_ctx *ctx, struct nn_pipeline *pl, struct nn_apply_report *rep);
-/* Frees the host, the plan and the shape (not the transaction). */
+/* The undo log the run wrote (NULL without a transaction). */
+const struct nn_undo *nn_pipeline_log(const struct nn_pipeline *pl);
+/* Puts back everything the run's log holds through its transaction, and
+ * marks the log rolled back (apply --verify on a host that got worse). 0,
+ * -ENOENT without a transaction, or the first restore's error. */
+int nn_pipeline_abort(struct nn_pipeline *pl);
+/* Releases the state lock early (enable: the watcher it starts takes it);
+ * the log stays. */
+void nn_pipeline_unlock(struct nn_pipeline *pl);
+/* Frees the host, the plan and the shape, and ends the pipeline's own
+ * transaction (not a caller's @tx). */
 void nn_pipeline_free(struct nn_pipeline *pl);
 
 #endif

@@ -118,6 +118,9 @@ static void print_val(struct nn_ctx *ctx, const struct nn_apply_val *v, bool che
 	if (check) {
 		nn_print_string(o, PRINT_ANY, "current", "%-12s ", v->before);
 		nn_print_string(o, PRINT_ANY, "expected", "%-12s ", v->planned);
+		/* apply's word for the plan's value (docs/cli.md); "expected"
+		 * stays for one release */
+		nn_print_string(o, PRINT_JSON, "planned", NULL, v->planned);
 	} else {
 		nn_print_string(o, PRINT_ANY, "before", "%-12s ", v->before);
 		nn_print_string(o, PRINT_ANY, "planned", "%-12s ", v->planned);
@@ -248,7 +251,7 @@ void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep)
 	nn_printf(o, "%s\n", rep->irqb_drift ? ", not fenced: its next pass rewrites the planned "
 		  "affinities (apply --irqbalance=stop|ban)" : rep->irqb_fenced ?
 		  ", planned IRQs banned (policy script or --banirq)" : rep->irqb_left ?
-		  ", left alone as planned (irqbalance ignore/leave): it may move the planned IRQs" : "");
+		  ", left alone as planned (irqbalance ignore): it may move the planned IRQs" : "");
 	nn_close_object(o);
 	nn_print_uint(o, PRINT_JSON, "drift_count", NULL, rep->ndrift);
 	nn_printf(o, "%zu values checked, %zu drifted%s\n", rep->nvals,

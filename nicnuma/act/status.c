@@ -62,7 +62,7 @@ int nn_status_desired(struct nn_ctx *ctx)
 	nn_close_array(&ctx->out);
 	/* Into the document's one "notes" list (nn_print_warnings) */
 	if (err >= 0 && rep.irqb_left)
-		nn_note(ctx, NULL, "irqbalance runs, left alone (irqbalance = leave): not drift");
+		nn_note(ctx, NULL, "irqbalance runs, left alone (irqbalance = ignore): not drift");
 	if (ret >= 0)
 		nn_print_bool(&ctx->out, PRINT_ANY, "matches_desired", "matches desired: %s\n", ret == 1);
 	nn_check_report_free(&rep);

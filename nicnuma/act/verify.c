@@ -12,6 +12,7 @@
 #include "nicnuma/core/print.h"
 #include "nicnuma/act/bench_exec.h"
 #include "nicnuma/act/observe.h"
+#include "nicnuma/act/pipeline.h"
 #include "nicnuma/act/verify.h"
 #include "nicnuma/plan/plan.h"
 
@@ -109,6 +110,27 @@ int nn_verify_after(struct nn_ctx *ctx, const struct nn_host *host, const struct
 		    struct nn_verify *v)
 {
 	return window(ctx, host, plan, v, true);
+}
+
+int nn_verify_finish(struct nn_ctx *ctx, struct nn_pipeline *pl, const struct nn_apply_report *rep,
+		     struct nn_verify *v)
+{
+	int err = 0;
+
+	if ((rep->counts[NN_VAL_CHANGED] > 0 || (rep->irqb_done && !rep->irqb.noop)) &&
+	    (err = nn_verify_after(ctx, &pl->host, &pl->plan, v)))
+		return err;
+	nn_verify_judge(v);
+	if (v->worse) {
+		err = nn_pipeline_abort(pl);
+		v->rolled_back = !err;
+		if (err)
+			nn_err(ctx, "--verify: rolling back failed: %s; see 'nicnuma rollback'", strerror(-err));
+		else
+			nn_warn(ctx, "--verify", "the host got worse: every value put back as it was");
+	}
+	nn_verify_print(ctx, v);
+	return err ? err : v->rolled_back;
 }
 
 void nn_verify_judge(struct nn_verify *v)

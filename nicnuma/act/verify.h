@@ -54,6 +54,15 @@ int nn_verify_before(struct nn_ctx *ctx, const struct nn_host *host, const struc
 /* The same window after apply. */
 int nn_verify_after(struct nn_ctx *ctx, const struct nn_host *host, const struct nn_plan *plan,
 		    struct nn_verify *v);
+/* After the apply of @pl (@rep its report): the window after when the run
+ * changed something, the judgement, and a worse host put back through the
+ * pipeline's transaction (nn_pipeline_abort); prints the "verify" object.
+ * 0 kept, 1 rolled back, or a negative errno (the window could not be
+ * measured, or the rollback failed: then 'nicnuma rollback' is named). */
+struct nn_pipeline;
+struct nn_apply_report;
+int nn_verify_finish(struct nn_ctx *ctx, struct nn_pipeline *pl, const struct nn_apply_report *rep,
+		     struct nn_verify *v);
 /* Pure: sets v->worse and v->verdict from the two windows. */
 void nn_verify_judge(struct nn_verify *v);
 /* Parses a command's stdout: one number (leading/trailing blanks allowed). 0 or -EINVAL. */

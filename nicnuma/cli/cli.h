@@ -23,6 +23,10 @@ struct nn_cmd {
 int nn_cmd_topo(struct nn_ctx *ctx, int argc, char **argv);
 int nn_cmd_nics(struct nn_ctx *ctx, int argc, char **argv);
 int nn_cmd_hugepages(struct nn_ctx *ctx, int argc, char **argv);
+/* Its subcommands (cmd_hugepages.c, cmd_hugepages_reserve.c, cmd_hugepages_release.c). */
+int nn_cmd_hugepages_show(struct nn_ctx *ctx, int argc, char **argv);
+int nn_cmd_hugepages_reserve(struct nn_ctx *ctx, int argc, char **argv);
+int nn_cmd_hugepages_release(struct nn_ctx *ctx, int argc, char **argv);
 int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv);
 
 /* Planning commands (cmd_plan.c, cmd_script.c). */

@@ -10,7 +10,6 @@
 #include "plan_opts.h"
 #include "nicnuma/act/pipeline.h"
 #include "nicnuma/act/verify.h"
-#include "nicnuma/state/tx.h"
 
 enum { OPT_KEEP_GOING = NN_OPT_OWN, OPT_COEXIST, OPT_VERIFY, OPT_VERIFY_CMD, OPT_VERIFY_BETTER };
 
@@ -22,7 +21,7 @@ static const struct nn_opt opts[] = {
 	{ "coexist", 0, NN_ARG_NONE, NULL, "apply although another owner of IRQ placement was found (tuned, "
 	  "a .link file, irqbalance bans, nicnuma watch; see 'nicnuma enable --help'); refused otherwise "
 	  "(exit 2)", OPT_COEXIST },
-	{ "irqbalance", 0, NN_ARG_REQUIRED, "MODE", "what to do with a running irqbalance, which would\n"
+	{ "irqbalance", 0, NN_ARG_REQUIRED, "ACTION", "what to do with a running irqbalance, which would\n"
 	  "rewrite the planned affinities on its next pass:\n"
 	  "stop    (default) systemctl disable --now under systemd,\n"
 	  "        else SIGTERM it, remembering its command line and\n"
@@ -30,7 +29,8 @@ static const struct nn_opt opts[] = {
 	  "ban     keep it, restarted with --policyscript=STATE_DIR/\n"
 	  "        irqbalance-ban.sh, which bans the planned IRQs\n"
 	  "ignore  leave it running (the plan will not last)\n"
-	  "(default: the plan file's choice, else stop)", NN_OPT_IRQBALANCE },
+	  "(default: the plan file's choice, else stop)", NN_OPT_IRQBALANCE,
+	  .values = nn_irqbalance_words, .old_values = nn_irqbalance_old_words },
 	{ "verify", 0, NN_ARG_REQUIRED, "SECONDS", "observe the plan's NICs for SECONDS before and after "
 	  "applying; where a NIC's share of work on its node fell (by more than 5 points), or the "
 	  "--verify-cmd number got worse, roll everything back; the figures go into the report",
@@ -38,7 +38,8 @@ static const struct nn_opt opts[] = {
 	{ "verify-cmd", 0, NN_ARG_REQUIRED, "CMD", "with --verify: run CMD (/bin/sh -c) after each "
 	  "window; it prints one number, compared before and after", OPT_VERIFY_CMD },
 	{ "verify-better", 0, NN_ARG_REQUIRED, "higher|lower", "which way the --verify-cmd number is "
-	  "better (default higher)", OPT_VERIFY_BETTER },
+	  "better (default higher)", OPT_VERIFY_BETTER,
+	  .values = (const char *const[]){ "higher", "lower", NULL } },
 	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "snapshots and the lock (default /var/lib/nicnuma, or "
 	  "$NICNUMA_STATE_DIR); resolved inside --root, so a fixture tree keeps its own snapshots",
 	  NN_OPT_STATE_DIR },
@@ -77,7 +78,7 @@ const struct nn_cmd_desc nn_desc_apply = {
 "applies from running at once. A plan whose snapshot would be larger than\n"
 "rollback reads (16 MiB) is refused before anything is written.\n",
 	.opts = opts,
-	.groups = NN_GROUP_PLAN | NN_GROUP_RSS | NN_GROUP_NET,
+	.groups = NN_GROUP_PLAN | NN_GROUP_RSS,
 	.group_title = "Plan options (as for 'nicnuma plan'; without --plan only; --irqbalance is\n"
 		       "the one above):\n",
 	.outro =
@@ -151,7 +152,7 @@ static int apply_begin(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 	return 0;
 }
 
-/* --verify SECONDS, --verify-better: 0 or -1 with the message printed. */
+/* --verify SECONDS, --verify-cmd, --verify-better: 0 or -1 with the message printed. */
 static int verify_opt(struct nn_ctx *ctx, int opt, const char *arg, struct nn_verify *v)
 {
 	char *end;
@@ -177,34 +178,6 @@ static int verify_opt(struct nn_ctx *ctx, int opt, const char *arg, struct nn_ve
 	return 0;
 }
 
-/* The window after apply and the judgement; a worse host is put back
- * through the transaction's own log (nn_tx_abort), and says so. A run that
- * changed nothing stays as it is, measured once. */
-static void verify_after(struct nn_ctx *ctx, struct nn_pipeline *pl, const struct nn_apply_report *rep,
-			 struct nn_tx *tx, struct nn_verify *v, int *err)
-{
-	if (rep->counts[NN_VAL_CHANGED] > 0 || (rep->irqb_done && !rep->irqb.noop)) {
-		if (nn_verify_after(ctx, &pl->host, &pl->plan, v)) {
-			*err = -EIO;
-			return;
-		}
-	}
-	nn_verify_judge(v);
-	if (v->worse) {
-		int e = nn_tx_abort(tx);
-
-		v->rolled_back = !e;
-		if (e) {
-			nn_err(ctx, "--verify: rolling back failed: %s; see 'nicnuma rollback'", strerror(-e));
-			*err = e;
-		} else {
-			nn_warn(ctx, "--verify", "the host got worse: every value put back as it was");
-			*err = 1;
-		}
-	}
-	nn_verify_print(ctx, v);
-}
-
 int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct apply_run r = { 0 };
@@ -213,7 +186,6 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	struct nn_apply_report rep = { 0 };
 	bool plan_opts = false, coexist = false;
 	double t0 = now_ms();
-	struct nn_tx tx = NN_TX_INIT;
 	int opt, err, ret = NN_EXIT_ERROR;
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	struct nn_verify verify;
@@ -275,14 +247,17 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 		goto out;
 	/* The lock (before discovery) only for a real run; another owner of
 	 * the NICs refuses it (a dry run warns). */
-	pl.tx = pl.ao.dry_run ? NULL : &tx;
+	pl.lock = !pl.ao.dry_run;
 	pl.gate_allow = coexist || pl.ao.dry_run;
 	err = nn_pipeline_run(ctx, &pl, &rep);
 	if (pl.stage < NN_PIPE_APPLIED)
 		goto out;
 	nn_apply_print(ctx, &rep);
-	if (r.verify && err >= 0 && !rep.rolled_back)
-		verify_after(ctx, &pl, &rep, &tx, &verify, &err);
+	if (r.verify && err >= 0 && !rep.rolled_back) {
+		int v = nn_verify_finish(ctx, &pl, &rep, &verify);
+
+		err = v < 0 ? v : v > 0 ? 1 : err;
+	}
 	if (ctx->verbose)
 		nn_print_double(&ctx->out, PRINT_ANY, "elapsed_ms", "elapsed: %.1f ms\n",
 				now_ms() - t0);
@@ -293,7 +268,6 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "apply failed and was rolled back: every value is as it was");
 	ret = nn_cli_status(ctx, err);
 out:
-	nn_tx_end(&tx);
 	nn_apply_report_free(&rep);
 	nn_pipeline_free(&pl);
 	nn_plan_opts_free(&r.popts);

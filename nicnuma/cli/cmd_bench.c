@@ -23,7 +23,6 @@
 #include "nicnuma/act/bench_exec.h"
 #include "nicnuma/act/bench_save.h"
 #include "nicnuma/discover/topo.h"
-#include "nicnuma/state/tx.h"
 
 enum {
 	OPT_DURATION = NN_OPT_OWN, OPT_REPEAT, OPT_PCI, OPT_SIZE, OPT_RATE, OPT_IN_MEMORY, OPT_FWD, OPT_STATE_DIR,
@@ -40,7 +39,7 @@ struct bench {
 	int argc;
 	char **argv;			/* the command, for the report */
 	const char *state_dir;		/* --state-dir, NULL: the default */
-	struct nn_tx tx;		/* lock and log of the pages added, when any were */
+	struct nn_bench_lend lend;	/* lock and log of the pages added, when any were */
 	bool interrupted;
 };
 
@@ -48,7 +47,7 @@ struct bench {
 #define STR(x) STR_(x)
 
 static const struct nn_opt opts[] = {
-	{ "duration", 0, NN_ARG_REQUIRED, "S", "seconds per run (default 5)", OPT_DURATION },
+	{ "duration", 0, NN_ARG_REQUIRED, "SECONDS", "seconds per run (default 5)", OPT_DURATION },
 	{ "repeat", 0, NN_ARG_REQUIRED, "N", "runs per row (default 3)", OPT_REPEAT },
 	{ "pci", 0, NN_ARG_REQUIRED, "A[,B]", "real ports instead of virtual ones", OPT_PCI },
 	{ "size", 0, NN_ARG_REQUIRED, "B[,B...]", "frame bytes without FCS, 60..1514 (default 64); a list (64,1500) runs "
@@ -227,7 +226,7 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct bench b = { .r = { .cfg = { .duration = 5, .repeat = 3, .size = 64 }, .port_node = -1,
 				  .sizes = { 64 }, .nsizes = 1 },
-			   .tx = NN_TX_INIT, .argc = argc, .argv = argv };
+			   .lend = NN_BENCH_LEND_INIT, .argc = argc, .argv = argv };
 	struct nn_bench_stat m;
 	sigset_t old;
 	bool blocked = false;
@@ -289,7 +288,7 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 	blocked = true;
 	if (b.state_dir)
 		ctx->state_dir = b.state_dir;
-	if (nn_bench_hugepages_lend(ctx, &b.tx, &b.r) < 0)
+	if (nn_bench_hugepages_lend(ctx, &b.lend, &b.r) < 0)
 		goto out;
 	for (z = 0; z < b.r.nsizes && !b.interrupted; z++) {
 		b.r.cfg.size = b.r.sizes[z];
@@ -317,7 +316,7 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 		}
 	}
 	/* Signals stay blocked until the pages are back: a Ctrl-C here waits. */
-	nn_bench_hugepages_return(ctx, &b.tx);
+	nn_bench_hugepages_return(ctx, &b.lend);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	blocked = false;
 	if (b.report_dir && nn_bench_report_write(ctx, &b.r, b.argv, b.argc, b.report_dir) < 0)
@@ -329,7 +328,7 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 	if (!status)
 		status = nn_cli_status(ctx, 0);
 out:
-	nn_bench_hugepages_return(ctx, &b.tx);
+	nn_bench_hugepages_return(ctx, &b.lend);
 	if (blocked)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	for (z = 0; z < b.r.nsizes; z++)

@@ -29,7 +29,7 @@ static const struct nn_opt opts[] = {
 const struct nn_cmd_desc nn_desc_check = {
 	.name = "check",
 	.usage = "nicnuma [--root DIR] [--json] [-v] check [--plan FILE] [--traffic SECONDS] [PLAN OPTIONS]\n"
-		 "       nicnuma [--root DIR] [--json] check --pid PID[,PID...] [--watch S] [--count N]\n"
+		 "       nicnuma [--root DIR] [--json] check --pid PID[,PID...] [--interval SECONDS] [--count N]\n"
 		 "       nicnuma [--json] check --dpdk [--file-prefix P | --socket PATH] [--timeout SECONDS]",
 	.intro =
 "Compare the host's IRQ affinities, XPS masks (and channel counts, when the plan\n"
@@ -65,7 +65,7 @@ const struct nn_cmd_desc nn_desc_check = {
 	.group_title = "Plan options (as for 'nicnuma plan'; without --plan only):\n",
 	.outro =
 "--json: {\"check\":{\"values\":[{\"kind\",\"irq\",\"nic\",\"queue\",\"path\",\"current\",\n"
-"\"expected\",\"status\":\"aligned|drift|managed|skipped\",\"note\"}],\"irqbalance\":\n"
+"\"planned\",\"status\":\"aligned|drift|managed|skipped\",\"note\"}],\"irqbalance\":\n"
 "{\"running\",\"pid\",\"fenced\",\"drift\"},\"drift_count\",\"traffic\":{..}},\n"
 "\"warnings\":[..]}; traffic (with --traffic) has the keys of one 'nicnuma observe'\n"
 "interval.\n"

@@ -27,9 +27,11 @@ struct check_opts {
 
 static const struct nn_opt opts[] = {
 	{ "pid", 'p', NN_ARG_REQUIRED, "PID[,PID...]", "processes to check (required)", 'p' },
-	{ "watch", 'w', NN_ARG_REQUIRED, "SECONDS", "repeat every SECONDS (fractions allowed), one line per "
-	  "process per sample; Ctrl-C stops. With --json, one JSON document per sample", 'w' },
-	{ "count", 'c', NN_ARG_REQUIRED, "N", "with --watch: stop after N samples", 'c' },
+	{ "interval", 'i', NN_ARG_REQUIRED, "SECONDS", "repeat every SECONDS (fractions allowed), one line per "
+	  "process per sample; Ctrl-C stops. With --json, one JSON document per sample", 'i' },
+	{ "watch", 'w', NN_ARG_REQUIRED, "SECONDS", "old spelling of --interval", 'w',
+	  .deprecated = "interval" },
+	{ "count", 'c', NN_ARG_REQUIRED, "N", "with --interval: stop after N samples", 'c' },
 	{ "threshold", 't', NN_ARG_REQUIRED, "PERCENT", "remote share that counts as mostly remote "
 	  "(default 50)", 't' },
 	{ "min-memory", 'm', NN_ARG_REQUIRED, "MIB", "judge remote only from this much private memory "
@@ -39,7 +41,7 @@ static const struct nn_opt opts[] = {
 
 const struct nn_cmd_desc nn_desc_check_pid = {
 	.name = "check --pid",
-	.usage = "nicnuma check --pid PID[,PID...] [--watch SECONDS] [--count N]\n"
+	.usage = "nicnuma check --pid PID[,PID...] [--interval SECONDS] [--count N]\n"
 		 "                     [--threshold PERCENT] [--min-memory MIB]",
 	.intro =
 "Show where a running process's threads and memory sit on the NUMA nodes, and\n"
@@ -73,7 +75,7 @@ const struct nn_cmd_desc nn_desc_check_pid = {
 "Exit status: 0 nothing flagged, 1 some process flagged (or warnings),\n"
 "2 error (no such process, unreadable numa_maps, bad option).\n"
 "\n"
-"Example: nicnuma check --pid $(pidof testpmd) --watch 2\n",
+"Example: nicnuma check --pid $(pidof testpmd) --interval 2\n",
 };
 
 static int parse_pids(struct nn_ctx *ctx, const char *arg, struct check_opts *o)
@@ -127,11 +129,12 @@ static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct check_op
 			if (err)
 				return err;
 			break;
+		case 'i':
 		case 'w':
 			errno = 0;
 			o->watch = strtod(arg, &end);
 			if (errno || end == arg || *end || !(o->watch >= 0.05 && o->watch <= 86400)) {
-				nn_err(ctx, "--watch: '%s' is not a number of seconds between 0.05 and 86400",
+				nn_err(ctx, "--interval: '%s' is not a number of seconds between 0.05 and 86400",
 				       arg);
 				return -EINVAL;
 			}
@@ -167,7 +170,7 @@ static int parse_opts(struct nn_ctx *ctx, int argc, char **argv, struct check_op
 		return -EINVAL;
 	}
 	if (has_count && !o->watch) {
-		nn_err(ctx, "--count only makes sense with --watch");
+		nn_err(ctx, "--count only makes sense with --interval");
 		return -EINVAL;
 	}
 	return 0;

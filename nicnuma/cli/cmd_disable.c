@@ -6,12 +6,7 @@
 
 #include "cli.h"
 #include "plan_opts.h"
-#include "nicnuma/act/change_kinds.h"
-#include "nicnuma/discover/coexist.h"
-#include "nicnuma/act/desired_io.h"
-#include "nicnuma/act/enabled.h"
-#include "nicnuma/act/persist.h"
-#include "nicnuma/state/tx.h"
+#include "nicnuma/act/rollback.h"
 
 enum { OPT_KEEP = NN_OPT_OWN };
 
@@ -37,27 +32,11 @@ const struct nn_cmd_desc nn_desc_disable = {
 "2 error (not enabled, a watcher still running, an untrusted snapshot).\n",
 };
 
-static const char *stop_unit(struct nn_ctx *ctx)
-{
-	if (!nn_root_is_live(&ctx->root))
-		return "not touched (fake root)";
-	if (!nn_systemd_booted(ctx))
-		return "skipped: systemd is not PID 1";
-	if (nn_systemctl(ctx, "disable", "--now", true)) {
-		nn_warn(ctx, NN_WATCH_UNIT, "systemctl disable --now failed");
-		return "failed";
-	}
-	return "stopped and disabled";
-}
-
 int nn_cmd_disable(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
-	struct nn_enabled en = { 0 };
-	struct nn_tx tx = NN_TX_INIT;
 	bool keep = false;
-	const char *unit;
-	int opt, err, ret = NN_EXIT_ERROR, holder;
+	int opt;
 
 	while ((opt = nn_opt_next(ctx, &nn_desc_disable, &st)) > 0) {
 		switch (opt) {
@@ -71,60 +50,5 @@ int nn_cmd_disable(struct nn_ctx *ctx, int argc, char **argv)
 	}
 	if (opt < 0)
 		return nn_opt_exit(opt);
-	err = nn_enabled_read(ctx, &en);
-	if (err == -ENOENT)
-		nn_err(ctx, "disable: not enabled (no %s/enabled.json)", ctx->state_dir);
-	if (err)
-		goto out;
-	nn_open_object(&ctx->out, NULL);
-	nn_open_object(&ctx->out, "disable");
-	unit = stop_unit(ctx);
-	nn_print_string(&ctx->out, PRINT_ANY, "unit", "unit: %s\n", unit);
-	/* A watcher still running would put the values back at once. */
-	if (nn_watch_lock_held(ctx, &holder) > 0) {
-		nn_err(ctx, "disable: nicnuma watch (pid %d) still runs; stop it first", holder);
-		goto close;
-	}
-	if (nn_tx_lock(ctx, &tx))
-		goto close;
-	if (en.snapshot) {
-		err = nn_tx_load(ctx, &tx, en.snapshot, nn_change_kinds, 0);
-		if (err)
-			goto close;
-		nn_open_object(&ctx->out, "rollback");
-		if (tx.log.rolled_back)
-			nn_printf(&ctx->out, "snapshot %s was rolled back already\n", en.snapshot);
-		else if (nn_tx_replay(&tx, 0) && !tx.restored)
-			nn_warn(ctx, en.snapshot, "some values were not restored (above)");
-		nn_close_object(&ctx->out);
-	}
-	nn_print_string(&ctx->out, PRINT_ANY, "snapshot", "before-enable snapshot: %s\n", en.snapshot);
-	if (en.unit) {
-		err = nn_watch_unit_remove(ctx, en.unit);
-		if (err && err != -ENOENT)
-			nn_warn(ctx, en.unit, "cannot remove it: %s", strerror(-err));
-		if (nn_systemd_booted(ctx))
-			nn_systemctl(ctx, "daemon-reload", NULL, false);
-	}
-	nn_print_string(&ctx->out, PRINT_ANY, "unit_removed", "unit file removed: %s\n", en.unit);
-	if (!keep) {
-		err = nn_desired_remove(ctx, NULL);
-		if (err && err != -ENOENT)
-			nn_warn(ctx, NN_DESIRED_PATH, "cannot remove it: %s", strerror(-err));
-	}
-	nn_print_bool(&ctx->out, PRINT_ANY, "config_kept", "config kept: %s\n", keep);
-	err = nn_enabled_remove(ctx);
-	if (err && err != -ENOENT)
-		goto close;
-	ret = NN_EXIT_OK;
-close:
-	nn_close_object(&ctx->out);
-	nn_print_warnings(ctx);
-	nn_close_object(&ctx->out);
-	if (ret == NN_EXIT_OK && ctx->nwarns)
-		ret = NN_EXIT_WARN;
-out:
-	nn_tx_end(&tx);
-	nn_enabled_free(&en);
-	return ret;
+	return nn_disable(ctx, keep);
 }

@@ -14,7 +14,6 @@
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/core/names.h"
 #include "nicnuma/act/persist.h"
-#include "nicnuma/state/tx.h"
 
 struct enable_args {
 	struct nn_plan_opts popts;
@@ -27,9 +26,10 @@ struct enable_args {
 enum { OPT_INTERVAL = NN_OPT_OWN, OPT_SETTLE, OPT_NO_START, OPT_COEXIST, OPT_IRQB };
 
 static const struct nn_opt opts[] = {
-	{ "irqbalance", 0, NN_ARG_REQUIRED, "MODE", "stop (default: the unit Conflicts= irqbalance), ban (fence the planned "
-	  "IRQs), leave (ignore it)", OPT_IRQB },
-	{ "interval", 0, NN_ARG_REQUIRED, "SEC", "the watcher's periodic re-check (default 60)", OPT_INTERVAL },
+	{ "irqbalance", 0, NN_ARG_REQUIRED, "ACTION", "stop (default: the unit Conflicts= irqbalance), ban "
+	  "(fence the planned IRQs), ignore (leave it alone)", OPT_IRQB,
+	  .values = nn_irqbalance_words, .old_values = nn_irqbalance_old_words },
+	{ "interval", 0, NN_ARG_REQUIRED, "SECONDS", "the watcher's periodic re-check (default 60)", OPT_INTERVAL },
 	{ "settle", 0, NN_ARG_REQUIRED, "MS", "the watcher's quiet time after events (default 300)", OPT_SETTLE },
 	{ "dry-run", 'n', NN_ARG_NONE, NULL, "print the desired state and the apply preview only", 'n',
 	  NN_STORE_BOOL(struct enable_args, dry_run) },
@@ -43,8 +43,8 @@ static const struct nn_opt opts[] = {
 
 const struct nn_cmd_desc nn_desc_enable = {
 	.name = "enable",
-	.usage = "nicnuma [--root DIR] [--json] enable [PLAN OPTIONS] [--irqbalance stop|ban|leave]\n"
-		 "               [--interval SEC] [--settle MS] [--dry-run] [--no-start] [--coexist]\n"
+	.usage = "nicnuma [--root DIR] [--json] enable [PLAN OPTIONS] [--irqbalance stop|ban|ignore]\n"
+		 "               [--interval SECONDS] [--settle MS] [--dry-run] [--no-start] [--coexist]\n"
 		 "               [--state-dir DIR]",
 	.intro =
 "Make the placement last: plan as 'nicnuma plan' does, then\n"
@@ -103,7 +103,7 @@ static int parse(struct nn_ctx *ctx, int argc, char **argv, struct enable_args *
 			break;
 		case OPT_IRQB:
 			if (nn_desired_irqb_parse(arg, &a->irqb)) {
-				nn_err(ctx, "--irqbalance: unknown mode '%s' (stop, ban or leave)", arg);
+				nn_err(ctx, "--irqbalance: unknown action '%s' (stop, ban or ignore)", arg);
 				return -1;
 			}
 			break;
@@ -121,7 +121,6 @@ struct enable_run {
 	struct enable_args a;
 	struct nn_desired d;
 	struct nn_enabled en;
-	struct nn_tx *tx;
 	struct nn_sb text;
 	bool opened;		/* the output objects are open */
 };
@@ -171,7 +170,7 @@ static int enable_begin(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 	err = nn_enabled_read(ctx, &r->en);
 	if (err && err != -ENOENT)
 		return err;
-	if (!r->a.dry_run && nn_enabled_log(ctx, &r->en, r->tx)) {
+	if (!r->a.dry_run && nn_enabled_log(ctx, &r->en, pl->tx)) {
 		nn_err(ctx, "cannot open the before-enable snapshot %s",
 		       r->en.snapshot ? r->en.snapshot : "");
 		return -EIO;
@@ -182,8 +181,7 @@ static int enable_begin(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 
 int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 {
-	struct nn_tx tx = NN_TX_INIT;
-	struct enable_run r = { .tx = &tx, .text = NN_SB_INIT };
+	struct enable_run r = { .text = NN_SB_INIT };
 	struct nn_pipeline pl = { .make_plan = enable_plan, .before_apply = enable_begin, .arg = &r,
 				  .gate = true, .gate_flags = NN_COEXIST_NO_WATCHER };
 	struct nn_apply_report rep = { 0 };
@@ -199,7 +197,7 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 	if (nn_enable_exe(ctx, r.a.exe, sizeof(r.a.exe)))
 		goto out;
 	/* The running watcher is ours: enable restarts it (NO_WATCHER). */
-	pl.tx = r.a.dry_run ? NULL : &tx;
+	pl.lock = !r.a.dry_run;
 	pl.ao.dry_run = r.a.dry_run;
 	pl.gate_allow = r.a.coexist;
 	err = nn_pipeline_run(ctx, &pl, &rep);
@@ -216,11 +214,11 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 	if (r.a.dry_run)
 		goto close;
 	r.en.enabled = true;
-	nn_enabled_note_log(ctx, &r.en, &tx.log);
+	nn_enabled_note_log(ctx, &r.en, nn_pipeline_log(&pl));
 	nn_print_string(&ctx->out, PRINT_ANY, "snapshot", "before-enable snapshot: %s\n",
 			r.en.snapshot);
 	/* the watcher must be able to take the state lock at once */
-	nn_tx_unlock(&tx);
+	nn_pipeline_unlock(&pl);
 	u = nn_enable_unit(ctx, r.a.exe, r.d.irqbalance == NN_DIRQB_STOP, r.a.no_start, &r.en);
 	if (nn_enabled_write(ctx, &r.en) || u < 0)
 		ret = NN_EXIT_ERROR;
@@ -233,7 +231,6 @@ close:
 	if (ret == NN_EXIT_OK && ctx->nwarns)
 		ret = NN_EXIT_WARN;
 out:
-	nn_tx_end(&tx);
 	nn_apply_report_free(&rep);
 	nn_pipeline_free(&pl);
 	nn_enabled_free(&r.en);

@@ -49,7 +49,7 @@ static const struct nn_opt opts[] = {
 	  "never run by one: unquoted | ; & < > $ ` * ? are refused; every word "
 	  "is escaped for systemd (% and $ stay literal)", OPT_EXEC,
 	  NN_STORE_STR(struct layout_args, exec) },
-	{ "nodes", 0, NN_ARG_REQUIRED, "WHICH", "with-nics (default): nodes holding a NIC (on a one-node host a NIC of "
+	{ "nodes", 0, NN_ARG_REQUIRED, "NODES", "with-nics (default): nodes holding a NIC (on a one-node host a NIC of "
 	  "unknown locality counts as on it); all: every node with CPUs; LIST: "
 	  "these node ids (0,2-3)", OPT_NODES },
 	{ "dpdk", 0, NN_ARG_NONE, NULL, "add the EAL arguments", OPT_DPDK,
@@ -58,9 +58,11 @@ static const struct nn_opt opts[] = {
 	  NN_STORE_BOOL(struct layout_args, numactl) },
 	{ "include-irq-cores", 0, NN_ARG_NONE, NULL, "let instances use the queue-IRQ cores too", OPT_INCLUDE_IRQ,
 	  NN_STORE_BOOL(struct layout_args, lo.include_irq_cores) },
-	{ "out", 0, NN_ARG_REQUIRED, "DIR", "write the units into DIR (e.g. /etc/systemd/system)", OPT_OUT,
+	{ "output", 'o', NN_ARG_REQUIRED, "DIR", "write the units into DIR (e.g. /etc/systemd/system)", 'o',
 	  NN_STORE_STR(struct layout_args, out) },
-	{ "dry-run", 0, NN_ARG_NONE, NULL, "print the files instead of writing them", OPT_DRY_RUN,
+	{ "out", 0, NN_ARG_REQUIRED, "DIR", "old spelling of --output", 'o',
+	  NN_STORE_STR(struct layout_args, out), .deprecated = "output" },
+	{ "dry-run", 'n', NN_ARG_NONE, NULL, "print the files instead of writing them", 'n',
 	  NN_STORE_BOOL(struct layout_args, dry_run) },
 	{ "force", 0, NN_ARG_NONE, NULL, "overwrite files in DIR that nicnuma did not generate", OPT_FORCE,
 	  NN_STORE_BOOL(struct layout_args, force) },
@@ -74,7 +76,7 @@ const struct nn_cmd_desc nn_desc_layout = {
 	.stray = "the command goes in --exec '...'",
 	.usage = "nicnuma layout --service NAME --exec 'CMD ARGS...' [--nodes with-nics|all|LIST]\n"
 		 "                      [--dpdk] [--numactl] [--include-irq-cores]\n"
-		 "                      (--out DIR | --dry-run) [--force] [planning options]",
+		 "                      (--output DIR | --dry-run) [--force] [planning options]",
 	.intro =
 "Lay a service out as one instance per NUMA node, each pinned to its node's\n"
 "cores and memory, next to its node's NICs and hugepages. Writes a systemd\n"
@@ -107,7 +109,7 @@ const struct nn_cmd_desc nn_desc_layout = {
 "Exit status: 0 written (or shown), 1 done with warnings, 2 error.\n"
 "\n"
 "Example: nicnuma layout --service fwd --exec '/usr/bin/dpdk-testpmd -- -i' --dpdk \\\n"
-"           --hugepages 2M:1024 --out /etc/systemd/system\n",
+"           --hugepages 2M:1024 --output /etc/systemd/system\n",
 };
 
 static int parse_nodes(struct nn_ctx *ctx, const char *arg, struct nn_layout_opts *lo)
@@ -145,7 +147,7 @@ static int parse_args(struct nn_ctx *ctx, int argc, char **argv, struct layout_a
 		return -EINVAL;
 	}
 	if (!a->out && !a->dry_run) {
-		nn_err(ctx, "layout: give --out DIR (e.g. /etc/systemd/system) or --dry-run");
+		nn_err(ctx, "layout: give --output DIR (e.g. /etc/systemd/system) or --dry-run");
 		return -EINVAL;
 	}
 	return 0;

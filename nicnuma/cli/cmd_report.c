@@ -22,7 +22,7 @@ static const struct nn_opt opts[] = {
 	{ "output", 'o', NN_ARG_REQUIRED, "FILE", "write the page to FILE (replaced atomically), - for stdout", 'o' },
 	{ "svg", 0, NN_ARG_NONE, NULL, "write a standalone SVG picture instead of the page", OPT_SVG },
 	{ "title", 0, NN_ARG_REQUIRED, "TEXT", "the page's title (default: nicnuma report)", OPT_TITLE },
-	{ "traffic", 0, NN_ARG_REQUIRED, "SEC", "observe SEC seconds (1-3600) first and draw the work per "
+	{ "traffic", 0, NN_ARG_REQUIRED, "SECONDS", "observe SECONDS (1-3600) first and draw the work per "
 	  "CPU (under --root: the capture's samples 0 and 1)", OPT_TRAFFIC },
 	{ "plan", 0, NN_ARG_REQUIRED, "FILE", "draw this plan (from 'nicnuma plan --json'); without it a "
 	  "plan is made from the plan options below", NN_OPT_PLAN },
@@ -32,7 +32,7 @@ static const struct nn_opt opts[] = {
 const struct nn_cmd_desc nn_desc_report = {
 	.name = "report",
 	.usage = "nicnuma [--root DIR] [--json] report -o FILE [--svg] [--title TEXT]\n"
-		 "                              [--traffic SEC] [--plan FILE | PLAN OPTIONS]",
+		 "                              [--traffic SECONDS] [--plan FILE | PLAN OPTIONS]",
 	.intro =
 "Draw the host as one picture: each NUMA node as a box of CPU cells (a row of\n"
 "cores per L3 group, SMT siblings under their core) with its memory and\n"
@@ -43,7 +43,7 @@ const struct nn_cmd_desc nn_desc_report = {
 "outlined; a NIC of unknown locality (numa_node -1) is drawn apart and its\n"
 "marks grey: nothing is judged. Beside the picture: a legend, the distance\n"
 "matrix and the off-node IRQs as text. With --traffic, the work observed per\n"
-"CPU over SEC seconds (the NICs' interrupts from /proc/interrupts, NET_RX and\n"
+"CPU over SECONDS (the NICs' interrupts from /proc/interrupts, NET_RX and\n"
 "NET_TX from /proc/softirqs) is drawn as a heat strip under each CPU of\n"
 "today's picture. Nothing is changed on the host.\n"
 "\n"

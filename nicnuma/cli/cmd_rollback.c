@@ -7,8 +7,7 @@
 
 #include "cli.h"
 #include "plan_opts.h"
-#include "nicnuma/state/tx.h"
-#include "nicnuma/act/change_kinds.h"
+#include "nicnuma/act/rollback.h"
 
 static const struct nn_opt opts[] = {
 	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "where snapshots are (default /var/lib/nicnuma, or $NICNUMA_STATE_DIR); "
@@ -62,8 +61,7 @@ int nn_cmd_rollback(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	const char *file = NULL;
-	struct nn_tx tx = NN_TX_INIT;
-	int opt, err, ret = NN_EXIT_ERROR;
+	int opt;
 
 	while ((opt = nn_opt_next(ctx, &nn_desc_rollback, &st)) > 0) {
 		switch (opt) {
@@ -80,21 +78,5 @@ int nn_cmd_rollback(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "rollback: one snapshot at a time ('%s' is extra)", argv[st.ind]);
 		return NN_EXIT_ERROR;
 	}
-	/* the whole log is validated before any restore */
-	if (nn_tx_load(ctx, &tx, file, nn_change_kinds, NN_TX_VALIDATE))
-		goto out;
-	nn_open_object(&ctx->out, NULL);
-	nn_open_object(&ctx->out, "rollback");
-	nn_print_string(&ctx->out, PRINT_JSON, "command", NULL, tx.log.command);
-	err = nn_tx_replay(&tx, NN_TX_PRUNE);
-	nn_close_object(&ctx->out);
-	if (err && !tx.restored)
-		nn_err(ctx, "some values could not be restored (see above); the snapshot %s is "
-		       "kept for another try", tx.log.file);
-	nn_print_warnings(ctx);
-	nn_close_object(&ctx->out);
-	ret = nn_cli_status(ctx, err);
-out:
-	nn_tx_end(&tx);
-	return ret;
+	return nn_rollback(ctx, file);
 }

@@ -31,7 +31,7 @@ const struct nn_cmd_desc nn_desc_status = {
 "null, counters {events, relevant, applies, values_written}} or null,\n"
 "matches_desired (bool, null when there is no desired state), drift\n"
 "[\"irq 41 (eth1): 0-1, want 2\", ..], notes [..] (a running irqbalance with\n"
-"irqbalance = leave: not drift), warnings [..].\n"
+"irqbalance = ignore: not drift), warnings [..].\n"
 "\n"
 "Exit status: 0 enabled, running and matching; 1 otherwise; 2 error.\n",
 };

@@ -13,10 +13,10 @@
 #include "nicnuma/act/watch.h"
 
 enum { OPT_INTERVAL = NN_OPT_OWN, OPT_SETTLE, OPT_ONCE, OPT_CONFIG, OPT_COEXIST, OPT_EVENTS,
-       OPT_COUNT, OPT_TIMEOUT, OPT_STATE_DIR, OPT_PRINT_UNIT, OPT_EXEC };
+       OPT_COUNT, OPT_DURATION, OPT_STATE_DIR, OPT_PRINT_UNIT, OPT_EXEC };
 
 static const struct nn_opt opts[] = {
-	{ "interval", 0, NN_ARG_REQUIRED, "SEC", "periodic re-check (default: the desired state's, 60)", OPT_INTERVAL },
+	{ "interval", 0, NN_ARG_REQUIRED, "SECONDS", "periodic re-check (default: the desired state's, 60)", OPT_INTERVAL },
 	{ "settle", 0, NN_ARG_REQUIRED, "MS", "quiet time after the last event (default 300)", OPT_SETTLE },
 	{ "once", 0, NN_ARG_NONE, NULL, "one reconcile, then exit (what a timer or a test runs)", OPT_ONCE,
 	  NN_STORE_BOOL(struct nn_watch_opts, once) },
@@ -29,7 +29,9 @@ static const struct nn_opt opts[] = {
 	  "reconcile it would trigger", OPT_EVENTS,
 	  NN_STORE_BOOL(struct nn_watch_opts, events_only) },
 	{ "count", 0, NN_ARG_REQUIRED, "N", "with --events: stop after N events", OPT_COUNT },
-	{ "timeout", 0, NN_ARG_REQUIRED, "SEC", "with --events: stop after SEC seconds", OPT_TIMEOUT },
+	{ "duration", 0, NN_ARG_REQUIRED, "SECONDS", "with --events: stop after SECONDS", OPT_DURATION },
+	{ "timeout", 0, NN_ARG_REQUIRED, "SECONDS", "old spelling of --duration", OPT_DURATION,
+	  .deprecated = "duration" },
 	{ "print-unit", 0, NN_ARG_NONE, NULL, "print the generic nicnuma-watch.service (what the package installs, "
 	  "disabled; made at build time from the template enable uses) and exit; "
 	  "writes nothing", OPT_PRINT_UNIT },
@@ -40,9 +42,9 @@ static const struct nn_opt opts[] = {
 
 const struct nn_cmd_desc nn_desc_watch = {
 	.name = "watch",
-	.usage = "nicnuma [--root DIR] watch [--interval SEC] [--settle MS] [--once]\n"
+	.usage = "nicnuma [--root DIR] watch [--interval SECONDS] [--settle MS] [--once]\n"
 		 "               [--config FILE] [--coexist] [--state-dir DIR]\n"
-		 "       nicnuma watch --events [--count N] [--timeout SEC]\n"
+		 "       nicnuma watch --events [--count N] [--duration SECONDS]\n"
 		 "       nicnuma watch --print-unit [--exec PATH] [--config FILE]",
 	.intro =
 "Keep the host at the desired state 'nicnuma enable' wrote (/etc/nicnuma/\n"
@@ -139,8 +141,8 @@ int nn_cmd_watch(struct nn_ctx *ctx, int argc, char **argv)
 				return NN_EXIT_ERROR;
 			o.count = v;
 			break;
-		case OPT_TIMEOUT:
-			if (number(ctx, "--timeout", st.arg, 1, 86400, &v))
+		case OPT_DURATION:
+			if (number(ctx, "--duration", st.arg, 1, 86400, &v))
 				return NN_EXIT_ERROR;
 			o.timeout_s = (unsigned int)v;
 			break;
@@ -171,7 +173,7 @@ int nn_cmd_watch(struct nn_ctx *ctx, int argc, char **argv)
 	if (print)
 		return print_unit(ctx, exe, o.config);
 	if ((o.count || o.timeout_s) && !o.events_only) {
-		nn_err(ctx, "watch: --count and --timeout go with --events");
+		nn_err(ctx, "watch: --count and --duration go with --events");
 		return NN_EXIT_ERROR;
 	}
 	ctx->prog = "nicnuma-watch";

@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "opts.h"
+#include "print.h"
 
 #define HELP_COL 24	/* where an option's help text starts */
 #define HELP_WIDTH 80
@@ -42,6 +43,7 @@ static int add_row(struct nn_optstate *st, size_t *nl, size_t *ns, const struct 
 	/* getopt_long returns the letter for a short option: it must be the id */
 	if (o->short_name && o->id != o->short_name)
 		return -EINVAL;
+	st->rows[*nl] = o;
 	st->lo[(*nl)++] = (struct option){ o->name, has[o->arg], NULL, o->id };
 	if (o->short_name) {
 		st->so[(*ns)++] = o->short_name;
@@ -97,9 +99,53 @@ static bool store(const struct nn_cmd_desc *d, struct nn_optstate *st, int id)
 	return false;
 }
 
+/* The current row of option @id (not a deprecated spelling of it). */
+static const struct nn_opt *row_of(const struct nn_optstate *st, int id)
+{
+	size_t i;
+
+	for (i = 0; st->lo[i].name; i++)
+		if (st->lo[i].val == id && !st->rows[i]->deprecated)
+			return st->rows[i];
+	return NULL;
+}
+
+/* An old spelling (of the option at lo[@li], or of its value) is taken for
+ * the new one, with a warning on stderr naming it; the exit status stays. */
+static void old_spelling(struct nn_ctx *ctx, const struct nn_cmd_desc *d, struct nn_optstate *st,
+			 int li, int id)
+{
+	const struct nn_opt *o = li >= 0 ? st->rows[li] : NULL, *now = row_of(st, id);
+	const char *prog = ctx && ctx->prog ? ctx->prog : "nicnuma";
+	size_t i;
+
+	/* a short option (no long index): its row, when it is an old one */
+	for (i = 0; li < 0 && st->lo[i].name; i++)
+		if (st->lo[i].val == id && st->rows[i]->short_name == id)
+			o = st->rows[i];
+	if (o && o->deprecated && li < 0)
+		nn_fprintf_text(stderr, "%s: warning: %s: -%c is deprecated, use --%s (the old "
+				"spelling goes in the next release)\n", prog, d->name, o->short_name,
+				o->deprecated);
+	else if (o && o->deprecated)
+		nn_fprintf_text(stderr, "%s: warning: %s: --%s is deprecated, use --%s (the old "
+				"spelling goes in the next release)\n", prog, d->name, o->name,
+				o->deprecated);
+	for (i = 0; now && now->old_values && st->arg && now->old_values[i]; i += 2) {
+		if (strcmp(st->arg, now->old_values[i]))
+			continue;
+		nn_fprintf_text(stderr, "%s: warning: %s: --%s %s is deprecated, use --%s %s (the "
+				"old spelling goes in the next release)\n", prog, d->name, now->name,
+				st->arg, now->name, now->old_values[i + 1]);
+		/* the table's own string: the commands only read st->arg */
+		st->arg = (char *)now->old_values[i + 1];
+		break;
+	}
+}
+
 int nn_opt_next(struct nn_ctx *ctx, const struct nn_cmd_desc *d, struct nn_optstate *st)
 {
-	int c, r;
+	int c, r, li;
 
 	if (!st->ready && setup(d, st)) {
 		nn_err(ctx, "%s: bad option table (too large, a short option whose id is not its letter, "
@@ -107,7 +153,8 @@ int nn_opt_next(struct nn_ctx *ctx, const struct nn_cmd_desc *d, struct nn_optst
 		return NN_OPT_ERROR;
 	}
 	for (;;) {
-		c = getopt_long(st->argc, st->argv, st->so, st->lo, NULL);
+		li = -1;
+		c = getopt_long(st->argc, st->argv, st->so, st->lo, &li);
 		st->arg = optarg;
 		st->ind = optind;
 		if (c == -1)
@@ -131,11 +178,12 @@ int nn_opt_next(struct nn_ctx *ctx, const struct nn_cmd_desc *d, struct nn_optst
 				       d->name, a, d->name);
 			return NN_OPT_ERROR;
 		}
+		old_spelling(ctx, d, st, li, c);
 		if (store(d, st, c))
 			continue;
 		if (!st->plan)
 			return c;
-		r = shared ? shared->parse(ctx, c, optarg, st->plan) : 1;
+		r = shared ? shared->parse(ctx, c, st->arg, st->plan) : 1;
 		if (r < 0)
 			return NN_OPT_ERROR;
 		if (r > 0)
@@ -207,13 +255,31 @@ static void put_row(FILE *fp, const struct nn_opt *o)
 void nn_opt_rows(FILE *fp, const struct nn_opt *opts)
 {
 	for (; opts->name; opts++)
-		put_row(fp, opts);
+		if (!opts->deprecated)
+			put_row(fp, opts);
 }
 
 static void put_para(FILE *fp, const char *s)
 {
 	if (s)
 		fprintf(fp, "\n%s%s", s, s[0] && s[strlen(s) - 1] == '\n' ? "" : "\n");
+}
+
+/* @v (NULL-ended) as a JSON array (@step 1) or an object of "old": "new"
+ * pairs (@step 2); NULL for none. */
+static struct json_object *words(const char *const *v, int step)
+{
+	struct json_object *j;
+
+	if (!v)
+		return NULL;
+	j = step == 1 ? json_object_new_array() : json_object_new_object();
+	for (; v[0]; v += step)
+		if (step == 1)
+			json_object_array_add(j, json_object_new_string(v[0]));
+		else
+			json_object_object_add(j, v[0], json_object_new_string(v[1]));
+	return j;
 }
 
 static struct json_object *dump_row(const struct nn_opt *o, const char *group)
@@ -229,6 +295,11 @@ static struct json_object *dump_row(const struct nn_opt *o, const char *group)
 	json_object_object_add(r, "optional_arg", json_object_new_boolean(o->arg == NN_ARG_OPTIONAL));
 	json_object_object_add(r, "group", group ? json_object_new_string(group) : NULL);
 	json_object_object_add(r, "help", json_object_new_string(o->help));
+	json_object_object_add(r, "values", words(o->values, 1));
+	json_object_object_add(r, "old_values", words(o->old_values, 2));
+	if (o->deprecated)
+		snprintf(l, sizeof(l), "--%s", o->deprecated);
+	json_object_object_add(r, "deprecated", o->deprecated ? json_object_new_string(l) : NULL);
 	return r;
 }
 
@@ -289,16 +360,17 @@ void nn_opt_help(struct nn_ctx *ctx, const struct nn_cmd_desc *d, FILE *fp)
 	put_para(fp, d->intro);
 	fputs("\nOptions:\n", fp);
 	for (i = 0; d->opts && d->opts[i].name; i++)
-		put_row(fp, &d->opts[i]);
+		if (!d->opts[i].deprecated)
+			put_row(fp, &d->opts[i]);
 	/* without a heading of their own the plan options are the command's */
 	for (o = d->group_title ? NULL : group_rows(d); o && o->name; o++)
-		if (group_row(d, o))
+		if (group_row(d, o) && !o->deprecated)
 			put_row(fp, o);
 	put_row(fp, &help_row);
 	if (group_rows(d) && d->group_title) {
 		put_para(fp, d->group_title);
 		for (o = group_rows(d); o->name; o++)
-			if (group_row(d, o))
+			if (group_row(d, o) && !o->deprecated)
 				put_row(fp, o);
 		put_para(fp, d->group_note);
 	}

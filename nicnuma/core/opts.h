@@ -62,6 +62,16 @@ struct nn_opt {
 	int id;			/* what nn_opt_next() returns for it (unique in the table) */
 	enum nn_opt_kind kind;	/* NN_KIND_RETURN unless NN_STORE_BOOL/NN_STORE_STR */
 	size_t off;		/* where it is stored, from nn_optstate.dest */
+	/* The rest by name (.values = ...), all optional: */
+	const char *const *values;	/* the words it takes, NULL-ended (the dump, docs/cli.md) */
+	/* Old words of the value, "old", "new" pairs, NULL-ended: the parser
+	 * hands the command the new word and warns (see deprecated). */
+	const char *const *old_values;
+	/* This row is an old spelling kept for one release: the option's name
+	 * now (its row has the same id). Not in --help, man pages or completion;
+	 * the dump marks it. Using it warns on stderr naming the new one and
+	 * leaves the exit status alone (a script that ran clean still does). */
+	const char *deprecated;
 };
 
 /* Trailing fields of a row that stores itself into a struct of the command:
@@ -115,6 +125,7 @@ struct nn_optstate {
 	/* private: the getopt_long tables built from the descriptor */
 	bool ready;
 	struct option lo[64];
+	const struct nn_opt *rows[64];	/* the row of each lo[] entry */
 	char so[96];
 };
 

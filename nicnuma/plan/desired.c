@@ -56,7 +56,7 @@ int nn_desired_add_nic(struct nn_desired *d, const char *pci, const char *name)
 	return 0;
 }
 
-static const char *const irqb_names[] = { "stop", "ban", "leave" };
+static const char *const irqb_names[] = { "stop", "ban", "ignore" };
 
 const char *nn_desired_irqb_name(enum nn_desired_irqb m)
 {
@@ -72,8 +72,9 @@ int nn_desired_irqb_parse(const char *s, enum nn_desired_irqb *m)
 			*m = (enum nn_desired_irqb)i;
 			return 0;
 		}
-	/* apply's word for leave */
-	if (!strcmp(s, "ignore")) {
+	/* the word before one vocabulary (docs/cli.md): a file written by an
+	 * older enable still loads */
+	if (!strcmp(s, "leave")) {
 		*m = NN_DIRQB_LEAVE;
 		return 0;
 	}
@@ -255,7 +256,7 @@ static int set_value(struct nn_desired *d, int k, char *v, const char **msg)
 		break;
 	case K_IRQB:
 		if (nn_desired_irqb_parse(v, &d->irqbalance))
-			*msg = "expected stop, ban or leave";
+			*msg = "expected stop, ban or ignore";
 		break;
 	case K_INTERVAL:
 		if (!parse_uint(v, 1, 86400, &d->interval_s))

@@ -9,7 +9,7 @@
  *   cpus = all | CPULIST        reserve = auto | CPULIST
  *   channels = yes|no           xps = yes|no
  *   hugepages = none | SIZE:COUNT
- *   irqbalance = stop|ban|leave
+ *   irqbalance = stop|ban|ignore   ("leave", the old word, is read too)
  *   rps = off|auto              (written only when auto)
  *   napi_defer_hard_irqs = N    gro_flush_timeout = NS    irq_suspend_timeout = NS
  *   napi_threaded = on|off      (each written only when set; "none" = unset)

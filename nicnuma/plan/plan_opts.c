@@ -15,6 +15,9 @@
 #include "plan_opts.h"
 #include "hugepages/hugepages.h"
 
+const char *const nn_irqbalance_words[] = { "stop", "ban", "ignore", NULL };
+const char *const nn_irqbalance_old_words[] = { "leave", "ignore", NULL };
+
 const struct nn_opt nn_plan_optv[] = {
 	{ "nics", 0, NN_ARG_REQUIRED, "NIC[,NIC..]", "plan these NICs only (default: every non-virtual NIC; "
 	  "virtual ones such as veth are planned when named)", NN_OPT_NICS },
@@ -25,7 +28,8 @@ const struct nn_opt nn_plan_optv[] = {
 	  "siblings)", NN_OPT_RESERVE },
 	{ "policy", 0, NN_ARG_REQUIRED, "POLICY", "local (default): the NIC's own node, spilling to the "
 	  "nearest nodes by distance when it has no or too few cores; spread: all nodes in turn; remote: "
-	  "the node farthest from the NIC, for mismatch experiments", NN_OPT_POLICY },
+	  "the node farthest from the NIC, for mismatch experiments", NN_OPT_POLICY,
+	  .values = (const char *const[]){ "local", "spread", "remote", NULL } },
 	{ "channels", 0, NN_ARG_NONE, NULL, "also set each NIC's combined channels to the number of cores "
 	  "planned for it (ethtool -L)", NN_OPT_CHANNELS },
 	{ "no-xps", 0, NN_ARG_NONE, NULL, "plan no XPS masks: the tx queues' xps_cpus are left as they are "
@@ -33,17 +37,18 @@ const struct nn_opt nn_plan_optv[] = {
 	{ "irqbalance", 0, NN_ARG_REQUIRED, "ACTION", "stop (default): stop irqbalance (systemctl disable "
 	  "--now under systemd); ban: keep it running but fence the planned IRQs "
 	  "(IRQBALANCE_BANNED_CPULIST / --banirq); ignore: leave it alone (it will move IRQs again)",
-	  NN_OPT_IRQBALANCE },
+	  NN_OPT_IRQBALANCE, .values = nn_irqbalance_words, .old_values = nn_irqbalance_old_words },
 	{ "hugepages", 0, NN_ARG_REQUIRED, "SIZE:COUNT", "reserve at least COUNT pages of SIZE (2M, 1G, "
 	  "2048kB) on each node that holds a planned NIC (a larger pool is kept); adds DPDK --socket-mem "
 	  "COUNT x SIZE", NN_OPT_HUGEPAGES },
 	{ "rss", 0, NN_ARG_REQUIRED, "MODE", "local: spread each NIC's RSS indirection table over its queues "
 	  "whose IRQs are planned on the NIC's node only (equal weights); local:cpu: weighted by each "
-	  "queue's share of its CPUs; none (default): leave the table", NN_OPT_RSS },
+	  "queue's share of its CPUs; none (default): leave the table", NN_OPT_RSS,
+	  .values = (const char *const[]){ "local", "local:cpu", "none", NULL } },
 	{ "rps", 0, NN_ARG_REQUIRED, "MODE", "auto: Receive Packet Steering on each rx queue of a NIC with "
 	  "fewer rx queues than usable CPUs on its node, to the node's CPUs that take none of its IRQs "
 	  "(rps_cpus), with RFS (rps_flow_cnt, rps_sock_flow_entries); off (default): leave them",
-	  NN_OPT_RPS },
+	  NN_OPT_RPS, .values = (const char *const[]){ "auto", "off", NULL } },
 	{ "napi-defer-hard-irqs", 0, NN_ARG_REQUIRED, "N", "set each NAPI's defer-hard-irqs (netdev netlink "
 	  "napi-set; without per-NAPI settings the device-wide napi_defer_hard_irqs file)", NN_OPT_NAPI_DEFER },
 	{ "gro-flush-timeout", 0, NN_ARG_REQUIRED, "NS", "set each NAPI's gro-flush-timeout in nanoseconds "
@@ -51,11 +56,13 @@ const struct nn_opt nn_plan_optv[] = {
 	{ "irq-suspend-timeout", 0, NN_ARG_REQUIRED, "NS", "set each NAPI's irq-suspend-timeout in "
 	  "nanoseconds (napi-set only: there is no device-wide file)", NN_OPT_IRQ_SUSPEND },
 	{ "napi-threaded", 0, NN_ARG_REQUIRED, "on|off", "threaded NAPI per NAPI (napi-set threaded, "
-	  "kernel 6.17+), else the device-wide threaded file", NN_OPT_NAPI_THREADED },
+	  "kernel 6.17+), else the device-wide threaded file", NN_OPT_NAPI_THREADED,
+	  .values = (const char *const[]){ "on", "off", NULL } },
 	{ "profile", 0, NN_ARG_REQUIRED, "PROFILE", "throughput: adaptive coalescing on, rings to the "
 	  "driver's maximum, RPS where a NIC has fewer queues than local CPUs; latency: coalescing off "
 	  "(adaptive off, rx-usecs 0), each NAPI's defer-hard-irqs 0 and threaded; none (default): the "
-	  "placement alone. Options given beside it win", NN_OPT_PROFILE },
+	  "placement alone. Options given beside it win", NN_OPT_PROFILE,
+	  .values = (const char *const[]){ "throughput", "latency", "none", NULL } },
 	{ "busy-poll", 0, NN_ARG_REQUIRED, "USECS", "with --profile latency, for an application that "
 	  "busy-polls: each NAPI's IRQ suspension (defer-hard-irqs 100, gro-flush-timeout USECS, "
 	  "irq-suspend-timeout 10 x USECS)", NN_OPT_BUSY_POLL },

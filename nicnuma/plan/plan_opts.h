@@ -45,6 +45,11 @@ enum {
  * NN_GROUP_PLAN, NN_GROUP_PLAN_IRQB (the plan's --irqbalance; `enable` has its
  * own) and NN_GROUP_RSS. */
 extern const struct nn_opt nn_plan_optv[];
+/* --irqbalance's words (plan, apply, enable: one vocabulary, docs/cli.md)
+ * and its old ones ("leave" was enable's ignore), for the rows' .values and
+ * .old_values. */
+extern const char *const nn_irqbalance_words[];
+extern const char *const nn_irqbalance_old_words[];
 /* The group as the option parser takes it (nn_opt_share; main.c). */
 extern const struct nn_opt_group nn_plan_optgroup;
 

@@ -129,7 +129,7 @@ jq -e '.ansible_facts.nicnuma_status.matches_desired == true and .ansible_facts.
   <<<"$f" >/dev/null || err "first: even-odd does not match after enable: $f"
 grep -qx 'interval = 30' "$tmp/roots/vm-virtio/etc/nicnuma/nicnuma.conf" || err "host_vars: vm-virtio interval"
 grep -qx 'reserve = none' "$tmp/roots/vm-virtio/etc/nicnuma/nicnuma.conf" || err "host_vars: vm-virtio reserve"
-grep -qx 'irqbalance = leave' "$tmp/roots/xeon-2s-smt/etc/nicnuma/nicnuma.conf" || err "host_vars: xeon irqbalance"
+grep -qx 'irqbalance = ignore' "$tmp/roots/xeon-2s-smt/etc/nicnuma/nicnuma.conf" || err "host_vars: xeon irqbalance"
 grep -q '^hugepages = 2048kB:8' "$tmp/roots/xeon-2s-smt/etc/nicnuma/nicnuma.conf" || err "host_vars: xeon hugepages"
 
 # 4. idempotent

@@ -4,12 +4,13 @@
 hugepages/ once each, in the documented order (man/nicnuma-apply.8.scd).
 
 Reads nicnuma/act/apply.c (comments and strings left out) and checks:
-  - nn_apply_run: check the hugepage pools with a dry run (no log), read the
-    values (nn_apply_collect), inspect irqbalance, save the snapshot
-    (nn_tx_save), then the write passes (write_val, irqbalance acted on in
-    the irq pass), then the hugepage pools, with no irq/ call before the
-    dry run or after the write;
-    nn_hugepages_apply_plan twice: the dry run, then the write, last;
+  - nn_apply_run: the pools' walk up to its check (hp_check: the hugepage
+    state read and every target checked, nothing written), read the values
+    (nn_apply_collect), inspect irqbalance, save the snapshot (nn_tx_save),
+    then the write passes (write_val, irqbalance acted on in the irq pass),
+    then the walk's write of the pools (nn_hp_walk_write), with no irq/ call
+    before the check or after the write; each once, and hp_check writes
+    nothing (nn_hp_walk_plan: read, drift, check; no nn_hp_walk_write);
   - the write passes run phase by phase (for ph ... NPHASES, each value only
     in its val_phase) and the phases are channels, irq, rss in that order,
     with IRQ, XPS and NAPI values in the irq phase: irq/ is entered once;
@@ -73,20 +74,22 @@ def check(src):
             bad.append(f"nn_apply_run: no {what}")
         return pos
 
-    hp = at(r"\bnn_hugepages_apply_plan\s*\(", "nn_hugepages_apply_plan call")
-    steps = [("the hugepage dry run", hp[:1]),
+    chk = at(r"\bhp_check\s*\(", "hp_check call (the pools' state and checks)")
+    wr = at(r"\bnn_hp_walk_write\s*\(", "nn_hp_walk_write call (the pools' write)")
+    hp = chk[:1] + wr[:1]
+    steps = [("the hugepage check", chk),
              ("nn_apply_collect", at(r"\bnn_apply_collect\s*\(", "nn_apply_collect call")),
              ("nn_irqb_prepare", at(r"\bnn_irqb_prepare\s*\(", "nn_irqb_prepare call")),
              ("nn_tx_save", at(r"\bnn_tx_save\s*\(", "nn_tx_save call")),
              ("nn_irqb_act", at(r"\bnn_irqb_act\s*\(", "nn_irqb_act call")),
              ("write_val", at(r"\bwrite_val\s*\(", "write_val call")),
-             ("the hugepage write", hp[1:2])]
-    if len(hp) != 2:
-        bad.append(f"nn_apply_run: nn_hugepages_apply_plan called {len(hp)} times, "
-                   "not twice (the dry run, then the write)")
-    elif not re.match(r"\s*\(\s*ctx\s*,\s*NULL\s*,[^;]*\bNN_HP_DRY_RUN\b", run[hp[0] + 23:]):
-        bad.append("nn_apply_run: the first nn_hugepages_apply_plan is not the dry run "
-                   "without a log (ctx, NULL, ..., NN_HP_DRY_RUN)")
+             ("the hugepage write", wr)]
+    hc = function(text, "hp_check")
+    if hc is None:
+        bad.append("no hp_check in nicnuma/act/apply.c")
+    elif not re.search(r"\bnn_hp_walk_plan\s*\(", hc) \
+            or re.search(r"\bnn_hp_walk_write\s*\(|\bnn_hugepages_\w+\s*\(", hc):
+        bad.append("hp_check: not the walk's read and check alone (it must write nothing)")
     last = None
     for name, pos in steps:
         if len(pos) > 1:
@@ -98,7 +101,7 @@ def check(src):
     if hp:
         before = IRQ_CALL.search(run[:hp[0]]) or re.search(r"\b(nn_apply_collect)\s*\(", run[:hp[0]])
         if before:
-            bad.append(f"nn_apply_run: {before.group(1)} called before the hugepage dry run "
+            bad.append(f"nn_apply_run: {before.group(1)} called before the hugepage check "
                        "(irq/ entered on both sides of it)")
     if len(hp) == 2:
         after = IRQ_CALL.search(run, hp[1])
@@ -156,7 +159,7 @@ def check(src):
 def move_hp_write(src):
     """apply.c with the hugepage write cut from the end and put before the
     write passes."""
-    m = re.search(r"\tif \(hp_pending && !rep->fatal && nn_hugepages_apply_plan\(ctx, up,[^;]*;\n", src)
+    m = re.search(r"\tif \(hp_pending && !rep->fatal && nn_hp_walk_write\(ctx, &hpw, up, 0\)\) \{\n[^}]*\}\n", src)
     if not m:
         return src
     cut = src[:m.start()] + src[m.end():]
@@ -168,7 +171,7 @@ def bites(src):
     """Every planted breakage must be caught."""
     plants = [
         ("hugepage write moved before the writes", move_hp_write),
-        ("the hugepage dry run after the values are read",
+        ("the hugepage check after the values are read",
          lambda s: s.replace("\tif (plan->nhugepages) {", "\tnn_apply_collect(ctx, plan, NULL, NULL, false, NULL, NULL);\n"
                              "\tif (plan->nhugepages) {", 1)),
         ("an irq/ call after the hugepage write",
@@ -189,6 +192,12 @@ def bites(src):
         ("snapshot saved after the writes",
          lambda s: re.sub(r"(\tif \(!err && \(!ext \|\| up->nchanges > n0\)\)\n\t\terr = nn_tx_save\(tx\);\n)",
                           "", s, count=1).replace("count:\n", "\tnn_tx_save(tx);\ncount:\n", 1)),
+        ("the pools written in the check",
+         lambda s: s.replace("\tint err = nn_hp_walk_plan(ctx, w, plan->hugepages, rep->nhp, rep->hp, why, sizeof(why));\n",
+                             "\tint err = nn_hp_walk_plan(ctx, w, plan->hugepages, rep->nhp, rep->hp, why, sizeof(why));\n"
+                             "\tif (!err)\n\t\terr = nn_hp_walk_write(ctx, w, NULL, NN_HP_DRY_RUN);\n", 1)),
+        ("the hugepage write twice",
+         lambda s: s.replace("count:\n", "\tnn_hp_walk_write(ctx, &hpw, up, 0);\ncount:\n", 1)),
         ("a NAPI thread written outside write_val",
          lambda s: s + "\nstatic int x(struct nn_ctx *c, struct nn_apply_val *v)\n{\n"
                        "\treturn write_napi(c, v);\n}\n"),

@@ -6,9 +6,8 @@
 # /proc/PID/status passes) nor call an fs-root reader or writer, a file
 # system call (open, rename, unlink, mkdir, stat and their *at forms, fopen,
 # access, opendir, realpath and the like)
-# or the state layer's lock and undo log (the transaction of
-# nicnuma/state/tx.h is the API: act/ and the domain libraries hold the
-# writes). Comments and string literals do not count. Reading and writing the
+# or the state layer's lock, undo log or transaction (nicnuma/state/tx.h:
+# act/ owns every transaction, the domain libraries hold the writes). Comments and string literals do not count. Reading and writing the
 # host is the library's job, where it is tested on fixture trees.
 set -uo pipefail
 
@@ -54,5 +53,11 @@ if grep -E "^[^:]*:[0-9]+:.*(^|[^[:alnum:]_])(nn_undo_[[:alnum:]_]+|nn_state_loc
 	echo "FAIL: the undo log or the state lock used in nicnuma/cli (above): use the transaction (nicnuma/state/tx.h)" >&2
 	fail=1
 fi
+# The transaction itself is act/'s: a command parses, calls one act/ entry
+# and prints (issue 26.5), so no nn_tx* function, type or NN_TX_* in cli/.
+if grep -E "^[^:]*:[0-9]+:.*(^|[^[:alnum:]_])(nn_tx[[:alnum:]_]*|NN_TX_[[:alnum:]_]+)([^[:alnum:]_]|$)" <<<"$code"; then
+	echo "FAIL: a transaction (nn_tx*, NN_TX_*) in nicnuma/cli (above): the act/ entry of the command owns it" >&2
+	fail=1
+fi
 [ "$fail" = 0 ] || exit 1
-echo "ok: nicnuma/cli does no /sys or /proc I/O, no file system calls, no lock or undo log of its own"
+echo "ok: nicnuma/cli does no /sys or /proc I/O, no file system calls, no lock, undo log or transaction of its own"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/arch/cli_no_io_bites.sh SRCDIR - cli_no_io.sh fails when a file system
-# call, an undo log call or the state lock is planted in a copy of
+# call, an undo log call, the state lock or a transaction (nn_tx*) is planted in a copy of
 # nicnuma/cli, and passes the copy when the same words are only in comments
 # and strings: the check can fail, and does not fail on help text.
 set -uo pipefail
@@ -47,6 +47,12 @@ plant fstatat 'static int x9(struct stat *s) { return fstatat(0, "f", s, 0); }'
 plant undo 'static void x10(struct nn_undo *u) { nn_undo_free(u); }'
 plant lock 'static int x11(struct nn_ctx *c) { return nn_state_lock(c); }'
 plant unlock 'static void x12(void) { nn_state_unlock(-1); }'
+plant tx_begin 'static int x14(struct nn_ctx *c, void *t) { return nn_tx_begin(c, t, "x"); }'
+plant tx_type 'static void x15(void) { struct nn_tx t; (void)t; }'
+plant tx_init 'static int x16 = NN_TX_INIT;'
+plant tx_end 'static void x17(void *t) { nn_tx_end (t); }'
+plant clean '/* nn_tx_begin(), struct nn_tx and NN_TX_INIT in a comment */'
+plant clean 'static const char *x18 = "nn_tx_lock( NN_TX_INIT";'
 plant clean '/* open(2), rename(2), stat(), nn_undo_load() and nn_state_lock() in a comment */'
 plant clean 'static const char *x13 = "open( rename( mkdir( nn_state_lock(";'
 plant clean '// unlink(tmp) in a line comment'

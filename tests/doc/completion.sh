@@ -53,8 +53,8 @@ expect "--plan --policy" nicnuma metrics --p
 expect "--output" nicnuma metrics --plan p.json --o
 expect "eth0 eth1" nicnuma --root "$r" plan --nics eth
 expect "eth0,ens2f0" nicnuma --root "$r" plan --nics eth0,en
-expect "all" nicnuma --root "$r" hugepages reserve --node a
-expect "0 1 all" nicnuma --root "$r" hugepages reserve --node ''
+expect "all" nicnuma --root "$r" hugepages reserve --nodes a
+expect "0 1 all" nicnuma --root "$r" hugepages reserve --nodes ''
 expect "1G 2M" nicnuma --root "$r" hugepages reserve --size ''
 expect "1G: 2M:" nicnuma --root "$r" plan --hugepages ''
 expect "apply-1.json apply-2.json" nicnuma --root "$r" rollback ''

@@ -73,7 +73,10 @@ def table_opts(dump, cmd):
         (c for c in dump['commands'] if c['name'] == cmd), None)
     if c is None:
         sys.exit('help_opts.py: no command %r in the option dump' % cmd)
-    return {o['long'] for o in c['options']} | {o['short'] for o in c['options'] if o['short']}
+    # an old spelling kept for one release (its row says "deprecated") is in
+    # no --help, page or completion: only the option it became is
+    now = [o for o in c['options'] if not o.get('deprecated')]
+    return {o['long'] for o in now} | {o['short'] for o in now if o['short']}
 
 
 if __name__ == '__main__':

@@ -205,7 +205,7 @@ def case_bad_input(fwd):
     bad(fwd, ["--ports", "0,7"], ["unknown port 7"])
     bad(fwd, ["--size", "20"], ["--size"])
     # More mbufs than node 0 has hugepage memory: ENOMEM, which DPDK does not log.
-    bad(fwd, ["--mbufs", "4000000"], ["on node 0", "nicnuma hugepages reserve --node 0"])
+    bad(fwd, ["--mbufs", "4000000"], ["on node 0", "nicnuma hugepages reserve --nodes 0"])
     # One lcore: nothing can forward (the main lcore never does).
     one = [x if x != "0-1" else "0" for x in EAL] + RING
     bad(fwd, ["--duration", "1"], ["at least 2 lcores"], eal=one)
@@ -227,7 +227,7 @@ def case_no_hugepages(fwd):
     free = total_free_hugepages()
     if free:
         skip("'no free hugepages' not exercised: this host has %d free hugepages now" % free)
-    bad(fwd, ["--gen", "--duration", "1"], ["no free hugepages", "nicnuma hugepages reserve --node 0"])
+    bad(fwd, ["--gen", "--duration", "1"], ["no free hugepages", "nicnuma hugepages reserve --nodes 0"])
 
 
 def case_no_huge(fwd):

@@ -300,7 +300,7 @@ section "hugepages on node $node"
 hp=/sys/devices/system/node/node$node/hugepages/hugepages-2048kB/nr_hugepages
 hp0=/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages
 b=$(cat "$hp"); b0=$(cat "$hp0")
-if run hugepages-reserve 0 -- "$nn" hugepages reserve --node "$node" --size 2M --count 16; then
+if run hugepages-reserve 0 -- "$nn" hugepages reserve --nodes "$node" --size 2M --count 16; then
   a=$(cat "$hp"); a0=$(cat "$hp0")
   if [ "$a" -eq $((b + 16)) ] && { [ "$node" -eq 0 ] || [ "$a0" -eq "$b0" ]; }; then
     pass "hugepages: node $node $b -> $a, node 0 stays $b0"
@@ -315,11 +315,11 @@ row = [h for h in d.get('hugepages', []) if h.get('node') == int(sys.argv[2]) an
 ok = len(row) == 1 and row[0].get('total') == int(sys.argv[3])
 print(('PASS' if ok else 'FAIL') + f' hugepages show: node {sys.argv[2]} 2M total = {sys.argv[3]}' + ('' if ok else f': {row}'))
 EOF
-  run hugepages-release 0 -- "$nn" hugepages release --node "$node" --size 2M --count 16
+  run hugepages-release 0 -- "$nn" hugepages release --nodes "$node" --size 2M --count 16
   if [ "$(cat "$hp")" -eq "$b" ]; then pass "hugepages release: node $node back to $b"
   else fail "hugepages release: node $node at $(cat "$hp"), was $b"; fi
 fi
-if run hugepages-reserve2 0 -- "$nn" hugepages reserve --node "$node" --size 2M --count 8; then
+if run hugepages-reserve2 0 -- "$nn" hugepages reserve --nodes "$node" --size 2M --count 8; then
   run hugepages-rollback 0 1 -- "$nn" rollback
   if [ "$(cat "$hp")" -eq "$b" ]; then pass "hugepages rollback: node $node back to $b"
   else fail "hugepages rollback: node $node at $(cat "$hp"), was $b"; fi

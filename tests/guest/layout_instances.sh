@@ -63,7 +63,7 @@ expand() {
 }
 
 # 1. the layout
-"$nn" layout --service fwd --exec /bin/true --nodes all --numactl --out "$tmp/units" --json \
+"$nn" layout --service fwd --exec /bin/true --nodes all --numactl --output "$tmp/units" --json \
 	>"$tmp/layout.json" 2>"$tmp/layout.err"
 rc=$?
 [ "$rc" -le 1 ] || { cat "$tmp/layout.err" >&2; echo "FAIL: layout exited $rc" >&2; exit 1; }

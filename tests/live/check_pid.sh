@@ -10,7 +10,7 @@
 #     ran there.
 #  3. Both at once: one report per pid, exit 0.
 #  4. A pid that has exited: exit 2, the message names it; a bad --pid: exit 2.
-#  5. --watch 0.2 --count 3: three live lines, exit 0; --json --watch: three
+#  5. --interval 0.2 --count 3: three live lines, exit 0; --json --interval: three
 #     JSON documents.
 #  6. The fs root is honoured: under --root of an empty tree the same pid is
 #     "no such process" (nothing is read from the live /proc).
@@ -117,16 +117,16 @@ if [ "$rc" != 2 ] || ! grep -q "'12x'" "$tmp/bad.err"; then
 	err "--pid 12x: exit $rc, message: $(cat "$tmp/bad.err")"
 fi
 
-# 5. --watch: one line per sample, bounded by --count
-timeout 20 "$nn" check --pid "$bound" --watch 0.2 --count 3 >"$tmp/watch.txt" 2>&1
+# 5. --interval: one line per sample, bounded by --count
+timeout 20 "$nn" check --pid "$bound" --interval 0.2 --count 3 >"$tmp/watch.txt" 2>&1
 rc=$?
 [ "$rc" = 0 ] || err "watch: exit $rc: $(cat "$tmp/watch.txt")"
 [ "$(grep -c "pid $bound .*| bound, local" "$tmp/watch.txt")" = 3 ] || err "watch: want 3 live lines, got: $(cat "$tmp/watch.txt")"
-timeout 20 "$nn" check --pid "$bound" --watch 0.2 --count 3 --json >"$tmp/watch.json" 2>/dev/null
+timeout 20 "$nn" check --pid "$bound" --interval 0.2 --count 3 --json >"$tmp/watch.json" 2>/dev/null
 n=$(jq -s 'length' "$tmp/watch.json" 2>/dev/null)
 [ "$n" = 3 ] || err "watch --json: want 3 documents, got ${n:-none}"
 # SIGINT ends an unbounded watch cleanly
-"$nn" check --pid "$bound" --watch 0.2 >"$tmp/int.txt" 2>&1 &
+"$nn" check --pid "$bound" --interval 0.2 >"$tmp/int.txt" 2>&1 &
 w=$!
 sleep 0.7
 kill -INT "$w"

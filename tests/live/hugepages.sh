@@ -37,7 +37,7 @@ free_() { cat "$pool/free_hugepages"; }
 
 echo "node 0 2M before: nr_hugepages=$nr0 free_hugepages=$free0"
 
-"$nn" hugepages reserve --node 0 --size 2M --count 64 || bad "reserve exited $?"
+"$nn" hugepages reserve --nodes 0 --size 2M --count 64 || bad "reserve exited $?"
 nr1=$(nr) free1=$(free_)
 echo "after reserve:   nr_hugepages=$nr1 free_hugepages=$free1"
 [ "$nr1" -eq $((nr0 + 64)) ] || bad "nr_hugepages $nr1, want $((nr0 + 64))"
@@ -53,7 +53,7 @@ p = [p for p in d["hugepages"] if p["node"] == 0 and p["size_kb"] == 2048]
 assert p and p[0]["total"] == int(sys.argv[2]), p
 EOF
 
-"$nn" hugepages release --node 0 --size 2M --count 64 || bad "release exited $?"
+"$nn" hugepages release --nodes 0 --size 2M --count 64 || bad "release exited $?"
 echo "after release:   nr_hugepages=$(nr) free_hugepages=$(free_)"
 [ "$(nr)" -eq "$nr0" ] || bad "nr_hugepages $(nr) after release, want $nr0"
 [ "$(free_)" -eq "$free0" ] || bad "free_hugepages $(free_) after release, want $free0"
@@ -61,7 +61,7 @@ echo "after release:   nr_hugepages=$(nr) free_hugepages=$(free_)"
 # Not root: refused before anything is written.
 if command -v setpriv >/dev/null; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$nn" hugepages reserve --node 0 --size 2M --count 64 >"$tmp/out" 2>"$tmp/err"
+		"$nn" hugepages reserve --nodes 0 --size 2M --count 64 >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -eq 2 ] || bad "non-root reserve exited $rc, want 2"
 	grep -q "run as root" "$tmp/err" || bad "non-root message: $(cat "$tmp/err")"
@@ -70,7 +70,7 @@ fi
 
 # --mount on a temp dir, then rollback: pages and mount both gone.
 existing=$(awk '$3 == "hugetlbfs" && $4 ~ /pagesize=2M/ { print $2; exit }' /proc/mounts)
-"$nn" hugepages reserve --node 0 --size 2M --count 64 --mount "$mnt" >"$tmp/out" || bad "reserve --mount exited $?"
+"$nn" hugepages reserve --nodes 0 --size 2M --count 64 --mount "$mnt" >"$tmp/out" || bad "reserve --mount exited $?"
 cat "$tmp/out"
 if [ -n "$existing" ]; then
 	# Someone else's 2M mount: reserve must leave ours alone and say so.

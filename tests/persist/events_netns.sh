@@ -15,7 +15,7 @@ out=$(mktemp "${TMPDIR:-/tmp}/nn-events.XXXXXX")
 trap 'rm -f "$out"' EXIT
 unshare -n bash -c '
 	set -e
-	"$1" watch --events --settle 100 --timeout 4 >"$2" 2>&1 & w=$!
+	"$1" watch --events --settle 100 --duration 4 >"$2" 2>&1 & w=$!
 	sleep 0.5
 	ip link add nnwa type veth peer name nnwb
 	ip link set nnwb up

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/security/paths_layout.sh NICNUMA - layout --out never writes through a
+# tests/security/paths_layout.sh NICNUMA - layout --output never writes through a
 # symlink and never replaces a unit it did not write (mkhost.py vm-virtio tree):
-#   a symlinked drop-in directory under --out: refused (exit 2), nothing
+#   a symlinked drop-in directory under --output: refused (exit 2), nothing
 #     written there, nothing written at all (all files or none);
 #   a foreign unit that has the marker text in a comment: not overwritten;
 #   layout's own files: listed one "wrote PATH" line each, replaced on a
@@ -12,7 +12,7 @@ set -uo pipefail
 # shellcheck source=tests/security/lib.sh
 . "$(dirname "$0")/lib.sh"
 sec_init paths-layout "${1:-}"
-layout() { "$nn" --root "$t" layout --service fwd --exec /usr/bin/fwd --out "$1" >"$tmp/out" 2>"$tmp/err"; }
+layout() { "$nn" --root "$t" layout --service fwd --exec /usr/bin/fwd --output "$1" >"$tmp/out" 2>"$tmp/err"; }
 
 # --- layout's own files are replaced on a second run ---
 out=$tmp/own
@@ -31,7 +31,7 @@ rc=$?
 left=$(find "$out" -name '.*' -o -name '*tmp*')
 [ -z "$left" ] && ok "no temp file left" || bad "left behind: $left"
 
-# --- a symlinked drop-in directory under --out ---
+# --- a symlinked drop-in directory under --output ---
 out=$tmp/sym
 mkdir -p "$out" "$tmp/victim"
 ln -s ../victim "$out/fwd@0.service.d"

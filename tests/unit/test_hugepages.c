@@ -431,6 +431,22 @@ static void test_check_target(void **state)
 }
 
 /* reserve/release targets from the user's words, on mkstate's snapshot. */
+/* The pools' walk's check of @t's targets against @st (borrowed). */
+static int walk_check(const struct nn_hp_state *st, const struct nn_hp_targets *t, char *why,
+		      size_t whylen)
+{
+	struct nn_hp_walk w = NN_HP_WALK_INIT;
+	struct nn_hp_result *res = calloc(t->n ? t->n : 1, sizeof(*res));
+	int err;
+
+	assert_non_null(res);
+	w.st = *st;	/* borrowed: have_state stays false, nn_hp_walk_free leaves it */
+	err = nn_hp_walk_check(&w, t->want, t->n, res, why, whylen);
+	nn_hp_walk_free(&w);
+	free(res);
+	return err;
+}
+
 static void test_targets(void **state)
 {
 	unsigned long sizes[2];
@@ -498,16 +514,34 @@ static void test_targets(void **state)
 	nn_hp_targets_free(&t);
 	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .nodes = "x",
 				.count = "1" }, &t, why, sizeof(why)), -EINVAL);
-	assert_string_equal(why, "--node 'x': not a node list (0, 0,2, 1-3 or all)");
+	assert_string_equal(why, "--nodes 'x': not a node list (0, 0,2, 1-3 or all)");
 	nn_hp_targets_free(&t);
+	/* a node that is not there, or pages that do not fit: the targets are
+	 * made, the pools' walk checks them (once, before any write) */
 	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .nodes = "7",
-				.count = "1" }, &t, why, sizeof(why)), -ENODEV);
-	assert_string_equal(why, "hugepages reserve: node 7 does not exist (nodes: 0 1 2)");
+				.count = "1" }, &t, why, sizeof(why)), 0);
+	assert_int_equal(walk_check(&st, &t, why, sizeof(why)), -ENODEV);
+	assert_string_equal(why, "node 7 does not exist (nodes: 0 1 2)");
 	nn_hp_targets_free(&t);
 	/* 3 x 2M do not fit in node 2's 4 MB */
 	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .nodes = "2",
-				.count = "1" }, &t, why, sizeof(why)), -ERANGE);
+				.count = "1" }, &t, why, sizeof(why)), 0);
+	assert_int_equal(walk_check(&st, &t, why, sizeof(why)), -ERANGE);
 	assert_contains(why, "the node has 4096 kB");
+	nn_hp_targets_free(&t);
+	/* the same pool twice is refused before anything is written */
+	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .nodes = "0",
+				.count = "1" }, &t, why, sizeof(why)), 0);
+	{
+		struct nn_plan_hugepages twice[2] = { t.want[0], t.want[0] };
+		struct nn_hp_result res[2];
+		struct nn_hp_walk w = NN_HP_WALK_INIT;
+
+		w.st = st;	/* borrowed: have_state stays false */
+		assert_int_equal(nn_hp_walk_check(&w, twice, 2, res, why, sizeof(why)), -EINVAL);
+		assert_contains(why, "asked twice");
+		nn_hp_walk_free(&w);
+	}
 	nn_hp_targets_free(&t);
 	st.default_kb = 0;
 	assert_int_equal(nn_hp_targets_make(&st, &(struct nn_hp_request){ .nodes = "0",

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* rollback.h - the commands that read an undo log back: rollback and disable
+ *
+ * Each owns its transaction (nicnuma/state/tx.h) from the lock to the end:
+ * the command only parses its options, calls one of these and takes the
+ * exit status. Both print through ctx->out and leave the document closed.
+ */
+#ifndef NICNUMA_ACT_ROLLBACK_H
+#define NICNUMA_ACT_ROLLBACK_H
+
+#include <stdbool.h>
+
+struct nn_ctx;
+
+/* `nicnuma rollback [SNAPSHOT]`: loads @file (NULL: the newest log not
+ * rolled back) under the state lock, validates every change against the
+ * host, restores them in reverse order and prunes. The exit status
+ * (NN_EXIT_*): 2 when the log cannot be used or a value not restored. */
+int nn_rollback(struct nn_ctx *ctx, const char *file);
+
+/* `nicnuma disable`: stops and disables the watcher's unit, rolls the
+ * before-enable log of STATE_DIR/enabled.json back, removes the unit file
+ * enable wrote, the desired state (unless @keep_config) and the record.
+ * The exit status (NN_EXIT_*). */
+int nn_disable(struct nn_ctx *ctx, bool keep_config);
+
+#endif
