@@ -10,6 +10,7 @@
 
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/print.h"
+#include "nicnuma/core/strbuf.h"
 #include "nicnuma/act/bench_exec.h"
 #include "nicnuma/act/observe.h"
 #include "nicnuma/act/pipeline.h"
@@ -133,17 +134,24 @@ int nn_verify_finish(struct nn_ctx *ctx, struct nn_pipeline *pl, const struct nn
 	return err ? err : v->rolled_back;
 }
 
+/* The verdict's text, through the string builder, copied into @v (cut at its size). */
+static void set_verdict(struct nn_verify *v, struct nn_sb *sb)
+{
+	const char *t = nn_sb_str(sb);
+
+	snprintf(v->verdict, sizeof(v->verdict), "%s", t ? t : "?");
+	nn_sb_free(sb);
+}
+
 void nn_verify_judge(struct nn_verify *v)
 {
-	size_t i, len = 0, judged = 0;
-	char *p = v->verdict;
-	size_t cap = sizeof(v->verdict);
+	struct nn_sb sb = NN_SB_INIT;
+	size_t i, judged = 0;
 
-#define SAY(...) do { if (len < cap) len += (size_t)snprintf(p + len, cap - len, __VA_ARGS__); } while (0)
 	v->worse = false;
-	p[0] = '\0';
 	if (!v->measured_after) {
-		SAY("already as planned: nothing changed, nothing to verify");
+		nn_sb_printf(&sb, "already as planned: nothing changed, nothing to verify");
+		set_verdict(v, &sb);
 		return;
 	}
 	for (i = 0; i < v->nnics; i++) {
@@ -154,24 +162,26 @@ void nn_verify_judge(struct nn_verify *v)
 		judged++;
 		if (n->after < n->before - NN_VERIFY_SHARE_SLACK) {
 			v->worse = true;
-			SAY("%s: share of work on its node fell from %.1f%% to %.1f%%; ", n->name, n->before, n->after);
+			nn_sb_printf(&sb, "%s: share of work on its node fell from %.1f%% to %.1f%%; ", n->name,
+				     n->before, n->after);
 		}
 	}
 	if (!judged)
-		SAY("no NIC's share of work on its node known on both sides (no traffic?): not judged; ");
+		nn_sb_printf(&sb, "no NIC's share of work on its node known on both sides (no traffic?): "
+			     "not judged; ");
 	if (v->o.cmd) {
 		if (isnan(v->cmd_before) || isnan(v->cmd_after)) {
-			SAY("the command's number unknown on one side: not judged; ");
+			nn_sb_printf(&sb, "the command's number unknown on one side: not judged; ");
 		} else if (v->o.lower_better ? v->cmd_after > v->cmd_before : v->cmd_after < v->cmd_before) {
 			v->worse = true;
-			SAY("the command's number got worse: %g before, %g after (%s is better); ", v->cmd_before,
-			    v->cmd_after, v->o.lower_better ? "lower" : "higher");
+			nn_sb_printf(&sb, "the command's number got worse: %g before, %g after (%s is better); ",
+				     v->cmd_before, v->cmd_after, v->o.lower_better ? "lower" : "higher");
 		} else {
-			SAY("the command's number: %g before, %g after; ", v->cmd_before, v->cmd_after);
+			nn_sb_printf(&sb, "the command's number: %g before, %g after; ", v->cmd_before, v->cmd_after);
 		}
 	}
-	SAY("%s", v->worse ? "worse: rolled back" : "kept");
-#undef SAY
+	nn_sb_printf(&sb, "%s", v->worse ? "worse: rolled back" : "kept");
+	set_verdict(v, &sb);
 }
 
 static void print_fig(struct nn_out *o, const char *key, const char *fmt, double d)
