@@ -78,7 +78,7 @@ const struct nn_cmd_desc nn_desc_apply = {
 "applies from running at once. A plan whose snapshot would be larger than\n"
 "rollback reads (16 MiB) is refused before anything is written.\n",
 	.opts = opts,
-	.groups = NN_GROUP_PLAN | NN_GROUP_RSS,
+	.groups = NN_GROUP_PLAN | NN_GROUP_RSS | NN_GROUP_NET,
 	.group_title = "Plan options (as for 'nicnuma plan'; without --plan only; --irqbalance is\n"
 		       "the one above):\n",
 	.outro =

@@ -55,7 +55,7 @@ const struct nn_opt nn_plan_optv[] = {
 	  "(napi-set, else the device-wide gro_flush_timeout file)", NN_OPT_GRO_FLUSH },
 	{ "irq-suspend-timeout", 0, NN_ARG_REQUIRED, "NS", "set each NAPI's irq-suspend-timeout in "
 	  "nanoseconds (napi-set only: there is no device-wide file)", NN_OPT_IRQ_SUSPEND },
-	{ "napi-threaded", 0, NN_ARG_REQUIRED, "on|off", "threaded NAPI per NAPI (napi-set threaded, "
+	{ "napi-threaded", 0, NN_ARG_REQUIRED, "MODE", "on or off: threaded NAPI per NAPI (napi-set threaded, "
 	  "kernel 6.17+), else the device-wide threaded file", NN_OPT_NAPI_THREADED,
 	  .values = (const char *const[]){ "on", "off", NULL } },
 	{ "profile", 0, NN_ARG_REQUIRED, "PROFILE", "throughput: adaptive coalescing on, rings to the "
