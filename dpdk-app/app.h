@@ -51,6 +51,7 @@ struct fwd_cfg {
 	bool gen;			/* generator role in this process */
 	bool stamp;			/* generator writes/reads TSC stamps */
 	bool stamp_ab;			/* stamp every other burst, compare costs */
+	uint32_t stamp_every;		/* stamp one TX burst in this many (latency sampling) */
 	bool tx_first;			/* seed looped ports with one burst */
 	bool json;
 	bool quiet;			/* no live lines */
@@ -133,6 +134,7 @@ struct gen_stats {
 	uint64_t tx_full;		/* bursts not accepted by TX (retried later) */
 	uint64_t alloc_fail;
 	uint64_t reordered, foreign;
+	uint64_t stamped_rx;		/* frames back that carried a stamp (latency samples) */
 	uint64_t next_seq, max_seq_seen;
 	bool seen_any;
 	/* The generator's own cost, robust to descheduling: TSC cycles of the

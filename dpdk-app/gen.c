@@ -157,6 +157,7 @@ static uint16_t gen_receive(struct fwd_app *app, struct lcore_state *ls, uint16_
 		g->foreign += foreign;
 		CNT_SET(g->rx, g->rx + got);
 	}
+	g->stamped_rx += nst;
 	*nstamped += nst;
 	return got;
 }
@@ -174,6 +175,8 @@ int gen_loop(struct fwd_app *app, unsigned int lcore)
 	uint16_t q = 0, n, sent, k, got, nst;
 	uint64_t cpu0 = thread_cpu_ns(), work, end, bursts = 0;
 	const bool ab = app->cfg.stamp_ab;
+	const uint32_t every = app->cfg.stamp_every ? app->cfg.stamp_every : 1;
+	uint32_t until_stamp = 1;
 	bool tx_stamp = false;
 	const uint64_t long_iter = app->hz / 10000;
 	const unsigned int len = app->cfg.size;
@@ -209,9 +212,19 @@ int gen_loop(struct fwd_app *app, unsigned int lcore)
 				n = (uint16_t)RTE_MIN(allowed, (uint64_t)FWD_BURST);
 			}
 			if (n && rte_pktmbuf_alloc_bulk(txp->pool, pkts, n) == 0) {
-				/* --stamp-ab: every other burst unstamped, so both
-				 * costs are measured in the same run and conditions. */
-				tx_stamp = stamp && (!ab || (bursts++ & 1));
+				/* One burst in --stamp-every is stamped: latency is a
+				 * sample (the rate is reported beside it), the rest pay
+				 * no TSC reads and no histogram. --stamp-ab: every
+				 * other burst, so the cost of a stamped burst and of an
+				 * unstamped one are measured in the same run. */
+				if (ab) {
+					tx_stamp = stamp && (bursts++ & 1);
+				} else if (stamp && !--until_stamp) {
+					until_stamp = every;
+					tx_stamp = true;
+				} else {
+					tx_stamp = false;
+				}
 				t = tx_stamp ? &tmpl_st : &tmpl_un;
 				/* One TSC per burst: the burst leaves together, so
 				 * each frame's stamp is its departure time to within

@@ -47,10 +47,35 @@ const char *nn_aff_class_name(enum nn_aff_class c)
 
 int nn_irq_path(char *buf, size_t size, int irq, const char *file)
 {
-	int n = file ? snprintf(buf, size, NN_PROC_IRQ "/%d/%s", irq, file)
-		     : snprintf(buf, size, NN_PROC_IRQ "/%d", irq);
+	/* Built by hand, not snprintf: nics makes two per queue IRQ, and on a
+	 * 1,000-IRQ host snprintf was a tenth of its instructions. */
+	static const char dir[] = NN_PROC_IRQ "/";
+	char num[16], *n = num + sizeof(num);
+	unsigned int v = irq < 0 ? 0U - (unsigned int)irq : (unsigned int)irq;
+	size_t len, dl, nl, fl = file ? strlen(file) + 1 : 0;
 
-	return (n < 0 || (size_t)n >= size) ? -ENAMETOOLONG : 0;
+	do {
+		*--n = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (irq < 0)
+		*--n = '-';
+	dl = sizeof(dir) - 1;
+	nl = (size_t)(num + sizeof(num) - n);
+	len = dl + nl + fl;
+	if (len >= size) {
+		if (size)
+			buf[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	memcpy(buf, dir, dl);
+	memcpy(buf + dl, n, nl);
+	if (file) {
+		buf[dl + nl] = '/';
+		memcpy(buf + dl + nl + 1, file, fl - 1);
+	}
+	buf[len] = '\0';
+	return 0;
 }
 
 int nn_xps_path(char *buf, size_t size, const char *nic, int queue)

@@ -303,6 +303,38 @@ static char *detail_json(const struct nn_irqb_op *op)
 	return text;
 }
 
+/* What every prepare says first: before/after from op->proc, a no-op so
+ * far. True when that is all (a fake root, or --irqbalance=ignore), with
+ * the report's status set. */
+static bool settled(struct nn_ctx *ctx, struct nn_irqb_op *op)
+{
+	snprintf(op->before, sizeof(op->before), "%s", op->proc.pid > 0 ? "running" : "stopped");
+	snprintf(op->after, sizeof(op->after), "%s", op->before);
+	op->noop = true;
+	if (!nn_root_is_live(&ctx->root)) {
+		snprintf(op->status, sizeof(op->status), "not touched (fake root)");
+		return true;
+	}
+	if (op->action == NN_IRQB_NONE) {
+		snprintf(op->status, sizeof(op->status), "%s, left alone (--irqbalance=ignore)",
+			 op->before);
+		return true;
+	}
+	return false;
+}
+
+void nn_irqb_prepare_ignore(struct nn_ctx *ctx, int pid, bool systemd, const int *irqs, size_t nirqs,
+			    struct nn_irqb_op *op)
+{
+	memset(op, 0, sizeof(*op));
+	op->action = NN_IRQB_NONE;
+	op->irqs = irqs;
+	op->nirqs = nirqs;
+	op->proc.pid = pid > 0 ? pid : -1;
+	op->proc.systemd = systemd;
+	settled(ctx, op);
+}
+
 int nn_irqb_prepare(struct nn_ctx *ctx, enum nn_irqbalance_action action,
 		    const int *irqs, size_t nirqs, struct nn_irqb_op *op)
 {
@@ -315,18 +347,8 @@ int nn_irqb_prepare(struct nn_ctx *ctx, enum nn_irqbalance_action action,
 	err = nn_irqb_inspect(ctx, &op->proc);
 	if (err)
 		return err;
-	snprintf(op->before, sizeof(op->before), "%s", op->proc.pid > 0 ? "running" : "stopped");
-	snprintf(op->after, sizeof(op->after), "%s", op->before);
-	op->noop = true;
-	if (!nn_root_is_live(&ctx->root)) {
-		snprintf(op->status, sizeof(op->status), "not touched (fake root)");
+	if (settled(ctx, op))
 		return 0;
-	}
-	if (action == NN_IRQB_NONE) {
-		snprintf(op->status, sizeof(op->status), "%s, left alone (--irqbalance=ignore)",
-			 op->before);
-		return 0;
-	}
 	if (op->proc.pid < 0) {
 		snprintf(op->status, sizeof(op->status), "nothing to do");
 		return 0;

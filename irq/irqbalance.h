@@ -64,6 +64,12 @@ struct nn_irqb_op {
 
 int nn_irqb_prepare(struct nn_ctx *ctx, enum nn_irqbalance_action action,
 		    const int *irqs, size_t nirqs, struct nn_irqb_op *op);
+/* --irqbalance=ignore with what this run's discovery found (@pid, -1 when
+ * not running; @systemd): nothing is done to irqbalance, so the report's
+ * before/after need no second walk of /proc (a read of every process's
+ * comm, a third of apply's syscalls). Any other action inspects afresh. */
+void nn_irqb_prepare_ignore(struct nn_ctx *ctx, int pid, bool systemd, const int *irqs, size_t nirqs,
+			    struct nn_irqb_op *op);
 int nn_irqb_act(struct nn_ctx *ctx, struct nn_irqb_op *op, char *why, size_t whylen);
 void nn_irqb_op_free(struct nn_irqb_op *op);
 

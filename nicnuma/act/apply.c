@@ -701,7 +701,11 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		goto out;
 	}
 	/* Kept in the report even for a dry run: it says what would happen. */
-	err = nn_irqb_prepare(ctx, opts->irqbalance, irqs, nirqs, &rep->irqb);
+	if (opts->irqbalance == NN_IRQB_NONE && opts->host)
+		nn_irqb_prepare_ignore(ctx, opts->host->irqbalance.pid, opts->host->irqbalance.systemd,
+				       irqs, nirqs, &rep->irqb);
+	else
+		err = nn_irqb_prepare(ctx, opts->irqbalance, irqs, nirqs, &rep->irqb);
 	if (err) {
 		nn_err(ctx, "cannot inspect irqbalance: %s", strerror(-err));
 		goto out;

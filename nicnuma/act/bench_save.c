@@ -60,6 +60,7 @@ int nn_bench_report_write(struct nn_ctx *ctx, const struct nn_bench_result *b, c
 			  int argc, const char *dir)
 {
 	struct nn_out rep;
+	struct json_object *tree;
 	const char *what = NULL;
 	char created[64];
 	time_t now = time(NULL);
@@ -82,8 +83,9 @@ int nn_bench_report_write(struct nn_ctx *ctx, const struct nn_bench_result *b, c
 	nn_bench_print(&rep, b);
 	nn_warnings_json(ctx, &rep);
 	nn_close_object(&rep);
-	err = rep.root ? nn_bench_report_save(dir, rep.root, &what) : -ENOMEM;
-	nn_out_free(&rep);
+	tree = nn_out_take_tree(&rep);
+	err = tree ? nn_bench_report_save(dir, tree, &what) : -ENOMEM;
+	json_object_put(tree);
 	if (err) {
 		nn_err(ctx, "bench: cannot write the report in %s (%s): %s", dir, what ? what : "?",
 		       strerror(-err));

@@ -388,6 +388,16 @@ static int run_end(const struct nn_cpuset *s, int cpu)
 	return (int)(i * WORD_BITS + __builtin_ctzl(w)) - 1;
 }
 
+/* @v's decimal digits, written backwards to end at @end; returns the start. */
+static char *put_dec(char *end, unsigned int v)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
 char *nn_cpuset_format_list(const struct nn_cpuset *s)
 {
 	size_t cap = 64, len = 0;
@@ -399,19 +409,25 @@ char *nn_cpuset_format_list(const struct nn_cpuset *s)
 	buf[0] = '\0';
 	while (cpu >= 0) {
 		int end = cpu, next;
-		char tmp[32];
-		int n;
+		char tmp[32], *t = tmp + sizeof(tmp);
+		size_t n;
 
+		/* "a-b" or "a" with its comma, digits by hand: every IRQ's affinity
+		 * is printed through here (snprintf cost more than the walk). */
 		end = run_end(s, cpu);
 		next = nn_cpuset_next(s, end);
-		if (end == cpu)
-			n = snprintf(tmp, sizeof(tmp), "%s%d", len ? "," : "", cpu);
-		else
-			n = snprintf(tmp, sizeof(tmp), "%s%d-%d", len ? "," : "", cpu, end);
-		if (len + (size_t)n + 1 > cap) {
+		if (end != cpu) {
+			t = put_dec(t, (unsigned int)end);
+			*--t = '-';
+		}
+		t = put_dec(t, (unsigned int)cpu);
+		if (len)
+			*--t = ',';
+		n = (size_t)(tmp + sizeof(tmp) - t);
+		if (len + n + 1 > cap) {
 			char *nb;
 
-			cap = (len + (size_t)n + 1) * 2;
+			cap = (len + n + 1) * 2;
 			nb = realloc(buf, cap);
 			if (!nb) {
 				free(buf);
@@ -419,8 +435,9 @@ char *nn_cpuset_format_list(const struct nn_cpuset *s)
 			}
 			buf = nb;
 		}
-		memcpy(buf + len, tmp, (size_t)n + 1);
-		len += (size_t)n;
+		memcpy(buf + len, t, n);
+		len += n;
+		buf[len] = '\0';
 		cpu = next;
 	}
 	return buf;

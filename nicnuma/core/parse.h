@@ -23,6 +23,15 @@ struct nn_interrupt {
 	char *name;			/* action name(s), e.g. "virtio2-input.0" */
 };
 
+/* /proc/interrupts on a big host is mostly the kernel's 0 column
+ * ("          0", " %10u"): true when NN_INTR_ZERO_RUN of them start at @p,
+ * followed by a space (so the last 0 is a count, not the start of a name).
+ * One vector compare for the run instead of a step per column; a parser that
+ * gets false takes the next NN_INTR_ZERO_RUN columns one by one before asking
+ * again, so a nonzero count costs one failed run at most. */
+#define NN_INTR_ZERO_RUN 16
+bool nn_intr_zero_run(const char *p, const char *end);
+
 /* Parses the whole file, any number of CPU columns. Lines it cannot read are
  * skipped and counted in @bad (may be NULL). */
 int nn_parse_interrupts(const char *text, struct nn_interrupt **out, size_t *n, size_t *bad);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* print.c - text or JSON through the same calls (iproute2's json_print idea) */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -204,28 +205,141 @@ void nn_out_init(struct nn_out *o, FILE *fp, bool json)
 {
 	o->json = json;
 	o->fp = fp;
+	nn_sb_init(&o->doc);
 	o->depth = -1;
-	o->root = NULL;
+	o->over = 0;
 	o->lines = false;
 }
 
 void nn_out_free(struct nn_out *o)
 {
-	json_object_put(o->root);
-	o->root = NULL;
+	nn_sb_free(&o->doc);
 	o->depth = -1;
+	o->over = 0;
+}
+
+/* The JSON document is written as the values come, in json-c's layout
+ * (JSON_C_TO_STRING_PRETTY | SPACED | NOSLASHESCAPE, or PLAIN for lines):
+ * "{" and "[" end their line, each value is on a line of its own indented
+ * two spaces a level, a container's closing bracket is on its own line at
+ * the container's indent, even when it is empty. tests/unit/test_print.c
+ * compares the text with json-c's for the same document. */
+static void put_indent(struct nn_out *o, int level)
+{
+	static const char spaces[] = "                                ";
+
+	if (o->lines)
+		return;
+	for (level *= 2; level > 0; level -= (int)sizeof(spaces) - 1)
+		nn_sb_putn(&o->doc, spaces, level < (int)sizeof(spaces) - 1 ? (size_t)level : sizeof(spaces) - 1);
+}
+
+/* @s as a JSON string body, escaped as json-c escapes it: the two-letter
+ * escapes, other control bytes as \u00xx, everything else (UTF-8, DEL, "/")
+ * as it is. */
+static void put_json_str(struct nn_sb *sb, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s, *run = p;
+	char esc[7];
+
+	for (; *p; p++) {
+		const char *e;
+
+		if (*p >= 0x20 && *p != '"' && *p != '\\')
+			continue;
+		nn_sb_putn(sb, (const char *)run, (size_t)(p - run));
+		run = p + 1;
+		switch (*p) {
+		case '"': e = "\\\""; break;
+		case '\\': e = "\\\\"; break;
+		case '\b': e = "\\b"; break;
+		case '\f': e = "\\f"; break;
+		case '\n': e = "\\n"; break;
+		case '\r': e = "\\r"; break;
+		case '\t': e = "\\t"; break;
+		default:
+			memcpy(esc, "\\u00", 4);
+			esc[4] = hex[*p >> 4];
+			esc[5] = hex[*p & 0xf];
+			esc[6] = '\0';
+			e = esc;
+		}
+		nn_sb_puts(sb, e);
+	}
+	nn_sb_putn(sb, (const char *)run, (size_t)(p - run));
+}
+
+/* Opens the document as an object (a value before any container). */
+static void open_root(struct nn_out *o, bool array)
+{
+	nn_sb_putc(&o->doc, array ? '[' : '{');
+	if (!o->lines)
+		nn_sb_putc(&o->doc, '\n');
+	o->depth = 0;
+	o->array[0] = array;
+	o->had[0] = false;
+}
+
+/* Everything before a value in the current container: the separator, the
+ * indent and, in an object, the key (NULL in an object is "value"). False
+ * when the value is to be left out (nested past NN_OUT_DEPTH). */
+static bool begin_value(struct nn_out *o, const char *key)
+{
+	int d;
+
+	if (o->over)
+		return false;
+	if (o->depth < 0)
+		open_root(o, false);
+	d = o->depth;
+	if (o->had[d])
+		nn_sb_putn(&o->doc, o->lines ? "," : ",\n", o->lines ? 1 : 2);
+	o->had[d] = true;
+	put_indent(o, d + 1);
+	if (!o->array[d]) {
+		nn_sb_putc(&o->doc, '"');
+		put_json_str(&o->doc, key ? key : "value");
+		nn_sb_putn(&o->doc, o->lines ? "\":" : "\": ", o->lines ? 2 : 3);
+	}
+	return true;
+}
+
+static void put_value(struct nn_out *o, const char *key, const char *text, size_t len)
+{
+	if (begin_value(o, key))
+		nn_sb_putn(&o->doc, text, len);
+}
+
+static void close_top(struct nn_out *o)
+{
+	int d = o->depth;
+
+	if (!o->lines && o->had[d])
+		nn_sb_putc(&o->doc, '\n');
+	put_indent(o, d);
+	nn_sb_putc(&o->doc, o->array[d] ? ']' : '}');
+	o->depth--;
+}
+
+/* Closes every open container: the document is complete. */
+static void close_all(struct nn_out *o)
+{
+	o->over = 0;
+	while (o->depth >= 0)
+		close_top(o);
 }
 
 int nn_out_flush(struct nn_out *o)
 {
 	int err = 0;
 
-	if (o->json && o->root) {
-		const char *s = json_object_to_json_string_ext(o->root,
-				(o->lines ? JSON_C_TO_STRING_PLAIN :
-				 JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED) |
-				JSON_C_TO_STRING_NOSLASHESCAPE);
-		if (fprintf(o->fp, "%s\n", s) < 0)
+	if (o->json && o->depth >= 0) {
+		close_all(o);
+		nn_sb_putc(&o->doc, '\n');
+		if (!nn_sb_str(&o->doc))
+			err = nn_sb_error(&o->doc);
+		else if (fwrite(o->doc.buf, 1, o->doc.len, o->fp) != o->doc.len)
 			err = -EIO;
 	}
 	if (fflush(o->fp) != 0)
@@ -234,62 +348,116 @@ int nn_out_flush(struct nn_out *o)
 	return err;
 }
 
-/* Adds @val to the current container; takes ownership. */
-static void add(struct nn_out *o, const char *key, struct json_object *val)
+struct json_object *nn_out_take_tree(struct nn_out *o)
 {
-	struct json_object *top;
+	struct json_object *tree = NULL;
 
-	if (o->depth < 0) {
-		/* A value before any container: make the document an object. */
-		o->root = json_object_new_object();
-		o->stack[0] = o->root;
-		o->depth = 0;
+	if (o->json && o->depth >= 0) {
+		close_all(o);
+		if (nn_sb_str(&o->doc))
+			tree = json_tokener_parse(o->doc.buf);
 	}
-	top = o->stack[o->depth];
-	if (json_object_is_type(top, json_type_array))
-		json_object_array_add(top, val);
-	else
-		json_object_object_add(top, key ? key : "value", val);
+	nn_out_free(o);
+	return tree;
 }
 
-static void open_container(struct nn_out *o, const char *key, struct json_object *c)
+static void open_container(struct nn_out *o, const char *key, bool array)
 {
-	if (!o->json) {
-		json_object_put(c);
-		return;
-	}
 	if (o->depth < 0 && !key) {
-		o->root = c;
-		o->stack[0] = c;
-		o->depth = 0;
+		open_root(o, array);
 		return;
 	}
-	add(o, key, c);
-	if (o->depth + 1 < NN_OUT_DEPTH)
-		o->stack[++o->depth] = c;
+	if (!begin_value(o, key)) {
+		o->over++;
+		return;
+	}
+	nn_sb_putc(&o->doc, array ? '[' : '{');
+	if (o->depth + 1 >= NN_OUT_DEPTH) {
+		/* Too deep to track: written empty, its contents left out. */
+		nn_sb_putc(&o->doc, array ? ']' : '}');
+		o->over++;
+		return;
+	}
+	if (!o->lines)
+		nn_sb_putc(&o->doc, '\n');
+	o->depth++;
+	o->array[o->depth] = array;
+	o->had[o->depth] = false;
 }
 
 void nn_open_object(struct nn_out *o, const char *key)
 {
 	if (o->json)
-		open_container(o, key, json_object_new_object());
+		open_container(o, key, false);
 }
 
 void nn_open_array(struct nn_out *o, const char *key)
 {
 	if (o->json)
-		open_container(o, key, json_object_new_array());
+		open_container(o, key, true);
 }
 
 void nn_close_object(struct nn_out *o)
 {
-	if (o->json && o->depth > 0)
-		o->depth--;
+	if (!o->json)
+		return;
+	if (o->over)
+		o->over--;
+	else if (o->depth > 0)
+		close_top(o);
 }
 
 void nn_close_array(struct nn_out *o)
 {
 	nn_close_object(o);
+}
+
+/* Decimal digits of @v into the end of @buf; returns where they start. */
+static char *fmt_ull(char *end, unsigned long long v)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+static void put_ll(struct nn_out *o, const char *key, long long val)
+{
+	char buf[24], *end = buf + sizeof(buf), *p;
+
+	p = fmt_ull(end, val < 0 ? 0ULL - (unsigned long long)val : (unsigned long long)val);
+	if (val < 0)
+		*--p = '-';
+	put_value(o, key, p, (size_t)(end - p));
+}
+
+/* A json-c value as json-c writes it at this depth (doubles, attached
+ * trees): its own pretty lines indented to where it sits. */
+static void put_jsonc(struct nn_out *o, const char *key, struct json_object *obj)
+{
+	const char *s, *nl;
+	int level;
+
+	if (!begin_value(o, key)) {
+		json_object_put(obj);
+		return;
+	}
+	s = obj ? json_object_to_json_string_ext(obj, (o->lines ? JSON_C_TO_STRING_PLAIN :
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED) | JSON_C_TO_STRING_NOSLASHESCAPE)
+		: "null";
+	level = o->depth + 1;
+	/* JSON text has no raw newline inside a string: each one starts a line. */
+	while (s && (nl = strchr(s, '\n'))) {
+		nn_sb_putn(&o->doc, s, (size_t)(nl - s) + 1);
+		put_indent(o, level);
+		s = nl + 1;
+	}
+	if (s)
+		nn_sb_puts(&o->doc, s);
+	else
+		o->doc.err = o->doc.err ? o->doc.err : -ENOMEM;
+	json_object_put(obj);
 }
 
 static bool text(struct nn_out *o, int type, const char *fmt)
@@ -309,7 +477,13 @@ void nn_print_string(struct nn_out *o, int type, const char *key, const char *fm
 	struct nn_sb sb = NN_SB_INIT;
 
 	if (jsn(o, type)) {
-		add(o, key, val ? json_object_new_string(val) : NULL);
+		if (!val)
+			put_value(o, key, "null", 4);
+		else if (begin_value(o, key)) {
+			nn_sb_putc(&o->doc, '"');
+			put_json_str(&o->doc, val);
+			nn_sb_putc(&o->doc, '"');
+		}
 	} else if (text(o, type, fmt)) {
 		/* Names from the kernel, a process or a file: never raw to a terminal. */
 		nn_sb_escape(&sb, val ? val : "-");
@@ -321,15 +495,18 @@ void nn_print_string(struct nn_out *o, int type, const char *key, const char *fm
 void nn_print_int(struct nn_out *o, int type, const char *key, const char *fmt, long long val)
 {
 	if (jsn(o, type))
-		add(o, key, json_object_new_int64(val));
+		put_ll(o, key, val);
 	else if (text(o, type, fmt))
 		fprintf(o->fp, fmt, val);
 }
 
 void nn_print_uint(struct nn_out *o, int type, const char *key, const char *fmt, unsigned long long val)
 {
-	if (jsn(o, type))
-		add(o, key, json_object_new_uint64(val));
+	if (jsn(o, type)) {
+		char buf[24], *p = fmt_ull(buf + sizeof(buf), val);
+
+		put_value(o, key, p, (size_t)(buf + sizeof(buf) - p));
+	}
 	else if (text(o, type, fmt))
 		fprintf(o->fp, fmt, val);
 }
@@ -337,9 +514,53 @@ void nn_print_uint(struct nn_out *o, int type, const char *key, const char *fmt,
 void nn_print_double(struct nn_out *o, int type, const char *key, const char *fmt, double val)
 {
 	if (jsn(o, type))
-		add(o, key, json_object_new_double(val));
+		put_jsonc(o, key, json_object_new_double(val));
 	else if (text(o, type, fmt))
 		fprintf(o->fp, fmt, val);
+}
+
+/* "%.*f" of @val into @num (64 bytes): by integer arithmetic when that is
+ * sure to give printf's digits, else by snprintf. observe prints a dozen
+ * ratios per queue per sample, and printf's exact decimal expansion of a
+ * double was a tenth of its CPU. printf rounds the exact binary value half
+ * to even; val * 10^d carries at most a few ulps of error, so the integer
+ * way is taken only when that scaled value is well away from a tie
+ * (fraction not within 1e-3 of .5) and small enough (< 2^40) for the ulps
+ * to stay far below 1e-3; the rest, and NaN and infinities, go to snprintf. */
+static void format_fixed(char *num, size_t size, double val, int decimals)
+{
+	static const double pow10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
+	double x = fabs(val) * pow10[decimals], ip, frac;
+	unsigned long long q, scale = 1;
+	char *p = num + size, *e;
+	int i;
+
+	frac = modf(x, &ip);
+	if (!(x < 1099511627776.0) || fabs(frac - 0.5) < 1e-3) {
+		snprintf(num, size, "%.*f", decimals, val);
+		return;
+	}
+	q = (unsigned long long)ip + (frac > 0.5);
+	for (i = 0; i < decimals; i++)
+		scale *= 10;
+	*--p = '\0';
+	if (decimals) {
+		unsigned long long f = q % scale;
+
+		for (i = 0; i < decimals; i++, f /= 10)
+			*--p = (char)('0' + f % 10);
+		*--p = '.';
+	}
+	q /= scale;
+	do {
+		*--p = (char)('0' + q % 10);
+		q /= 10;
+	} while (q);
+	if (signbit(val))
+		*--p = '-';
+	e = num;
+	while ((*e++ = *p++))
+		;
 }
 
 void nn_print_fixed(struct nn_out *o, int type, const char *key, const char *fmt, double val,
@@ -352,7 +573,7 @@ void nn_print_fixed(struct nn_out *o, int type, const char *key, const char *fmt
 		if (decimals < 0 || decimals > 9)
 			decimals = 9;
 		/* "%.3f" without trailing zeros: 0.784, not 0.78400000000000003 */
-		snprintf(num, sizeof(num), "%.*f", decimals, val);
+		format_fixed(num, sizeof(num), val, decimals);
 		if (strchr(num, '.')) {
 			e = num + strlen(num);
 			while (e[-1] == '0')
@@ -362,7 +583,7 @@ void nn_print_fixed(struct nn_out *o, int type, const char *key, const char *fmt
 		}
 		if (!strcmp(num, "-0"))
 			strcpy(num, "0");
-		add(o, key, json_object_new_double_s(strtod(num, NULL), num));
+		put_value(o, key, num, strlen(num));
 	} else if (text(o, type, fmt)) {
 		fprintf(o->fp, fmt, val);
 	}
@@ -371,7 +592,7 @@ void nn_print_fixed(struct nn_out *o, int type, const char *key, const char *fmt
 void nn_print_bool(struct nn_out *o, int type, const char *key, const char *fmt, bool val)
 {
 	if (jsn(o, type))
-		add(o, key, json_object_new_boolean(val));
+		put_value(o, key, val ? "true" : "false", val ? 4 : 5);
 	else if (text(o, type, fmt))
 		fprintf(o->fp, fmt, val ? "yes" : "no");
 }
@@ -379,7 +600,7 @@ void nn_print_bool(struct nn_out *o, int type, const char *key, const char *fmt,
 void nn_print_null(struct nn_out *o, int type, const char *key, const char *fmt)
 {
 	if (jsn(o, type))
-		add(o, key, NULL);
+		put_value(o, key, "null", 4);
 	else if (text(o, type, fmt))
 		fprintf(o->fp, fmt, "-");
 }
@@ -392,7 +613,7 @@ void nn_print_opt_int(struct nn_out *o, int type, const char *key, const char *f
 		return;
 	}
 	if (jsn(o, type)) {
-		add(o, key, NULL);
+		put_value(o, key, "null", 4);
 	} else if (text(o, type, fmt)) {
 		/* Same layout, the integer conversion turned into %s for the word. */
 		char sfmt[128];
@@ -436,7 +657,7 @@ void nn_print_cpuset(struct nn_out *o, int type, const char *key, const char *fm
 void nn_print_json(struct nn_out *o, const char *key, struct json_object *obj)
 {
 	if (o->json)
-		add(o, key, obj);
+		put_jsonc(o, key, obj);
 	else
 		json_object_put(obj);
 }

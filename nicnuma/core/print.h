@@ -16,6 +16,8 @@
 
 #include <stdarg.h>
 
+#include "nicnuma/core/strbuf.h"
+
 struct json_object;
 struct nn_cpuset;
 struct nn_sb;
@@ -31,16 +33,23 @@ enum nn_print_type {
 struct nn_out {
 	bool json;
 	FILE *fp;
-	struct json_object *stack[NN_OUT_DEPTH];
+	struct nn_sb doc;	/* the JSON text so far */
+	bool array[NN_OUT_DEPTH];	/* the open container at this depth is an array */
+	bool had[NN_OUT_DEPTH];	/* ... and holds a value already */
 	int depth;		/* -1 before the document is opened */
-	struct json_object *root;
+	int over;		/* containers opened past NN_OUT_DEPTH (left out) */
 	bool lines;		/* each document on one line (JSON lines), not pretty */
 };
 
 void nn_out_init(struct nn_out *o, FILE *fp, bool json);
-/* Writes the JSON document (if any) and frees it. Returns -EIO on a write error. */
+/* Writes the JSON document (if any) and frees it. Returns -EIO on a write
+ * error, -ENOMEM when the document could not be built. */
 int nn_out_flush(struct nn_out *o);
 void nn_out_free(struct nn_out *o);
+/* The document so far as a json-c tree (its open containers closed), for a
+ * caller that stores it rather than printing it; NULL when there is none or
+ * on ENOMEM. @o is left empty. */
+struct json_object *nn_out_take_tree(struct nn_out *o);
 
 /* Open/close a JSON object or array under @key (NULL inside an array, or for
  * the document root). Text mode ignores them. */

@@ -56,7 +56,9 @@ static int reserve(struct nn_sb *sb, size_t more)
 
 void nn_sb_putn(struct nn_sb *sb, const char *s, size_t n)
 {
-	if (reserve(sb, n))
+	/* The common case, room already there, without a call: the JSON
+	 * printer appends a few bytes at a time. */
+	if (!(n < sb->cap - sb->len && sb->buf && !sb->err) && reserve(sb, n))
 		return;
 	memcpy(sb->buf + sb->len, s, n);
 	sb->len += n;

@@ -66,6 +66,25 @@ static bool same_cols(const struct nn_obs_counts *a, const struct nn_obs_counts 
 	return a->ncols == b->ncols && !memcmp(a->cpu, b->cpu, a->ncols * sizeof(*a->cpu));
 }
 
+/* The next column at or after @c whose count changed from @ra to @rb, or
+ * @n. With the same columns in both samples (@same, the rule) equal
+ * stretches are skipped 8 counts a compare: a 512-CPU row that counted on
+ * one CPU is a few compares, not 512 steps; else through @imap. */
+static size_t next_changed(bool same, const long *imap, const unsigned long long *ra,
+			   const unsigned long long *rb, size_t c, size_t n)
+{
+	if (same) {
+		while (n - c >= 8 && !memcmp(ra + c, rb + c, 8 * sizeof(*ra)))
+			c += 8;
+		while (c < n && ra[c] == rb[c])
+			c++;
+		return c;
+	}
+	while (c < n && (imap[c] < 0 || ra[imap[c]] == rb[c]))
+		c++;
+	return c;
+}
+
 /* For each column of @b, the column of @a with the same CPU, or -1. */
 static int col_map(const struct nn_obs_counts *a, const struct nn_obs_counts *b, long **out)
 {
@@ -251,12 +270,11 @@ static int attr_queue(const struct nn_host *h, const struct nn_obs_sampler *sp,
 
 	if (pc->same_cols && !memcmp(ra, rb, b->intr.ncols * sizeof(*rb)))
 		return 0;	/* no interrupt in the interval: most rows of a big host */
-	for (size_t c = 0; c < b->intr.ncols; c++) {
+	for (size_t c = next_changed(pc->same_cols, imap, ra, rb, 0, b->intr.ncols); c < b->intr.ncols;
+	     c = next_changed(pc->same_cols, imap, ra, rb, c + 1, b->intr.ncols)) {
 		double d;
 		int cpu = b->intr.cpu[c], cn;
 
-		if (imap[c] < 0 || ra[imap[c]] == rb[c])
-			continue;
 		d = delta(ra[imap[c]], rb[c]);
 		if (d <= 0)
 			continue;
@@ -466,9 +484,9 @@ int nn_obs_attribute(const struct nn_host *h, const struct nn_obs_sampler *sp,
 			continue;
 		if (same && !memcmp(ra, rb, b->intr.ncols * sizeof(*rb)))
 			continue;
-		for (size_t c = 0; c < b->intr.ncols; c++)
-			if (imap[c] >= 0 && ra[imap[c]] != rb[c])
-				pc.nic_irqs[b->intr.cpu[c]] += delta(ra[imap[c]], rb[c]);
+		for (size_t c = next_changed(same, imap, ra, rb, 0, b->intr.ncols); c < b->intr.ncols;
+		     c = next_changed(same, imap, ra, rb, c + 1, b->intr.ncols))
+			pc.nic_irqs[b->intr.cpu[c]] += delta(ra[imap[c]], rb[c]);
 	}
 	if (a->have_soft && b->have_soft) {
 		for (size_t c = 0; c < b->soft.ncols; c++) {

@@ -111,9 +111,18 @@ static int size_rows(struct nn_obs_counts *c, size_t nrows)
 static int parse_counts(const struct nn_obs_counts *c, size_t row, const char *p, const char *end)
 {
 	unsigned long long *out = nn_obs_row(c, row);
-	size_t col;
+	size_t col, retry = 0;
 
 	for (col = 0; col < c->ncols; col++) {
+		if (col >= retry && c->ncols - col >= NN_INTR_ZERO_RUN) {
+			if (nn_intr_zero_run(p, end)) {
+				memset(out + col, 0, NN_INTR_ZERO_RUN * sizeof(*out));
+				p += 11 * NN_INTR_ZERO_RUN;
+				col += NN_INTR_ZERO_RUN - 1;
+				continue;
+			}
+			retry = col + NN_INTR_ZERO_RUN;
+		}
 		/* the kernel's "%10u " column is mostly a bare 0 on a big host */
 		if (end - p > 11 && !memcmp(p, "          0", 11) && p[11] == ' ') {
 			out[col] = 0;

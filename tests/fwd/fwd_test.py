@@ -164,8 +164,19 @@ def case_counters(fwd):
             fail("per-port counters do not add up: %s" % per)
         check_monotonic(d["latency_ns"], "latency_ns")
         check_monotonic(d["stall_baseline_ns"], "stall_baseline_ns")
-        if d["latency_ns"]["samples"] != g["rx"]:
-            fail("latency samples %s != frames received %d" % (d["latency_ns"]["samples"], g["rx"]))
+        # Latency is sampled: one TX burst in stamp_every carries a stamp,
+        # every stamped frame back is one sample, and the rate is reported.
+        lat = d["latency_ns"]
+        if lat["stamp_every"] != 16 or lat["samples"] != g["stamped_rx"]:
+            fail("latency samples %s, stamp_every %s: not the %d stamped frames received, one burst in 16"
+                 % (lat["samples"], lat.get("stamp_every"), g["stamped_rx"]))
+        if g["rx"] > 64 * 16 and not 0 < g["stamped_rx"] < g["rx"] / 4:
+            fail("stamped frames %d of %d received: not a sample" % (g["stamped_rx"], g["rx"]))
+    # --stamp-every 1: every frame a sample, as before sampling existed.
+    _, d = fwd_json(fwd, RING, ["--gen", "--duration", "0.5", "--stamp-every", "1"])
+    if d["latency_ns"]["samples"] != d["gen"]["rx"] or d["latency_ns"]["stamp_every"] != 1:
+        fail("--stamp-every 1: latency samples %s != frames received %d"
+             % (d["latency_ns"]["samples"], d["gen"]["rx"]))
     # Pure forwarding on net_null: no generator, rx = tx + drops still.
     _, d = fwd_json(fwd, NULL, ["--duration", "1", "--no-mac-updating"])
     if d["rx"] <= 0 or d["rx"] != d["tx"] + d["drops"]:

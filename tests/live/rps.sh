@@ -164,7 +164,11 @@ wait "$obs"
 echo "with RPS to CPU 1: NET_RX CPU0 $r0, CPU1 $r1"
 python3 - "$tmp/obs.json" <<'PY' >"$tmp/obs.txt" 2>&1 && pass "veth: observe: $(cat "$tmp/obs.txt")" || fail "veth: observe: $(cat "$tmp/obs.txt")"
 import json, sys
-d = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+# the interval with the most steered work (the flood may end before the last)
+ds = [json.loads(l) for l in open(sys.argv[1]).read().strip().splitlines()]
+def steered(d):
+    return max([n["rps_net_rx_per_s"] for n in d["nics"] if n["name"] == "vA"] or [0])
+d = max(ds, key=steered)
 per = {c["cpu"]: c["net_rx_per_s"] for c in d.get("cpus", [])}
 va = [n for n in d["nics"] if n["name"] == "vA"]
 assert va and va[0]["rps_cpus"] == "1", va

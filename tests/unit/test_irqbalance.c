@@ -169,6 +169,26 @@ static void test_inspect_fake_proc(void **state)
 	assert_string_equal(op.status, "not touched (fake root)");
 	assert_int_equal(nn_irqb_act(&ctx, &op, NULL, 0), 0);
 	nn_irqb_op_free(&op);
+	/* --irqbalance=ignore from what discovery found: the same report as a
+	 * prepare that walks /proc, without the walk. */
+	assert_int_equal(nn_irqb_prepare(&ctx, NN_IRQB_NONE, irqs, 1, &op), 0);
+	{
+		struct nn_irqb_op seen;
+
+		nn_irqb_prepare_ignore(&ctx, 1734, false, irqs, 1, &seen);
+		assert_true(seen.noop);
+		assert_int_equal(seen.action, NN_IRQB_NONE);
+		assert_int_equal(seen.proc.pid, op.proc.pid);
+		assert_string_equal(seen.before, op.before);
+		assert_string_equal(seen.after, op.after);
+		assert_string_equal(seen.status, op.status);
+		nn_irqb_op_free(&seen);
+		nn_irqb_prepare_ignore(&ctx, -1, false, irqs, 1, &seen);
+		assert_int_equal(seen.proc.pid, -1);
+		assert_string_equal(seen.before, "stopped");
+		nn_irqb_op_free(&seen);
+	}
+	nn_irqb_op_free(&op);
 	nn_ctx_free(&ctx);
 }
 

@@ -93,6 +93,64 @@ static void interrupts_many_cpus(void **state)
 	nn_sb_free(&text);
 }
 
+/* Mostly-zero rows, as a big host has them: the parser takes runs of zero
+ * columns whole. A count inside a run, one right after it, a row that ends
+ * mid-run and a "0" glued to the chip name must all come out as the
+ * one-column walk reads them. */
+static void interrupts_zero_runs(void **state)
+{
+	size_t ncpu = 48, i, n, bad;
+	struct nn_sb text = NN_SB_INIT;
+	struct nn_interrupt *v;
+	const struct nn_interrupt *it;
+
+	(void)state;
+	nn_sb_puts(&text, "      ");
+	for (i = 0; i < ncpu; i++)
+		nn_sb_printf(&text, " CPU%-7zu", i);
+	/* 200: counts at columns 5, 16 (right after the first run), 47 */
+	nn_sb_puts(&text, "\n 200:");
+	for (i = 0; i < ncpu; i++)
+		nn_sb_printf(&text, " %10d", i == 5 ? 3 : i == 16 ? 40 : i == 47 ? 500 : 0);
+	nn_sb_puts(&text, "  PCI-MSIX-0000:01:00.0  1-edge  q200\n");
+	/* 201: all zero */
+	nn_sb_puts(&text, " 201:");
+	for (i = 0; i < ncpu; i++)
+		nn_sb_printf(&text, " %10d", 0);
+	nn_sb_puts(&text, "  PCI-MSIX-0000:01:00.0  2-edge  q201\n");
+	/* 202: the last zero glued to the chip: 47 columns, then "0chip" */
+	nn_sb_puts(&text, " 202:");
+	for (i = 0; i + 1 < ncpu; i++)
+		nn_sb_printf(&text, " %10d", 0);
+	nn_sb_puts(&text, "          0chip 3-edge q202\n");
+	/* 203: a row cut short after 20 zero columns */
+	nn_sb_puts(&text, " 203:");
+	for (i = 0; i < 20; i++)
+		nn_sb_printf(&text, " %10d", 0);
+	nn_sb_puts(&text, "\n");
+	assert_non_null(nn_sb_str(&text));
+	assert_int_equal(nn_parse_interrupts(nn_sb_str(&text), &v, &n, &bad), 0);
+	it = nn_interrupts_find(v, n, 200);
+	assert_non_null(it);
+	assert_int_equal(it->total, 543);
+	assert_string_equal(it->name, "q200");
+	it = nn_interrupts_find(v, n, 201);
+	assert_non_null(it);
+	assert_int_equal(it->total, 0);
+	assert_string_equal(it->chip, "PCI-MSIX-0000:01:00.0");
+	assert_string_equal(it->name, "q201");
+	/* "0chip" is no count: the row has 47 counts and the chip is "0chip" */
+	it = nn_interrupts_find(v, n, 202);
+	assert_non_null(it);
+	assert_int_equal(it->total, 0);
+	assert_string_equal(it->chip, "0chip");
+	it = nn_interrupts_find(v, n, 203);
+	assert_non_null(it);
+	assert_null(it->chip);
+	nn_interrupts_free(v, n);
+	nn_sb_free(&text);
+}
+
 /* ARM's GIC: hwirq, then "Level"/"Edge"; shared actions joined by ", ". */
 static void interrupts_arm_and_shared(void **state)
 {
@@ -552,6 +610,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(interrupts_this_host),
 		cmocka_unit_test(interrupts_many_cpus),
+		cmocka_unit_test(interrupts_zero_runs),
 		cmocka_unit_test(interrupts_arm_and_shared),
 		cmocka_unit_test(interrupts_garbage),
 		cmocka_unit_test(irq_name_queue),

@@ -10,10 +10,10 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "nicnuma/core/ctx.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/core/print.h"
+#include "nicnuma/core/ctx.h"
 
 static char *render(bool json)
 {
@@ -164,6 +164,226 @@ static void test_value_lines(void **state)
 	nn_sb_free(&sb);
 }
 
+/* The document is written as text while the calls come, not built as a
+ * json-c tree: its layout must be json-c's own byte for byte (scripts and
+ * expected files compare it), pretty and one-line, for every kind of value,
+ * empty containers, escapes, deep nesting and an attached json-c tree. */
+static void build_doc(struct nn_out *o, struct json_object *t)
+{
+	struct json_object *a, *c, *x, *att;
+	static const char odd[] = "q\"b\\s/\b\f\n\r\t\x01\x1f\x7f\xc3\xa9";
+
+	/* the same document both ways: @t by json-c, @o by the printer */
+	nn_open_object(o, NULL);
+	nn_print_string(o, PRINT_JSON, "s", NULL, odd);
+	json_object_object_add(t, "s", json_object_new_string(odd));
+	nn_print_string(o, PRINT_JSON, odd, NULL, NULL);
+	json_object_object_add(t, odd, NULL);
+	nn_print_int(o, PRINT_JSON, "min", NULL, (long long)INT64_MIN);
+	json_object_object_add(t, "min", json_object_new_int64(INT64_MIN));
+	nn_print_uint(o, PRINT_JSON, "max", NULL, UINT64_MAX);
+	json_object_object_add(t, "max", json_object_new_uint64(UINT64_MAX));
+	nn_print_int(o, PRINT_JSON, "zero", NULL, 0);
+	json_object_object_add(t, "zero", json_object_new_int64(0));
+	nn_print_double(o, PRINT_JSON, "d", NULL, 0.1);
+	json_object_object_add(t, "d", json_object_new_double(0.1));
+	nn_print_double(o, PRINT_JSON, "d1", NULL, 1.0);
+	json_object_object_add(t, "d1", json_object_new_double(1.0));
+	nn_print_fixed(o, PRINT_JSON, "f", NULL, 0.78400001, 3);
+	json_object_object_add(t, "f", json_object_new_double_s(0.784, "0.784"));
+	nn_print_bool(o, PRINT_JSON, "b", NULL, true);
+	json_object_object_add(t, "b", json_object_new_boolean(1));
+	nn_print_opt_int(o, PRINT_JSON, "u", NULL, -1, "?");
+	json_object_object_add(t, "u", NULL);
+	nn_open_object(o, "eo");
+	nn_close_object(o);
+	json_object_object_add(t, "eo", json_object_new_object());
+	nn_open_array(o, "ea");
+	nn_close_array(o);
+	json_object_object_add(t, "ea", json_object_new_array());
+	nn_open_array(o, "a");
+	a = json_object_new_array();
+	json_object_object_add(t, "a", a);
+	nn_print_null(o, PRINT_JSON, "ignored", NULL);
+	json_object_array_add(a, NULL);
+	nn_open_object(o, NULL);
+	c = json_object_new_object();
+	json_object_array_add(a, c);
+	nn_print_string(o, PRINT_JSON, NULL, NULL, "k");
+	json_object_object_add(c, "value", json_object_new_string("k"));
+	nn_open_array(o, "in");
+	x = json_object_new_array();
+	json_object_object_add(c, "in", x);
+	nn_open_array(o, NULL);
+	nn_close_array(o);
+	json_object_array_add(x, json_object_new_array());
+	nn_print_int(o, PRINT_JSON, NULL, NULL, -5);
+	json_object_array_add(x, json_object_new_int64(-5));
+	nn_close_array(o);
+	nn_close_object(o);
+	nn_close_array(o);
+	/* an attached tree lands at this depth, its own lines indented */
+	att = json_object_new_object();
+	json_object_object_add(att, "irqs", json_object_new_array());
+	json_object_array_add(json_object_object_get(att, "irqs"), json_object_new_int(7));
+	json_object_object_add(att, "e", json_object_new_object());
+	nn_open_object(o, "wrap");
+	x = json_object_new_object();
+	json_object_object_add(t, "wrap", x);
+	nn_print_json(o, "plan", json_object_get(att));
+	json_object_object_add(x, "plan", att);
+	nn_print_json(o, "none", NULL);
+	json_object_object_add(x, "none", NULL);
+	/* left open: nn_out_flush closes what is open */
+}
+
+static void test_jsonc_layout(void **state)
+{
+	int lines;
+
+	(void)state;
+	for (lines = 0; lines < 2; lines++) {
+		struct json_object *t = json_object_new_object();
+		struct nn_out o;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&buf, &len);
+		const char *want;
+
+		assert_non_null(fp);
+		nn_out_init(&o, fp, true);
+		o.lines = lines;
+		build_doc(&o, t);
+		assert_int_equal(nn_out_flush(&o), 0);
+		fclose(fp);
+		want = json_object_to_json_string_ext(t, (lines ? JSON_C_TO_STRING_PLAIN :
+				JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED) | JSON_C_TO_STRING_NOSLASHESCAPE);
+		assert_int_equal(len, strlen(want) + 1);
+		assert_memory_equal(buf, want, len - 1);
+		assert_int_equal(buf[len - 1], '\n');
+		free(buf);
+		json_object_put(t);
+	}
+}
+
+/* A value before any container makes the document an object; nesting past
+ * NN_OUT_DEPTH is left out, not mis-nested; nn_out_take_tree hands the
+ * document over as a tree; an empty output writes nothing. */
+static void test_json_edges(void **state)
+{
+	struct json_object *tree, *v, *deep;
+	struct json_tokener *tok;
+	struct nn_out o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+	int i;
+
+	(void)state;
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	nn_out_init(&o, fp, true);
+	assert_int_equal(nn_out_flush(&o), 0);
+	assert_int_equal(len, 0);
+	nn_print_int(&o, PRINT_JSON, "n", NULL, 3);
+	for (i = 0; i < NN_OUT_DEPTH + 4; i++)
+		nn_open_array(&o, "deep");
+	nn_print_int(&o, PRINT_JSON, NULL, NULL, 1);
+	for (i = 0; i < NN_OUT_DEPTH + 4; i++)
+		nn_close_array(&o);
+	nn_print_int(&o, PRINT_JSON, "after", NULL, 4);
+	assert_int_equal(nn_out_flush(&o), 0);
+	fclose(fp);
+	tok = json_tokener_new_ex(2 * NN_OUT_DEPTH);	/* deeper than json-c's default */
+	assert_non_null(tok);
+	tree = json_tokener_parse_ex(tok, buf, (int)len);
+	json_tokener_free(tok);
+	assert_non_null(tree);
+	assert_true(json_object_object_get_ex(tree, "after", &v));
+	assert_int_equal(json_object_get_int(v), 4);
+	/* the innermost one that fits is there, empty; the 1 went nowhere */
+	assert_true(json_object_object_get_ex(tree, "deep", &deep));
+	for (i = 1; i < NN_OUT_DEPTH; i++)
+		deep = json_object_array_get_idx(deep, 0);
+	assert_true(json_object_is_type(deep, json_type_array));
+	assert_int_equal(json_object_array_length(deep), 0);
+	json_object_put(tree);
+	free(buf);
+
+	nn_out_init(&o, stdout, true);
+	nn_print_int(&o, PRINT_JSON, "n", NULL, 3);
+	nn_open_array(&o, "a");
+	nn_print_bool(&o, PRINT_JSON, NULL, NULL, false);
+	tree = nn_out_take_tree(&o);
+	assert_non_null(tree);
+	assert_true(json_object_object_get_ex(tree, "n", &v));
+	assert_int_equal(json_object_get_int(v), 3);
+	assert_true(json_object_object_get_ex(tree, "a", &v));
+	assert_int_equal(json_object_array_length(v), 1);
+	json_object_put(tree);
+	assert_null(nn_out_take_tree(&o));
+}
+
+/* nn_print_fixed writes most values by integer arithmetic: its digits must
+ * be printf's "%.*f" (trailing zeros cut) for every value, ties, huge, tiny
+ * and negative ones included. */
+static void want_fixed(char *w, size_t n, double v, int d)
+{
+	char *e;
+
+	snprintf(w, n, "%.*f", d, v);
+	if (strchr(w, '.')) {
+		e = w + strlen(w);
+		while (e[-1] == '0')
+			*--e = '\0';
+		if (e[-1] == '.')
+			*--e = '\0';
+	}
+	if (!strcmp(w, "-0"))
+		strcpy(w, "0");
+}
+
+static void test_fixed_digits(void **state)
+{
+	static const double edge[] = { 0, -0.0, 0.5, 1.5, 2.5, 0.125, 0.375, -0.125, 1e-10, -1e-10,
+				       0.0005, 0.00049999999, 0.9995, 0.99949999, 1099511627775.4,
+				       1099511627776.6, 1e15, -1e15, 123456.789, 0.1, 0.7, 1.005,
+				       2.675, 1.0 / 3, 2.0 / 3, 99.995, 100 };
+	unsigned long long seed = 88172645463325252ULL;
+	char buf[128], want[64];
+	size_t i;
+	int d;
+
+	(void)state;
+	for (i = 0; i < sizeof(edge) / sizeof(edge[0]) + 200000; i++) {
+		struct nn_out o;
+		FILE *fp = fmemopen(buf, sizeof(buf), "w");
+		double v;
+
+		assert_non_null(fp);
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		if (i < sizeof(edge) / sizeof(edge[0]))
+			v = edge[i];
+		else	/* 0..1 ratios mostly, some large, some ties at a few places */
+			v = (i % 3 == 0) ? (double)(seed % 100000) / 1000.0 * ((seed >> 40) % 2 ? -1 : 1)
+			  : (i % 3 == 1) ? (double)(seed >> 11) * 0x1.0p-53
+			  : (double)(seed >> 11) * 0x1.0p-30;
+		d = (int)(seed >> 60) % 10;
+		nn_out_init(&o, fp, true);
+		o.lines = true;
+		nn_print_fixed(&o, PRINT_JSON, "v", NULL, v, d);
+		assert_int_equal(nn_out_flush(&o), 0);
+		fclose(fp);
+		want_fixed(want, sizeof(want), v, d);
+		assert_int_equal(strncmp(buf, "{\"v\":", 5), 0);
+		buf[strcspn(buf, "}")] = '\0';
+		if (strcmp(buf + 5, want))
+			fail_msg("%.17g at %d places: %s, printf %s", v, d, buf + 5, want);
+	}
+}
+
 /* The warnings and notes lists into another output than ctx->out (bench's
  * saved report): both keys always, [] when empty, each entry {file, message}. */
 static void test_warnings_json(void **state)
@@ -220,6 +440,9 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_value_lines),
+		cmocka_unit_test(test_jsonc_layout),
+		cmocka_unit_test(test_json_edges),
+		cmocka_unit_test(test_fixed_digits),
 		cmocka_unit_test(test_warnings_json),
 	};
 
