@@ -21,6 +21,7 @@
 
 #include "nicnuma/core/parse.h"
 #include "nicnuma/core/fileio.h"
+#include "nicnuma/core/proc.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/trust.h"
 #include "nicnuma/core/ctx.h"
@@ -326,18 +327,13 @@ char *nn_irqb_ban_path(const struct nn_ctx *ctx)
 /* A process that has exited (zombie, dead) or vanished is not running. */
 static bool alive(struct nn_ctx *ctx, int pid)
 {
-	char path[64], *stat = NULL;
-	struct nn_pid_stat ps;
-	bool ok;
+	struct nn_proc_stat ps;
 	int err;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	err = nn_read_file(&ctx->root, path, &stat, NULL);
+	err = nn_proc_read_stat(&ctx->root, NULL, pid, &ps);
 	if (err)	/* gone; or a captured tree, which keeps no stat */
-		return err == -ENOENT && !nn_root_is_live(&ctx->root);
-	ok = !nn_parse_pid_stat(stat, &ps) && ps.state && ps.state != 'Z' && ps.state != 'X';
-	free(stat);
-	return ok;
+		return err == -ESRCH && !nn_root_is_live(&ctx->root);
+	return ps.state && ps.state != 'Z' && ps.state != 'X';
 }
 
 /* "Uid:\treal\teffective\t..." of /proc/PID/status; -ENOENT when absent. */
@@ -362,19 +358,17 @@ static int read_uids(struct nn_ctx *ctx, int pid, long *ruid, long *euid)
 static int judge(struct nn_ctx *ctx, int pid, char *exe, size_t exelen, long *uid, char *why,
 		 size_t whylen)
 {
-	char path[64], comm[64], *del;
+	char comm[NN_PROC_COMM_MAX], *del;
 	long euid = -1;
 	int err, lerr;
 
 	*uid = -1;
 	exe[0] = '\0';
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	if (nn_read_str(&ctx->root, path, comm, sizeof(comm)) || strcmp(comm, "irqbalance") ||
+	if (nn_proc_read_comm(&ctx->root, pid, comm, sizeof(comm)) || strcmp(comm, "irqbalance") ||
 	    !alive(ctx, pid))
 		return -ESRCH;
 	err = read_uids(ctx, pid, uid, &euid);
-	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
-	lerr = nn_root_readlink(&ctx->root, path, exe, exelen);
+	lerr = nn_proc_read_exe(&ctx->root, pid, exe, exelen);
 	if (lerr)
 		exe[0] = '\0';
 	/* A captured tree keeps only comm and cmdline (scripts/capture-host):
@@ -441,7 +435,7 @@ bool nn_irqb_pid1_systemd(struct nn_ctx *ctx)
 {
 	char comm[64];
 
-	return !nn_read_str(&ctx->root, "/proc/1/comm", comm, sizeof(comm)) &&
+	return !nn_proc_read_comm(&ctx->root, 1, comm, sizeof(comm)) &&
 	       !strcmp(comm, "systemd");
 }
 
@@ -546,7 +540,7 @@ static char *checked_exe(struct nn_ctx *ctx, int pid)
 	char path[64], link[PATH_MAX], why[PATH_MAX + 64], *del;
 
 	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
-	if (nn_root_readlink(&ctx->root, path, link, sizeof(link)))
+	if (nn_proc_read_exe(&ctx->root, pid, link, sizeof(link)))
 		return NULL;
 	/* " (deleted)" after a package upgrade: the path is still the way to start it. */
 	del = strstr(link, " (deleted)");

@@ -7,15 +7,21 @@
  * (sched_setaffinity) as the undo kind "napi":
  *   {"kind":"napi","path":"PID","before":"0-1","after":"1",
  *    "detail":"{\"nic\":\"vA\",\"napi_id\":8193}"}
- * Trust rule (apply, check, rollback, the watcher): before any read of its
- * CPUs or any write, the task /proc/PID must still be that thread: a kernel
- * thread (PF_KTHREAD in /proc/PID/stat's flags, no /proc/PID/exe target)
- * whose comm is exactly "napi/IF-ID" of the change's device, truncated to
- * 15 characters as the kernel truncates it. A recycled pid, a user process
- * named like it or another device's thread is refused; a pid that is gone is
- * skipped with a warning. All reads go through the fs root; the affinity
- * call is live-only (under a fake root the CPUs are read from
- * /proc/PID/status Cpus_allowed_list and nothing is written).
+ * Trust rule (apply, check, rollback): before any read of its CPUs or any
+ * write, two answers must agree. The kernel's: netdev genl napi-get, asked in
+ * nicnuma's own network namespace, names this pid as the thread of the
+ * device's NAPI id (act/napi_change.c asks it, discover/napi_pid.c; under a
+ * fake root the captured answers). The task's: /proc/PID is a kernel thread
+ * (PF_KTHREAD in its stat flags, no /proc/PID/exe target: core/proc.h)
+ * whose comm is exactly "napi/IF-ID" in full (a kernel thread's comm is not
+ * cut at 15 characters; napi/enp1s0f0np0-267 reads so). A recycled pid, a
+ * user process named like it, another device's thread, or the thread of a
+ * same-named device in another network namespace (which napi-get here does
+ * not name) is refused; a pid that is gone is skipped with a warning. The
+ * write holds a pidfd: if the thread ends under sched_setaffinity, the CPUs
+ * of whatever then holds the pid are put back. All reads go through the fs
+ * root; the affinity call is live-only (under a fake root the CPUs are read
+ * from /proc/PID/status Cpus_allowed_list and nothing is written).
  */
 #ifndef NICNUMA_IRQ_NAPI_THREAD_H
 #define NICNUMA_IRQ_NAPI_THREAD_H
@@ -24,14 +30,13 @@
 #include <stddef.h>
 
 #include "nicnuma/core/cpuset.h"
-#include "nicnuma/state/undo.h"
+#include "nicnuma/core/proc.h"
 
 struct nn_root;
 
-#define NN_NAPI_COMM_LEN 16		/* TASK_COMM_LEN: 15 characters and the NUL */
-#define NN_PF_KTHREAD 0x00200000u	/* include/linux/sched.h */
+#define NN_NAPI_COMM_LEN NN_PROC_COMM_MAX	/* "napi/" IFNAMSIZ "-" u32: 32 at most */
 
-/* "napi/IF-ID" truncated as the kernel truncates a task's comm; @len >= NN_NAPI_COMM_LEN. */
+/* "napi/IF-ID", the full name the kernel gives the thread; @len >= NN_NAPI_COMM_LEN. */
 void nn_napi_comm(char *buf, size_t len, const char *nic, long long napi_id);
 
 /* 0 when /proc/@pid is NAPI @napi_id's kthread of @nic; -ESRCH when the pid
@@ -41,15 +46,31 @@ int nn_napi_thread_verify(const struct nn_root *root, int pid, const char *nic, 
 /* The thread's allowed CPUs: sched_getaffinity() on the live root, else
  * /proc/PID/status Cpus_allowed_list. Does not verify. */
 int nn_napi_thread_get(const struct nn_root *root, int pid, struct nn_cpuset *set);
-/* Verifies, sets @want (sched_setaffinity), verifies again (the pid was not
- * recycled under the call) and reads back into @after. Live root only
- * (-EOPNOTSUPP otherwise). 0 or a negative errno with @why set. */
+/* Sets @want (sched_setaffinity) on the thread, pinned by a pidfd: opens
+ * it, verifies, reads the CPUs it has, sets, and when the pidfd says the
+ * thread ended meanwhile puts those CPUs back on whatever holds the pid now
+ * (-ESRCH); else verifies again and reads back into @after. Live root only
+ * (-EOPNOTSUPP otherwise). 0 or a negative errno with @why set. The
+ * kernel's half of the trust rule (napi-get names @pid) is the caller's. */
 int nn_napi_thread_set(const struct nn_root *root, int pid, const char *nic, long long napi_id,
 		       const struct nn_cpuset *want, struct nn_cpuset *after, char *why, size_t whylen);
+
+/* The system calls nn_napi_thread_set makes, for a test to stand in for
+ * (a pid recycled under the call cannot be made on demand). */
+struct nn_napi_sys {
+	int (*open)(void *arg, int pid);			/* pidfd or -errno */
+	bool (*alive)(void *arg, int fd);			/* the pidfd's task runs */
+	int (*get)(void *arg, int pid, struct nn_cpuset *set);	/* sched_getaffinity */
+	int (*set)(void *arg, int pid, const struct nn_cpuset *set); /* sched_setaffinity */
+	void (*close)(void *arg, int fd);
+	void *arg;
+};
+int nn_napi_thread_set_sys(const struct nn_root *root, const struct nn_napi_sys *sys, int pid,
+			   const char *nic, long long napi_id, const struct nn_cpuset *want,
+			   struct nn_cpuset *after, char *why, size_t whylen);
 
 /* The detail a "napi" change is logged with: {"nic":"IF","napi_id":N}; @len >= 64 + IFNAMSIZ. */
 void nn_napi_detail(char *buf, size_t len, const char *nic, long long napi_id);
 
-extern const struct nn_change_ops nn_napi_change_ops;
 
 #endif

@@ -347,7 +347,11 @@ static int write_napi(struct nn_ctx *ctx, struct nn_apply_val *v)
 	int err;
 
 	v->written = true;
-	err = nn_napi_thread_set(&ctx->root, v->pid, v->nic, v->napi_id, &v->want, &after, why, sizeof(why));
+	/* the kernel's word first: napi-get must still name this pid */
+	err = nn_napi_identify(ctx, NULL, 0, v->pid, v->nic, v->napi_id, why, sizeof(why));
+	if (!err)
+		err = nn_napi_thread_set(&ctx->root, v->pid, v->nic, v->napi_id, &v->want, &after, why,
+					 sizeof(why));
 	if (!err) {
 		v->status = NN_VAL_CHANGED;
 		v->after = strdup(v->planned);

@@ -185,7 +185,7 @@ static int collect_rss(struct nn_ctx *ctx, const struct nn_plan_rss *r, bool che
  * (irq/napi_thread.h's trust rule); a thread gone is skipped with a warning,
  * another task in its place is never read or written. */
 static int collect_napi(struct nn_ctx *ctx, const struct nn_plan_napi *t, const struct nn_cpuset *online,
-			bool check, struct nn_apply_val *v)
+			const struct nn_host *host, bool check, struct nn_apply_val *v)
 {
 	struct nn_cpuset cur = NN_CPUSET_INIT;
 	char buf[32], why[160] = "";
@@ -208,7 +208,8 @@ static int collect_napi(struct nn_ctx *ctx, const struct nn_plan_napi *t, const 
 		return -ENOMEM;
 	if (!want_online(v))
 		return 0;
-	err = nn_napi_thread_verify(&ctx->root, t->pid, t->nic, t->napi_id, why, sizeof(why));
+	err = nn_napi_identify(ctx, host ? host->nics : NULL, host ? host->nnics : 0, t->pid, t->nic,
+			       t->napi_id, why, sizeof(why));
 	if (err == -ESRCH) {
 		/* threaded NAPI switched off, the device gone: a new plan has no thread */
 		v->status = NN_VAL_SKIPPED;
@@ -600,7 +601,7 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 			goto fail;
 	}
 	for (i = 0; i < plan->nnapi_threads; i++) {
-		err = collect_napi(ctx, &plan->napi_threads[i], online, check, &vals[k++]);
+		err = collect_napi(ctx, &plan->napi_threads[i], online, host, check, &vals[k++]);
 		if (err)
 			goto fail;
 	}

@@ -4,7 +4,8 @@
  *
  * Each kind's ops live beside what it changes: file values in
  * nicnuma/state/value_restore.c, channels in channels_change.c and the RSS
- * table in rss_change.c (nicnuma/act/), irqbalance in irq/irqb_change.c, a NAPI kthread's CPUs in irq/napi_thread.c,
+ * table in rss_change.c and a NAPI kthread's CPUs in napi_change.c
+ * (nicnuma/act/: they ask discovery), irqbalance in irq/irqb_change.c, a
  * coalescing and ring sizes in coalesce_change.c and rings_change.c,
  * RPS/RFS values in irq/rps.c, NAPI settings in irq/napi_conf.c (the genl
  * kind's io in napi_conf_change.c), a
@@ -39,6 +40,18 @@ int nn_rss_put_back(struct nn_ctx *ctx, const char *ifname, const char *before, 
 		    char *why, size_t whylen);
 /* The detail text an rss change is recorded with ({"rings":N}); @buf >= 32. */
 void nn_rss_detail(char *buf, size_t len, unsigned int rings);
+
+/* A threaded NAPI's kthread's CPUs; path = its pid, detail =
+ * {"nic":"IF","napi_id":N} (nn_napi_detail), before/after = CPU lists. */
+extern const struct nn_change_ops nn_napi_change_ops;
+struct nn_nic;
+/* The whole trust rule of irq/napi_thread.h: the kernel's napi-get names
+ * @pid for @nic's NAPI @napi_id (@nics: a discovery of this run, or NULL to
+ * ask afresh; a fake root without saved answers skips this half), and
+ * /proc/@pid is that kernel thread. 0; -ESRCH gone or no longer threaded;
+ * -EPERM another task (@why says which). */
+int nn_napi_identify(struct nn_ctx *ctx, const struct nn_nic *nics, size_t nnics, int pid,
+		     const char *nic, long long napi_id, char *why, size_t whylen);
 
 
 /* A NAPI's settings through netdev netlink napi-set (irq/napi_conf.h: the

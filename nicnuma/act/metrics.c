@@ -752,7 +752,7 @@ int nn_metrics_output(struct nn_ctx *ctx, const struct nn_metrics *m, const char
 				nn_err(ctx, "metrics: %s is a directory, not a file nicnuma "
 				       "replaces: remove it", output);
 			else
-				nn_err(ctx, "metrics: cannot write %s: %s", output, strerror(-err));
+				nn_err(ctx, "metrics: cannot write %s: %s", output, nn_output_strerror(err));
 			return err;
 		}
 	}

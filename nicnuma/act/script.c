@@ -345,7 +345,7 @@ static void items(struct w *w, const struct nn_plan *p)
 		}
 		put(w, "\t\"$1\" ");
 		word(w, t->nic, " ");
-		putf(w, "%lld ", t->napi_id);
+		putf(w, "%lld %d ", t->napi_id, t->pid);
 		word(w, t->name, " ");
 		word(w, val, "\n");
 		free(val);

@@ -164,27 +164,41 @@
 	"}\n"
 
 /* Helpers of the script itself: checks, snapshot, apply with readback, irqbalance. */
-/* A threaded NAPI's kernel thread, found at run time by its exact comm
- * ("napi/IF-ID", as the kernel truncates it): a task with no exe link and
- * PF_KTHREAD (0x00200000) in /proc/PID/stat's flags (field 9), the rule of
- * irq/napi_thread.c; a user process named like it is never taken. Shared by
- * the script and its restore script. */
+/* A threaded NAPI's kernel thread: the plan's pid (the one the kernel's
+ * netdev napi-get named for that device's NAPI when it was planned), taken
+ * only while /proc/PID is still a kernel thread (PF_KTHREAD, 0x00200000, in
+ * /proc/PID/stat's flags, field 9; no exe link) whose comm is exactly the
+ * full "napi/IF-ID" (a kernel thread's comm is not cut at 15 characters).
+ * A shell cannot ask napi-get, so the thread is never looked up by name: a
+ * same-named device's thread in another network namespace (a user's veth in
+ * their own user+net namespace) is never taken, and a pid that is no longer
+ * that thread is left alone ("plan again"). Checking /proc/PID/ns/net would
+ * prove nothing: every kernel thread is in the initial network namespace.
+ * What remains is a kthread of that very name at that very pid, which needs
+ * the device's NAPI deleted and its id handed out again (NAPI ids are unique
+ * among live NAPIs) and the pid recycled: `nicnuma apply` asks the kernel
+ * and closes that too. The rule of irq/napi_thread.h, shared by the script
+ * and its restore script. */
 #define SH_NAPI \
-	"# napi_pid COMM: PID = the kernel thread whose comm is exactly COMM, or ''.\n" \
+	"# napi_pid PID COMM: PID is the kernel thread whose comm is exactly COMM;\n" \
+	"# 1 when it is gone, 2 when /proc/PID is another task. PID is the plan's:\n" \
+	"# the thread the kernel's napi-get named for the device when it was\n" \
+	"# planned. A thread is never looked up by its name: sh cannot ask napi-get,\n" \
+	"# and a device of the same name in another network namespace has a kernel\n" \
+	"# thread named like it. A thread that went (threaded NAPI toggled, the\n" \
+	"# device reset) is left alone: plan again, or use nicnuma apply.\n" \
 	"napi_pid() {\n" \
 	"	PID=\n" \
-	"	for d in /proc/[0-9]*; do\n" \
-	"		IFS= read -r c <\"$d/comm\" 2>/dev/null || continue\n" \
-	"		[ \"$c\" = \"$1\" ] || continue\n" \
-	"		readlink \"$d/exe\" >/dev/null 2>&1 && continue\n" \
-	"		IFS= read -r st <\"$d/stat\" 2>/dev/null || continue\n" \
-	"		fl=$(printf '%s\\n' \"${st##*) }\" | cut -d ' ' -f 7)\n" \
-	"		case $fl in '' | *[!0-9]*) continue ;; esac\n" \
-	"		[ $((fl & 0x00200000)) -ne 0 ] || continue\n" \
-	"		PID=${d#/proc/}\n" \
-	"		return 0\n" \
-	"	done\n" \
-	"	return 1\n" \
+	"	case $1 in '' | *[!0-9]*) return 2 ;; esac\n" \
+	"	[ -d \"/proc/$1\" ] || return 1\n" \
+	"	IFS= read -r c <\"/proc/$1/comm\" 2>/dev/null || return 1\n" \
+	"	[ \"$c\" = \"$2\" ] || return 2\n" \
+	"	readlink \"/proc/$1/exe\" >/dev/null 2>&1 && return 2\n" \
+	"	IFS= read -r st <\"/proc/$1/stat\" 2>/dev/null || return 1\n" \
+	"	fl=$(printf '%s\\n' \"${st##*) }\" | cut -d ' ' -f 7)\n" \
+	"	case $fl in '' | *[!0-9]*) return 2 ;; esac\n" \
+	"	[ $((fl & 0x00200000)) -ne 0 ] || return 2\n" \
+	"	PID=$1\n" \
 	"}\n" \
 	"# napi_cur PID: its allowed CPUs as taskset lists them; '' when unreadable.\n" \
 	"napi_cur() {\n" \
@@ -395,41 +409,49 @@ const char nn_script_lib[] =
 	"}\n"
 	"\n"
 	SH_NAPI
-	"# napi_snap NIC ID COMM CPUS: the thread's CPUs into the restore script.\n"
+	"# napi_snap NIC ID PID COMM CPUS: the thread's CPUs into the restore script.\n"
 	"napi_snap() {\n"
 	"	if [ -n \"$ROOT\" ]; then\n"
-	"		say \"ROOT is set: NAPI thread $3 left alone\"\n"
+	"		say \"ROOT is set: NAPI thread $4 left alone\"\n"
 	"		return\n"
 	"	fi\n"
 	"	if ! command -v taskset >/dev/null 2>&1; then\n"
-	"		err \"taskset is needed to place NAPI thread $3\"\n"
+	"		err \"taskset is needed to place NAPI thread $4\"\n"
 	"		return\n"
 	"	fi\n"
-	"	if ! napi_pid \"$3\"; then\n"
-	"		say \"NAPI thread $3 of $1 is gone (threaded NAPI off?): left alone\"\n"
+	"	napi_pid \"$3\" \"$4\"\n"
+	"	case $? in\n"
+	"	0) ;;\n"
+	"	1)\n"
+	"		say \"NAPI thread $4 of $1 (pid $3) is gone (threaded NAPI off?): left alone; plan again\"\n"
 	"		return\n"
-	"	fi\n"
-	"	cur=$(napi_cur \"$PID\")\n"
-	"	case $cur in '' | *[!0-9,-]*)\n"
-	"		err \"cannot read the CPUs of NAPI thread $3\"\n"
+	"		;;\n"
+	"	*)\n"
+	"		say \"pid $3 is not NAPI thread $4 of $1 any more: left alone; plan again\"\n"
 	"		return\n"
 	"		;;\n"
 	"	esac\n"
-	"	same_cpus \"$cur\" \"$4\" && return\n"
-	"	{ printf 'napi '; q \"$3\"; printf ' %s\\n' \"$cur\"; } >>\"$RTMP\" || err \"cannot write $RTMP\"\n"
+	"	cur=$(napi_cur \"$PID\")\n"
+	"	case $cur in '' | *[!0-9,-]*)\n"
+	"		err \"cannot read the CPUs of NAPI thread $4\"\n"
+	"		return\n"
+	"		;;\n"
+	"	esac\n"
+	"	same_cpus \"$cur\" \"$5\" && return\n"
+	"	{ printf 'napi %s ' \"$PID\"; q \"$4\"; printf ' %s\\n' \"$cur\"; } >>\"$RTMP\" || err \"cannot write $RTMP\"\n"
 	"	nchange=$((nchange + 1))\n"
 	"}\n"
 	"\n"
 	"napi_apply() {\n"
 	"	[ -z \"$ROOT\" ] || return 0\n"
-	"	napi_pid \"$3\" || return 0\n"
+	"	napi_pid \"$3\" \"$4\" || return 0\n"
 	"	cur=$(napi_cur \"$PID\")\n"
-	"	same_cpus \"$cur\" \"$4\" && return\n"
-	"	if taskset -pc \"$4\" \"$PID\" >/dev/null 2>\"$ETMP\" && same_cpus \"$(napi_cur \"$PID\")\" \"$4\"; then\n"
-	"		say \"  + NAPI thread $3 (pid $PID): $cur -> $4\"\n"
+	"	same_cpus \"$cur\" \"$5\" && return\n"
+	"	if taskset -pc \"$5\" \"$PID\" >/dev/null 2>\"$ETMP\" && same_cpus \"$(napi_cur \"$PID\")\" \"$5\"; then\n"
+	"		say \"  + NAPI thread $4 (pid $PID): $cur -> $5\"\n"
 	"		nset=$((nset + 1))\n"
 	"	else\n"
-	"		err \"NAPI thread $3: cannot place it on $4: $(tail -n 1 \"$ETMP\")\"\n"
+	"		err \"NAPI thread $4: cannot place it on $5: $(tail -n 1 \"$ETMP\")\"\n"
 	"	fi\n"
 	"}\n"
 	"\n"
@@ -586,13 +608,14 @@ const char nn_script_restore_head[] =
 	"	fi\n"
 	"}\n"
 	SH_NAPI
+	"# napi PID COMM CPUS: the thread, while PID is still it, back on CPUS.\n"
 	"napi() {\n"
-	"	if ! napi_pid \"$1\"; then\n"
-	"		printf 'restore: NAPI thread %s is gone: left alone\\n' \"$1\" >&2\n"
+	"	if ! napi_pid \"$1\" \"$2\"; then\n"
+	"		printf 'restore: NAPI thread %s (pid %s) is gone: left alone\\n' \"$2\" \"$1\" >&2\n"
 	"		return\n"
 	"	fi\n"
-	"	if taskset -pc \"$2\" \"$PID\" >/dev/null; then\n"
-	"		printf 'restored NAPI thread %s: CPUs %s\\n' \"$1\" \"$2\"\n"
+	"	if taskset -pc \"$3\" \"$PID\" >/dev/null; then\n"
+	"		printf 'restored NAPI thread %s: CPUs %s\\n' \"$2\" \"$3\"\n"
 	"	else\n"
 	"		fail=1\n"
 	"	fi\n"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "nicnuma/core/fileio.h"
 #include "nicnuma/act/hostview_save.h"
 #include "nicnuma/discover/pcie.h"
 #include "opts.h"
@@ -153,7 +154,7 @@ int nn_cmd_report(struct nn_ctx *ctx, int argc, char **argv)
 	if (!err)
 		err = nn_hostview_save(&v, title, svg, output, &bytes);
 	if (err) {
-		nn_err(ctx, "report: cannot write %s: %s", output, strerror(-err));
+		nn_err(ctx, "report: cannot write %s: %s", output, nn_output_strerror(err));
 		goto out_warn;
 	}
 	if (!to_stdout)	/* else stdout is the page: warnings only, on stderr */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "nicnuma/core/fileio.h"
 #include "nicnuma/act/script.h"
 #include "nn_version.h"
 #include "plan_opts.h"
@@ -137,7 +138,7 @@ int nn_cmd_script(struct nn_ctx *ctx, int argc, char **argv)
 		err = nn_script_render(stdout, &p, &so);
 	if (err) {
 		if (output)
-			nn_err(ctx, "script: cannot write %s: %s", output, strerror(-err));
+			nn_err(ctx, "script: cannot write %s: %s", output, nn_output_strerror(err));
 		else
 			nn_err(ctx, "script: cannot write the script: %s", strerror(-err));
 		goto out_plan;

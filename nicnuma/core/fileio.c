@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* fileio.c - atomic write, mkdir -p and array growth (see fileio.h) */
 #include "nicnuma/core/fileio.h"
+#include "nicnuma/core/fsroot.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -193,12 +194,19 @@ int nn_write_atomic_path(const char *path, const void *data, size_t len, mode_t 
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	err = dfd < 0 ? -errno : 0;
 	/* A directory at the path (planted in a textfile directory another
-	 * user can write) is said before any temp file is made. */
+	 * user can write) is said before any temp file is made. So is anything
+	 * else that is not a regular file: rename(2) would replace the node
+	 * itself, so "-o /dev/null" would leave a regular file where the
+	 * device was, and "-o /dev/stdout" would replace the link. */
 	if (!err) {
 		struct stat st;
 
-		if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
-			err = -EISDIR;
+		if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			if (S_ISDIR(st.st_mode))
+				err = -EISDIR;
+			else if (!S_ISREG(st.st_mode))
+				err = -NN_ENOTREG;
+		}
 	}
 	if (!err)
 		err = nn_write_atomic_at(dfd, base, data, len, mode);
@@ -206,6 +214,16 @@ int nn_write_atomic_path(const char *path, const void *data, size_t len, mode_t 
 		close(dfd);
 	free(dir);
 	return err;
+}
+
+const char *nn_output_strerror(int err)
+{
+	if (err == -NN_ENOTREG)
+		return "not a regular file (a device, FIFO, socket or symbolic link): "
+		       "nicnuma replaces only regular files";
+	if (err == -EISDIR)
+		return "is a directory, not a file nicnuma replaces";
+	return strerror(-err);
 }
 
 int nn_read_fd_bounded(int fd, size_t max, char **out, size_t *len)

@@ -23,6 +23,11 @@ int nn_write_atomic_at(int dirfd, const char *name, const void *data, size_t len
  * replaced. -EISDIR when @path ends in "/", "." or "..", or names a
  * directory (checked before any temp file is made). */
 int nn_write_atomic_path(const char *path, const void *data, size_t len, mode_t mode);
+/* -NN_ENOTREG when @path names something that is not a regular file (a
+ * device such as /dev/null, a FIFO, a socket, a symbolic link): renaming
+ * over it would replace that node, never write into it. */
+/* What nn_write_atomic_path()'s error means, for "cannot write PATH: %s". */
+const char *nn_output_strerror(int err);
 
 /* The one directory walk: @path below @dirfd (an absolute @path too: its
  * leading "/" are skipped, so pass "/"'s fd for it), one component at a time,

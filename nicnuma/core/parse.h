@@ -91,20 +91,6 @@ void nn_isol_flags_format(unsigned int flags, char *buf, size_t size);
  * -ERANGE, -ENOMEM; @out replaced only on success. */
 int nn_parse_sys_cpulist(const char *text, struct nn_cpuset *out);
 
-/* The fields of /proc/PID/stat (or task/TID/stat) that nicnuma reads, by the
- * kernel's numbering (proc(5)); a field the text does not reach stays -1 (0
- * for @state). */
-struct nn_pid_stat {
-	char state;			/* field 3: R, S, D, Z, X ... */
-	long long flags;		/* field 9: PF_* */
-	long long utime, stime;		/* fields 14, 15: clock ticks */
-	long long processor;		/* field 39: the CPU it last ran on */
-	unsigned int nfields;		/* fields present (2 = none after comm) */
-};
-/* The one parser of /proc/PID/stat: comm (field 2) may hold spaces and ')',
- * so fields are counted after the last ')'. Every field read must be a
- * decimal (signed where the kernel prints a sign); -EINVAL when there is no
- * ')', a malformed field, or a read field out of range. Pure. */
-int nn_parse_pid_stat(const char *text, struct nn_pid_stat *st);
+/* /proc/PID/stat is parsed in one place: core/proc.h. */
 
 #endif

@@ -111,5 +111,13 @@ size_t nn_nic_irqs_unknown_role(const struct nn_nic *nic);
  * node (*@assumed set). -1 unknown locality. layout and report ask here. */
 int nn_nic_home_node(const struct nn_topo *t, const struct nn_nic *nic, bool *assumed);
 const struct nn_nic *nn_nic_find(const struct nn_nic *nics, size_t n, const char *name);
+/* The pid the kernel's netdev napi-get names as the thread of @nic's NAPI
+ * @napi_id (napi_pid.c): from @nics' answers when @nic is among them with
+ * answers read (a live discovery, or a capture's saved ones), else, live
+ * only, asked afresh in this network namespace. 0 with *@pid; -ENOENT: no
+ * such device or NAPI here, or it is not threaded; -EOPNOTSUPP: a fake root
+ * without saved answers, or a kernel without napi-get; other -errno. */
+int nn_napi_kernel_pid(struct nn_ctx *ctx, const struct nn_nic *nics, size_t nnics, const char *nic,
+		       long long napi_id, int *pid);
 
 #endif

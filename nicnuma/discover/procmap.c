@@ -485,16 +485,6 @@ void nn_proc_status_free(struct nn_proc_status *st)
 	nn_cpuset_free(&st->mems_allowed);
 }
 
-int nn_task_stat_cpu(const char *text, int *cpu)
-{
-	struct nn_pid_stat st;
-
-	if (nn_parse_pid_stat(text, &st) || st.nfields < 39)
-		return -EINVAL;
-	*cpu = (int)st.processor;
-	return 0;
-}
-
 void nn_pm_thresholds_default(struct nn_pm_thresholds *t)
 {
 	t->remote_fraction = 0.5;

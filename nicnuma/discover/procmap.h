@@ -85,11 +85,6 @@ void nn_proc_status_free(struct nn_proc_status *st);
  * no memory and no threads left to judge. */
 bool nn_proc_status_exited(const struct nn_proc_status *st);
 
-/* Field 39 of /proc/PID/task/TID/stat (processor: the CPU it last ran on).
- * The comm field may hold spaces and ')', so fields are counted after the
- * last ')'. Returns 0 or -EINVAL. */
-int nn_task_stat_cpu(const char *text, int *cpu);
-
 enum nn_pm_verdict_flag {
 	NN_PMV_REMOTE = 1u << 0,	/* flagged: most private memory off the threads' nodes */
 	NN_PMV_SPAN_NO_POLICY = 1u << 1,	/* flagged: threads on >1 node, no memory policy */

@@ -12,6 +12,8 @@
 
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/ctx.h"
+#include "nicnuma/core/limits.h"
+#include "nicnuma/core/proc.h"
 #include "nicnuma/discover/procmap.h"
 
 #define NODE_DIR "/sys/devices/system/node"
@@ -136,27 +138,22 @@ static int read_threads(struct nn_ctx *ctx, const struct nn_pm_cpu_nodes *cn,
 	if (err)
 		return err;
 	while ((de = readdir(dir))) {
-		char spath[192];
-		char *stat;
+		struct nn_proc_stat st;
 		long tid;
 		int cpu;
 
-		if (nn_parse_long(de->d_name, &tid) || tid <= 0)
+		if (nn_parse_long(de->d_name, &tid) || tid <= 0 || tid > NN_PID_MAX)
 			continue;
-		snprintf(spath, sizeof(spath), "%s/%ld/stat", path, tid);
-		err = nn_read_file(&ctx->root, spath, &stat, NULL);
-		if (err == -ENOENT || err == -ESRCH) {
+		err = nn_proc_read_task_stat(&ctx->root, s->pid, (int)tid, &st);
+		if (err == -ESRCH) {
 			err = 0;	/* the thread exited while we looked */
 			continue;
 		}
-		if (err)
+		if (err && err != -EINVAL)
 			break;
-		err = nn_task_stat_cpu(stat, &cpu);
-		free(stat);
-		if (err) {
-			nn_warn(ctx, spath, "no processor field: thread's CPU unknown");
-			cpu = -1;
-		}
+		cpu = err || st.nfields < 39 ? -1 : (int)st.processor;
+		if (cpu < 0)
+			nn_warn(ctx, path, "thread %ld: its stat has no processor field: CPU unknown", tid);
 		err = add_thread(cn, s, (int)tid, cpu);
 		if (err)
 			break;

@@ -4,8 +4,8 @@
  * Three parts, one per file:
  *   obs_parse.c   pure parsers: the watched IRQs' per-CPU counts of
  *                 /proc/interrupts (a line at a time, reused rows), the
- *                 NET_RX/NET_TX rows of /proc/softirqs, /proc/PID/stat's CPU
- *                 time and last CPU, a NAPI kthread's name ("napi/IF-ID").
+ *                 NET_RX/NET_TX rows of /proc/softirqs, a driver's per-queue
+ *                 statistic names (a process's stat: core/proc.h).
  *   obs_sample.c  the sampler: reads those files through the fs root into an
  *                 nn_obs_sample (I/O, buffers reused from sample to sample);
  *                 per-queue packet counts from netdev netlink (obs_qstats.c,
@@ -27,6 +27,7 @@
 
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/core/parse.h"
+#include "nicnuma/core/proc.h"
 #include "nicnuma/discover/ethtool.h"
 
 struct nn_ctx;
@@ -84,19 +85,6 @@ void nn_obs_soft_begin(struct nn_obs_soft_parse *st, struct nn_obs_counts *c);
 int nn_obs_soft_line(struct nn_obs_soft_parse *st, const char *p, const char *end);
 int nn_obs_parse_softirqs(const char *text, struct nn_obs_counts *c);
 
-/* /proc/PID/stat: utime + stime (clock ticks) and the CPU it last ran on
- * (field 39). The name in parentheses may hold anything, ")" too. */
-int nn_obs_parse_stat(const char *text, unsigned long long *ticks, int *cpu);
-
-/* A kthread name as /proc/PID/comm shows it: TASK_COMM_LEN (15 bytes) on
- * older kernels, the full name (up to 63) on newer ones. */
-#define NN_OBS_COMM_MAX 64
-/* A threaded-NAPI kthread's comm "napi/IF-ID" (cut at 15 bytes by older
- * kernels: a long IF loses its end). Returns 1 with the interface part in
- * @ifname (possibly cut: @cut true when the comm is exactly 15 bytes) and
- * *@napi_id (-1 when cut away), 0 when @comm is not a NAPI thread. */
-int nn_obs_parse_napi_comm(const char *comm, char *ifname, size_t size, long *napi_id, bool *cut);
-
 /* A driver statistic (ethtool -S) that counts one queue's packets:
  * rx_queue_N_packets / tx_queue_N_packets (virtio_net, ice, ixgbe),
  * rx-N.packets (i40e), rxN_packets (mlx5). Returns 1 with the queue and
@@ -105,13 +93,14 @@ int nn_obs_ethtool_queue_stat(const char *name, int *queue, bool *rx);
 
 /* ---- samples (obs_sample.c) --------------------------------------------- */
 
-/* A NAPI kthread found in /proc. */
+#define NN_OBS_COMM_MAX NN_PROC_COMM_MAX
+
+/* A NAPI kthread: a pid netdev napi-get names for one of the host's NICs. */
 struct nn_obs_thread {
 	int pid;
-	char comm[NN_OBS_COMM_MAX];
-	char ifname[16];		/* from the comm; may be cut */
-	long napi_id;			/* -1 unknown */
-	int nic;			/* index into the host's NICs, -1 none */
+	char comm[NN_OBS_COMM_MAX];	/* as /proc shows it, for the report */
+	long long napi_id;
+	int nic;			/* index into the host's NICs: napi-get's ifindex */
 	unsigned long long ticks;	/* utime + stime at this sample */
 	int cpu;			/* last CPU, -1 unknown */
 	bool seen;			/* its stat was read at this sample */
@@ -151,8 +140,8 @@ struct nn_obs_sampler {
 	bool netlink_failed;		/* qstats-get not available: not retried */
 	bool ethtool_failed;		/* no NIC names per-queue statistics */
 	struct nn_ethtool_stats est;	/* reused ethtool -S buffers */
-	long napi_rescan;		/* samples until the next /proc scan for NAPI threads */
-	struct nn_obs_thread *known;	/* NAPI threads found by the last scan */
+	long napi_rescan;		/* samples until NAPI threads are looked for again (napi-get) */
+	struct nn_obs_thread *known;	/* NAPI threads napi-get named at the last look */
 	size_t nknown, known_cap;
 	char *buf;			/* reused read buffer */
 	size_t buf_cap;

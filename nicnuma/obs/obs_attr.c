@@ -138,28 +138,6 @@ static int cmp_share(const void *x, const void *y)
 	return (a->cpu > b->cpu) - (a->cpu < b->cpu);
 }
 
-/* The NIC a NAPI thread serves: its name exactly, or (a comm cut at 15
- * bytes) the one NIC whose name starts with the cut part. -1 none. */
-static int thread_nic(const struct nn_host *h, const struct nn_obs_thread *t)
-{
-	size_t len = strlen(t->ifname);
-	int found = -1;
-
-	for (size_t i = 0; i < h->nnics; i++)
-		if (!strcmp(h->nics[i].name, t->ifname))
-			return (int)i;
-	if (strlen(t->comm) != 15)
-		return -1;	/* not cut: the name was exact */
-	for (size_t i = 0; i < h->nnics; i++) {
-		if (strncmp(h->nics[i].name, t->ifname, len))
-			continue;
-		if (found >= 0)
-			return -1;	/* ambiguous */
-		found = (int)i;
-	}
-	return found;
-}
-
 static const struct nn_obs_thread *find_thread(const struct nn_obs_sample *s, int pid)
 {
 	size_t lo = 0, hi = s->nthreads;
@@ -394,7 +372,7 @@ static int attr_nic(const struct nn_host *h, const struct nn_obs_sampler *sp,
 		const struct nn_obs_thread *tb = &b->threads[i], *ta;
 		struct nn_obs_napi *z;
 
-		if (thread_nic(h, tb) != (int)idx)
+		if (tb->nic != (int)idx)	/* napi-get's word, never the comm */
 			continue;
 		ta = find_thread(a, tb->pid);
 		z = realloc(n->napis, (n->nnapis + 1) * sizeof(*z));

@@ -311,68 +311,6 @@ int nn_obs_parse_softirqs(const char *text, struct nn_obs_counts *c)
 	return c->ncols ? 0 : -EINVAL;
 }
 
-int nn_obs_parse_stat(const char *text, unsigned long long *ticks, int *cpu)
-{
-	struct nn_pid_stat st;
-
-	/* CPU time and the last CPU need every field up to 39 */
-	if (nn_parse_pid_stat(text, &st) || st.nfields < 39)
-		return -EINVAL;
-	*ticks = (unsigned long long)(st.utime + st.stime);
-	*cpu = (int)st.processor;
-	return 0;
-}
-
-int nn_obs_parse_napi_comm(const char *comm, char *ifname, size_t size, long *napi_id, bool *cut)
-{
-	size_t len, n;
-	const char *dash, *p;
-	long id = 0;
-
-	if (!comm || strncmp(comm, "napi/", 5) || !size)
-		return 0;
-	/* 15 bytes before Linux 6.?: TASK_COMM_LEN; newer kernels show a
-	 * kthread's full name (up to 63 bytes) */
-	len = strnlen(comm, NN_OBS_COMM_MAX);
-	while (len > 5 && comm[len - 1] == '\n')
-		len--;
-	if (len <= 5 || len >= NN_OBS_COMM_MAX)
-		return 0;
-	*cut = len == 15;
-	/* the id: digits after the last '-'; a cut comm may have lost them */
-	dash = NULL;
-	for (p = comm + 5; p < comm + len; p++)
-		if (*p == '-')
-			dash = p;
-	*napi_id = -1;
-	n = len - 5;
-	if (dash && dash + 1 < comm + len) {
-		bool digits = true;
-
-		for (p = dash + 1; p < comm + len; p++) {
-			if (!is_digit(*p) || id > (LONG_MAX - 9) / 10) {
-				digits = false;
-				break;
-			}
-			id = id * 10 + (*p - '0');
-		}
-		if (digits && !*cut) {
-			*napi_id = id;
-			n = (size_t)(dash - (comm + 5));
-		} else if (digits && *cut) {
-			/* "napi/eth0-81931" may be whole or cut in the id: the
-			 * name stops at the dash either way; the id is unsure */
-			n = (size_t)(dash - (comm + 5));
-		}
-	}
-	if (!n || n >= size)
-		return 0;
-	memcpy(ifname, comm + 5, n);
-	ifname[n] = '\0';
-	return 1;
-}
-
-/* "_packets" or ".packets" ends @p (and nothing else follows). */
 static bool packets_suffix(const char *p)
 {
 	return !strcmp(p, "_packets") || !strcmp(p, ".packets");

@@ -3,13 +3,13 @@
  *
  * Every read goes through the fs root. Per sample: /proc/interrupts (only the
  * watched IRQs kept, through a buffer reused from sample to sample),
- * /proc/softirqs, /proc/PID/stat of each NAPI kthread, and on a live root the
- * per-queue packet counts of netdev netlink. NAPI kthreads are found by a
- * scan of kthreadd's children (or of /proc) every NAPI_RESCAN samples, and
- * whenever one of them is gone.
+ * /proc/softirqs, /proc/PID/stat of each NAPI kthread (core/proc.h), and on
+ * a live root the per-queue packet counts of netdev netlink. NAPI kthreads
+ * are the pids netdev napi-get names for the host's NICs, each checked to be
+ * a kernel thread, looked for again every NAPI_RESCAN samples and whenever
+ * one of them is gone.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,6 +21,7 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/fsroot.h"
+#include "nicnuma/core/proc.h"
 #include "nicnuma/discover/host.h"
 #include "nicnuma/obs/obs.h"
 #include "irq/rps.h"
@@ -30,7 +31,6 @@
 enum {	/* nn_obs_sampler.warned */
 	W_INTR = 1 << 0,
 	W_SOFT = 1 << 1,
-	W_SCAN = 1 << 2,
 	W_INTR_BAD = 1 << 3,
 };
 
@@ -163,24 +163,21 @@ static int read_softirqs(struct nn_ctx *ctx, struct nn_obs_sampler *sp, struct n
 	return 0;
 }
 
-/* Whether @pid (given as text) is a NAPI kthread; adds it to the known list. */
-static int consider_pid(struct nn_ctx *ctx, struct nn_obs_sampler *sp, const char *pid)
+/* Adds the kernel's NAPI thread @pid of NIC @nic to the known list when it
+ * is a kernel thread (a pid recycled since napi-get named it is not). */
+static int consider(struct nn_ctx *ctx, struct nn_obs_sampler *sp, int pid, int nic, long long napi_id)
 {
 	struct nn_obs_thread t;
-	char path[64], comm[NN_OBS_COMM_MAX + 2];
-	long v;
+	char why[128];
 
-	if (nn_parse_long(pid, &v) || v <= 0 || v > 0x3fffffff)
-		return 0;
-	snprintf(path, sizeof(path), "/proc/%ld/comm", v);
-	if (nn_read_str(&ctx->root, path, comm, sizeof(comm)))
-		return 0;	/* gone, or not readable: not ours to report */
+	if (pid <= 0 || nn_proc_kthread(&ctx->root, pid, NULL, why, sizeof(why)))
+		return 0;	/* gone, or not a kernel thread: not ours to report */
 	memset(&t, 0, sizeof(t));
-	if (nn_obs_parse_napi_comm(comm, t.ifname, sizeof(t.ifname), &t.napi_id, &(bool){ false }) != 1)
-		return 0;
-	t.pid = (int)v;
-	memcpy(t.comm, comm, strnlen(comm, sizeof(t.comm) - 1));
-	t.nic = -1;
+	if (nn_proc_read_comm(&ctx->root, pid, t.comm, sizeof(t.comm)))
+		t.comm[0] = '\0';
+	t.pid = pid;
+	t.napi_id = napi_id;
+	t.nic = nic;
 	t.cpu = -1;
 	if (NN_GROW(sp->known, sp->nknown, sp->known_cap))
 		return -ENOMEM;
@@ -195,32 +192,50 @@ static int cmp_thread(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-/* NAPI kthreads are children of kthreadd (PID 2): its children file is one
- * read where the kernel has it (CONFIG_PROC_CHILDREN); else every /proc
- * entry is looked at. */
-static int scan_napi(struct nn_ctx *ctx, struct nn_obs_sampler *sp)
+/* The host's NIC of @ifindex, -1 none. */
+static int nic_of(const struct nn_host *host, int ifindex)
 {
-	char *text = NULL, *tok, *save = NULL;
-	DIR *d = NULL;
-	struct dirent *de;
-	int err = 0;
+	for (size_t i = 0; i < host->nnics; i++)
+		if (host->nics[i].ifindex == ifindex)
+			return (int)i;
+	return -1;
+}
+
+/* NAPI kthreads are the pids the kernel's napi-get names for the host's
+ * NICs: the snapshot's answers at first (live, or a capture's), asked
+ * afresh on a live rescan (threaded NAPI switched on or off since). A
+ * kernel thread of the same name serving a device of another network
+ * namespace is never named here, so never counted. */
+static int scan_napi(struct nn_ctx *ctx, struct nn_obs_sampler *sp, const struct nn_host *host)
+{
+	struct nn_genl g = { 0 };
+	int err = 0, gerr = -EOPNOTSUPP;
 
 	sp->nknown = 0;
-	if (!nn_read_file(&ctx->root, "/proc/2/task/2/children", &text, NULL)) {
-		for (tok = strtok_r(text, " \n", &save); tok && !err; tok = strtok_r(NULL, " \n", &save))
-			err = consider_pid(ctx, sp, tok);
-		free(text);
-	} else {
-		err = nn_root_opendir(&ctx->root, "/proc", &d);
-		if (err) {
-			warn_once(ctx, sp, W_SCAN, "/proc", "cannot list the NAPI threads", err);
-			return 0;
-		}
-		while (!err && (de = readdir(d)))
-			if (isdigit((unsigned char)de->d_name[0]))
-				err = consider_pid(ctx, sp, de->d_name);
-		closedir(d);
+	if (sp->seq > 0 && nn_root_is_live(&ctx->root)) {
+		gerr = nn_genl_read(ctx, &g, NULL);
+		if (gerr == -ENOMEM)
+			return gerr;
 	}
+	if (!gerr) {
+		int ifindex = -1, nic = -1;
+
+		/* a dump lists a device's NAPIs together: one lookup per device */
+		for (size_t i = 0; i < g.nnapis && !err; i++) {
+			if (g.napis[i].ifindex != ifindex) {
+				ifindex = g.napis[i].ifindex;
+				nic = nic_of(host, ifindex);
+			}
+			if (nic >= 0)
+				err = consider(ctx, sp, g.napis[i].pid, nic, g.napis[i].id);
+		}
+	} else {
+		for (size_t i = 0; i < host->nnics && !err; i++)
+			for (size_t j = 0; j < host->nics[i].ngnapis && !err; j++)
+				err = consider(ctx, sp, host->nics[i].gnapis[j].pid, (int)i,
+					       host->nics[i].gnapis[j].id);
+	}
+	nn_genl_free(&g);
 	if (sp->nknown > 1)
 		qsort(sp->known, sp->nknown, sizeof(*sp->known), cmp_thread);
 	return err;
@@ -229,23 +244,26 @@ static int scan_napi(struct nn_ctx *ctx, struct nn_obs_sampler *sp)
 /* Reads each known NAPI thread's stat into @s; 1 when one was gone. */
 static int read_threads(struct nn_ctx *ctx, struct nn_obs_sampler *sp, struct nn_obs_sample *s)
 {
+	char at[64];
 	int gone = 0;
 
+	/* a fake root's sample K: /.observe/K/proc/PID/stat where it has one */
+	snprintf(at, sizeof(at), "/.observe/%ld/proc", sp->seq);
 	s->nthreads = 0;
 	for (size_t i = 0; i < sp->nknown; i++) {
 		struct nn_obs_thread t = sp->known[i];
-		char path[64], pb[128], *text = NULL;
-		const char *p;
+		struct nn_proc_stat st;
+		int err = -ENOENT;
 
-		snprintf(path, sizeof(path), "/proc/%d/stat", t.pid);
-		p = sample_path(ctx, sp, path, pb, sizeof(pb));
-		if (nn_read_file(&ctx->root, p, &text, NULL) ||
-		    nn_obs_parse_stat(text, &t.ticks, &t.cpu)) {
-			free(text);
+		if (!nn_root_is_live(&ctx->root))
+			err = nn_proc_read_stat(&ctx->root, at, t.pid, &st);
+		if (err == -ESRCH || err == -ENOENT)
+			err = nn_proc_read_stat(&ctx->root, NULL, t.pid, &st);
+		if (err || st.nfields < 39 || nn_proc_ticks(&st, &t.ticks)) {
 			gone = 1;
 			continue;
 		}
-		free(text);
+		t.cpu = (int)st.processor;
 		t.seen = true;
 		if (NN_GROW(s->threads, s->nthreads, s->threads_cap))
 			return -ENOMEM;
@@ -300,7 +318,7 @@ int nn_obs_sample_take(struct nn_ctx *ctx, struct nn_obs_sampler *sp,
 	if (!err)
 		err = read_softirqs(ctx, sp, s);
 	if (!err && sp->napi_rescan-- <= 0) {
-		err = scan_napi(ctx, sp);
+		err = scan_napi(ctx, sp, host);
 		sp->napi_rescan = NAPI_RESCAN - 1;
 	}
 	if (!err) {
@@ -308,7 +326,7 @@ int nn_obs_sample_take(struct nn_ctx *ctx, struct nn_obs_sampler *sp,
 		if (err == 1) {
 			/* a thread went away (threaded NAPI switched off or
 			 * on again): look again now, then read them again */
-			err = scan_napi(ctx, sp);
+			err = scan_napi(ctx, sp, host);
 			sp->napi_rescan = NAPI_RESCAN - 1;
 			if (!err)
 				err = read_threads(ctx, sp, s);

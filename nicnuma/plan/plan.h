@@ -109,7 +109,7 @@ struct nn_plan_napi {
 	char *nic;
 	long long napi_id;
 	int pid;			/* when planned; apply checks it is still that thread */
-	char *name;			/* "napi/IF-ID" as the kernel keeps it (15 characters at most) */
+	char *name;			/* "napi/IF-ID", the thread's full comm */
 	struct nn_cpuset cpus;
 };
 

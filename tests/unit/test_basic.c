@@ -130,6 +130,39 @@ static void test_atomic_write(void **state)
 	umask(old);
 }
 
+/* nn_write_atomic_path() never renames over what is not a regular file:
+ * "-o /dev/null" once left a regular file where the device was. */
+static void test_atomic_path_not_regular(void **state)
+{
+	char dir[PATH_MAX], fifo[PATH_MAX + 16], link[PATH_MAX + 16], file[PATH_MAX + 16];
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(tmpdir(dir, sizeof(dir)), 0);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	snprintf(file, sizeof(file), "%s/file", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(nn_write_atomic_path(file, "x", 1, 0644), 0);
+	assert_int_equal(symlink(file, link), 0);
+	assert_int_equal(nn_write_atomic_path(fifo, "x", 1, 0644), -ENOTSUP);
+	assert_int_equal(lstat(fifo, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_int_equal(nn_write_atomic_path(link, "y", 1, 0644), -ENOTSUP);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(nn_write_atomic_path(dir, "y", 1, 0644), -EISDIR);
+	assert_non_null(strstr(nn_output_strerror(-ENOTSUP), "not a regular file"));
+	/* a regular file is still replaced */
+	assert_int_equal(nn_write_atomic_path(file, "zz", 2, 0644), 0);
+	assert_int_equal(stat(file, &st), 0);
+	assert_int_equal(st.st_size, 2);
+	unlink(fifo);
+	unlink(link);
+	unlink(file);
+	rmdir(dir);
+}
+
 static void test_mkdir_p(void **state)
 {
 	char dir[PATH_MAX], p[PATH_MAX + 64];
@@ -210,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_shquote),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_atomic_write),
+		cmocka_unit_test(test_atomic_path_not_regular),
 		cmocka_unit_test(test_mkdir_p),
 		cmocka_unit_test(test_grow),
 	};

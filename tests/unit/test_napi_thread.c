@@ -18,6 +18,7 @@
 #include "nicnuma/act/apply.h"
 #include "nicnuma/act/change_kinds.h"
 #include "irq/napi_thread.h"
+#include "nicnuma/discover/nic.h"
 #include "tmptree.h"
 
 static char tmp[PATH_MAX];
@@ -58,7 +59,8 @@ static int setup(void **state)
 	task(502, "napi/eth0-8195", USER, NULL, "0-3");			/* no exe link, not a kthread */
 	task(503, "napi/eth0-8196", KTHREAD, "/usr/bin/x", "0-3");	/* a kthread flag and an exe */
 	task(504, "napi/eth1-8193", KTHREAD, NULL, "0-3");		/* another device's thread */
-	task(505, "napi/vethlongna", KTHREAD, NULL, "1");		/* vethlongname01's, truncated */
+	task(505, "napi/enp1s0f0np0-267", KTHREAD, NULL, "1");	/* a kthread's comm: the full name */
+	task(507, "napi/enp1s0f0np", KTHREAD, NULL, "1");		/* the 15-character cut: not it */
 	task(506, "x) S 2 (y", USER, NULL, "0");			/* a comm made to fool a stat parser */
 	assert_int_equal(tmptree_put(tmp, "sys/devices/system/cpu/online", "0-3\n"), 0);
 	return nn_ctx_init(&ctx, tmp, false);
@@ -78,9 +80,11 @@ static void test_comm(void **state)
 	(void)state;
 	nn_napi_comm(c, sizeof(c), "eth0", 8193);
 	assert_string_equal(c, "napi/eth0-8193");
-	nn_napi_comm(c, sizeof(c), "vethlongname01", 8193);
-	assert_string_equal(c, "napi/vethlongna");
-	assert_int_equal(strlen(c), 15);
+	/* never cut at 15 characters: a kernel thread's comm is its full name */
+	nn_napi_comm(c, sizeof(c), "enp1s0f0np0", 267);
+	assert_string_equal(c, "napi/enp1s0f0np0-267");
+	nn_napi_comm(c, sizeof(c), "abcdefghijklmno", 4294967295LL);
+	assert_string_equal(c, "napi/abcdefghijklmno-4294967295");
 }
 
 static void test_verify(void **state)
@@ -96,7 +100,9 @@ static void test_verify(void **state)
 	assert_string_equal(l, "0-3");
 	free(l);
 	nn_cpuset_free(&s);
-	assert_int_equal(nn_napi_thread_verify(&ctx.root, 505, "vethlongname01", 8193, why, sizeof(why)), 0);
+	assert_int_equal(nn_napi_thread_verify(&ctx.root, 505, "enp1s0f0np0", 267, why, sizeof(why)), 0);
+	assert_int_equal(nn_napi_thread_verify(&ctx.root, 507, "enp1s0f0np0", 267, why, sizeof(why)), -EPERM);
+	assert_contains(why, "not enp1s0f0np0's NAPI thread 'napi/enp1s0f0np0-267'");
 
 	/* the same comm on a user process, with or without an exe link */
 	assert_int_equal(nn_napi_thread_verify(&ctx.root, 501, "eth0", 8194, why, sizeof(why)), -EPERM);
@@ -249,6 +255,127 @@ static void test_check_and_apply_fake_root(void **state)
 	}
 }
 
+/* The kernel's half: napi-get (here a discovery's answers) must name the
+ * pid; a kernel thread of that very name that it does not name (a device of
+ * the same name in another network namespace) is refused. */
+static void test_identify(void **state)
+{
+	struct nn_genl_napi g[2] = {
+		{ .ifindex = 7, .id = 267, .irq = -1, .pid = 505, .threaded = 1 },
+		{ .ifindex = 7, .id = 268, .irq = -1, .pid = -1, .threaded = 0 },
+	};
+	struct nn_nic nic = { .name = (char *)"enp1s0f0np0", .ifindex = 7, .genl_read = true,
+			      .gnapis = g, .ngnapis = 2 };
+	char why[256];
+
+	(void)state;
+	assert_int_equal(nn_napi_identify(&ctx, &nic, 1, 505, "enp1s0f0np0", 267, why, sizeof(why)), 0);
+	/* napi-get names another pid: 505 is not its thread any more */
+	g[0].pid = 4000;
+	assert_int_equal(nn_napi_identify(&ctx, &nic, 1, 505, "enp1s0f0np0", 267, why, sizeof(why)), -EPERM);
+	assert_contains(why, "is pid 4000, not 505");
+	/* ... and the pid is gone: skipped as gone */
+	assert_int_equal(nn_napi_identify(&ctx, &nic, 1, 999, "enp1s0f0np0", 267, why, sizeof(why)), -ESRCH);
+	g[0].pid = 505;
+	/* not threaded, or no such NAPI on this device here */
+	assert_int_equal(nn_napi_identify(&ctx, &nic, 1, 505, "enp1s0f0np0", 268, why, sizeof(why)), -ESRCH);
+	assert_contains(why, "names no thread");
+	g[0].ifindex = 8;
+	assert_int_equal(nn_napi_identify(&ctx, &nic, 1, 505, "enp1s0f0np0", 267, why, sizeof(why)), -ESRCH);
+	g[0].ifindex = 7;
+}
+
+/* Stand-ins for the system calls: a pidfd whose task ends during the set
+ * (a pid recycled under sched_setaffinity). */
+struct fake_sys {
+	struct nn_cpuset cur;		/* the pid's CPUs */
+	int nset, alive_calls, die_after_set;
+	char sets[4][16];
+};
+
+static int f_open(void *arg, int pid)
+{
+	(void)arg;
+	return pid == 999 ? -ESRCH : 42;
+}
+
+static bool f_alive(void *arg, int fd)
+{
+	struct fake_sys *f = arg;
+
+	assert_int_equal(fd, 42);
+	f->alive_calls++;
+	return !(f->die_after_set && f->nset > 0);
+}
+
+static int f_get(void *arg, int pid, struct nn_cpuset *set)
+{
+	struct fake_sys *f = arg;
+
+	(void)pid;
+	return nn_cpuset_copy(set, &f->cur);
+}
+
+static int f_set(void *arg, int pid, const struct nn_cpuset *set)
+{
+	struct fake_sys *f = arg;
+	char *l = nn_cpuset_format_list(set);
+
+	(void)pid;
+	assert_non_null(l);
+	if (f->nset < 4)
+		snprintf(f->sets[f->nset], sizeof(f->sets[0]), "%s", l);
+	f->nset++;
+	free(l);
+	return nn_cpuset_copy(&f->cur, set);
+}
+
+static void f_close(void *arg, int fd)
+{
+	(void)arg;
+	assert_int_equal(fd, 42);
+}
+
+static void test_set_pidfd(void **state)
+{
+	struct fake_sys f = { .cur = NN_CPUSET_INIT };
+	struct nn_napi_sys sys = { f_open, f_alive, f_get, f_set, f_close, &f };
+	struct nn_cpuset want = NN_CPUSET_INIT, after = NN_CPUSET_INIT;
+	char why[256] = "";
+
+	(void)state;
+	assert_int_equal(nn_cpuset_parse_list("0-3", &f.cur), 0);
+	assert_int_equal(nn_cpuset_parse_list("2", &want), 0);
+	/* the thread stays: set, read back */
+	assert_int_equal(nn_napi_thread_set_sys(&ctx.root, &sys, 500, "eth0", 8193, &want, &after, why,
+						sizeof(why)), 0);
+	assert_int_equal(f.nset, 1);
+	assert_true(nn_cpuset_equal(&after, &want));
+	assert_true(f.alive_calls >= 2);
+	/* it ends under the call: whatever holds the pid gets its CPUs back */
+	assert_int_equal(nn_cpuset_parse_list("0-3", &f.cur), 0);
+	f.nset = 0;
+	f.die_after_set = 1;
+	why[0] = '\0';
+	assert_int_equal(nn_napi_thread_set_sys(&ctx.root, &sys, 500, "eth0", 8193, &want, &after, why,
+						sizeof(why)), -ESRCH);
+	assert_int_equal(f.nset, 2);
+	assert_string_equal(f.sets[0], "2");
+	assert_string_equal(f.sets[1], "0-3");
+	assert_contains(why, "ended during the call");
+	/* gone before: nothing set; another task: refused before any set */
+	f.nset = 0;
+	f.die_after_set = 0;
+	assert_int_equal(nn_napi_thread_set_sys(&ctx.root, &sys, 999, "eth0", 8193, &want, &after, why,
+						sizeof(why)), -ESRCH);
+	assert_int_equal(nn_napi_thread_set_sys(&ctx.root, &sys, 507, "enp1s0f0np0", 267, &want, &after, why,
+						sizeof(why)), -EPERM);
+	assert_int_equal(f.nset, 0);
+	nn_cpuset_free(&f.cur);
+	nn_cpuset_free(&want);
+	nn_cpuset_free(&after);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +383,8 @@ int main(void)
 		cmocka_unit_test(test_verify),
 		cmocka_unit_test(test_restore),
 		cmocka_unit_test(test_check_and_apply_fake_root),
+		cmocka_unit_test(test_identify),
+		cmocka_unit_test(test_set_pidfd),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

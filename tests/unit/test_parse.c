@@ -577,34 +577,6 @@ static void sys_cpulist(void **state)
 	nn_cpuset_free(&s);
 }
 
-/* /proc/PID/stat: fields counted after the last ')' of comm. */
-static void test_pid_stat(void **state)
-{
-	/* a napi kthread (fields to 39 and beyond); comm with a space and ')' */
-	const char *full = "258 (napi/x) y-1) S 2 0 0 0 -1 2129984 0 0 0 0 7 9 0 0 20 0 1 0 100 0 0 "
-			   "18446744073709551615 0 0 0 0 0 0 0 2147483647 0 1 0 0 17 3 0 0 0 0 0\n";
-	struct nn_pid_stat st;
-
-	(void)state;
-	assert_int_equal(nn_parse_pid_stat(full, &st), 0);
-	assert_int_equal(st.state, 'S');
-	assert_int_equal(st.flags, 2129984);
-	assert_int_equal(st.utime, 7);
-	assert_int_equal(st.stime, 9);
-	assert_int_equal(st.processor, 3);
-	assert_true(st.nfields >= 39);
-	/* short: what is there is read, the rest stays -1 */
-	assert_int_equal(nn_parse_pid_stat("1 (x) R 1 2 3 4 5 64\n", &st), 0);
-	assert_int_equal(st.flags, 64);
-	assert_int_equal(st.processor, -1);
-	assert_int_equal(st.nfields, 9);
-	assert_int_equal(nn_parse_pid_stat("no parens", &st), -EINVAL);
-	assert_int_equal(nn_parse_pid_stat(NULL, &st), -EINVAL);
-	assert_int_equal(nn_parse_pid_stat("1 (x) RS 1", &st), -EINVAL);	/* state is one letter */
-	assert_int_equal(nn_parse_pid_stat("1 (x) S 1 2 3 4 5 7x\n", &st), -EINVAL);
-	assert_int_equal(nn_parse_pid_stat("1 (x) S 1 2 3 4 5 -1\n", &st), -EINVAL);	/* flags < 0 */
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -621,7 +593,6 @@ int main(void)
 		cmocka_unit_test(bracketed),
 		cmocka_unit_test(isolcpus),
 		cmocka_unit_test(sys_cpulist),
-		cmocka_unit_test(test_pid_stat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

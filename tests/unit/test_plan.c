@@ -1508,9 +1508,9 @@ static void test_napi_threads_follow_irqs(void **state)
 	}
 	assert_string_equal(p.napi_threads[0].name, "napi/eth1-8193");
 	/* IRQ-less, on a NIC with no queue IRQs: the CPUs the plan may use;
-	 * its name truncated as the kernel truncates a comm (15 characters). */
+	 * its name in full, as a kernel thread's comm reads (not cut at 15). */
 	assert_string_equal(p.napi_threads[2].nic, "vethlongname01");
-	assert_string_equal(p.napi_threads[2].name, "napi/vethlongna");
+	assert_string_equal(p.napi_threads[2].name, "napi/vethlongname01-9000");
 	assert_false(nn_cpuset_empty(&p.napi_threads[2].cpus));
 
 	doc = nn_plan_to_json(&p);

@@ -455,20 +455,6 @@ static void test_status(void **state)
 	assert_int_equal(nn_proc_status_parse("Cpus_allowed_list:\t0-z\n", &st), -EINVAL);
 }
 
-static void test_task_stat(void **state)
-{
-	char *text = slurp("proc/103/task/10302/stat");
-	int cpu = -1;
-
-	(void)state;
-	/* comm "bound (dpdk) x" holds spaces and a ')' */
-	assert_int_equal(nn_task_stat_cpu(text, &cpu), 0);
-	assert_int_equal(cpu, 3);
-	free(text);
-	assert_int_equal(nn_task_stat_cpu("1 (x) R 1 2 3", &cpu), -EINVAL);
-	assert_int_equal(nn_task_stat_cpu("no parens", &cpu), -EINVAL);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,7 +470,6 @@ int main(void)
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_no_memory_unknown_nodes),
 		cmocka_unit_test(test_status),
-		cmocka_unit_test(test_task_stat),
 		cmocka_unit_test(test_saturation),
 		cmocka_unit_test(test_zombie),
 	};

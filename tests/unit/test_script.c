@@ -145,12 +145,47 @@ static void test_render_hostile_names(void **state)
 	nn_plan_free(&p);
 }
 
+/* A NAPI thread is the plan's pid with its full comm, never a name to look
+ * up: the line carries both, and napi_pid takes no thread by name. */
+static void test_render_napi_by_pid(void **state)
+{
+	struct nn_plan p;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	p.shape.ncpus = 4;
+	p.shape.nnodes = 1;
+	p.napi_threads = calloc(1, sizeof(*p.napi_threads));
+	assert_non_null(p.napi_threads);
+	p.nnapi_threads = 1;
+	p.napi_threads[0].nic = strdup("enp1s0f0np0");
+	p.napi_threads[0].name = strdup("napi/enp1s0f0np0-267");
+	p.napi_threads[0].napi_id = 267;
+	p.napi_threads[0].pid = 4242;
+	set_list(&p.napi_threads[0].cpus, "1");
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	assert_int_equal(nn_script_render(fp, &p, NULL), 0);
+	fclose(fp);
+	assert_contains(buf, "\t\"$1\" 'enp1s0f0np0' 267 4242 'napi/enp1s0f0np0-267' '1'\n");
+	assert_contains(buf, "napi_pid \"$3\" \"$4\"");
+	/* napi_pid reads that pid's comm; no /proc entry is read by a name match */
+	assert_contains(buf, "IFS= read -r c <\"/proc/$1/comm\"");
+	assert_not_contains(buf, "IFS= read -r c <\"$d/comm\"");
+	free(buf);
+	nn_plan_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quote_forms),
 		cmocka_unit_test(test_quote_round_trip_through_sh),
 		cmocka_unit_test(test_render_hostile_names),
+		cmocka_unit_test(test_render_napi_by_pid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* proc.c - the one reader of a process under /proc (proc.h) */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicnuma/core/cpuset.h"
+#include "nicnuma/core/fsroot.h"
+#include "nicnuma/core/limits.h"
+#include "nicnuma/core/proc.h"
+
+/* Field 2: from the first '(' to the last ')'; the name may hold both. */
+static const char *stat_comm(const char *text, struct nn_proc_stat *st)
+{
+	const char *open = strchr(text, '('), *close = strrchr(text, ')');
+	size_t n;
+
+	if (!open || !close || close < open)
+		return NULL;
+	n = (size_t)(close - open - 1);
+	if (n >= sizeof(st->comm))
+		n = sizeof(st->comm) - 1;
+	memcpy(st->comm, open + 1, n);
+	st->comm[n] = '\0';
+	return close + 1;
+}
+
+/* Stores field @field's value @v where nicnuma keeps it; -EINVAL out of range. */
+static int keep(struct nn_proc_stat *st, unsigned int field, long long v)
+{
+	switch (field) {
+	case 9:
+		st->flags = v;
+		break;
+	case 14:
+		st->utime = v;
+		break;
+	case 15:
+		st->stime = v;
+		break;
+	case 22:
+		st->starttime = v;
+		break;
+	case 39:
+		if (v >= NN_CPU_MAX)
+			return -EINVAL;
+		st->processor = v;
+		break;
+	default:
+		return 0;
+	}
+	return v < 0 ? -EINVAL : 0;
+}
+
+int nn_proc_parse_stat(const char *text, struct nn_proc_stat *st)
+{
+	const char *p;
+	unsigned int field = 2;		/* the comm field ends at the last ')' */
+
+	memset(st->comm, 0, sizeof(st->comm));
+	st->state = 0;
+	st->flags = st->utime = st->stime = st->starttime = st->processor = -1;
+	st->nfields = 2;
+	p = text ? stat_comm(text, st) : NULL;
+	if (!p)
+		return -EINVAL;
+	for (;;) {
+		const char *end, *d;
+		long long v;
+		char *e;
+
+		p += strspn(p, " \t\n");
+		if (!*p)
+			break;
+		end = p + strcspn(p, " \t\n");
+		field++;
+		if (field == 3) {
+			if (end - p != 1)
+				return -EINVAL;
+			st->state = *p;
+		} else if (field <= 39) {
+			/* every field a decimal; only the ones kept are converted
+			 * (rsslim and the like fill 64 bits) */
+			d = p + (*p == '-');
+			if (d == end || strspn(d, "0123456789") != (size_t)(end - d))
+				return -EINVAL;
+			if (field == 9 || field == 14 || field == 15 || field == 22 || field == 39) {
+				errno = 0;
+				v = strtoll(p, &e, 10);
+				if (errno || e != end || keep(st, field, v))
+					return -EINVAL;
+			}
+		}
+		p = end;
+	}
+	st->nfields = field;
+	return 0;
+}
+
+int nn_proc_ticks(const struct nn_proc_stat *st, unsigned long long *ticks)
+{
+	if (st->utime < 0 || st->stime < 0)
+		return -EINVAL;
+	*ticks = (unsigned long long)st->utime + (unsigned long long)st->stime;
+	return 0;
+}
+
+/* Reads and parses the stat file at @path; a missing file is a gone pid. */
+static int read_stat_path(const struct nn_root *r, const char *path, struct nn_proc_stat *st)
+{
+	char *text = NULL;
+	int err;
+
+	err = nn_read_file(r, path, &text, NULL);
+	if (err == -ENOENT || err == -ESRCH)
+		err = -ESRCH;
+	else if (!err)
+		err = nn_proc_parse_stat(text, st);
+	free(text);
+	return err;
+}
+
+int nn_proc_read_stat(const struct nn_root *r, const char *at, int pid, struct nn_proc_stat *st)
+{
+	char path[96];
+
+	if (snprintf(path, sizeof(path), "%s/%d/stat", at ? at : "/proc", pid) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	return read_stat_path(r, path, st);
+}
+
+int nn_proc_read_task_stat(const struct nn_root *r, int pid, int tid, struct nn_proc_stat *st)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+	return read_stat_path(r, path, st);
+}
+
+int nn_proc_read_comm(const struct nn_root *r, int pid, char *buf, size_t size)
+{
+	char path[96];
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	err = nn_read_str(r, path, buf, size);
+	return err == -ENOENT ? -ESRCH : err;
+}
+
+int nn_proc_read_exe(const struct nn_root *r, int pid, char *buf, size_t size)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	return nn_root_readlink(r, path, buf, size);
+}
+
+int nn_proc_kthread(const struct nn_root *r, int pid, struct nn_proc_stat *st, char *why,
+		    size_t whylen)
+{
+	struct nn_proc_stat own;
+	char exe[64];
+	int err;
+
+	if (!st)
+		st = &own;
+	err = nn_proc_read_stat(r, NULL, pid, st);
+	if (err == -ESRCH) {
+		snprintf(why, whylen, "pid %d is gone", pid);
+		return err;
+	}
+	if (err || st->flags < 0) {
+		snprintf(why, whylen, "/proc/%d/stat: unexpected content", pid);
+		return -EINVAL;
+	}
+	if (!((unsigned long long)st->flags & NN_PF_KTHREAD)) {
+		snprintf(why, whylen, "pid %d is not a kernel thread", pid);
+		return -EPERM;
+	}
+	/* A user task can clear nothing in the kernel's flags, but a kernel
+	 * thread never has an executable: both must say so. */
+	err = nn_proc_read_exe(r, pid, exe, sizeof(exe));
+	if (err != -ENOENT) {
+		snprintf(why, whylen, "pid %d has an executable: not a kernel thread", pid);
+		return -EPERM;
+	}
+	return 0;
+}

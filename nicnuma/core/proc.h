@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* proc.h - the one reader of a process under /proc: its stat fields, comm,
+ * executable link and the kernel-thread rule
+ *
+ * irqbalance's identity (irq/irqbalance_id.c), threaded NAPI's kthreads
+ * (irq/napi_thread.c), the observe sampler (obs/) and the process map
+ * (discover/procmap*.c) all read processes here: one stat parser, one
+ * answer to "is this a kernel thread". Reads go through the fs root; the
+ * parser is pure (unit-tested, fuzzed: tests/fuzz/fuzz_proc_stat.c).
+ * tests/arch/proc_one_reader.sh fails when a /proc/PID/stat or comm read
+ * appears anywhere else.
+ */
+#ifndef NICNUMA_CORE_PROC_H
+#define NICNUMA_CORE_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct nn_root;
+
+/* A task's comm as /proc shows it: a kernel thread's full name (up to 63
+ * bytes, kernel 5.17+), a user task's cut at 15 (TASK_COMM_LEN). */
+#define NN_PROC_COMM_MAX 64
+#define NN_PF_KTHREAD 0x00200000u	/* include/linux/sched.h */
+
+/* The fields of /proc/PID/stat (or task/TID/stat) that nicnuma reads, by the
+ * kernel's numbering (proc(5)); a field the text does not reach stays -1 (0
+ * for @state, "" for @comm). */
+struct nn_proc_stat {
+	char comm[NN_PROC_COMM_MAX];	/* field 2, between the first '(' and the last ')' */
+	char state;			/* field 3: R, S, D, Z, X ... */
+	long long flags;		/* field 9: PF_* */
+	long long utime, stime;		/* fields 14, 15: clock ticks */
+	long long starttime;		/* field 22: clock ticks after boot */
+	long long processor;		/* field 39: the CPU it last ran on */
+	unsigned int nfields;		/* fields present (2 = none after comm) */
+};
+/* The one parser of /proc/PID/stat: comm (field 2) may hold spaces and ')',
+ * so fields are counted after the last ')'. Every field read must be a
+ * decimal (signed where the kernel prints a sign); -EINVAL when there is no
+ * "(...)", a malformed field, or a read field out of range. Pure. */
+int nn_proc_parse_stat(const char *text, struct nn_proc_stat *st);
+/* utime + stime into *@ticks; -EINVAL when either is unknown. Each is at
+ * most LLONG_MAX, so the sum is taken unsigned: it cannot overflow. */
+int nn_proc_ticks(const struct nn_proc_stat *st, unsigned long long *ticks);
+
+/* /proc/@pid/stat (@at: a directory that stands for /proc, e.g. a fake root's
+ * "/.observe/1/proc", or NULL) parsed into @st. -ESRCH when the pid is gone
+ * (no such file), -EINVAL when the text is not a stat line, another -errno
+ * from the read. */
+int nn_proc_read_stat(const struct nn_root *r, const char *at, int pid, struct nn_proc_stat *st);
+/* /proc/@pid/task/@tid/stat, the same way. */
+int nn_proc_read_task_stat(const struct nn_root *r, int pid, int tid, struct nn_proc_stat *st);
+/* /proc/@pid/comm's line into @buf; -ESRCH gone, -ENAMETOOLONG, -errno. */
+int nn_proc_read_comm(const struct nn_root *r, int pid, char *buf, size_t size);
+/* /proc/@pid/exe's target into @buf; -ENOENT when it has none (a kernel
+ * thread, or a captured tree that kept none), -errno else. */
+int nn_proc_read_exe(const struct nn_root *r, int pid, char *buf, size_t size);
+
+/* Whether @pid is a kernel thread: PF_KTHREAD in its stat flags and no
+ * executable. 0 yes; -EPERM no (@why says which); -ESRCH gone; -EINVAL an
+ * unreadable stat. @st (may be NULL) receives the stat it judged. */
+int nn_proc_kthread(const struct nn_root *r, int pid, struct nn_proc_stat *st, char *why,
+		    size_t whylen);
+
+#endif

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* napi_pid.c - which kernel thread is a NAPI's, by the kernel's word
+ *
+ * napi-get answers for nicnuma's own network namespace only, so a device of
+ * the same name in another namespace (a user's veth in their own user+net
+ * namespace) is never taken for ours; a comm proves nothing of the kind.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/core/fsroot.h"
+#include "nicnuma/discover/nic.h"
+
+/* @nic's NAPI @id in a list of napi-get answers: 0 with its pid, -ENOENT. */
+static int pid_in(const struct nn_genl_napi *napis, size_t n, int ifindex, long long id, int *pid)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (napis[i].id != id || (ifindex >= 0 && napis[i].ifindex != ifindex))
+			continue;
+		if (napis[i].pid <= 0)
+			return -ENOENT;	/* not threaded (any more) */
+		*pid = napis[i].pid;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int nn_napi_kernel_pid(struct nn_ctx *ctx, const struct nn_nic *nics, size_t nnics, const char *nic,
+		       long long napi_id, int *pid)
+{
+	const struct nn_nic *n = nics ? nn_nic_find(nics, nnics, nic) : NULL;
+	struct nn_genl g = { 0 };
+	char path[96];
+	long ifindex;
+	int err;
+
+	*pid = -1;
+	if (n && n->genl_read)
+		return pid_in(n->gnapis, n->ngnapis, n->ifindex, napi_id, pid);
+	if (!nn_root_is_live(&ctx->root))
+		return -EOPNOTSUPP;	/* a tree without the kernel's answers */
+	snprintf(path, sizeof(path), "/sys/class/net/%s/ifindex", nic);
+	err = nn_read_long(&ctx->root, path, &ifindex);
+	if (err)
+		return err == -ENOENT ? -ENOENT : err;	/* the device is gone */
+	err = nn_genl_read(ctx, &g, NULL);
+	if (!err)
+		err = pid_in(g.napis, g.nnapis, (int)ifindex, napi_id, pid);
+	nn_genl_free(&g);
+	return err;
+}

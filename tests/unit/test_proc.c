@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_proc.c - the one process reader (core/proc.c): the stat parser, the
+ * readers through a fake root, the kernel-thread rule */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "nicnuma/core/fsroot.h"
+#include "nicnuma/core/proc.h"
+#include "tmptree.h"
+
+/* /proc/PID/stat: fields counted after the last ')' of comm. */
+static void test_parse(void **state)
+{
+	/* a napi kthread (fields to 39 and beyond); comm with a space and ')' */
+	const char *full = "258 (napi/x) y-1) S 2 0 0 0 -1 2129984 0 0 0 0 7 9 0 0 20 0 1 0 100 0 0 "
+			   "18446744073709551615 0 0 0 0 0 0 0 2147483647 0 1 0 0 17 3 0 0 0 0 0\n";
+	struct nn_proc_stat st;
+	unsigned long long ticks = 0;
+
+	(void)state;
+	assert_int_equal(nn_proc_parse_stat(full, &st), 0);
+	assert_string_equal(st.comm, "napi/x) y-1");
+	assert_int_equal(st.state, 'S');
+	assert_int_equal(st.flags, 2129984);
+	assert_int_equal(st.utime, 7);
+	assert_int_equal(st.stime, 9);
+	assert_int_equal(st.starttime, 100);
+	assert_int_equal(st.processor, 3);
+	assert_true(st.nfields >= 39);
+	assert_int_equal(nn_proc_ticks(&st, &ticks), 0);
+	assert_int_equal(ticks, 16);
+	/* short: what is there is read, the rest stays -1 */
+	assert_int_equal(nn_proc_parse_stat("1 (x) R 1 2 3 4 5 64\n", &st), 0);
+	assert_int_equal(st.flags, 64);
+	assert_int_equal(st.processor, -1);
+	assert_int_equal(st.starttime, -1);
+	assert_int_equal(st.nfields, 9);
+	assert_int_equal(nn_proc_ticks(&st, &ticks), -EINVAL);
+	assert_int_equal(nn_proc_parse_stat("no parens", &st), -EINVAL);
+	assert_int_equal(nn_proc_parse_stat("1 x) S 1", &st), -EINVAL);	/* no '(' */
+	assert_int_equal(nn_proc_parse_stat(") (x S 1", &st), -EINVAL);	/* ')' before '(' */
+	assert_int_equal(nn_proc_parse_stat(NULL, &st), -EINVAL);
+	assert_int_equal(nn_proc_parse_stat("1 (x) RS 1", &st), -EINVAL);	/* state is one letter */
+	assert_int_equal(nn_proc_parse_stat("1 (x) S 1 2 3 4 5 7x\n", &st), -EINVAL);
+	assert_int_equal(nn_proc_parse_stat("1 (x) S 1 2 3 4 5 -1\n", &st), -EINVAL);	/* flags < 0 */
+	/* a full kthread name (63 bytes kept) and a longer, cut one */
+	assert_int_equal(nn_proc_parse_stat("9 (napi/enp1s0f0np0-267) S 2\n", &st), 0);
+	assert_string_equal(st.comm, "napi/enp1s0f0np0-267");
+	{
+		char line[256];
+
+		snprintf(line, sizeof(line), "9 (%0100d) S 2\n", 7);
+		assert_int_equal(nn_proc_parse_stat(line, &st), 0);
+		assert_int_equal(strlen(st.comm), NN_PROC_COMM_MAX - 1);
+	}
+}
+
+/* utime + stime at their largest (a crafted stat under --root): no signed
+ * overflow (UBSan, halt_on_error, fails the old signed sum), the exact sum. */
+static void test_ticks_overflow(void **state)
+{
+	char line[512];
+	struct nn_proc_stat st;
+	unsigned long long ticks = 0;
+
+	(void)state;
+	snprintf(line, sizeof(line), "7 (x) S 1 1 1 0 -1 4194560 0 0 0 0 %lld %lld 0 0 20 0 1 0 5 0 0 "
+		 "0 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0\n", LLONG_MAX, LLONG_MAX);
+	assert_int_equal(nn_proc_parse_stat(line, &st), 0);
+	assert_int_equal(st.utime, LLONG_MAX);
+	assert_int_equal(nn_proc_ticks(&st, &ticks), 0);
+	assert_true(ticks == 2ULL * (unsigned long long)LLONG_MAX);
+	/* one past LLONG_MAX is not a tick count */
+	snprintf(line, sizeof(line), "7 (x) S 1 1 1 0 -1 0 0 0 0 0 9223372036854775808 0 0\n");
+	assert_int_equal(nn_proc_parse_stat(line, &st), -EINVAL);
+}
+
+/* The readers and the kernel-thread rule on a fake /proc. */
+static void test_readers(void **state)
+{
+	char tmp[PATH_MAX], buf[NN_PROC_COMM_MAX], why[128], path[PATH_MAX + 32];
+	struct nn_root root;
+	struct nn_proc_stat st;
+
+	(void)state;
+	assert_int_equal(tmptree_make(tmp, sizeof(tmp), "proc"), 0);
+	/* 10: a kthread; 11: PF_KTHREAD but an exe; 12: a user task; 13: garbage */
+	assert_int_equal(tmptree_put(tmp, "proc/10/stat", "10 (napi/enp1s0f0np0-267) S 2 0 0 0 -1 2129984 "
+				     "0 0 0 0 3 4 0 0 20 0 1 0 77\n"), 0);
+	assert_int_equal(tmptree_put(tmp, "proc/10/comm", "napi/enp1s0f0np0-267\n"), 0);
+	assert_int_equal(tmptree_put(tmp, "proc/11/stat", "11 (napi/x-1) S 2 0 0 0 -1 2129984\n"), 0);
+	snprintf(path, sizeof(path), "%s/proc/11/exe", tmp);
+	assert_int_equal(symlink("/usr/bin/true", path), 0);
+	assert_int_equal(tmptree_put(tmp, "proc/12/stat", "12 (napi/x-1) S 1 0 0 0 -1 4194560\n"), 0);
+	assert_int_equal(tmptree_put(tmp, "proc/13/stat", "garbage\n"), 0);
+	assert_int_equal(tmptree_put(tmp, "obs/1/proc/10/stat", "10 (n) S 2 0 0 0 -1 2129984 0 0 0 0 8 9\n"),
+			 0);
+	assert_int_equal(nn_root_open(&root, tmp), 0);
+
+	assert_int_equal(nn_proc_read_stat(&root, NULL, 10, &st), 0);
+	assert_int_equal(st.starttime, 77);
+	assert_int_equal(nn_proc_read_stat(&root, "/obs/1/proc", 10, &st), 0);
+	assert_int_equal(st.utime, 8);
+	assert_int_equal(nn_proc_read_stat(&root, NULL, 99, &st), -ESRCH);
+	assert_int_equal(nn_proc_read_stat(&root, NULL, 13, &st), -EINVAL);
+	assert_int_equal(nn_proc_read_comm(&root, 10, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "napi/enp1s0f0np0-267");
+	assert_int_equal(nn_proc_read_comm(&root, 99, buf, sizeof(buf)), -ESRCH);
+	assert_int_equal(nn_proc_read_exe(&root, 10, buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(nn_proc_read_exe(&root, 11, buf, sizeof(buf)), 0);
+
+	assert_int_equal(nn_proc_kthread(&root, 10, &st, why, sizeof(why)), 0);
+	assert_string_equal(st.comm, "napi/enp1s0f0np0-267");
+	assert_int_equal(nn_proc_kthread(&root, 11, NULL, why, sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "executable"));
+	assert_int_equal(nn_proc_kthread(&root, 12, NULL, why, sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "not a kernel thread"));
+	assert_int_equal(nn_proc_kthread(&root, 13, NULL, why, sizeof(why)), -EINVAL);
+	assert_int_equal(nn_proc_kthread(&root, 99, NULL, why, sizeof(why)), -ESRCH);
+	nn_root_close(&root);
+	assert_int_equal(tmptree_remove(tmp), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_ticks_overflow),
+		cmocka_unit_test(test_readers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
