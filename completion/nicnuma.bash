@@ -11,19 +11,21 @@ _nicnuma_opts() {
 	case $1 in
 	topo) echo --help --no-cpus ;;
 	nics) echo --brief --help ;;
-	plan) echo --channels --cpus --gro-flush-timeout --help --hugepages --irq-suspend-timeout --irqbalance \
-		--napi-defer-hard-irqs --napi-threaded --nics --no-xps --policy --reserve --rps --rss ;;
-	apply) echo --channels --coexist --cpus --dry-run --gro-flush-timeout --help --hugepages \
-		--irq-suspend-timeout --irqbalance --keep-going --napi-defer-hard-irqs --napi-threaded \
-		--nics --no-xps --plan --policy --reserve --rps --rss --state-dir ;;
-	check) echo --channels --count --cpus --dpdk --file-prefix --gro-flush-timeout --help --hugepages \
-		--interval --irq-suspend-timeout --irqbalance --min-memory --napi-defer-hard-irqs \
-		--napi-threaded --nics --no-xps --pid --plan --policy --reserve --rps --rss --socket \
+	plan) echo --busy-poll --channels --cpus --gro-flush-timeout --help --hugepages \
+		--irq-suspend-timeout --irqbalance --napi-defer-hard-irqs --napi-threaded --nics --no-xps --policy \
+		--profile --reserve --rps --rss ;;
+	apply) echo --busy-poll --channels --coexist --cpus --dry-run --gro-flush-timeout --help \
+		--hugepages --irq-suspend-timeout --irqbalance --keep-going --napi-defer-hard-irqs --napi-threaded \
+		--nics --no-xps --plan --policy --profile --reserve --rps --rss --state-dir --verify \
+		--verify-better --verify-cmd ;;
+	check) echo --busy-poll --channels --count --cpus --dpdk --file-prefix --gro-flush-timeout --help \
+		--hugepages --interval --irq-suspend-timeout --irqbalance --min-memory --napi-defer-hard-irqs \
+		--napi-threaded --nics --no-xps --pid --plan --policy --profile --reserve --rps --rss --socket \
 		--threshold --timeout --traffic --vdev-node ;;
 	rollback) echo --help --state-dir ;;
-	script) echo --channels --cpus --gro-flush-timeout --help --hugepages --irq-suspend-timeout \
-		--irqbalance --napi-defer-hard-irqs --napi-threaded --nics --no-xps --output --plan \
-		--policy --reserve --restore-dir --rps ;;
+	script) echo --busy-poll --channels --cpus --gro-flush-timeout --help --hugepages \
+		--irq-suspend-timeout --irqbalance --napi-defer-hard-irqs --napi-threaded --nics --no-xps --output \
+		--plan --policy --profile --reserve --restore-dir --rps ;;
 	hugepages) echo --all --count --dry-run --help --mem --mount --nodes --partial --size --state-dir ;;
 	bench) echo --duration --fwd --help --in-memory --pci --rate --repeat --report --size \
 		--state-dir ;;
@@ -36,9 +38,9 @@ _nicnuma_opts() {
 		--policy --reserve --traffic ;;
 	report) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
 		--policy --reserve --svg --title --traffic ;;
-	enable) echo --channels --coexist --cpus --dry-run --gro-flush-timeout --help --hugepages \
-		--interval --irq-suspend-timeout --irqbalance --napi-defer-hard-irqs --napi-threaded \
-		--nics --no-start --no-xps --policy --reserve --rps --settle --state-dir ;;
+	enable) echo --busy-poll --channels --coexist --cpus --dry-run --gro-flush-timeout --help \
+		--hugepages --interval --irq-suspend-timeout --irqbalance --napi-defer-hard-irqs --napi-threaded \
+		--nics --no-start --no-xps --policy --profile --reserve --rps --settle --state-dir ;;
 	disable) echo --help --keep-config --state-dir ;;
 	status) echo --help --state-dir ;;
 	claim) echo --coexist --cpus --dry-run --help --name --pid --reason --state-dir ;;
@@ -131,6 +133,8 @@ _nicnuma() {
 	--rss) COMPREPLY=($(compgen -W "local local:cpu none" -- "$cur")); return ;;
 	--rps) COMPREPLY=($(compgen -W "auto off" -- "$cur")); return ;;
 	--napi-threaded) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
+	--profile) COMPREPLY=($(compgen -W "throughput latency none" -- "$cur")); return ;;
+	--verify-better) COMPREPLY=($(compgen -W "higher lower" -- "$cur")); return ;;
 	--irqbalance) COMPREPLY=($(compgen -W "stop ban ignore" -- "$cur")); return ;;
 	--cpus | --reserve | --pid | --count | --threshold | --min-memory | --mem | \
 	--duration | --repeat | --rate | --pci | --service | --exec | --interval | --settle | \

@@ -136,6 +136,19 @@ static void undo_val(struct nn_ctx *ctx, struct nn_apply_val *v)
 			v->status = NN_VAL_ROLLED_BACK;
 		return;
 	}
+	if (v->kind == NN_VAL_ETH) {
+		struct nn_restore res = { 0 };
+		struct nn_change c = { .path = v->path, .before = v->before, .after = v->planned };
+
+		err = v->before ? nn_eth_change_restore(ctx, &c, nn_eth_setting_is_ring((enum nn_eth_setting)v->attr),
+							&res) : -EINVAL;
+		free(res.current);
+		if (err < 0)
+			snprintf(v->note, sizeof(v->note), "ROLLBACK FAILED: %.120s", res.why);
+		else
+			v->status = NN_VAL_ROLLED_BACK;
+		return;
+	}
 	if (v->kind == NN_VAL_CHANNELS) {
 		long n;
 
@@ -189,6 +202,7 @@ static enum write_phase val_phase(const struct nn_apply_val *v)
 	case NN_VAL_RPS:
 	case NN_VAL_NAPI_CONF:
 	case NN_VAL_NAPI_DEV:
+	case NN_VAL_ETH:
 		break;
 	}
 	return PHASE_IRQ;
@@ -417,6 +431,33 @@ static int write_napi_conf(struct nn_ctx *ctx, struct nn_apply_val *v)
 	return 1;
 }
 
+/* One coalescing value or ring size. The driver's refusal (its own extended
+ * ack message) is a warning: the rest of the plan still applies. */
+static int write_eth(struct nn_ctx *ctx, struct nn_apply_val *v)
+{
+	char why[192] = "", buf[24];
+	long long after = -1;
+	int err;
+
+	v->written = true;
+	err = nn_eth_set(ctx, v->nic, (enum nn_eth_setting)v->attr, v->want_ll, &after, why, sizeof(why));
+	if (after >= 0) {
+		snprintf(buf, sizeof(buf), "%lld", after);
+		v->after = strdup(buf);
+	}
+	if (!err) {
+		v->status = NN_VAL_CHANGED;
+		return 0;
+	}
+	/* refused before any change: nothing to put back */
+	if (err != -EIO)
+		v->written = false;
+	v->status = NN_VAL_FAILED;
+	snprintf(v->note, sizeof(v->note), "%s", why[0] ? why : strerror(-err));
+	nn_warn(ctx, v->path, "%s", v->note);
+	return 1;
+}
+
 /* Writes the pending value @v: 0 done, >0 a warning, <0 fatal. */
 static int write_val(struct nn_ctx *ctx, struct nn_apply_views *views, const struct fb_table *fbt,
 		     struct nn_apply_val *v, const struct nn_cpuset *online, bool *channels_changed)
@@ -458,6 +499,8 @@ static int write_val(struct nn_ctx *ctx, struct nn_apply_views *views, const str
 		r = write_sysval(ctx, v);
 	} else if (v->kind == NN_VAL_NAPI_CONF) {
 		r = write_napi_conf(ctx, v);
+	} else if (v->kind == NN_VAL_ETH) {
+		r = write_eth(ctx, v);
 	} else if (v->kind == NN_VAL_IRQ) {
 		r = write_irq(ctx, nn_apply_views_for(views, v), fbt, v, online, *channels_changed);
 	} else {
@@ -526,6 +569,9 @@ static const struct nn_change_ops *val_ops(const struct nn_apply_val *v)
 	case NN_VAL_RPS: return &nn_rps_change_ops;
 	case NN_VAL_NAPI_CONF: return &nn_napi_conf_change_ops;
 	case NN_VAL_NAPI_DEV: return &nn_napi_dev_change_ops;
+	case NN_VAL_ETH:
+		return nn_eth_setting_is_ring((enum nn_eth_setting)v->attr) ? &nn_rings_change_ops
+									   : &nn_coalesce_change_ops;
 	case NN_VAL_IRQ:
 	case NN_VAL_XPS:
 		break;

@@ -30,9 +30,12 @@ struct nn_tx;
  * NN_VAL_RPS: rps_cpus, rps_flow_cnt or rps_sock_flow_entries (irq/rps.h),
  * path = the file. NN_VAL_NAPI_CONF: one per-NAPI setting (napi-set), path =
  * IF/NAPI_ID/SETTING; NN_VAL_NAPI_DEV: a device-wide NAPI file, path = it
- * (irq/napi_conf.h). */
+ * (irq/napi_conf.h). NN_VAL_ETH: a coalescing value or ring size (ethtool
+ * netlink, discover/ethtool_nl.h), path = IF/SETTING, logged as "coalesce"
+ * or "rings"; a driver's refusal is a warning, the rest of the plan still
+ * applies. */
 enum nn_val_kind { NN_VAL_IRQ, NN_VAL_XPS, NN_VAL_CHANNELS, NN_VAL_RSS, NN_VAL_NAPI,
-		   NN_VAL_RPS, NN_VAL_NAPI_CONF, NN_VAL_NAPI_DEV };
+		   NN_VAL_RPS, NN_VAL_NAPI_CONF, NN_VAL_NAPI_DEV, NN_VAL_ETH };
 
 enum nn_val_status {
 	NN_VAL_PENDING = 0,	/* read, not yet written */
@@ -62,8 +65,8 @@ struct nn_apply_val {
 	int pid;			/* napi: the kthread */
 	long long napi_id;		/* napi, napi_conf */
 	int ifindex;			/* napi_conf */
-	int attr;			/* napi_conf: enum nn_napi_attr */
-	long long want_ll;		/* napi_conf: the value */
+	int attr;			/* napi_conf: enum nn_napi_attr; eth: enum nn_eth_setting */
+	long long want_ll;		/* napi_conf, eth: the value */
 	bool at_least;			/* rps_sock_flow_entries: a larger value is kept */
 	char *after;			/* read back */
 	char *effective;		/* effective_affinity_list after the write */

@@ -383,6 +383,55 @@ static int collect_napi_conf(struct nn_ctx *ctx, const struct nn_plan_napi_conf 
 	return 0;
 }
 
+/* One coalescing value or ring size: live only (the capture's answer under
+ * a fake root says what was, not what may be written). A driver that
+ * reports no such value is skipped with a note. */
+static int collect_eth(struct nn_ctx *ctx, const struct nn_plan_eth *e, bool check, struct nn_apply_val *v)
+{
+	struct nn_eth_conf now;
+	char buf[64];
+	int err;
+
+	v->kind = NN_VAL_ETH;
+	v->irq = -1;
+	v->queue = -1;
+	v->nic = e->nic;
+	v->attr = (int)e->setting;
+	v->want_ll = e->value;
+	nn_eth_key(buf, sizeof(buf), e->nic, e->setting);
+	v->path = strdup(buf);
+	snprintf(buf, sizeof(buf), "%lld", e->value);
+	v->planned = strdup(buf);
+	if (!v->path || !v->planned)
+		return -ENOMEM;
+	if (!nn_root_is_live(&ctx->root)) {
+		v->status = NN_VAL_SKIPPED;
+		snprintf(v->note, sizeof(v->note), "not touched (fake root)");
+		return 0;
+	}
+	err = nn_eth_conf_get(ctx, e->nic, &now);
+	if (!err)
+		err = nn_eth_setting_is_ring(e->setting) ? now.rings_err : now.coalesce_err;
+	if (!err && now.v[e->setting] < 0)
+		err = -EOPNOTSUPP;
+	if (err) {
+		v->status = check ? NN_VAL_DRIFT : NN_VAL_SKIPPED;
+		snprintf(v->note, sizeof(v->note), "%s: %s", nn_eth_setting_name(e->setting), strerror(-err));
+		if (!check)
+			nn_warn(ctx, v->path, "%s: not set", v->note);
+		return err == -ENOMEM ? err : 0;
+	}
+	snprintf(buf, sizeof(buf), "%lld", now.v[e->setting]);
+	v->before = strdup(buf);
+	if (!v->before)
+		return -ENOMEM;
+	if (now.v[e->setting] == e->value)
+		v->status = check ? NN_VAL_ALIGNED : NN_VAL_UNCHANGED;
+	else if (check)
+		v->status = NN_VAL_DRIFT;
+	return 0;
+}
+
 /* Builds one value per plan entry with its current state; a value we cannot
  * read aborts the whole run (-errno) before anything is written. @host is
  * the discovery of this same run, or NULL to read every value afresh. */
@@ -427,7 +476,7 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 		    const struct nn_host *host, bool check, struct nn_apply_val **out, size_t *nout)
 {
 	size_t n = plan->nirqs + plan->nxps + plan->nchannels + plan->nrss + plan->nnapi_threads +
-		   2 * plan->nrps + (plan->rps_sock_flow_entries > 0) + plan->nnapi_conf, k = 0, i;
+		   2 * plan->nrps + (plan->rps_sock_flow_entries > 0) + plan->nnapi_conf + plan->neth, k = 0, i;
 	struct nn_apply_val *vals = calloc(n ? n : 1, sizeof(*vals));
 	struct nn_cpuset cur = NN_CPUSET_INIT;
 	char path[512], buf[4096];
@@ -583,6 +632,11 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 			vals[k].attr = (int)c->attr;
 			err = collect_sysval(ctx, NN_VAL_NAPI_DEV, c->nic, -1, path, buf, check, &vals[k++]);
 		}
+		if (err)
+			goto fail;
+	}
+	for (i = 0; i < plan->neth; i++) {
+		err = collect_eth(ctx, &plan->eth[i], check, &vals[k++]);
 		if (err)
 			goto fail;
 	}

@@ -5,6 +5,8 @@
 const struct nn_change_ops *const nn_change_kinds[] = {
 	&nn_file_change_ops,
 	&nn_channels_change_ops,
+	&nn_coalesce_change_ops,
+	&nn_rings_change_ops,
 	&nn_rss_change_ops,
 	&nn_irqb_change_ops,
 	&nn_napi_change_ops,

@@ -6,6 +6,7 @@
  * nicnuma/state/value_restore.c, channels in channels_change.c and the RSS
  * table in rss_change.c and a NAPI kthread's CPUs in napi_change.c
  * (nicnuma/act/: they ask discovery), irqbalance in irq/irqb_change.c,
+ * coalescing and ring sizes in coalesce_change.c and rings_change.c,
  * RPS/RFS values in irq/rps.c, NAPI settings in irq/napi_conf.c (the genl
  * kind's io in napi_conf_change.c), a
  * hugetlbfs mount in hugepages/hp_mount.c. The table is here, in act/, because
@@ -57,6 +58,16 @@ int nn_napi_identify(struct nn_ctx *ctx, const struct nn_nic *nics, size_t nnics
  * rule and restore there, discover's family socket handed down as this io). */
 extern const struct nn_change_ops nn_napi_conf_change_ops;
 extern const struct nn_napi_io nn_napi_genl_io;
+
+/* One coalescing value or ring size of a NIC in the log's host (ethtool
+ * netlink, discover/ethtool_nl.h): path IF/SETTING ("eth0/rx-usecs",
+ * "eth0/rx"), before/after decimals; coalesce_change.c holds the rule both
+ * kinds share, rings_change.c the second kind. */
+extern const struct nn_change_ops nn_coalesce_change_ops;
+extern const struct nn_change_ops nn_rings_change_ops;
+int nn_eth_change_validate(const struct nn_undo *u, const struct nn_change *c, bool ring,
+			   char *why, size_t whylen);
+int nn_eth_change_restore(struct nn_ctx *ctx, const struct nn_change *c, bool ring, struct nn_restore *res);
 
 /* NULL-terminated: what nn_undo_load()/nn_undo_parse() accept. */
 extern const struct nn_change_ops *const nn_change_kinds[];

@@ -71,6 +71,11 @@ const struct nn_undo *nn_pipeline_log(const struct nn_pipeline *pl)
 	return pl->tx ? &pl->tx->log : NULL;
 }
 
+int nn_pipeline_abort(struct nn_pipeline *pl)
+{
+	return pl->tx ? nn_tx_abort(pl->tx) : -ENOENT;
+}
+
 void nn_pipeline_unlock(struct nn_pipeline *pl)
 {
 	if (pl->tx)

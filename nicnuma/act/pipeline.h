@@ -67,6 +67,10 @@ void nn_pipeline_init(struct nn_pipeline *pl);
 int nn_pipeline_run(struct nn_ctx *ctx, struct nn_pipeline *pl, struct nn_apply_report *rep);
 /* The undo log the run wrote (NULL without a transaction). */
 const struct nn_undo *nn_pipeline_log(const struct nn_pipeline *pl);
+/* Puts back everything the run's log holds through its transaction, and
+ * marks the log rolled back (apply --verify on a host that got worse). 0,
+ * -ENOENT without a transaction, or the first restore's error. */
+int nn_pipeline_abort(struct nn_pipeline *pl);
 /* Releases the state lock early (enable: the watcher it starts takes it);
  * the log stays. */
 void nn_pipeline_unlock(struct nn_pipeline *pl);

@@ -7,6 +7,7 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/act/apply_internal.h"
+#include "nicnuma/discover/ethtool_nl.h"
 #include "hugepages/hp_set.h"
 
 static const char *const status_names[] = {
@@ -37,6 +38,7 @@ static const char *kind_name(enum nn_val_kind k)
 	case NN_VAL_RPS: return "rps";
 	case NN_VAL_NAPI_CONF: return "napi_conf";
 	case NN_VAL_NAPI_DEV: return "napi_dev";
+	case NN_VAL_ETH: return "ethtool";
 	case NN_VAL_CHANNELS: break;
 	}
 	return "channels";
@@ -79,7 +81,7 @@ static void print_val(struct nn_ctx *ctx, const struct nn_apply_val *v, bool che
 	else if (v->kind == NN_VAL_RPS)
 		snprintf(target, sizeof(target), "%s rx-%d %s", v->nic, v->queue,
 			 strstr(v->path, "flow_cnt") ? "flow_cnt" : "cpus");
-	else if (v->kind == NN_VAL_NAPI_CONF)
+	else if (v->kind == NN_VAL_NAPI_CONF || v->kind == NN_VAL_ETH)
 		snprintf(target, sizeof(target), "%s", v->path);
 	else if (v->kind == NN_VAL_NAPI_DEV)
 		snprintf(target, sizeof(target), "%s %s", v->nic, strrchr(v->path, '/') + 1);
@@ -102,6 +104,8 @@ static void print_val(struct nn_ctx *ctx, const struct nn_apply_val *v, bool che
 	}
 	if (v->kind == NN_VAL_NAPI_CONF || v->kind == NN_VAL_NAPI_DEV)
 		nn_print_string(o, PRINT_JSON, "attr", NULL, nn_napi_attr_name((enum nn_napi_attr)v->attr));
+	if (v->kind == NN_VAL_ETH)
+		nn_print_string(o, PRINT_JSON, "setting", NULL, nn_eth_setting_name((enum nn_eth_setting)v->attr));
 	if (v->nic)
 		nn_print_string(o, PRINT_JSON, "nic", NULL, v->nic);
 	else

@@ -9,8 +9,9 @@
 #include "cli.h"
 #include "plan_opts.h"
 #include "nicnuma/act/pipeline.h"
+#include "nicnuma/act/verify.h"
 
-enum { OPT_KEEP_GOING = NN_OPT_OWN, OPT_COEXIST };
+enum { OPT_KEEP_GOING = NN_OPT_OWN, OPT_COEXIST, OPT_VERIFY, OPT_VERIFY_CMD, OPT_VERIFY_BETTER };
 
 static const struct nn_opt opts[] = {
 	{ "plan", 0, NN_ARG_REQUIRED, "FILE", "apply this plan instead of planning now", NN_OPT_PLAN },
@@ -30,6 +31,15 @@ static const struct nn_opt opts[] = {
 	  "ignore  leave it running (the plan will not last)\n"
 	  "(default: the plan file's choice, else stop)", NN_OPT_IRQBALANCE,
 	  .values = nn_irqbalance_words, .old_values = nn_irqbalance_old_words },
+	{ "verify", 0, NN_ARG_REQUIRED, "SECONDS", "observe the plan's NICs for SECONDS before and after "
+	  "applying; where a NIC's share of work on its node fell (by more than 5 points), or the "
+	  "--verify-cmd number got worse, roll everything back; the figures go into the report",
+	  OPT_VERIFY },
+	{ "verify-cmd", 0, NN_ARG_REQUIRED, "CMD", "with --verify: run CMD (/bin/sh -c) after each "
+	  "window; it prints one number, compared before and after", OPT_VERIFY_CMD },
+	{ "verify-better", 0, NN_ARG_REQUIRED, "higher|lower", "which way the --verify-cmd number is "
+	  "better (default higher)", OPT_VERIFY_BETTER,
+	  .values = (const char *const[]){ "higher", "lower", NULL } },
 	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "snapshots and the lock (default /var/lib/nicnuma, or "
 	  "$NICNUMA_STATE_DIR); resolved inside --root, so a fixture tree keeps its own snapshots",
 	  NN_OPT_STATE_DIR },
@@ -106,6 +116,7 @@ struct apply_run {
 	struct nn_plan_opts popts;
 	const char *plan_file;
 	bool irqb_given;
+	struct nn_verify *verify;	/* NULL: no --verify */
 };
 
 /* The plan file read already, checked against this host; or a new plan. */
@@ -135,6 +146,35 @@ static int apply_begin(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 	for (i = 0; i < pl->plan.nwarnings; i++)
 		nn_print_string(&ctx->out, PRINT_ANY, NULL, "plan: %s\n", pl->plan.warnings[i]);
 	nn_close_array(&ctx->out);
+	/* the window before, with the lock held and nothing written yet */
+	if (r->verify && !pl->ao.dry_run)
+		return nn_verify_before(ctx, &pl->host, &pl->plan, r->verify) ? NN_EXIT_ERROR : 0;
+	return 0;
+}
+
+/* --verify SECONDS, --verify-cmd, --verify-better: 0 or -1 with the message printed. */
+static int verify_opt(struct nn_ctx *ctx, int opt, const char *arg, struct nn_verify *v)
+{
+	char *end;
+
+	if (opt == OPT_VERIFY_CMD) {
+		v->o.cmd = arg;
+		return 0;
+	}
+	if (opt == OPT_VERIFY_BETTER) {
+		if (strcmp(arg, "higher") && strcmp(arg, "lower")) {
+			nn_err(ctx, "--verify-better: expected higher or lower, got '%s'", arg);
+			return -1;
+		}
+		v->o.lower_better = !strcmp(arg, "lower");
+		return 0;
+	}
+	errno = 0;
+	v->o.seconds = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v->o.seconds >= 0.1 && v->o.seconds <= 3600)) {
+		nn_err(ctx, "--verify: expected seconds from 0.1 to 3600, got '%s'", arg);
+		return -1;
+	}
 	return 0;
 }
 
@@ -148,8 +188,11 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	double t0 = now_ms();
 	int opt, err, ret = NN_EXIT_ERROR;
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
+	struct nn_verify verify;
+	bool verify_cmd_given = false;
 
 	nn_pipeline_init(&pl);
+	memset(&verify, 0, sizeof(verify));
 	st.plan = &r.popts;
 	while ((opt = nn_opt_next(ctx, &nn_desc_apply, &st)) > 0) {
 		switch (opt) {
@@ -168,6 +211,14 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 		case NN_OPT_STATE_DIR:
 			ctx->state_dir = st.arg;
 			break;
+		case OPT_VERIFY_CMD:
+		case OPT_VERIFY_BETTER:
+			verify_cmd_given = true;
+			/* fall through */
+		case OPT_VERIFY:
+			if (verify_opt(ctx, opt, st.arg, &verify))
+				goto out;
+			break;
 		}
 	}
 	if (opt < 0) {
@@ -181,6 +232,15 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 		       "cannot change --plan %s", r.plan_file);
 		goto out;
 	}
+	if (verify_cmd_given && !verify.o.seconds) {
+		nn_err(ctx, "apply: --verify-cmd and --verify-better need --verify SECONDS");
+		goto out;
+	}
+	if (verify.o.seconds && pl.ao.dry_run) {
+		nn_err(ctx, "apply: --verify measures a real apply; not with --dry-run");
+		goto out;
+	}
+	r.verify = verify.o.seconds ? &verify : NULL;
 	/* A plan file is read (and refused) before anything else: bad input
 	 * never takes the lock or creates the state directory. */
 	if (r.plan_file && nn_cli_read_plan(ctx, r.plan_file, &pl.plan))
@@ -193,6 +253,11 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	if (pl.stage < NN_PIPE_APPLIED)
 		goto out;
 	nn_apply_print(ctx, &rep);
+	if (r.verify && err >= 0 && !rep.rolled_back) {
+		int v = nn_verify_finish(ctx, &pl, &rep, &verify);
+
+		err = v < 0 ? v : v > 0 ? 1 : err;
+	}
 	if (ctx->verbose)
 		nn_print_double(&ctx->out, PRINT_ANY, "elapsed_ms", "elapsed: %.1f ms\n",
 				now_ms() - t0);

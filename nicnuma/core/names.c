@@ -51,7 +51,8 @@ int nn_name_decimal(const char *s, unsigned long max, unsigned long *val, const 
 	for (p = s; *p; p++) {
 		if (*p < '0' || *p > '9')
 			return no(why, "not a decimal number");
-		if (v > (max - (unsigned long)(*p - '0')) / 10)
+		/* the digit first: max - digit must not wrap (max 1, "2") */
+		if ((unsigned long)(*p - '0') > max || v > (max - (unsigned long)(*p - '0')) / 10)
 			return no(why, "out of range");
 		v = v * 10 + (unsigned long)(*p - '0');
 	}

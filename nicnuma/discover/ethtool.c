@@ -690,3 +690,84 @@ void nn_ethtool_stats_free(struct nn_ethtool_stats *st)
 	free(st->values);
 	memset(st, 0, sizeof(*st));
 }
+
+/* --- coalescing and ring sizes: the fallback where ethtool netlink is missing --- */
+
+static int get_coalesce(int fd, const char *ifname, struct ethtool_coalesce *ec)
+{
+	memset(ec, 0, sizeof(*ec));
+	ec->cmd = ETHTOOL_GCOALESCE;
+	return ethtool_ioctl(fd, ifname, ec);
+}
+
+static int get_ringparam(int fd, const char *ifname, struct ethtool_ringparam *rp)
+{
+	memset(rp, 0, sizeof(*rp));
+	rp->cmd = ETHTOOL_GRINGPARAM;
+	return ethtool_ioctl(fd, ifname, rp);
+}
+
+int nn_eth_ioctl_get(const char *ifname, struct nn_eth_conf *c)
+{
+	struct ethtool_coalesce ec;
+	struct ethtool_ringparam rp;
+	int fd = open_fd(), err;
+
+	if (fd < 0)
+		return fd;
+	err = get_coalesce(fd, ifname, &ec);
+	c->coalesce_err = err;
+	if (!err) {
+		c->v[NN_ETH_RX_USECS] = ec.rx_coalesce_usecs;
+		c->v[NN_ETH_RX_FRAMES] = ec.rx_max_coalesced_frames;
+		c->v[NN_ETH_TX_USECS] = ec.tx_coalesce_usecs;
+		c->v[NN_ETH_TX_FRAMES] = ec.tx_max_coalesced_frames;
+		c->v[NN_ETH_ADAPTIVE_RX] = !!ec.use_adaptive_rx_coalesce;
+		c->v[NN_ETH_ADAPTIVE_TX] = !!ec.use_adaptive_tx_coalesce;
+	}
+	err = get_ringparam(fd, ifname, &rp);
+	c->rings_err = err;
+	if (!err) {
+		c->v[NN_ETH_RING_RX] = rp.rx_pending;
+		c->v[NN_ETH_RING_TX] = rp.tx_pending;
+		c->rx_max = rp.rx_max_pending;
+		c->tx_max = rp.tx_max_pending;
+	}
+	close(fd);
+	return c->coalesce_err && c->rings_err ? c->coalesce_err : 0;
+}
+
+int nn_eth_ioctl_set(const char *ifname, enum nn_eth_setting s, long long value)
+{
+	struct ethtool_coalesce ec;
+	struct ethtool_ringparam rp;
+	__u32 v = (__u32)value;
+	int fd = open_fd(), err;
+
+	if (fd < 0)
+		return fd;
+	if (nn_eth_setting_is_ring(s)) {
+		err = get_ringparam(fd, ifname, &rp);
+		if (!err) {
+			*(s == NN_ETH_RING_RX ? &rp.rx_pending : &rp.tx_pending) = v;
+			rp.cmd = ETHTOOL_SRINGPARAM;
+			err = ethtool_ioctl(fd, ifname, &rp);
+		}
+	} else {
+		err = get_coalesce(fd, ifname, &ec);
+		if (!err) {
+			switch (s) {
+			case NN_ETH_RX_USECS: ec.rx_coalesce_usecs = v; break;
+			case NN_ETH_RX_FRAMES: ec.rx_max_coalesced_frames = v; break;
+			case NN_ETH_TX_USECS: ec.tx_coalesce_usecs = v; break;
+			case NN_ETH_TX_FRAMES: ec.tx_max_coalesced_frames = v; break;
+			case NN_ETH_ADAPTIVE_RX: ec.use_adaptive_rx_coalesce = v; break;
+			default: ec.use_adaptive_tx_coalesce = v; break;
+			}
+			ec.cmd = ETHTOOL_SCOALESCE;
+			err = ethtool_ioctl(fd, ifname, &ec);
+		}
+	}
+	close(fd);
+	return err;
+}

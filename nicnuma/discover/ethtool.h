@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "nicnuma/discover/ethtool_nl.h"
+
 struct nn_ctx;
 
 struct nn_ethtool {
@@ -94,5 +96,13 @@ char *nn_rss_format(const unsigned int *table, unsigned int n);
  * entries once expanded, each index <= NN_RSS_MAX_QUEUE, no empty item,
  * no sign, nothing after. 0 with the table in *@table (malloc'd), or -EINVAL. */
 int nn_rss_parse(const char *s, unsigned int **table, unsigned int *n);
+
+/* ETHTOOL_GCOALESCE + GRINGPARAM into @c (each half's error in its field;
+ * the first's returned when both failed), and ETHTOOL_SCOALESCE /
+ * SRINGPARAM of one setting over the structure read just before: the
+ * fallback of ethtool_nl.c where the kernel has no ethtool family. Live
+ * only (callers check). */
+int nn_eth_ioctl_get(const char *ifname, struct nn_eth_conf *c);
+int nn_eth_ioctl_set(const char *ifname, enum nn_eth_setting s, long long value);
 
 #endif

@@ -133,6 +133,17 @@ void nn_genl_sock_close(struct nn_genl_sock *s);
  * or -EOPNOTSUPP when the kernel has no such family or it lacks one of the
  * @ncmds commands @cmds (each came in a later kernel than the family). */
 int nn_genl_family(struct nn_genl_sock *s, const uint8_t *cmds, size_t ncmds, uint16_t *family);
+/* The same resolver for the family called @name (ethtool_nl.c: "ethtool"). */
+int nn_genl_family_named(struct nn_genl_sock *s, const char *name, const uint8_t *cmds, size_t ncmds,
+			 uint16_t *family);
+/* A do request of @cmd to @family (an ACK asked) in s->buf, for the caller
+ * to add attributes to; nn_genl_do sends it and collects the answer (the
+ * reply messages and the ACK, malloc'd into *@ans when @ans is not NULL):
+ * 0 or the kernel's negative errno, its extended ack message into @why. */
+struct nlmsghdr;
+struct nlmsghdr *nn_genl_request(struct nn_genl_sock *s, uint16_t family, uint8_t cmd);
+int nn_genl_do(struct nn_genl_sock *s, struct nlmsghdr *req, void **ans, size_t *anslen,
+	       char *why, size_t whylen);
 /* A dump of @cmd over the namespace's devices, with the u32 attribute
  * @attr = @val when @attr > 0, asked again (up to 3 times) while the kernel
  * flags it interrupted: every reply message up to NLMSG_DONE or an

@@ -118,6 +118,12 @@ static bool has_op(const struct nlattr *ops, unsigned int cmd)
 
 int nn_genl_family(struct nn_genl_sock *s, const uint8_t *cmds, size_t ncmds, uint16_t *family)
 {
+	return nn_genl_family_named(s, NN_NETDEV_FAMILY_NAME, cmds, ncmds, family);
+}
+
+int nn_genl_family_named(struct nn_genl_sock *s, const char *name, const uint8_t *cmds, size_t ncmds,
+			 uint16_t *family)
+{
 	const struct nlattr *tb[CTRL_ATTR_MAX + 1] = { NULL };
 	struct bytes ans = { 0 };
 	const struct nlmsghdr *nlh;
@@ -127,7 +133,7 @@ int nn_genl_family(struct nn_genl_sock *s, const uint8_t *cmds, size_t ncmds, ui
 	size_t i;
 
 	req = put_request(s, GENL_ID_CTRL, NLM_F_REQUEST | NLM_F_ACK, CTRL_CMD_GETFAMILY);
-	mnl_attr_put_strz(req, CTRL_ATTR_FAMILY_NAME, NN_NETDEV_FAMILY_NAME);
+	mnl_attr_put_strz(req, CTRL_ATTR_FAMILY_NAME, name);
 	err = transact(s, req, &ans, &intr);
 	if (err)
 		goto out;
@@ -492,4 +498,32 @@ int nn_genl_napi_set_supported(struct nn_ctx *ctx)
 		return err;
 	nn_genl_sock_close(&s);
 	return 1;
+}
+
+struct nlmsghdr *nn_genl_request(struct nn_genl_sock *s, uint16_t family, uint8_t cmd)
+{
+	return put_request(s, family, NLM_F_REQUEST | NLM_F_ACK, cmd);
+}
+
+int nn_genl_do(struct nn_genl_sock *s, struct nlmsghdr *req, void **ans, size_t *anslen,
+	       char *why, size_t whylen)
+{
+	struct bytes b = { 0 };
+	bool intr;
+	int err;
+
+	why[0] = '\0';
+	err = transact(s, req, &b, &intr);
+	if (!err)
+		err = ack_error(&b, why, whylen);
+	if (err || !ans) {
+		free(b.p);
+		b.p = NULL;
+		b.len = 0;
+	}
+	if (ans) {
+		*ans = b.p;
+		*anslen = b.len;
+	}
+	return err;
 }

@@ -1193,6 +1193,9 @@ int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned in
 	if (err)
 		goto fail;
 	split_shared(&s, nics, n);
+	/* unknown stays -1: a driver without the operation, a capture without it */
+	for (i = 0; i < n; i++)
+		(void)nn_eth_conf_get(ctx, nics[i].name, &nics[i].eth);
 	if (nn_root_is_live(&ctx->root)) {
 		err = netlink_check(&s, nics, n);
 		if (err)

@@ -55,6 +55,9 @@ struct nn_nic {
 	int channels_combined;		/* ETHTOOL_GCHANNELS, live only; -1 unknown */
 	int channels_max;
 	struct nn_rss rss;		/* RSS indirection table, live only (NN_RSS_NOT_READ under --root) */
+	/* Coalescing and ring sizes (discover/ethtool_nl.h): live, or a
+	 * capture's saved answer under --root; -1 values where unknown. */
+	struct nn_eth_conf eth;
 	struct nn_irq *irqs;		/* ascending irq number */
 	size_t nirqs;
 	/* The kernel's netdev genl answers for this device (live, or a capture's

@@ -142,10 +142,10 @@ static bool parse_uint(const char *v, unsigned int lo, unsigned int hi, unsigned
 }
 
 enum { K_NIC, K_POLICY, K_CPUS, K_RESERVE, K_CHANNELS, K_XPS, K_HUGEPAGES, K_IRQB,
-       K_INTERVAL, K_SETTLE, K_CLAIM_ROOT, K_RPS, K_NAPI0, K_N = K_NAPI0 + NN_NAPI_NATTR };
+       K_INTERVAL, K_SETTLE, K_CLAIM_ROOT, K_RPS, K_PROFILE, K_NAPI0, K_N = K_NAPI0 + NN_NAPI_NATTR };
 static const char *const keys[K_N] = { "nic", "policy", "cpus", "reserve", "channels", "xps",
 				       "hugepages", "irqbalance", "interval", "settle_ms",
-				       "claim_root_partitions", "rps",
+				       "claim_root_partitions", "rps", "profile",
 				       "napi_defer_hard_irqs", "gro_flush_timeout", "irq_suspend_timeout",
 				       "napi_threaded" };
 
@@ -274,6 +274,10 @@ static int set_value(struct nn_desired *d, int k, char *v, const char **msg)
 	case K_RPS:
 		if (nn_rps_policy_parse(v, &d->rps))
 			*msg = "expected off or auto";
+		break;
+	case K_PROFILE:
+		if (nn_profile_parse(v, &d->profile))
+			*msg = "expected throughput, latency or none";
 		break;
 	default:
 		if (k >= K_NAPI0 && k < K_N && !napi_value(d, (enum nn_napi_attr)(k - K_NAPI0), v))
@@ -429,6 +433,8 @@ int nn_desired_format(const struct nn_desired *d, struct nn_sb *sb)
 	nn_sb_printf(sb, "irqbalance = %s\n", nn_desired_irqb_name(d->irqbalance));
 	if (d->rps != NN_RPS_OFF)
 		nn_sb_printf(sb, "rps = %s\n", nn_rps_policy_name(d->rps));
+	if (d->profile != NN_PROFILE_NONE)
+		nn_sb_printf(sb, "profile = %s\n", nn_profile_name(d->profile));
 	for (i = 0; i < NN_NAPI_NATTR; i++) {
 		if (!(d->napi_set & (1u << i)))
 			continue;
@@ -488,6 +494,8 @@ int nn_desired_plan_opts(const struct nn_desired *d, const struct nn_host *host,
 	o->no_xps = !d->xps;
 	o->irqbalance = nn_desired_irqb_action(d->irqbalance);
 	o->rps = d->rps;
+	o->rps_given = true;	/* the file's rps is what enable resolved, profile included */
+	o->profile = d->profile;
 	memcpy(o->napi_value, d->napi_value, sizeof(o->napi_value));
 	o->napi_set = d->napi_set;
 	o->hugepage_size_kb = d->hugepage_size_kb;
@@ -522,6 +530,7 @@ int nn_desired_from_plan(struct nn_desired *d, const struct nn_plan *plan,
 	d->hugepage_count = o->hugepage_count;
 	d->has_reserve = o->has_reserve;
 	d->rps = o->rps;
+	d->profile = o->profile;
 	memcpy(d->napi_value, o->napi_value, sizeof(d->napi_value));
 	d->napi_set = o->napi_set;
 	if (!err && (nn_cpuset_copy(&d->cpus, &o->cpus) || nn_cpuset_copy(&d->reserve, &o->reserve)))

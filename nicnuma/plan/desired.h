@@ -11,6 +11,7 @@
  *   hugepages = none | SIZE:COUNT
  *   irqbalance = stop|ban|ignore   ("leave", the old word, is read too)
  *   rps = off|auto              (written only when auto)
+ *   profile = throughput|latency (written only when set: its coalescing and ring sizes)
  *   napi_defer_hard_irqs = N    gro_flush_timeout = NS    irq_suspend_timeout = NS
  *   napi_threaded = on|off      (each written only when set; "none" = unset)
  *   interval = SECONDS (1..86400)    settle_ms = MS (10..60000)
@@ -56,6 +57,7 @@ struct nn_desired {
 	long hugepage_count;
 	enum nn_desired_irqb irqbalance;
 	enum nn_rps_policy rps;
+	enum nn_profile profile;		/* its coalescing and ring sizes; rps and the NAPI values it set are written as such */
 	long long napi_value[NN_NAPI_NATTR];	/* as nn_plan_opts: each set bit's value */
 	unsigned int napi_set;
 	unsigned int interval_s;

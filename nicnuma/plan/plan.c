@@ -1053,6 +1053,7 @@ int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, st
 	st.opts = opts;
 	st.plan = plan;
 	plan->policy = opts->policy;
+	plan->profile = opts->profile;
 	ret = setup(&st);
 	if (ret)
 		goto fail;
@@ -1136,6 +1137,11 @@ void nn_plan_free(struct nn_plan *plan)
 		free(plan->napi_conf[i].reason);
 	}
 	free(plan->napi_conf);
+	for (i = 0; i < plan->neth; i++) {
+		free(plan->eth[i].nic);
+		free(plan->eth[i].reason);
+	}
+	free(plan->eth);
 	free(plan->hugepages);
 	for (i = 0; i < plan->nwarnings; i++)
 		free(plan->warnings[i]);

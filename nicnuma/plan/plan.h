@@ -17,6 +17,7 @@
 #include "irq/irqbalance.h"
 #include "irq/napi_thread.h"
 #include "irq/napi_conf.h"
+#include "nicnuma/discover/ethtool_nl.h"
 
 struct json_object;
 
@@ -40,6 +41,15 @@ enum nn_rps_policy {
 	NN_RPS_AUTO,		/* "auto": rps_cpus, rps_flow_cnt, rps_sock_flow_entries */
 };
 
+/* --profile: what the host is for (plan/profile.c: one table per profile
+ * of what it sets and why). NONE is today's placement alone. */
+enum nn_profile {
+	NN_PROFILE_NONE = 0,
+	NN_PROFILE_THROUGHPUT,
+	NN_PROFILE_LATENCY,
+	NN_PROFILE_DPDK,
+};
+
 struct nn_plan_opts {
 	char **nics;			/* NULL: every non-virtual NIC */
 	size_t nnics;
@@ -58,6 +68,10 @@ struct nn_plan_opts {
 	 * --napi-threaded: the value of each NN_NAPI_* whose bit is in napi_set. */
 	long long napi_value[NN_NAPI_NATTR];
 	unsigned int napi_set;
+	unsigned int napi_profile;	/* the napi_set bits the profile set (not an option) */
+	enum nn_profile profile;	/* --profile */
+	bool rps_given;			/* --rps was given: the profile's leaves it */
+	long long busy_poll_us;		/* --busy-poll USECS (latency); 0 not asked */
 };
 
 struct nn_plan_irq {
@@ -162,6 +176,15 @@ struct nn_plan_claim {
 	struct nn_cpuset cpus;
 };
 
+/* One coalescing value or ring size of a NIC (discover/ethtool_nl.h), set
+ * by a profile with its reason. */
+struct nn_plan_eth {
+	char *nic;
+	enum nn_eth_setting setting;
+	long long value;
+	char *reason;
+};
+
 /* Identifies the host a plan was made for; apply refuses another shape. */
 struct nn_plan_shape {
 	int ncpus;
@@ -200,6 +223,9 @@ struct nn_plan {
 	long rps_sock_flow_entries;	/* RFS's table, at least this many; 0: not planned */
 	struct nn_plan_napi_conf *napi_conf;
 	size_t nnapi_conf;
+	enum nn_profile profile;	/* what the plan was made for */
+	struct nn_plan_eth *eth;	/* the profile's coalescing and ring sizes */
+	size_t neth;
 	struct {
 		bool running;
 		enum nn_irqbalance_action action;
@@ -215,7 +241,8 @@ void nn_plan_free(struct nn_plan *plan);
 void nn_plan_opts_free(struct nn_plan_opts *opts);
 
 /* {"plan":{"shape":{..},"housekeeping","isolated","claimed","claims":[..],"claim_spills","irqs":[..],"xps":[..],
- *  "channels":[..],"napi_threads":[..],"rss":[..],"rps":[..],"rps_sock_flow_entries","napi_config":[..],"hugepages":[..],
+ *  "channels":[..],"napi_threads":[..],"rss":[..],"rps":[..],"rps_sock_flow_entries","napi_config":[..],"profile",
+ *  "ethtool":[..],"hugepages":[..],
  *  "irqbalance":{"running","action"},"warnings":[..]}} - stable keys. */
 struct json_object *nn_plan_to_json(const struct nn_plan *plan);
 /* Just its "shape" object (what an undo log keeps), without the whole plan. */
@@ -255,6 +282,25 @@ int nn_plan_rss_table(const struct nn_plan_rss *r, unsigned int size, unsigned i
  * parse -EINVAL on others. */
 const char *nn_qbind_name(unsigned int bit);
 int nn_qbind_parse(const char *s, unsigned int *bit);
+/* "throughput", "latency", "dpdk" ("none" for NONE); parse -EINVAL on others. */
+const char *nn_profile_name(enum nn_profile p);
+int nn_profile_parse(const char *s, enum nn_profile *p);
+/* One row of a profile's table: what it sets, to what, and why. */
+struct nn_profile_row {
+	const char *what;		/* "adaptive-rx", "rx ring", "napi defer-hard-irqs", "rps" */
+	const char *value;		/* "1", "driver max", "auto" */
+	const char *why;
+};
+/* The rows of @p (NULL-terminated by a row with what NULL); pure, for the
+ * man page's table and plan --json's reasons alike. */
+const struct nn_profile_row *nn_profile_table(enum nn_profile p);
+/* The reason of the row of @p that sets @what ("" when none). */
+const char *nn_profile_why(enum nn_profile p, const char *what);
+/* The per-value options a profile stands for (--rps, the NAPI settings),
+ * filled into @o where the user did not give them (@given: bit per
+ * NN_RPS/NAPI option, nn_plan_opts's napi_set for the NAPI ones, @rps_given
+ * for --rps). */
+void nn_profile_opts(struct nn_plan_opts *o, bool rps_given);
 /* "auto", "off"; parse -EINVAL on others. */
 const char *nn_rps_policy_name(enum nn_rps_policy p);
 int nn_rps_policy_parse(const char *s, enum nn_rps_policy *p);

@@ -625,6 +625,8 @@ int nn__plan_emit(struct state *st)
 			ret = nn__plan_emit_rps(st, &st->nics[i], irq0);
 		if (!ret && opts->napi_set)
 			ret = nn__plan_emit_napi_conf(st, &st->nics[i]);
+		if (!ret && opts->profile != NN_PROFILE_NONE)
+			ret = nn__plan_emit_eth(st, &st->nics[i]);
 		if (!ret && opts->channels)
 			ret = emit_channels(st, &st->nics[i]);
 		if (ret)

@@ -251,6 +251,20 @@ struct json_object *nn_plan_to_json(const struct nn_plan *plan)
 		CHK(add(o, "reason", opt_str(c->reason)));
 	}
 
+	CHK(add(p, "profile", json_object_new_string(nn_profile_name(plan->profile))));
+	NEW(a, json_object_new_array());
+	CHK(add(p, "ethtool", a));
+	for (i = 0; i < plan->neth; i++) {
+		const struct nn_plan_eth *e = &plan->eth[i];
+
+		NEW(o, json_object_new_object());
+		CHK(json_object_array_add(a, o));
+		CHK(add(o, "nic", json_object_new_string(e->nic)));
+		CHK(add(o, "setting", json_object_new_string(nn_eth_setting_name(e->setting))));
+		CHK(add(o, "value", json_object_new_int64(e->value)));
+		CHK(add(o, "reason", opt_str(e->reason)));
+	}
+
 	NEW(a, json_object_new_array());
 	CHK(add(p, "hugepages", a));
 	for (i = 0; i < plan->nhugepages; i++) {
@@ -748,6 +762,52 @@ static bool plan_names(const struct nn_plan *plan, const char *nic)
 	return false;
 }
 
+/* "profile" and "ethtool" (optional: plans written before profiles). */
+static int read_eth(struct rd *r, struct json_object *p, struct nn_plan *plan)
+{
+	struct json_object *a, *o;
+	char where[64], *s = NULL;
+	long long v;
+	size_t n, i;
+	int ret;
+
+	TRY(get_str(r, p, "plan", "profile", true, &s));
+	ret = s ? nn_profile_parse(s, &plan->profile) : 0;
+	if (ret) {
+		ret = bad(r, "plan.profile: unknown profile '%s'", s);
+		goto fail;
+	}
+	free(s);
+	s = NULL;
+	TRY(get_array(r, p, "plan", "ethtool", true, &a, &n));
+	plan->eth = calloc(n ? n : 1, sizeof(*plan->eth));
+	if (!plan->eth)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct nn_plan_eth *x = &plan->eth[i];
+
+		TRY(elem_obj(r, a, i, "ethtool", where, sizeof(where), &o));
+		plan->neth++;
+		TRY(get_ifname(r, o, where, &x->nic));
+		TRY(get_str(r, o, where, "setting", false, &s));
+		if (nn_eth_setting_parse(s, &x->setting)) {
+			ret = bad(r, "%s.setting: unknown coalescing or ring setting '%s'", where, s);
+			goto fail;
+		}
+		free(s);
+		s = NULL;
+		TRY(get_int(r, o, where, "value", false, 0, nn_eth_setting_max(x->setting), &v));
+		x->value = v;
+		TRY(get_str(r, o, where, "reason", true, &x->reason));
+		if (!plan_names(plan, x->nic))
+			return bad(r, "%s: %s, which the plan does not name", where, x->nic);
+	}
+	return 0;
+fail:
+	free(s);
+	return ret;
+}
+
 /* RPS values and NAPI settings are logged for the plan's NICs, and rollback
  * refuses a change of any other: a plan must not slip in another NIC. */
 static int check_rps_napi(struct rd *r, const struct nn_plan *plan)
@@ -1054,6 +1114,8 @@ int nn_plan_from_json(struct json_object *doc, struct nn_plan *plan, char *why, 
 		ret = read_napi_conf(&r, p, plan);
 	if (!ret)
 		ret = check_rps_napi(&r, plan);
+	if (!ret)
+		ret = read_eth(&r, p, plan);
 	if (!ret)
 		ret = read_hugepages(&r, p, plan);
 	if (!ret)

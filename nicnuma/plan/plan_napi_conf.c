@@ -62,7 +62,7 @@ int nn__plan_emit_napi_conf(struct state *st, struct nicst *ns)
 {
 	const struct nn_nic *n = ns->nic;
 	const struct nn_plan_opts *o = st->opts;
-	char reason[160];
+	char reason[224], asked[160];
 	unsigned int a;
 	size_t i, per;
 
@@ -72,12 +72,23 @@ int nn__plan_emit_napi_conf(struct state *st, struct nicst *ns)
 
 		if (!(o->napi_set & (1u << a)))
 			continue;
+		/* a profile's value says which profile and why; an option's "asked" */
+		if (o->napi_profile & (1u << a)) {
+			char what[48];
+
+			snprintf(what, sizeof(what), "napi %s%s", nn_napi_attr_name(at),
+				 at == NN_NAPI_DEFER_HARD_IRQS && o->busy_poll_us > 0 ? " (busy-poll)" : "");
+			snprintf(asked, sizeof(asked), "profile %s: %s:", nn_profile_name(o->profile),
+				 nn_profile_why(o->profile, what));
+		} else {
+			snprintf(asked, sizeof(asked), "asked:");
+		}
 		for (i = 0, per = 0; n->genl_read && n->ifindex > 0 && napi_set_takes(n, at) && i < n->ngnapis; i++) {
 			long long now = reported(&n->gnapis[i], at);
 
 			if (now < 0)
 				continue;
-			snprintf(reason, sizeof(reason), "asked: %s %lld (per NAPI%s, now %lld)",
+			snprintf(reason, sizeof(reason), "%s %s %lld (per NAPI%s, now %lld)", asked,
 				 nn_napi_attr_name(at), v, n->napi_set_known ? ": napi-set takes it" : "", now);
 			if (add_entry(st->plan, n, n->gnapis[i].id, at, v, reason))
 				return -ENOMEM;
@@ -92,8 +103,8 @@ int nn__plan_emit_napi_conf(struct state *st, struct nicst *ns)
 		}
 		WARN(st, "%s: %s: the kernel reports no per-NAPI setting: the device-wide file %s",
 		     n->name, nn_napi_attr_name(at), nn_napi_attr_sysfs(at));
-		snprintf(reason, sizeof(reason), "asked: %s %lld (device-wide: no per-NAPI setting reported)",
-			 nn_napi_attr_name(at), v);
+		snprintf(reason, sizeof(reason), "%s %s %lld (device-wide: no per-NAPI setting reported)",
+			 asked, nn_napi_attr_name(at), v);
 		if (add_entry(st->plan, n, -1, at, v, reason))
 			return -ENOMEM;
 	}

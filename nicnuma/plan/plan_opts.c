@@ -58,6 +58,14 @@ const struct nn_opt nn_plan_optv[] = {
 	{ "napi-threaded", 0, NN_ARG_REQUIRED, "MODE", "on or off: threaded NAPI per NAPI (napi-set threaded, "
 	  "kernel 6.17+), else the device-wide threaded file", NN_OPT_NAPI_THREADED,
 	  .values = (const char *const[]){ "on", "off", NULL } },
+	{ "profile", 0, NN_ARG_REQUIRED, "PROFILE", "throughput: adaptive coalescing on, rings to the "
+	  "driver's maximum, RPS where a NIC has fewer queues than local CPUs; latency: coalescing off "
+	  "(adaptive off, rx-usecs 0), each NAPI's defer-hard-irqs 0 and threaded; none (default): the "
+	  "placement alone. Options given beside it win", NN_OPT_PROFILE,
+	  .values = (const char *const[]){ "throughput", "latency", "none", NULL } },
+	{ "busy-poll", 0, NN_ARG_REQUIRED, "USECS", "with --profile latency, for an application that "
+	  "busy-polls: each NAPI's IRQ suspension (defer-hard-irqs 100, gro-flush-timeout USECS, "
+	  "irq-suspend-timeout 10 x USECS)", NN_OPT_BUSY_POLL },
 	{ 0 },
 };
 
@@ -84,6 +92,8 @@ static int napi_opt(struct nn_ctx *ctx, const char *name, const char *arg, enum 
 			       nn_napi_attr_max(a), arg);
 		return -EINVAL;
 	}
+	if (!o)
+		return 0;	/* only the check (--busy-poll) */
 	o->napi_value[a] = v;
 	o->napi_set |= 1u << a;
 	return 0;
@@ -151,7 +161,22 @@ int nn_plan_opt(struct nn_ctx *ctx, int opt, const char *arg, void *dest)
 		if (ret)
 			nn_err(ctx, "--rss: unknown mode '%s' (local, local:cpu or none)", arg);
 		break;
+	case NN_OPT_PROFILE:
+		ret = nn_profile_parse(arg, &o->profile);
+		if (ret)
+			nn_err(ctx, "--profile: unknown profile '%s' (throughput, latency or none)", arg);
+		break;
+	case NN_OPT_BUSY_POLL:
+		ret = napi_opt(ctx, "busy-poll", arg, NN_NAPI_DEFER_HARD_IRQS, NULL);
+		if (!ret)
+			o->busy_poll_us = strtoll(arg, NULL, 10);
+		if (!ret && (o->busy_poll_us < 1 || o->busy_poll_us > 1000000)) {
+			nn_err(ctx, "--busy-poll: expected microseconds from 1 to 1000000, got '%s'", arg);
+			ret = -EINVAL;
+		}
+		break;
 	case NN_OPT_RPS:
+		o->rps_given = true;
 		ret = nn_rps_policy_parse(arg, &o->rps);
 		if (ret)
 			nn_err(ctx, "--rps: unknown mode '%s' (auto or off)", arg);
@@ -202,7 +227,7 @@ static bool plan_takes(unsigned int groups, const struct nn_opt *o)
 		return groups & NN_GROUP_PLAN_IRQB;
 	if (o->id == NN_OPT_RSS)
 		return groups & NN_GROUP_RSS;
-	if (o->id >= NN_OPT_RPS && o->id <= NN_OPT_NAPI_THREADED)
+	if (o->id >= NN_OPT_RPS && o->id <= NN_OPT_BUSY_POLL)
 		return groups & NN_GROUP_NET;
 	return groups & NN_GROUP_PLAN;
 }
@@ -234,6 +259,12 @@ int nn_plan_opts_check(struct nn_ctx *ctx, const struct nn_host *host, struct nn
 	const struct nn_topo *t = &host->topo;
 	size_t i;
 	bool known;
+
+	if (o->busy_poll_us && o->profile != NN_PROFILE_LATENCY) {
+		nn_err(ctx, "--busy-poll: only with --profile latency");
+		return -EINVAL;
+	}
+	nn_profile_opts(o, o->rps_given);
 
 	for (i = 0; i < o->nnics; i++)
 		if (!nn_nic_find(host->nics, host->nnics, o->nics[i])) {

@@ -26,6 +26,8 @@ enum {
 	NN_OPT_GRO_FLUSH,
 	NN_OPT_IRQ_SUSPEND,
 	NN_OPT_NAPI_THREADED,
+	NN_OPT_PROFILE,
+	NN_OPT_BUSY_POLL,
 };
 
 /* The shared planning options a command takes (nn_cmd_desc.groups), as groups. */
@@ -33,7 +35,7 @@ enum {
 	NN_GROUP_PLAN = 1 << 0,		/* --nics --cpus --reserve --policy --channels --no-xps --hugepages */
 	NN_GROUP_PLAN_IRQB = 1 << 1,	/* --irqbalance stop|ban|ignore, the plan's */
 	NN_GROUP_RSS = 1 << 2,		/* --rss: only plan, apply and check carry an RSS table */
-	NN_GROUP_NET = 1 << 3,		/* --rps and the NAPI settings: plan, apply, check, script, enable */
+	NN_GROUP_NET = 1 << 3,		/* --rps, the NAPI settings, --profile, --busy-poll: plan, apply, check, script, enable */
 };
 
 /* The plan_given bit of a plan option id (nn_optstate.plan_given). */

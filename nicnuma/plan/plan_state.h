@@ -101,5 +101,7 @@ int nn__plan_emit_rss(struct state *st, struct nicst *ns, size_t irq0);
 int nn__plan_emit_rps(struct state *st, struct nicst *ns, size_t irq0);
 /* plan_napi_conf.c: the NAPI settings asked for, for @ns. */
 int nn__plan_emit_napi_conf(struct state *st, struct nicst *ns);
+/* profile.c: the profile's coalescing and ring sizes for @ns. */
+int nn__plan_emit_eth(struct state *st, struct nicst *ns);
 
 #endif

@@ -50,6 +50,9 @@ static void test_numbers(void **state)
 	assert_int_equal(v, 0);
 	assert_int_equal(nn_name_decimal("10", 10, &v, NULL), 0);
 	assert_int_equal(nn_name_decimal("11", 10, &v, NULL), -EINVAL);
+	/* a digit above a one-digit max: max - digit must not wrap */
+	assert_int_equal(nn_name_decimal("2", 1, &v, NULL), -EINVAL);
+	assert_int_equal(nn_name_decimal("1", 1, &v, NULL), 0);
 	assert_int_equal(nn_name_decimal("01", 10, &v, NULL), -EINVAL);
 	assert_int_equal(nn_name_decimal("-1", 10, &v, NULL), -EINVAL);
 	assert_int_equal(nn_name_decimal("+1", 10, &v, NULL), -EINVAL);

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_profile.c - the profiles' tables and the options they stand for
+ * (plan/profile.c), and apply --verify's judgement (act/verify.c) */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "nicnuma/plan/plan.h"
+#include "nicnuma/act/verify.h"
+
+static void test_names(void **state)
+{
+	enum nn_profile p;
+
+	(void)state;
+	assert_int_equal(nn_profile_parse("throughput", &p), 0);
+	assert_int_equal(p, NN_PROFILE_THROUGHPUT);
+	assert_int_equal(nn_profile_parse("latency", &p), 0);
+	assert_string_equal(nn_profile_name(p), "latency");
+	assert_int_equal(nn_profile_parse("none", &p), 0);
+	assert_int_equal(p, NN_PROFILE_NONE);
+	/* dpdk is not built: refused rather than silently the placement alone */
+	assert_int_equal(nn_profile_parse("dpdk", &p), -EINVAL);
+	assert_int_equal(nn_profile_parse("Latency", &p), -EINVAL);
+	assert_int_equal(nn_profile_parse(NULL, &p), -EINVAL);
+}
+
+/* Every row says what, to what and why; none is empty. */
+static void test_tables(void **state)
+{
+	const enum nn_profile ps[] = { NN_PROFILE_THROUGHPUT, NN_PROFILE_LATENCY };
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		const struct nn_profile_row *r = nn_profile_table(ps[i]);
+		size_t n = 0;
+
+		for (; r->what; r++, n++) {
+			assert_non_null(r->value);
+			assert_non_null(r->why);
+			assert_true(r->why[0] && r->value[0]);
+			assert_string_equal(nn_profile_why(ps[i], r->what), r->why);
+		}
+		assert_true(n >= 4);
+	}
+	assert_null(nn_profile_table(NN_PROFILE_NONE)->what);
+	assert_string_equal(nn_profile_why(NN_PROFILE_LATENCY, "no such row"), "");
+}
+
+static void test_opts(void **state)
+{
+	struct nn_plan_opts o;
+
+	(void)state;
+	/* throughput: RPS auto, no NAPI settings */
+	memset(&o, 0, sizeof(o));
+	o.profile = NN_PROFILE_THROUGHPUT;
+	nn_profile_opts(&o, false);
+	assert_int_equal(o.rps, NN_RPS_AUTO);
+	assert_int_equal(o.napi_set, 0);
+	/* --rps off beside it wins */
+	memset(&o, 0, sizeof(o));
+	o.profile = NN_PROFILE_THROUGHPUT;
+	o.rps = NN_RPS_OFF;
+	nn_profile_opts(&o, true);
+	assert_int_equal(o.rps, NN_RPS_OFF);
+	/* latency: defer 0, threaded; no IRQ suspension unless --busy-poll */
+	memset(&o, 0, sizeof(o));
+	o.profile = NN_PROFILE_LATENCY;
+	nn_profile_opts(&o, false);
+	assert_int_equal(o.rps, NN_RPS_OFF);
+	assert_int_equal(o.napi_set, (1u << NN_NAPI_DEFER_HARD_IRQS) | (1u << NN_NAPI_THREADED));
+	assert_int_equal(o.napi_value[NN_NAPI_DEFER_HARD_IRQS], 0);
+	assert_int_equal(o.napi_value[NN_NAPI_THREADED], 1);
+	assert_int_equal(o.napi_profile, o.napi_set);
+	/* with --busy-poll 50: suspension values; a user's --napi-threaded off wins */
+	memset(&o, 0, sizeof(o));
+	o.profile = NN_PROFILE_LATENCY;
+	o.busy_poll_us = 50;
+	o.napi_set = 1u << NN_NAPI_THREADED;
+	o.napi_value[NN_NAPI_THREADED] = 0;
+	nn_profile_opts(&o, false);
+	assert_int_equal(o.napi_value[NN_NAPI_THREADED], 0);
+	assert_false(o.napi_profile & (1u << NN_NAPI_THREADED));
+	assert_int_equal(o.napi_value[NN_NAPI_DEFER_HARD_IRQS], 100);
+	assert_int_equal(o.napi_value[NN_NAPI_GRO_FLUSH_TIMEOUT], 50000);
+	assert_int_equal(o.napi_value[NN_NAPI_IRQ_SUSPEND_TIMEOUT], 500000);
+	/* none: nothing */
+	memset(&o, 0, sizeof(o));
+	nn_profile_opts(&o, false);
+	assert_int_equal(o.napi_set, 0);
+	assert_int_equal(o.rps, NN_RPS_OFF);
+}
+
+static void test_verify_number(void **state)
+{
+	double d;
+
+	(void)state;
+	assert_int_equal(nn_verify_parse_number("42\n", &d), 0);
+	assert_true(d == 42);
+	assert_int_equal(nn_verify_parse_number("  -1.5e3 \n", &d), 0);
+	assert_true(d == -1500);
+	assert_int_equal(nn_verify_parse_number("", &d), -EINVAL);
+	assert_int_equal(nn_verify_parse_number("12 34\n", &d), -EINVAL);
+	assert_int_equal(nn_verify_parse_number("nan", &d), -EINVAL);
+	assert_int_equal(nn_verify_parse_number("inf", &d), -EINVAL);
+	assert_int_equal(nn_verify_parse_number("12ms", &d), -EINVAL);
+	assert_int_equal(nn_verify_parse_number(NULL, &d), -EINVAL);
+}
+
+static void verify_init(struct nn_verify *v, double before, double after)
+{
+	memset(v, 0, sizeof(*v));
+	v->nnics = 1;
+	snprintf(v->nics[0].name, sizeof(v->nics[0].name), "eth0");
+	v->nics[0].before = before;
+	v->nics[0].after = after;
+	v->cmd_before = v->cmd_after = NAN;
+	v->measured_after = true;
+}
+
+static void test_verify_judge(void **state)
+{
+	struct nn_verify v;
+
+	(void)state;
+	/* the share fell by more than the slack: worse */
+	verify_init(&v, 95, 60);
+	nn_verify_judge(&v);
+	assert_true(v.worse);
+	assert_non_null(strstr(v.verdict, "fell from 95.0% to 60.0%"));
+	/* within the slack: kept */
+	verify_init(&v, 95, 92);
+	nn_verify_judge(&v);
+	assert_false(v.worse);
+	/* unknown on a side: not judged, kept, and said */
+	verify_init(&v, -1, 20);
+	nn_verify_judge(&v);
+	assert_false(v.worse);
+	assert_non_null(strstr(v.verdict, "not judged"));
+	/* the command: higher is better by default */
+	verify_init(&v, -1, -1);
+	v.o.cmd = "x";
+	v.cmd_before = 100;
+	v.cmd_after = 90;
+	nn_verify_judge(&v);
+	assert_true(v.worse);
+	v.o.lower_better = true;
+	nn_verify_judge(&v);
+	assert_false(v.worse);
+	/* a command that printed nothing after: not judged */
+	v.cmd_after = NAN;
+	nn_verify_judge(&v);
+	assert_false(v.worse);
+	/* nothing changed: nothing measured after, kept */
+	verify_init(&v, 95, -1);
+	v.measured_after = false;
+	nn_verify_judge(&v);
+	assert_false(v.worse);
+	assert_non_null(strstr(v.verdict, "already as planned"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_tables),
+		cmocka_unit_test(test_opts),
+		cmocka_unit_test(test_verify_number),
+		cmocka_unit_test(test_verify_judge),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
