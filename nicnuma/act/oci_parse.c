@@ -10,6 +10,7 @@
 
 #include <json-c/json.h>
 
+#include "nicnuma/core/jsondoc.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/state/claims_store.h"
 
@@ -99,9 +100,7 @@ void nn_oci_config_free(struct nn_oci_config *c)
 static int parse_doc(const char *what, const char *text, size_t len, size_t max,
 		     struct json_object **doc, char *why, size_t whylen)
 {
-	struct json_tokener *tok;
-	enum json_tokener_error e;
-	size_t end;
+	struct nn_json_doc_err jerr;
 
 	*doc = NULL;
 	if (len > max)
@@ -110,24 +109,13 @@ static int parse_doc(const char *what, const char *text, size_t len, size_t max,
 		return refuse(why, whylen, -EINVAL, "%s is empty", what);
 	if (memchr(text, '\0', len))
 		return refuse(why, whylen, -EINVAL, "%s holds a NUL byte", what);
-	tok = json_tokener_new_ex(NN_OCI_DEPTH_MAX);
-	if (!tok)
+	*doc = nn_json_doc_parse(text, len, NN_OCI_DEPTH_MAX,
+				 JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8, &jerr);
+	if (!*doc && jerr.nomem)
 		return refuse(why, whylen, -ENOMEM, "%s: out of memory", what);
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
-	*doc = json_tokener_parse_ex(tok, text, (int)len);
-	e = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	while (end < len && strchr(" \t\r\n", text[end]))
-		end++;
-	if (e != json_tokener_success || end != len || !*doc) {
-		json_object_put(*doc);
-		*doc = NULL;
+	if (!*doc)
 		return refuse(why, whylen, -EINVAL, "%s is not JSON: %s (at byte %zu)", what,
-			      e == json_tokener_continue ? "it ends too early" :
-			      e == json_tokener_success ? "text after the document" :
-			      json_tokener_error_desc(e), end);
-	}
+			      nn_json_doc_strerror(&jerr), jerr.at);
 	if (!json_object_is_type(*doc, json_type_object)) {
 		json_object_put(*doc);
 		*doc = NULL;

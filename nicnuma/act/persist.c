@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "nicnuma/core/jsondoc.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/ctx.h"
@@ -309,27 +310,20 @@ static void state_init(struct nn_watch_state *st)
 
 int nn_watch_state_parse(const char *text, size_t len, struct nn_watch_state *st)
 {
-	struct json_tokener *tok = json_tokener_new();
 	struct json_object *doc = NULL, *la = NULL, *c = NULL, *v;
+	struct nn_json_doc_err jerr;
 	int err = 0;
 	long long pid;
 
 	state_init(st);
-	if (!tok)
+	/* one document: only blanks after it */
+	doc = nn_json_doc_parse(text, len, 0, 0, &jerr);
+	if (!doc && jerr.nomem)
 		return -ENOMEM;
-	if (len <= INT_MAX)
-		doc = json_tokener_parse_ex(tok, text, (int)len);
-	if (!doc || json_tokener_get_error(tok) != json_tokener_success ||
-	    !json_object_is_type(doc, json_type_object)) {
+	if (!doc || !json_object_is_type(doc, json_type_object)) {
 		err = -EINVAL;
 		goto out;
 	}
-	/* one document: only blanks after it */
-	for (size_t i = json_tokener_get_parse_end(tok); i < len; i++)
-		if (!strchr(" \t\r\n", text[i]) || !text[i])
-			err = -EINVAL;
-	if (err)
-		goto out;
 	pid = jcount(doc, "pid");
 	st->pid = pid > 0 && pid <= INT_MAX ? (int)pid : 0;
 	st->started = jstr_dup(doc, "started", &err);
@@ -357,7 +351,6 @@ int nn_watch_state_parse(const char *text, size_t len, struct nn_watch_state *st
 	}
 out:
 	json_object_put(doc);
-	json_tokener_free(tok);
 	if (err)
 		nn_watch_state_free(st);
 	return err;

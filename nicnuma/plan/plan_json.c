@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "nicnuma/core/jsondoc.h"
 #include "nicnuma/core/limits.h"
 #include "nicnuma/core/names.h"
 #include "nicnuma/discover/ethtool.h"
@@ -1131,10 +1132,9 @@ int nn_plan_from_json(struct json_object *doc, struct nn_plan *plan, char *why, 
 int nn_plan_parse(const char *name, const char *buf, size_t len, struct nn_plan *plan,
 		  char *why, size_t whylen)
 {
-	struct json_tokener *tok = NULL;
 	struct json_object *doc = NULL;
+	struct nn_json_doc_err jerr;
 	char inner[512];
-	size_t end;
 	int ret;
 
 	memset(plan, 0, sizeof(*plan));
@@ -1142,22 +1142,14 @@ int nn_plan_parse(const char *name, const char *buf, size_t len, struct nn_plan 
 		snprintf(why, whylen, "plan %s is larger than %u MiB", name, NN_DOC_MAX_BYTES >> 20);
 		return -EFBIG;
 	}
-	tok = json_tokener_new();
-	if (!tok) {
-		snprintf(why, whylen, "plan %s: out of memory", name);
-		return -ENOMEM;
-	}
-	doc = json_tokener_parse_ex(tok, buf, (int)len);
-	end = json_tokener_get_parse_end(tok);
-	while (end < len && buf[end] && strchr(" \t\r\n", buf[end]))
-		end++;
-	if (json_tokener_get_error(tok) != json_tokener_success || end != len) {
-		enum json_tokener_error e = json_tokener_get_error(tok);
-
+	doc = nn_json_doc_parse(buf, len, 0, 0, &jerr);
+	if (!doc) {
+		if (jerr.nomem) {
+			snprintf(why, whylen, "plan %s: out of memory", name);
+			return -ENOMEM;
+		}
 		snprintf(why, whylen, "plan %s is not JSON: %s (at byte %zu)", name,
-			 e == json_tokener_continue ? "it ends too early (truncated?)" :
-			 e == json_tokener_success ? "text after the document" :
-			 json_tokener_error_desc(e), end);
+			 nn_json_doc_strerror(&jerr), jerr.at);
 		ret = -EINVAL;
 		goto out;
 	}
@@ -1166,7 +1158,6 @@ int nn_plan_parse(const char *name, const char *buf, size_t len, struct nn_plan 
 		snprintf(why, whylen, "plan %s: %s", name, inner);
 out:
 	json_object_put(doc);
-	json_tokener_free(tok);
 	return ret;
 }
 

@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "nicnuma/core/jsondoc.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/limits.h"
@@ -170,32 +171,6 @@ static int get_int(struct json_object *doc, const char *key, long long lo, long 
 	return 0;
 }
 
-static struct json_object *parse_doc(const char *text, size_t len)
-{
-	struct json_tokener *tok = json_tokener_new();
-	struct json_object *doc;
-	size_t i;
-
-	if (!tok)
-		return NULL;
-	doc = json_tokener_parse_ex(tok, text, (int)len);
-	if (doc && json_tokener_get_error(tok) == json_tokener_success) {
-		/* One whole document: nothing but whitespace after it. */
-		for (i = json_tokener_get_parse_end(tok); i < len; i++)
-			if (!strchr(" \t\r\n", text[i]))
-				break;
-		if (i < len) {
-			json_object_put(doc);
-			doc = NULL;
-		}
-	} else {
-		json_object_put(doc);
-		doc = NULL;
-	}
-	json_tokener_free(tok);
-	return doc;
-}
-
 int nn_claim_parse(const char *text, size_t len, struct nn_claim *c, char *why, size_t whylen)
 {
 	struct json_object *doc;
@@ -209,7 +184,7 @@ int nn_claim_parse(const char *text, size_t len, struct nn_claim *c, char *why, 
 			 NN_CLAIM_RECORD_MAX);
 		return -EINVAL;
 	}
-	doc = parse_doc(text, len);
+	doc = nn_json_doc_parse(text, len, 0, 0, NULL);
 	if (!doc || !json_object_is_type(doc, json_type_object)) {
 		snprintf(why, whylen, "not a claim record (bad JSON)");
 		goto out;

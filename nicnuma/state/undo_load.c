@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "nicnuma/core/jsondoc.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/limits.h"
 #include "nicnuma/core/ctx.h"
@@ -103,7 +104,7 @@ int nn_undo_parse(const char *text, size_t len, const struct nn_change_ops *cons
 		  struct nn_undo *u, char *why, size_t whylen)
 {
 	struct json_object *doc = NULL, *arr, *v;
-	struct json_tokener *tok;
+	struct nn_json_doc_err jerr;
 	const char *s;
 	size_t i, n;
 	int err = -EINVAL;
@@ -114,24 +115,10 @@ int nn_undo_parse(const char *text, size_t len, const struct nn_change_ops *cons
 			 NN_MIB(NN_DOC_MAX_BYTES));
 		return -EFBIG;
 	}
-	tok = json_tokener_new();
-	if (!tok)
+	/* One whole document: nothing but blanks after it, no NUL inside. */
+	doc = nn_json_doc_parse(text, len, 0, 0, &jerr);
+	if (!doc && jerr.nomem)
 		return -ENOMEM;
-	doc = json_tokener_parse_ex(tok, text, (int)len);
-	/* One whole document: nothing but whitespace after it, no NUL inside. */
-	if (doc && json_tokener_get_error(tok) == json_tokener_success) {
-		for (i = json_tokener_get_parse_end(tok); i < len; i++)
-			if (!strchr(" \t\r\n", text[i]))
-				break;
-		if (i < len) {
-			json_object_put(doc);
-			doc = NULL;
-		}
-	} else {
-		json_object_put(doc);
-		doc = NULL;
-	}
-	json_tokener_free(tok);
 	if (!doc || !json_object_is_type(doc, json_type_object)) {
 		snprintf(why, whylen, "not a nicnuma snapshot (bad JSON)");
 		goto out;

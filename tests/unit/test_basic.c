@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "nicnuma/core/fileio.h"
+#include "nicnuma/core/jsondoc.h"
 #include "nicnuma/core/strbuf.h"
 #include "tmptree.h"
 
@@ -163,6 +164,32 @@ static void test_atomic_path_not_regular(void **state)
 	rmdir(dir);
 }
 
+/* One JSON document: blanks after it, never a NUL or more text (the undo
+ * log's and the claim records' old copies took a trailing NUL for a blank). */
+static void test_json_doc(void **state)
+{
+	struct nn_json_doc_err e;
+	struct json_object *d;
+
+	(void)state;
+	d = nn_json_doc_parse("{\"a\":1} \n", 9, 0, 0, &e);
+	assert_non_null(d);
+	assert_int_equal(e.at, 9);
+	json_object_put(d);
+	assert_null(nn_json_doc_parse("{}\0", 3, 0, 0, &e));
+	assert_int_equal(e.error, json_tokener_success);
+	assert_int_equal(e.at, 2);
+	assert_string_equal(nn_json_doc_strerror(&e), "text after the document");
+	assert_null(nn_json_doc_parse("{} {}", 5, 0, 0, &e));
+	assert_null(nn_json_doc_parse("{\"a\":", 5, 0, 0, &e));
+	assert_int_equal(e.error, json_tokener_continue);
+	assert_null(nn_json_doc_parse("", 0, 0, 0, &e));
+	assert_null(nn_json_doc_parse("[[[[1]]]]", 9, 3, 0, &e));
+	assert_int_equal(e.error, json_tokener_error_depth);
+	assert_null(nn_json_doc_parse("{\"a\":\"\xff\"}", 8, 0, JSON_TOKENER_VALIDATE_UTF8, &e));
+	assert_false(e.nomem);
+}
+
 static void test_mkdir_p(void **state)
 {
 	char dir[PATH_MAX], p[PATH_MAX + 64];
@@ -244,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_atomic_write),
 		cmocka_unit_test(test_atomic_path_not_regular),
+		cmocka_unit_test(test_json_doc),
 		cmocka_unit_test(test_mkdir_p),
 		cmocka_unit_test(test_grow),
 	};
