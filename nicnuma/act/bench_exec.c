@@ -369,6 +369,11 @@ void nn_bench_hugepages_return(struct nn_ctx *ctx, struct nn_bench_lend *l)
 {
 	struct nn_tx *tx = &l->tx;
 
+	if (l->returned) {
+		nn_tx_end(tx);
+		return;
+	}
+	l->returned = true;
 	if (tx->begun && tx->log.nchanges) {
 		nn_printf(&ctx->out, "\nhugepages added for the bench, given back:\n");
 		nn_open_object(&ctx->out, "hugepages_given_back");
@@ -376,6 +381,9 @@ void nn_bench_hugepages_return(struct nn_ctx *ctx, struct nn_bench_lend *l)
 			nn_err(ctx, "bench: not every hugepage count could be put back: see above; "
 			       "'nicnuma rollback --state-dir %s' retries", ctx->state_dir);
 		nn_close_object(&ctx->out);
+	} else {
+		/* a stable key: null when the pools already had the pages */
+		nn_print_null(&ctx->out, PRINT_JSON, "hugepages_given_back", NULL);
 	}
 	nn_tx_end(tx);
 }

@@ -6,6 +6,7 @@
 #define NICNUMA_ACT_BENCH_EXEC_H
 
 #include <signal.h>
+#include <stdbool.h>
 
 #include "nicnuma/plan/bench.h"
 #include "nicnuma/state/tx.h"
@@ -55,16 +56,19 @@ int nn_bench_hugepages_ensure(struct nn_ctx *ctx, struct nn_undo *undo, int node
  * log), owned here from nn_bench_hugepages_lend to nn_bench_hugepages_return. */
 struct nn_bench_lend {
 	struct nn_tx tx;
+	bool returned;		/* hugepages_given_back printed (object or null) */
 };
-#define NN_BENCH_LEND_INIT { .tx = NN_TX_INIT }
+#define NN_BENCH_LEND_INIT { .tx = NN_TX_INIT, .returned = false }
 
 /* Adds the 2 MB pages each mbuf node of @b's rows lacks (none with
  * b->in_memory) into b->hp, under the state lock and in an undo log in @l
  * begun only when a node lacks some. Returns -errno when the lock or the log
  * cannot be had: then nothing was written. */
 int nn_bench_hugepages_lend(struct nn_ctx *ctx, struct nn_bench_lend *l, struct nn_bench_result *b);
-/* Gives the added pages back by replaying the log, reported as rollback does;
- * ends the transaction (the lock goes too). Safe on NN_BENCH_LEND_INIT. */
+/* Gives the added pages back by replaying the log, reported as rollback does
+ * under "hugepages_given_back" (null when none were added); ends the
+ * transaction (the lock goes too). Safe on NN_BENCH_LEND_INIT, and a second
+ * call (an error path's cleanup) prints nothing. */
 void nn_bench_hugepages_return(struct nn_ctx *ctx, struct nn_bench_lend *l);
 
 #endif
