@@ -102,6 +102,12 @@ for i in p["irqs"]:
 [ "${#qirqs[@]}" -gt 0 ] && pass "plan puts eth0 queue IRQs ${qirqs[*]} on CPU 1" \
 	|| { fail "plan has no eth0 queue IRQ on CPU 1"; exit 1; }
 
+# Start off the plan whatever an earlier run left: queue IRQs already on CPU 1
+# would leave apply nothing to change and rollback no snapshot (cleanup puts
+# the affinities recorded above back).
+for i in "${qirqs[@]}"; do echo 0 >"/proc/irq/$i/smp_affinity_list" || fail "IRQ $i: cannot write 0"; done
+affinities >"$tmp/start"	# what rollback must bring back
+
 on_plan() {	# every queue IRQ reads 1
 	local i
 	for i in "${qirqs[@]}"; do [ "$(cat "/proc/irq/$i/smp_affinity_list")" = 1 ] || return 1; done
@@ -141,7 +147,7 @@ assert [(v["irq"], v["current"], v["expected"]) for v in d] == [(int(sys.argv[2]
 rc=$?
 [ "$rc" -eq 0 ] && pass "rollback (exit 0)" || { fail "rollback: exit $rc"; cat "$tmp/out"; }
 affinities >"$tmp/after"
-if diff "$tmp/before" "$tmp/after" >"$tmp/diff"; then pass "every /proc/irq/*/smp_affinity_list as before"; else
+if diff "$tmp/start" "$tmp/after" >"$tmp/diff"; then pass "every /proc/irq/*/smp_affinity_list as before"; else
 	fail "affinities differ after rollback"; cat "$tmp/diff"; fi
 
 # ---- 2. irqbalance ----------------------------------------------------------
