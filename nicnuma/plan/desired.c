@@ -578,7 +578,7 @@ bool nn_desired_keeps(const struct nn_plan *desired, const struct nn_plan *plan)
 	bool found;
 
 	if (!plan->nirqs && !plan->nxps && !plan->nchannels && !plan->nnapi_threads && !plan->nrss &&
-	    !plan->nrps && !plan->nnapi_conf)
+	    !plan->nrps && !plan->nnapi_conf && !plan->neth)
 		return false;
 	if (plan->rps_sock_flow_entries > d->rps_sock_flow_entries)
 		return false;
@@ -596,6 +596,14 @@ bool nn_desired_keeps(const struct nn_plan *desired, const struct nn_plan *plan)
 				d->napi_conf[k].napi_id == plan->napi_conf[i].napi_id &&
 				d->napi_conf[k].attr == plan->napi_conf[i].attr &&
 				d->napi_conf[k].value == plan->napi_conf[i].value;
+		if (!found)
+			return false;
+	}
+	/* A profile's coalescing and ring sizes: the watcher puts its own back. */
+	for (i = 0; i < plan->neth; i++) {
+		for (k = 0, found = false; k < d->neth && !found; k++)
+			found = same_nic(d->eth[k].nic, plan->eth[i].nic) && d->eth[k].setting == plan->eth[i].setting &&
+				d->eth[k].value == plan->eth[i].value;
 		if (!found)
 			return false;
 	}

@@ -95,7 +95,8 @@ int nn_desired_make_plan(const struct nn_desired *d, const struct nn_host *host,
 			 struct nn_plan *plan, const char ***missing, size_t *nmissing);
 /* Whether keeping @desired (the watcher's plan) keeps every value @plan
  * sets, each to the same value: its IRQ affinities, XPS masks, channel
- * counts, NAPI threads and RSS tables (pure). A plan with nothing to keep is
+ * counts, NAPI threads, RSS tables, RPS, NAPI settings and coalescing and
+ * ring sizes (pure). A plan with nothing to keep is
  * kept by none. What `check` asks before it calls the running watcher
  * another owner of IRQ placement. */
 bool nn_desired_keeps(const struct nn_plan *desired, const struct nn_plan *plan);

@@ -201,6 +201,10 @@ static void test_keeps(void **state)
 	struct nn_plan_irq di[2] = { { .irq = 40 }, { .irq = 41 } }, pi[1] = { { .irq = 41 } };
 	struct nn_plan_xps dx[1] = { { .nic = "eth1", .queue = 0 } }, px[1] = { { .nic = "eth1", .queue = 0 } };
 	struct nn_plan_channels pc[1] = { { .nic = "eth1", .current = 4, .target = 2 } };
+	struct nn_plan_eth de[2] = { { .nic = "eth1", .setting = NN_ETH_ADAPTIVE_RX, .value = 1 },
+				     { .nic = "eth1", .setting = NN_ETH_RING_RX, .value = 1024 } };
+	struct nn_plan_eth pe[2] = { { .nic = "eth1", .setting = NN_ETH_ADAPTIVE_RX, .value = 1 },
+				     { .nic = "eth1", .setting = NN_ETH_RING_RX, .value = 512 } };
 	struct nn_plan d = { .irqs = di, .nirqs = 2, .xps = dx, .nxps = 1 };
 	struct nn_plan p = { .irqs = pi, .nirqs = 1, .xps = px, .nxps = 1 };
 	struct nn_plan empty = { 0 };
@@ -226,6 +230,33 @@ static void test_keeps(void **state)
 	assert_true(nn_desired_keeps(&d, &p));
 	px[0].nic = "eth2";
 	assert_false(nn_desired_keeps(&d, &p));		/* another NIC's queue 0 */
+	px[0].nic = "eth1";
+	assert_true(nn_desired_keeps(&d, &p));
+	/* a profile's coalescing and ring sizes: the same value kept, another
+	 * value, setting or NIC not, one the watcher does not set not */
+	p.eth = pe;
+	p.neth = 1;
+	assert_false(nn_desired_keeps(&d, &p));
+	d.eth = de;
+	d.neth = 2;
+	assert_true(nn_desired_keeps(&d, &p));
+	pe[0].value = 0;
+	assert_false(nn_desired_keeps(&d, &p));		/* adaptive-rx 0, the watcher keeps 1 */
+	pe[0].value = 1;
+	pe[0].setting = NN_ETH_ADAPTIVE_TX;
+	assert_false(nn_desired_keeps(&d, &p));		/* a setting it does not set */
+	pe[0].setting = NN_ETH_ADAPTIVE_RX;
+	pe[0].nic = "eth2";
+	assert_false(nn_desired_keeps(&d, &p));		/* another NIC's adaptive-rx */
+	pe[0].nic = "eth1";
+	assert_true(nn_desired_keeps(&d, &p));
+	{
+		struct nn_plan only = { .eth = pe, .neth = 1 };
+
+		assert_true(nn_desired_keeps(&d, &only));	/* ethtool values alone are something to keep */
+		only.eth = pe + 1;
+		assert_false(nn_desired_keeps(&d, &only));	/* rx ring 512, the watcher keeps 1024 */
+	}
 	nn_cpuset_free(&di[0].cpus);
 	nn_cpuset_free(&di[1].cpus);
 	nn_cpuset_free(&pi[0].cpus);
