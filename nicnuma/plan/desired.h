@@ -11,7 +11,9 @@
  *   hugepages = none | SIZE:COUNT
  *   irqbalance = stop|ban|ignore   ("leave", the old word, is read too)
  *   rps = off|auto              (written only when auto)
- *   profile = throughput|latency (written only when set: its coalescing and ring sizes)
+ *   profile = throughput|latency|dpdk (written only when set: its coalescing and ring sizes)
+ *   busy_poll = USECS           (latency --busy-poll; written only when set: the
+ *                               busy-poll sysctls; its NAPI values are written as such)
  *   napi_defer_hard_irqs = N    gro_flush_timeout = NS    irq_suspend_timeout = NS
  *   napi_threaded = on|off      (each written only when set; "none" = unset)
  *   interval = SECONDS (1..86400)    settle_ms = MS (10..60000)
@@ -58,6 +60,7 @@ struct nn_desired {
 	enum nn_desired_irqb irqbalance;
 	enum nn_rps_policy rps;
 	enum nn_profile profile;		/* its coalescing and ring sizes; rps and the NAPI values it set are written as such */
+	long long busy_poll_us;		/* --busy-poll: the sysctls' value; 0 not asked */
 	long long napi_value[NN_NAPI_NATTR];	/* as nn_plan_opts: each set bit's value */
 	unsigned int napi_set;
 	unsigned int interval_s;
