@@ -41,7 +41,8 @@ NN_CONTAINER_PACKAGES=(runc crun podman busybox-static)
 NN_KUBECTL_PACKAGES=(kubernetes-client)
 
 # scripts/bench profiles: sockperf (the traffic) and tuned (its network-latency
-# and network-throughput profiles beside nicnuma's), installed on demand.
+# and network-throughput profiles beside nicnuma's), installed on demand
+# (tuned not under systemd: its package would start tuned.service).
 NN_BENCH_PROFILES_PACKAGES=(sockperf tuned)
 
 nn_log() { printf '==> %s\n' "$*" >&2; }
