@@ -235,28 +235,48 @@ static void rollback_all(struct nn_ctx *ctx, struct nn_apply_report *rep, struct
 		nn_undo_mark_rolled_back(ctx, u);
 }
 
-/* A write of IRQ or XPS value @v (@mask: an XPS mask) that @r says did not
- * succeed: fatal (written, perhaps read back wrong: what was read back kept
- * in v->after, for both kinds alike; a negative errno) or a failure of this
- * value only (a warning: 1). */
-static int aff_failed(struct nn_ctx *ctx, struct nn_apply_val *v, const struct nn_aff_result *r,
-		      bool mask)
+/* The one report of an IRQ or XPS value's write (irq/affinity.c's @r,
+ * freed here) into @v: changed with what was read back; an IRQ the kernel
+ * manages left to it (an XPS mask is never managed: its EIO is a failure);
+ * a failure of this value only (a warning: 1), or fatal (written, perhaps
+ * read back wrong, what was read back kept in v->after; a negative errno). */
+static int aff_outcome(struct nn_ctx *ctx, const struct nn_root *root, struct nn_apply_val *v,
+		       struct nn_aff_result *r)
 {
-	v->status = NN_VAL_FAILED;
-	if (r->cls != NN_AFF_FATAL) {
+	bool mask = v->kind == NN_VAL_XPS;
+	int ret = 0;
+
+	if (r->note[0])
+		snprintf(v->note, sizeof(v->note), "%s", r->note);
+	if (r->cls == NN_AFF_OK) {
+		v->written = true;
+		v->status = NN_VAL_CHANGED;
+		set_after(v, r, mask);
+		if (nn_root_is_live(root) && r->has_effective && !nn_cpuset_subset(&r->effective, &r->written))
+			snprintf(v->note, sizeof(v->note), "effective %s outside the new mask until "
+				 "the next interrupt", v->effective ? v->effective : "?");
+	} else if (r->cls == NN_AFF_MANAGED && !mask) {
+		v->status = NN_VAL_MANAGED;
+		snprintf(v->note, sizeof(v->note), "managed, left to the kernel");
+	} else if (r->cls != NN_AFF_FATAL) {	/* NOSPC, BADMASK, RETRY: this value only */
+		v->status = NN_VAL_FAILED;
 		if (!r->note[0])
 			snprintf(v->note, sizeof(v->note), "%s: %s", nn_aff_class_name(r->cls),
 				 strerror(-r->err));
 		nn_warn(ctx, v->path, "%s", v->note);
-		return 1;
+		ret = 1;
+	} else {
+		v->status = NN_VAL_FAILED;
+		v->written = true;
+		if (r->read_back)	/* written, then a bad readback */
+			set_after(v, r, mask);
+		if (!r->note[0])
+			snprintf(v->note, sizeof(v->note), "%s", strerror(-r->err));
+		nn_warn(ctx, v->path, "write failed: %s", v->note);
+		ret = r->err ? r->err : -EIO;
 	}
-	v->written = true;
-	if (r->read_back)	/* written, then a bad readback */
-		set_after(v, r, mask);
-	if (!r->note[0])
-		snprintf(v->note, sizeof(v->note), "%s", strerror(-r->err));
-	nn_warn(ctx, v->path, "write failed: %s", v->note);
-	return r->err ? r->err : -EIO;
+	nn_aff_result_free(r);
+	return ret;
 }
 
 /* @root: the view to write @v through (views_for). */
@@ -265,7 +285,7 @@ static int write_irq(struct nn_ctx *ctx, const struct nn_root *root, const struc
 {
 	const struct nic_fb *fb = v->nic ? fb_find(fbt, v->nic) : NULL;
 	struct nn_aff_result r;
-	int err, ret;
+	int err;
 
 	/* Without a channel change the write of the planned mask is the probe
 	 * (nn_irq_set_affinity: a managed IRQ refuses it, EIO/EPERM, and keeps
@@ -292,50 +312,16 @@ static int write_irq(struct nn_ctx *ctx, const struct nn_root *root, const struc
 		}
 	}
 	nn_irq_set_affinity(root, v->irq, &v->want, online, fb ? &fb->cpus : NULL, &r);
-	if (r.note[0])
-		snprintf(v->note, sizeof(v->note), "%s", r.note);
-	switch (r.cls) {
-	case NN_AFF_OK:
-		v->written = true;
-		v->status = NN_VAL_CHANGED;
-		set_after(v, &r, false);
-		if (nn_root_is_live(root) && r.has_effective &&
-		    !nn_cpuset_subset(&r.effective, &r.written))
-			snprintf(v->note, sizeof(v->note), "effective %s outside the new mask until "
-				 "the next interrupt", v->effective ? v->effective : "?");
-		ret = 0;
-		break;
-	case NN_AFF_MANAGED:
-		v->status = NN_VAL_MANAGED;
-		snprintf(v->note, sizeof(v->note), "managed, left to the kernel");
-		ret = 0;
-		break;
-	default:	/* NOSPC, BADMASK, RETRY: this IRQ only; FATAL */
-		ret = aff_failed(ctx, v, &r, false);
-		break;
-	}
-	nn_aff_result_free(&r);
-	return ret;
+	return aff_outcome(ctx, root, v, &r);
 }
 
 static int write_xps(struct nn_ctx *ctx, const struct nn_root *root, struct nn_apply_val *v,
 		     const struct nn_cpuset *online)
 {
 	struct nn_aff_result r;
-	int ret = 0;
 
 	nn_xps_set(root, v->nic, v->queue, &v->want, online, &r);
-	if (r.note[0])
-		snprintf(v->note, sizeof(v->note), "%s", r.note);
-	if (r.cls == NN_AFF_OK) {
-		v->written = true;
-		v->status = NN_VAL_CHANGED;
-		set_after(v, &r, true);
-	} else {
-		ret = aff_failed(ctx, v, &r, true);
-	}
-	nn_aff_result_free(&r);
-	return ret;
+	return aff_outcome(ctx, root, v, &r);
 }
 
 /* A NAPI kthread: refused or gone is a warning, never a rollback of the

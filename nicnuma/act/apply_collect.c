@@ -432,32 +432,68 @@ static int collect_eth(struct nn_ctx *ctx, const struct nn_plan_eth *e, bool che
 	return 0;
 }
 
-/* Builds one value per plan entry with its current state; a value we cannot
- * read aborts the whole run (-errno) before anything is written. @host is
- * the discovery of this same run, or NULL to read every value afresh. */
-/* @v's target: its path, the planned CPUs that are online, and their
- * kernel text (a cpulist; a mask for XPS, @mask). */
-static int val_target(struct nn_apply_val *v, const char *path, const struct nn_cpuset *cpus,
-		      const struct nn_cpuset *online, bool mask)
+/* An IRQ's affinity or a tx queue's XPS mask (@kind: NN_VAL_IRQ with @irq,
+ * or NN_VAL_XPS), the one collection of both: its path, the planned CPUs
+ * that are online and their kernel text (a cpulist; a hex mask for XPS),
+ * and the value before, classified against the plan. What the two kinds
+ * differ in: an IRQ's value may come from this run's discovery (@host), an
+ * IRQ with no planned CPU online fails up front (want_online), an unreadable
+ * IRQ is drift in check; a queue without xps_cpus is skipped. @cur: scratch. */
+static int collect_aff(struct nn_ctx *ctx, struct nn_apply_views *views, const struct nn_host *host,
+		       enum nn_val_kind kind, int irq, const char *nic, int queue, const struct nn_cpuset *cpus,
+		       const struct nn_cpuset *online, bool check, struct nn_apply_val *v, struct nn_cpuset *cur)
 {
-	int err = 0;
+	bool mask = kind == NN_VAL_XPS;
+	const struct nn_cpuset *known;
+	char path[512], buf[4096];
+	int err;
 
+	v->kind = kind;
+	v->irq = irq;
+	v->nic = nic;
+	v->queue = queue;
+	err = mask ? nn_xps_path(path, sizeof(path), nic, queue)
+		   : nn_irq_path(path, sizeof(path), irq, "smp_affinity_list");
+	if (err) {
+		nn_err(ctx, "plan names a bad interface '%s'", nic);
+		return err;
+	}
 	v->path = strdup(path);
 	if (!v->path || (err = nn_cpuset_copy(&v->want, cpus)))
 		return err ? err : -ENOMEM;
 	if (!nn_cpuset_empty(online))
 		nn_cpuset_and(&v->want, online);
 	v->planned = mask ? nn_cpuset_format_mask(&v->want, 0) : nn_cpuset_format_list(&v->want);
-	return v->planned ? 0 : -ENOMEM;
-}
-
-/* @buf, read at @path, as @v's before value, classified against the plan;
- * an IRQ (a cpulist, not @mask) only when want_online() lets it. */
-static int val_before(struct nn_ctx *ctx, struct nn_apply_val *v, const char *path, const char *buf,
-		      bool mask, bool check, struct nn_cpuset *cur)
-{
-	int err;
-
+	if (!v->planned)
+		return -ENOMEM;
+	known = mask ? NULL : known_affinity(host, nic, irq);
+	if (known) {
+		v->before = nn_cpuset_format_list(known);
+		if (!v->before)
+			return -ENOMEM;
+		if (want_online(v))
+			classify(v, known, check);
+		return 0;
+	}
+	err = nn_read_str(nn_apply_views_for(views, v), path, buf, sizeof(buf));
+	if (err == -ENOENT && mask) {
+		/* Single-queue devices and kernels without CONFIG_XPS have none. */
+		v->status = NN_VAL_SKIPPED;
+		snprintf(v->note, sizeof(v->note), "no xps_cpus (single-queue device or no XPS)");
+		return 0;
+	}
+	if (err && check && !mask) {
+		v->status = NN_VAL_DRIFT;
+		if (err == -ENOENT)
+			snprintf(v->note, sizeof(v->note), "IRQ %d does not exist", irq);
+		else
+			snprintf(v->note, sizeof(v->note), "unreadable: %s", strerror(-err));
+		return 0;
+	}
+	if (err) {
+		nn_err(ctx, "cannot read %s: %s; nothing was changed", path, strerror(-err));
+		return err;
+	}
 	v->before = strdup(buf);
 	if (!v->before)	/* a value without its before could never be put back */
 		return -ENOMEM;
@@ -472,6 +508,9 @@ static int val_before(struct nn_ctx *ctx, struct nn_apply_val *v, const char *pa
 	return 0;
 }
 
+/* Builds one value per plan entry with its current state; a value we cannot
+ * read aborts the whole run (-errno) before anything is written. @host is
+ * the discovery of this same run, or NULL to read every value afresh. */
 int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct nn_cpuset *online,
 		    const struct nn_host *host, bool check, struct nn_apply_val **out, size_t *nout)
 {
@@ -521,80 +560,20 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 			snprintf(v->note, sizeof(v->note), "not touched (fake root)");
 		}
 	}
-	for (i = 0; i < plan->nirqs; i++) {
+	for (i = 0; i < plan->nirqs && !err; i++) {
 		const struct nn_plan_irq *p = &plan->irqs[i];
-		struct nn_apply_val *v = &vals[k++];
-		const struct nn_cpuset *known;
 
-		v->kind = NN_VAL_IRQ;
-		v->irq = p->irq;
-		v->nic = p->nic;
-		v->queue = p->queue;
-		nn_irq_path(path, sizeof(path), p->irq, "smp_affinity_list");
-		err = val_target(v, path, &p->cpus, online, false);
-		if (err)
-			goto fail;
-		known = known_affinity(host, p->nic, p->irq);
-		if (known) {
-			v->before = nn_cpuset_format_list(known);
-			if (!v->before) {
-				err = -ENOMEM;
-				goto fail;
-			}
-			if (want_online(v))
-				classify(v, known, check);
-			continue;
-		}
-		err = nn_read_str(nn_apply_views_for(&views, v), path, buf, sizeof(buf));
-		if (err && check) {
-			v->status = NN_VAL_DRIFT;
-			if (err == -ENOENT)
-				snprintf(v->note, sizeof(v->note), "IRQ %d does not exist", p->irq);
-			else
-				snprintf(v->note, sizeof(v->note), "unreadable: %s", strerror(-err));
-			err = 0;
-			continue;
-		}
-		if (err) {
-			nn_err(ctx, "cannot read %s: %s; nothing was changed", path, strerror(-err));
-			goto fail;
-		}
-		err = val_before(ctx, v, path, buf, false, check, &cur);
-		if (err)
-			goto fail;
+		err = collect_aff(ctx, &views, host, NN_VAL_IRQ, p->irq, p->nic, p->queue, &p->cpus, online,
+				  check, &vals[k++], &cur);
 	}
-	for (i = 0; i < plan->nxps; i++) {
+	for (i = 0; i < plan->nxps && !err; i++) {
 		const struct nn_plan_xps *p = &plan->xps[i];
-		struct nn_apply_val *v = &vals[k++];
 
-		v->kind = NN_VAL_XPS;
-		v->irq = -1;
-		v->nic = p->nic;
-		v->queue = p->queue;
-		err = nn_xps_path(path, sizeof(path), p->nic, p->queue);
-		if (err) {
-			nn_err(ctx, "plan names a bad interface '%s'", p->nic);
-			goto fail;
-		}
-		err = val_target(v, path, &p->cpus, online, true);
-		if (err)
-			goto fail;
-		err = nn_read_str(nn_apply_views_for(&views, v), path, buf, sizeof(buf));
-		if (err == -ENOENT) {
-			/* Single-queue devices and kernels without CONFIG_XPS have none. */
-			v->status = NN_VAL_SKIPPED;
-			snprintf(v->note, sizeof(v->note), "no xps_cpus (single-queue device or no XPS)");
-			err = 0;
-			continue;
-		}
-		if (err) {
-			nn_err(ctx, "cannot read %s: %s; nothing was changed", path, strerror(-err));
-			goto fail;
-		}
-		err = val_before(ctx, v, path, buf, true, check, &cur);
-		if (err)
-			goto fail;
+		err = collect_aff(ctx, &views, host, NN_VAL_XPS, -1, p->nic, p->queue, &p->cpus, online,
+				  check, &vals[k++], &cur);
 	}
+	if (err)
+		goto fail;
 	for (i = 0; i < plan->nrss; i++) {
 		err = collect_rss(ctx, &plan->rss[i], check, &vals[k++]);
 		if (err)
