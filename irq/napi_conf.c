@@ -335,6 +335,7 @@ static int dev_restore(struct nn_ctx *ctx, const struct nn_change *c, struct nn_
 const struct nn_change_ops nn_napi_dev_change_ops = {
 	.name = "napi_dev",
 	.live_only = false,
+	.moves_napis = true,
 	.validate = dev_validate,
 	.restore = dev_restore,
 };

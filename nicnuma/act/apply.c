@@ -208,6 +208,8 @@ static enum write_phase val_phase(const struct nn_apply_val *v)
 	return PHASE_IRQ;
 }
 
+static const struct nn_change_ops *val_ops(const struct nn_apply_val *v);
+
 /* Undoes every written value, in reverse write order, then irqbalance. */
 static void rollback_all(struct nn_ctx *ctx, struct nn_apply_report *rep, struct nn_undo *u)
 {
@@ -217,8 +219,11 @@ static void rollback_all(struct nn_ctx *ctx, struct nn_apply_report *rep, struct
 
 	for (ph = NPHASES; ph-- > 0;)
 		for (i = rep->nvals; i-- > 0;)
-			if (rep->vals[i].written && val_phase(&rep->vals[i]) == (enum write_phase)ph)
+			if (rep->vals[i].written && val_phase(&rep->vals[i]) == (enum write_phase)ph) {
 				undo_val(ctx, &rep->vals[i]);
+				if (val_ops(&rep->vals[i])->moves_napis)
+					ctx->napi_epoch++;
+			}
 	if (rep->irqb_done && !rep->irqb.noop) {
 		if (nn_irqb_restore(ctx, rep->irqb.before, rep->irqb.detail, why, sizeof(why))) {
 			snprintf(rep->irqb.status, sizeof(rep->irqb.status), "ROLLBACK FAILED: %.120s", why);
@@ -333,7 +338,8 @@ static int write_napi(struct nn_ctx *ctx, struct nn_apply_val *v)
 	int err;
 
 	v->written = true;
-	/* the kernel's word first: napi-get must still name this pid */
+	/* the kernel's word first: napi-get (the run's one dump, asked again
+	 * after a write that may move NAPIs) must still name this pid */
 	err = nn_napi_identify(ctx, NULL, 0, v->pid, v->nic, v->napi_id, why, sizeof(why));
 	if (!err)
 		err = nn_napi_thread_set(&ctx->root, v->pid, v->nic, v->napi_id, &v->want, &after, why,
@@ -655,6 +661,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 	struct fb_table fbt = { 0 };
 	struct nn_apply_views views;
 	struct nn_hp_walk hpw = NN_HP_WALK_INIT;
+	struct nn_napi_answers napi = { 0 };	/* one napi-get dump for every NAPI thread */
 	bool pending = false, soft_fail = false, channels_changed = false, hp_pending = false;
 	int *irqs = NULL, err, ph;
 	size_t i, nirqs = 0, n0 = up->nchanges;
@@ -662,6 +669,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 
 	memset(rep, 0, sizeof(*rep));
 	rep->dry_run = opts->dry_run;
+	nn_napi_answers_begin(ctx, &napi);
 	/* hugepages/ is entered twice, one walk over the pools: its state read
 	 * and every target checked here, before anything is read or written,
 	 * and the pools' write after every other value. */
@@ -797,6 +805,8 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			if (val_phase(v) != (enum write_phase)ph || v->status != NN_VAL_PENDING)
 				continue;
 			r = write_val(ctx, &views, &fbt, v, &online, &channels_changed);
+			if (v->written && val_ops(v)->moves_napis)
+				ctx->napi_epoch++;	/* the next NAPI thread asks napi-get again */
 			if (r > 0)
 				soft_fail = true;
 			if (r < 0) {
@@ -823,6 +833,7 @@ count:
 		rep->counts[rep->vals[i].status]++;
 	err = rep->fatal ? rep->fatal : soft_fail ? 1 : 0;
 out:
+	nn_napi_answers_end(ctx, &napi);
 	nn_hp_walk_free(&hpw);
 	nn_tx_end(&own);
 	free(dup);
