@@ -393,61 +393,57 @@ static int write_sysval(struct nn_ctx *ctx, struct nn_apply_val *v)
 	return 0;
 }
 
+/* The end of a setting's write (napi-set, ethtool netlink): @err, the value
+ * read back (@after, -1: none) and the kernel's or driver's word (@why). A
+ * refusal is this value's warning (1): the rest of the plan still applies.
+ * @gone: the value went with its NAPI (skipped), @unwritten: refused before
+ * any change (nothing to put back). */
+static int setting_done(struct nn_ctx *ctx, struct nn_apply_val *v, int err, long long after,
+			const char *why, bool gone, bool unwritten)
+{
+	char buf[24];
+
+	if (after >= 0) {
+		snprintf(buf, sizeof(buf), "%lld", after);
+		v->after = strdup(buf);
+	}
+	if (!err) {
+		v->status = NN_VAL_CHANGED;
+		return 0;
+	}
+	if (gone || unwritten)
+		v->written = false;
+	v->status = gone ? NN_VAL_SKIPPED : NN_VAL_FAILED;
+	snprintf(v->note, sizeof(v->note), "%s", why[0] ? why : strerror(-err));
+	nn_warn(ctx, v->path, "%s", v->note);
+	return 1;
+}
+
 /* One per-NAPI setting through napi-set (irq/napi_conf.c: the NAPI must
- * still be the interface's before and after). A refusal is a warning. */
+ * still be the interface's before and after); a NAPI gone is skipped. */
 static int write_napi_conf(struct nn_ctx *ctx, struct nn_apply_val *v)
 {
-	char why[160] = "", buf[32];
+	char why[160] = "";
 	long long after = -1;
 	int err;
 
 	v->written = true;
 	err = nn_napi_conf_set(ctx, &nn_napi_genl_io, v->nic, v->ifindex, v->napi_id, (enum nn_napi_attr)v->attr,
 			       v->want_ll, &after, why, sizeof(why));
-	if (after >= 0) {
-		snprintf(buf, sizeof(buf), "%lld", after);
-		v->after = strdup(buf);
-	}
-	if (!err) {
-		v->status = NN_VAL_CHANGED;
-		return 0;
-	}
-	snprintf(v->note, sizeof(v->note), "%s", why[0] ? why : strerror(-err));
-	if (err == -ENOENT) {
-		v->written = false;
-		v->status = NN_VAL_SKIPPED;
-	} else {
-		v->status = NN_VAL_FAILED;
-	}
-	nn_warn(ctx, v->path, "%s", v->note);
-	return 1;
+	return setting_done(ctx, v, err, after, why, err == -ENOENT, false);
 }
 
-/* One coalescing value or ring size. The driver's refusal (its own extended
- * ack message) is a warning: the rest of the plan still applies. */
+/* One coalescing value or ring size; the driver's refusal comes with its
+ * own extended ack message. */
 static int write_eth(struct nn_ctx *ctx, struct nn_apply_val *v)
 {
-	char why[192] = "", buf[24];
+	char why[192] = "";
 	long long after = -1;
 	int err;
 
 	v->written = true;
 	err = nn_eth_set(ctx, v->nic, (enum nn_eth_setting)v->attr, v->want_ll, &after, why, sizeof(why));
-	if (after >= 0) {
-		snprintf(buf, sizeof(buf), "%lld", after);
-		v->after = strdup(buf);
-	}
-	if (!err) {
-		v->status = NN_VAL_CHANGED;
-		return 0;
-	}
-	/* refused before any change: nothing to put back */
-	if (err != -EIO)
-		v->written = false;
-	v->status = NN_VAL_FAILED;
-	snprintf(v->note, sizeof(v->note), "%s", why[0] ? why : strerror(-err));
-	nn_warn(ctx, v->path, "%s", v->note);
-	return 1;
+	return setting_done(ctx, v, err, after, why, false, err != -EIO);
 }
 
 /* Writes the pending value @v: 0 done, >0 a warning, <0 fatal. */

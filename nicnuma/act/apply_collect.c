@@ -325,6 +325,50 @@ static int collect_rps(struct nn_ctx *ctx, const struct nn_plan_rps *r, const st
 	return collect_sysval(ctx, NN_VAL_RPS, r->nic, r->queue, path, num, check, flows);
 }
 
+/* A setting asked of the kernel (a per-NAPI setting, a coalescing value or
+ * ring size): @v's fields, @key its path, @want its value. Live only: under
+ * a fake root the capture's answer says what was, not what may be written,
+ * so it is skipped (1). 0 to read it, -ENOMEM. */
+static int setting_head(struct nn_ctx *ctx, struct nn_apply_val *v, enum nn_val_kind kind, const char *nic,
+			int attr, long long want, const char *key)
+{
+	char buf[32];
+
+	v->kind = kind;
+	v->irq = -1;
+	v->queue = -1;
+	v->nic = nic;
+	v->attr = attr;
+	v->want_ll = want;
+	v->path = strdup(key);
+	snprintf(buf, sizeof(buf), "%lld", want);
+	v->planned = strdup(buf);
+	if (!v->path || !v->planned)
+		return -ENOMEM;
+	if (!nn_root_is_live(&ctx->root)) {
+		v->status = NN_VAL_SKIPPED;
+		snprintf(v->note, sizeof(v->note), "not touched (fake root)");
+		return 1;
+	}
+	return 0;
+}
+
+/* The setting's value read, @now, as @v's before, classified against the plan. */
+static int setting_before(struct nn_apply_val *v, long long now, bool check)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%lld", now);
+	v->before = strdup(buf);
+	if (!v->before)
+		return -ENOMEM;
+	if (now == v->want_ll)
+		v->status = check ? NN_VAL_ALIGNED : NN_VAL_UNCHANGED;
+	else if (check)
+		v->status = NN_VAL_DRIFT;
+	return 0;
+}
+
 /* One per-NAPI setting: live only, and only while the NAPI is still the
  * interface's (irq/napi_conf.h's rule); a NAPI gone is skipped with a
  * warning (plan again), another device's is refused. */
@@ -335,25 +379,12 @@ static int collect_napi_conf(struct nn_ctx *ctx, const struct nn_plan_napi_conf 
 	char buf[96], why[160] = "";
 	int err;
 
-	v->kind = NN_VAL_NAPI_CONF;
-	v->irq = -1;
-	v->queue = -1;
-	v->nic = c->nic;
 	v->napi_id = c->napi_id;
 	v->ifindex = c->ifindex;
-	v->attr = (int)c->attr;
-	v->want_ll = c->value;
 	nn_napi_conf_key(buf, sizeof(buf), c->nic, c->napi_id, c->attr);
-	v->path = strdup(buf);
-	snprintf(buf, sizeof(buf), "%lld", c->value);
-	v->planned = strdup(buf);
-	if (!v->path || !v->planned)
-		return -ENOMEM;
-	if (!nn_root_is_live(&ctx->root)) {
-		v->status = NN_VAL_SKIPPED;
-		snprintf(v->note, sizeof(v->note), "not touched (fake root)");
-		return 0;
-	}
+	err = setting_head(ctx, v, NN_VAL_NAPI_CONF, c->nic, (int)c->attr, c->value, buf);
+	if (err)
+		return err < 0 ? err : 0;
 	err = nn_napi_conf_owner(ctx, &nn_napi_genl_io, c->nic, c->ifindex, c->napi_id, &now, why, sizeof(why));
 	if (err == -ENOENT && !check) {
 		v->status = NN_VAL_SKIPPED;
@@ -372,19 +403,10 @@ static int collect_napi_conf(struct nn_ctx *ctx, const struct nn_plan_napi_conf 
 			nn_warn(ctx, v->path, "%s", v->note);
 		return err == -ENOMEM ? err : 0;
 	}
-	snprintf(buf, sizeof(buf), "%lld", now.v[c->attr]);
-	v->before = strdup(buf);
-	if (!v->before)
-		return -ENOMEM;
-	if (now.v[c->attr] == c->value)
-		v->status = check ? NN_VAL_ALIGNED : NN_VAL_UNCHANGED;
-	else if (check)
-		v->status = NN_VAL_DRIFT;
-	return 0;
+	return setting_before(v, now.v[c->attr], check);
 }
 
-/* One coalescing value or ring size: live only (the capture's answer under
- * a fake root says what was, not what may be written). A driver that
+/* One coalescing value or ring size (ethtool netlink). A driver that
  * reports no such value is skipped with a note. */
 static int collect_eth(struct nn_ctx *ctx, const struct nn_plan_eth *e, bool check, struct nn_apply_val *v)
 {
@@ -392,23 +414,10 @@ static int collect_eth(struct nn_ctx *ctx, const struct nn_plan_eth *e, bool che
 	char buf[64];
 	int err;
 
-	v->kind = NN_VAL_ETH;
-	v->irq = -1;
-	v->queue = -1;
-	v->nic = e->nic;
-	v->attr = (int)e->setting;
-	v->want_ll = e->value;
 	nn_eth_key(buf, sizeof(buf), e->nic, e->setting);
-	v->path = strdup(buf);
-	snprintf(buf, sizeof(buf), "%lld", e->value);
-	v->planned = strdup(buf);
-	if (!v->path || !v->planned)
-		return -ENOMEM;
-	if (!nn_root_is_live(&ctx->root)) {
-		v->status = NN_VAL_SKIPPED;
-		snprintf(v->note, sizeof(v->note), "not touched (fake root)");
-		return 0;
-	}
+	err = setting_head(ctx, v, NN_VAL_ETH, e->nic, (int)e->setting, e->value, buf);
+	if (err)
+		return err < 0 ? err : 0;
 	err = nn_eth_conf_get(ctx, e->nic, &now);
 	if (!err)
 		err = nn_eth_setting_is_ring(e->setting) ? now.rings_err : now.coalesce_err;
@@ -421,15 +430,7 @@ static int collect_eth(struct nn_ctx *ctx, const struct nn_plan_eth *e, bool che
 			nn_warn(ctx, v->path, "%s: not set", v->note);
 		return err == -ENOMEM ? err : 0;
 	}
-	snprintf(buf, sizeof(buf), "%lld", now.v[e->setting]);
-	v->before = strdup(buf);
-	if (!v->before)
-		return -ENOMEM;
-	if (now.v[e->setting] == e->value)
-		v->status = check ? NN_VAL_ALIGNED : NN_VAL_UNCHANGED;
-	else if (check)
-		v->status = NN_VAL_DRIFT;
-	return 0;
+	return setting_before(v, now.v[e->setting], check);
 }
 
 /* An IRQ's affinity or a tx queue's XPS mask (@kind: NN_VAL_IRQ with @irq,
