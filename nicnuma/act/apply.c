@@ -90,6 +90,22 @@ static void set_after(struct nn_apply_val *v, const struct nn_aff_result *r, boo
 	v->effective = r->has_effective ? nn_cpuset_format_list(&r->effective) : NULL;
 }
 
+static const struct nn_change_ops *val_ops(const struct nn_apply_val *v);
+
+/* The detail @v is logged with (its kind's, in @buf of @len >= 96), or NULL. */
+static char *val_detail(const struct nn_apply_val *v, char *buf, size_t len)
+{
+	if (v->kind == NN_VAL_RSS)
+		nn_rss_detail(buf, len, v->rss_rings ? v->rss_rings : v->rss_n);
+	else if (v->kind == NN_VAL_NAPI)
+		nn_napi_detail(buf, len, v->nic, v->napi_id);
+	else if (v->kind == NN_VAL_NAPI_CONF)
+		nn_napi_conf_detail(buf, len, v->ifindex);
+	else
+		return NULL;
+	return buf;
+}
+
 /* Puts one value back as it was; used when a fatal error stops the apply.
  * The same routine as `nicnuma rollback` (nn_value_restore). */
 static void undo_val(struct nn_ctx *ctx, struct nn_apply_val *v)
@@ -106,42 +122,14 @@ static void undo_val(struct nn_ctx *ctx, struct nn_apply_val *v)
 			v->status = NN_VAL_ROLLED_BACK;
 		return;
 	}
-	if (v->kind == NN_VAL_NAPI) {
+	if (v->kind == NN_VAL_NAPI || v->kind == NN_VAL_NAPI_CONF || v->kind == NN_VAL_ETH) {
+		const struct nn_change_ops *ops = val_ops(v);
 		struct nn_restore res = { 0 };
 		char detail[96];
-		struct nn_change c = { .ops = &nn_napi_change_ops, .path = v->path, .before = v->before,
-				       .after = v->planned, .detail = detail };
+		struct nn_change c = { .ops = ops, .path = v->path, .before = v->before, .after = v->planned,
+				       .detail = val_detail(v, detail, sizeof(detail)) };
 
-		nn_napi_detail(detail, sizeof(detail), v->nic, v->napi_id);
-		err = v->before ? nn_napi_change_ops.restore(ctx, &c, &res) : -EINVAL;
-		free(res.current);
-		if (err < 0)
-			snprintf(v->note, sizeof(v->note), "ROLLBACK FAILED: %.120s", res.why);
-		else
-			v->status = NN_VAL_ROLLED_BACK;
-		return;
-	}
-	if (v->kind == NN_VAL_NAPI_CONF) {
-		struct nn_restore res = { 0 };
-		char detail[32];
-		struct nn_change c = { .ops = &nn_napi_conf_change_ops, .path = v->path, .before = v->before,
-				       .after = v->planned, .detail = detail };
-
-		nn_napi_conf_detail(detail, sizeof(detail), v->ifindex);
-		err = v->before ? nn_napi_conf_change_ops.restore(ctx, &c, &res) : -EINVAL;
-		free(res.current);
-		if (err < 0)
-			snprintf(v->note, sizeof(v->note), "ROLLBACK FAILED: %.120s", res.why);
-		else
-			v->status = NN_VAL_ROLLED_BACK;
-		return;
-	}
-	if (v->kind == NN_VAL_ETH) {
-		struct nn_restore res = { 0 };
-		struct nn_change c = { .path = v->path, .before = v->before, .after = v->planned };
-
-		err = v->before ? nn_eth_change_restore(ctx, &c, nn_eth_setting_is_ring((enum nn_eth_setting)v->attr),
-							&res) : -EINVAL;
+		err = v->before ? ops->restore(ctx, &c, &res) : -EINVAL;
 		free(res.current);
 		if (err < 0)
 			snprintf(v->note, sizeof(v->note), "ROLLBACK FAILED: %.120s", res.why);
@@ -207,8 +195,6 @@ static enum write_phase val_phase(const struct nn_apply_val *v)
 	}
 	return PHASE_IRQ;
 }
-
-static const struct nn_change_ops *val_ops(const struct nn_apply_val *v);
 
 /* Undoes every written value, in reverse write order, then irqbalance. */
 static void rollback_all(struct nn_ctx *ctx, struct nn_apply_report *rep, struct nn_undo *u)
@@ -755,15 +741,8 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			if (val_phase(v) != (enum write_phase)ph || !to_log(ext, v) || dup[i] ||
 			    log_has(up, n0, ops, v->path))
 				continue;
-			if (v->kind == NN_VAL_RSS)
-				nn_rss_detail(detail, sizeof(detail), v->rss_rings ? v->rss_rings : v->rss_n);
-			else if (v->kind == NN_VAL_NAPI)
-				nn_napi_detail(detail, sizeof(detail), v->nic, v->napi_id);
-			else if (v->kind == NN_VAL_NAPI_CONF)
-				nn_napi_conf_detail(detail, sizeof(detail), v->ifindex);
 			err = nn_tx_add(tx, ops, v->path, v->before, v->planned,
-					v->kind == NN_VAL_RSS || v->kind == NN_VAL_NAPI ||
-					v->kind == NN_VAL_NAPI_CONF ? detail : NULL);
+					val_detail(v, detail, sizeof(detail)));
 		}
 	/* Before any write: -EFBIG when rollback could not read it back. An
 	 * extended log that gained nothing is already on disk as it is. */
