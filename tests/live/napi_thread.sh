@@ -58,6 +58,11 @@ cleanup() {
 	ip netns del "$ns" 2>/dev/null
 	ip netns del "$ns2" 2>/dev/null
 	ip netns del "$ns3" 2>/dev/null
+	# what watch --once (step 7) leaves in /run/nicnuma, when it names our config
+	if grep -qs "\"config\":\"$run/conf\"" /run/nicnuma/watch.json; then
+		rm -f /run/nicnuma/watch.json /run/nicnuma/watch.lock
+		rmdir /run/nicnuma 2>/dev/null
+	fi
 	rm -rf "$tmp" "$run"
 }
 trap cleanup EXIT
