@@ -3,7 +3,6 @@
  * "busy_poll" (only those two values) */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "nicnuma/core/ctx.h"
@@ -86,22 +85,11 @@ static int busy_validate(struct nn_ctx *ctx, const struct nn_undo *u, const stru
 	return 0;
 }
 
+/* The one value restorer's report, as rps and napi_dev give it; a kernel
+ * without the file is no value we wrote: not gone_ok, an error. */
 static int busy_restore(struct nn_ctx *ctx, const struct nn_change *c, struct nn_restore *res)
 {
-	char *now = NULL;
-	int err = nn_value_restore(ctx, c->path, c->before, &res->current, &now);
-
-	if (err == 1) {
-		res->unchanged = true;
-		err = 0;
-	} else if (err == -EIO && now) {
-		snprintf(res->why, sizeof(res->why), "read back '%.200s'", now);
-	} else if (err) {
-		/* a kernel without CONFIG_NET_RX_BUSY_POLL has no file: we never wrote one */
-		snprintf(res->why, sizeof(res->why), "cannot restore: %s", strerror(-err));
-	}
-	free(now);
-	return err;
+	return nn_value_restore_change(ctx, c, false, res);
 }
 
 const struct nn_change_ops nn_busy_poll_change_ops = {
