@@ -15,6 +15,7 @@
 #include "nicnuma/discover/host.h"
 #include "nicnuma/core/pathf.h"
 #include "irq/irqbalance_id.h"
+#include "irq/rps.h"
 
 /* argv joined by spaces, for reports. */
 static char *join(char **argv, size_t argc)
@@ -59,6 +60,7 @@ static int host_discover(struct nn_ctx *ctx, struct nn_host *host, bool cpu_deta
 
 	memset(host, 0, sizeof(*host));
 	host->irqbalance.pid = -1;
+	host->rps_sock_flow_entries = -1;
 	err = cpu_detail ? nn_topo_discover(ctx, &host->topo) : nn_topo_discover_basic(ctx, &host->topo);
 	if (err)
 		return err;
@@ -74,6 +76,10 @@ static int host_discover(struct nn_ctx *ctx, struct nn_host *host, bool cpu_deta
 	err = cpu_detail ? nn_claims_read(ctx, 0, &host->claims) : 0;
 	if (err)
 		goto fail;
+	/* RFS's table is the initial network namespace's alone: where the file
+	 * is missing the planner cannot size it (unknown, not 0). */
+	if (cpu_detail && nn_read_long(&ctx->root, NN_RPS_SOCK_FLOW_PATH, &host->rps_sock_flow_entries))
+		host->rps_sock_flow_entries = -1;
 	return 0;
 fail:
 	nn_host_free(host);
@@ -115,4 +121,5 @@ void nn_host_free(struct nn_host *host)
 	nn_claims_free(&host->claims);
 	memset(host, 0, sizeof(*host));
 	host->irqbalance.pid = -1;
+	host->rps_sock_flow_entries = -1;
 }

@@ -24,6 +24,9 @@ struct nn_host {
 	size_t nnics;
 	struct nn_irqbalance_state irqbalance;
 	struct nn_claims claims;	/* run-time CPU claims (claims.h): planned like isolated CPUs */
+	/* net.core.rps_sock_flow_entries, RFS's global flow table: -1 where the
+	 * file is not (a network namespace other than the initial one has none) */
+	long rps_sock_flow_entries;
 };
 
 /* Topology, NICs and irqbalance, all through ctx->root. */

@@ -129,8 +129,17 @@ int nn__plan_emit_rps(struct state *st, struct nicst *ns, size_t irq0)
 	for (q = 0; q < n->rx_queues; q++)
 		if (add_entry(st->plan, n->name, q, &to, flows, reason))
 			goto out;
-	if (st->plan->rps_sock_flow_entries < NN_RFS_SOCK_FLOW_ENTRIES)
+	if (st->host->rps_sock_flow_entries < 0) {
+		/* a child network namespace: the table is the initial one's to size */
+		if (!st->rfs_warned &&
+		    nn__plan_add_warning(st->plan, "RFS: %s does not exist here (not the initial network "
+					 "namespace): rps_flow_cnt is planned, the global flow table is "
+					 "left to the initial namespace", NN_RPS_SOCK_FLOW_PATH))
+			goto out;
+		st->rfs_warned = true;
+	} else if (st->plan->rps_sock_flow_entries < NN_RFS_SOCK_FLOW_ENTRIES) {
 		st->plan->rps_sock_flow_entries = NN_RFS_SOCK_FLOW_ENTRIES;
+	}
 	ret = 0;
 out:
 	free(list);

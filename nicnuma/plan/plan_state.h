@@ -82,6 +82,7 @@ struct state {
 	size_t ngroups;
 	size_t *spare;			/* per node index: cores its own NICs leave free */
 	size_t *lent;			/* per node index: cores already lent from its back */
+	bool rfs_warned;		/* the "no RFS table in this netns" warning is given once */
 };
 
 #define WARN(st, ...) do { if (nn__plan_add_warning((st)->plan, __VA_ARGS__)) return -ENOMEM; } while (0)

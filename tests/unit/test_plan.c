@@ -832,6 +832,23 @@ static void test_rps_rule(void **state)
 	assert_non_null(strstr(rps_of(&p, "i40e0", 0)->reason, "free of its IRQs"));
 	nn_plan_free(&p);
 
+	/* no RFS table here (a child network namespace): rps_flow_cnt still,
+	 * the global table not planned (null), one warning that says why */
+	h.rps_sock_flow_entries = -1;
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nrps, 2);
+	assert_int_equal(rps_of(&p, "i40e0", 0)->flow_cnt, 16384);
+	assert_int_equal(p.rps_sock_flow_entries, 0);
+	{
+		size_t i, n = 0;
+
+		for (i = 0; i < p.nwarnings; i++)
+			n += strstr(p.warnings[i], "not the initial network namespace") != NULL;
+		assert_int_equal(n, 1);
+	}
+	nn_plan_free(&p);
+	h.rps_sock_flow_entries = 0;
+
 	/* --cpus 4-7: 2 queues, 3 usable CPUs (5 isolated): housekeeping 4 the last resort */
 	set_list(&o.cpus, "4,6-7");
 	plan_ok(&h, &o, &p);
