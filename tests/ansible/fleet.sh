@@ -107,7 +107,15 @@ boot() {  # boot N PORT
       e1000e|vmxnet3) ip link set "${i##*/}" up ;;
     esac
   done; true'
+  # The NIC under test is the one testhost puts on the last node (PCI
+  # 0000:65:00.0); nicnuma --nics takes names: its name from sysfs, read
+  # here once (over ssh, no Python) for the inventory, not in every play.
+  nic[$n]=$(gssh "$port" 'ls /sys/bus/pci/devices/0000:65:00.0/virtio*/net | head -n1')
+  [[ ${nic[$n]} =~ ^[a-z][a-z0-9]*$ ]] ||
+    { echo "FAIL: the ${n}node guest's NIC at 0000:65:00.0 has no usable name ('${nic[$n]}')" >&2; exit 1; }
+  echo "fleet: ${n}node guest's NIC under test: ${nic[$n]}"
 }
+declare -A nic
 boot 2 "$port2"
 boot 4 "$port4"
 
@@ -125,8 +133,8 @@ all:
         nicnuma_deb_method: dpkg
         nicnuma_hugepages: "2M:16"
       hosts:
-        guest-2node: {ansible_port: $port2}
-        guest-4node: {ansible_port: $port4}
+        guest-2node: {ansible_port: $port2, nicnuma_nics: [${nic[2]}]}
+        guest-4node: {ansible_port: $port4, nicnuma_nics: [${nic[4]}]}
     fake:
       hosts:
         fake-even-odd:
