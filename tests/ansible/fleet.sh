@@ -16,7 +16,7 @@
 # Then the guests are powered off (their run command waits for /out/stop).
 # Root; minutes of TCG boot (NN_FLEET_BOOT_WAIT, default 600 s a guest).
 # Exit 77 when testhost says this machine cannot host the guests.
-# Ports: NN_FLEET_PORTS="2222 2224".
+# Ports: NN_FLEET_PORTS="2222 2224". NN_FLEET_KEEP=DIR keeps the plays' JSON.
 # ok never fails, so "A && ok || err" is an if-then-else here.
 # shellcheck disable=SC2015
 set -uo pipefail
@@ -42,6 +42,8 @@ pids=()
 cleanup() {
   touch "$tmp/g2/stop" "$tmp/g4/stop" 2>/dev/null
   for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+  # NN_FLEET_KEEP=DIR: the plays' JSON and stderr kept there, for reading
+  [ -n "${NN_FLEET_KEEP:-}" ] && mkdir -p "$NN_FLEET_KEEP" && cp "$tmp"/*.json "$tmp"/*.err "$NN_FLEET_KEEP"/ 2>/dev/null
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -105,7 +107,15 @@ boot() {  # boot N PORT
       e1000e|vmxnet3) ip link set "${i##*/}" up ;;
     esac
   done; true'
+  # The NIC under test is the one testhost puts on the last node (PCI
+  # 0000:65:00.0); nicnuma --nics takes names: its name from sysfs, read
+  # here once (over ssh, no Python) for the inventory, not in every play.
+  nic[$n]=$(gssh "$port" 'ls /sys/bus/pci/devices/0000:65:00.0/virtio*/net | head -n1')
+  [[ ${nic[$n]} =~ ^[a-z][a-z0-9]*$ ]] ||
+    { echo "FAIL: the ${n}node guest's NIC at 0000:65:00.0 has no usable name ('${nic[$n]}')" >&2; exit 1; }
+  echo "fleet: ${n}node guest's NIC under test: ${nic[$n]}"
 }
+declare -A nic
 boot 2 "$port2"
 boot 4 "$port4"
 
@@ -123,8 +133,8 @@ all:
         nicnuma_deb_method: dpkg
         nicnuma_hugepages: "2M:16"
       hosts:
-        guest-2node: {ansible_port: $port2}
-        guest-4node: {ansible_port: $port4}
+        guest-2node: {ansible_port: $port2, nicnuma_nics: [${nic[2]}]}
+        guest-4node: {ansible_port: $port4, nicnuma_nics: [${nic[4]}]}
     fake:
       hosts:
         fake-even-odd:
@@ -137,11 +147,17 @@ INV
 export ANSIBLE_CONFIG=$here/ansible.cfg ANSIBLE_HOME=$tmp/ansible-home ANSIBLE_NOCOLOR=1
 hosts=(guest-2node guest-4node fake-even-odd)
 play() {
-  local name=$1; shift
+  local name=$1 t0; shift
+  t0=$(date +%s)
   (cd "$here" && ANSIBLE_STDOUT_CALLBACK=nn_json ansible-playbook -i "$tmp/inventory.yml" fleet.yml "$@") \
     > "$tmp/$name.json" 2> "$tmp/$name.err" || { err "$name: ansible-playbook failed"; cat "$tmp/$name.err" >&2
     jq -r '.plays[].tasks[] | .task.name as $t | .hosts | to_entries[] | select(.value.failed)
            | "\(.key): \($t): \(.value.msg // "") \(.value.stderr // "")"' "$tmp/$name.json" >&2; }
+  # Where the time went: the play, and its slowest tasks (the callback's
+  # nn_seconds: task start to the host's result).
+  echo "fleet: play $name: $(( $(date +%s) - t0 )) s; slowest tasks:"
+  jq -r '[.plays[].tasks[] | {t: .task.name, s: ([.hosts[].nn_seconds // 0] | max // 0)}]
+         | sort_by(-.s) | .[:5][] | "    \(.s) s  \(.t)"' "$tmp/$name.json" 2>/dev/null
 }
 changed() { jq -r --arg h "$2" '.stats[$h].changed' "$tmp/$1.json"; }
 # every host of a play reached and without a failed task (changed=0 on a

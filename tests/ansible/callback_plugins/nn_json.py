@@ -5,8 +5,14 @@ Debian's ansible-core ships no json callback (it lives in the ansible.posix
 collection); this is the part of its format tests/ansible/run.sh reads:
 {"plays": [{"tasks": [{"task": {"name"}, "hosts": {HOST: RESULT}}]}],
  "stats": {HOST: {"ok", "changed", "failures", "unreachable", "skipped"}}}
+Results go to their own task (by its id), not to the last one started: under
+strategy free the hosts are at different tasks. Each host's result also
+carries nn_seconds, that host's time on the task (from the task's start or
+the host's previous result, whichever came later): where a slow fleet spends
+its time.
 """
 import json
+import time
 
 from ansible.plugins.callback import CallbackBase
 
@@ -26,12 +32,18 @@ class CallbackModule(CallbackBase):
     def __init__(self, display=None):
         super().__init__(display)
         self.plays = []
+        self.tasks = {}      # task id -> (its entry in plays, its start)
+        self.host_t = {}     # host -> time of its last result
 
     def v2_playbook_on_play_start(self, play):
         self.plays.append({"play": {"name": play.get_name()}, "tasks": []})
 
     def _task(self, task):
-        self.plays[-1]["tasks"].append({"task": {"name": task.get_name()}, "hosts": {}})
+        if task._uuid in self.tasks:     # strategy free: once per host
+            return
+        entry = {"task": {"name": task.get_name()}, "hosts": {}}
+        self.plays[-1]["tasks"].append(entry)
+        self.tasks[task._uuid] = (entry, time.monotonic())
 
     def v2_playbook_on_task_start(self, task, is_conditional):
         self._task(task)
@@ -42,7 +54,14 @@ class CallbackModule(CallbackBase):
     def _record(self, result, **extra):
         res = dict(result._result)
         res.update(extra)
-        self.plays[-1]["tasks"][-1]["hosts"][result._host.get_name()] = res
+        host = result._host.get_name()
+        if result._task._uuid not in self.tasks:
+            self._task(result._task)
+        entry, t0 = self.tasks[result._task._uuid]
+        now = time.monotonic()
+        res["nn_seconds"] = round(now - max(t0, self.host_t.get(host, t0)), 2)
+        self.host_t[host] = now
+        entry["hosts"][host] = res
 
     def v2_runner_on_ok(self, result, **kwargs):
         self._record(result)
