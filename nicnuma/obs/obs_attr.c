@@ -69,12 +69,14 @@ static bool same_cols(const struct nn_obs_counts *a, const struct nn_obs_counts 
 
 /* The next column at or after @c whose count changed from @ra to @rb, or
  * @n. With the same columns in both samples (@same, the rule) equal
- * stretches are skipped 8 counts a compare: a 512-CPU row that counted on
- * one CPU is a few compares, not 512 steps; else through @imap. */
+ * stretches are skipped 32, then 8 counts a compare: a 512-CPU row that
+ * counted on one CPU is a few compares, not 512 steps; else through @imap. */
 static size_t next_changed(bool same, const long *imap, const unsigned long long *ra,
 			   const unsigned long long *rb, size_t c, size_t n)
 {
 	if (same) {
+		while (n - c >= 32 && !memcmp(ra + c, rb + c, 32 * sizeof(*ra)))
+			c += 32;
 		while (n - c >= 8 && !memcmp(ra + c, rb + c, 8 * sizeof(*ra)))
 			c += 8;
 		while (c < n && ra[c] == rb[c])
