@@ -10,6 +10,7 @@
  * NAPI kthread's CPU time goes to the CPU it last ran on.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -187,6 +188,11 @@ struct percpu {
 	double *nic_irqs, *net_rx, *net_tx, *napi;
 	double *nic;		/* scratch: one NIC's interrupts per CPU */
 	bool same_cols;		/* both samples' interrupt columns name the same CPUs */
+	/* Per watched row, with same_cols: its first changed column (ncols: the
+	 * row did not change), found by the host-wide pass so that the
+	 * per-queue pass starts there instead of comparing the row again;
+	 * NULL or SIZE_MAX: not known, compare. */
+	size_t *first;
 };
 
 static void percpu_free(struct percpu *p)
@@ -196,6 +202,7 @@ static void percpu_free(struct percpu *p)
 	free(p->net_tx);
 	free(p->napi);
 	free(p->nic);
+	free(p->first);
 }
 
 static int percpu_alloc(struct percpu *p, const struct nn_obs_sample *b)
@@ -249,10 +256,14 @@ static int attr_queue(const struct nn_host *h, const struct nn_obs_sampler *sp,
 	const unsigned long long *ra = nn_obs_row(&a->intr, (size_t)row);
 	const unsigned long long *rb = nn_obs_row(&b->intr, (size_t)row);
 
-	if (pc->same_cols && (!b->intr.ncols || !memcmp(ra, rb, b->intr.ncols * sizeof(*rb))))
-		return 0;	/* no interrupt in the interval: most rows of a big host */
-	for (size_t c = next_changed(pc->same_cols, imap, ra, rb, 0, b->intr.ncols); c < b->intr.ncols;
-	     c = next_changed(pc->same_cols, imap, ra, rb, c + 1, b->intr.ncols)) {
+	size_t start = pc->first ? pc->first[row] : SIZE_MAX;
+
+	if (start == SIZE_MAX) {
+		if (pc->same_cols && (!b->intr.ncols || !memcmp(ra, rb, b->intr.ncols * sizeof(*rb))))
+			return 0;	/* no interrupt in the interval: most rows of a big host */
+		start = next_changed(pc->same_cols, imap, ra, rb, 0, b->intr.ncols);
+	}
+	for (size_t c = start; c < b->intr.ncols; c = next_changed(pc->same_cols, imap, ra, rb, c + 1, b->intr.ncols)) {
 		double d;
 		int cpu = b->intr.cpu[c], cn;
 
@@ -458,15 +469,29 @@ int nn_obs_attribute(const struct nn_host *h, const struct nn_obs_sampler *sp,
 	bool same = same_cols(&a->intr, &b->intr);
 
 	pc.same_cols = same;
+	if (same && sp->nirqs) {
+		pc.first = malloc(sp->nirqs * sizeof(*pc.first));
+		if (!pc.first) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (size_t row = 0; row < sp->nirqs; row++)
+			pc.first[row] = SIZE_MAX;
+	}
 	for (size_t row = 0; a->have_intr && b->have_intr && row < sp->nirqs; row++) {
 		const unsigned long long *ra = nn_obs_row(&a->intr, row), *rb = nn_obs_row(&b->intr, row);
+		size_t c;
 
 		if (!a->intr.seen[row] || !b->intr.seen[row])
 			continue;
-		if (same && (!b->intr.ncols || !memcmp(ra, rb, b->intr.ncols * sizeof(*rb))))
+		if (same && (!b->intr.ncols || !memcmp(ra, rb, b->intr.ncols * sizeof(*rb)))) {
+			pc.first[row] = b->intr.ncols;
 			continue;
-		for (size_t c = next_changed(same, imap, ra, rb, 0, b->intr.ncols); c < b->intr.ncols;
-		     c = next_changed(same, imap, ra, rb, c + 1, b->intr.ncols))
+		}
+		c = next_changed(same, imap, ra, rb, 0, b->intr.ncols);
+		if (same)
+			pc.first[row] = c;
+		for (; c < b->intr.ncols; c = next_changed(same, imap, ra, rb, c + 1, b->intr.ncols))
 			pc.nic_irqs[b->intr.cpu[c]] += delta(ra[imap[c]], rb[c]);
 	}
 	if (a->have_soft && b->have_soft) {
