@@ -234,6 +234,13 @@ static void put_indent(struct nn_out *o, int level)
 		nn_sb_putn(&o->doc, spaces, level < (int)sizeof(spaces) - 1 ? (size_t)level : sizeof(spaces) - 1);
 }
 
+/* The bytes a JSON string cannot hold as they are, and the NUL that ends
+ * it: one table load per byte, not three compares (keys and names are most
+ * of a large document's bytes). */
+static const unsigned char json_stop[256] = {
+	[0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1,
+};
+
 /* @s as a JSON string body, escaped as json-c escapes it: the two-letter
  * escapes, other control bytes as \u00xx, everything else (UTF-8, DEL, "/")
  * as it is. */
@@ -243,11 +250,13 @@ static void put_json_str(struct nn_sb *sb, const char *s)
 	const unsigned char *p = (const unsigned char *)s, *run = p;
 	char esc[7];
 
-	for (; *p; p++) {
+	for (;; p++) {
 		const char *e;
 
-		if (*p >= 0x20 && *p != '"' && *p != '\\')
+		if (!json_stop[*p])
 			continue;
+		if (!*p)
+			break;
 		nn_sb_putn(sb, (const char *)run, (size_t)(p - run));
 		run = p + 1;
 		switch (*p) {

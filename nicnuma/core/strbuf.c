@@ -54,25 +54,13 @@ static int reserve(struct nn_sb *sb, size_t more)
 	return 0;
 }
 
-void nn_sb_putn(struct nn_sb *sb, const char *s, size_t n)
+void nn_sb_putn_grow(struct nn_sb *sb, const char *s, size_t n)
 {
-	/* The common case, room already there, without a call: the JSON
-	 * printer appends a few bytes at a time. */
-	if (!(n < sb->cap - sb->len && sb->buf && !sb->err) && reserve(sb, n))
+	if (reserve(sb, n))
 		return;
 	memcpy(sb->buf + sb->len, s, n);
 	sb->len += n;
 	sb->buf[sb->len] = '\0';
-}
-
-void nn_sb_puts(struct nn_sb *sb, const char *s)
-{
-	nn_sb_putn(sb, s, strlen(s));
-}
-
-void nn_sb_putc(struct nn_sb *sb, char c)
-{
-	nn_sb_putn(sb, &c, 1);
 }
 
 void nn_sb_vprintf(struct nn_sb *sb, const char *fmt, va_list ap)

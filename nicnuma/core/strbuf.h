@@ -11,6 +11,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 struct nn_sb {
 	char *buf;	/* NUL-terminated once anything was appended; may be NULL */
@@ -26,9 +27,32 @@ void nn_sb_free(struct nn_sb *sb);
 /* Empties the text, keeps the allocation; clears the error. */
 void nn_sb_reset(struct nn_sb *sb);
 
-void nn_sb_putn(struct nn_sb *sb, const char *s, size_t n);
-void nn_sb_puts(struct nn_sb *sb, const char *s);
-void nn_sb_putc(struct nn_sb *sb, char c);
+/* Growing (or the sticky error): the out-of-line half of nn_sb_putn. */
+void nn_sb_putn_grow(struct nn_sb *sb, const char *s, size_t n);
+
+/* Inline while the room is there: the JSON printer appends a few bytes at a
+ * time, hundreds of thousands of times per document on a large host, and
+ * the call cost more than the copy. */
+static inline void nn_sb_putn(struct nn_sb *sb, const char *s, size_t n)
+{
+	if (n < sb->cap - sb->len && sb->buf && !sb->err) {
+		memcpy(sb->buf + sb->len, s, n);
+		sb->len += n;
+		sb->buf[sb->len] = '\0';
+		return;
+	}
+	nn_sb_putn_grow(sb, s, n);
+}
+
+static inline void nn_sb_puts(struct nn_sb *sb, const char *s)
+{
+	nn_sb_putn(sb, s, strlen(s));
+}
+
+static inline void nn_sb_putc(struct nn_sb *sb, char c)
+{
+	nn_sb_putn(sb, &c, 1);
+}
 void nn_sb_printf(struct nn_sb *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void nn_sb_vprintf(struct nn_sb *sb, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));

@@ -274,19 +274,28 @@ static int nl_get(struct nl_req *r, const char *ifname, bool rings, struct nn_et
 	return err;
 }
 
+/* Both gets on the open socket @r; @open_err: nl_open's result, -EOPNOTSUPP
+ * (no ethtool family) falls back to the ioctl. */
+static int live_get_on(struct nl_req *r, int open_err, const char *ifname, struct nn_eth_conf *c)
+{
+	if (open_err == -EOPNOTSUPP)
+		return nn_eth_ioctl_get(ifname, c);
+	if (open_err)
+		return open_err;
+	c->coalesce_err = nl_get(r, ifname, false, c);
+	c->rings_err = nl_get(r, ifname, true, c);
+	return c->coalesce_err && c->rings_err ? c->coalesce_err : 0;
+}
+
 static int live_get(const char *ifname, struct nn_eth_conf *c)
 {
 	struct nl_req r;
 	int err = nl_open(&r, ETHTOOL_MSG_COALESCE_GET);
 
-	if (err == -EOPNOTSUPP)
-		return nn_eth_ioctl_get(ifname, c);
-	if (err)
-		return err;
-	c->coalesce_err = nl_get(&r, ifname, false, c);
-	c->rings_err = nl_get(&r, ifname, true, c);
-	nn_genl_sock_close(&r.s);
-	return c->coalesce_err && c->rings_err ? c->coalesce_err : 0;
+	err = live_get_on(&r, err, ifname, c);
+	if (r.s.nl)
+		nn_genl_sock_close(&r.s);
+	return err;
 }
 
 static int capture_get(struct nn_ctx *ctx, const char *ifname, struct nn_eth_conf *c)
@@ -316,6 +325,30 @@ int nn_eth_conf_get(struct nn_ctx *ctx, const char *ifname, struct nn_eth_conf *
 	if (!nn_root_is_live(&ctx->root))
 		return capture_get(ctx, ifname, c);
 	return live_get(ifname, c);
+}
+
+void nn_eth_conf_get_each(struct nn_ctx *ctx, size_t n, const char *(*name)(void *arg, size_t i),
+			  struct nn_eth_conf *(*conf)(void *arg, size_t i), void *arg)
+{
+	struct nl_req r = { .family = 0 };
+	int open_err = 1;	/* not opened yet: opened at the first live NIC */
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *ifname = name(arg, i);
+		struct nn_eth_conf *c = conf(arg, i);
+
+		if (!nn_root_is_live(&ctx->root) || strlen(ifname) >= IF_NAMESIZE) {
+			(void)nn_eth_conf_get(ctx, ifname, c);
+			continue;
+		}
+		conf_unknown(c);
+		if (open_err == 1)
+			open_err = nl_open(&r, ETHTOOL_MSG_COALESCE_GET);
+		(void)live_get_on(&r, open_err, ifname, c);
+	}
+	if (!open_err)
+		nn_genl_sock_close(&r.s);
 }
 
 static int read_back(struct nn_ctx *ctx, const char *ifname, enum nn_eth_setting s, long long value,

@@ -69,6 +69,12 @@ int nn_eth_nl_parse(const void *buf, size_t len, uint16_t family, bool rings, st
  * half was read (the other's error in its field), else a negative errno. */
 int nn_eth_conf_get(struct nn_ctx *ctx, const char *ifname, struct nn_eth_conf *c);
 
+/* nn_eth_conf_get for every NIC @name(@arg, i) names, i < @n, into
+ * *@conf(@arg, i): one netlink socket with the family resolved once for
+ * all of them, not one per NIC (discovery asks every netdev). */
+void nn_eth_conf_get_each(struct nn_ctx *ctx, size_t n, const char *(*name)(void *arg, size_t i),
+			  struct nn_eth_conf *(*conf)(void *arg, size_t i), void *arg);
+
 /* Sets one value and reads it back into *@after (-1 when unread): 0, or a
  * negative errno with @why set: the driver's own message where it gave one
  * (-EOPNOTSUPP a parameter it does not have, -EINVAL a value out of its

@@ -263,6 +263,16 @@ static void prefetch_run(struct nic_scan *s, struct nn_irq **irqs, struct irq_pr
 		pthread_join(tid[started], NULL);
 }
 
+static const char *nic_name_at(void *arg, size_t i)
+{
+	return ((struct nn_nic *)arg)[i].name;
+}
+
+static struct nn_eth_conf *nic_eth_at(void *arg, size_t i)
+{
+	return &((struct nn_nic *)arg)[i].eth;
+}
+
 static int read_irq(struct nic_scan *s, const struct nn_nic *nic, const char *msi_dir,
 		    struct nn_irq *q, const struct irq_pre *pre)
 {
@@ -1194,8 +1204,7 @@ int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned in
 		goto fail;
 	split_shared(&s, nics, n);
 	/* unknown stays -1: a driver without the operation, a capture without it */
-	for (i = 0; i < n; i++)
-		(void)nn_eth_conf_get(ctx, nics[i].name, &nics[i].eth);
+	nn_eth_conf_get_each(ctx, n, nic_name_at, nic_eth_at, nics);
 	if (nn_root_is_live(&ctx->root)) {
 		err = netlink_check(&s, nics, n);
 		if (err)

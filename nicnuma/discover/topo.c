@@ -472,12 +472,14 @@ static int read_l3(struct nn_ctx *ctx, const struct nn_root *r, struct faults *w
  * the kernel prints every member's file from one shared mask, so a CPU listed
  * by an earlier CPU's good list takes that list instead of reading its own.
  * SMT siblings are by definition threads of one core, so they also share its
- * package, die and core ids. On a 512-CPU SMT host this is 2000 of 3100
- * opens. @src[cpu] is the index in t->cpus of the CPU whose list covers
+ * package, die and core ids; the CPUs of a package (die) list share its
+ * package (die) id. On a 512-CPU SMT host this is 2500 of 3100 opens. @src[cpu] is the index in t->cpus of the CPU whose list covers
  * @cpu, -1 while none does. */
 struct groups {
 	int *sib_src;
 	int *l3_src;
+	int *pkg_src;		/* package_cpus_list: members share the package id */
+	int *die_src;		/* die_cpus_list: members share the die id */
 	unsigned int size;
 };
 
@@ -488,10 +490,12 @@ static int groups_init(struct groups *g, const struct nn_cpuset *online)
 	g->size = (unsigned int)nn_cpuset_last(online) + 1;
 	g->sib_src = malloc(g->size * sizeof(int));
 	g->l3_src = malloc(g->size * sizeof(int));
-	if (!g->sib_src || !g->l3_src)
+	g->pkg_src = malloc(g->size * sizeof(int));
+	g->die_src = malloc(g->size * sizeof(int));
+	if (!g->sib_src || !g->l3_src || !g->pkg_src || !g->die_src)
 		return -ENOMEM;
 	for (i = 0; i < g->size; i++)
-		g->sib_src[i] = g->l3_src[i] = -1;
+		g->sib_src[i] = g->l3_src[i] = g->pkg_src[i] = g->die_src[i] = -1;
 	return 0;
 }
 
@@ -499,6 +503,8 @@ static void groups_free(struct groups *g)
 {
 	free(g->sib_src);
 	free(g->l3_src);
+	free(g->pkg_src);
+	free(g->die_src);
 }
 
 /* Marks every later CPU of @set as covered by t->cpus[@idx]. */
@@ -512,6 +518,26 @@ static void groups_mark(int *src, unsigned int size, const struct nn_cpuset *set
 		if (m > cpu && src[m] < 0)
 			src[m] = idx;
 	}
+}
+
+/* After CPU @cpu (t->cpus[@idx]) read a good id from its own file: the
+ * CPUs its @list file (package_cpus_list, die_cpus_list) names share that
+ * id, as hwloc takes them. Only a shortcut: a list that is missing, does not
+ * parse or leaves out the CPU itself marks nothing, and every CPU it does
+ * not name reads its own id, so no warning is lost or made up. */
+static int group_by_list(const struct nn_root *r, int *src, unsigned int size, int idx, int cpu,
+			 const char *list)
+{
+	struct nn_cpuset set = NN_CPUSET_INIT;
+	char path[PATH_MAX];
+	int err;
+
+	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/%s", cpu, list);
+	err = nn_read_cpulist(r, path, &set);
+	if (!err && nn_cpuset_test(&set, (unsigned int)cpu))
+		groups_mark(src, size, &set, idx, cpu);
+	nn_cpuset_free(&set);
+	return err == -ENOMEM ? err : 0;
 }
 
 static int read_siblings(struct nn_ctx *ctx, const struct nn_root *r, struct faults *w,
@@ -574,15 +600,27 @@ static int read_cpus(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 		c->package = f ? f->package : -1;
 		c->die = f ? f->die : -1;
 		c->core = f ? f->core : -1;
+		/* Then the package and die lists of an earlier CPU: a 2-socket
+		 * host reads two package ids, not one per core. */
+		if (c->package < 0 && g.pkg_src[cpu] >= 0)
+			c->package = t->cpus[g.pkg_src[cpu]].package;
+		if (c->die < 0 && g.die_src[cpu] >= 0)
+			c->die = t->cpus[g.die_src[cpu]].die;
 		if (c->package < 0) {
 			snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/physical_package_id", cpu);
 			c->package = nn__topo_int(read_num_in(ctx, &cpus, path, "physical_package_id", cpu, &w, false));
+			if (c->package >= 0 && g.pkg_src[cpu] < 0 &&
+			    (err = group_by_list(&cpus, g.pkg_src, g.size, idx, cpu, "package_cpus_list")))
+				goto out;
 		}
 		/* die_id exists since Linux 5.2; older kernels simply lack it:
 		 * missing is unknown without a warning, garbage still warns. */
 		if (c->die < 0) {
 			snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/die_id", cpu);
 			c->die = nn__topo_int(read_num_in(ctx, &cpus, path, "die_id", cpu, &w, true));
+			if (c->die >= 0 && g.die_src[cpu] < 0 &&
+			    (err = group_by_list(&cpus, g.die_src, g.size, idx, cpu, "die_cpus_list")))
+				goto out;
 		}
 		if (c->core < 0) {
 			snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/core_id", cpu);

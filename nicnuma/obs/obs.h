@@ -68,6 +68,8 @@ struct nn_obs_intr_parse {
 int nn_obs_intr_begin(struct nn_obs_intr_parse *st, struct nn_obs_counts *c,
 		      const int *want, size_t nwant);
 int nn_obs_intr_line(struct nn_obs_intr_parse *st, const char *p, const char *end);
+/* After the last line: rows the file did not give (or gave garbage) are zero. */
+void nn_obs_intr_end(struct nn_obs_intr_parse *st);
 /* The whole text at once (tests, fuzzing). */
 int nn_obs_parse_interrupts(const char *text, struct nn_obs_counts *c,
 			    const int *want, size_t nwant);

@@ -10,6 +10,7 @@
  * NAPI kthread's CPU time goes to the CPU it last ran on.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -69,12 +70,14 @@ static bool same_cols(const struct nn_obs_counts *a, const struct nn_obs_counts 
 
 /* The next column at or after @c whose count changed from @ra to @rb, or
  * @n. With the same columns in both samples (@same, the rule) equal
- * stretches are skipped 8 counts a compare: a 512-CPU row that counted on
- * one CPU is a few compares, not 512 steps; else through @imap. */
+ * stretches are skipped 32, then 8 counts a compare: a 512-CPU row that
+ * counted on one CPU is a few compares, not 512 steps; else through @imap. */
 static size_t next_changed(bool same, const long *imap, const unsigned long long *ra,
 			   const unsigned long long *rb, size_t c, size_t n)
 {
 	if (same) {
+		while (n - c >= 32 && !memcmp(ra + c, rb + c, 32 * sizeof(*ra)))
+			c += 32;
 		while (n - c >= 8 && !memcmp(ra + c, rb + c, 8 * sizeof(*ra)))
 			c += 8;
 		while (c < n && ra[c] == rb[c])
@@ -185,6 +188,11 @@ struct percpu {
 	double *nic_irqs, *net_rx, *net_tx, *napi;
 	double *nic;		/* scratch: one NIC's interrupts per CPU */
 	bool same_cols;		/* both samples' interrupt columns name the same CPUs */
+	/* Per watched row, with same_cols: its first changed column (ncols: the
+	 * row did not change), found by the host-wide pass so that the
+	 * per-queue pass starts there instead of comparing the row again;
+	 * NULL or SIZE_MAX: not known, compare. */
+	size_t *first;
 };
 
 static void percpu_free(struct percpu *p)
@@ -194,6 +202,7 @@ static void percpu_free(struct percpu *p)
 	free(p->net_tx);
 	free(p->napi);
 	free(p->nic);
+	free(p->first);
 }
 
 static int percpu_alloc(struct percpu *p, const struct nn_obs_sample *b)
@@ -247,10 +256,14 @@ static int attr_queue(const struct nn_host *h, const struct nn_obs_sampler *sp,
 	const unsigned long long *ra = nn_obs_row(&a->intr, (size_t)row);
 	const unsigned long long *rb = nn_obs_row(&b->intr, (size_t)row);
 
-	if (pc->same_cols && (!b->intr.ncols || !memcmp(ra, rb, b->intr.ncols * sizeof(*rb))))
-		return 0;	/* no interrupt in the interval: most rows of a big host */
-	for (size_t c = next_changed(pc->same_cols, imap, ra, rb, 0, b->intr.ncols); c < b->intr.ncols;
-	     c = next_changed(pc->same_cols, imap, ra, rb, c + 1, b->intr.ncols)) {
+	size_t start = pc->first ? pc->first[row] : SIZE_MAX;
+
+	if (start == SIZE_MAX) {
+		if (pc->same_cols && (!b->intr.ncols || !memcmp(ra, rb, b->intr.ncols * sizeof(*rb))))
+			return 0;	/* no interrupt in the interval: most rows of a big host */
+		start = next_changed(pc->same_cols, imap, ra, rb, 0, b->intr.ncols);
+	}
+	for (size_t c = start; c < b->intr.ncols; c = next_changed(pc->same_cols, imap, ra, rb, c + 1, b->intr.ncols)) {
 		double d;
 		int cpu = b->intr.cpu[c], cn;
 
@@ -456,15 +469,29 @@ int nn_obs_attribute(const struct nn_host *h, const struct nn_obs_sampler *sp,
 	bool same = same_cols(&a->intr, &b->intr);
 
 	pc.same_cols = same;
+	if (same && sp->nirqs) {
+		pc.first = malloc(sp->nirqs * sizeof(*pc.first));
+		if (!pc.first) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (size_t row = 0; row < sp->nirqs; row++)
+			pc.first[row] = SIZE_MAX;
+	}
 	for (size_t row = 0; a->have_intr && b->have_intr && row < sp->nirqs; row++) {
 		const unsigned long long *ra = nn_obs_row(&a->intr, row), *rb = nn_obs_row(&b->intr, row);
+		size_t c;
 
 		if (!a->intr.seen[row] || !b->intr.seen[row])
 			continue;
-		if (same && (!b->intr.ncols || !memcmp(ra, rb, b->intr.ncols * sizeof(*rb))))
+		if (same && (!b->intr.ncols || !memcmp(ra, rb, b->intr.ncols * sizeof(*rb)))) {
+			pc.first[row] = b->intr.ncols;
 			continue;
-		for (size_t c = next_changed(same, imap, ra, rb, 0, b->intr.ncols); c < b->intr.ncols;
-		     c = next_changed(same, imap, ra, rb, c + 1, b->intr.ncols))
+		}
+		c = next_changed(same, imap, ra, rb, 0, b->intr.ncols);
+		if (same)
+			pc.first[row] = c;
+		for (; c < b->intr.ncols; c = next_changed(same, imap, ra, rb, c + 1, b->intr.ncols))
 			pc.nic_irqs[b->intr.cpu[c]] += delta(ra[imap[c]], rb[c]);
 	}
 	if (a->have_soft && b->have_soft) {

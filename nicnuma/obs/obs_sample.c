@@ -134,6 +134,7 @@ static int read_interrupts(struct nn_ctx *ctx, struct nn_obs_sampler *sp, struct
 	err = nn_read_lines_buf(&ctx->root, path, &sp->buf, &sp->buf_cap, intr_cb, &st);
 	if (err == -ENOMEM)
 		return err;
+	nn_obs_intr_end(&st);
 	s->have_intr = !err && s->intr.ncols;
 	if (err)
 		warn_once(ctx, sp, W_INTR, path, "cannot read the interrupt counts", err);

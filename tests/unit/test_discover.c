@@ -523,6 +523,55 @@ static void group_lists_read_once(void **state)
 	nn_ctx_free(&ctx);
 }
 
+/* Package and die ids by group, as hwloc takes them: a CPU named by an
+ * earlier CPU's package_cpus_list / die_cpus_list shares its id unread; a
+ * list without the CPU itself, or none, groups nothing (each reads its own). */
+static void package_die_lists_read_once(void **state)
+{
+	struct nn_ctx ctx;
+	struct nn_topo t;
+	int i;
+
+	(void)state;
+	put("sys/devices/system/cpu/online", "0-5\n");
+	put("sys/devices/system/node/node0/cpulist", "0-5\n");
+	knobs();
+	for (i = 0; i < 6; i++) {
+		char p[96], sib[8];
+
+		snprintf(sib, sizeof(sib), "%d\n", i);
+		cpu(i, i < 4 ? 0 : 1, i, sib, true);
+		snprintf(p, sizeof(p), "sys/devices/system/cpu/cpu%d/topology/die_id", i);
+		put(p, "0\n");
+	}
+	put("sys/devices/system/cpu/cpu0/topology/package_cpus_list", "0-3\n");
+	put("sys/devices/system/cpu/cpu0/topology/die_cpus_list", "0-1\n");
+	/* covered by cpu0's lists: never read, so their junk cannot warn */
+	put("sys/devices/system/cpu/cpu1/topology/physical_package_id", "junk\n");
+	put("sys/devices/system/cpu/cpu1/topology/die_id", "junk\n");
+	put("sys/devices/system/cpu/cpu3/topology/physical_package_id", "junk\n");
+	/* not in cpu0's die list: reads its own die_id and warns */
+	put("sys/devices/system/cpu/cpu2/topology/die_id", "junk\n");
+	/* cpu4's package list leaves cpu4 out: groups nothing, cpu5 reads its own */
+	put("sys/devices/system/cpu/cpu4/topology/package_cpus_list", "5\n");
+	put("sys/devices/system/cpu/cpu5/topology/physical_package_id", "junk\n");
+	assert_int_equal(nn_ctx_init(&ctx, tmp, false), 0);
+	assert_int_equal(nn_topo_discover(&ctx, &t), 0);
+	assert_int_equal(t.cpus[1].package, 0);
+	assert_int_equal(t.cpus[1].die, 0);
+	assert_int_equal(t.cpus[3].package, 0);
+	assert_false(warned(&ctx, "/sys/devices/system/cpu/cpu1/topology/physical_package_id", NULL));
+	assert_false(warned(&ctx, "/sys/devices/system/cpu/cpu1/topology/die_id", NULL));
+	assert_false(warned(&ctx, "/sys/devices/system/cpu/cpu3/topology/physical_package_id", NULL));
+	assert_int_equal(t.cpus[2].die, -1);
+	assert_true(warned(&ctx, "/sys/devices/system/cpu/cpu2/topology/die_id", NULL));
+	assert_int_equal(t.cpus[4].package, 1);
+	assert_int_equal(t.cpus[5].package, -1);
+	assert_true(warned(&ctx, "/sys/devices/system/cpu/cpu5/topology/physical_package_id", NULL));
+	nn_topo_free(&t);
+	nn_ctx_free(&ctx);
+}
+
 /* Rule 1: no cpu/online: the cpuN directories and their online files, said once. */
 static void online_from_cpu_dirs(void **state)
 {
@@ -654,6 +703,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(no_online, setup, teardown),
 		cmocka_unit_test_setup_teardown(nodes_and_distances, setup, teardown),
 		cmocka_unit_test_setup_teardown(group_lists_read_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(package_die_lists_read_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(nics, setup, teardown),
 		cmocka_unit_test_setup_teardown(down_nic_notes, setup, teardown),
 		cmocka_unit_test_setup_teardown(online_from_cpu_dirs, setup, teardown),
