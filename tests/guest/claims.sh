@@ -79,9 +79,9 @@ fi
 # none, and then every mkdir/rmdir of the partition flips the kernel's
 # cpusets_enabled static key: a live text patch of the page allocator's
 # fast path, which the 6.12 guest did not survive under QEMU's TCG
-# (docs/guest.md: the oops, and the kernel-only run that shows it without
-# nicnuma). One member cgroup held for the run keeps the key on, as on a
-# real host; it claims nothing (a member is no partition).
+# (docs/guest.md: the oops and how it reads). One member cgroup held for
+# the run keeps the key on, as on a real host; it claims nothing (a member
+# is no partition; checked after the loop).
 has_cpuset_child=0
 for f in "$cg"/*/cpuset.cpus; do [ -e "$f" ] && { has_cpuset_child=1; break; }; done
 if [ "$has_cpuset_child" = 0 ]; then
