@@ -14,7 +14,7 @@ mkdir -p $cg; mount -t cgroup2 none $cg 2>/dev/null
 echo +cpuset > $cg/cgroup.subtree_control
 echo "controllers: $(cat $cg/cgroup.subtree_control); $(uname -r); $(cat /proc/cmdline)"
 load() { while :; do /bin/true; done; }
-pids=(); for i in 1 2 3 4; do load & pids+=($!); done
+pids=(); for _ in 1 2 3 4; do load & pids+=($!); done
 n=${CYC:-50}
 mkdir $cg/keep
 for ((k = 1; k <= n; k++)); do
