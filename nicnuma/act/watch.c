@@ -135,7 +135,8 @@ static void write_state(struct watcher *w)
 	int dfd = nn_root_mkdir_p(&w->ctx->root, NN_WATCH_RUNDIR, 0755), err = dfd < 0 ? dfd : 0;
 
 	if (!err)
-		err = nn_write_atomic_at(dfd, "watch.json", text, strlen(text), 0644);
+		err = nn_write_atomic_flags_at(dfd, "watch.json", text, strlen(text), 0644,
+					       NN_WRITE_VOLATILE);
 	if (err)
 		nn_warn(w->ctx, NN_WATCH_RUNDIR_JSON, "cannot write it: %s", strerror(-err));
 	if (dfd >= 0)

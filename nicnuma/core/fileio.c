@@ -46,6 +46,13 @@ static int open_temp(int dirfd, const char *name, mode_t mode, char *tmp, size_t
 
 int nn_write_atomic_at(int dirfd, const char *name, const void *data, size_t len, mode_t mode)
 {
+	return nn_write_atomic_flags_at(dirfd, name, data, len, mode, 0);
+}
+
+int nn_write_atomic_flags_at(int dirfd, const char *name, const void *data, size_t len, mode_t mode,
+			     unsigned int flags)
+{
+	bool sync = !(flags & NN_WRITE_VOLATILE);
 	char tmp[NAME_MAX + 1];
 	const char *p = data;
 	size_t off = 0;
@@ -68,7 +75,7 @@ int nn_write_atomic_at(int dirfd, const char *name, const void *data, size_t len
 		else
 			off += (size_t)n;
 	}
-	if (!err && fsync(fd) < 0)
+	if (!err && sync && fsync(fd) < 0)
 		err = -errno;
 	if (close(fd) < 0 && !err)
 		err = -errno;
@@ -78,7 +85,7 @@ int nn_write_atomic_at(int dirfd, const char *name, const void *data, size_t len
 		unlinkat(dirfd, tmp, 0);
 		return err;
 	}
-	return fsync(dirfd) < 0 ? -errno : 0;
+	return sync && fsync(dirfd) < 0 ? -errno : 0;
 }
 
 int nn_mkdirat_walk(int dirfd, const char *path, mode_t mode, unsigned int flags)

@@ -18,6 +18,14 @@
  * is left behind. Returns 0 or a negative errno. */
 int nn_write_atomic_at(int dirfd, const char *name, const void *data, size_t len, mode_t mode);
 
+/* Run-time state (/run: claim records, the watcher's watch.json): replaced
+ * atomically as above but not fsync'd. A power loss clears /run anyway, so
+ * a flush buys nothing there, and where /run is not a tmpfs (some VMs) the
+ * two flushes were most of a claim's latency (docs/oci-hook.md). */
+#define NN_WRITE_VOLATILE 0x1u
+int nn_write_atomic_flags_at(int dirfd, const char *name, const void *data, size_t len, mode_t mode,
+			     unsigned int flags);
+
 /* The same for a path as a user gives it ("out.html", "/srv/x.prom"):
  * @path's directory is opened (it must exist) and its last component
  * replaced. -EISDIR when @path ends in "/", "." or "..", or names a

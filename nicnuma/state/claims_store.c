@@ -336,7 +336,8 @@ int nn_claim_store_write(struct nn_ctx *ctx, const struct nn_claim *c)
 		free(text);
 		return dfd;
 	}
-	err = nn_write_atomic_at(dfd, fname, text, strlen(text), 0600);
+	/* /run: volatile by nature; no flush in a claim's path */
+	err = nn_write_atomic_flags_at(dfd, fname, text, strlen(text), 0600, NN_WRITE_VOLATILE);
 	if (err)
 		nn_err(ctx, "cannot write %s/%s: %s", NN_CLAIMS_DIR, fname, strerror(-err));
 	close(dfd);

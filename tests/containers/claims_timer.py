@@ -7,7 +7,9 @@
 
 Each prints one line: the milliseconds from the method's start (the hook's
 exec; the banned list's write) until no IRQ's smp_affinity_list holds CPU,
-polled every 0.2 ms; "timeout" after 30 s (then why, on stderr). The hook
+polled every 0.2 ms; "timeout" after 30 s (then why, on stderr). The hook's
+line has a second number: the milliseconds until the hook process exited
+(the runtime waits that long; the IRQs may be off before). The hook
 run then releases (poststop) and waits for the IRQs to come back, untimed.
 The irqbalance run bans every other IRQ (--banirq: it touches the NIC's
 only), kills the daemon it started and leaves the NIC's IRQs where
@@ -41,8 +43,10 @@ def on_cpu(cpu, irqs):
     return False
 
 
-def wait_off(cpu, irqs, t0, proc=None):
+def wait_off(cpu, irqs, t0, proc=None, hook=None):
     while on_cpu(cpu, irqs):
+        if hook is not None and hook.exit_ms is None and hook.proc.poll() is not None:
+            hook.exit_ms = (time.monotonic() - t0) * 1e3
         if time.monotonic() - t0 > TIMEOUT:
             return None
         if proc is not None and proc.poll() is not None:
@@ -53,17 +57,31 @@ def wait_off(cpu, irqs, t0, proc=None):
     return (time.monotonic() - t0) * 1e3
 
 
+class Hook:
+    """The hook process and when it exited (ms from its start)."""
+
+    def __init__(self, proc):
+        self.proc = proc
+        self.exit_ms = None
+
+
 def run_hook(nn, state_dir, bundle, cpu, irqs):
     owner = subprocess.Popen(["sleep", "1000"])
     cid = "nnbench-%d" % os.getpid()
     st = {"ociVersion": "1.0.2", "id": cid, "status": "creating", "pid": owner.pid, "bundle": bundle}
     try:
         t0 = time.monotonic()
-        hook = subprocess.Popen([nn, "hook", "--stage", "createRuntime", "--state-dir", state_dir],
-                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
-        hook.communicate(json.dumps(st).encode())
-        ms = wait_off(cpu, irqs, t0)
-        print("%.2f" % ms if ms is not None else "timeout", flush=True)
+        hook = Hook(subprocess.Popen([nn, "hook", "--stage", "createRuntime", "--state-dir", state_dir],
+                                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL))
+        hook.proc.stdin.write(json.dumps(st).encode())
+        hook.proc.stdin.close()
+        # polled while the hook runs: the watcher may move the IRQs before
+        # the hook has exited (waiting for its exit first timed the hook)
+        ms = wait_off(cpu, irqs, t0, hook=hook)
+        hook.proc.wait()
+        if hook.exit_ms is None:
+            hook.exit_ms = (time.monotonic() - t0) * 1e3
+        print("%.2f %.2f" % (ms, hook.exit_ms) if ms is not None else "timeout", flush=True)
     finally:
         st["status"] = "stopped"
         del st["pid"]

@@ -11,8 +11,10 @@
 #   - the systemd guest's second boot (persist.sh, 6.1): the watcher is
 #     nicnuma-watch.service, the state is persist.sh's own enable.
 # The claimed CPU is the highest CPU of the local NIC's node (never the
-# root's whole set). NN_CLAIMS_CYCLES times (default 50): an isolated
-# partition made on it, then every IRQ of the desired state's NICs
+# root's whole set). A member cgroup is held for the run where the root has
+# no cpuset child (below: why). NN_CLAIMS_CYCLES times (default 50;
+# persist.sh passes 10): an isolated partition made on it, then every IRQ
+# of the desired state's NICs
 # (/etc/nicnuma/nicnuma.conf), their XPS masks and napi/ threads off it,
 # polled with a deadline; the partition removed, then every one of those
 # values back as before. The first cycle also reads `nicnuma claims`. Where
@@ -39,12 +41,15 @@ etc_tmp=
 cpuset_added=0
 part="nn-claims"
 remote="nn-claims-remote"
+keeper="nn-claims-member"
+kept=
 
 cleanup() {
 	[ -n "$cg" ] && {
 		rmdir "$cg/$part" 2>/dev/null
 		rmdir "$cg/$remote/w" 2>/dev/null
 		rmdir "$cg/$remote" 2>/dev/null
+		rmdir "$cg/$keeper" 2>/dev/null
 		# the controller as found (systemd enables it when a unit asks)
 		[ "$cpuset_added" = 1 ] && echo -cpuset >"$cg/cgroup.subtree_control" 2>/dev/null
 	}
@@ -68,6 +73,22 @@ if ! grep -qw cpuset "$cg/cgroup.subtree_control"; then
 	echo +cpuset >"$cg/cgroup.subtree_control" 2>/dev/null ||
 		{ fail "echo +cpuset > $cg/cgroup.subtree_control refused"; cg=; exit 0; }
 	cpuset_added=1
+fi
+# A host that uses cpusets has other cpuset cgroups beside a partition
+# (systemd's slices get one as soon as +cpuset is on). The busybox guest has
+# none, and then every mkdir/rmdir of the partition flips the kernel's
+# cpusets_enabled static key: a live text patch of the page allocator's
+# fast path, which the 6.12 guest did not survive under QEMU's TCG
+# (docs/guest.md: the oops and how it reads). One member cgroup held for
+# the run keeps the key on, as on a real host; it claims nothing (a member
+# is no partition; checked after the loop).
+has_cpuset_child=0
+for f in "$cg"/*/cpuset.cpus; do [ -e "$f" ] && { has_cpuset_child=1; break; }; done
+if [ "$has_cpuset_child" = 0 ]; then
+	mkdir "$cg/$keeper" 2>/dev/null && [ -e "$cg/$keeper/cpuset.cpus" ] ||
+		{ fail "mkdir $cg/$keeper (a member cpuset cgroup) refused"; exit 0; }
+	echo "claims: no cpuset cgroup beside the root: $keeper held for the run (the cpusets_enabled key stays on)"
+	kept=", none of the member cgroup $keeper"
 fi
 
 node=${NN_GUEST_NIC_NODE:?}
@@ -235,13 +256,15 @@ done
 # p50 and max of a list of ms
 stats() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { printf "p50 %d ms, max %d ms", v[int((NR + 1) / 2)], v[NR] }'; }
 if [ "$ok" = "$cycles" ]; then
-	pass "$cycles isolated partitions on CPU $cpu made and removed: NIC IRQs, XPS, NAPI off it after each ($(stats "${lat_on[@]}")), back after each ($(stats "${lat_back[@]}"))"
+	few=
+	[ "$cycles" -lt 50 ] && few=" (fewer than the issue's 50 here: the guest suite's time; the 6.12 pass runs 50)"
+	pass "$cycles isolated partitions on CPU $cpu made and removed$few: NIC IRQs, XPS, NAPI off it after each ($(stats "${lat_on[@]}")), back after each ($(stats "${lat_back[@]}"))"
 	out=$("$nn" --json claims 2>/dev/null | python3 -c '
 import json, sys
 d = json.load(sys.stdin)["claims"]
 print("claimed %s: %s" % (d["claimed"], [x["name"] for x in d["items"]]))
-sys.exit(1 if [x for x in d["items"] if x["name"].lstrip("/") == sys.argv[1]] else 0)' "$part") &&
-		pass "no claim left behind ($out)" || fail "claims after the loop: $out"
+sys.exit(1 if [x for x in d["items"] if x["name"].lstrip("/") in sys.argv[1:]] else 0)' "$part" "$keeper") &&
+		pass "no claim left behind${kept:-} ($out)" || fail "claims after the loop: $out"
 fi
 
 # A remote partition (6.7+): below a member cgroup, through cpuset.cpus.exclusive.

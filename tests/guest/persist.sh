@@ -383,11 +383,14 @@ rm -f /etc/systemd/network/50-nn-conflict.link
 
 # Issue 27 under systemd on 6.1: isolated partitions followed by
 # nicnuma-watch.service (before disable: its diff then covers them too).
+# The issue's 50 cycles run in the 6.12 pass (checks.sh kernel); here
+# NN_CLAIMS_CYCLES (default 10: the guest suite's time, docs/guest.md)
+# under the real service. Opt-in (NN_GUEST_CLAIMS=1) until it has run
+# once on this boot: the 6.12 pass runs it by default.
 section "claims: cgroup v2 cpuset partitions while the watcher runs"
-# Opt-in (NN_GUEST_CLAIMS=1) until the 6.12 guest kernel panic it
-# triggered is understood (docs/guest.md, claims.sh).
-if [ "${NN_GUEST_CLAIMS:-0}" = 1 ]; then bash "$here/claims.sh" "$nn" | tee -a "$results"
-else skip "claims: cpuset partitions (claims.sh) run only with NN_GUEST_CLAIMS=1"; fi
+if [ "${NN_GUEST_CLAIMS:-0}" = 1 ]; then
+  NN_CLAIMS_CYCLES=${NN_CLAIMS_CYCLES:-10} bash "$here/claims.sh" "$nn" | tee -a "$results"
+else skip "claims: cpuset partitions under the service on 6.1 (claims.sh) not yet run here: NN_GUEST_CLAIMS=1 runs them"; fi
 
 section "disable: every value as before enable"
 if run disable 0 -- "$nn" disable; then

@@ -114,6 +114,16 @@ static void test_atomic_write(void **state)
 	assert_int_equal(n, 6);
 	assert_memory_equal(buf, "second", 6);
 	assert_int_equal(nn_write_atomic_at(dfd, "a/b", "x", 1, 0600), -EINVAL);
+	/* The volatile variant (/run: no fsync) replaces the same way. */
+	assert_int_equal(nn_write_atomic_flags_at(dfd, "f", "third!", 6, 0600, NN_WRITE_VOLATILE), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	fd = open(path, O_RDONLY);
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	assert_int_equal(n, 6);
+	assert_memory_equal(buf, "third!", 6);
+	assert_int_equal(nn_write_atomic_flags_at(dfd, "a/b", "x", 1, 0600, NN_WRITE_VOLATILE), -EINVAL);
 	/* Only "f" is left: no temp files. */
 	{
 		char cmd[PATH_MAX + 64];
