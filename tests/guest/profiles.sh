@@ -40,11 +40,13 @@ fail() { echo "FAIL profiles: $*"; fails=$((fails + 1)); }
 skip() { echo "SKIP profiles: $*"; }
 # judge CMD...: truth's PASS/FAIL lines, FAILs counted
 judge() {
-	local out
+	local out line n=0
 	out=$("$@" 2>&1)
 	printf '%s\n' "$out"
-	fails=$((fails + $(grep -c '^FAIL' <<<"$out")))
-	grep -q '^\(PASS\|FAIL\|SKIP\)' <<<"$out" || fail "no verdict from $*"
+	while IFS= read -r line; do
+		case $line in FAIL*) fails=$((fails + 1)); n=$((n + 1)) ;; PASS*|SKIP*) n=$((n + 1)) ;; esac
+	done <<<"$out"
+	[ "$n" -gt 0 ] || fail "no verdict from $*"
 }
 netdev_of() { basename "$(ls -d /sys/bus/pci/devices/"$1"/virtio*/net/* /sys/bus/pci/devices/"$1"/net/* 2>/dev/null | head -n1)"; }
 t0=$SECONDS
@@ -98,16 +100,16 @@ if [ ${#nics[@]} -eq 0 ]; then
 else
 	vnic=
 	printf '\n== profiles on %s (%s)\n' "$list" "$(uname -r)" >&2
-	ns=$(truth napi-set)
-	echo "profiles: the kernel's netdev napi-set: $ns"
 	snap "$work/found"
+	# as ethtool reads them; every section starts from here (rollback
+	# puts it back, checked each time)
+	truth live "${nics[@]}" >"$work/live.json"
 
 	# ---- A. throughput ----
-	truth live "${nics[@]}" >"$work/live-tp.json"
 	if nn_run plan-throughput 0 1 -- --json plan --nics "$list" --profile throughput; then
 		judge truth plan "$work/plan-throughput.out" throughput "${nics[@]}"
 		if nn_run apply-throughput 0 -- --json apply --plan "$work/plan-throughput.out" --irqbalance ignore; then
-			judge truth applied "$work/apply-throughput.out" "$work/live-tp.json" "throughput"
+			judge truth applied "$work/apply-throughput.out" "$work/live.json" "throughput"
 			nn_run check-throughput 0 -- check --plan "$work/plan-throughput.out"
 		fi
 		nn_run rollback-throughput 0 -- rollback
@@ -117,11 +119,10 @@ else
 	echo "profiles: throughput done at $((SECONDS - t0)) s"
 
 	# ---- B. latency, the NAPI settings ----
-	truth live "${nics[@]}" >"$work/live-lat.json"
 	if nn_run plan-latency 0 1 -- --json plan --nics "$list" --profile latency --busy-poll 50; then
 		judge truth plan "$work/plan-latency.out" latency "${nics[@]}"
 		if nn_run apply-latency 0 -- --json apply --plan "$work/plan-latency.out" --irqbalance ignore; then
-			judge truth applied "$work/apply-latency.out" "$work/live-lat.json" "latency"
+			judge truth applied "$work/apply-latency.out" "$work/live.json" "latency"
 			nn_run check-latency 0 -- check --plan "$work/plan-latency.out"
 		fi
 		nn_run rollback-latency 0 -- rollback
@@ -131,11 +132,10 @@ else
 	echo "profiles: latency done at $((SECONDS - t0)) s"
 
 	# ---- C. refusals ----
-	truth live "${nics[@]}" >"$work/live-ref.json"
 	if [ -s "$work/plan-throughput.out" ]; then
 		truth refuse "$work/plan-throughput.out" "$work/plan-refuse.json" "${nics[@]}"
 		if nn_run apply-refused 1 -- --json apply --plan "$work/plan-refuse.json" --irqbalance ignore; then
-			judge truth applied "$work/apply-refused.out" "$work/live-ref.json" "refused" refused
+			judge truth applied "$work/apply-refused.out" "$work/live.json" "refused" refused
 		fi
 		nn_run rollback-refused 0 -- rollback
 		snap "$work/now"; same "refused rollback" "$work/found" "$work/now"
