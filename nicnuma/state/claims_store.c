@@ -490,6 +490,7 @@ int nn_claim_store_list(struct nn_ctx *ctx, struct nn_claim_records *out)
 	while ((de = readdir(d))) {
 		struct nn_claim c;
 		char path[sizeof(NN_CLAIMS_DIR) + 256];
+		int rc;
 
 		if (!record_name(de->d_name))
 			continue;
@@ -499,7 +500,11 @@ int nn_claim_store_list(struct nn_ctx *ctx, struct nn_claim_records *out)
 				NN_CLAIM_RECORDS_MAX);
 			break;
 		}
-		if (read_at(dfd, de->d_name, &c, why, sizeof(why))) {
+		rc = read_at(dfd, de->d_name, &c, why, sizeof(why));
+		/* released between readdir and open: gone, not refused */
+		if (rc == -ENOENT)
+			continue;
+		if (rc) {
 			nn_warn(ctx, path, "claim record refused and ignored: %s", why);
 			continue;
 		}

@@ -183,7 +183,7 @@ else
 	exit $((fails ? 1 : 77))
 fi
 stop_ours
-"$nn" rollback --state-dir "$state" >/dev/null 2>&1 || fail "rollback after the control"
+"$nn" rollback --state-dir "$state" >"$tmp/rb" 2>&1 || { fail "rollback after the control: exit $?"; cat "$tmp/rb"; }
 start_daemon || { fail "cannot restart our irqbalance"; exit 1; }
 old=$(our_irqbalance)
 sleep 2	# let its first pass run, so the test starts from a balanced state

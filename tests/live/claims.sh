@@ -34,6 +34,9 @@ pgrep -x irqbalance >/dev/null && { echo "skip: an irqbalance runs here and may 
 
 run=$(mktemp -d /run/nicnuma-claims-live.XXXXXX) || exit 2
 state=$run/state
+# claim and release re-apply into the state directory enable used: every
+# command of this test uses the private one (none writes /var/lib/nicnuma)
+export NICNUMA_STATE_DIR=$state
 fails=0
 wpid=
 owner=

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -21,6 +22,28 @@
 #include "nicnuma/plan/watch_decide.h"
 #include "nicnuma/state/claims_store.h"
 #include "tmptree.h"
+
+/* A record released between the store's readdir and its openat: this
+ * test's openat removes the file named here first (the process's own
+ * openat symbol comes first; libc's internal opens do not go through it). */
+static const char *vanish_next;
+
+int openat(int dfd, const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	va_list ap;
+
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	if (vanish_next && !strcmp(path, vanish_next)) {
+		vanish_next = NULL;
+		(void)unlinkat(dfd, path, 0);
+	}
+	return (int)syscall(SYS_openat, dfd, path, flags, mode);
+}
 
 static void test_partition_parse(void **state)
 {
@@ -310,6 +333,42 @@ static void test_store_trust(void **state)
 	assert_int_equal(tmptree_remove(d), 0);
 }
 
+/* A record released while the list reads the directory is gone, not
+ * refused: no warning, the other records still read. */
+static void test_store_list_vanished(void **state)
+{
+	struct nn_ctx ctx;
+	struct nn_claim_records recs;
+	struct nn_claim c = NN_CLAIM_INIT;
+	const char *names[] = { "a", "b" };
+	char d[256];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(tmptree_make(d, sizeof(d), "claims"), 0);
+	assert_int_equal(tmptree_mkdir(d, "proc"), 0);
+	assert_int_equal(nn_ctx_init(&ctx, d, false), 0);
+	c.owner = strdup("claim");
+	c.created = 5;
+	assert_int_equal(nn_cpuset_parse_list("1", &c.cpus), 0);
+	for (i = 0; i < 2; i++) {
+		c.name = strdup(names[i]);
+		assert_int_equal(nn_claim_store_write(&ctx, &c), 0);
+		free(c.name);
+		c.name = NULL;
+	}
+	vanish_next = "a.json";
+	assert_int_equal(nn_claim_store_list(&ctx, &recs), 0);
+	assert_null(vanish_next);	/* the list did open it */
+	assert_int_equal(recs.n, 1);
+	assert_string_equal(recs.v[0].name, "b");
+	assert_int_equal(ctx.nwarns, 0);
+	nn_claim_records_free(&recs);
+	nn_claim_free(&c);
+	nn_ctx_free(&ctx);
+	assert_int_equal(tmptree_remove(d), 0);
+}
+
 /* A claim tied to a pid lasts while that pid runs with its start time. */
 static void test_owner_liveness(void **state)
 {
@@ -391,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_record_refused),
 		cmocka_unit_test(test_cgroup_partitions),
 		cmocka_unit_test(test_store_trust),
+		cmocka_unit_test(test_store_list_vanished),
 		cmocka_unit_test(test_owner_liveness),
 		cmocka_unit_test(test_watch_claim_urgent),
 	};
