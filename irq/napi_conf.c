@@ -329,24 +329,13 @@ static int dev_validate(struct nn_ctx *ctx, const struct nn_undo *u, const struc
 
 static int dev_restore(struct nn_ctx *ctx, const struct nn_change *c, struct nn_restore *res)
 {
-	char *now = NULL;
-	int err = nn_value_restore(ctx, c->path, c->before, &res->current, &now);
-
-	if (err == 1) {
-		res->unchanged = true;
-		err = 0;
-	} else if (err == -EIO && now) {
-		snprintf(res->why, sizeof(res->why), "read back '%.200s'", now);
-	} else if (err) {
-		snprintf(res->why, sizeof(res->why), "cannot restore: %s", strerror(-err));
-	}
-	free(now);
-	return err;
+	return nn_value_restore_change(ctx, c, false, res);
 }
 
 const struct nn_change_ops nn_napi_dev_change_ops = {
 	.name = "napi_dev",
 	.live_only = false,
+	.moves_napis = true,
 	.validate = dev_validate,
 	.restore = dev_restore,
 };

@@ -118,26 +118,10 @@ static int rps_validate(struct nn_ctx *ctx, const struct nn_undo *u, const struc
 	return 0;
 }
 
+/* A queue gone with the device or a channel change: nothing to put back. */
 static int rps_restore(struct nn_ctx *ctx, const struct nn_change *c, struct nn_restore *res)
 {
-	char *now = NULL;
-	int err = nn_value_restore(ctx, c->path, c->before, &res->current, &now);
-
-	if (err == 1) {
-		res->unchanged = true;
-		err = 0;
-	} else if (err == -EIO && now) {
-		snprintf(res->why, sizeof(res->why), "read back '%.200s'", now);
-	} else if (err == -ENOENT) {
-		/* The queue went with the device or a channel change: nothing to put back. */
-		nn_warn(ctx, c->path, "gone: not restored");
-		res->unchanged = true;
-		err = 0;
-	} else if (err) {
-		snprintf(res->why, sizeof(res->why), "cannot restore: %s", strerror(-err));
-	}
-	free(now);
-	return err;
+	return nn_value_restore_change(ctx, c, true, res);
 }
 
 const struct nn_change_ops nn_rps_change_ops = {

@@ -40,6 +40,11 @@ NN_GUEST_PACKAGES=(qemu-system-x86 busybox-static debootstrap cpio kmod)
 NN_CONTAINER_PACKAGES=(runc crun podman busybox-static)
 NN_KUBECTL_PACKAGES=(kubernetes-client)
 
+# scripts/bench profiles: sockperf (the traffic) and tuned (its network-latency
+# and network-throughput profiles beside nicnuma's), installed on demand
+# (tuned not under systemd: its package would start tuned.service).
+NN_BENCH_PROFILES_PACKAGES=(sockperf tuned)
+
 nn_log() { printf '==> %s\n' "$*" >&2; }
 nn_die() { printf 'error: %s\n' "$*" >&2; exit 2; }
 

@@ -90,6 +90,22 @@ static void set_after(struct nn_apply_val *v, const struct nn_aff_result *r, boo
 	v->effective = r->has_effective ? nn_cpuset_format_list(&r->effective) : NULL;
 }
 
+static const struct nn_change_ops *val_ops(const struct nn_apply_val *v);
+
+/* The detail @v is logged with (its kind's, in @buf of @len >= 96), or NULL. */
+static char *val_detail(const struct nn_apply_val *v, char *buf, size_t len)
+{
+	if (v->kind == NN_VAL_RSS)
+		nn_rss_detail(buf, len, v->rss_rings ? v->rss_rings : v->rss_n);
+	else if (v->kind == NN_VAL_NAPI)
+		nn_napi_detail(buf, len, v->nic, v->napi_id);
+	else if (v->kind == NN_VAL_NAPI_CONF)
+		nn_napi_conf_detail(buf, len, v->ifindex);
+	else
+		return NULL;
+	return buf;
+}
+
 /* Puts one value back as it was; used when a fatal error stops the apply.
  * The same routine as `nicnuma rollback` (nn_value_restore). */
 static void undo_val(struct nn_ctx *ctx, struct nn_apply_val *v)
@@ -106,42 +122,14 @@ static void undo_val(struct nn_ctx *ctx, struct nn_apply_val *v)
 			v->status = NN_VAL_ROLLED_BACK;
 		return;
 	}
-	if (v->kind == NN_VAL_NAPI) {
+	if (v->kind == NN_VAL_NAPI || v->kind == NN_VAL_NAPI_CONF || v->kind == NN_VAL_ETH) {
+		const struct nn_change_ops *ops = val_ops(v);
 		struct nn_restore res = { 0 };
 		char detail[96];
-		struct nn_change c = { .ops = &nn_napi_change_ops, .path = v->path, .before = v->before,
-				       .after = v->planned, .detail = detail };
+		struct nn_change c = { .ops = ops, .path = v->path, .before = v->before, .after = v->planned,
+				       .detail = val_detail(v, detail, sizeof(detail)) };
 
-		nn_napi_detail(detail, sizeof(detail), v->nic, v->napi_id);
-		err = v->before ? nn_napi_change_ops.restore(ctx, &c, &res) : -EINVAL;
-		free(res.current);
-		if (err < 0)
-			snprintf(v->note, sizeof(v->note), "ROLLBACK FAILED: %.120s", res.why);
-		else
-			v->status = NN_VAL_ROLLED_BACK;
-		return;
-	}
-	if (v->kind == NN_VAL_NAPI_CONF) {
-		struct nn_restore res = { 0 };
-		char detail[32];
-		struct nn_change c = { .ops = &nn_napi_conf_change_ops, .path = v->path, .before = v->before,
-				       .after = v->planned, .detail = detail };
-
-		nn_napi_conf_detail(detail, sizeof(detail), v->ifindex);
-		err = v->before ? nn_napi_conf_change_ops.restore(ctx, &c, &res) : -EINVAL;
-		free(res.current);
-		if (err < 0)
-			snprintf(v->note, sizeof(v->note), "ROLLBACK FAILED: %.120s", res.why);
-		else
-			v->status = NN_VAL_ROLLED_BACK;
-		return;
-	}
-	if (v->kind == NN_VAL_ETH) {
-		struct nn_restore res = { 0 };
-		struct nn_change c = { .path = v->path, .before = v->before, .after = v->planned };
-
-		err = v->before ? nn_eth_change_restore(ctx, &c, nn_eth_setting_is_ring((enum nn_eth_setting)v->attr),
-							&res) : -EINVAL;
+		err = v->before ? ops->restore(ctx, &c, &res) : -EINVAL;
 		free(res.current);
 		if (err < 0)
 			snprintf(v->note, sizeof(v->note), "ROLLBACK FAILED: %.120s", res.why);
@@ -217,8 +205,11 @@ static void rollback_all(struct nn_ctx *ctx, struct nn_apply_report *rep, struct
 
 	for (ph = NPHASES; ph-- > 0;)
 		for (i = rep->nvals; i-- > 0;)
-			if (rep->vals[i].written && val_phase(&rep->vals[i]) == (enum write_phase)ph)
+			if (rep->vals[i].written && val_phase(&rep->vals[i]) == (enum write_phase)ph) {
 				undo_val(ctx, &rep->vals[i]);
+				if (val_ops(&rep->vals[i])->moves_napis)
+					ctx->napi_epoch++;
+			}
 	if (rep->irqb_done && !rep->irqb.noop) {
 		if (nn_irqb_restore(ctx, rep->irqb.before, rep->irqb.detail, why, sizeof(why))) {
 			snprintf(rep->irqb.status, sizeof(rep->irqb.status), "ROLLBACK FAILED: %.120s", why);
@@ -235,28 +226,48 @@ static void rollback_all(struct nn_ctx *ctx, struct nn_apply_report *rep, struct
 		nn_undo_mark_rolled_back(ctx, u);
 }
 
-/* A write of IRQ or XPS value @v (@mask: an XPS mask) that @r says did not
- * succeed: fatal (written, perhaps read back wrong: what was read back kept
- * in v->after, for both kinds alike; a negative errno) or a failure of this
- * value only (a warning: 1). */
-static int aff_failed(struct nn_ctx *ctx, struct nn_apply_val *v, const struct nn_aff_result *r,
-		      bool mask)
+/* The one report of an IRQ or XPS value's write (irq/affinity.c's @r,
+ * freed here) into @v: changed with what was read back; an IRQ the kernel
+ * manages left to it (an XPS mask is never managed: its EIO is a failure);
+ * a failure of this value only (a warning: 1), or fatal (written, perhaps
+ * read back wrong, what was read back kept in v->after; a negative errno). */
+static int aff_outcome(struct nn_ctx *ctx, const struct nn_root *root, struct nn_apply_val *v,
+		       struct nn_aff_result *r)
 {
-	v->status = NN_VAL_FAILED;
-	if (r->cls != NN_AFF_FATAL) {
+	bool mask = v->kind == NN_VAL_XPS;
+	int ret = 0;
+
+	if (r->note[0])
+		snprintf(v->note, sizeof(v->note), "%s", r->note);
+	if (r->cls == NN_AFF_OK) {
+		v->written = true;
+		v->status = NN_VAL_CHANGED;
+		set_after(v, r, mask);
+		if (nn_root_is_live(root) && r->has_effective && !nn_cpuset_subset(&r->effective, &r->written))
+			snprintf(v->note, sizeof(v->note), "effective %s outside the new mask until "
+				 "the next interrupt", v->effective ? v->effective : "?");
+	} else if (r->cls == NN_AFF_MANAGED && !mask) {
+		v->status = NN_VAL_MANAGED;
+		snprintf(v->note, sizeof(v->note), "managed, left to the kernel");
+	} else if (r->cls != NN_AFF_FATAL) {	/* NOSPC, BADMASK, RETRY: this value only */
+		v->status = NN_VAL_FAILED;
 		if (!r->note[0])
 			snprintf(v->note, sizeof(v->note), "%s: %s", nn_aff_class_name(r->cls),
 				 strerror(-r->err));
 		nn_warn(ctx, v->path, "%s", v->note);
-		return 1;
+		ret = 1;
+	} else {
+		v->status = NN_VAL_FAILED;
+		v->written = true;
+		if (r->read_back)	/* written, then a bad readback */
+			set_after(v, r, mask);
+		if (!r->note[0])
+			snprintf(v->note, sizeof(v->note), "%s", strerror(-r->err));
+		nn_warn(ctx, v->path, "write failed: %s", v->note);
+		ret = r->err ? r->err : -EIO;
 	}
-	v->written = true;
-	if (r->read_back)	/* written, then a bad readback */
-		set_after(v, r, mask);
-	if (!r->note[0])
-		snprintf(v->note, sizeof(v->note), "%s", strerror(-r->err));
-	nn_warn(ctx, v->path, "write failed: %s", v->note);
-	return r->err ? r->err : -EIO;
+	nn_aff_result_free(r);
+	return ret;
 }
 
 /* @root: the view to write @v through (views_for). */
@@ -265,7 +276,7 @@ static int write_irq(struct nn_ctx *ctx, const struct nn_root *root, const struc
 {
 	const struct nic_fb *fb = v->nic ? fb_find(fbt, v->nic) : NULL;
 	struct nn_aff_result r;
-	int err, ret;
+	int err;
 
 	/* Without a channel change the write of the planned mask is the probe
 	 * (nn_irq_set_affinity: a managed IRQ refuses it, EIO/EPERM, and keeps
@@ -292,50 +303,16 @@ static int write_irq(struct nn_ctx *ctx, const struct nn_root *root, const struc
 		}
 	}
 	nn_irq_set_affinity(root, v->irq, &v->want, online, fb ? &fb->cpus : NULL, &r);
-	if (r.note[0])
-		snprintf(v->note, sizeof(v->note), "%s", r.note);
-	switch (r.cls) {
-	case NN_AFF_OK:
-		v->written = true;
-		v->status = NN_VAL_CHANGED;
-		set_after(v, &r, false);
-		if (nn_root_is_live(root) && r.has_effective &&
-		    !nn_cpuset_subset(&r.effective, &r.written))
-			snprintf(v->note, sizeof(v->note), "effective %s outside the new mask until "
-				 "the next interrupt", v->effective ? v->effective : "?");
-		ret = 0;
-		break;
-	case NN_AFF_MANAGED:
-		v->status = NN_VAL_MANAGED;
-		snprintf(v->note, sizeof(v->note), "managed, left to the kernel");
-		ret = 0;
-		break;
-	default:	/* NOSPC, BADMASK, RETRY: this IRQ only; FATAL */
-		ret = aff_failed(ctx, v, &r, false);
-		break;
-	}
-	nn_aff_result_free(&r);
-	return ret;
+	return aff_outcome(ctx, root, v, &r);
 }
 
 static int write_xps(struct nn_ctx *ctx, const struct nn_root *root, struct nn_apply_val *v,
 		     const struct nn_cpuset *online)
 {
 	struct nn_aff_result r;
-	int ret = 0;
 
 	nn_xps_set(root, v->nic, v->queue, &v->want, online, &r);
-	if (r.note[0])
-		snprintf(v->note, sizeof(v->note), "%s", r.note);
-	if (r.cls == NN_AFF_OK) {
-		v->written = true;
-		v->status = NN_VAL_CHANGED;
-		set_after(v, &r, true);
-	} else {
-		ret = aff_failed(ctx, v, &r, true);
-	}
-	nn_aff_result_free(&r);
-	return ret;
+	return aff_outcome(ctx, root, v, &r);
 }
 
 /* A NAPI kthread: refused or gone is a warning, never a rollback of the
@@ -347,7 +324,8 @@ static int write_napi(struct nn_ctx *ctx, struct nn_apply_val *v)
 	int err;
 
 	v->written = true;
-	/* the kernel's word first: napi-get must still name this pid */
+	/* the kernel's word first: napi-get (the run's one dump, asked again
+	 * after a write that may move NAPIs) must still name this pid */
 	err = nn_napi_identify(ctx, NULL, 0, v->pid, v->nic, v->napi_id, why, sizeof(why));
 	if (!err)
 		err = nn_napi_thread_set(&ctx->root, v->pid, v->nic, v->napi_id, &v->want, &after, why,
@@ -401,61 +379,57 @@ static int write_sysval(struct nn_ctx *ctx, struct nn_apply_val *v)
 	return 0;
 }
 
+/* The end of a setting's write (napi-set, ethtool netlink): @err, the value
+ * read back (@after, -1: none) and the kernel's or driver's word (@why). A
+ * refusal is this value's warning (1): the rest of the plan still applies.
+ * @gone: the value went with its NAPI (skipped), @unwritten: refused before
+ * any change (nothing to put back). */
+static int setting_done(struct nn_ctx *ctx, struct nn_apply_val *v, int err, long long after,
+			const char *why, bool gone, bool unwritten)
+{
+	char buf[24];
+
+	if (after >= 0) {
+		snprintf(buf, sizeof(buf), "%lld", after);
+		v->after = strdup(buf);
+	}
+	if (!err) {
+		v->status = NN_VAL_CHANGED;
+		return 0;
+	}
+	if (gone || unwritten)
+		v->written = false;
+	v->status = gone ? NN_VAL_SKIPPED : NN_VAL_FAILED;
+	snprintf(v->note, sizeof(v->note), "%s", why[0] ? why : strerror(-err));
+	nn_warn(ctx, v->path, "%s", v->note);
+	return 1;
+}
+
 /* One per-NAPI setting through napi-set (irq/napi_conf.c: the NAPI must
- * still be the interface's before and after). A refusal is a warning. */
+ * still be the interface's before and after); a NAPI gone is skipped. */
 static int write_napi_conf(struct nn_ctx *ctx, struct nn_apply_val *v)
 {
-	char why[160] = "", buf[32];
+	char why[160] = "";
 	long long after = -1;
 	int err;
 
 	v->written = true;
 	err = nn_napi_conf_set(ctx, &nn_napi_genl_io, v->nic, v->ifindex, v->napi_id, (enum nn_napi_attr)v->attr,
 			       v->want_ll, &after, why, sizeof(why));
-	if (after >= 0) {
-		snprintf(buf, sizeof(buf), "%lld", after);
-		v->after = strdup(buf);
-	}
-	if (!err) {
-		v->status = NN_VAL_CHANGED;
-		return 0;
-	}
-	snprintf(v->note, sizeof(v->note), "%s", why[0] ? why : strerror(-err));
-	if (err == -ENOENT) {
-		v->written = false;
-		v->status = NN_VAL_SKIPPED;
-	} else {
-		v->status = NN_VAL_FAILED;
-	}
-	nn_warn(ctx, v->path, "%s", v->note);
-	return 1;
+	return setting_done(ctx, v, err, after, why, err == -ENOENT, false);
 }
 
-/* One coalescing value or ring size. The driver's refusal (its own extended
- * ack message) is a warning: the rest of the plan still applies. */
+/* One coalescing value or ring size; the driver's refusal comes with its
+ * own extended ack message. */
 static int write_eth(struct nn_ctx *ctx, struct nn_apply_val *v)
 {
-	char why[192] = "", buf[24];
+	char why[192] = "";
 	long long after = -1;
 	int err;
 
 	v->written = true;
 	err = nn_eth_set(ctx, v->nic, (enum nn_eth_setting)v->attr, v->want_ll, &after, why, sizeof(why));
-	if (after >= 0) {
-		snprintf(buf, sizeof(buf), "%lld", after);
-		v->after = strdup(buf);
-	}
-	if (!err) {
-		v->status = NN_VAL_CHANGED;
-		return 0;
-	}
-	/* refused before any change: nothing to put back */
-	if (err != -EIO)
-		v->written = false;
-	v->status = NN_VAL_FAILED;
-	snprintf(v->note, sizeof(v->note), "%s", why[0] ? why : strerror(-err));
-	nn_warn(ctx, v->path, "%s", v->note);
-	return 1;
+	return setting_done(ctx, v, err, after, why, false, err != -EIO);
 }
 
 /* Writes the pending value @v: 0 done, >0 a warning, <0 fatal. */
@@ -669,6 +643,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 	struct fb_table fbt = { 0 };
 	struct nn_apply_views views;
 	struct nn_hp_walk hpw = NN_HP_WALK_INIT;
+	struct nn_napi_answers napi = { 0 };	/* one napi-get dump for every NAPI thread */
 	bool pending = false, soft_fail = false, channels_changed = false, hp_pending = false;
 	int *irqs = NULL, err, ph;
 	size_t i, nirqs = 0, n0 = up->nchanges;
@@ -676,6 +651,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 
 	memset(rep, 0, sizeof(*rep));
 	rep->dry_run = opts->dry_run;
+	nn_napi_answers_begin(ctx, &napi);
 	/* hugepages/ is entered twice, one walk over the pools: its state read
 	 * and every target checked here, before anything is read or written,
 	 * and the pools' write after every other value. */
@@ -765,15 +741,8 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			if (val_phase(v) != (enum write_phase)ph || !to_log(ext, v) || dup[i] ||
 			    log_has(up, n0, ops, v->path))
 				continue;
-			if (v->kind == NN_VAL_RSS)
-				nn_rss_detail(detail, sizeof(detail), v->rss_rings ? v->rss_rings : v->rss_n);
-			else if (v->kind == NN_VAL_NAPI)
-				nn_napi_detail(detail, sizeof(detail), v->nic, v->napi_id);
-			else if (v->kind == NN_VAL_NAPI_CONF)
-				nn_napi_conf_detail(detail, sizeof(detail), v->ifindex);
 			err = nn_tx_add(tx, ops, v->path, v->before, v->planned,
-					v->kind == NN_VAL_RSS || v->kind == NN_VAL_NAPI ||
-					v->kind == NN_VAL_NAPI_CONF ? detail : NULL);
+					val_detail(v, detail, sizeof(detail)));
 		}
 	/* Before any write: -EFBIG when rollback could not read it back. An
 	 * extended log that gained nothing is already on disk as it is. */
@@ -811,6 +780,8 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			if (val_phase(v) != (enum write_phase)ph || v->status != NN_VAL_PENDING)
 				continue;
 			r = write_val(ctx, &views, &fbt, v, &online, &channels_changed);
+			if (v->written && val_ops(v)->moves_napis)
+				ctx->napi_epoch++;	/* the next NAPI thread asks napi-get again */
 			if (r > 0)
 				soft_fail = true;
 			if (r < 0) {
@@ -837,6 +808,7 @@ count:
 		rep->counts[rep->vals[i].status]++;
 	err = rep->fatal ? rep->fatal : soft_fail ? 1 : 0;
 out:
+	nn_napi_answers_end(ctx, &napi);
 	nn_hp_walk_free(&hpw);
 	nn_tx_end(&own);
 	free(dup);

@@ -325,6 +325,50 @@ static int collect_rps(struct nn_ctx *ctx, const struct nn_plan_rps *r, const st
 	return collect_sysval(ctx, NN_VAL_RPS, r->nic, r->queue, path, num, check, flows);
 }
 
+/* A setting asked of the kernel (a per-NAPI setting, a coalescing value or
+ * ring size): @v's fields, @key its path, @want its value. Live only: under
+ * a fake root the capture's answer says what was, not what may be written,
+ * so it is skipped (1). 0 to read it, -ENOMEM. */
+static int setting_head(struct nn_ctx *ctx, struct nn_apply_val *v, enum nn_val_kind kind, const char *nic,
+			int attr, long long want, const char *key)
+{
+	char buf[32];
+
+	v->kind = kind;
+	v->irq = -1;
+	v->queue = -1;
+	v->nic = nic;
+	v->attr = attr;
+	v->want_ll = want;
+	v->path = strdup(key);
+	snprintf(buf, sizeof(buf), "%lld", want);
+	v->planned = strdup(buf);
+	if (!v->path || !v->planned)
+		return -ENOMEM;
+	if (!nn_root_is_live(&ctx->root)) {
+		v->status = NN_VAL_SKIPPED;
+		snprintf(v->note, sizeof(v->note), "not touched (fake root)");
+		return 1;
+	}
+	return 0;
+}
+
+/* The setting's value read, @now, as @v's before, classified against the plan. */
+static int setting_before(struct nn_apply_val *v, long long now, bool check)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%lld", now);
+	v->before = strdup(buf);
+	if (!v->before)
+		return -ENOMEM;
+	if (now == v->want_ll)
+		v->status = check ? NN_VAL_ALIGNED : NN_VAL_UNCHANGED;
+	else if (check)
+		v->status = NN_VAL_DRIFT;
+	return 0;
+}
+
 /* One per-NAPI setting: live only, and only while the NAPI is still the
  * interface's (irq/napi_conf.h's rule); a NAPI gone is skipped with a
  * warning (plan again), another device's is refused. */
@@ -335,25 +379,12 @@ static int collect_napi_conf(struct nn_ctx *ctx, const struct nn_plan_napi_conf 
 	char buf[96], why[160] = "";
 	int err;
 
-	v->kind = NN_VAL_NAPI_CONF;
-	v->irq = -1;
-	v->queue = -1;
-	v->nic = c->nic;
 	v->napi_id = c->napi_id;
 	v->ifindex = c->ifindex;
-	v->attr = (int)c->attr;
-	v->want_ll = c->value;
 	nn_napi_conf_key(buf, sizeof(buf), c->nic, c->napi_id, c->attr);
-	v->path = strdup(buf);
-	snprintf(buf, sizeof(buf), "%lld", c->value);
-	v->planned = strdup(buf);
-	if (!v->path || !v->planned)
-		return -ENOMEM;
-	if (!nn_root_is_live(&ctx->root)) {
-		v->status = NN_VAL_SKIPPED;
-		snprintf(v->note, sizeof(v->note), "not touched (fake root)");
-		return 0;
-	}
+	err = setting_head(ctx, v, NN_VAL_NAPI_CONF, c->nic, (int)c->attr, c->value, buf);
+	if (err)
+		return err < 0 ? err : 0;
 	err = nn_napi_conf_owner(ctx, &nn_napi_genl_io, c->nic, c->ifindex, c->napi_id, &now, why, sizeof(why));
 	if (err == -ENOENT && !check) {
 		v->status = NN_VAL_SKIPPED;
@@ -372,19 +403,10 @@ static int collect_napi_conf(struct nn_ctx *ctx, const struct nn_plan_napi_conf 
 			nn_warn(ctx, v->path, "%s", v->note);
 		return err == -ENOMEM ? err : 0;
 	}
-	snprintf(buf, sizeof(buf), "%lld", now.v[c->attr]);
-	v->before = strdup(buf);
-	if (!v->before)
-		return -ENOMEM;
-	if (now.v[c->attr] == c->value)
-		v->status = check ? NN_VAL_ALIGNED : NN_VAL_UNCHANGED;
-	else if (check)
-		v->status = NN_VAL_DRIFT;
-	return 0;
+	return setting_before(v, now.v[c->attr], check);
 }
 
-/* One coalescing value or ring size: live only (the capture's answer under
- * a fake root says what was, not what may be written). A driver that
+/* One coalescing value or ring size (ethtool netlink). A driver that
  * reports no such value is skipped with a note. */
 static int collect_eth(struct nn_ctx *ctx, const struct nn_plan_eth *e, bool check, struct nn_apply_val *v)
 {
@@ -392,23 +414,10 @@ static int collect_eth(struct nn_ctx *ctx, const struct nn_plan_eth *e, bool che
 	char buf[64];
 	int err;
 
-	v->kind = NN_VAL_ETH;
-	v->irq = -1;
-	v->queue = -1;
-	v->nic = e->nic;
-	v->attr = (int)e->setting;
-	v->want_ll = e->value;
 	nn_eth_key(buf, sizeof(buf), e->nic, e->setting);
-	v->path = strdup(buf);
-	snprintf(buf, sizeof(buf), "%lld", e->value);
-	v->planned = strdup(buf);
-	if (!v->path || !v->planned)
-		return -ENOMEM;
-	if (!nn_root_is_live(&ctx->root)) {
-		v->status = NN_VAL_SKIPPED;
-		snprintf(v->note, sizeof(v->note), "not touched (fake root)");
-		return 0;
-	}
+	err = setting_head(ctx, v, NN_VAL_ETH, e->nic, (int)e->setting, e->value, buf);
+	if (err)
+		return err < 0 ? err : 0;
 	err = nn_eth_conf_get(ctx, e->nic, &now);
 	if (!err)
 		err = nn_eth_setting_is_ring(e->setting) ? now.rings_err : now.coalesce_err;
@@ -421,43 +430,71 @@ static int collect_eth(struct nn_ctx *ctx, const struct nn_plan_eth *e, bool che
 			nn_warn(ctx, v->path, "%s: not set", v->note);
 		return err == -ENOMEM ? err : 0;
 	}
-	snprintf(buf, sizeof(buf), "%lld", now.v[e->setting]);
-	v->before = strdup(buf);
-	if (!v->before)
-		return -ENOMEM;
-	if (now.v[e->setting] == e->value)
-		v->status = check ? NN_VAL_ALIGNED : NN_VAL_UNCHANGED;
-	else if (check)
-		v->status = NN_VAL_DRIFT;
-	return 0;
+	return setting_before(v, now.v[e->setting], check);
 }
 
-/* Builds one value per plan entry with its current state; a value we cannot
- * read aborts the whole run (-errno) before anything is written. @host is
- * the discovery of this same run, or NULL to read every value afresh. */
-/* @v's target: its path, the planned CPUs that are online, and their
- * kernel text (a cpulist; a mask for XPS, @mask). */
-static int val_target(struct nn_apply_val *v, const char *path, const struct nn_cpuset *cpus,
-		      const struct nn_cpuset *online, bool mask)
+/* An IRQ's affinity or a tx queue's XPS mask (@kind: NN_VAL_IRQ with @irq,
+ * or NN_VAL_XPS), the one collection of both: its path, the planned CPUs
+ * that are online and their kernel text (a cpulist; a hex mask for XPS),
+ * and the value before, classified against the plan. What the two kinds
+ * differ in: an IRQ's value may come from this run's discovery (@host), an
+ * IRQ with no planned CPU online fails up front (want_online), an unreadable
+ * IRQ is drift in check; a queue without xps_cpus is skipped. @cur: scratch. */
+static int collect_aff(struct nn_ctx *ctx, struct nn_apply_views *views, const struct nn_host *host,
+		       enum nn_val_kind kind, int irq, const char *nic, int queue, const struct nn_cpuset *cpus,
+		       const struct nn_cpuset *online, bool check, struct nn_apply_val *v, struct nn_cpuset *cur)
 {
-	int err = 0;
+	bool mask = kind == NN_VAL_XPS;
+	const struct nn_cpuset *known;
+	char path[512], buf[4096];
+	int err;
 
+	v->kind = kind;
+	v->irq = irq;
+	v->nic = nic;
+	v->queue = queue;
+	err = mask ? nn_xps_path(path, sizeof(path), nic, queue)
+		   : nn_irq_path(path, sizeof(path), irq, "smp_affinity_list");
+	if (err) {
+		nn_err(ctx, "plan names a bad interface '%s'", nic);
+		return err;
+	}
 	v->path = strdup(path);
 	if (!v->path || (err = nn_cpuset_copy(&v->want, cpus)))
 		return err ? err : -ENOMEM;
 	if (!nn_cpuset_empty(online))
 		nn_cpuset_and(&v->want, online);
 	v->planned = mask ? nn_cpuset_format_mask(&v->want, 0) : nn_cpuset_format_list(&v->want);
-	return v->planned ? 0 : -ENOMEM;
-}
-
-/* @buf, read at @path, as @v's before value, classified against the plan;
- * an IRQ (a cpulist, not @mask) only when want_online() lets it. */
-static int val_before(struct nn_ctx *ctx, struct nn_apply_val *v, const char *path, const char *buf,
-		      bool mask, bool check, struct nn_cpuset *cur)
-{
-	int err;
-
+	if (!v->planned)
+		return -ENOMEM;
+	known = mask ? NULL : known_affinity(host, nic, irq);
+	if (known) {
+		v->before = nn_cpuset_format_list(known);
+		if (!v->before)
+			return -ENOMEM;
+		if (want_online(v))
+			classify(v, known, check);
+		return 0;
+	}
+	err = nn_read_str(nn_apply_views_for(views, v), path, buf, sizeof(buf));
+	if (err == -ENOENT && mask) {
+		/* Single-queue devices and kernels without CONFIG_XPS have none. */
+		v->status = NN_VAL_SKIPPED;
+		snprintf(v->note, sizeof(v->note), "no xps_cpus (single-queue device or no XPS)");
+		return 0;
+	}
+	if (err && check && !mask) {
+		v->status = NN_VAL_DRIFT;
+		if (err == -ENOENT)
+			snprintf(v->note, sizeof(v->note), "IRQ %d does not exist", irq);
+		else
+			snprintf(v->note, sizeof(v->note), "unreadable: %s", strerror(-err));
+		return 0;
+	}
+	if (err) {
+		nn_err(ctx, "cannot read %s: %s; nothing was changed", path, strerror(-err));
+		return err;
+	}
 	v->before = strdup(buf);
 	if (!v->before)	/* a value without its before could never be put back */
 		return -ENOMEM;
@@ -472,6 +509,9 @@ static int val_before(struct nn_ctx *ctx, struct nn_apply_val *v, const char *pa
 	return 0;
 }
 
+/* Builds one value per plan entry with its current state; a value we cannot
+ * read aborts the whole run (-errno) before anything is written. @host is
+ * the discovery of this same run, or NULL to read every value afresh. */
 int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struct nn_cpuset *online,
 		    const struct nn_host *host, bool check, struct nn_apply_val **out, size_t *nout)
 {
@@ -521,80 +561,20 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 			snprintf(v->note, sizeof(v->note), "not touched (fake root)");
 		}
 	}
-	for (i = 0; i < plan->nirqs; i++) {
+	for (i = 0; i < plan->nirqs && !err; i++) {
 		const struct nn_plan_irq *p = &plan->irqs[i];
-		struct nn_apply_val *v = &vals[k++];
-		const struct nn_cpuset *known;
 
-		v->kind = NN_VAL_IRQ;
-		v->irq = p->irq;
-		v->nic = p->nic;
-		v->queue = p->queue;
-		nn_irq_path(path, sizeof(path), p->irq, "smp_affinity_list");
-		err = val_target(v, path, &p->cpus, online, false);
-		if (err)
-			goto fail;
-		known = known_affinity(host, p->nic, p->irq);
-		if (known) {
-			v->before = nn_cpuset_format_list(known);
-			if (!v->before) {
-				err = -ENOMEM;
-				goto fail;
-			}
-			if (want_online(v))
-				classify(v, known, check);
-			continue;
-		}
-		err = nn_read_str(nn_apply_views_for(&views, v), path, buf, sizeof(buf));
-		if (err && check) {
-			v->status = NN_VAL_DRIFT;
-			if (err == -ENOENT)
-				snprintf(v->note, sizeof(v->note), "IRQ %d does not exist", p->irq);
-			else
-				snprintf(v->note, sizeof(v->note), "unreadable: %s", strerror(-err));
-			err = 0;
-			continue;
-		}
-		if (err) {
-			nn_err(ctx, "cannot read %s: %s; nothing was changed", path, strerror(-err));
-			goto fail;
-		}
-		err = val_before(ctx, v, path, buf, false, check, &cur);
-		if (err)
-			goto fail;
+		err = collect_aff(ctx, &views, host, NN_VAL_IRQ, p->irq, p->nic, p->queue, &p->cpus, online,
+				  check, &vals[k++], &cur);
 	}
-	for (i = 0; i < plan->nxps; i++) {
+	for (i = 0; i < plan->nxps && !err; i++) {
 		const struct nn_plan_xps *p = &plan->xps[i];
-		struct nn_apply_val *v = &vals[k++];
 
-		v->kind = NN_VAL_XPS;
-		v->irq = -1;
-		v->nic = p->nic;
-		v->queue = p->queue;
-		err = nn_xps_path(path, sizeof(path), p->nic, p->queue);
-		if (err) {
-			nn_err(ctx, "plan names a bad interface '%s'", p->nic);
-			goto fail;
-		}
-		err = val_target(v, path, &p->cpus, online, true);
-		if (err)
-			goto fail;
-		err = nn_read_str(nn_apply_views_for(&views, v), path, buf, sizeof(buf));
-		if (err == -ENOENT) {
-			/* Single-queue devices and kernels without CONFIG_XPS have none. */
-			v->status = NN_VAL_SKIPPED;
-			snprintf(v->note, sizeof(v->note), "no xps_cpus (single-queue device or no XPS)");
-			err = 0;
-			continue;
-		}
-		if (err) {
-			nn_err(ctx, "cannot read %s: %s; nothing was changed", path, strerror(-err));
-			goto fail;
-		}
-		err = val_before(ctx, v, path, buf, true, check, &cur);
-		if (err)
-			goto fail;
+		err = collect_aff(ctx, &views, host, NN_VAL_XPS, -1, p->nic, p->queue, &p->cpus, online,
+				  check, &vals[k++], &cur);
 	}
+	if (err)
+		goto fail;
 	for (i = 0; i < plan->nrss; i++) {
 		err = collect_rss(ctx, &plan->rss[i], check, &vals[k++]);
 		if (err)

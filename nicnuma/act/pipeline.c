@@ -73,7 +73,17 @@ const struct nn_undo *nn_pipeline_log(const struct nn_pipeline *pl)
 
 int nn_pipeline_abort(struct nn_pipeline *pl)
 {
-	return pl->tx ? nn_tx_abort(pl->tx) : -ENOENT;
+	struct nn_napi_answers napi = { 0 };	/* one napi-get dump for every NAPI thread */
+	int err;
+
+	if (!pl->tx)
+		return -ENOENT;
+	if (!pl->tx->ctx)	/* never locked: nothing logged, nothing to put back */
+		return nn_tx_abort(pl->tx);
+	nn_napi_answers_begin(pl->tx->ctx, &napi);
+	err = nn_tx_abort(pl->tx);
+	nn_napi_answers_end(pl->tx->ctx, &napi);
+	return err;
 }
 
 void nn_pipeline_unlock(struct nn_pipeline *pl)

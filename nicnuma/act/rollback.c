@@ -11,6 +11,7 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/print.h"
 #include "nicnuma/discover/coexist.h"
+#include "nicnuma/discover/nic.h"
 #include "nicnuma/state/tx.h"
 
 static int status_of(const struct nn_ctx *ctx, int err)
@@ -22,6 +23,7 @@ static int status_of(const struct nn_ctx *ctx, int err)
 
 int nn_rollback(struct nn_ctx *ctx, const char *file)
 {
+	struct nn_napi_answers napi = { 0 };	/* one napi-get dump for every NAPI thread */
 	struct nn_tx tx = NN_TX_INIT;
 	int err, ret = NN_EXIT_ERROR;
 
@@ -31,7 +33,9 @@ int nn_rollback(struct nn_ctx *ctx, const char *file)
 	nn_open_object(&ctx->out, NULL);
 	nn_open_object(&ctx->out, "rollback");
 	nn_print_string(&ctx->out, PRINT_JSON, "command", NULL, tx.log.command);
+	nn_napi_answers_begin(ctx, &napi);
 	err = nn_tx_replay(&tx, NN_TX_PRUNE);
+	nn_napi_answers_end(ctx, &napi);
 	nn_close_object(&ctx->out);
 	if (err && !tx.restored)
 		nn_err(ctx, "some values could not be restored (see above); the snapshot %s is "
@@ -60,6 +64,7 @@ static const char *stop_unit(struct nn_ctx *ctx)
 /* The before-enable log put back, under @tx's lock (held to the end). */
 static int disable_rollback(struct nn_ctx *ctx, struct nn_tx *tx, const struct nn_enabled *en)
 {
+	struct nn_napi_answers napi = { 0 };	/* one napi-get dump for every NAPI thread */
 	int err = nn_tx_lock(ctx, tx);
 
 	if (err || !en->snapshot)
@@ -70,8 +75,12 @@ static int disable_rollback(struct nn_ctx *ctx, struct nn_tx *tx, const struct n
 	nn_open_object(&ctx->out, "rollback");
 	if (tx->log.rolled_back)
 		nn_printf(&ctx->out, "snapshot %s was rolled back already\n", en->snapshot);
-	else if (nn_tx_replay(tx, 0) && !tx->restored)
-		nn_warn(ctx, en->snapshot, "some values were not restored (above)");
+	else {
+		nn_napi_answers_begin(ctx, &napi);
+		if (nn_tx_replay(tx, 0) && !tx->restored)
+			nn_warn(ctx, en->snapshot, "some values were not restored (above)");
+		nn_napi_answers_end(ctx, &napi);
+	}
 	nn_close_object(&ctx->out);
 	return 0;
 }

@@ -38,6 +38,13 @@ struct nn_ctx {
 	int verbose;
 	const char *prog;		/* for messages: "nicnuma" */
 	const char *state_dir;		/* snapshots and lock: /var/lib/nicnuma */
+	/* The kernel's napi-get answers of the run under way (one dump for
+	 * every threaded NAPI it checks: discover/nic.h nn_napi_answers), or
+	 * NULL: each question asks afresh. napi_epoch counts the writes that
+	 * may add, remove or renumber NAPI threads (a kind's moves_napis):
+	 * answers read before the last one are asked again. */
+	struct nn_napi_answers *napi_answers;
+	unsigned int napi_epoch;
 };
 
 /* Opens the root (NULL: $NICNUMA_ROOT or "/") and sets defaults. */

@@ -27,11 +27,50 @@ static int pid_in(const struct nn_genl_napi *napis, size_t n, int ifindex, long 
 	return -ENOENT;
 }
 
+void nn_napi_answers_begin(struct nn_ctx *ctx, struct nn_napi_answers *a)
+{
+	int (*dump)(struct nn_ctx *, struct nn_genl *, void *) = a->dump;
+	void *arg = a->arg;
+
+	memset(a, 0, sizeof(*a));
+	a->dump = dump;
+	a->arg = arg;
+	if (!ctx->napi_answers) {
+		ctx->napi_answers = a;
+		a->owner = true;
+	}
+}
+
+void nn_napi_answers_end(struct nn_ctx *ctx, struct nn_napi_answers *a)
+{
+	if (a->owner && ctx->napi_answers == a)
+		ctx->napi_answers = NULL;
+	a->owner = false;
+	a->read = false;
+	nn_genl_free(&a->g);
+}
+
+/* The run's dump, asked when there is none yet or a write since may have
+ * changed the NAPIs. */
+static int answers(struct nn_ctx *ctx, struct nn_napi_answers *a)
+{
+	if (a->read && a->epoch == ctx->napi_epoch)
+		return a->err;
+	nn_genl_free(&a->g);
+	a->ndumps++;
+	a->err = a->dump ? a->dump(ctx, &a->g, a->arg) : nn_genl_read(ctx, &a->g, NULL);
+	/* a kernel without napi-get stays so; anything else may pass */
+	a->read = !a->err || a->err == -EOPNOTSUPP;
+	a->epoch = ctx->napi_epoch;
+	return a->err;
+}
+
 int nn_napi_kernel_pid(struct nn_ctx *ctx, const struct nn_nic *nics, size_t nnics, const char *nic,
 		       long long napi_id, int *pid)
 {
 	const struct nn_nic *n = nics ? nn_nic_find(nics, nnics, nic) : NULL;
-	struct nn_genl g = { 0 };
+	/* without a run's answers, this question's own dump */
+	struct nn_napi_answers own = { 0 }, *a = ctx->napi_answers ? ctx->napi_answers : &own;
 	char path[96];
 	long ifindex;
 	int err;
@@ -39,15 +78,15 @@ int nn_napi_kernel_pid(struct nn_ctx *ctx, const struct nn_nic *nics, size_t nni
 	*pid = -1;
 	if (n && n->genl_read)
 		return pid_in(n->gnapis, n->ngnapis, n->ifindex, napi_id, pid);
-	if (!nn_root_is_live(&ctx->root))
+	if (!nn_root_is_live(&ctx->root) && !a->dump)
 		return -EOPNOTSUPP;	/* a tree without the kernel's answers */
 	snprintf(path, sizeof(path), "/sys/class/net/%s/ifindex", nic);
 	err = nn_read_long(&ctx->root, path, &ifindex);
 	if (err)
 		return err == -ENOENT ? -ENOENT : err;	/* the device is gone */
-	err = nn_genl_read(ctx, &g, NULL);
+	err = answers(ctx, a);
 	if (!err)
-		err = pid_in(g.napis, g.nnapis, (int)ifindex, napi_id, pid);
-	nn_genl_free(&g);
+		err = pid_in(a->g.napis, a->g.nnapis, (int)ifindex, napi_id, pid);
+	nn_genl_free(&own.g);
 	return err;
 }

@@ -120,4 +120,26 @@ const struct nn_nic *nn_nic_find(const struct nn_nic *nics, size_t n, const char
 int nn_napi_kernel_pid(struct nn_ctx *ctx, const struct nn_nic *nics, size_t nnics, const char *nic,
 		       long long napi_id, int *pid);
 
+/* One napi-get dump for a whole run (apply, rollback) instead of one per
+ * threaded NAPI: nn_napi_kernel_pid asks it once and answers every later
+ * question of the run from it (nicnuma's own network namespace, every
+ * interface), until ctx->napi_epoch moves. The per-thread half of the trust
+ * rule (/proc, the pidfd) stays right before each write. A stack object of
+ * the run: nn_napi_answers_begin hangs it on @ctx unless an outer run's
+ * hangs there already (then that one serves), nn_napi_answers_end takes it
+ * off again and frees the dump. A failed dump is not kept (asked again). */
+struct nn_napi_answers {
+	struct nn_genl g;
+	bool read;
+	bool owner;			/* hung on the ctx by its begin */
+	int err;			/* the kept dump's result: 0 or -EOPNOTSUPP */
+	unsigned int epoch;		/* ctx->napi_epoch when read */
+	unsigned int ndumps;		/* times the kernel was asked */
+	/* The dump; NULL: nn_genl_read (live only). A test's stand-in. */
+	int (*dump)(struct nn_ctx *ctx, struct nn_genl *g, void *arg);
+	void *arg;
+};
+void nn_napi_answers_begin(struct nn_ctx *ctx, struct nn_napi_answers *a);
+void nn_napi_answers_end(struct nn_ctx *ctx, struct nn_napi_answers *a);
+
 #endif

@@ -211,7 +211,8 @@ static int file_validate(struct nn_ctx *ctx, const struct nn_undo *u, const stru
 	return 0;
 }
 
-static int file_restore(struct nn_ctx *ctx, const struct nn_change *c, struct nn_restore *res)
+int nn_value_restore_change(struct nn_ctx *ctx, const struct nn_change *c, bool gone_ok,
+			    struct nn_restore *res)
 {
 	char *now = NULL;
 	int err = nn_value_restore(ctx, c->path, c->before, &res->current, &now);
@@ -221,11 +222,21 @@ static int file_restore(struct nn_ctx *ctx, const struct nn_change *c, struct nn
 		err = 0;
 	} else if (err == -EIO && now) {
 		snprintf(res->why, sizeof(res->why), "read back '%.200s'", now);
-	} else if (err && !res->current) {
-		snprintf(res->why, sizeof(res->why), "cannot read: %s", strerror(-err));
+	} else if (err == -ENOENT && gone_ok && !res->current) {
+		nn_warn(ctx, c->path, "gone: not restored");
+		res->unchanged = true;
+		err = 0;
+	} else if (err) {
+		snprintf(res->why, sizeof(res->why), "cannot %s: %s", res->current ? "restore" : "read",
+			 strerror(-err));
 	}
 	free(now);
 	return err;
+}
+
+static int file_restore(struct nn_ctx *ctx, const struct nn_change *c, struct nn_restore *res)
+{
+	return nn_value_restore_change(ctx, c, false, res);
 }
 
 const struct nn_change_ops nn_file_change_ops = {

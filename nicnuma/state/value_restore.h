@@ -22,6 +22,16 @@ struct nn_ctx;
 int nn_value_restore(struct nn_ctx *ctx, const char *path, const char *before,
 		     char **cur, char **now);
 
+/* A change kind's restore() over nn_value_restore() for a value file
+ * (c->path, c->before), the one report of its result every such kind
+ * gives: already as before is res->unchanged; a read back that differs is
+ * "read back 'VALUE'"; any other failure "cannot read: ERR" (the value could
+ * not be read, nothing written) or "cannot restore: ERR" (the write or its
+ * read back failed). @gone_ok: a file that is not there (-ENOENT: the queue
+ * or device went) is a warning "gone: not restored" and nothing to do. */
+int nn_value_restore_change(struct nn_ctx *ctx, const struct nn_change *c, bool gone_ok,
+			    struct nn_restore *res);
+
 /* Same value as the kernel would print it: cpulists (paths ending in "_list")
  * and masks (xps_cpus, smp_affinity) compare as sets, the rest as trimmed text. */
 bool nn_value_equal(const char *path, const char *a, const char *b);

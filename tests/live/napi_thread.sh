@@ -24,21 +24,26 @@
 #      exact comm: a kernel thread that passes every /proc check) is refused:
 #      napi-get here names no such thread; its CPUs stay;
 #   9. observe and check --traffic count the first namespace's thread for
-#      enp1s0f0np0, never the other namespace's.
-# Needs root, ip, ethtool, taskset, 2 CPUs; exits 77 with the reason otherwise.
+#      enp1s0f0np0, never the other namespace's;
+#  10. in a third namespace, a veth of 8 queues (8 threads): apply sends 2
+#      napi-get dumps (its discovery, its writes) and rollback 1, whatever
+#      the number of threads (strace counts them; before: one per thread),
+#      and every thread is still placed and put back.
+# Needs root, ip, ethtool, taskset, strace, 2 CPUs; exits 77 with the reason otherwise.
 # The netns (and with it the veths and the thread) is removed on any exit.
 # shellcheck disable=SC2015  # pass/ok only print: "A && pass || fail" is if-then-else here
 set -uo pipefail
 
 nn=${1:?usage: napi_thread.sh NICNUMA}
 [ "$(id -u)" -eq 0 ] || { echo "skip: needs root (netns, sched_setaffinity)"; exit 77; }
-for t in ip ethtool taskset python3; do
+for t in ip ethtool taskset strace python3; do
 	command -v "$t" >/dev/null || { echo "skip: $t is not installed"; exit 77; }
 done
 [ "$(nproc)" -ge 2 ] || { echo "skip: one CPU: nothing to move"; exit 77; }
 
 ns=napithread-$$
 ns2=napithread2-$$
+ns3=napithread3-$$
 IF=enp1s0f0np0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/napi-live.XXXXXX") || exit 2
 run=$(mktemp -d /run/nicnuma-napi-live.XXXXXX) || exit 2
@@ -52,6 +57,12 @@ cleanup() {
 	[ -z "$decoy" ] || kill "$decoy" 2>/dev/null
 	ip netns del "$ns" 2>/dev/null
 	ip netns del "$ns2" 2>/dev/null
+	ip netns del "$ns3" 2>/dev/null
+	# what watch --once (step 7) leaves in /run/nicnuma, when it names our config
+	if grep -qs "\"config\":\"$run/conf\"" /run/nicnuma/watch.json; then
+		rm -f /run/nicnuma/watch.json /run/nicnuma/watch.lock
+		rmdir /run/nicnuma 2>/dev/null
+	fi
 	rm -rf "$tmp" "$run"
 }
 trap cleanup EXIT
@@ -66,11 +77,16 @@ threads() {
 		echo "${d#/proc/}"
 	done
 }
-# veth_ns NS: a veth pair $IF/vB with threaded NAPI in a new netns NS; the
-# new kthread's pid in $newpid (other than those in $known)
+# veth_ns NS [QUEUES]: a veth pair $IF/vB (of QUEUES queues each) with
+# threaded NAPI in a new netns NS; a new kthread's pid in $newpid (other
+# than those in $known)
 veth_ns() {
+	local q=()
+
+	[ -z "${2:-}" ] || q=(numrxqueues "$2" numtxqueues "$2")
 	ip netns add "$1" || { echo "skip: cannot create a network namespace"; exit 77; }
-	ip netns exec "$1" ip link add "$IF" type veth peer name vB || { echo "skip: no veth"; exit 77; }
+	ip netns exec "$1" ip link add "$IF" "${q[@]}" type veth peer name vB "${q[@]}" \
+		|| { echo "skip: no veth"; exit 77; }
 	ip netns exec "$1" ip link set lo up
 	ip netns exec "$1" ip link set "$IF" up
 	ip netns exec "$1" ip link set vB up
@@ -247,6 +263,44 @@ for d in (obs, chk):
     pids = [t["pid"] for t in n[0]["napi_threads"]] if n else []
     assert pids == [int(sys.argv[3])], (pids, sys.argv[3:])
 PY
+
+# 10. napi-get once per run: 8 threads, one dump for apply's writes and one
+# for rollback (strace: generic netlink command 11 with NLM_F_DUMP)
+known="$known $(threads)"
+veth_ns "$ns3" 8
+sleep 0.5
+in3() { ip netns exec "$ns3" "$@"; }
+dumps() { grep -c 'nlmsg_type=netdev, nlmsg_flags=NLM_F_REQUEST|0x300.*"\\x0b\\x01' "$1"; }
+# pid and CPUs of each thread of plan $1
+plan_cpus() { python3 - "$1" <<'PY'
+import json, sys
+for t in json.load(open(sys.argv[1]))["plan"]["napi_threads"]:
+    s = open("/proc/%d/status" % t["pid"]).read()
+    print(t["pid"], [l.split()[1] for l in s.splitlines() if l.startswith("Cpus_allowed_list:")][0])
+PY
+}
+in3 "$nn" --json plan --nics "$IF" --cpus 1 >"$tmp/plan3.json" 2>"$tmp/err"
+plan_cpus "$tmp/plan3.json" >"$tmp/before3"
+nt=$(wc -l <"$tmp/before3")
+if [ "$nt" -lt 4 ]; then
+	fail "8 queues: $nt threads planned: $(cat "$tmp/plan3.json" "$tmp/err")"
+else
+	in3 strace -f -qq -s 8 -e trace=sendto -o "$tmp/apply.st" "$nn" apply --plan "$tmp/plan3.json" \
+		--state-dir "$run/state3" >"$tmp/out" 2>&1
+	rc=$?
+	n=$(dumps "$tmp/apply.st")
+	[ "$rc" -eq 0 ] && [ "$n" -eq 2 ] && [ "$(plan_cpus "$tmp/plan3.json" | awk '$2 != "1"' | wc -l)" -eq 0 ] \
+		&& pass "apply placed $nt NAPI threads with $n napi-get dumps (discovery, writes)" \
+		|| fail "apply (exit $rc) of $nt NAPI threads: $n napi-get dumps: $(plan_cpus "$tmp/plan3.json"; cat "$tmp/out")"
+	in3 strace -f -qq -s 8 -e trace=sendto -o "$tmp/rb.st" "$nn" rollback --state-dir "$run/state3" \
+		>"$tmp/out" 2>&1
+	rc=$?
+	n=$(dumps "$tmp/rb.st")
+	plan_cpus "$tmp/plan3.json" >"$tmp/after3"
+	[ "$rc" -eq 0 ] && [ "$n" -eq 1 ] && cmp -s "$tmp/before3" "$tmp/after3" \
+		&& pass "rollback put back $nt NAPI threads with $n napi-get dump" \
+		|| fail "rollback (exit $rc) of $nt NAPI threads: $n napi-get dumps: $(diff "$tmp/before3" "$tmp/after3"; cat "$tmp/out")"
+fi
 
 [ "$fails" -eq 0 ] || exit 1
 exit 0

@@ -376,6 +376,96 @@ static void test_set_pidfd(void **state)
 	nn_cpuset_free(&after);
 }
 
+/* A run's napi-get answers (nn_napi_answers): stands in for the dump and
+ * counts it. eth0 is ifindex 3 in the tree; ifindex 9 is another device. */
+static int fake_dump(struct nn_ctx *c, struct nn_genl *g, void *arg)
+{
+	static const struct nn_genl_napi napis[] = {
+		{ .ifindex = 3, .id = 8193, .irq = -1, .pid = 500, .threaded = 1 },
+		{ .ifindex = 3, .id = 8194, .irq = -1, .pid = 501, .threaded = 1 },
+		{ .ifindex = 3, .id = 8196, .irq = -1, .pid = 503, .threaded = 1 },
+		{ .ifindex = 9, .id = 8197, .irq = -1, .pid = 504, .threaded = 1 },
+	};
+
+	(void)c;
+	(*(int *)arg)++;
+	g->napis = malloc(sizeof(napis));
+	if (!g->napis)
+		return -ENOMEM;
+	memcpy(g->napis, napis, sizeof(napis));
+	g->nnapis = g->ncap = sizeof(napis) / sizeof(napis[0]);
+	return 0;
+}
+
+/* apply and rollback ask napi-get once per run, not once per thread; every
+ * thread is still checked on its own (/proc), and a write that may move
+ * NAPIs (ctx->napi_epoch) makes the next question ask again. */
+static void test_answers_one_dump(void **state)
+{
+	struct nn_napi_answers a = { .dump = fake_dump }, inner = { 0 };
+	struct nn_restore res;
+	struct nn_undo u;
+	char why[256], doc[512];
+	int calls = 0;
+
+	(void)state;
+	a.arg = &calls;
+	assert_int_equal(tmptree_put(tmp, "sys/class/net/eth0/ifindex", "3\n"), 0);
+	nn_napi_answers_begin(&ctx, &a);
+	assert_ptr_equal(ctx.napi_answers, &a);
+	assert_int_equal(calls, 0);	/* asked when first needed */
+	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 500, "eth0", 8193, why, sizeof(why)), 0);
+	/* the kernel names these pids, /proc refuses them: each thread checked */
+	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 501, "eth0", 8194, why, sizeof(why)), -EPERM);
+	assert_contains(why, "not a kernel thread");
+	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 503, "eth0", 8196, why, sizeof(why)), -EPERM);
+	assert_contains(why, "has an executable");
+	/* the kernel's thread of 8193 is 500, not 504; 8195 has none; 8197 is another device's */
+	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 504, "eth0", 8193, why, sizeof(why)), -EPERM);
+	assert_contains(why, "is pid 500, not 504");
+	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 502, "eth0", 8195, why, sizeof(why)), -ESRCH);
+	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 504, "eth0", 8197, why, sizeof(why)), -ESRCH);
+	/* rollback's napi kind asks the same answers */
+	assert_int_equal(restore_one(999, "eth0", 8193, &res), 0);
+	assert_true(res.unchanged);
+	free(res.current);
+	assert_int_equal(calls, 1);
+	assert_int_equal(a.ndumps, 1);
+
+	/* an inner run (apply's own failure rollback) uses the outer's */
+	nn_napi_answers_begin(&ctx, &inner);
+	assert_ptr_equal(ctx.napi_answers, &a);
+	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 500, "eth0", 8193, why, sizeof(why)), 0);
+	nn_napi_answers_end(&ctx, &inner);
+	assert_ptr_equal(ctx.napi_answers, &a);
+	assert_int_equal(calls, 1);
+
+	/* a rollback that writes a moves_napis kind (napi_dev) makes them stale */
+	assert_int_equal(tmptree_put(tmp, "sys/class/net/eth0/threaded", "1\n"), 0);
+	snprintf(doc, sizeof(doc), "%s{\"kind\":\"napi_dev\",\"path\":\"/sys/class/net/eth0/threaded\","
+		 "\"before\":\"0\",\"after\":\"1\"}]}", LOG_HEAD);
+	assert_int_equal(nn_undo_parse(doc, strlen(doc), nn_change_kinds, &u, why, sizeof(why)), 0);
+	u.file = strdup("/state/x.json");
+	assert_int_equal(nn_undo_rollback(&ctx, &u), 0);
+	nn_undo_free(&u);
+	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 500, "eth0", 8193, why, sizeof(why)), 0);
+	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 500, "eth0", 8193, why, sizeof(why)), 0);
+	assert_int_equal(calls, 2);
+	/* ... one already as before writes nothing and leaves them */
+	assert_int_equal(nn_undo_parse(doc, strlen(doc), nn_change_kinds, &u, why, sizeof(why)), 0);
+	u.file = strdup("/state/x.json");
+	assert_int_equal(nn_undo_rollback(&ctx, &u), 0);
+	nn_undo_free(&u);
+	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 500, "eth0", 8193, why, sizeof(why)), 0);
+	assert_int_equal(calls, 2);
+
+	nn_napi_answers_end(&ctx, &a);
+	assert_null(ctx.napi_answers);
+	/* no run's answers under a fake root: no dump at all */
+	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 500, "eth0", 8193, why, sizeof(why)), 0);
+	assert_int_equal(calls, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -385,6 +475,7 @@ int main(void)
 		cmocka_unit_test(test_check_and_apply_fake_root),
 		cmocka_unit_test(test_identify),
 		cmocka_unit_test(test_set_pidfd),
+		cmocka_unit_test(test_answers_one_dump),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -659,6 +659,60 @@ static void test_tx(void **state)
 	free(file);
 }
 
+/* The one report of a value restore every value kind gives (file, rps,
+ * napi_dev: nn_value_restore_change): unchanged, restored, "cannot read"
+ * when the value cannot be read, and a file gone a warning only where the
+ * kind says so (rps: the queue went with its device). */
+static void test_value_restore_report(void **state)
+{
+	struct nn_change c = { .ops = &nn_file_change_ops, .path = (char *)"/proc/irq/38/smp_affinity_list",
+			       .before = (char *)"0-1" };
+	struct nn_restore res = { 0 };
+	size_t nwarns;
+
+	(void)state;
+	put("proc/irq/38/smp_affinity_list", "0-1\n");
+	assert_int_equal(nn_file_change_ops.restore(&ctx, &c, &res), 0);
+	assert_true(res.unchanged);
+	free(res.current);
+	memset(&res, 0, sizeof(res));
+	put("proc/irq/38/smp_affinity_list", "1\n");
+	assert_int_equal(nn_file_change_ops.restore(&ctx, &c, &res), 0);
+	assert_false(res.unchanged);
+	assert_string_equal(res.current, "1");
+	assert_string_equal(get("proc/irq/38/smp_affinity_list"), "0-1");
+	free(res.current);
+
+	/* a directory where the value was: nothing read, nothing written */
+	memset(&res, 0, sizeof(res));
+	c.path = (char *)"/sys/class/net/eth0/queues/rx-0/rps_cpus";
+	c.before = (char *)"3";
+	assert_int_equal(tmptree_mkdir(tmp, "sys/class/net/eth0/queues/rx-0/rps_cpus"), 0);
+	assert_int_equal(nn_rps_change_ops.restore(&ctx, &c, &res), -EISDIR);
+	assert_null(res.current);
+	assert_contains(res.why, "cannot read: ");
+
+	/* gone: rps says so and goes on, napi_dev and file fail */
+	memset(&res, 0, sizeof(res));
+	c.path = (char *)"/sys/class/net/eth0/queues/rx-1/rps_cpus";
+	nwarns = ctx.nwarns;
+	assert_int_equal(nn_rps_change_ops.restore(&ctx, &c, &res), 0);
+	assert_true(res.unchanged);
+	assert_int_equal(ctx.nwarns, nwarns + 1);
+	assert_string_equal(ctx.warns[nwarns].msg, "gone: not restored");
+	memset(&res, 0, sizeof(res));
+	c.path = (char *)"/sys/class/net/eth0/threaded";
+	c.before = (char *)"0";
+	assert_int_equal(nn_napi_dev_change_ops.restore(&ctx, &c, &res), -ENOENT);
+	assert_false(res.unchanged);
+	assert_string_equal(res.why, "cannot read: No such file or directory");
+	memset(&res, 0, sizeof(res));
+	c.path = (char *)"/proc/irq/77/smp_affinity_list";
+	assert_int_equal(nn_file_change_ops.restore(&ctx, &c, &res), -ENOENT);
+	assert_string_equal(res.why, "cannot read: No such file or directory");
+	assert_int_equal(ctx.nwarns, nwarns + 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -680,6 +734,7 @@ int main(void)
 		cmocka_unit_test(test_state_dir_stays_in_root),
 		cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_tx),
+		cmocka_unit_test(test_value_restore_report),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
