@@ -133,7 +133,7 @@ _nicnuma() {
 	--rss) COMPREPLY=($(compgen -W "local local:cpu none" -- "$cur")); return ;;
 	--rps) COMPREPLY=($(compgen -W "auto off" -- "$cur")); return ;;
 	--napi-threaded) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
-	--profile) COMPREPLY=($(compgen -W "throughput latency none" -- "$cur")); return ;;
+	--profile) COMPREPLY=($(compgen -W "throughput latency dpdk none" -- "$cur")); return ;;
 	--verify-better) COMPREPLY=($(compgen -W "higher lower" -- "$cur")); return ;;
 	--irqbalance) COMPREPLY=($(compgen -W "stop ban ignore" -- "$cur")); return ;;
 	--cpus | --reserve | --pid | --count | --threshold | --min-memory | --mem | \

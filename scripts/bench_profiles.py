@@ -240,6 +240,9 @@ def ours_table(d, variants):
                              "%s/%s/%s" % (x["nic"], x["napi_id"], x["attr"])))
             for x in plan.get("ethtool", []):
                 rows.append(("ethtool %s" % x["setting"], x["value"], x["reason"], None))
+            for x in plan.get("sysctls", []):
+                rows.append((x["name"], x["value"], x["reason"],
+                             "/proc/sys/net/core/" + x["name"].rsplit(".", 1)[-1]))
             nic = (plan.get("nics") or [{}])[0].get("nic", "?")
             print("     %-10s %s (%s): %d value(s)" % (v, nic, "sender" if end == "a" else "receiver", len(rows)))
             for what, val, why, path in rows:

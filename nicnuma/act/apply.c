@@ -191,6 +191,7 @@ static enum write_phase val_phase(const struct nn_apply_val *v)
 	case NN_VAL_NAPI_CONF:
 	case NN_VAL_NAPI_DEV:
 	case NN_VAL_ETH:
+	case NN_VAL_SYSCTL:
 		break;
 	}
 	return PHASE_IRQ;
@@ -469,7 +470,7 @@ static int write_val(struct nn_ctx *ctx, struct nn_apply_views *views, const str
 		}
 	} else if (v->kind == NN_VAL_NAPI) {
 		r = write_napi(ctx, v);
-	} else if (v->kind == NN_VAL_RPS || v->kind == NN_VAL_NAPI_DEV) {
+	} else if (v->kind == NN_VAL_RPS || v->kind == NN_VAL_NAPI_DEV || v->kind == NN_VAL_SYSCTL) {
 		r = write_sysval(ctx, v);
 	} else if (v->kind == NN_VAL_NAPI_CONF) {
 		r = write_napi_conf(ctx, v);
@@ -543,6 +544,7 @@ static const struct nn_change_ops *val_ops(const struct nn_apply_val *v)
 	case NN_VAL_RPS: return &nn_rps_change_ops;
 	case NN_VAL_NAPI_CONF: return &nn_napi_conf_change_ops;
 	case NN_VAL_NAPI_DEV: return &nn_napi_dev_change_ops;
+	case NN_VAL_SYSCTL: return &nn_busy_poll_change_ops;
 	case NN_VAL_ETH:
 		return nn_eth_setting_is_ring((enum nn_eth_setting)v->attr) ? &nn_rings_change_ops
 									   : &nn_coalesce_change_ops;

@@ -33,9 +33,10 @@ struct nn_tx;
  * (irq/napi_conf.h). NN_VAL_ETH: a coalescing value or ring size (ethtool
  * netlink, discover/ethtool_nl.h), path = IF/SETTING, logged as "coalesce"
  * or "rings"; a driver's refusal is a warning, the rest of the plan still
- * applies. */
+ * applies. NN_VAL_SYSCTL: a busy-poll sysctl (irq/busy_poll.h), path = its
+ * /proc/sys file, logged as "busy_poll". */
 enum nn_val_kind { NN_VAL_IRQ, NN_VAL_XPS, NN_VAL_CHANNELS, NN_VAL_RSS, NN_VAL_NAPI,
-		   NN_VAL_RPS, NN_VAL_NAPI_CONF, NN_VAL_NAPI_DEV, NN_VAL_ETH };
+		   NN_VAL_RPS, NN_VAL_NAPI_CONF, NN_VAL_NAPI_DEV, NN_VAL_ETH, NN_VAL_SYSCTL };
 
 enum nn_val_status {
 	NN_VAL_PENDING = 0,	/* read, not yet written */

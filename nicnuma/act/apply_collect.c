@@ -516,7 +516,8 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 		    const struct nn_host *host, bool check, struct nn_apply_val **out, size_t *nout)
 {
 	size_t n = plan->nirqs + plan->nxps + plan->nchannels + plan->nrss + plan->nnapi_threads +
-		   2 * plan->nrps + (plan->rps_sock_flow_entries > 0) + plan->nnapi_conf + plan->neth, k = 0, i;
+		   2 * plan->nrps + (plan->rps_sock_flow_entries > 0) + plan->nnapi_conf + plan->neth +
+		   plan->nsysctls, k = 0, i;
 	struct nn_apply_val *vals = calloc(n ? n : 1, sizeof(*vals));
 	struct nn_cpuset cur = NN_CPUSET_INIT;
 	char path[512], buf[4096];
@@ -617,6 +618,14 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 	}
 	for (i = 0; i < plan->neth; i++) {
 		err = collect_eth(ctx, &plan->eth[i], check, &vals[k++]);
+		if (err)
+			goto fail;
+	}
+	/* A kernel without CONFIG_NET_RX_BUSY_POLL has neither file: skipped, as apply skips it. */
+	for (i = 0; i < plan->nsysctls; i++) {
+		snprintf(buf, sizeof(buf), "%lld", plan->sysctls[i].value);
+		err = collect_sysval(ctx, NN_VAL_SYSCTL, NULL, -1, nn_busy_path(plan->sysctls[i].which), buf,
+				     check, &vals[k++]);
 		if (err)
 			goto fail;
 	}

@@ -11,6 +11,7 @@ const struct nn_change_ops *const nn_change_kinds[] = {
 	&nn_irqb_change_ops,
 	&nn_napi_change_ops,
 	&nn_rps_change_ops,
+	&nn_busy_poll_change_ops,
 	&nn_napi_conf_change_ops,
 	&nn_napi_dev_change_ops,
 	&nn_mount_change_ops,

@@ -22,6 +22,7 @@
 #include "irq/napi_thread.h"
 #include "irq/napi_conf.h"
 #include "irq/rps.h"
+#include "irq/busy_poll.h"
 #include "hugepages/hp_set.h"
 
 /* ETHTOOL_SCHANNELS combined count; path = ifname of a NIC in the log's host. */

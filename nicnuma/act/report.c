@@ -39,6 +39,7 @@ static const char *kind_name(enum nn_val_kind k)
 	case NN_VAL_NAPI_CONF: return "napi_conf";
 	case NN_VAL_NAPI_DEV: return "napi_dev";
 	case NN_VAL_ETH: return "ethtool";
+	case NN_VAL_SYSCTL: return "sysctl";
 	case NN_VAL_CHANNELS: break;
 	}
 	return "channels";
@@ -83,6 +84,8 @@ static void print_val(struct nn_ctx *ctx, const struct nn_apply_val *v, bool che
 			 strstr(v->path, "flow_cnt") ? "flow_cnt" : "cpus");
 	else if (v->kind == NN_VAL_NAPI_CONF || v->kind == NN_VAL_ETH)
 		snprintf(target, sizeof(target), "%s", v->path);
+	else if (v->kind == NN_VAL_SYSCTL)
+		snprintf(target, sizeof(target), "net.core.%s", strrchr(v->path, '/') + 1);
 	else if (v->kind == NN_VAL_NAPI_DEV)
 		snprintf(target, sizeof(target), "%s %s", v->nic, strrchr(v->path, '/') + 1);
 	else

@@ -110,6 +110,9 @@ static void header(struct w *w, const struct nn_plan *p, const struct nn_script_
 	if (p->nrps)
 		putf(w, "# RPS/RFS: %zu rx queues, rps_sock_flow_entries at least %ld.\n", p->nrps,
 		     p->rps_sock_flow_entries);
+	for (i = 0; i < p->nsysctls; i++)
+		putf(w, "# sysctl %s = %lld (busy polling).\n", nn_busy_name(p->sysctls[i].which),
+		     p->sysctls[i].value);
 	for (i = 0, n = 0; i < p->nnapi_conf; i++)
 		n += p->napi_conf[i].napi_id > 0;
 	if (n)
@@ -309,6 +312,13 @@ static void items(struct w *w, const struct nn_plan *p)
 			item(w, label, npath, "num", num);
 		free(label);
 		label = NULL;
+	}
+	for (i = 0; i < p->nsysctls && !w->err; i++) {
+		char num[32], lab[64];
+
+		snprintf(num, sizeof(num), "%lld", p->sysctls[i].value);
+		snprintf(lab, sizeof(lab), "sysctl %s", nn_busy_name(p->sysctls[i].which));
+		item(w, lab, nn_busy_path(p->sysctls[i].which), "num", num);
 	}
 	for (i = 0; i < p->nhugepages && !w->err; i++) {
 		const struct nn_plan_hugepages *h = &p->hugepages[i];

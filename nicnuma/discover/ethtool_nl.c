@@ -205,7 +205,6 @@ static struct nlmsghdr *nl_request(struct nl_req *r, uint8_t cmd, const char *if
 struct parse_arg {
 	struct nn_eth_conf *c;
 	bool rings;
-	bool seen;
 };
 
 static int attr_cb(const struct nlattr *a, void *data)
@@ -222,8 +221,10 @@ static int attr_cb(const struct nlattr *a, void *data)
 	for (i = 0; i < NN_ETH_NSET; i++) {
 		if (nn_eth_setting_is_ring((enum nn_eth_setting)i) != pa->rings || nl_attr[i] != t)
 			continue;
+		/* A flag the kernel sends as a u8 other than 0 or 1 stays
+		 * unknown: nothing compares or puts back a value it cannot set. */
 		if (i == NN_ETH_ADAPTIVE_RX || i == NN_ETH_ADAPTIVE_TX) {
-			if (mnl_attr_validate(a, MNL_TYPE_U8) == 0)
+			if (mnl_attr_validate(a, MNL_TYPE_U8) == 0 && mnl_attr_get_u8(a) <= 1)
 				pa->c->v[i] = mnl_attr_get_u8(a);
 		} else if (mnl_attr_validate(a, MNL_TYPE_U32) == 0) {
 			pa->c->v[i] = mnl_attr_get_u32(a);
@@ -232,24 +233,35 @@ static int attr_cb(const struct nlattr *a, void *data)
 	return MNL_CB_OK;
 }
 
-static void nl_parse(const void *buf, size_t len, uint16_t family, struct parse_arg *pa)
+int nn_eth_nl_parse(const void *buf, size_t len, uint16_t family, bool rings, struct nn_eth_conf *c)
 {
-	const struct nlmsghdr *nlh = buf;
-	int left = (int)len;
+	struct parse_arg pa = { .c = c, .rings = rings };
+	bool seen = false;
+	size_t off = 0;
 
-	for (; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
-		if (nlh->nlmsg_type != family || mnl_nlmsg_get_payload_len(nlh) < sizeof(struct genlmsghdr))
-			continue;
-		mnl_attr_parse(nlh, sizeof(struct genlmsghdr), attr_cb, pa);
-		pa->seen = true;
+	/* Walked by hand as nn_genl_parse does: mnl_nlmsg_ok/next take the
+	 * length as an int, and a length of 0xffffffff aligns to 0 and never
+	 * moves on (the fuzzer's first find). */
+	while (len - off >= sizeof(struct nlmsghdr)) {
+		const struct nlmsghdr *nlh = (const struct nlmsghdr *)((const char *)buf + off);
+
+		if (nlh->nlmsg_len < sizeof(*nlh) || nlh->nlmsg_len > len - off)
+			break;
+		if (nlh->nlmsg_type == family && mnl_nlmsg_get_payload_len(nlh) >= sizeof(struct genlmsghdr)) {
+			mnl_attr_parse(nlh, sizeof(struct genlmsghdr), attr_cb, &pa);
+			seen = true;
+		}
+		if (MNL_ALIGN(nlh->nlmsg_len) >= len - off)
+			break;
+		off += MNL_ALIGN(nlh->nlmsg_len);
 	}
+	return seen ? 0 : -EBADMSG;
 }
 
 /* One get (coalesce or rings) into @c: 0 or a negative errno. */
 static int nl_get(struct nl_req *r, const char *ifname, bool rings, struct nn_eth_conf *c)
 {
 	uint8_t cmd = rings ? ETHTOOL_MSG_RINGS_GET : ETHTOOL_MSG_COALESCE_GET;
-	struct parse_arg pa = { .c = c, .rings = rings };
 	char why[128];
 	void *ans = NULL;
 	size_t len = 0;
@@ -257,10 +269,8 @@ static int nl_get(struct nl_req *r, const char *ifname, bool rings, struct nn_et
 
 	err = nn_genl_do(&r->s, nl_request(r, cmd, ifname), &ans, &len, why, sizeof(why));
 	if (!err)
-		nl_parse(ans, len, r->family, &pa);
+		err = nn_eth_nl_parse(ans, len, r->family, rings, c);
 	free(ans);
-	if (!err && !pa.seen)
-		err = -EBADMSG;
 	return err;
 }
 

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct nn_ctx;
 
@@ -56,6 +57,12 @@ struct nn_eth_conf {
  * driver without the operation. Pure: 0, or -EINVAL naming nothing (the
  * caller names the file). Unknown names are skipped (a newer capture). */
 int nn_eth_conf_parse(const char *text, size_t len, struct nn_eth_conf *c);
+
+/* Parses an ethtool netlink answer (coalesce-get's, or with @rings
+ * rings-get's: the messages of genl family id @family) into @c's fields
+ * of that half; attributes of another type or size are skipped. Pure, for
+ * the fuzzer too: 0, or -EBADMSG when no message of @family was in it. */
+int nn_eth_nl_parse(const void *buf, size_t len, uint16_t family, bool rings, struct nn_eth_conf *c);
 
 /* Reads @ifname's values: live through netlink, else the ioctl; under a
  * fake root the capture's answer (-ENOENT: none saved). 0 when at least one

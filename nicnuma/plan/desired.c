@@ -142,10 +142,11 @@ static bool parse_uint(const char *v, unsigned int lo, unsigned int hi, unsigned
 }
 
 enum { K_NIC, K_POLICY, K_CPUS, K_RESERVE, K_CHANNELS, K_XPS, K_HUGEPAGES, K_IRQB,
-       K_INTERVAL, K_SETTLE, K_CLAIM_ROOT, K_RPS, K_PROFILE, K_NAPI0, K_N = K_NAPI0 + NN_NAPI_NATTR };
+       K_INTERVAL, K_SETTLE, K_CLAIM_ROOT, K_RPS, K_PROFILE, K_BUSY_POLL, K_NAPI0,
+       K_N = K_NAPI0 + NN_NAPI_NATTR };
 static const char *const keys[K_N] = { "nic", "policy", "cpus", "reserve", "channels", "xps",
 				       "hugepages", "irqbalance", "interval", "settle_ms",
-				       "claim_root_partitions", "rps", "profile",
+				       "claim_root_partitions", "rps", "profile", "busy_poll",
 				       "napi_defer_hard_irqs", "gro_flush_timeout", "irq_suspend_timeout",
 				       "napi_threaded" };
 
@@ -209,6 +210,7 @@ static int nic_value(struct nn_desired *d, char *v, const char **msg)
 
 static int set_value(struct nn_desired *d, int k, char *v, const char **msg)
 {
+	unsigned int u;
 	int err = 0;
 
 	switch (k) {
@@ -277,7 +279,16 @@ static int set_value(struct nn_desired *d, int k, char *v, const char **msg)
 		break;
 	case K_PROFILE:
 		if (nn_profile_parse(v, &d->profile))
-			*msg = "expected throughput, latency or none";
+			*msg = "expected throughput, latency, dpdk or none";
+		break;
+	case K_BUSY_POLL:
+		/* --busy-poll's range; "none" (not asked) as the NAPI keys say it */
+		if (!strcmp(v, "none"))
+			d->busy_poll_us = 0;
+		else if (!parse_uint(v, 1, 1000000, &u))
+			*msg = "expected none or microseconds from 1 to 1000000";
+		else
+			d->busy_poll_us = u;
 		break;
 	default:
 		if (k >= K_NAPI0 && k < K_N && !napi_value(d, (enum nn_napi_attr)(k - K_NAPI0), v))
@@ -435,6 +446,8 @@ int nn_desired_format(const struct nn_desired *d, struct nn_sb *sb)
 		nn_sb_printf(sb, "rps = %s\n", nn_rps_policy_name(d->rps));
 	if (d->profile != NN_PROFILE_NONE)
 		nn_sb_printf(sb, "profile = %s\n", nn_profile_name(d->profile));
+	if (d->busy_poll_us > 0)
+		nn_sb_printf(sb, "busy_poll = %lld\n", d->busy_poll_us);
 	for (i = 0; i < NN_NAPI_NATTR; i++) {
 		if (!(d->napi_set & (1u << i)))
 			continue;
@@ -496,6 +509,7 @@ int nn_desired_plan_opts(const struct nn_desired *d, const struct nn_host *host,
 	o->rps = d->rps;
 	o->rps_given = true;	/* the file's rps is what enable resolved, profile included */
 	o->profile = d->profile;
+	o->busy_poll_us = d->busy_poll_us;
 	memcpy(o->napi_value, d->napi_value, sizeof(o->napi_value));
 	o->napi_set = d->napi_set;
 	o->hugepage_size_kb = d->hugepage_size_kb;
@@ -531,6 +545,7 @@ int nn_desired_from_plan(struct nn_desired *d, const struct nn_plan *plan,
 	d->has_reserve = o->has_reserve;
 	d->rps = o->rps;
 	d->profile = o->profile;
+	d->busy_poll_us = o->busy_poll_us;
 	memcpy(d->napi_value, o->napi_value, sizeof(d->napi_value));
 	d->napi_set = o->napi_set;
 	if (!err && (nn_cpuset_copy(&d->cpus, &o->cpus) || nn_cpuset_copy(&d->reserve, &o->reserve)))
@@ -578,8 +593,15 @@ bool nn_desired_keeps(const struct nn_plan *desired, const struct nn_plan *plan)
 	bool found;
 
 	if (!plan->nirqs && !plan->nxps && !plan->nchannels && !plan->nnapi_threads && !plan->nrss &&
-	    !plan->nrps && !plan->nnapi_conf)
+	    !plan->nrps && !plan->nnapi_conf && !plan->neth && !plan->nsysctls)
 		return false;
+	for (i = 0; i < plan->nsysctls; i++) {
+		for (k = 0, found = false; k < d->nsysctls && !found; k++)
+			found = d->sysctls[k].which == plan->sysctls[i].which &&
+				d->sysctls[k].value == plan->sysctls[i].value;
+		if (!found)
+			return false;
+	}
 	if (plan->rps_sock_flow_entries > d->rps_sock_flow_entries)
 		return false;
 	for (i = 0; i < plan->nrps; i++) {
@@ -596,6 +618,14 @@ bool nn_desired_keeps(const struct nn_plan *desired, const struct nn_plan *plan)
 				d->napi_conf[k].napi_id == plan->napi_conf[i].napi_id &&
 				d->napi_conf[k].attr == plan->napi_conf[i].attr &&
 				d->napi_conf[k].value == plan->napi_conf[i].value;
+		if (!found)
+			return false;
+	}
+	/* A profile's coalescing and ring sizes: the watcher puts its own back. */
+	for (i = 0; i < plan->neth; i++) {
+		for (k = 0, found = false; k < d->neth && !found; k++)
+			found = same_nic(d->eth[k].nic, plan->eth[i].nic) && d->eth[k].setting == plan->eth[i].setting &&
+				d->eth[k].value == plan->eth[i].value;
 		if (!found)
 			return false;
 	}

@@ -11,7 +11,9 @@
  *   hugepages = none | SIZE:COUNT
  *   irqbalance = stop|ban|ignore   ("leave", the old word, is read too)
  *   rps = off|auto              (written only when auto)
- *   profile = throughput|latency (written only when set: its coalescing and ring sizes)
+ *   profile = throughput|latency|dpdk (written only when set: its coalescing and ring sizes)
+ *   busy_poll = USECS           (latency --busy-poll; written only when set: the
+ *                               busy-poll sysctls; its NAPI values are written as such)
  *   napi_defer_hard_irqs = N    gro_flush_timeout = NS    irq_suspend_timeout = NS
  *   napi_threaded = on|off      (each written only when set; "none" = unset)
  *   interval = SECONDS (1..86400)    settle_ms = MS (10..60000)
@@ -58,6 +60,7 @@ struct nn_desired {
 	enum nn_desired_irqb irqbalance;
 	enum nn_rps_policy rps;
 	enum nn_profile profile;		/* its coalescing and ring sizes; rps and the NAPI values it set are written as such */
+	long long busy_poll_us;		/* --busy-poll: the sysctls' value; 0 not asked */
 	long long napi_value[NN_NAPI_NATTR];	/* as nn_plan_opts: each set bit's value */
 	unsigned int napi_set;
 	unsigned int interval_s;
@@ -95,7 +98,8 @@ int nn_desired_make_plan(const struct nn_desired *d, const struct nn_host *host,
 			 struct nn_plan *plan, const char ***missing, size_t *nmissing);
 /* Whether keeping @desired (the watcher's plan) keeps every value @plan
  * sets, each to the same value: its IRQ affinities, XPS masks, channel
- * counts, NAPI threads and RSS tables (pure). A plan with nothing to keep is
+ * counts, NAPI threads, RSS tables, RPS, NAPI settings and coalescing and
+ * ring sizes (pure). A plan with nothing to keep is
  * kept by none. What `check` asks before it calls the running watcher
  * another owner of IRQ placement. */
 bool nn_desired_keeps(const struct nn_plan *desired, const struct nn_plan *plan);

@@ -877,22 +877,23 @@ static int housekeeping_unclaimed(struct state *st)
 	return 0;
 }
 
-/* A node whose CPUs outside housekeeping are all claimed keeps its NIC
- * work at home on its housekeeping CPUs (sharing them, as a host of only
- * housekeeping CPUs does) rather than send it across the interconnect. */
+/* A node whose CPUs outside housekeeping are all claimed (or the dpdk
+ * profile's lcores) keeps its NIC work at home on its housekeeping CPUs
+ * (sharing them, as a host of only housekeeping CPUs does) rather than
+ * send it across the interconnect. */
 static int claims_share_housekeeping(struct state *st)
 {
 	const struct nn_topo *t = st->topo;
 	size_t i, k, c;
 
-	if (nn_cpuset_empty(&st->plan->claimed))
+	if (nn_cpuset_empty(&st->plan->claimed) && nn_cpuset_empty(&st->plan->dpdk_lcores))
 		return 0;
 	for (i = 0; i < t->nnodes; i++) {
 		int node = t->nodes[i].id;
-		bool hit = false;
+		bool hit = false, claims = nn_cpuset_intersects(&t->nodes[i].cpus, &st->plan->claimed);
 
 		if (nn__plan_node_has_usable(st, node) ||
-		    !nn_cpuset_intersects(&t->nodes[i].cpus, &st->plan->claimed))
+		    (!claims && !nn_cpuset_intersects(&t->nodes[i].cpus, &st->plan->dpdk_lcores)))
 			continue;
 		for (c = 0; c < st->ncores; c++) {
 			struct core *co = &st->cores[c];
@@ -906,7 +907,7 @@ static int claims_share_housekeeping(struct state *st)
 					hit = true;
 				}
 		}
-		if (hit)
+		if (hit && claims)
 			WARN(st, "claims leave node %d only its housekeeping CPUs: its queue IRQs share them",
 			     node);
 	}
@@ -981,11 +982,15 @@ static int setup(struct state *st)
 	}
 	if (housekeeping_unclaimed(st))
 		return -ENOMEM;
+	if (o->profile == NN_PROFILE_DPDK && (r = nn__plan_dpdk_lcores(st)))
+		return r;
 	r = fill_usable(st, false);
 	if (r < 0)
 		return r;
 	if (!r) {
-		WARN(st, "every allowed CPU is a housekeeping CPU: queue IRQs share them");
+		/* the dpdk profile's lcores left them alone: its reason says so */
+		if (nn_cpuset_empty(&st->plan->dpdk_lcores))
+			WARN(st, "every allowed CPU is a housekeeping CPU: queue IRQs share them");
 		if (fill_usable(st, true) < 0)
 			return -ENOMEM;
 	} else {
@@ -1085,6 +1090,8 @@ void nn_plan_free(struct nn_plan *plan)
 	nn_cpuset_free(&plan->housekeeping);
 	nn_cpuset_free(&plan->isolated);
 	nn_cpuset_free(&plan->claimed);
+	nn_cpuset_free(&plan->dpdk_lcores);
+	free(plan->dpdk_reason);
 	for (i = 0; i < plan->nclaims; i++) {
 		free(plan->claims[i].name);
 		free(plan->claims[i].owner);
@@ -1142,6 +1149,9 @@ void nn_plan_free(struct nn_plan *plan)
 		free(plan->eth[i].reason);
 	}
 	free(plan->eth);
+	for (i = 0; i < plan->nsysctls; i++)
+		free(plan->sysctls[i].reason);
+	free(plan->sysctls);
 	free(plan->hugepages);
 	for (i = 0; i < plan->nwarnings; i++)
 		free(plan->warnings[i]);

@@ -17,6 +17,7 @@
 #include "irq/irqbalance.h"
 #include "irq/napi_thread.h"
 #include "irq/napi_conf.h"
+#include "irq/busy_poll.h"
 #include "nicnuma/discover/ethtool_nl.h"
 
 struct json_object;
@@ -185,6 +186,14 @@ struct nn_plan_eth {
 	char *reason;
 };
 
+/* One busy-poll sysctl (irq/busy_poll.h) a profile sets, with its reason:
+ * latency with --busy-poll USECS. */
+struct nn_plan_sysctl {
+	enum nn_busy_sysctl which;
+	long long value;		/* microseconds */
+	char *reason;
+};
+
 /* Identifies the host a plan was made for; apply refuses another shape. */
 struct nn_plan_shape {
 	int ncpus;
@@ -201,6 +210,9 @@ struct nn_plan {
 					 * no queue IRQ, XPS or housekeeping there */
 	struct nn_cpuset claimed;	/* run-time claims (nn_host_claimed_cpus) left out, --cpus or
 					 * not: no queue IRQ, XPS, NAPI thread or housekeeping there */
+	struct nn_cpuset dpdk_lcores;	/* --profile dpdk: the lcores layout --dpdk hands out
+					 * (plan_dpdk.c): no queue IRQ, XPS, NAPI thread or RPS there */
+	char *dpdk_reason;		/* why, per node; NULL without them */
 	struct nn_plan_claim *claims;	/* who claims them, as discovered */
 	size_t nclaims;
 	int claim_spills;		/* NICs whose node the claims left without a CPU (spilled) */
@@ -226,6 +238,8 @@ struct nn_plan {
 	enum nn_profile profile;	/* what the plan was made for */
 	struct nn_plan_eth *eth;	/* the profile's coalescing and ring sizes */
 	size_t neth;
+	struct nn_plan_sysctl *sysctls;	/* the busy-poll sysctls (latency --busy-poll) */
+	size_t nsysctls;
 	struct {
 		bool running;
 		enum nn_irqbalance_action action;
@@ -242,7 +256,7 @@ void nn_plan_opts_free(struct nn_plan_opts *opts);
 
 /* {"plan":{"shape":{..},"housekeeping","isolated","claimed","claims":[..],"claim_spills","irqs":[..],"xps":[..],
  *  "channels":[..],"napi_threads":[..],"rss":[..],"rps":[..],"rps_sock_flow_entries","napi_config":[..],"profile",
- *  "ethtool":[..],"hugepages":[..],
+ *  "ethtool":[..],"sysctls":[..],"dpdk_lcores","dpdk_lcores_reason","hugepages":[..],
  *  "irqbalance":{"running","action"},"warnings":[..]}} - stable keys. */
 struct json_object *nn_plan_to_json(const struct nn_plan *plan);
 /* Just its "shape" object (what an undo log keeps), without the whole plan. */

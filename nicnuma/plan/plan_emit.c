@@ -632,7 +632,11 @@ int nn__plan_emit(struct state *st)
 		if (ret)
 			return ret;
 	}
-	ret = emit_hugepages(st);
+	ret = 0;
+	if (opts->profile == NN_PROFILE_LATENCY && opts->busy_poll_us > 0)
+		ret = nn__plan_emit_busy(st);
+	if (!ret)
+		ret = emit_hugepages(st);
 	if (!ret)
 		ret = emit_shape(st);
 	return ret;

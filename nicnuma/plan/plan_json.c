@@ -265,6 +265,20 @@ struct json_object *nn_plan_to_json(const struct nn_plan *plan)
 		CHK(add(o, "value", json_object_new_int64(e->value)));
 		CHK(add(o, "reason", opt_str(e->reason)));
 	}
+	NEW(a, json_object_new_array());
+	CHK(add(p, "sysctls", a));
+	for (i = 0; i < plan->nsysctls; i++) {
+		const struct nn_plan_sysctl *x = &plan->sysctls[i];
+
+		NEW(o, json_object_new_object());
+		CHK(json_object_array_add(a, o));
+		CHK(add(o, "name", json_object_new_string(nn_busy_name(x->which))));
+		CHK(add(o, "value", json_object_new_int64(x->value)));
+		CHK(add(o, "reason", opt_str(x->reason)));
+	}
+	NEW(v, cpus_json(&plan->dpdk_lcores));
+	CHK(add(p, "dpdk_lcores", v));
+	CHK(add(p, "dpdk_lcores_reason", opt_str(plan->dpdk_reason)));
 
 	NEW(a, json_object_new_array());
 	CHK(add(p, "hugepages", a));
@@ -763,7 +777,8 @@ static bool plan_names(const struct nn_plan *plan, const char *nic)
 	return false;
 }
 
-/* "profile" and "ethtool" (optional: plans written before profiles). */
+/* "profile", "ethtool" and the dpdk profile's lcores (optional: plans
+ * written before profiles). */
 static int read_eth(struct rd *r, struct json_object *p, struct nn_plan *plan)
 {
 	struct json_object *a, *o;
@@ -780,6 +795,8 @@ static int read_eth(struct rd *r, struct json_object *p, struct nn_plan *plan)
 	}
 	free(s);
 	s = NULL;
+	TRY(get_cpus(r, p, "plan", "dpdk_lcores", true, &plan->dpdk_lcores));
+	TRY(get_str(r, p, "plan", "dpdk_lcores_reason", true, &plan->dpdk_reason));
 	TRY(get_array(r, p, "plan", "ethtool", true, &a, &n));
 	plan->eth = calloc(n ? n : 1, sizeof(*plan->eth));
 	if (!plan->eth)
@@ -802,6 +819,33 @@ static int read_eth(struct rd *r, struct json_object *p, struct nn_plan *plan)
 		TRY(get_str(r, o, where, "reason", true, &x->reason));
 		if (!plan_names(plan, x->nic))
 			return bad(r, "%s: %s, which the plan does not name", where, x->nic);
+	}
+	/* "sysctls": the busy-poll ones only, each once */
+	TRY(get_array(r, p, "plan", "sysctls", true, &a, &n));
+	if (n > NN_BUSY_NSYSCTL)
+		return bad(r, "plan.sysctls: %zu entries, at most %d", n, NN_BUSY_NSYSCTL);
+	plan->sysctls = calloc(n ? n : 1, sizeof(*plan->sysctls));
+	if (!plan->sysctls)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct nn_plan_sysctl *x = &plan->sysctls[i];
+
+		TRY(elem_obj(r, a, i, "sysctls", where, sizeof(where), &o));
+		plan->nsysctls++;
+		TRY(get_str(r, o, where, "name", false, &s));
+		if (nn_busy_name_parse(s, &x->which)) {
+			ret = bad(r, "%s.name: '%s' is not a sysctl a plan sets (net.core.busy_poll, "
+				  "net.core.busy_read)", where, s);
+			goto fail;
+		}
+		free(s);
+		s = NULL;
+		for (size_t k = 0; k < i; k++)
+			if (plan->sysctls[k].which == x->which)
+				return bad(r, "%s.name: %s twice", where, nn_busy_name(x->which));
+		TRY(get_int(r, o, where, "value", false, 0, NN_BUSY_MAX, &v));
+		x->value = v;
+		TRY(get_str(r, o, where, "reason", true, &x->reason));
 	}
 	return 0;
 fail:

@@ -60,12 +60,14 @@ const struct nn_opt nn_plan_optv[] = {
 	  .values = (const char *const[]){ "on", "off", NULL } },
 	{ "profile", 0, NN_ARG_REQUIRED, "PROFILE", "throughput: adaptive coalescing on, rings to the "
 	  "driver's maximum, RPS where a NIC has fewer queues than local CPUs; latency: coalescing off "
-	  "(adaptive off, rx-usecs 0), each NAPI's defer-hard-irqs 0 and threaded; none (default): the "
+	  "(adaptive off, rx-usecs 0), each NAPI's defer-hard-irqs 0 and threaded; dpdk: no kernel NIC "
+	  "interrupt, NAPI thread or RPS CPU on the lcores layout --dpdk hands out; none (default): the "
 	  "placement alone. Options given beside it win", NN_OPT_PROFILE,
-	  .values = (const char *const[]){ "throughput", "latency", "none", NULL } },
+	  .values = (const char *const[]){ "throughput", "latency", "dpdk", "none", NULL } },
 	{ "busy-poll", 0, NN_ARG_REQUIRED, "USECS", "with --profile latency, for an application that "
 	  "busy-polls: each NAPI's IRQ suspension (defer-hard-irqs 100, gro-flush-timeout USECS, "
-	  "irq-suspend-timeout 10 x USECS)", NN_OPT_BUSY_POLL },
+	  "irq-suspend-timeout 10 x USECS) and the sysctls net.core.busy_poll and busy_read USECS",
+	  NN_OPT_BUSY_POLL },
 	{ 0 },
 };
 
@@ -164,7 +166,7 @@ int nn_plan_opt(struct nn_ctx *ctx, int opt, const char *arg, void *dest)
 	case NN_OPT_PROFILE:
 		ret = nn_profile_parse(arg, &o->profile);
 		if (ret)
-			nn_err(ctx, "--profile: unknown profile '%s' (throughput, latency or none)", arg);
+			nn_err(ctx, "--profile: unknown profile '%s' (throughput, latency, dpdk or none)", arg);
 		break;
 	case NN_OPT_BUSY_POLL:
 		ret = napi_opt(ctx, "busy-poll", arg, NN_NAPI_DEFER_HARD_IRQS, NULL);

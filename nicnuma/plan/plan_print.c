@@ -110,7 +110,8 @@ static void print_napi(struct nn_out *o, const struct nn_plan *p)
 	}
 }
 
-/* One line per rx queue with RPS, then RFS's table; one per NAPI setting. */
+/* One line per rx queue with RPS, then RFS's table; one per NAPI setting;
+ * one per sysctl. */
 static void print_rps_napi_conf(struct nn_out *o, const struct nn_plan *p)
 {
 	size_t i;
@@ -142,6 +143,11 @@ static void print_rps_napi_conf(struct nn_out *o, const struct nn_plan *p)
 		nn_printf(o, "  %-16s %-10s %-20s %-12lld %s\n", c->nic, id, nn_napi_attr_name(c->attr),
 			  c->value, c->reason ? c->reason : "");
 	}
+	if (p->nsysctls)
+		nn_printf(o, "\nsysctls\n  %-28s %-12s %s\n", "NAME", "VALUE", "WHY");
+	for (i = 0; i < p->nsysctls; i++)
+		nn_printf(o, "  %-28s %-12lld %s\n", nn_busy_name(p->sysctls[i].which), p->sysctls[i].value,
+			  p->sysctls[i].reason ? p->sysctls[i].reason : "");
 }
 
 /* One line per NIC (eight queues a line): "tx-0:29 tx-1:30 ...". */
@@ -350,6 +356,8 @@ int nn_plan_print(struct nn_ctx *ctx, const struct nn_plan *p, const struct nn_h
 				  p->claims[i].source, p->claims[i].name, p->claims[i].owner);
 			free(cpus);
 		}
+		if (p->dpdk_reason)
+			nn_printf(o, "note: %s\n", p->dpdk_reason);
 		nn_printf(o, "\n");
 		print_nics(o, p);
 		print_irqs(o, p, h);

@@ -101,6 +101,10 @@ int nn__plan_emit_rss(struct state *st, struct nicst *ns, size_t irq0);
 int nn__plan_emit_rps(struct state *st, struct nicst *ns, size_t irq0);
 /* plan_napi_conf.c: the NAPI settings asked for, for @ns. */
 int nn__plan_emit_napi_conf(struct state *st, struct nicst *ns);
+/* plan_dpdk.c: --profile dpdk takes layout --dpdk's lcores out of st->allowed. */
+int nn__plan_dpdk_lcores(struct state *st);
+/* profile.c: the busy-poll sysctls of latency with --busy-poll. */
+int nn__plan_emit_busy(struct state *st);
 /* profile.c: the profile's coalescing and ring sizes for @ns. */
 int nn__plan_emit_eth(struct state *st, struct nicst *ns);
 

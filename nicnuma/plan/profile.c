@@ -39,6 +39,28 @@ static const struct nn_profile_row latency[] = {
 	  "only with --busy-poll: the timer that re-arms interrupts when the application stops polling (napi.rst: IRQ suspension)" },
 	{ "napi defer-hard-irqs (busy-poll)", "100 with --busy-poll", "only with --busy-poll: interrupts stay masked while the application busy-polls" },
 	{ "napi irq-suspend-timeout", "10 x --busy-poll", "only with --busy-poll: how long a busy-polling application may hold interrupts off" },
+	{ "net.core.busy_poll", "--busy-poll USECS",
+	  "only with --busy-poll: poll() and select() spin on the device queue that long before they sleep "
+	  "(net.rst: busy_poll; tuned's network-latency sets 50)" },
+	{ "net.core.busy_read", "--busy-poll USECS",
+	  "only with --busy-poll: a blocking read spins that long on the device queue (net.rst: busy_read)" },
+	{ NULL, NULL, NULL },
+};
+
+/* A DPDK host: the poll-mode threads own their lcores; the kernel's NIC
+ * work (its management and control NICs) stays on the other CPUs, as
+ * tuned's cpu-partitioning profile keeps IRQs on the housekeeping CPUs. */
+static const struct nn_profile_row dpdk[] = {
+	{ "lcores", "what layout --dpdk hands out",
+	  "per node holding a NIC its CPUs outside housekeeping, its isolated CPUs only when it has some: "
+	  "a PMD thread polls there and any interrupt or softirq costs it a poll" },
+	{ "queue IRQs", "off the lcores",
+	  "the node's other CPUs, its housekeeping CPUs when no other is left (never across the interconnect)" },
+	{ "napi threads", "with their IRQs", "a threaded NAPI's kthread follows its IRQ: off the lcores too" },
+	{ "rps", "off the lcores",
+	  "RPS hands packets to any CPU of the mask: --rps auto steers only to the CPUs outside the lcores" },
+	{ "coalescing, rings, napi settings", "left as they are",
+	  "the kernel NICs of a DPDK host carry its control traffic; the ports the PMDs drive are not the kernel's" },
 	{ NULL, NULL, NULL },
 };
 
@@ -49,8 +71,8 @@ const struct nn_profile_row *nn_profile_table(enum nn_profile p)
 	switch (p) {
 	case NN_PROFILE_THROUGHPUT: return throughput;
 	case NN_PROFILE_LATENCY: return latency;
-	case NN_PROFILE_NONE:
-	case NN_PROFILE_DPDK: break;
+	case NN_PROFILE_DPDK: return dpdk;
+	case NN_PROFILE_NONE: break;
 	}
 	return none;
 }
@@ -74,10 +96,12 @@ int nn_profile_parse(const char *s, enum nn_profile *p)
 		*p = NN_PROFILE_THROUGHPUT;
 	else if (!strcmp(s, "latency"))
 		*p = NN_PROFILE_LATENCY;
+	else if (!strcmp(s, "dpdk"))
+		*p = NN_PROFILE_DPDK;
 	else if (!strcmp(s, "none"))
 		*p = NN_PROFILE_NONE;
 	else
-		return -EINVAL;	/* dpdk: not built yet (issue 28 item 4) */
+		return -EINVAL;
 	return 0;
 }
 
@@ -122,6 +146,30 @@ static int add_eth(struct nn_plan *plan, const char *nic, enum nn_eth_setting s,
 	e->setting = s;
 	e->value = v;
 	return !e->nic || !e->reason ? -ENOMEM : 0;
+}
+
+int nn__plan_emit_busy(struct state *st)
+{
+	struct nn_plan *plan = st->plan;
+	char reason[256];
+	unsigned int i;
+
+	plan->sysctls = calloc(NN_BUSY_NSYSCTL, sizeof(*plan->sysctls));
+	if (!plan->sysctls)
+		return -ENOMEM;
+	for (i = 0; i < NN_BUSY_NSYSCTL; i++) {
+		struct nn_plan_sysctl *s = &plan->sysctls[plan->nsysctls++];
+		const char *name = nn_busy_name((enum nn_busy_sysctl)i);
+
+		s->which = (enum nn_busy_sysctl)i;
+		s->value = st->opts->busy_poll_us;
+		snprintf(reason, sizeof(reason), "profile %s: %s", nn_profile_name(st->opts->profile),
+			 nn_profile_why(st->opts->profile, name));
+		s->reason = strdup(reason);
+		if (!s->reason)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 const char *nn_profile_why(enum nn_profile p, const char *what)

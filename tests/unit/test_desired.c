@@ -83,7 +83,8 @@ static void test_roundtrip(void **state)
 static void test_rps_napi_keys(void **state)
 {
 	static const char text[] = "[nicnuma]\nnic = - eth0\nrps = auto\nnapi_defer_hard_irqs = 2\n"
-				   "gro_flush_timeout = none\nirq_suspend_timeout = 2000000\nnapi_threaded = off\n";
+				   "gro_flush_timeout = none\nirq_suspend_timeout = 2000000\nnapi_threaded = off\n"
+				   "profile = latency\nbusy_poll = 50\n";
 	struct nn_desired d, e;
 	struct nn_plan_opts o;
 	struct nn_sb a = NN_SB_INIT;
@@ -104,6 +105,7 @@ static void test_rps_napi_keys(void **state)
 	assert_contains(a.buf, "rps = auto\n");
 	assert_contains(a.buf, "napi_defer_hard_irqs = 2\n");
 	assert_contains(a.buf, "napi_threaded = off\n");
+	assert_contains(a.buf, "busy_poll = 50\n");
 	assert_null(strstr(a.buf, "gro_flush_timeout"));
 	assert_int_equal(nn_desired_parse("t", a.buf, a.len, &e, why, sizeof(why)), 0);
 	assert_int_equal(e.napi_set, d.napi_set);
@@ -116,6 +118,8 @@ static void test_rps_napi_keys(void **state)
 	assert_int_equal(o.rps, NN_RPS_AUTO);
 	assert_int_equal(o.napi_set, d.napi_set);
 	assert_int_equal(o.napi_value[NN_NAPI_IRQ_SUSPEND_TIMEOUT], 2000000);
+	assert_int_equal(o.profile, NN_PROFILE_LATENCY);
+	assert_int_equal(o.busy_poll_us, 50);	/* enable's plan sets the sysctls again */
 	nn_plan_opts_free(&o);
 	free(missing);
 	free(host.nics);
@@ -157,6 +161,8 @@ static void test_parse_bad(void **state)
 	expect_bad("[nicnuma]\nnic = - eth0\nnapi_threaded = 1\n", "expected none, on or off");
 	expect_bad("[nicnuma]\nnic = - eth0\nnapi_defer_hard_irqs = 2147483648\n", "a number in range");
 	expect_bad("[nicnuma]\nnic = - eth0\ngro_flush_timeout = -1\n", "a number in range");
+	expect_bad("[nicnuma]\nnic = - eth0\nbusy_poll = 0\n", "microseconds from 1 to 1000000");
+	expect_bad("[nicnuma]\nnic = - eth0\nbusy_poll = 1000001\n", "microseconds from 1 to 1000000");
 }
 
 static void test_plan_opts(void **state)
@@ -201,6 +207,10 @@ static void test_keeps(void **state)
 	struct nn_plan_irq di[2] = { { .irq = 40 }, { .irq = 41 } }, pi[1] = { { .irq = 41 } };
 	struct nn_plan_xps dx[1] = { { .nic = "eth1", .queue = 0 } }, px[1] = { { .nic = "eth1", .queue = 0 } };
 	struct nn_plan_channels pc[1] = { { .nic = "eth1", .current = 4, .target = 2 } };
+	struct nn_plan_eth de[2] = { { .nic = "eth1", .setting = NN_ETH_ADAPTIVE_RX, .value = 1 },
+				     { .nic = "eth1", .setting = NN_ETH_RING_RX, .value = 1024 } };
+	struct nn_plan_eth pe[2] = { { .nic = "eth1", .setting = NN_ETH_ADAPTIVE_RX, .value = 1 },
+				     { .nic = "eth1", .setting = NN_ETH_RING_RX, .value = 512 } };
 	struct nn_plan d = { .irqs = di, .nirqs = 2, .xps = dx, .nxps = 1 };
 	struct nn_plan p = { .irqs = pi, .nirqs = 1, .xps = px, .nxps = 1 };
 	struct nn_plan empty = { 0 };
@@ -226,6 +236,49 @@ static void test_keeps(void **state)
 	assert_true(nn_desired_keeps(&d, &p));
 	px[0].nic = "eth2";
 	assert_false(nn_desired_keeps(&d, &p));		/* another NIC's queue 0 */
+	px[0].nic = "eth1";
+	assert_true(nn_desired_keeps(&d, &p));
+	/* a profile's coalescing and ring sizes: the same value kept, another
+	 * value, setting or NIC not, one the watcher does not set not */
+	p.eth = pe;
+	p.neth = 1;
+	assert_false(nn_desired_keeps(&d, &p));
+	d.eth = de;
+	d.neth = 2;
+	assert_true(nn_desired_keeps(&d, &p));
+	pe[0].value = 0;
+	assert_false(nn_desired_keeps(&d, &p));		/* adaptive-rx 0, the watcher keeps 1 */
+	pe[0].value = 1;
+	pe[0].setting = NN_ETH_ADAPTIVE_TX;
+	assert_false(nn_desired_keeps(&d, &p));		/* a setting it does not set */
+	pe[0].setting = NN_ETH_ADAPTIVE_RX;
+	pe[0].nic = "eth2";
+	assert_false(nn_desired_keeps(&d, &p));		/* another NIC's adaptive-rx */
+	pe[0].nic = "eth1";
+	assert_true(nn_desired_keeps(&d, &p));
+	{
+		struct nn_plan only = { .eth = pe, .neth = 1 };
+
+		assert_true(nn_desired_keeps(&d, &only));	/* ethtool values alone are something to keep */
+		only.eth = pe + 1;
+		assert_false(nn_desired_keeps(&d, &only));	/* rx ring 512, the watcher keeps 1024 */
+	}
+	{
+		/* the busy-poll sysctls: the same value kept, another not */
+		struct nn_plan_sysctl ds[1] = { { .which = NN_BUSY_POLL, .value = 50 } };
+		struct nn_plan_sysctl ps[1] = { { .which = NN_BUSY_POLL, .value = 50 } };
+		struct nn_plan only = { .sysctls = ps, .nsysctls = 1 };
+
+		assert_false(nn_desired_keeps(&d, &only));	/* the watcher sets none */
+		d.sysctls = ds;
+		d.nsysctls = 1;
+		assert_true(nn_desired_keeps(&d, &only));
+		ps[0].value = 100;
+		assert_false(nn_desired_keeps(&d, &only));
+		ps[0].value = 50;
+		ps[0].which = NN_BUSY_READ;
+		assert_false(nn_desired_keeps(&d, &only));
+	}
 	nn_cpuset_free(&di[0].cpus);
 	nn_cpuset_free(&di[1].cpus);
 	nn_cpuset_free(&pi[0].cpus);

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "nicnuma/plan/layout.h"
 #include "nicnuma/plan/plan.h"
 #include "tmptree.h"
 
@@ -686,6 +687,115 @@ static char *rps_cpus(const struct nn_plan *p, const char *nic, int q)
 	snprintf(buf, sizeof(buf), "%s", l);
 	free(l);
 	return buf;
+}
+
+/* No queue IRQ of @p on a CPU of @s. */
+static void irqs_off(const struct nn_plan *p, const struct nn_cpuset *s)
+{
+	for (size_t i = 0; i < p->nirqs; i++)
+		assert_false(nn_cpuset_intersects(&p->irqs[i].cpus, s));
+	for (size_t i = 0; i < p->nxps; i++)
+		assert_false(nn_cpuset_intersects(&p->xps[i].cpus, s));
+	for (size_t i = 0; i < p->nrps; i++)
+		assert_false(nn_cpuset_intersects(&p->rps[i].cpus, s));
+}
+
+/* The lcores layout --dpdk hands out for plan @p (its housekeeping). */
+static void layout_lcores(const struct nn_host *h, const struct nn_plan *p, struct nn_cpuset *out)
+{
+	struct nn_layout_opts lo = { .service = "fwd", .dpdk = true };
+	struct nn_layout l;
+	char why[256];
+
+	assert_int_equal(nn_cpuset_copy(&lo.housekeeping, &p->housekeeping), 0);
+	assert_int_equal(nn_layout_make(h, p, &lo, &l, why, sizeof(why)), 0);
+	for (size_t i = 0; i < l.ninst; i++)
+		assert_int_equal(nn_cpuset_or(out, &l.inst[i].cpus), 0);
+	nn_layout_free(&l);
+	nn_layout_opts_free(&lo);
+}
+
+/* --profile dpdk: the lcores layout --dpdk hands out take no queue IRQ,
+ * XPS or RPS CPU; a node left only its housekeeping keeps its NIC there
+ * (no spill to the other node, no warning); with isolated CPUs the lcores
+ * are those; the plan file keeps them; a layout of that plan hands out
+ * the same lcores. Without the profile there are none. */
+static void test_dpdk_profile(void **state)
+{
+	struct nn_cpuset lay = NN_CPUSET_INIT;
+	struct nn_plan_opts o;
+	struct nn_host h;
+	struct nn_plan p, back;
+	struct json_object *doc;
+	char why[256], *s;
+
+	(void)state;
+	xeon(&h);
+	/* node 1 = 4-7,12-15, housekeeping 4,12 */
+	add_nic(&h, "i40e0", "0000:81:00.0", 1, "4-7,12-15", 1, 100, I40E);
+	memset(&o, 0, sizeof(o));
+	plan_ok(&h, &o, &p);
+	assert_true(nn_cpuset_empty(&p.dpdk_lcores));
+	assert_null(p.dpdk_reason);
+	assert_string_equal(qcpus(&p, "i40e0", 0, NN_QDIR_RXTX), "5");	/* today's placement */
+	nn_plan_free(&p);
+
+	o.profile = NN_PROFILE_DPDK;
+	o.rps = NN_RPS_AUTO;
+	plan_ok(&h, &o, &p);
+	s = nn_cpuset_format_list(&p.dpdk_lcores);
+	assert_string_equal(s, "5-7,13-15");	/* node 0 holds no NIC: no instance there */
+	free(s);
+	assert_non_null(strstr(p.dpdk_reason, "node 1: 5-7,13-15 (every CPU outside housekeeping)"));
+	/* at home on node 1's housekeeping, not spilled to node 0 */
+	assert_string_equal(qcpus(&p, "i40e0", 0, NN_QDIR_RXTX), "4");
+	assert_int_equal(p.nwarnings, 0);
+	irqs_off(&p, &p.dpdk_lcores);
+	/* RPS: 1 queue < 2 usable (4,12): the other housekeeping CPU, not an lcore */
+	assert_string_equal(rps_cpus(&p, "i40e0", 0), "12");
+	layout_lcores(&h, &p, &lay);
+	assert_true(nn_cpuset_equal(&lay, &p.dpdk_lcores));
+	nn_cpuset_free(&lay);
+	doc = nn_plan_to_json(&p);
+	assert_non_null(doc);
+	assert_int_equal(nn_plan_from_json(doc, &back, why, sizeof(why)), 0);
+	assert_true(nn_cpuset_equal(&back.dpdk_lcores, &p.dpdk_lcores));
+	assert_string_equal(back.dpdk_reason, p.dpdk_reason);
+	assert_int_equal(back.profile, NN_PROFILE_DPDK);
+	json_object_put(doc);
+	nn_plan_free(&back);
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+	host_free(&h);
+
+	/* isolated CPUs on the NIC's node: they are the lcores, the rest stays the kernel's */
+	xeon(&h);
+	set_list(&h.topo.isol.isolcpus, "5,13");
+	h.topo.isol.isolcpus_flags = NN_ISOL_DOMAIN;
+	add_nic(&h, "i40e0", "0000:81:00.0", 1, "4-7,12-15", 2, 100, I40E);
+	memset(&o, 0, sizeof(o));
+	o.profile = NN_PROFILE_DPDK;
+	plan_ok(&h, &o, &p);
+	s = nn_cpuset_format_list(&p.dpdk_lcores);
+	assert_string_equal(s, "5,13");
+	free(s);
+	assert_non_null(strstr(p.dpdk_reason, "(its isolated CPUs)"));
+	assert_string_equal(qcpus(&p, "i40e0", 0, NN_QDIR_RXTX), "6");
+	assert_string_equal(qcpus(&p, "i40e0", 1, NN_QDIR_RXTX), "7");
+	irqs_off(&p, &p.dpdk_lcores);
+	layout_lcores(&h, &p, &lay);
+	assert_true(nn_cpuset_equal(&lay, &p.dpdk_lcores));
+	nn_cpuset_free(&lay);
+	nn_plan_free(&p);
+
+	/* --cpus naming only the lcores: placed as without the profile, and said */
+	set_list(&o.cpus, "5,13");
+	plan_ok(&h, &o, &p);
+	assert_true(nn_cpuset_empty(&p.dpdk_lcores));
+	assert_true(has_warning(&p, "profile dpdk: --cpus leaves no CPU outside the lcores"));
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+	host_free(&h);
 }
 
 /* --rps auto: off by default; the node's CPUs without the NIC's IRQ CPUs,
@@ -1719,6 +1829,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_role_spread),
 		cmocka_unit_test(test_housekeeping_reserve_and_cpus),
 		cmocka_unit_test(test_isolated_left_out),
+		cmocka_unit_test(test_dpdk_profile),
 		cmocka_unit_test(test_rps_rule),
 		cmocka_unit_test(test_napi_conf_plan),
 		cmocka_unit_test(test_remote_and_spread_policy),

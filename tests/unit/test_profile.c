@@ -25,8 +25,9 @@ static void test_names(void **state)
 	assert_string_equal(nn_profile_name(p), "latency");
 	assert_int_equal(nn_profile_parse("none", &p), 0);
 	assert_int_equal(p, NN_PROFILE_NONE);
-	/* dpdk is not built: refused rather than silently the placement alone */
-	assert_int_equal(nn_profile_parse("dpdk", &p), -EINVAL);
+	assert_int_equal(nn_profile_parse("dpdk", &p), 0);
+	assert_int_equal(p, NN_PROFILE_DPDK);
+	assert_string_equal(nn_profile_name(p), "dpdk");
 	assert_int_equal(nn_profile_parse("Latency", &p), -EINVAL);
 	assert_int_equal(nn_profile_parse(NULL, &p), -EINVAL);
 }
@@ -34,10 +35,10 @@ static void test_names(void **state)
 /* Every row says what, to what and why; none is empty. */
 static void test_tables(void **state)
 {
-	const enum nn_profile ps[] = { NN_PROFILE_THROUGHPUT, NN_PROFILE_LATENCY };
+	const enum nn_profile ps[] = { NN_PROFILE_THROUGHPUT, NN_PROFILE_LATENCY, NN_PROFILE_DPDK };
 
 	(void)state;
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < 3; i++) {
 		const struct nn_profile_row *r = nn_profile_table(ps[i]);
 		size_t n = 0;
 

@@ -137,6 +137,8 @@ static void test_undo_kinds(void **state)
 		HEAD "{\"kind\":\"napi_conf\",\"path\":\"eth0/257/defer-hard-irqs\",\"before\":\"0\","
 		     "\"detail\":{\"ifindex\":2}}]}",
 		HEAD "{\"kind\":\"napi_dev\",\"path\":\"/sys/class/net/eth0/gro_flush_timeout\",\"before\":\"0\"}]}",
+		HEAD "{\"kind\":\"busy_poll\",\"path\":\"/proc/sys/net/core/busy_poll\",\"before\":\"0\"}]}",
+		HEAD "{\"kind\":\"busy_poll\",\"path\":\"/proc/sys/net/core/busy_read\",\"before\":\"2147483647\"}]}",
 	};
 	static const char *const bad[] = {
 		/* a NIC the log's host does not name */
@@ -145,6 +147,15 @@ static void test_undo_kinds(void **state)
 		HEAD "{\"kind\":\"rps\",\"path\":\"/proc/irq/3/smp_affinity_list\",\"before\":\"0\"}]}",
 		HEAD "{\"kind\":\"rps\",\"path\":\"/etc/passwd\",\"before\":\"0\"}]}",
 		HEAD "{\"kind\":\"napi_dev\",\"path\":\"/sys/class/net/eth0/mtu\",\"before\":\"0\"}]}",
+		/* busy_poll: only its two sysctls, a decimal in an int's range */
+		HEAD "{\"kind\":\"busy_poll\",\"path\":\"/proc/sys/net/core/rps_sock_flow_entries\",\"before\":\"0\"}]}",
+		HEAD "{\"kind\":\"busy_poll\",\"path\":\"/proc/sys/net/core/../core/busy_poll\",\"before\":\"0\"}]}",
+		HEAD "{\"kind\":\"busy_poll\",\"path\":\"/proc/sys/net/ipv4/ip_forward\",\"before\":\"0\"}]}",
+		HEAD "{\"kind\":\"busy_poll\",\"path\":\"/proc/sys/net/core/busy_poll\",\"before\":\"-1\"}]}",
+		HEAD "{\"kind\":\"busy_poll\",\"path\":\"/proc/sys/net/core/busy_poll\",\"before\":\"2147483648\"}]}",
+		HEAD "{\"kind\":\"busy_poll\",\"path\":\"/proc/sys/net/core/busy_read\",\"before\":\"050\"}]}",
+		HEAD "{\"kind\":\"busy_poll\",\"path\":\"/proc/sys/net/core/busy_read\"}]}",
+		HEAD "{\"kind\":\"rps\",\"path\":\"/proc/sys/net/core/busy_poll\",\"before\":\"0\"}]}",
 		/* a value not of the file's form */
 		HEAD "{\"kind\":\"rps\",\"path\":\"/sys/class/net/eth0/queues/rx-0/rps_cpus\",\"before\":\"0-3\"}]}",
 		HEAD "{\"kind\":\"rps\",\"path\":\"/proc/sys/net/core/rps_sock_flow_entries\",\"before\":\"x\"}]}",
