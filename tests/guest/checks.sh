@@ -14,6 +14,8 @@
 # isolcpus=): discovery with the drivers' IRQ roles and netdev netlink, plan,
 # apply, check, drift, rollback, and the isolated CPUs kept out of the plan.
 # It ends with claims.sh (issue 27: cgroup v2 cpuset partitions as claims).
+# Both the full and the kernel pass run profiles.sh (issue 28: coalescing,
+# rings and NAPI settings on e1000e and vmxnet3; the full one apply --verify).
 # The NICs with real drivers (e1000e, vmxnet3, on the virtio NIC's node) go
 # through discovery and the plan in every mode; the full run adds their
 # channels (ethtool -L), the forwarder and check --dpdk through their PMDs.
@@ -265,6 +267,12 @@ fi
 
 section "observe: the NIC's interrupt work before and after apply"
 bash "$here/observe.sh" | tee -a "$results"
+
+# Issue 28: profiles, coalescing, rings and the NAPI files on the e1000e and
+# vmxnet3 NICs on both kernels; apply --verify under traffic on the full pass.
+section "profiles, coalescing and rings on the real-driver NICs; apply --verify"
+pmode=full; [ "$kmode" = 1 ] && pmode=kernel
+bash "$here/profiles.sh" "$nn" "$pmode" | tee -a "$results"
 fi
 
 if [ "$kmode" = 1 ]; then

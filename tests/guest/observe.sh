@@ -18,6 +18,7 @@
 set -uo pipefail
 
 [ "${NN_GUEST:-}" = 1 ] || { echo "observe.sh: run me inside scripts/testhost" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
 nn=$NN_BUILD/nicnuma/nicnuma
 node=$NN_GUEST_NIC_NODE
 netdev_of() { basename "$(ls -d /sys/bus/pci/devices/"$1"/virtio*/net/* 2>/dev/null | head -n1)"; }
@@ -37,36 +38,10 @@ ip link set "$nic" up
 ip link set "$src" up
 mac=$(cat "/sys/class/net/$nic/address")
 
-# flood SECS: at most 200000 frames in SECS seconds, out of $src to $mac
-cat >"$work/flood.py" <<'EOF'
-import socket, struct, sys, time
-src, dst, secs = sys.argv[1], bytes.fromhex(sys.argv[2].replace(":", "")), float(sys.argv[3])
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-s.bind((src, 0))
-smac = s.getsockname()[4][:6]
-def csum(b):
-    t = sum(struct.unpack("!%dH" % (len(b) // 2), b))
-    t = (t >> 16) + (t & 0xffff)
-    return ~(t + (t >> 16)) & 0xffff
-frames = []
-for port in range(64):
-    udp = struct.pack("!HHHH", 10000 + port, 9, 8 + 18, 0) + b"n" * 18
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0, 64, 17, 0,
-                     bytes([10, 77, 0, 2]), bytes([10, 77, 0, 1]))
-    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
-    frames.append(dst + smac + b"\x08\x00" + ip + udp)
-end = time.monotonic() + secs
-n = 0
-while n < 200000 and time.monotonic() < end:
-    s.send(frames[n % 64])
-    n += 1
-print(n)
-EOF
-
 # measure LABEL: the flood around one 4 s interval of observe; prints the
 # local NIC's irq_local_ratio and the nodes that took interrupts
 measure() {
-	(python3 "$work/flood.py" "$src" "$mac" 7 >"$work/$1.sent" 2>"$work/$1.flood.err") &
+	(python3 "$here/flood.py" "$src" "$mac" 7 >"$work/$1.sent" 2>"$work/$1.flood.err") &
 	local fl=$!
 	sleep 1
 	"$nn" observe "$nic" --count 1 --interval 4 --json >"$work/$1.json" 2>"$work/$1.err"
