@@ -110,6 +110,16 @@ oci_rollback() {
 	done
 }
 
+# oci_forget_watcher CONF: what a SIGKILLed watcher of this test's config
+# leaves in /run/nicnuma (watch.json naming CONF, its lock, an empty claims
+# directory) goes, so the host is as found; another's is left alone.
+oci_forget_watcher() {
+	jq -e --arg c "$1" '.config == $c' /run/nicnuma/watch.json >/dev/null 2>&1 || return 0
+	rm -f /run/nicnuma/watch.json /run/nicnuma/watch.lock
+	rmdir /run/nicnuma/claims /run/nicnuma 2>/dev/null
+	return 0
+}
+
 # oci_watcher_ready PID: wait (up to 10 s) until watcher PID has done its
 # first reconcile (its /run/nicnuma/watch.json names it and a last action).
 oci_watcher_ready() {

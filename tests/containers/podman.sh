@@ -55,6 +55,7 @@ cleanup() {
 	pm rm -a -f >/dev/null 2>&1
 	for i in "${cids[@]}"; do rm -f "/run/nicnuma/claims/oci-$i.json"; done
 	oci_rollback "$nn" "$state"
+	oci_forget_watcher "$run/conf"
 	for i in "${irqs[@]}"; do echo "${orig[$i]}" >"/proc/irq/$i/smp_affinity_list" 2>/dev/null; done
 	# podman's overlay/shm mounts below the private root
 	grep -o "${run}[^ ]*" /proc/mounts | sort -r | while read -r m; do umount -l "$m" 2>/dev/null; done

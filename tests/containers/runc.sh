@@ -62,6 +62,7 @@ cleanup() {
 	for id in $(rr list -q 2>/dev/null); do rr delete -f "$id" >/dev/null 2>&1; done
 	rm -f /run/nicnuma/claims/oci-nnt-* 2>/dev/null
 	oci_rollback "$nn" "$state"
+	oci_forget_watcher "$run/conf"
 	for i in "${irqs[@]}"; do echo "${orig[$i]}" >"/proc/irq/$i/smp_affinity_list" 2>/dev/null; done
 	rm -rf "$run"
 }
