@@ -734,35 +734,39 @@ int nn_read_lines_buf(const struct nn_root *r, const char *path, char **bufp, si
 		cap = LINES_BUF;
 	}
 	while (!eof) {
-		char *p, *end, *nul;
+		char *p, *end;
 		ssize_t n;
 
-		if (used == cap) {
+		if (used + 1 >= cap) {
 			/* One line fills the buffer: same limit as nn_read_file. */
 			err = grow(&buf, &cap);
 			if (err)
 				goto out;
 		}
-		n = read(fd, buf + used, cap - used);
+		/* One byte kept for the NUL after the data: strchrnul() finds the
+		 * line's end and a NUL in the text in one pass (text ends at EOF
+		 * or at a NUL, as it would for a string parser). */
+		n = read(fd, buf + used, cap - used - 1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			err = -errno;
 			goto out;
 		}
-		/* Text ends at EOF or at a NUL, as it would for a string parser. */
-		nul = memchr(buf + used, '\0', (size_t)n);
-		if (nul)
-			n = nul - (buf + used);
-		eof = n == 0 || nul;
-		used += (size_t)n;
+		eof = n == 0;
+		end = buf + used + n;
+		*end = '\0';
 		p = buf;
-		end = buf + used;
 		for (;;) {
-			char *nl = memchr(p, '\n', (size_t)(end - p));
+			char *nl = strchrnul(p, '\n');
 
-			if (!nl)
+			if (!*nl) {
+				if (nl < end) {
+					end = nl;	/* a NUL: the text ends here */
+					eof = true;
+				}
 				break;
+			}
 			err = line(arg, p, nl);
 			if (err)
 				goto out;
