@@ -352,25 +352,54 @@ static int read_uids(struct nn_ctx *ctx, int pid, long *ruid, long *euid)
 	return err;
 }
 
+/* " (deleted)" after a package upgrade: the running file is gone, but the
+ * path is still the one that starts it. */
+static void undeleted(char *exe)
+{
+	char *del = strstr(exe, " (deleted)");
+
+	if (del && !del[10])
+		*del = '\0';
+}
+
+/* Whether @pid runs a program called irqbalance at all: the file name of its
+ * executable, whatever it named itself since (comm is the process's to
+ * change). One readlink per process: a kernel thread or an exited process has
+ * no executable and is none. Where the link cannot be read (another user's
+ * process when we are not root; a captured tree, which keeps only comm and
+ * cmdline), its comm. @exe receives the link (undeleted), "" when unknown;
+ * *@lerr the readlink's result. */
+static bool named_irqbalance(struct nn_ctx *ctx, int pid, char *exe, size_t exelen, int *lerr)
+{
+	char comm[NN_PROC_COMM_MAX];
+	const char *base;
+
+	*lerr = nn_proc_read_exe(&ctx->root, pid, exe, exelen);
+	if (!*lerr) {
+		undeleted(exe);
+		base = strrchr(exe, '/');
+		return !strcmp(base ? base + 1 : exe, "irqbalance");
+	}
+	exe[0] = '\0';
+	if (*lerr == -ENOENT && nn_root_is_live(&ctx->root))
+		return false;
+	return !nn_proc_read_comm(&ctx->root, pid, comm, sizeof(comm)) &&
+	       !strcmp(comm, "irqbalance");
+}
+
 /* Whether @pid is the system's irqbalance (0), not an irqbalance at all
  * (-ESRCH), or one named so that fails the rule (-EPERM, @why says how).
  * @exe: its checked executable, "" for a captured tree that lacks it. */
 static int judge(struct nn_ctx *ctx, int pid, char *exe, size_t exelen, long *uid, char *why,
 		 size_t whylen)
 {
-	char comm[NN_PROC_COMM_MAX], *del;
 	long euid = -1;
 	int err, lerr;
 
 	*uid = -1;
-	exe[0] = '\0';
-	if (nn_proc_read_comm(&ctx->root, pid, comm, sizeof(comm)) || strcmp(comm, "irqbalance") ||
-	    !alive(ctx, pid))
+	if (!named_irqbalance(ctx, pid, exe, exelen, &lerr) || !alive(ctx, pid))
 		return -ESRCH;
 	err = read_uids(ctx, pid, uid, &euid);
-	lerr = nn_proc_read_exe(&ctx->root, pid, exe, exelen);
-	if (lerr)
-		exe[0] = '\0';
 	/* A captured tree keeps only comm and cmdline (scripts/capture-host):
 	 * its word is taken for reporting; nothing is ever done under it. */
 	if (!nn_root_is_live(&ctx->root) && err == -ENOENT && lerr == -ENOENT)
@@ -387,10 +416,6 @@ static int judge(struct nn_ctx *ctx, int pid, char *exe, size_t exelen, long *ui
 		snprintf(why, whylen, "its executable is unknown");
 		return -EPERM;
 	}
-	/* After a package upgrade the running file is gone; the path is what starts it. */
-	del = strstr(exe, " (deleted)");
-	if (del && !del[10])
-		*del = '\0';
 	if (!nn_irqb_exe_name_ok(exe)) {
 		snprintf(why, whylen, "its executable is not irqbalance in a system directory");
 		return -EPERM;
@@ -537,15 +562,12 @@ static int read_vec(struct nn_ctx *ctx, int pid, const char *what, char ***v, si
 /* The daemon's executable if it passes the exe rule, else NULL. */
 static char *checked_exe(struct nn_ctx *ctx, int pid)
 {
-	char path[64], link[PATH_MAX], why[PATH_MAX + 64], *del;
+	char path[64], link[PATH_MAX], why[PATH_MAX + 64];
 
 	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
 	if (nn_proc_read_exe(&ctx->root, pid, link, sizeof(link)))
 		return NULL;
-	/* " (deleted)" after a package upgrade: the path is still the way to start it. */
-	del = strstr(link, " (deleted)");
-	if (del && !del[10])
-		*del = '\0';
+	undeleted(link);
 	if (!nn_irqb_exe_name_ok(link) || nn_trusted_file(&ctx->root, link, why, sizeof(why))) {
 		nn_warn(ctx, path, "irqbalance pid %d: its executable is not a system irqbalance", pid);
 		return NULL;

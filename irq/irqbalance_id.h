@@ -48,7 +48,8 @@ int nn_irqb_filter_argv(struct nn_ctx *ctx, const char *exe, char *const *in, si
 int nn_irqb_filter_env(struct nn_ctx *ctx, char *const *in, size_t n, char ***out, size_t *nout);
 
 /* Lowest pid of the system's irqbalance, or -1. @report: a warning for each
- * process named irqbalance that fails the rule. */
+ * process running a program called irqbalance (its executable's file name;
+ * its comm where the executable cannot be read) that fails the rule. */
 int nn_irqb_find_pid(struct nn_ctx *ctx, bool report);
 /* PID 1 is systemd (through the root, so a captured tree says it too). */
 bool nn_irqb_pid1_systemd(struct nn_ctx *ctx);
@@ -69,8 +70,8 @@ struct nn_irqb_proc {
 };
 
 /* Finds the system's irqbalance: live under systemd, irqbalance.service's
- * MainPID; otherwise the lowest uid-0 process named irqbalance running a
- * root-owned system binary. A zombie is not running. Any other process named
+ * MainPID; otherwise the lowest uid-0 process running a root-owned system
+ * binary <sysdir>/irqbalance (found by its executable, whatever its comm). A zombie is not running. Any other process named
  * irqbalance is a warning and is left alone. pid -1 when none. Works under a
  * fake root too (a captured /proc), for reporting. */
 int nn_irqb_inspect(struct nn_ctx *ctx, struct nn_irqb_proc *p);

@@ -78,7 +78,9 @@
 	"	return 1\n" \
 	"}\n" \
 	"# irqb_pids [report]: the system's irqbalance pids; with report, every\n" \
-	"# other process named irqbalance is named on stderr and left alone.\n" \
+	"# other process running a program called irqbalance (its executable's\n" \
+	"# name; its comm where that link cannot be read) is named on stderr and\n" \
+	"# left alone (nicnuma's own rule, irq/irqbalance_id.c).\n" \
 	"irqb_pids() {\n" \
 	"	if systemd_up; then\n" \
 	"		m=$(systemctl show -p MainPID --value irqbalance.service 2>/dev/null)\n" \
@@ -86,12 +88,16 @@
 	"		return 0\n" \
 	"	fi\n" \
 	"	for d in /proc/[0-9]*; do\n" \
-	"		[ \"$(cat \"$d/comm\" 2>/dev/null)\" = irqbalance ] || continue\n" \
+	"		e=$(readlink \"$d/exe\" 2>/dev/null)\n" \
+	"		e=${e% (deleted)}\n" \
+	"		if [ -n \"$e\" ]; then\n" \
+	"			[ \"${e##*/}\" = irqbalance ] || continue\n" \
+	"		else\n" \
+	"			[ \"$(cat \"$d/comm\" 2>/dev/null)\" = irqbalance ] || continue\n" \
+	"		fi\n" \
 	"		st=$(cat \"$d/stat\" 2>/dev/null) || continue\n" \
 	"		case ${st##*\\)} in ' Z'* | ' X'* | '') continue ;; esac\n" \
 	"		u=$(awk '/^Uid:/ { print $2 \" \" $3 }' \"$d/status\" 2>/dev/null)\n" \
-	"		e=$(readlink \"$d/exe\" 2>/dev/null)\n" \
-	"		e=${e% (deleted)}\n" \
 	"		case \" $IRQB_SYSEXES \" in *\" $e \"*) ;; *) u=\"$u not-system\" ;; esac\n" \
 	"		if [ \"$u\" = '0 0' ] && trusted \"$e\"; then\n" \
 	"			printf '%s\\n' \"${d##*/}\"\n" \

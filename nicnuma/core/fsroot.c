@@ -538,6 +538,33 @@ out:
 	return ret;
 }
 
+/* The live root's realpath in one open: the kernel resolves @path and names
+ * the result, three syscalls instead of a readlink per path component (a NIC's
+ * sysfs path has ten). 1 when it cannot answer (no /proc/self/fd, a deleted
+ * file's name): walk instead. */
+static int realpath_live(const char *path, char *buf, size_t size)
+{
+	char *host;
+	size_t l;
+	int fd, ret = 1;
+
+	fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	host = fd_path(fd);
+	close(fd);
+	if (!host)
+		return 1;
+	l = strlen(host);
+	if (l < 10 || strcmp(host + l - 10, " (deleted)")) {
+		ret = l < size ? 0 : -ENAMETOOLONG;
+		if (!ret)
+			memcpy(buf, host, l + 1);
+	}
+	free(host);
+	return ret;
+}
+
 int nn_root_realpath(const struct nn_root *r, const char *path, char *buf, size_t size)
 {
 	char work[PATH_MAX * 2], link[PATH_MAX];
@@ -548,6 +575,10 @@ int nn_root_realpath(const struct nn_root *r, const char *path, char *buf, size_
 		return -ENAMETOOLONG;
 	if (r->fd >= 0 && r->real) {
 		err = realpath_by_fd(r, path, buf, size);
+		if (err <= 0)
+			return err;
+	} else if (r->fd < 0 && path[0] == '/') {
+		err = realpath_live(path, buf, size);
 		if (err <= 0)
 			return err;
 	}
@@ -734,35 +765,39 @@ int nn_read_lines_buf(const struct nn_root *r, const char *path, char **bufp, si
 		cap = LINES_BUF;
 	}
 	while (!eof) {
-		char *p, *end, *nul;
+		char *p, *end;
 		ssize_t n;
 
-		if (used == cap) {
+		if (used + 1 >= cap) {
 			/* One line fills the buffer: same limit as nn_read_file. */
 			err = grow(&buf, &cap);
 			if (err)
 				goto out;
 		}
-		n = read(fd, buf + used, cap - used);
+		/* One byte kept for the NUL after the data: strchrnul() finds the
+		 * line's end and a NUL in the text in one pass (text ends at EOF
+		 * or at a NUL, as it would for a string parser). */
+		n = read(fd, buf + used, cap - used - 1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			err = -errno;
 			goto out;
 		}
-		/* Text ends at EOF or at a NUL, as it would for a string parser. */
-		nul = memchr(buf + used, '\0', (size_t)n);
-		if (nul)
-			n = nul - (buf + used);
-		eof = n == 0 || nul;
-		used += (size_t)n;
+		eof = n == 0;
+		end = buf + used + n;
+		*end = '\0';
 		p = buf;
-		end = buf + used;
 		for (;;) {
-			char *nl = memchr(p, '\n', (size_t)(end - p));
+			char *nl = strchrnul(p, '\n');
 
-			if (!nl)
+			if (!*nl) {
+				if (nl < end) {
+					end = nl;	/* a NUL: the text ends here */
+					eof = true;
+				}
 				break;
+			}
 			err = line(arg, p, nl);
 			if (err)
 				goto out;

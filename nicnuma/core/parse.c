@@ -129,16 +129,22 @@ static bool is_trigger_word(const char *p, const char *e)
 	       (n == 4 && (!strncmp(p, "Edge", 4) || !strncmp(p, "edge", 4)));
 }
 
-/* NN_INTR_ZERO_RUN of the kernel's columns for a count of 0 (" %10u"). */
+/* NN_INTR_ZERO_RUN of the kernel's columns for a count of 0 (" %10u"); any
+ * shorter run is a prefix of it. */
 #define Z11 "          0"
-static const char zero_run[] = Z11 Z11 Z11 Z11 Z11 Z11 Z11 Z11 Z11 Z11 Z11 Z11 Z11 Z11 Z11 Z11;
+#define Z88 Z11 Z11 Z11 Z11 Z11 Z11 Z11 Z11
+static const char zero_run[] = Z88 Z88 Z88 Z88 Z88 Z88 Z88 Z88;
+#undef Z88
 #undef Z11
 _Static_assert(sizeof(zero_run) - 1 == 11 * NN_INTR_ZERO_RUN, "zero_run is NN_INTR_ZERO_RUN columns");
+_Static_assert(NN_INTR_ZERO_STEP <= NN_INTR_ZERO_RUN, "a step is a prefix of the run");
 
-bool nn_intr_zero_run(const char *p, const char *end)
+bool nn_intr_zero_cols(const char *p, const char *end, size_t ncols)
 {
-	return (size_t)(end - p) > sizeof(zero_run) - 1 && !memcmp(p, zero_run, sizeof(zero_run) - 1) &&
-	       p[sizeof(zero_run) - 1] == ' ';
+	size_t n = 11 * ncols;
+
+	return ncols <= NN_INTR_ZERO_RUN && (size_t)(end - p) > n && !memcmp(p, zero_run, n) &&
+	       p[n] == ' ';
 }
 
 /* One numbered line: "  38:   0   496  PCI-MSIX-0000:00:03.0  1-edge  virtio2-input.0".
@@ -150,7 +156,8 @@ static int parse_line(const char *p, const char *end, size_t ncpus, struct nn_in
 {
 	const char *e, *colon;
 	unsigned long long total = 0;
-	size_t col = 0, retry = 0;
+	struct nn_intr_zeros zeros = { 0, 0 };
+	size_t col = 0, zn;
 	long irq;
 	char *endp;
 	char num[16];
@@ -185,17 +192,11 @@ static int parse_line(const char *p, const char *end, size_t ncpus, struct nn_in
 
 		if (ncpus && col == ncpus)
 			break;
-		/* Runs of zero columns, NN_INTR_ZERO_RUN at a time by one memcmp (vector
-		 * compares in libc): a 512-CPU host's file is mostly these. A run
-		 * that fails leaves the next NN_INTR_ZERO_RUN columns to the one-column
-		 * steps below, so a nonzero count costs at most one failed run. */
-		if (ncpus && col >= retry && ncpus - col >= NN_INTR_ZERO_RUN) {
-			if (nn_intr_zero_run(p, end)) {
-				col += NN_INTR_ZERO_RUN;
-				p += 11 * NN_INTR_ZERO_RUN;
-				continue;
-			}
-			retry = col + NN_INTR_ZERO_RUN;
+		/* Runs of zero columns (parse.h): a 512-CPU host's file is mostly these. */
+		if (ncpus && (zn = nn_intr_zeros_at(&zeros, p, end, col, ncpus))) {
+			col += zn;
+			p += 11 * zn;
+			continue;
 		}
 		/* The kernel's own column is 11 bytes (" %10u"), and most counts on
 		 * a big host are 0: take those whole, no per-byte walk. The byte

@@ -24,13 +24,44 @@ struct nn_interrupt {
 };
 
 /* /proc/interrupts on a big host is mostly the kernel's 0 column
- * ("          0", " %10u"): true when NN_INTR_ZERO_RUN of them start at @p,
- * followed by a space (so the last 0 is a count, not the start of a name).
- * One vector compare for the run instead of a step per column; a parser that
- * gets false takes the next NN_INTR_ZERO_RUN columns one by one before asking
- * again, so a nonzero count costs one failed run at most. */
-#define NN_INTR_ZERO_RUN 16
-bool nn_intr_zero_run(const char *p, const char *end);
+ * ("          0", " %10u"). Both of its parsers (this one and observe's)
+ * take such columns in runs, one memcmp (vector compares in libc) for many
+ * columns instead of a step per column: NN_INTR_ZERO_RUN at a time, and
+ * where such a run fails (a nonzero count in it), NN_INTR_ZERO_STEP at a time
+ * through it, so a nonzero count costs one failed long run, one failed short
+ * run and at most NN_INTR_ZERO_STEP one-column steps. */
+#define NN_INTR_ZERO_RUN 64
+#define NN_INTR_ZERO_STEP 8
+
+/* Where a parser is in a line's runs: before these columns no run of that
+ * length is tried again (a failed one covers them). Zero-initialize. */
+struct nn_intr_zeros {
+	size_t no_run, no_step;
+};
+
+/* True when @ncols columns of 0 start at @p, followed by a space (so the
+ * last 0 is a count, not the start of a name); @ncols <= NN_INTR_ZERO_RUN. */
+bool nn_intr_zero_cols(const char *p, const char *end, size_t ncols);
+
+/* The number of columns from @col on (of @ncols in the line) that are 0 by
+ * one run at @p, or 0: take that column one by one. */
+static inline size_t nn_intr_zeros_at(struct nn_intr_zeros *z, const char *p, const char *end,
+				      size_t col, size_t ncols)
+{
+	size_t left = ncols - col;
+
+	if (col >= z->no_run && left >= NN_INTR_ZERO_RUN) {
+		if (nn_intr_zero_cols(p, end, NN_INTR_ZERO_RUN))
+			return NN_INTR_ZERO_RUN;
+		z->no_run = col + NN_INTR_ZERO_RUN;
+	}
+	if (col >= z->no_step && left >= NN_INTR_ZERO_STEP) {
+		if (nn_intr_zero_cols(p, end, NN_INTR_ZERO_STEP))
+			return NN_INTR_ZERO_STEP;
+		z->no_step = col + NN_INTR_ZERO_STEP;
+	}
+	return 0;
+}
 
 /* Parses the whole file, any number of CPU columns. Lines it cannot read are
  * skipped and counted in @bad (may be NULL). */

@@ -224,14 +224,16 @@ void nn_out_free(struct nn_out *o)
  * two spaces a level, a container's closing bracket is on its own line at
  * the container's indent, even when it is empty. tests/unit/test_print.c
  * compares the text with json-c's for the same document. */
+static const char indent_spaces[] = "                                ";
+
 static void put_indent(struct nn_out *o, int level)
 {
-	static const char spaces[] = "                                ";
+	const size_t most = sizeof(indent_spaces) - 1;
 
 	if (o->lines)
 		return;
-	for (level *= 2; level > 0; level -= (int)sizeof(spaces) - 1)
-		nn_sb_putn(&o->doc, spaces, level < (int)sizeof(spaces) - 1 ? (size_t)level : sizeof(spaces) - 1);
+	for (level *= 2; level > 0; level -= (int)most)
+		nn_sb_putn(&o->doc, indent_spaces, (size_t)level < most ? (size_t)level : most);
 }
 
 /* The bytes a JSON string cannot hold as they are, and the NUL that ends
@@ -295,6 +297,9 @@ static void open_root(struct nn_out *o, bool array)
  * when the value is to be left out (nested past NN_OUT_DEPTH). */
 static bool begin_value(struct nn_out *o, const char *key)
 {
+	const unsigned char *k = NULL;
+	size_t klen = 0, ind, n;
+	char *w;
 	int d;
 
 	if (o->over)
@@ -302,6 +307,43 @@ static bool begin_value(struct nn_out *o, const char *key)
 	if (o->depth < 0)
 		open_root(o, false);
 	d = o->depth;
+	/* The common case in one piece: a key that needs no escape (every key
+	 * nicnuma prints) and an indent within the spaces at hand. */
+	if (!o->array[d]) {
+		k = (const unsigned char *)(key ? key : "value");
+		while (!json_stop[k[klen]])
+			klen++;
+		if (k[klen])
+			goto piecewise;
+	}
+	ind = o->lines ? 0 : 2 * (size_t)(d + 1);
+	if (ind > sizeof(indent_spaces) - 1)
+		goto piecewise;
+	n = (o->had[d] ? 2 : 0) + ind + (o->array[d] ? 0 : klen + 4);
+	w = nn_sb_room(&o->doc, n);
+	if (!w)
+		return true;	/* the sticky error: the document is lost anyway */
+	n = 0;
+	if (o->had[d]) {
+		w[n++] = ',';
+		if (!o->lines)
+			w[n++] = '\n';
+	}
+	o->had[d] = true;
+	memcpy(w + n, indent_spaces, ind);
+	n += ind;
+	if (!o->array[d]) {
+		w[n++] = '"';
+		memcpy(w + n, k, klen);
+		n += klen;
+		w[n++] = '"';
+		w[n++] = ':';
+		if (!o->lines)
+			w[n++] = ' ';
+	}
+	nn_sb_added(&o->doc, n);
+	return true;
+piecewise:
 	if (o->had[d])
 		nn_sb_putn(&o->doc, o->lines ? "," : ",\n", o->lines ? 1 : 2);
 	o->had[d] = true;

@@ -63,6 +63,11 @@ void nn_sb_putn_grow(struct nn_sb *sb, const char *s, size_t n)
 	sb->buf[sb->len] = '\0';
 }
 
+char *nn_sb_room_grow(struct nn_sb *sb, size_t n)
+{
+	return reserve(sb, n) ? NULL : sb->buf + sb->len;
+}
+
 void nn_sb_vprintf(struct nn_sb *sb, const char *fmt, va_list ap)
 {
 	va_list ap2;

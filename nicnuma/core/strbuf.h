@@ -44,6 +44,25 @@ static inline void nn_sb_putn(struct nn_sb *sb, const char *s, size_t n)
 	nn_sb_putn_grow(sb, s, n);
 }
 
+/* Room for @n more bytes at the end, grown when needed (NULL: the sticky
+ * error): the caller writes them there and says so with nn_sb_added(). For a
+ * writer that puts many small pieces at once (the JSON printer's separator,
+ * indent and key) with one check instead of one per piece. */
+char *nn_sb_room_grow(struct nn_sb *sb, size_t n);
+static inline char *nn_sb_room(struct nn_sb *sb, size_t n)
+{
+	if (n < sb->cap - sb->len && sb->buf && !sb->err)
+		return sb->buf + sb->len;
+	return nn_sb_room_grow(sb, n);
+}
+
+/* @n bytes written at nn_sb_room(sb, n) are now part of the text. */
+static inline void nn_sb_added(struct nn_sb *sb, size_t n)
+{
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
 static inline void nn_sb_puts(struct nn_sb *sb, const char *s)
 {
 	nn_sb_putn(sb, s, strlen(s));

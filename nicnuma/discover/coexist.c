@@ -399,10 +399,20 @@ static int link_files(struct nn_ctx *ctx, char ***out, size_t *n)
 static int scan_links(struct nn_ctx *ctx, const struct nn_host *host, char *const *nics,
 		      size_t nnics, struct nn_coexist *c)
 {
-	char **files = NULL;
-	size_t nf = 0, i, k;
+	char **files = NULL, **texts = NULL;
+	size_t nf = 0, i, k, *lens = NULL;
+	bool *read_ok = NULL;
 	int err = link_files(ctx, &files, &nf);
 
+	/* Each file is read once, when a NIC first gets to it, not once per NIC
+	 * (99-default.link matches every NIC, so every NIC gets to it). */
+	if (!err && nf) {
+		texts = calloc(nf, sizeof(*texts));
+		lens = calloc(nf, sizeof(*lens));
+		read_ok = calloc(nf, sizeof(*read_ok));
+		if (!texts || !lens || !read_ok)
+			err = -ENOMEM;
+	}
 	for (i = 0; i < host->nnics && !err; i++) {
 		const struct nn_nic *nic = &host->nics[i];
 		char mac[64] = "", path[64], p[600];
@@ -422,16 +432,19 @@ static int scan_links(struct nn_ctx *ctx, const struct nn_host *host, char *cons
 		}
 		for (k = 0; k < nf && !err; k++) {
 			const char *dir = files[k] + strlen(files[k]) + 1;
-			char keys[256], *text = NULL, name[400], what[300];
+			char keys[256], name[400], what[300];
 			bool match;
-			size_t len;
 			int r;
 
 			snprintf(p, sizeof(p), "%s/%s", dir, files[k]);
-			if (nn_read_file(&ctx->root, p, &text, &len))
+			if (!texts[k] && !read_ok[k]) {
+				read_ok[k] = true;	/* tried: an unreadable file stays skipped */
+				if (nn_read_file(&ctx->root, p, &texts[k], &lens[k]))
+					texts[k] = NULL;
+			}
+			if (!texts[k])
 				continue;
-			r = nn_link_file_scan(text, len, &ln, &match, keys, sizeof(keys));
-			free(text);
+			r = nn_link_file_scan(texts[k], lens[k], &ln, &match, keys, sizeof(keys));
 			if (r == -ENOMEM)
 				err = r;
 			if (r || !match)
@@ -446,9 +459,15 @@ static int scan_links(struct nn_ctx *ctx, const struct nn_host *host, char *cons
 			break;
 		}
 	}
-	for (i = 0; i < nf; i++)
+	for (i = 0; i < nf; i++) {
 		free(files[i]);
+		if (texts)
+			free(texts[i]);
+	}
 	free(files);
+	free(texts);
+	free(lens);
+	free(read_ok);
 	return err;
 }
 

@@ -113,17 +113,16 @@ static int size_rows(struct nn_obs_counts *c, size_t nrows)
 static int parse_counts(const struct nn_obs_counts *c, size_t row, const char *p, const char *end)
 {
 	unsigned long long *out = nn_obs_row(c, row);
-	size_t col, retry = 0;
+	struct nn_intr_zeros zeros = { 0, 0 };
+	size_t col, zn;
 
 	for (col = 0; col < c->ncols; col++) {
-		if (col >= retry && c->ncols - col >= NN_INTR_ZERO_RUN) {
-			if (nn_intr_zero_run(p, end)) {
-				memset(out + col, 0, NN_INTR_ZERO_RUN * sizeof(*out));
-				p += 11 * NN_INTR_ZERO_RUN;
-				col += NN_INTR_ZERO_RUN - 1;
-				continue;
-			}
-			retry = col + NN_INTR_ZERO_RUN;
+		zn = nn_intr_zeros_at(&zeros, p, end, col, c->ncols);
+		if (zn) {
+			memset(out + col, 0, zn * sizeof(*out));
+			p += 11 * zn;
+			col += zn - 1;
+			continue;
 		}
 		/* the kernel's "%10u " column is mostly a bare 0 on a big host */
 		if (end - p > 11 && !memcmp(p, "          0", 11) && p[11] == ' ') {

@@ -303,6 +303,55 @@ static void test_identity_rules(void **state)
 	nn_ctx_free(&ctx);
 }
 
+/* A program is irqbalance by its executable, not by the comm it gives itself:
+ * the system binary under another comm is found; a process that calls itself
+ * irqbalance but runs another program (a script, a link of that name) is not
+ * one at all, and a copy called irqbalance outside the system directories is
+ * reported and left alone. Needs root to own the fake binaries. */
+static void test_identity_by_exe(void **state)
+{
+	char root[PATH_MAX + 8], p[PATH_MAX * 2];
+	struct nn_irqb_proc proc;
+	struct nn_ctx ctx;
+	size_t i;
+	bool copy_said = false, other_said = false;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	mk("ex");
+	hpath(p, sizeof(p), "ex");
+	assert_int_equal(chmod(p, 0755), 0);
+	mk("ex/usr");
+	mk("ex/usr/sbin");
+	putn("ex/usr/sbin/irqbalance", "#!/bin/sh\n", 10);
+	hpath(p, sizeof(p), "ex/usr/sbin/irqbalance");
+	assert_int_equal(chmod(p, 0755), 0);
+	mk("ex/proc");
+	mk("ex/proc/1");
+	putn("ex/proc/1/comm", "init\n", 5);
+	fake_proc("ex", 100, 'S', 0, "/usr/bin/dash");		/* comm irqbalance, runs dash */
+	fake_proc("ex", 200, 'S', 0, "/opt/x/irqbalance (deleted)");	/* a copy */
+	fake_proc("ex", 300, 'S', 0, "/usr/sbin/irqbalance");	/* the system's ... */
+	putn("ex/proc/300/comm", "irqb-renamed\n", 13);		/* ... under another comm */
+	snprintf(root, sizeof(root), "%s/ex", tmp);
+	assert_int_equal(nn_ctx_init(&ctx, root, false), 0);
+	assert_int_equal(nn_irqb_inspect(&ctx, &proc), 0);
+	assert_int_equal(proc.pid, 300);
+	assert_string_equal(proc.exe, "/usr/sbin/irqbalance");
+	nn_irqb_proc_free(&proc);
+	for (i = 0; i < ctx.nwarns; i++) {
+		copy_said |= strstr(ctx.warns[i].msg, "pid 200, uid 0, exe /opt/x/irqbalance") != NULL;
+		other_said |= strstr(ctx.warns[i].msg, "pid 100,") != NULL;
+	}
+	assert_true(copy_said);
+	assert_false(other_said);
+	assert_true(nn_irqb_is_system_pid(&ctx, 300));
+	assert_false(nn_irqb_is_system_pid(&ctx, 100));
+	assert_false(nn_irqb_is_system_pid(&ctx, 200));
+	nn_ctx_free(&ctx);
+}
+
 /* A process alone, zombie or not, is judged the same way by every caller. */
 static void test_zombie_not_running(void **state)
 {
@@ -446,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_ban_argv),
 		cmocka_unit_test(test_inspect_fake_proc),
 		cmocka_unit_test(test_identity_rules),
+		cmocka_unit_test(test_identity_by_exe),
 		cmocka_unit_test(test_zombie_not_running),
 		cmocka_unit_test(test_validate_detail),
 		cmocka_unit_test(test_filter_argv_env),
