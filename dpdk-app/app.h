@@ -51,6 +51,7 @@ struct fwd_cfg {
 	bool gen;			/* generator role in this process */
 	bool stamp;			/* generator writes/reads TSC stamps */
 	bool stamp_ab;			/* stamp every other burst, compare costs */
+	bool sample_ab;			/* alternate sampled and unstamped phases, compare costs */
 	uint32_t stamp_every;		/* stamp one TX burst in this many (latency sampling) */
 	bool tx_first;			/* seed looped ports with one burst */
 	bool json;
@@ -151,7 +152,7 @@ struct lcore_state {
 	struct nn_hist *lat;		/* generator: round-trip TSC ticks */
 	struct nn_hist *stall;		/* stall meter: gaps between TSC reads */
 	struct nn_hist *cost;		/* generator: TSC cycles per packet, per full iteration */
-	struct nn_hist *cost_u;		/* the same for unstamped bursts (--stamp-ab) */
+	struct nn_hist *cost_u;		/* the same for unstamped bursts (--stamp-ab, --sample-ab) */
 	uint64_t loops;
 	uint64_t cpu_ns;		/* CPU time the lcore's thread really got in its loop */
 } __rte_cache_aligned;

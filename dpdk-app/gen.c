@@ -174,10 +174,15 @@ int gen_loop(struct fwd_app *app, unsigned int lcore)
 	uint64_t now, deadline = 0, cap = 0, last_rx = 0, allowed, tsc = 0;
 	uint16_t q = 0, n, sent, k, got, nst;
 	uint64_t cpu0 = thread_cpu_ns(), work, end, bursts = 0;
-	const bool ab = app->cfg.stamp_ab;
+	const bool ab = app->cfg.stamp_ab, sab = app->cfg.sample_ab;
 	const uint32_t every = app->cfg.stamp_every ? app->cfg.stamp_every : 1;
+	/* --sample-ab: phases of this many bursts, sampled and unstamped in
+	 * turn, long enough to hold several stamped bursts and short enough
+	 * (~0.2 ms) that both phases share the host's load. */
+	const uint64_t phase_len = RTE_MAX((uint64_t)every * 4, (uint64_t)64);
+	uint64_t phase_left = phase_len;
 	uint32_t until_stamp = 1;
-	bool tx_stamp = false;
+	bool tx_stamp = false, phase_sampled = true;
 	const uint64_t long_iter = app->hz / 10000;
 	const unsigned int len = app->cfg.size;
 	struct frame_tmpl tmpl_st, tmpl_un;
@@ -217,9 +222,13 @@ int gen_loop(struct fwd_app *app, unsigned int lcore)
 				 * no TSC reads and no histogram. --stamp-ab: every
 				 * other burst, so the cost of a stamped burst and of an
 				 * unstamped one are measured in the same run. */
+				if (sab && !--phase_left) {
+					phase_left = phase_len;
+					phase_sampled = !phase_sampled;
+				}
 				if (ab) {
 					tx_stamp = stamp && (bursts++ & 1);
-				} else if (stamp && !--until_stamp) {
+				} else if (stamp && phase_sampled && !--until_stamp) {
 					until_stamp = every;
 					tx_stamp = true;
 				} else {
@@ -261,7 +270,12 @@ int gen_loop(struct fwd_app *app, unsigned int lcore)
 				if (sent == FWD_BURST && got == FWD_BURST) {
 					uint64_t c = (end - now) * 2 / work;
 
-					if (!ab)
+					/* --sample-ab: the whole iteration's cycles
+					 * (work is 2 bursts in both phases), no
+					 * rounding per packet. */
+					if (sab)
+						nn_hist_record(phase_sampled ? ls->cost : ls->cost_u, end - now);
+					else if (!ab)
 						nn_hist_record(ls->cost, c);
 					else if (tx_stamp && nst == FWD_BURST)
 						nn_hist_record(ls->cost, c);

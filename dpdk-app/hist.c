@@ -88,6 +88,39 @@ double nn_hist_mean(const struct nn_hist *h)
 	return h->count ? (double)h->sum / (double)h->count : 0.0;
 }
 
+double nn_hist_mean_upto(const struct nn_hist *h, double p)
+{
+	uint64_t rank, left, take, low, high, mid;
+	double r, sum = 0;
+	size_t i;
+
+	if (!h->count)
+		return 0.0;
+	if (p >= 100.0)
+		return nn_hist_mean(h);
+	if (p <= 0.0)
+		return (double)h->min;
+	r = p / 100.0 * (double)h->count;
+	rank = (uint64_t)r;
+	if ((double)rank < r)
+		rank++;
+	if (rank < 1)
+		rank = 1;
+	left = rank;
+	for (i = 0; i < NN_HIST_NBUCKETS && left; i++) {
+		if (!h->buckets[i])
+			continue;
+		take = h->buckets[i] < left ? h->buckets[i] : left;
+		low = nn_hist_bucket_low(i);
+		high = nn_hist_bucket_high(i);
+		mid = low + (high - low) / 2;
+		mid = mid < h->min ? h->min : mid > h->max ? h->max : mid;
+		sum += (double)mid * (double)take;
+		left -= take;
+	}
+	return sum / (double)(rank - left);
+}
+
 uint64_t nn_hist_count_above(const struct nn_hist *h, uint64_t v)
 {
 	uint64_t n = 0;

@@ -82,6 +82,10 @@ void nn_hist_merge(struct nn_hist *dst, const struct nn_hist *src);
 uint64_t nn_hist_percentile(const struct nn_hist *h, double p);
 /* Mean, 0 when empty. */
 double nn_hist_mean(const struct nn_hist *h);
+/* Mean of the values up to rank ceil(@p/100*count) (a mean trimmed of its
+ * top 100-@p %: a few descheduled iterations do not swamp it), each bucket
+ * taken at its midpoint clamped to [min, max]; 0 when empty. */
+double nn_hist_mean_upto(const struct nn_hist *h, double p);
 /* How many recorded values were strictly above @v (bucket granularity: counts
  * whole buckets whose low bound is above @v). */
 uint64_t nn_hist_count_above(const struct nn_hist *h, uint64_t v);

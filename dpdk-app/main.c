@@ -33,6 +33,7 @@ enum {
 	OPT_GEN = 256, OPT_NO_STAMP, OPT_STAMP_AB, OPT_SIZE, OPT_RATE, OPT_DURATION, OPT_MBUF_NODE,
 	OPT_LCORE_NODE, OPT_NO_MAC, OPT_JSON, OPT_QUIET, OPT_PORTS, OPT_FWD_LCORES,
 	OPT_TX_FIRST, OPT_RXD, OPT_TXD, OPT_MBUFS, OPT_STALL_WINDOW, OPT_STALL, OPT_STAMP_EVERY,
+	OPT_SAMPLE_AB,
 };
 
 static const struct option long_opts[] = {
@@ -40,6 +41,7 @@ static const struct option long_opts[] = {
 	{ "no-stamp", no_argument, NULL, OPT_NO_STAMP },
 	{ "stamp-ab", no_argument, NULL, OPT_STAMP_AB },
 	{ "stamp-every", required_argument, NULL, OPT_STAMP_EVERY },
+	{ "sample-ab", no_argument, NULL, OPT_SAMPLE_AB },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "rate", required_argument, NULL, OPT_RATE },
 	{ "duration", required_argument, NULL, OPT_DURATION },
@@ -89,6 +91,9 @@ static void usage(FILE *fp)
 "                       packet with and without stamps, measured side by side\n"
 "  --stamp-every N      stamp one TX burst in N, 1..65536 (default 16): latency is\n"
 "                       sampled, the rate reported beside the percentiles\n"
+"  --sample-ab          alternate phases that stamp as --stamp-every does with\n"
+"                       phases that stamp nothing, and report the generator's\n"
+"                       packet rate in each: what latency sampling costs, side by side\n"
 "  --tx-first           without --gen: seed every TX queue with one burst (looped ports)\n"
 "  --no-mac-updating    forward without rewriting the Ethernet addresses\n"
 "Run:\n"
@@ -203,6 +208,7 @@ static int parse_app(struct fwd_cfg *c, int argc, char **argv)
 		case OPT_GEN: c->gen = true; break;
 		case OPT_NO_STAMP: c->stamp = false; break;
 		case OPT_STAMP_AB: c->stamp_ab = true; break;
+		case OPT_SAMPLE_AB: c->sample_ab = true; break;
 		case OPT_STAMP_EVERY:
 			ret = parse_u64("stamp-every", optarg, 1, 65536, &v);
 			c->stamp_every = (uint32_t)v;
@@ -264,6 +270,10 @@ static int parse_app(struct fwd_cfg *c, int argc, char **argv)
 	}
 	if (c->stamp_ab && (!c->stamp || !c->gen)) {
 		fprintf(stderr, "nicnuma-fwd: --stamp-ab needs --gen and excludes --no-stamp\n");
+		return -EINVAL;
+	}
+	if (c->sample_ab && (!c->stamp || !c->gen || c->stamp_ab)) {
+		fprintf(stderr, "nicnuma-fwd: --sample-ab needs --gen and excludes --no-stamp and --stamp-ab\n");
 		return -EINVAL;
 	}
 	if (c->tx_first && c->gen) {

@@ -48,6 +48,8 @@ struct nn_bench_run {
 	double stall[NN_BENCH_NPCT];
 	double cdf[NN_BENCH_NCDF];	/* latency ns at nn_bench_cdf_p(k), < 0 unknown */
 	bool verified;
+	long long stamp_every;		/* latency samples one TX burst in this many; -1 unknown */
+	long long lat_samples;		/* stamped frames the percentiles are over; -1 unknown */
 	int fwd_cpu_seen;		/* the CPU the child says its forwarder ran on */
 	unsigned long long drops, loss;
 };
@@ -84,7 +86,8 @@ struct nn_bench_stat {
 	int n;
 };
 
-enum nn_bench_metric { NN_BENCH_MPPS, NN_BENCH_LAT, NN_BENCH_STALL, NN_BENCH_CDF };
+enum nn_bench_metric { NN_BENCH_MPPS, NN_BENCH_LAT, NN_BENCH_STALL, NN_BENCH_CDF, NN_BENCH_STAMP_EVERY,
+		       NN_BENCH_LAT_SAMPLES };
 
 /* @k: the percentile index for LAT/STALL, the point for CDF (ignored for MPPS). */
 struct nn_bench_stat nn_bench_stat(const struct nn_bench_row *r, enum nn_bench_metric m, int k);

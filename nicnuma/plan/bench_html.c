@@ -266,7 +266,19 @@ static void html_rows(struct nn_sb *sb, struct json_object *rows)
 		nn_sb_puts(sb, "</td></tr>\n");
 	}
 	nn_sb_puts(sb, "</table>\n<p>Medians over the runs of a row, [min-max] beside them; the ratio is "
-		   "the row's median Mpps over the matched row's of the same frame size.</p>\n");
+		   "the row's median Mpps over the matched row's of the same frame size.");
+	/* The latency columns are a sample: the rate beside them. */
+	for (i = 0; i < n; i++) {
+		struct json_object *se = jget(json_object_array_get_idx(rows, i), "latency_ns.stamp_every");
+
+		if (se && json_object_get_type(se) != json_type_null) {
+			nn_sb_printf(sb, " Latency percentiles are round trips of a sample: one generator TX burst in "
+				     "%.0f carries a timestamp (nicnuma-fwd --stamp-every).",
+				     json_object_get_double(se));
+			break;
+		}
+	}
+	nn_sb_puts(sb, "</p>\n");
 }
 
 /* Up to NN_BENCH_NCDF points of a row's median CDF. */

@@ -190,6 +190,16 @@ static void print_row(struct nn_out *o, const struct nn_bench_row *r, const stru
 	nn_open_object(o, "latency_ns");
 	for (k = 0; k < NN_BENCH_NPCT; k++)
 		print_stat(o, nn_bench_pct_key(k), nn_bench_stat(r, NN_BENCH_LAT, k));
+	/* Beside the percentiles, what they sample: one TX burst in stamp_every. */
+	{
+		struct nn_bench_stat se = nn_bench_stat(r, NN_BENCH_STAMP_EVERY, 0);
+
+		if (se.n)
+			nn_print_double(o, PRINT_JSON, "stamp_every", NULL, se.med);
+		else
+			nn_print_null(o, PRINT_JSON, "stamp_every", NULL);
+		print_stat(o, "samples", nn_bench_stat(r, NN_BENCH_LAT_SAMPLES, 0));
+	}
 	nn_close_object(o);
 	/* The latency CDF point by point, medians over the runs: the report's chart. */
 	nn_open_array(o, "latency_cdf_ns");
@@ -244,6 +254,8 @@ static void print_row(struct nn_out *o, const struct nn_bench_row *r, const stru
 				nn_print_double(o, PRINT_JSON, nn_bench_pct_key(k), NULL, x->lat[k]);
 			else
 				nn_print_null(o, PRINT_JSON, nn_bench_pct_key(k), NULL);
+		nn_print_opt_int(o, PRINT_JSON, "stamp_every", NULL, x->stamp_every, NULL);
+		nn_print_opt_int(o, PRINT_JSON, "samples", NULL, x->lat_samples, NULL);
 		nn_close_object(o);
 		nn_print_double(o, PRINT_JSON, "stall_max_ns", NULL, x->stall[4]);
 		nn_close_object(o);
@@ -269,4 +281,19 @@ void nn_bench_print(struct nn_out *o, const struct nn_bench_result *b)
 	nn_close_array(o);
 	nn_printf(o, "(medians of %u run(s); ratio = row / matched row of the same frame size; stall = "
 		  "the host's worst scheduling gap in the same run)\n", b->cfg.repeat);
+	/* The latency columns are a sample: say at what rate, from the runs. */
+	{
+		double every = -1;
+
+		for (z = 0; z < b->nsizes && every < 0; z++)
+			for (i = 0; i < NN_BENCH_ROWS && every < 0; i++) {
+				struct nn_bench_stat se = nn_bench_stat(&b->rows[z][i], NN_BENCH_STAMP_EVERY, 0);
+
+				if (se.n)
+					every = se.med;
+			}
+		if (every > 0)
+			nn_printf(o, "(latency p50/p99/p99.9: round trips of a sample, one generator TX burst in "
+				  "%.0f stamped; rows' latency_ns.stamp_every and .samples in --json)\n", every);
+	}
 }

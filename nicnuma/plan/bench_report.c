@@ -82,6 +82,7 @@ void nn_bench_parse_report(const char *text, struct nn_bench_run *res)
 	bool ok = true;
 
 	res->fwd_cpu_seen = -1;
+	res->stamp_every = res->lat_samples = -1;
 	for (int k = 0; k < NN_BENCH_NCDF; k++)
 		res->cdf[k] = -1;
 	if (!doc)
@@ -101,6 +102,16 @@ void nn_bench_parse_report(const char *text, struct nn_bench_run *res)
 			res->fwd_cpu_seen = json_object_get_int(json_object_array_get_idx(cpus, 0));
 	}
 	parse_hist(doc, "latency_ns", res->lat);
+	/* The sampling rate the percentiles were taken at (nicnuma-fwd
+	 * --stamp-every); absent in a report without a generator. */
+	if (json_object_object_get_ex(doc, "latency_ns", &v) && v) {
+		struct json_object *x;
+
+		if (json_object_object_get_ex(v, "stamp_every", &x) && x)
+			res->stamp_every = json_object_get_int64(x);
+		if (json_object_object_get_ex(v, "samples", &x) && x)
+			res->lat_samples = json_object_get_int64(x);
+	}
 	parse_hist(doc, "stall_baseline_ns", res->stall);
 	parse_cdf(doc, res->cdf);
 	res->ok = ok;
@@ -125,6 +136,10 @@ static double pick(const struct nn_bench_run *r, enum nn_bench_metric m, int k)
 		return k >= 0 && k < NN_BENCH_NPCT ? r->stall[k] : -1;
 	case NN_BENCH_CDF:
 		return k >= 0 && k < NN_BENCH_NCDF ? r->cdf[k] : -1;
+	case NN_BENCH_STAMP_EVERY:
+		return (double)r->stamp_every;
+	case NN_BENCH_LAT_SAMPLES:
+		return (double)r->lat_samples;
 	}
 	return -1;
 }

@@ -177,6 +177,25 @@ def case_counters(fwd):
     if d["latency_ns"]["samples"] != d["gen"]["rx"] or d["latency_ns"]["stamp_every"] != 1:
         fail("--stamp-every 1: latency samples %s != frames received %d"
              % (d["latency_ns"]["samples"], d["gen"]["rx"]))
+    # --sample-ab: sampled and unstamped phases in turn, each with its own
+    # iterations and rate; latency then samples one burst in 2 x 16.
+    _, d = fwd_json(fwd, RING, ["--gen", "--duration", "1", "--sample-ab"])
+    a, g = d["gen"].get("sample_ab"), d["gen"]
+    if not a or a["stamp_every"] != 16 or d["latency_ns"]["stamp_every"] != 32:
+        fail("--sample-ab: no sample_ab object or wrong sampling: %s / %s" % (a, d["latency_ns"]))
+    if a["sampled_iterations"] > 0 and a["off_iterations"] > 0:
+        if not (a["sampled_ns_per_packet"] > 0 and a["off_ns_per_packet"] > 0):
+            fail("--sample-ab: iterations but no cost: %s" % a)
+        want = (a["sampled_ns_per_packet"] / a["off_ns_per_packet"] - 1) * 100
+        if a["cost_pct"] is None or abs(a["cost_pct"] - want) > 0.01:
+            fail("--sample-ab: cost_pct %s is not sampled/off - 1 (%.3f)" % (a["cost_pct"], want))
+        if abs(a["sampled_mpps"] * a["sampled_ns_per_packet"] - 1e3) > 1:
+            fail("--sample-ab: sampled_mpps is not 1e3 / ns per packet: %s" % a)
+    elif a["cost_pct"] is not None:
+        fail("--sample-ab: cost without full iterations in both phases: %s" % a)
+    if d["latency_ns"]["samples"] != g["stamped_rx"] or g["stamped_rx"] >= g["rx"] / 8:
+        fail("--sample-ab: %d samples, %d stamped of %d back" % (d["latency_ns"]["samples"],
+                                                              g["stamped_rx"], g["rx"]))
     # Pure forwarding on net_null: no generator, rx = tx + drops still.
     _, d = fwd_json(fwd, NULL, ["--duration", "1", "--no-mac-updating"])
     if d["rx"] <= 0 or d["rx"] != d["tx"] + d["drops"]:
@@ -215,6 +234,8 @@ def case_bad_input(fwd):
     bad(fwd, ["--mbuf-node", str(absent)], ["node %d does not exist" % absent])
     bad(fwd, ["--ports", "0,7"], ["unknown port 7"])
     bad(fwd, ["--size", "20"], ["--size"])
+    bad(fwd, ["--gen", "--sample-ab", "--no-stamp"], ["--sample-ab needs --gen"])
+    bad(fwd, ["--sample-ab"], ["--sample-ab needs --gen"])
     # More mbufs than node 0 has hugepage memory: ENOMEM, which DPDK does not log.
     bad(fwd, ["--mbufs", "4000000"], ["on node 0", "nicnuma hugepages reserve --nodes 0"])
     # One lcore: nothing can forward (the main lcore never does).
@@ -336,6 +357,11 @@ def case_bench(fwd, nicnuma):
     m = rows[("local", "local")]
     if m.get("skipped") or not m["runs"] or m["mpps"]["median"] <= 0:
         fail("matched row did not run: %s" % m)
+    # The latency percentiles are a sample, and the row says at what rate.
+    if m["latency_ns"].get("stamp_every") != 16 or m["runs"][0]["latency_ns"].get("stamp_every") != 16:
+        fail("matched row's latency has no sampling rate beside it: %s" % m["latency_ns"])
+    if not m["latency_ns"]["samples"]["median"] or m["latency_ns"]["samples"]["median"] <= 0:
+        fail("matched row's latency_ns.samples: %s" % m["latency_ns"])
     one_node = len(d["host"]["nodes"]) == 1
     for key in [("local", "remote"), ("remote", "local"), ("remote", "remote")]:
         r = rows[key]

@@ -166,7 +166,7 @@ static const char report[] =
 	"  \"duration_s\": 2.001, \"mpps\": 3.25, \"mpps_per_lcore\": 3.25,\n"
 	"  \"rx\": 6503250, \"tx\": 6503000, \"drops\": 250, \"loss\": 3,\n"
 	"  \"latency_ns\": { \"p50\": 1200, \"p90\": 1500, \"p99\": 2100, \"p999\": 9000,\n"
-	"    \"max\": 41000, \"mean\": 1300, \"samples\": 100000 },\n"
+	"    \"max\": 41000, \"mean\": 1300, \"samples\": 100000, \"stamp_every\": 16 },\n"
 	"  \"stall_baseline_ns\": { \"p50\": null, \"p90\": null, \"p99\": null, \"p999\": null,\n"
 	"    \"max\": null, \"samples\": 0 }\n"
 	"}\n";
@@ -187,6 +187,9 @@ static void test_parse_report(void **state)
 	assert_true(r.lat[2] == 2100);
 	assert_true(r.lat[4] == 41000);
 	assert_true(r.stall[4] < 0);	/* null: not measured */
+	/* the sampling rate the percentiles were taken at, beside them */
+	assert_int_equal(r.stamp_every, 16);
+	assert_int_equal(r.lat_samples, 100000);
 	assert_string_equal(nn_bench_pct_key(3), "p999");
 	assert_null(nn_bench_pct_key(5));
 
@@ -195,6 +198,7 @@ static void test_parse_report(void **state)
 	nn_bench_parse_report("EAL: cannot init\n", &r);
 	assert_false(r.ok);
 	assert_int_equal(r.fwd_cpu_seen, -1);
+	assert_int_equal(r.stamp_every, -1);
 	memset(&r, 0, sizeof(r));
 	nn_bench_parse_report("{\"drops\": 1}", &r);
 	assert_false(r.ok);
@@ -238,6 +242,13 @@ static void test_stats(void **state)
 	assert_true(nn_bench_ratio(nn_bench_stat(&r, NN_BENCH_LAT, 2), nn_bench_stat(&ref, NN_BENCH_LAT, 2)) == 2.0);
 	assert_true(nn_bench_ratio(s, m) < 0);			/* no run */
 	assert_true(nn_bench_ratio(m, nn_bench_stat(&ref, NN_BENCH_LAT, 0)) < 0);	/* reference 0 */
+	/* the sampling rate: unknown (-1) runs left out */
+	runs[0].stamp_every = 16;
+	runs[1].stamp_every = 16;
+	runs[3].stamp_every = -1;
+	s = nn_bench_stat(&r, NN_BENCH_STAMP_EVERY, 0);
+	assert_int_equal(s.n, 2);
+	assert_true(s.med == 16);
 }
 
 int main(void)

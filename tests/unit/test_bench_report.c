@@ -38,7 +38,7 @@ static const char canned[] =
 	" { \"frame_size\": 64, \"lcores\": \"local\", \"mbufs\": \"local\", \"skipped\": null, \"good_runs\": 3,"
 	"   \"lcore_node\": 0, \"mbuf_node\": 0, \"ratio_mpps\": 1.0, \"placement\": \"matched\","
 	"   \"mpps\": { \"median\": 12.5, \"min\": 11.0, \"max\": 13.25 },"
-	"   \"latency_ns\": { \"p50\": { \"median\": 900, \"min\": 800, \"max\": 1000 } },"
+	"   \"latency_ns\": { \"p50\": { \"median\": 900, \"min\": 800, \"max\": 1000 }, \"stamp_every\": 16 },"
 	"   \"latency_cdf_ns\": [ { \"p\": 0, \"median\": 300 }, { \"p\": 50, \"median\": 900 },"
 	"     { \"p\": 99, \"median\": 40000 }, { \"p\": 100, \"median\": 250000 } ],"
 	"   \"binding\": { \"argv\": [\"/opt/nicnuma-fwd\", \"--lcores\", \"0@0,1@1\", \"--\", \"--gen\"] },"
@@ -169,6 +169,8 @@ static void test_html(void **state)
 	assert_contains(p, "a &lt;warning&gt;");
 	assert_contains(p, "Round-trip latency CDF, 64 B frames");
 	assert_contains(p, "Round-trip latency CDF, 1500 B frames");
+	/* the latency columns say what they sample */
+	assert_contains(p, "one generator TX burst in 16 carries a timestamp");
 	/* Nothing fetched: no script, no external reference. */
 	assert_not_contains(p, "<script");
 	assert_not_contains(p, "href=");
