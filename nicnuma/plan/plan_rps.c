@@ -17,6 +17,17 @@
  *    and rps_sock_flow_entries at least 32768 (scaling.rst's figures);
  *  - never off the NIC's node: a NIC of unknown locality on a host of more
  *    than one node gets none.
+ *
+ * Keep-off (every profile, --rps off too: nn__plan_emit_rps_keep_off): an rx
+ * queue's rps_cpus found holding a CPU that takes no NIC work - a DPDK lcore
+ * of --profile dpdk, an isolated CPU the plan leaves out, a claimed CPU -
+ * is planned as that mask without those CPUs, whoever set it: RPS work is
+ * NIC work as much as a queue IRQ is (issue 27: NIC work including RPS
+ * leaves claimed CPUs; issue 28: never on isolated or claimed CPUs, and
+ * dpdk keeps every RPS CPU off the lcores). An empty result is RPS off for
+ * that queue (0), a planned value like any other. rps_flow_cnt is left as it
+ * is (flow_cnt -1). A mask that touches none of them is not planned at all,
+ * so a host without such a mask plans as before.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -145,6 +156,99 @@ out:
 	free(list);
 	nn_cpuset_free(&local);
 	nn_cpuset_free(&irqs);
+	nn_cpuset_free(&to);
+	return ret;
+}
+
+/* "DPDK lcores 2-3, isolated 8, claimed 9" for the CPUs of @hit in each set. */
+static int name_taken(const struct nn_plan *plan, const struct nn_cpuset *hit, char *buf, size_t len)
+{
+	const struct {
+		const char *what;
+		const struct nn_cpuset *set;
+	} sets[] = {
+		{ "DPDK lcores", &plan->dpdk_lcores },
+		{ "isolated CPUs", &plan->isolated },
+		{ "claimed CPUs", &plan->claimed },
+	};
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		struct nn_cpuset x = NN_CPUSET_INIT;
+		char *l;
+
+		if (nn_cpuset_copy(&x, hit))
+			return -ENOMEM;
+		nn_cpuset_and(&x, sets[i].set);
+		l = nn_cpuset_empty(&x) ? NULL : nn_cpuset_format_list(&x);
+		nn_cpuset_free(&x);
+		if (!l)
+			continue;
+		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s %s", off ? ", " : "",
+					sets[i].what, l);
+		free(l);
+		if (off >= len)
+			break;
+	}
+	return 0;
+}
+
+static bool has_entry(const struct nn_plan *plan, const char *nic, int queue)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nrps; i++)
+		if (plan->rps[i].queue == queue && !strcmp(plan->rps[i].nic, nic))
+			return true;
+	return false;
+}
+
+int nn__plan_emit_rps_keep_off(struct state *st, struct nicst *ns)
+{
+	const struct nn_nic *n = ns->nic;
+	struct nn_plan *plan = st->plan;
+	struct nn_cpuset taken = NN_CPUSET_INIT, hit = NN_CPUSET_INIT, to = NN_CPUSET_INIT;
+	char reason[320], names[160], *found = NULL, *left = NULL;
+	int q, ret = -ENOMEM;
+
+	if (nn_cpuset_copy(&taken, &plan->dpdk_lcores) || nn_cpuset_or(&taken, &plan->isolated) ||
+	    nn_cpuset_or(&taken, &plan->claimed))
+		goto out;
+	ret = 0;
+	if (nn_cpuset_empty(&taken))
+		goto out;
+	for (q = 0; q < n->rx_queues; q++) {
+		const struct nn_cpuset *cur = nn_nic_rps_found(n, q);
+
+		if (!cur || !nn_cpuset_intersects(cur, &taken) || has_entry(plan, n->name, q))
+			continue;
+		ret = -ENOMEM;
+		if (nn_cpuset_copy(&hit, cur) || nn_cpuset_copy(&to, cur))
+			goto out;
+		nn_cpuset_and(&hit, &taken);
+		nn_cpuset_andnot(&to, &taken);
+		free(found);
+		free(left);
+		found = nn_cpuset_format_list(cur);
+		left = nn_cpuset_format_list(&to);
+		if (!found || !left || name_taken(plan, &hit, names, sizeof(names)))
+			goto out;
+		if (nn_cpuset_empty(&to))
+			snprintf(reason, sizeof(reason), "rps_cpus found %s: %s take no NIC work: RPS off for "
+				 "this queue (rps_flow_cnt left as it is)", found, names);
+		else
+			snprintf(reason, sizeof(reason), "rps_cpus found %s: %s take no NIC work: to %s "
+				 "(rps_flow_cnt left as it is)", found, names, left);
+		if (add_entry(plan, n->name, q, &to, -1, reason))
+			goto out;
+		ret = 0;
+	}
+out:
+	free(found);
+	free(left);
+	nn_cpuset_free(&taken);
+	nn_cpuset_free(&hit);
 	nn_cpuset_free(&to);
 	return ret;
 }
