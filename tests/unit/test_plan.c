@@ -414,9 +414,10 @@ static void test_unknown_node_local_cpus(void **state)
 	assert_contains(irq_of(&p, "vnet0", 1, NN_QDIR_TX)->reason, "local_cpus");
 	assert_false(has_warning(&p, "unknown locality"));
 	assert_string_equal(qcpus(&p, "vnet0", -1, NN_QDIR_NONE), "4,12");
-	/* EAL: node 1's CPUs minus housekeeping and IRQ CPUs; the NIC's home is node 1 */
+	/* EAL: node 1's CPUs minus housekeeping and the IRQ cores with their
+	 * SMT siblings (5/13, 6/14: layout --dpdk's rule); the NIC's home is node 1 */
 	assert_int_equal(nn_plan_eal_args(&p, &h, 1, &eal, &shared), 0);
-	assert_string_equal(eal, "-l 7,13-15 -a 0000:00:03.0");
+	assert_string_equal(eal, "-l 7,15 -a 0000:00:03.0");
 	assert_false(shared);
 	free(eal);
 	nn_plan_free(&p);
@@ -1782,6 +1783,55 @@ static void test_rps_keep_off(void **state)
 	host_free(&h);
 }
 
+/* plan's EAL -l is layout --dpdk's lcores (one rule): a node's isolated
+ * CPUs first, never a claimed CPU, the same list `layout --dpdk` gives. */
+static void test_eal_is_layout(void **state)
+{
+	struct nn_layout_opts lo = { .service = "dpdk", .dpdk = true };
+	struct nn_layout l;
+	struct nn_plan p;
+	struct nn_host h;
+	char *eal, *list, why[128];
+	bool shared;
+
+	(void)state;
+	xeon(&h);
+	/* node 1 = 4-7,12-15, siblings n/n+8 */
+	add_nic(&h, "i40e0", "0000:81:00.0", 1, "4-7,12-15", 1, 100, I40E);
+	plan_ok(&h, NULL, &p);
+	assert_int_equal(nn_plan_eal_args(&p, &h, 1, &eal, &shared), 0);
+	/* housekeeping 4/12, the IRQ core 5/13: 6-7,14-15 */
+	assert_string_equal(eal, "-l 6-7,14-15 -a 0000:81:00.0");
+	free(eal);
+	nn_plan_free(&p);
+
+	/* a claim on 7: never an lcore; isolated 6,14: the lcores are those */
+	claim(&h, "app", "7");
+	plan_ok(&h, NULL, &p);
+	assert_int_equal(nn_plan_eal_args(&p, &h, 1, &eal, &shared), 0);
+	assert_string_equal(eal, "-l 6,14-15 -a 0000:81:00.0");
+	free(eal);
+	nn_plan_free(&p);
+	set_list(&h.topo.isol.isolcpus, "6,14");
+	h.topo.isol.isolcpus_flags = NN_ISOL_DOMAIN;
+	plan_ok(&h, NULL, &p);
+	assert_int_equal(nn_plan_eal_args(&p, &h, 1, &eal, &shared), 0);
+	assert_string_equal(eal, "-l 6,14 -a 0000:81:00.0");
+	assert_false(shared);
+	/* the same lcores as layout --dpdk made from this plan */
+	assert_int_equal(nn_cpuset_copy(&lo.housekeeping, &p.housekeeping), 0);
+	assert_int_equal(nn_layout_make(&h, &p, &lo, &l, why, sizeof(why)), 0);
+	assert_int_equal(l.ninst, 1);
+	list = nn_cpuset_format_list(&l.inst[0].cpus);
+	assert_non_null(strstr(eal, list));
+	free(list);
+	nn_layout_free(&l);
+	nn_layout_opts_free(&lo);
+	free(eal);
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
 /* The invariants every plan keeps under claims: no queue IRQ, housekeeping
  * IRQ, XPS mask or NAPI thread on a claimed CPU. */
 static void no_claimed(const struct nn_host *h, const struct nn_plan *p)
@@ -1944,6 +1994,7 @@ int main(void)
 		cmocka_unit_test(test_dpdk_profile),
 		cmocka_unit_test(test_rps_rule),
 		cmocka_unit_test(test_rps_keep_off),
+		cmocka_unit_test(test_eal_is_layout),
 		cmocka_unit_test(test_napi_conf_plan),
 		cmocka_unit_test(test_remote_and_spread_policy),
 		cmocka_unit_test(test_channels_irqbalance_novirt),
