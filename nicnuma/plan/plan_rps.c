@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nicnuma/core/strbuf.h"
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/plan/plan_internal.h"
 #include "nicnuma/plan/plan_state.h"
@@ -160,8 +161,9 @@ out:
 	return ret;
 }
 
-/* "DPDK lcores 2-3, isolated 8, claimed 9" for the CPUs of @hit in each set. */
-static int name_taken(const struct nn_plan *plan, const struct nn_cpuset *hit, char *buf, size_t len)
+/* "DPDK lcores 2-3, isolated CPUs 8, claimed CPUs 9" for the CPUs of @hit in
+ * each set, malloc'd in *@out. 0 or -ENOMEM. */
+static int name_taken(const struct nn_plan *plan, const struct nn_cpuset *hit, char **out)
 {
 	const struct {
 		const char *what;
@@ -171,27 +173,32 @@ static int name_taken(const struct nn_plan *plan, const struct nn_cpuset *hit, c
 		{ "isolated CPUs", &plan->isolated },
 		{ "claimed CPUs", &plan->claimed },
 	};
-	size_t i, off = 0;
+	struct nn_sb sb = NN_SB_INIT;
+	bool first = true;
+	size_t i;
 
-	buf[0] = '\0';
 	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
 		struct nn_cpuset x = NN_CPUSET_INIT;
-		char *l;
+		char *l = NULL;
 
-		if (nn_cpuset_copy(&x, hit))
+		if (nn_cpuset_copy(&x, hit)) {
+			nn_sb_free(&sb);
 			return -ENOMEM;
+		}
 		nn_cpuset_and(&x, sets[i].set);
-		l = nn_cpuset_empty(&x) ? NULL : nn_cpuset_format_list(&x);
+		if (!nn_cpuset_empty(&x) && !(l = nn_cpuset_format_list(&x))) {
+			nn_cpuset_free(&x);
+			nn_sb_free(&sb);
+			return -ENOMEM;
+		}
 		nn_cpuset_free(&x);
 		if (!l)
 			continue;
-		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s %s", off ? ", " : "",
-					sets[i].what, l);
+		nn_sb_printf(&sb, "%s%s %s", first ? "" : ", ", sets[i].what, l);
+		first = false;
 		free(l);
-		if (off >= len)
-			break;
 	}
-	return 0;
+	return nn_sb_steal(&sb, out);
 }
 
 static bool has_entry(const struct nn_plan *plan, const char *nic, int queue)
@@ -209,7 +216,7 @@ int nn__plan_emit_rps_keep_off(struct state *st, struct nicst *ns)
 	const struct nn_nic *n = ns->nic;
 	struct nn_plan *plan = st->plan;
 	struct nn_cpuset taken = NN_CPUSET_INIT, hit = NN_CPUSET_INIT, to = NN_CPUSET_INIT;
-	char reason[320], names[160], *found = NULL, *left = NULL;
+	char reason[320], *names = NULL, *found = NULL, *left = NULL;
 	int q, ret = -ENOMEM;
 
 	if (nn_cpuset_copy(&taken, &plan->dpdk_lcores) || nn_cpuset_or(&taken, &plan->isolated) ||
@@ -230,9 +237,11 @@ int nn__plan_emit_rps_keep_off(struct state *st, struct nicst *ns)
 		nn_cpuset_andnot(&to, &taken);
 		free(found);
 		free(left);
+		free(names);
+		names = NULL;
 		found = nn_cpuset_format_list(cur);
 		left = nn_cpuset_format_list(&to);
-		if (!found || !left || name_taken(plan, &hit, names, sizeof(names)))
+		if (!found || !left || name_taken(plan, &hit, &names))
 			goto out;
 		if (nn_cpuset_empty(&to))
 			snprintf(reason, sizeof(reason), "rps_cpus found %s: %s take no NIC work: RPS off for "
@@ -247,6 +256,7 @@ int nn__plan_emit_rps_keep_off(struct state *st, struct nicst *ns)
 out:
 	free(found);
 	free(left);
+	free(names);
 	nn_cpuset_free(&taken);
 	nn_cpuset_free(&hit);
 	nn_cpuset_free(&to);
