@@ -197,6 +197,40 @@ static enum write_phase val_phase(const struct nn_apply_val *v)
 	return PHASE_IRQ;
 }
 
+static void count_status(struct nn_apply_report *rep)
+{
+	size_t i;
+
+	memset(rep->counts, 0, sizeof(rep->counts));
+	for (i = 0; i < rep->nvals; i++)
+		rep->counts[rep->vals[i].status]++;
+}
+
+void nn_apply_report_rolled_back(struct nn_apply_report *rep, const char *by)
+{
+	size_t i;
+
+	for (i = 0; i < rep->nvals; i++) {
+		struct nn_apply_val *v = &rep->vals[i];
+
+		if (v->status == NN_VAL_CHANGED || (v->status == NN_VAL_FAILED && v->written)) {
+			v->status = NN_VAL_ROLLED_BACK;
+			free(v->after);
+			v->after = v->before ? strdup(v->before) : NULL;	/* NULL: shown as unknown */
+		}
+	}
+	for (i = 0; i < rep->nhp; i++)
+		if (rep->hp[i].changed && !rep->hp[i].restored) {
+			rep->hp[i].restored = true;
+			rep->hp[i].after = rep->hp[i].before;
+		}
+	if (rep->irqb_done && !rep->irqb.noop)
+		snprintf(rep->irqb.status, sizeof(rep->irqb.status), "restored (%s)", rep->irqb.before);
+	rep->rolled_back = true;
+	rep->rolled_back_by = by;
+	count_status(rep);
+}
+
 /* Undoes every written value, in reverse write order, then irqbalance. */
 static void rollback_all(struct nn_ctx *ctx, struct nn_apply_report *rep, struct nn_undo *u)
 {
@@ -221,6 +255,7 @@ static void rollback_all(struct nn_ctx *ctx, struct nn_apply_report *rep, struct
 		}
 	}
 	rep->rolled_back = true;
+	rep->rolled_back_by = "failure";
 	/* Replayed already: the next `nicnuma rollback` must not replay it again.
 	 * (@u NULL: a shared log whose older values stay to be rolled back.) */
 	if (u && u->nchanges)
@@ -806,8 +841,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		soft_fail = true;
 	}
 count:
-	for (i = 0; i < rep->nvals; i++)
-		rep->counts[rep->vals[i].status]++;
+	count_status(rep);
 	err = rep->fatal ? rep->fatal : soft_fail ? 1 : 0;
 out:
 	nn_napi_answers_end(ctx, &napi);

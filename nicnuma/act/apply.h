@@ -108,7 +108,8 @@ struct nn_apply_report {
 	bool irqb_done;
 	char *snapshot;			/* log path, NULL when nothing was written */
 	bool dry_run;
-	bool rolled_back;
+	bool rolled_back;		/* every value written was put back (rolled_back_by says why) */
+	const char *rolled_back_by;	/* "failure" (apply's own), "verify" (--verify judged it worse); NULL */
 	size_t counts[NN_VAL_DRIFT + 1];
 	int fatal;			/* negative errno that stopped the apply, or 0 */
 	struct nn_hp_result *hp;	/* one per plan hugepage entry */
@@ -120,6 +121,11 @@ struct nn_apply_report {
 int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		 const struct nn_apply_opts *opts, struct nn_apply_report *rep);
 void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep);
+/* After the caller put back everything @rep's run wrote (apply --verify's
+ * nn_pipeline_abort, which replays the log): the report says so truthfully -
+ * every changed value, hugepage pool and irqbalance action "rolled_back",
+ * the counts again, rolled_back true with @by ("verify"). */
+void nn_apply_report_rolled_back(struct nn_apply_report *rep, const char *by);
 void nn_apply_report_free(struct nn_apply_report *rep);
 
 /* check: the same values, read only. Returns the number of drifted values

@@ -294,6 +294,7 @@ static int collect_sysval(struct nn_ctx *ctx, enum nn_val_kind kind, const char 
 	return 0;
 }
 
+/* @flows NULL: rps_flow_cnt is not planned (flow_cnt -1). */
 static int collect_rps(struct nn_ctx *ctx, const struct nn_plan_rps *r, const struct nn_cpuset *online,
 		       bool check, struct nn_apply_val *cpus, struct nn_apply_val *flows)
 {
@@ -314,11 +315,13 @@ static int collect_rps(struct nn_ctx *ctx, const struct nn_plan_rps *r, const st
 		return -ENOMEM;
 	err = collect_sysval(ctx, NN_VAL_RPS, r->nic, r->queue, path, mask, check, cpus);
 	free(mask);
-	if (!err && nn_cpuset_empty(&cpus->want)) {
+	/* An empty planned mask is RPS off (a keep-off entry); a planned mask
+	 * with no CPU online is a failure, never a silent off. */
+	if (!err && nn_cpuset_empty(&cpus->want) && !nn_cpuset_empty(&r->cpus)) {
 		cpus->status = NN_VAL_FAILED;
 		snprintf(cpus->note, sizeof(cpus->note), "no planned CPU is online");
 	}
-	if (err)
+	if (err || !flows)
 		return err;
 	nn_rps_path(path, sizeof(path), r->nic, r->queue, NN_RPS_FLOW_CNT);
 	snprintf(num, sizeof(num), "%ld", r->flow_cnt);
@@ -595,8 +598,11 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 			goto fail;
 	}
 	for (i = 0; i < plan->nrps; i++) {
-		err = collect_rps(ctx, &plan->rps[i], online, check, &vals[k], &vals[k + 1]);
-		k += 2;
+		/* a keep-off entry (flow_cnt -1) leaves rps_flow_cnt as it is */
+		bool flows = plan->rps[i].flow_cnt >= 0;
+
+		err = collect_rps(ctx, &plan->rps[i], online, check, &vals[k], flows ? &vals[k + 1] : NULL);
+		k += flows ? 2 : 1;
 		if (err)
 			goto fail;
 	}

@@ -215,6 +215,8 @@ void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
 	if (rep->dry_run)
 		nn_printf(o, "%zu values would change\n", rep->counts[NN_VAL_PLANNED]);
 	nn_print_bool(o, PRINT_JSON, "rolled_back", NULL, rep->rolled_back);
+	nn_print_string(o, PRINT_ANY, "rolled_back_by", rep->rolled_back_by ? "rolled back by: %s\n" : NULL,
+			rep->rolled_back ? rep->rolled_back_by : NULL);
 	nn_print_string(o, PRINT_ANY, "snapshot", rep->snapshot ? "snapshot: %s\n" : NULL,
 			rep->snapshot);
 }

@@ -107,9 +107,11 @@ static void header(struct w *w, const struct nn_plan *p, const struct nn_script_
 		"# %zu hugepage counts; irqbalance: %s.\n", p->nirqs, p->nxps, p->nnapi_threads,
 	     p->nchannels, p->nhugepages,
 	     nn_irqbalance_action_name(p->irqbalance.action));
-	if (p->nrps)
+	if (p->nrps && p->rps_sock_flow_entries > 0)
 		putf(w, "# RPS/RFS: %zu rx queues, rps_sock_flow_entries at least %ld.\n", p->nrps,
 		     p->rps_sock_flow_entries);
+	else if (p->nrps)
+		putf(w, "# RPS: %zu rx queues (masks found on CPUs that take no NIC work).\n", p->nrps);
 	for (i = 0; i < p->nsysctls; i++)
 		putf(w, "# sysctl %s = %lld (busy polling).\n", nn_busy_name(p->sysctls[i].which),
 		     p->sysctls[i].value);
@@ -285,6 +287,8 @@ static void items(struct w *w, const struct nn_plan *p)
 			item(w, label, rpath, "mask", val);
 			free(label);
 			label = NULL;
+			if (r->flow_cnt < 0)
+				goto next;	/* a keep-off entry: rps_flow_cnt left as it is */
 			nn_rps_path(rpath, sizeof(rpath), r->nic, r->queue, NN_RPS_FLOW_CNT);
 			snprintf(num, sizeof(num), "%ld", r->flow_cnt);
 			if (asprintf(&label, "RFS %s rx-%d rps_flow_cnt", r->nic, r->queue) < 0)
@@ -292,6 +296,7 @@ static void items(struct w *w, const struct nn_plan *p)
 			else
 				item(w, label, rpath, "num", num);
 		}
+next:
 		free(label);
 		free(val);
 		label = val = NULL;

@@ -11,6 +11,7 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/print.h"
 #include "nicnuma/core/strbuf.h"
+#include "nicnuma/act/apply.h"
 #include "nicnuma/act/bench_exec.h"
 #include "nicnuma/act/observe.h"
 #include "nicnuma/act/pipeline.h"
@@ -113,7 +114,7 @@ int nn_verify_after(struct nn_ctx *ctx, const struct nn_host *host, const struct
 	return window(ctx, host, plan, v, true);
 }
 
-int nn_verify_finish(struct nn_ctx *ctx, struct nn_pipeline *pl, const struct nn_apply_report *rep,
+int nn_verify_finish(struct nn_ctx *ctx, struct nn_pipeline *pl, struct nn_apply_report *rep,
 		     struct nn_verify *v)
 {
 	int err = 0;
@@ -125,12 +126,14 @@ int nn_verify_finish(struct nn_ctx *ctx, struct nn_pipeline *pl, const struct nn
 	if (v->worse) {
 		err = nn_pipeline_abort(pl);
 		v->rolled_back = !err;
-		if (err)
+		if (err) {
 			nn_err(ctx, "--verify: rolling back failed: %s; see 'nicnuma rollback'", strerror(-err));
-		else
+		} else {
+			/* the apply report says it too: its values are no longer "changed" */
+			nn_apply_report_rolled_back(rep, "verify");
 			nn_warn(ctx, "--verify", "the host got worse: every value put back as it was");
+		}
 	}
-	nn_verify_print(ctx, v);
 	return err ? err : v->rolled_back;
 }
 

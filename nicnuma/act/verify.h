@@ -56,12 +56,15 @@ int nn_verify_after(struct nn_ctx *ctx, const struct nn_host *host, const struct
 		    struct nn_verify *v);
 /* After the apply of @pl (@rep its report): the window after when the run
  * changed something, the judgement, and a worse host put back through the
- * pipeline's transaction (nn_pipeline_abort); prints the "verify" object.
- * 0 kept, 1 rolled back, or a negative errno (the window could not be
- * measured, or the rollback failed: then 'nicnuma rollback' is named). */
+ * pipeline's transaction (nn_pipeline_abort), after which @rep says so
+ * (nn_apply_report_rolled_back: its values "rolled_back", rolled_back true,
+ * rolled_back_by "verify"). Prints nothing: the caller prints @rep, then
+ * the "verify" object (nn_verify_print). 0 kept, 1 rolled back, or a
+ * negative errno (the window could not be measured, or the rollback failed:
+ * then 'nicnuma rollback' is named). */
 struct nn_pipeline;
 struct nn_apply_report;
-int nn_verify_finish(struct nn_ctx *ctx, struct nn_pipeline *pl, const struct nn_apply_report *rep,
+int nn_verify_finish(struct nn_ctx *ctx, struct nn_pipeline *pl, struct nn_apply_report *rep,
 		     struct nn_verify *v);
 /* Pure: sets v->worse and v->verdict from the two windows. */
 void nn_verify_judge(struct nn_verify *v);

@@ -252,19 +252,23 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	err = nn_pipeline_run(ctx, &pl, &rep);
 	if (pl.stage < NN_PIPE_APPLIED)
 		goto out;
-	nn_apply_print(ctx, &rep);
+	/* judged (and rolled back) before the report is printed, so that the
+	 * report says what the host holds now */
 	if (r.verify && err >= 0 && !rep.rolled_back) {
 		int v = nn_verify_finish(ctx, &pl, &rep, &verify);
 
 		err = v < 0 ? v : v > 0 ? 1 : err;
 	}
+	nn_apply_print(ctx, &rep);
+	if (r.verify && verify.verdict[0])
+		nn_verify_print(ctx, &verify);
 	if (ctx->verbose)
 		nn_print_double(&ctx->out, PRINT_ANY, "elapsed_ms", "elapsed: %.1f ms\n",
 				now_ms() - t0);
 	nn_close_object(&ctx->out);
 	nn_print_warnings(ctx);
 	nn_close_object(&ctx->out);
-	if (rep.rolled_back)
+	if (rep.rolled_back && rep.rolled_back_by && !strcmp(rep.rolled_back_by, "failure"))
 		nn_err(ctx, "apply failed and was rolled back: every value is as it was");
 	ret = nn_cli_status(ctx, err);
 out:

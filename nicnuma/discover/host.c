@@ -80,6 +80,11 @@ static int host_discover(struct nn_ctx *ctx, struct nn_host *host, bool cpu_deta
 	 * is missing the planner cannot size it (unknown, not 0). */
 	if (cpu_detail && nn_read_long(&ctx->root, NN_RPS_SOCK_FLOW_PATH, &host->rps_sock_flow_entries))
 		host->rps_sock_flow_entries = -1;
+	/* The rx queues' RPS masks as found: the planner keeps RPS off the CPUs
+	 * that take no NIC work, whoever set the mask there. */
+	for (size_t i = 0; cpu_detail && i < host->nnics; i++)
+		if ((err = nn_nic_rps_read(ctx, &host->nics[i])))
+			goto fail;
 	return 0;
 fail:
 	nn_host_free(host);

@@ -111,6 +111,38 @@ static void count_queues(struct nic_scan *s, struct nn_nic *nic)
 	closedir(d);
 }
 
+int nn_nic_rps_read(struct nn_ctx *ctx, struct nn_nic *nic)
+{
+	char path[PATH_MAX], buf[4096];
+	int q, err;
+
+	if (nic->rx_queues <= 0 || nic->rx_rps)
+		return 0;
+	nic->rx_rps = calloc((size_t)nic->rx_queues, sizeof(*nic->rx_rps));
+	if (!nic->rx_rps)
+		return -ENOMEM;
+	nic->nrx_rps = (size_t)nic->rx_queues;
+	for (q = 0; q < nic->rx_queues; q++) {
+		struct nn_rx_rps *r = &nic->rx_rps[q];
+
+		if (nn_pathf(path, sizeof(path), NET_DIR "/%s/queues/rx-%d/rps_cpus", nic->name, q) ||
+		    nn_read_str(&ctx->root, path, buf, sizeof(buf)))
+			continue;	/* unknown */
+		err = nn_cpuset_parse_mask(buf, &r->cpus);	/* @cpus replaced only on success */
+		if (err == -ENOMEM)
+			return err;
+		r->known = !err;	/* malformed: unknown */
+	}
+	return 0;
+}
+
+const struct nn_cpuset *nn_nic_rps_found(const struct nn_nic *nic, int queue)
+{
+	if (queue < 0 || (size_t)queue >= nic->nrx_rps || !nic->rx_rps[queue].known)
+		return NULL;
+	return &nic->rx_rps[queue].cpus;
+}
+
 /* /sys/class/net/IF/speed: the kernel refuses the read (EINVAL) while the link
  * is down and prints -1 when the driver does not know; both are "unknown". */
 static void read_speed(struct nic_scan *s, struct nn_nic *nic)
@@ -1243,6 +1275,9 @@ void nn_nics_free(struct nn_nic *nics, size_t n)
 			nn_cpuset_free(&nics[i].irqs[j].effective);
 		}
 		free(nics[i].irqs);
+		for (j = 0; j < nics[i].nrx_rps; j++)
+			nn_cpuset_free(&nics[i].rx_rps[j].cpus);
+		free(nics[i].rx_rps);
 		free(nics[i].gqueues);
 		free(nics[i].gnapis);
 		free(nics[i].parent_fn);

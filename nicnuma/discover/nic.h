@@ -39,6 +39,12 @@ struct nn_irq {
 	bool has_affinity, has_effective;
 };
 
+/* One rx queue's Receive Packet Steering mask as found. */
+struct nn_rx_rps {
+	bool known;
+	struct nn_cpuset cpus;		/* empty: RPS off for the queue */
+};
+
 struct nn_nic {
 	char *name;
 	int ifindex;			/* -1 unknown */
@@ -52,6 +58,12 @@ struct nn_nic {
 	bool locality_known;		/* numa_node >= 0 or local_cpus narrower than all CPUs */
 	long speed_mbps;		/* -1 unknown */
 	int rx_queues, tx_queues;	/* /sys/class/net/X/queues; -1 unknown */
+	/* Each rx queue's rps_cpus as found (nn_nic_rps_read; the host snapshot
+	 * reads them, a NIC listing does not): rx_rps[q] for rx-q, q <
+	 * nrx_rps. known false where the file is missing (no CONFIG_RPS) or
+	 * unreadable or malformed: unknown, never taken as "off". */
+	struct nn_rx_rps *rx_rps;
+	size_t nrx_rps;
 	int channels_combined;		/* ETHTOOL_GCHANNELS, live only; -1 unknown */
 	int channels_max;
 	struct nn_rss rss;		/* RSS indirection table, live only (NN_RSS_NOT_READ under --root) */
@@ -94,6 +106,13 @@ struct nn_nic {
 int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned int flags,
 		     struct nn_nic **nics, size_t *nnics);
 void nn_nics_free(struct nn_nic *nics, size_t nnics);
+/* The one reader of the rx queues' current rps_cpus (through ctx->root):
+ * fills @nic->rx_rps for rx-0 .. rx-(rx_queues - 1); a queue whose file is
+ * missing or unreadable stays unknown (no warning: a kernel without
+ * CONFIG_RPS has none). 0 or -ENOMEM. */
+int nn_nic_rps_read(struct nn_ctx *ctx, struct nn_nic *nic);
+/* The rps_cpus found for @nic's rx queue @queue; NULL when unknown. Pure. */
+const struct nn_cpuset *nn_nic_rps_found(const struct nn_nic *nic, int queue);
 /* The NUMA node a device directory's numa_node names ("/sys/bus/pci/devices/
  * 0000:03:00.0", a NIC's device link): 0 with *@node (-1: the kernel does not
  * know), -ERANGE with the value in *@node when it is out of range, or the

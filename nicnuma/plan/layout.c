@@ -276,7 +276,7 @@ static int make_instance(struct nn_layout *l, const struct nn_host *host, const 
 			 const struct nn_layout_opts *o, const struct nn_node *node, bool *made)
 {
 	struct nn_layout_instance in;
-	struct nn_cpuset rest = NN_CPUSET_INIT;
+	struct nn_cpuset rest = NN_CPUSET_INIT, irq_cpus = NN_CPUSET_INIT;
 	char *a = NULL;
 	size_t i;
 	int err;
@@ -300,13 +300,39 @@ static int make_instance(struct nn_layout *l, const struct nn_host *host, const 
 		goto fail;
 	nn_cpuset_and(&in.housekeeping, &in.node_cpus);
 	nn_cpuset_andnot(&rest, &l->housekeeping);
+	/* A claimed CPU is a workload's (nicnuma claim, a cpuset partition):
+	 * never handed to an instance (issue 27). */
+	if (nn_cpuset_intersects(&rest, nn_host_claimed_cpus(host))) {
+		struct nn_cpuset cl = NN_CPUSET_INIT;
+
+		err = nn_cpuset_copy(&cl, &rest);
+		if (!err) {
+			nn_cpuset_and(&cl, nn_host_claimed_cpus(host));
+			nn_cpuset_andnot(&rest, nn_host_claimed_cpus(host));
+			a = nn_cpuset_format_list(&cl);
+			err = a ? strv_addf(&l->warnings, &l->nwarnings, "node %d: claimed CPUs %s left out "
+					    "(a workload claimed them)", node->id, a) : -ENOMEM;
+			free(a);
+			a = NULL;
+		}
+		nn_cpuset_free(&cl);
+		if (err)
+			goto fail;
+		if (nn_cpuset_empty(&rest)) {
+			err = strv_addf(&l->warnings, &l->nwarnings, "node %d: every CPU outside housekeeping "
+					"is claimed: no instance", node->id);
+			goto fail;
+		}
+	}
 	for (i = 0; plan && i < plan->nirqs && !err; i++)
 		if (plan->irqs[i].queue >= 0 || plan->irqs[i].role != NN_IRQ_ROLE_MISC)
 			err = nn_cpuset_or(&in.irq_cores, &plan->irqs[i].cpus);
 	if (err)
 		goto fail;
 	nn_cpuset_and(&in.irq_cores, &in.node_cpus);
-	err = add_siblings(&host->topo, &in.irq_cores);
+	err = nn_cpuset_copy(&irq_cpus, &in.irq_cores);	/* the IRQ CPUs alone */
+	if (!err)
+		err = add_siblings(&host->topo, &in.irq_cores);
 	if (err)
 		goto fail;
 	nn_cpuset_and(&in.irq_cores, &in.node_cpus);
@@ -325,7 +351,24 @@ static int make_instance(struct nn_layout *l, const struct nn_host *host, const 
 	} else {
 		nn_cpuset_andnot(&in.cpus, &in.irq_cores);
 		if (nn_cpuset_empty(&in.cpus)) {
-			/* Better to share cores with the IRQs than to have no instance. */
+			/* Every core takes queue IRQs: their other hyperthreads,
+			 * free of IRQs, before the IRQ CPUs themselves. */
+			err = nn_cpuset_copy(&in.cpus, &rest);
+			if (err)
+				goto fail;
+			nn_cpuset_andnot(&in.cpus, &irq_cpus);
+			in.irq_cores_included = true;
+			if (!nn_cpuset_empty(&in.cpus)) {
+				a = nn_cpuset_format_list(&in.cpus);
+				err = strv_addf(&l->warnings, &l->nwarnings,
+						"node %d: every core outside housekeeping takes queue IRQs: the "
+						"instance runs on their SMT siblings free of IRQs (%s)", node->id,
+						a ? a : "?");
+				if (err)
+					goto fail;
+				goto placed;
+			}
+			/* Better to share CPUs with the IRQs than to have no instance. */
 			err = nn_cpuset_copy(&in.cpus, &rest);
 			in.irq_cores_included = true;
 			a = nn_cpuset_format_list(&rest);
@@ -337,6 +380,7 @@ static int make_instance(struct nn_layout *l, const struct nn_host *host, const 
 				goto fail;
 		}
 	}
+placed:
 	/* Isolated CPUs were kept for a poll-mode workload: a DPDK instance
 	 * takes them first (only them, when it has any), any other service
 	 * leaves them out - the scheduler does not balance a domain-isolated
@@ -383,10 +427,12 @@ static int make_instance(struct nn_layout *l, const struct nn_host *host, const 
 	if (o->dpdk)
 		err = build_eal(l, &l->inst[l->ninst - 1]);
 	nn_cpuset_free(&rest);
+	nn_cpuset_free(&irq_cpus);
 	free(a);
 	return err;
 fail:
 	nn_cpuset_free(&rest);
+	nn_cpuset_free(&irq_cpus);
 	free(a);
 	instance_free(&in);
 	return err;

@@ -152,8 +152,10 @@ struct nn_plan_rss {
 struct nn_plan_rps {
 	char *nic;
 	int queue;			/* rx queue: /sys/class/net/NIC/queues/rx-N/ */
-	struct nn_cpuset cpus;		/* rps_cpus */
-	long flow_cnt;			/* rps_flow_cnt (a power of two) */
+	struct nn_cpuset cpus;		/* rps_cpus; empty: RPS off (a keep-off entry only) */
+	long flow_cnt;			/* rps_flow_cnt (a power of two); -1: left as it is
+					 * (a keep-off entry: a mask found loses CPUs that
+					 * take no NIC work, plan_rps.c) */
 	char *reason;
 };
 
@@ -272,18 +274,21 @@ int nn_plan_parse(const char *name, const char *buf, size_t len, struct nn_plan 
 int nn_plan_check_shape(const struct nn_plan *plan, const struct nn_host *host, char *why, size_t whylen);
 
 /* DPDK EAL arguments matching @plan for a service on @node (pure):
- * "-l <node CPUs free of IRQs and housekeeping> [--socket-mem a,b,..] [-a PCI]..".
+ * "-l <lcores> [--socket-mem a,b,..] [-a PCI]..". The lcores are
+ * nn_layout_make's (layout --dpdk with the plan's housekeeping and queue
+ * IRQs: the one lcore rule): the node's isolated CPUs when it has some, else
+ * its CPUs outside housekeeping; never a claimed CPU; without the queue-IRQ
+ * cores and their SMT siblings unless nothing else is left (then *@shared).
  * --socket-mem (MB per node, this node's planned hugepages, 0 elsewhere) only
- * when the plan reserves hugepages. When every non-housekeeping CPU of @node
- * takes queue IRQs, -l lists them anyway and *@shared is set. A node without
- * CPUs of its own (memory-only, CXL) borrows the lcores of the nearest node
- * that has some (nn_plan_eal_lcore_node()) and keeps its memory and NICs.
- * Malloc'd in *@out. -ENOENT when no node has a CPU outside housekeeping. */
+ * when the plan reserves hugepages. A node without lcores of its own
+ * (memory-only, CXL, all housekeeping or claimed) borrows those of the
+ * nearest node that has some (nn_plan_eal_lcore_node()) and keeps its memory
+ * and NICs. Malloc'd in *@out. -ENOENT when no node has lcores. */
 int nn_plan_eal_args(const struct nn_plan *plan, const struct nn_host *host, int node,
 		     char **out, bool *shared);
 
 /* The node whose CPUs serve as EAL lcores for @node: @node itself, or the
- * nearest node with a CPU outside housekeeping; -1 when there is none. */
+ * nearest node the layout gives lcores; -1 when there is none. */
 int nn_plan_eal_lcore_node(const struct nn_plan *plan, const struct nn_host *host, int node);
 
 /* Fills @table (@size entries) from @r: equal weights round-robin (entry i is

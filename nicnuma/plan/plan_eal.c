@@ -2,15 +2,18 @@
 /* plan_eal.c - the DPDK EAL arguments that match a plan on one node
  *
  * A data plane started with these runs its lcores on the NIC's node, away
- * from the CPUs that take the kernel's queue IRQs and housekeeping, takes its
- * packet memory from that node's planned hugepages (DPDK socket ids are NUMA
- * node ids) and probes only that node's NICs.
+ * from the CPUs that take the kernel's queue IRQs, housekeeping and claims,
+ * takes its packet memory from that node's planned hugepages (DPDK socket
+ * ids are NUMA node ids) and probes only that node's NICs. The lcores are
+ * not chosen here: they are nn_layout_make's (layout --dpdk), the one rule,
+ * which puts them on the node's isolated CPUs first.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "nicnuma/plan/layout.h"
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/plan/plan_internal.h"
 
@@ -28,70 +31,81 @@ static int append(char **buf, size_t *len, const char *a, const char *b)
 	return 0;
 }
 
-/* A node with an online CPU outside the plan's housekeeping (filter for
- * nn_topo_nearest_node). */
+/* The lcores of @node by the one rule, nn_layout_make's (layout --dpdk with
+ * the plan's housekeeping and queue IRQs): the node's online CPUs outside
+ * housekeeping, claimed CPUs and the queue-IRQ cores (with their SMT
+ * siblings), only its isolated CPUs when it has some; when every core takes
+ * queue IRQs the siblings free of them, and only when none is free the IRQ
+ * CPUs (*@shared: an lcore takes a queue IRQ). 0, -ENOENT (no instance on
+ * that node: no CPU left, or memory only) or -ENOMEM. */
+static int layout_lcores(const struct nn_plan *plan, const struct nn_host *host, int node,
+			 struct nn_cpuset *lc, bool *shared)
+{
+	struct nn_layout_opts lo = { .service = "dpdk", .nodes_mode = NN_LAYOUT_LIST, .dpdk = true };
+	struct nn_layout l;
+	char why[256];
+	int err;
+
+	*shared = false;
+	if (node < 0)
+		return -ENOENT;
+	err = nn_cpuset_set(&lo.nodes, (unsigned int)node);
+	if (!err)
+		err = nn_cpuset_copy(&lo.housekeeping, &plan->housekeeping);
+	if (!err)
+		err = nn_layout_make(host, plan, &lo, &l, why, sizeof(why));
+	nn_layout_opts_free(&lo);
+	if (err)
+		return err == -ENOMEM ? err : -ENOENT;
+	err = l.ninst == 1 ? nn_cpuset_copy(lc, &l.inst[0].cpus) : -ENOENT;
+	nn_layout_free(&l);
+	/* shared: an lcore takes a queue IRQ itself (an SMT sibling of an IRQ
+	 * CPU, which the layout gives when every core takes one, is not) */
+	for (size_t i = 0; !err && i < plan->nirqs && !*shared; i++)
+		*shared = nn_cpuset_intersects(lc, &plan->irqs[i].cpus);
+	return err;
+}
+
+struct lcore_q {
+	const struct nn_plan *plan;
+	const struct nn_host *host;
+};
+
+/* A node the layout gives lcores (filter for nn_topo_nearest_node). */
 static bool node_has_lcores(const struct nn_topo *t, int node, void *arg)
 {
-	const struct nn_plan *plan = arg;
-	const struct nn_node *n = nn_topo_node(t, node);
+	const struct lcore_q *q = arg;
 	struct nn_cpuset c = NN_CPUSET_INIT;
-	bool ok;
+	bool shared, ok;
 
-	if (!n || nn_cpuset_copy(&c, &n->cpus))
-		return false;
-	if (!nn_cpuset_empty(&t->online))
-		nn_cpuset_and(&c, &t->online);
-	nn_cpuset_andnot(&c, &plan->housekeeping);
-	ok = !nn_cpuset_empty(&c);
+	(void)t;
+	ok = !layout_lcores(q->plan, q->host, node, &c, &shared);
 	nn_cpuset_free(&c);
 	return ok;
 }
 
 int nn_plan_eal_lcore_node(const struct nn_plan *plan, const struct nn_host *host, int node)
 {
-	return nn_topo_nearest_node(&host->topo, node, 0, node_has_lcores, (void *)plan);
+	struct lcore_q q = { plan, host };
+
+	return nn_topo_nearest_node(&host->topo, node, 0, node_has_lcores, &q);
 }
 
 int nn_plan_eal_args(const struct nn_plan *plan, const struct nn_host *host, int node,
 		     char **out, bool *shared)
 {
 	const struct nn_topo *t = &host->topo;
-	struct nn_cpuset lc = NN_CPUSET_INIT, busy = NN_CPUSET_INIT;
+	struct nn_cpuset lc = NN_CPUSET_INIT;
 	char *buf = NULL, *list = NULL;
 	size_t len = 0, i;
-	int idx, ret = -ENOMEM, maxid = -1;
+	int ret, maxid = -1;
 
 	*out = NULL;
 	*shared = false;
-	idx = nn_topo_node_index(t, nn_plan_eal_lcore_node(plan, host, node));
-	if (idx < 0)
-		return -ENOENT;
-	if (nn_cpuset_copy(&lc, &t->nodes[idx].cpus))
+	ret = layout_lcores(plan, host, nn_plan_eal_lcore_node(plan, host, node), &lc, shared);
+	if (ret)
 		goto out;
-	if (!nn_cpuset_empty(&t->online))
-		nn_cpuset_and(&lc, &t->online);
-	nn_cpuset_andnot(&lc, &plan->housekeeping);
-	if (nn_cpuset_empty(&lc)) {
-		ret = -ENOENT;
-		goto out;
-	}
-	for (i = 0; i < plan->nirqs; i++)
-		if (nn_cpuset_or(&busy, &plan->irqs[i].cpus))
-			goto out;
-	if (nn_cpuset_intersects(&lc, &busy)) {
-		struct nn_cpuset free_lc = NN_CPUSET_INIT;
-
-		if (nn_cpuset_copy(&free_lc, &lc))
-			goto out;
-		nn_cpuset_andnot(&free_lc, &busy);
-		if (nn_cpuset_empty(&free_lc)) {
-			*shared = true;	/* no free CPU: share with the IRQs rather than leave the node */
-			nn_cpuset_free(&free_lc);
-		} else {
-			nn_cpuset_free(&lc);
-			lc = free_lc;
-		}
-	}
+	ret = -ENOMEM;
 	list = nn_cpuset_format_list(&lc);
 	if (!list || append(&buf, &len, "-l ", list))
 		goto out;
@@ -135,6 +149,5 @@ out:
 	free(buf);
 	free(list);
 	nn_cpuset_free(&lc);
-	nn_cpuset_free(&busy);
 	return ret;
 }

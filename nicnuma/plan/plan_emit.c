@@ -623,6 +623,8 @@ int nn__plan_emit(struct state *st)
 			ret = emit_napi(st, &st->nics[i], irq0);
 		if (!ret && opts->rps != NN_RPS_OFF)
 			ret = nn__plan_emit_rps(st, &st->nics[i], irq0);
+		if (!ret)
+			ret = nn__plan_emit_rps_keep_off(st, &st->nics[i]);
 		if (!ret && opts->napi_set)
 			ret = nn__plan_emit_napi_conf(st, &st->nics[i]);
 		if (!ret && opts->profile != NN_PROFILE_NONE)

@@ -231,7 +231,7 @@ struct json_object *nn_plan_to_json(const struct nn_plan *plan)
 		CHK(add(o, "queue", json_object_new_int(r->queue)));
 		NEW(v, cpus_json(&r->cpus));
 		CHK(add(o, "cpus", v));
-		CHK(add(o, "flow_cnt", json_object_new_int64(r->flow_cnt)));
+		CHK(add(o, "flow_cnt", r->flow_cnt >= 0 ? json_object_new_int64(r->flow_cnt) : NULL));
 		CHK(add(o, "reason", opt_str(r->reason)));
 	}
 	CHK(add(p, "rps_sock_flow_entries", plan->rps_sock_flow_entries > 0 ?
@@ -663,12 +663,15 @@ static int read_rps(struct rd *r, struct json_object *p, struct nn_plan *plan)
 		TRY(get_int(r, o, where, "queue", false, 0, NN_QUEUE_MAX, &v));
 		x->queue = (int)v;
 		TRY(get_cpus(r, o, where, "cpus", false, &x->cpus));
-		if (nn_cpuset_empty(&x->cpus))
-			return bad(r, "%s.cpus: empty: RPS needs at least one CPU", where);
-		TRY(get_int(r, o, where, "flow_cnt", false, 0, NN_RFS_MAX, &v));
-		if (v != nn_rfs_round((long)v))
+		/* flow_cnt null: a keep-off entry (rps_flow_cnt left as it is),
+		 * whose mask may be empty (RPS off for the queue) */
+		TRY(get_int(r, o, where, "flow_cnt", true, 0, NN_RFS_MAX, &v));
+		if (v >= 0 && v != nn_rfs_round((long)v))
 			return bad(r, "%s.flow_cnt: %lld is not a power of two", where, v);
 		x->flow_cnt = (long)v;
+		if (nn_cpuset_empty(&x->cpus) && x->flow_cnt >= 0)
+			return bad(r, "%s.cpus: empty: RPS needs at least one CPU (only an entry with "
+				   "flow_cnt null turns RPS off)", where);
 		TRY(get_str(r, o, where, "reason", true, &x->reason));
 	}
 	TRY(get_int(r, p, "plan", "rps_sock_flow_entries", true, 1, NN_RFS_MAX, &v));

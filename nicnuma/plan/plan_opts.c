@@ -47,7 +47,8 @@ const struct nn_opt nn_plan_optv[] = {
 	  .values = (const char *const[]){ "local", "local:cpu", "none", NULL } },
 	{ "rps", 0, NN_ARG_REQUIRED, "MODE", "auto: Receive Packet Steering on each rx queue of a NIC with "
 	  "fewer rx queues than usable CPUs on its node, to the node's CPUs that take none of its IRQs "
-	  "(rps_cpus), with RFS (rps_flow_cnt, rps_sock_flow_entries); off (default): leave them",
+	  "(rps_cpus), with RFS (rps_flow_cnt, rps_sock_flow_entries); off (default): spread none. "
+	  "Either way a mask found on an isolated or claimed CPU (or a --profile dpdk lcore) loses them",
 	  NN_OPT_RPS, .values = (const char *const[]){ "auto", "off", NULL } },
 	{ "napi-defer-hard-irqs", 0, NN_ARG_REQUIRED, "N", "set each NAPI's defer-hard-irqs (netdev netlink "
 	  "napi-set; without per-NAPI settings the device-wide napi_defer_hard_irqs file)", NN_OPT_NAPI_DEFER },

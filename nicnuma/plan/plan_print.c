@@ -123,8 +123,14 @@ static void print_rps_napi_conf(struct nn_out *o, const struct nn_plan *p)
 		const struct nn_plan_rps *r = &p->rps[i];
 		char *l = nn_cpuset_format_list(&r->cpus);
 
-		nn_printf(o, "  %-16s %-6d %-12s %-9ld %s\n", r->nic, r->queue, l ? l : "?", r->flow_cnt,
-			  r->reason ? r->reason : "");
+		char fc[24];
+
+		if (r->flow_cnt >= 0)
+			snprintf(fc, sizeof(fc), "%ld", r->flow_cnt);
+		else
+			snprintf(fc, sizeof(fc), "as is");
+		nn_printf(o, "  %-16s %-6d %-12s %-9s %s\n", r->nic, r->queue,
+			  !l ? "?" : *l ? l : "off", fc, r->reason ? r->reason : "");
 		free(l);
 	}
 	if (p->rps_sock_flow_entries > 0)

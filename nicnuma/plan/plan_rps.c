@@ -17,12 +17,24 @@
  *    and rps_sock_flow_entries at least 32768 (scaling.rst's figures);
  *  - never off the NIC's node: a NIC of unknown locality on a host of more
  *    than one node gets none.
+ *
+ * Keep-off (every profile, --rps off too: nn__plan_emit_rps_keep_off): an rx
+ * queue's rps_cpus found holding a CPU that takes no NIC work - a DPDK lcore
+ * of --profile dpdk, an isolated CPU the plan leaves out, a claimed CPU -
+ * is planned as that mask without those CPUs, whoever set it: RPS work is
+ * NIC work as much as a queue IRQ is (issue 27: NIC work including RPS
+ * leaves claimed CPUs; issue 28: never on isolated or claimed CPUs, and
+ * dpdk keeps every RPS CPU off the lcores). An empty result is RPS off for
+ * that queue (0), a planned value like any other. rps_flow_cnt is left as it
+ * is (flow_cnt -1). A mask that touches none of them is not planned at all,
+ * so a host without such a mask plans as before.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "nicnuma/core/strbuf.h"
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/plan/plan_internal.h"
 #include "nicnuma/plan/plan_state.h"
@@ -145,6 +157,108 @@ out:
 	free(list);
 	nn_cpuset_free(&local);
 	nn_cpuset_free(&irqs);
+	nn_cpuset_free(&to);
+	return ret;
+}
+
+/* "DPDK lcores 2-3, isolated CPUs 8, claimed CPUs 9" for the CPUs of @hit in
+ * each set, malloc'd in *@out. 0 or -ENOMEM. */
+static int name_taken(const struct nn_plan *plan, const struct nn_cpuset *hit, char **out)
+{
+	const struct {
+		const char *what;
+		const struct nn_cpuset *set;
+	} sets[] = {
+		{ "DPDK lcores", &plan->dpdk_lcores },
+		{ "isolated CPUs", &plan->isolated },
+		{ "claimed CPUs", &plan->claimed },
+	};
+	struct nn_sb sb = NN_SB_INIT;
+	bool first = true;
+	size_t i;
+
+	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		struct nn_cpuset x = NN_CPUSET_INIT;
+		char *l = NULL;
+
+		if (nn_cpuset_copy(&x, hit)) {
+			nn_sb_free(&sb);
+			return -ENOMEM;
+		}
+		nn_cpuset_and(&x, sets[i].set);
+		if (!nn_cpuset_empty(&x) && !(l = nn_cpuset_format_list(&x))) {
+			nn_cpuset_free(&x);
+			nn_sb_free(&sb);
+			return -ENOMEM;
+		}
+		nn_cpuset_free(&x);
+		if (!l)
+			continue;
+		nn_sb_printf(&sb, "%s%s %s", first ? "" : ", ", sets[i].what, l);
+		first = false;
+		free(l);
+	}
+	return nn_sb_steal(&sb, out);
+}
+
+static bool has_entry(const struct nn_plan *plan, const char *nic, int queue)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nrps; i++)
+		if (plan->rps[i].queue == queue && !strcmp(plan->rps[i].nic, nic))
+			return true;
+	return false;
+}
+
+int nn__plan_emit_rps_keep_off(struct state *st, struct nicst *ns)
+{
+	const struct nn_nic *n = ns->nic;
+	struct nn_plan *plan = st->plan;
+	struct nn_cpuset taken = NN_CPUSET_INIT, hit = NN_CPUSET_INIT, to = NN_CPUSET_INIT;
+	char reason[320], *names = NULL, *found = NULL, *left = NULL;
+	int q, ret = -ENOMEM;
+
+	if (nn_cpuset_copy(&taken, &plan->dpdk_lcores) || nn_cpuset_or(&taken, &plan->isolated) ||
+	    nn_cpuset_or(&taken, &plan->claimed))
+		goto out;
+	ret = 0;
+	if (nn_cpuset_empty(&taken))
+		goto out;
+	for (q = 0; q < n->rx_queues; q++) {
+		const struct nn_cpuset *cur = nn_nic_rps_found(n, q);
+
+		if (!cur || !nn_cpuset_intersects(cur, &taken) || has_entry(plan, n->name, q))
+			continue;
+		ret = -ENOMEM;
+		if (nn_cpuset_copy(&hit, cur) || nn_cpuset_copy(&to, cur))
+			goto out;
+		nn_cpuset_and(&hit, &taken);
+		nn_cpuset_andnot(&to, &taken);
+		free(found);
+		free(left);
+		free(names);
+		names = NULL;
+		found = nn_cpuset_format_list(cur);
+		left = nn_cpuset_format_list(&to);
+		if (!found || !left || name_taken(plan, &hit, &names))
+			goto out;
+		if (nn_cpuset_empty(&to))
+			snprintf(reason, sizeof(reason), "rps_cpus found %s: %s take no NIC work: RPS off for "
+				 "this queue (rps_flow_cnt left as it is)", found, names);
+		else
+			snprintf(reason, sizeof(reason), "rps_cpus found %s: %s take no NIC work: to %s "
+				 "(rps_flow_cnt left as it is)", found, names, left);
+		if (add_entry(plan, n->name, q, &to, -1, reason))
+			goto out;
+		ret = 0;
+	}
+out:
+	free(found);
+	free(left);
+	free(names);
+	nn_cpuset_free(&taken);
+	nn_cpuset_free(&hit);
 	nn_cpuset_free(&to);
 	return ret;
 }

@@ -100,6 +100,9 @@ int nn__plan_emit_rss(struct state *st, struct nicst *ns, size_t irq0);
 
 /* plan_rps.c: --rps auto for @ns, after its IRQs (plan->irqs[@irq0..]) were placed. */
 int nn__plan_emit_rps(struct state *st, struct nicst *ns, size_t irq0);
+/* plan_rps.c: an rps_cpus found on a DPDK lcore, isolated or claimed CPU
+ * loses them (every profile; the rule is in plan_rps.c's header). */
+int nn__plan_emit_rps_keep_off(struct state *st, struct nicst *ns);
 /* plan_napi_conf.c: the NAPI settings asked for, for @ns. */
 int nn__plan_emit_napi_conf(struct state *st, struct nicst *ns);
 /* plan_dpdk.c: --profile dpdk takes layout --dpdk's lcores out of st->allowed. */

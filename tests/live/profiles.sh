@@ -137,9 +137,21 @@ while read -r f val; do case $f in *rps*) [ "$(cat "$f")" = "$val" ] || unchange
 [ "$rc" -eq 1 ] && [[ $v == "True True True 1.0 2.0 |"* ]] && [ "$unchanged" -eq 1 ] \
 	&& pass "verify: a number worse after apply rolls back (exit 1, RPS files as found): $v" \
 	|| fail "verify: rollback case: exit $rc, $v, files unchanged=$unchanged: $(cat "$tmp/err")"
+# the apply report says what the host holds after the rollback, not what the apply did
+python3 - "$tmp/v1.json" <<'PY' >"$tmp/out" 2>&1 && pass "verify: the report says rolled back: $(cat "$tmp/out")" || fail "verify: report after the rollback: $(cat "$tmp/out")"
+import json, sys
+a = json.load(open(sys.argv[1]))["apply"]
+st = sorted({v["status"] for v in a["values"]})
+assert a["rolled_back"] is True and a["rolled_back_by"] == "verify", (a["rolled_back"], a["rolled_back_by"])
+assert "changed" not in st and "rolled_back" in st, st
+assert a["summary"]["changed"] == 0 and a["summary"]["rolled_back"] >= 1, a["summary"]
+print("rolled_back_by verify, statuses %s" % st)
+PY
 rm -f "$count"
 "$nn" --json apply "${vopts[@]}" >"$tmp/v2.json" 2>"$tmp/err"
 v=$(verdict "$tmp/v2.json")
+python3 -c 'import json, sys; a = json.load(open(sys.argv[1]))["apply"]; assert a["rolled_back"] is False and a["rolled_back_by"] is None and any(v["status"] == "changed" for v in a["values"])' "$tmp/v2.json" 2>/dev/null \
+	&& pass "verify: a kept apply's report says changed, not rolled back" || fail "verify: kept apply's report"
 [[ $v == "True False False 1.0 2.0 |"* ]] && [ "$(cat "$q0/rps_cpus")" != "$(awk -v f="$q0/rps_cpus" '$1 == f {print $2}' "$saved")" ] \
 	&& pass "verify: a number better after apply keeps the plan (rps_cpus $(cat "$q0/rps_cpus")): $v" \
 	|| fail "verify: keep case: $v: $(cat "$tmp/err")"

@@ -13,6 +13,9 @@
 #    CPU 0, with RPS to CPU 1 much of it moves there (/proc/softirqs, and
 #    `nicnuma observe` shows the per-CPU NET_RX and vA's rps_cpus with the
 #    NET_RX raised there); rollback restores.
+# C. eth0 with a foreign rps_cpus on --profile dpdk's lcore (CPU 1): the
+#    plan turns RPS off there (the default plan leaves it), apply writes 0,
+#    check is aligned, rollback puts the foreign mask back.
 # Needs root, ip, ethtool, python3, taskset, 2 CPUs and a kernel with
 # napi-set (6.13+); exits 77 with the reason otherwise. Every value is put
 # back on any exit (the namespaces are removed; eth0's values restored).
@@ -127,6 +130,44 @@ assert a == b and len(a) == 3, (a, b)
 PY
 for _ in $(seq 20); do pgrep -x "napi/eth0-$napi" >/dev/null || break; sleep 0.1; done
 ! pgrep -x "napi/eth0-$napi" >/dev/null && pass "eth0: threaded off again: no napi/eth0-$napi" || fail "eth0: napi thread still runs"
+
+# ---- C. eth0: an RPS mask someone else left on a DPDK lcore ----
+# This host: CPU 0 housekeeping, so --profile dpdk's lcore is CPU 1. A mask
+# found there (2: CPU 1) is planned without it: empty, RPS off for rx-0,
+# rps_flow_cnt left alone; the default plan (no isolated or claimed CPU
+# here) does not touch it. The IRQ, XPS and NAPI entries are dropped from
+# the plan (eth0's IRQs stay as they are); apply writes 0, check is
+# aligned, rollback puts the foreign mask back.
+echo 2 >"$q0/rps_cpus"
+"$nn" --json plan --nics eth0 >"$tmp/kdef.json" 2>/dev/null
+"$nn" --json plan --nics eth0 --profile dpdk >"$tmp/keep.json" 2>/dev/null
+python3 - "$tmp/kdef.json" "$tmp/keep.json" <<'PY' >"$tmp/out" 2>&1 && pass "keep-off: $(cat "$tmp/out")" || fail "keep-off: plan: $(cat "$tmp/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))["plan"]
+assert d["rps"] == [], ("default plan touches a mask on no forbidden CPU", d["rps"])
+k = json.load(open(sys.argv[2]))
+p = k["plan"]
+assert "1" in p["dpdk_lcores"].split(","), p["dpdk_lcores"]
+r = [x for x in p["rps"] if x["nic"] == "eth0" and x["queue"] == 0]
+assert r and r[0]["cpus"] == "" and r[0]["flow_cnt"] is None and "rps_cpus found 1" in r[0]["reason"], r
+for key in ("irqs", "xps", "napi_threads"):
+    p[key] = []
+json.dump(k, open(sys.argv[2], "w"))
+print("default plans no RPS; dpdk plans rx-0 off: " + r[0]["reason"])
+PY
+"$nn" --json apply --plan "$tmp/keep.json" --irqbalance ignore --coexist --state-dir "$run/keep" >"$tmp/ka.json" 2>"$tmp/err"
+rc=$?
+values rps "$tmp/ka.json" >"$tmp/kv"
+m=$(tr -d '0,\n' <"$q0/rps_cpus")
+[ "$rc" -le 1 ] && [ -z "$m" ] && grep -q 'rps_cpus changed' "$tmp/kv" && ! grep -q rps_flow_cnt "$tmp/kv" \
+	&& pass "keep-off: apply turned RPS off on the lcore (rps_cpus $(cat "$q0/rps_cpus"), rps_flow_cnt untouched)" \
+	|| fail "keep-off: apply exit $rc, rps_cpus $(cat "$q0/rps_cpus"): $(cat "$tmp/kv" "$tmp/err")"
+"$nn" --json check --plan "$tmp/keep.json" >"$tmp/kc.json" 2>/dev/null
+values rps "$tmp/kc.json" | grep -q ' aligned ' && pass "keep-off: check aligned" || fail "keep-off: check: $(values rps "$tmp/kc.json")"
+"$nn" rollback --state-dir "$run/keep" >"$tmp/rb" 2>&1
+[ "$(tr -d '0,\n' <"$q0/rps_cpus")" = 2 ] && pass "keep-off: rollback put the foreign mask back ($(cat "$q0/rps_cpus"))" \
+	|| fail "keep-off: rollback left rps_cpus $(cat "$q0/rps_cpus"): $(cat "$tmp/rb")"
+while read -r f v; do case $f in */rps_cpus) echo "$v" >"$f" ;; esac; done <"$saved"
 
 # ---- B. veth across two namespaces ----
 ip netns add "$nsA" && ip netns add "$nsB" || { echo "skip: cannot create network namespaces"; exit 77; }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -224,6 +225,49 @@ static void test_isolated_to_dpdk_first(void **state)
 	assert_int_equal(nn_layout_make(&f.host, &f.plan, &o, &l, why, sizeof(why)), 0);
 	assert_cpus(&l.inst[0].cpus, "15");
 	nn_layout_free(&l);
+	fake_free(&f);
+}
+
+static bool has_warning(const struct nn_layout *l, const char *sub)
+{
+	for (size_t i = 0; i < l->nwarnings; i++)
+		if (strstr(l->warnings[i], sub))
+			return true;
+	return false;
+}
+
+/* A claimed CPU is never handed to an instance (issue 27), DPDK or not; a
+ * node whose every CPU outside housekeeping is claimed gets none. */
+static void test_claimed_never_handed_out(void **state)
+{
+	struct nn_layout_opts o = { .service = "fwd", .dpdk = true };
+	struct nn_layout l;
+	struct fake f;
+	char why[256] = "";
+
+	(void)state;
+	two_node_host(&f);	/* node 1: housekeeping 8-9, IRQ cores 10-13, free 14-15 */
+	set_of(&f.host.claims.cpus, "15");
+	assert_int_equal(nn_layout_make(&f.host, &f.plan, &o, &l, why, sizeof(why)), 0);
+	assert_cpus(&l.inst[0].cpus, "14");
+	assert_true(has_warning(&l, "claimed CPUs 15 left out"));
+	nn_layout_free(&l);
+	o.dpdk = false;
+	assert_int_equal(nn_layout_make(&f.host, &f.plan, &o, &l, why, sizeof(why)), 0);
+	assert_cpus(&l.inst[0].cpus, "14");
+	nn_layout_free(&l);
+	/* only IRQ cores left: their siblings free of IRQs (11-12, the IRQs
+	 * are on 10 and 13), still without the claim */
+	o.dpdk = true;
+	set_of(&f.host.claims.cpus, "14-15");
+	assert_int_equal(nn_layout_make(&f.host, &f.plan, &o, &l, why, sizeof(why)), 0);
+	assert_cpus(&l.inst[0].cpus, "11-12");
+	assert_true(l.inst[0].irq_cores_included);
+	assert_true(has_warning(&l, "SMT siblings free of IRQs (11-12)"));
+	nn_layout_free(&l);
+	set_of(&f.host.claims.cpus, "10-15");
+	assert_int_equal(nn_layout_make(&f.host, &f.plan, &o, &l, why, sizeof(why)), -ENOENT);
+	nn_cpuset_free(&f.host.claims.cpus);
 	fake_free(&f);
 }
 
@@ -531,6 +575,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_with_nics),
 		cmocka_unit_test(test_isolated_to_dpdk_first),
+		cmocka_unit_test(test_claimed_never_handed_out),
 		cmocka_unit_test(test_include_irq_cores_and_all),
 		cmocka_unit_test(test_irq_cores_fill_the_node),
 		cmocka_unit_test(test_node_list),

@@ -180,6 +180,9 @@ static void host_free(struct nn_host *h)
 		nn_rss_free(&n->rss);
 		free(n->gqueues);
 		free(n->gnapis);
+		for (k = 0; k < n->nrx_rps; k++)
+			nn_cpuset_free(&n->rx_rps[k].cpus);
+		free(n->rx_rps);
 	}
 	free(h->nics);
 	free(h->irqbalance.cmdline);
@@ -411,9 +414,10 @@ static void test_unknown_node_local_cpus(void **state)
 	assert_contains(irq_of(&p, "vnet0", 1, NN_QDIR_TX)->reason, "local_cpus");
 	assert_false(has_warning(&p, "unknown locality"));
 	assert_string_equal(qcpus(&p, "vnet0", -1, NN_QDIR_NONE), "4,12");
-	/* EAL: node 1's CPUs minus housekeeping and IRQ CPUs; the NIC's home is node 1 */
+	/* EAL: node 1's CPUs minus housekeeping and the IRQ cores with their
+	 * SMT siblings (5/13, 6/14: layout --dpdk's rule); the NIC's home is node 1 */
 	assert_int_equal(nn_plan_eal_args(&p, &h, 1, &eal, &shared), 0);
-	assert_string_equal(eal, "-l 7,13-15 -a 0000:00:03.0");
+	assert_string_equal(eal, "-l 7,15 -a 0000:00:03.0");
 	assert_false(shared);
 	free(eal);
 	nn_plan_free(&p);
@@ -1687,6 +1691,147 @@ static void claim(struct nn_host *h, const char *name, const char *cpus)
 	assert_int_equal(nn_cpuset_or(&cl->cpus, &it->c.cpus), 0);
 }
 
+/* @n's rx queue @q found with rps_cpus @cpus (NULL: unknown). */
+static void found_rps(struct nn_nic *n, int q, const char *cpus)
+{
+	if (!n->rx_rps) {
+		n->rx_rps = calloc((size_t)n->rx_queues, sizeof(*n->rx_rps));
+		assert_non_null(n->rx_rps);
+		n->nrx_rps = (size_t)n->rx_queues;
+	}
+	n->rx_rps[q].known = cpus != NULL;
+	if (cpus)
+		set_list(&n->rx_rps[q].cpus, cpus);
+}
+
+/* No RPS entry of @p on a DPDK lcore, isolated or claimed CPU (the planner
+ * invariant, whatever the profile). */
+static void rps_off_taken(const struct nn_plan *p)
+{
+	for (size_t i = 0; i < p->nrps; i++) {
+		assert_false(nn_cpuset_intersects(&p->rps[i].cpus, &p->dpdk_lcores));
+		assert_false(nn_cpuset_intersects(&p->rps[i].cpus, &p->isolated));
+		assert_false(nn_cpuset_intersects(&p->rps[i].cpus, &p->claimed));
+	}
+}
+
+/* RPS masks someone else left: a mask found on an isolated or claimed CPU
+ * (any profile) or a DPDK lcore (--profile dpdk) is planned without them,
+ * an empty one as RPS off with rps_flow_cnt left alone (-1); a mask that
+ * touches none of them, or one unknown, is not planned at all. */
+static void test_rps_keep_off(void **state)
+{
+	struct nn_plan_opts o;
+	struct nn_host h;
+	struct nn_plan p;
+	struct nn_nic *n;
+
+	(void)state;
+	xeon(&h);
+	/* node 1 = 4-7,12-15; 5/13 isolated, 14 claimed */
+	set_list(&h.topo.isol.isolcpus, "5,13");
+	h.topo.isol.isolcpus_flags = NN_ISOL_DOMAIN;
+	claim(&h, "app", "14");
+	n = add_nic(&h, "i40e0", "0000:81:00.0", 1, "4-7,12-15", 4, 100, I40E);
+	memset(&o, 0, sizeof(o));
+
+	/* masks that touch no such CPU, or unknown: the plan is today's */
+	found_rps(n, 0, "6-7");
+	found_rps(n, 1, "");
+	found_rps(n, 2, NULL);
+	found_rps(n, 3, "15");
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nrps, 0);
+	assert_int_equal(p.rps_sock_flow_entries, 0);
+	nn_plan_free(&p);
+
+	found_rps(n, 0, "4-7,12-15");
+	found_rps(n, 1, "5,13-14");
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nrps, 2);
+	assert_string_equal(rps_cpus(&p, "i40e0", 0), "4,6-7,12,15");
+	assert_int_equal(rps_of(&p, "i40e0", 0)->flow_cnt, -1);
+	assert_non_null(strstr(rps_of(&p, "i40e0", 0)->reason, "isolated CPUs 5,13"));
+	assert_non_null(strstr(rps_of(&p, "i40e0", 0)->reason, "claimed CPUs 14"));
+	assert_string_equal(rps_cpus(&p, "i40e0", 1), "");
+	assert_non_null(strstr(rps_of(&p, "i40e0", 1)->reason, "RPS off"));
+	assert_null(rps_of(&p, "i40e0", 2));
+	assert_int_equal(p.rps_sock_flow_entries, 0);	/* nothing spread: no RFS */
+	rps_off_taken(&p);
+	nn_plan_free(&p);
+
+	/* --profile dpdk: node 1's lcores leave the masks too */
+	o.profile = NN_PROFILE_DPDK;
+	plan_ok(&h, &o, &p);
+	assert_false(nn_cpuset_empty(&p.dpdk_lcores));
+	assert_non_null(rps_of(&p, "i40e0", 0));
+	assert_non_null(strstr(rps_of(&p, "i40e0", 0)->reason, "DPDK lcores"));
+	assert_int_equal(rps_of(&p, "i40e0", 0)->flow_cnt, -1);
+	rps_off_taken(&p);
+	nn_plan_free(&p);
+
+	/* --rps auto: its own entries (on free CPUs) stand; a queue it plans
+	 * gets no second entry */
+	o.profile = NN_PROFILE_NONE;
+	o.rps = NN_RPS_AUTO;
+	plan_ok(&h, &o, &p);
+	for (size_t i = 0; i < p.nrps; i++)
+		for (size_t k = i + 1; k < p.nrps; k++)
+			assert_false(p.rps[i].queue == p.rps[k].queue && !strcmp(p.rps[i].nic, p.rps[k].nic));
+	rps_off_taken(&p);
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
+/* plan's EAL -l is layout --dpdk's lcores (one rule): a node's isolated
+ * CPUs first, never a claimed CPU, the same list `layout --dpdk` gives. */
+static void test_eal_is_layout(void **state)
+{
+	struct nn_layout_opts lo = { .service = "dpdk", .dpdk = true };
+	struct nn_layout l;
+	struct nn_plan p;
+	struct nn_host h;
+	char *eal, *list, why[128];
+	bool shared;
+
+	(void)state;
+	xeon(&h);
+	/* node 1 = 4-7,12-15, siblings n/n+8 */
+	add_nic(&h, "i40e0", "0000:81:00.0", 1, "4-7,12-15", 1, 100, I40E);
+	plan_ok(&h, NULL, &p);
+	assert_int_equal(nn_plan_eal_args(&p, &h, 1, &eal, &shared), 0);
+	/* housekeeping 4/12, the IRQ core 5/13: 6-7,14-15 */
+	assert_string_equal(eal, "-l 6-7,14-15 -a 0000:81:00.0");
+	free(eal);
+	nn_plan_free(&p);
+
+	/* a claim on 7: never an lcore; isolated 6,14: the lcores are those */
+	claim(&h, "app", "7");
+	plan_ok(&h, NULL, &p);
+	assert_int_equal(nn_plan_eal_args(&p, &h, 1, &eal, &shared), 0);
+	assert_string_equal(eal, "-l 6,14-15 -a 0000:81:00.0");
+	free(eal);
+	nn_plan_free(&p);
+	set_list(&h.topo.isol.isolcpus, "6,14");
+	h.topo.isol.isolcpus_flags = NN_ISOL_DOMAIN;
+	plan_ok(&h, NULL, &p);
+	assert_int_equal(nn_plan_eal_args(&p, &h, 1, &eal, &shared), 0);
+	assert_string_equal(eal, "-l 6,14 -a 0000:81:00.0");
+	assert_false(shared);
+	/* the same lcores as layout --dpdk made from this plan */
+	assert_int_equal(nn_cpuset_copy(&lo.housekeeping, &p.housekeeping), 0);
+	assert_int_equal(nn_layout_make(&h, &p, &lo, &l, why, sizeof(why)), 0);
+	assert_int_equal(l.ninst, 1);
+	list = nn_cpuset_format_list(&l.inst[0].cpus);
+	assert_non_null(strstr(eal, list));
+	free(list);
+	nn_layout_free(&l);
+	nn_layout_opts_free(&lo);
+	free(eal);
+	nn_plan_free(&p);
+	host_free(&h);
+}
+
 /* The invariants every plan keeps under claims: no queue IRQ, housekeeping
  * IRQ, XPS mask or NAPI thread on a claimed CPU. */
 static void no_claimed(const struct nn_host *h, const struct nn_plan *p)
@@ -1848,6 +1993,8 @@ int main(void)
 		cmocka_unit_test(test_isolated_left_out),
 		cmocka_unit_test(test_dpdk_profile),
 		cmocka_unit_test(test_rps_rule),
+		cmocka_unit_test(test_rps_keep_off),
+		cmocka_unit_test(test_eal_is_layout),
 		cmocka_unit_test(test_napi_conf_plan),
 		cmocka_unit_test(test_remote_and_spread_policy),
 		cmocka_unit_test(test_channels_irqbalance_novirt),

@@ -8,10 +8,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include <json-c/json.h>
+
+#include "nicnuma/core/ctx.h"
 #include "nicnuma/plan/plan.h"
+#include "nicnuma/act/apply.h"
 #include "nicnuma/act/verify.h"
 
 static void test_names(void **state)
@@ -168,6 +173,112 @@ static void test_verify_judge(void **state)
 	assert_non_null(strstr(v.verdict, "already as planned"));
 }
 
+
+/* apply's JSON report as printed (nn_apply_print) for @rep, parsed. */
+static struct json_object *apply_json(struct nn_apply_report *rep)
+{
+	struct json_object *doc;
+	struct nn_ctx ctx;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	assert_int_equal(nn_ctx_init(&ctx, NULL, true), 0);
+	nn_out_init(&ctx.out, fp, true);
+	nn_open_object(&ctx.out, NULL);
+	nn_open_object(&ctx.out, "apply");
+	nn_apply_print(&ctx, rep);
+	nn_close_object(&ctx.out);
+	nn_close_object(&ctx.out);
+	assert_int_equal(nn_out_flush(&ctx.out), 0);
+	fclose(fp);
+	nn_ctx_free(&ctx);
+	doc = json_tokener_parse(buf);
+	free(buf);
+	assert_non_null(doc);
+	return doc;
+}
+
+static const char *jstr(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && v ? json_object_get_string(v) : NULL;
+}
+
+/* After --verify rolls back, the report says so: rolled_back true,
+ * rolled_back_by "verify", no value "changed" (each "rolled_back", its
+ * after the value before), the summary counted again; an unchanged value
+ * and one already failed unwritten keep their status. */
+static void test_verify_rolled_back_report(void **state)
+{
+	struct nn_apply_report rep;
+	struct nn_apply_val *v;
+	struct json_object *doc, *a, *vals, *sum, *x;
+
+	(void)state;
+	memset(&rep, 0, sizeof(rep));
+	rep.nvals = 3;
+	rep.vals = calloc(3, sizeof(*rep.vals));
+	assert_non_null(rep.vals);
+	v = rep.vals;
+	v[0].kind = NN_VAL_RPS;
+	v[0].nic = "eth0";
+	v[0].path = strdup("/sys/class/net/eth0/queues/rx-0/rps_cpus");
+	v[0].before = strdup("0");
+	v[0].planned = strdup("2");
+	v[0].after = strdup("2");
+	v[0].status = NN_VAL_CHANGED;
+	v[0].written = true;
+	v[1].kind = NN_VAL_RPS;
+	v[1].nic = "eth0";
+	v[1].path = strdup("/sys/class/net/eth0/queues/rx-0/rps_flow_cnt");
+	v[1].before = strdup("32768");
+	v[1].planned = strdup("32768");
+	v[1].status = NN_VAL_UNCHANGED;
+	v[2].kind = NN_VAL_IRQ;
+	v[2].irq = 37;
+	v[2].nic = "eth0";
+	v[2].path = strdup("/proc/irq/37/smp_affinity_list");
+	v[2].before = strdup("0-1");
+	v[2].planned = strdup("1");
+	v[2].status = NN_VAL_FAILED;	/* refused: nothing written */
+	snprintf(rep.irqb.status, sizeof(rep.irqb.status), "nothing to do");
+	rep.counts[NN_VAL_CHANGED] = 1;
+	rep.counts[NN_VAL_UNCHANGED] = 1;
+	rep.counts[NN_VAL_FAILED] = 1;
+
+	/* before: a kept apply says changed and not rolled back */
+	doc = apply_json(&rep);
+	assert_true(json_object_object_get_ex(doc, "apply", &a));
+	assert_true(json_object_object_get_ex(a, "rolled_back", &x));
+	assert_false(json_object_get_boolean(x));
+	assert_true(json_object_object_get_ex(a, "rolled_back_by", &x));
+	assert_null(x);
+	json_object_put(doc);
+
+	nn_apply_report_rolled_back(&rep, "verify");
+	doc = apply_json(&rep);
+	assert_true(json_object_object_get_ex(doc, "apply", &a));
+	assert_true(json_object_object_get_ex(a, "rolled_back", &x));
+	assert_true(json_object_get_boolean(x));
+	assert_string_equal(jstr(a, "rolled_back_by"), "verify");
+	assert_true(json_object_object_get_ex(a, "values", &vals));
+	assert_int_equal(json_object_array_length(vals), 3);
+	assert_string_equal(jstr(json_object_array_get_idx(vals, 0), "status"), "rolled_back");
+	assert_string_equal(jstr(json_object_array_get_idx(vals, 0), "after"), "0");
+	assert_string_equal(jstr(json_object_array_get_idx(vals, 1), "status"), "unchanged");
+	assert_string_equal(jstr(json_object_array_get_idx(vals, 2), "status"), "failed");
+	assert_true(json_object_object_get_ex(a, "summary", &sum));
+	assert_true(json_object_object_get_ex(sum, "changed", &x));
+	assert_int_equal(json_object_get_int(x), 0);
+	assert_true(json_object_object_get_ex(sum, "rolled_back", &x));
+	assert_int_equal(json_object_get_int(x), 1);
+	json_object_put(doc);
+	nn_apply_report_free(&rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_opts),
 		cmocka_unit_test(test_verify_number),
 		cmocka_unit_test(test_verify_judge),
+		cmocka_unit_test(test_verify_rolled_back_report),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
