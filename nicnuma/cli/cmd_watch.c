@@ -80,10 +80,11 @@ const struct nn_cmd_desc nn_desc_watch = {
 "  nicnuma-watch: applied 8 values after link up on eth1 (0000:65:00.0) in 12 ms\n"
 "and the state in /run/nicnuma/watch.json: pid, started, config,\n"
 "ethtool_monitor, last_action {time, trigger, result, changed, elapsed_ms},\n"
+"claims_follow {cgroup_tree, cgroup_watches, owner_pidfds, poll_ms},\n"
 "counters {events, relevant, applies, values_written}. A second watcher\n"
 "refuses to start (flock on /run/nicnuma/watch.lock). SIGTERM/SIGINT: exit 0;\n"
 "SIGHUP: re-read the desired state. Under --root nothing live is opened:\n"
-"only the timer and signals run.\n"
+"only the timer, signals and the inotify watches on the tree's files run.\n"
 "\n"
 "Exit status: 0 stopped by a signal, or --once applied cleanly; 1 --once with\n"
 "failed values; 2 error (no desired state, another watcher, another owner).\n",
