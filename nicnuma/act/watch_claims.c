@@ -17,6 +17,7 @@
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/discover/claims.h"
+#include "nicnuma/discover/claims_parse.h"
 
 /* As deep as the claims' own walk (discover/claims.c) reads. */
 #define TREE_DEPTH_MAX 32
@@ -261,6 +262,63 @@ static int tree_start(struct nn_ctx *ctx, struct nn_claims_follow *f, const char
 	return 0;
 }
 
+/* Whether cgroup @rel is a partition now (root, isolated, or an invalid
+ * one a write may make valid): a write to its CPUs may change a claim. A
+ * member cgroup's or a cgroup without cpuset's cannot (a partition below
+ * it that the write invalidates says so through its own partition file),
+ * nor can a new cgroup (born a member): those need no read of the claims. */
+static bool is_partition(struct nn_ctx *ctx, const struct nn_claims_follow *f, const char *rel)
+{
+	struct nn_sb path = NN_SB_INIT;
+	enum nn_cg_part kind;
+	const char *reason;
+	char text[256];
+	size_t rlen;
+	bool invalid, yes;
+	int err;
+
+	nn_sb_printf(&path, "%s%s/%s", f->mount, rel, part_file);
+	if (nn_sb_error(&path))
+		return true;
+	err = nn_read_str(&ctx->root, nn_sb_str(&path), text, sizeof(text));
+	nn_sb_free(&path);
+	if (err)
+		return false;
+	yes = nn_cg_partition_parse(text, &kind, &invalid, &reason, &rlen) || kind != NN_CG_PART_MEMBER;
+	return yes;
+}
+
+/* Whether a cgroup below @rel is a partition (a `mkdir -p` whose deeper
+ * cgroup became one before the watches on the top one existed). */
+static bool subtree_has_partition(struct nn_ctx *ctx, const struct nn_claims_follow *f,
+				  const char *rel, int depth)
+{
+	struct nn_sb path = NN_SB_INIT;
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	nn_sb_printf(&path, "%s%s", f->mount, rel);
+	if (nn_sb_error(&path) || depth >= TREE_DEPTH_MAX ||
+	    nn_root_opendir(&ctx->root, nn_sb_str(&path), &d)) {
+		nn_sb_free(&path);
+		return false;
+	}
+	nn_sb_free(&path);
+	while (!found && (de = readdir(d))) {
+		struct nn_sb sub = NN_SB_INIT;
+
+		if ((de->d_type != DT_DIR && de->d_type != DT_UNKNOWN) || de->d_name[0] == '.')
+			continue;
+		nn_sb_printf(&sub, "%s/%s", rel, de->d_name);
+		found = nn_sb_error(&sub) || is_partition(ctx, f, nn_sb_str(&sub)) ||
+			subtree_has_partition(ctx, f, nn_sb_str(&sub), depth + 1);
+		nn_sb_free(&sub);
+	}
+	closedir(d);
+	return found;
+}
+
 /* A cgroup file whose change may change a claim: the CPUs and partition
  * state files, and subtree_control (cpuset enabled below: partition files
  * appear in the children without any event of their own). */
@@ -330,12 +388,19 @@ int nn_cf_tree_drain(struct nn_ctx *ctx, struct nn_claims_follow *f, char *what,
 					int err;
 
 					nn_sb_printf(&sub, "%s/%s", e->rel, name);
-					note_what(what, len, &any, e->rel, name, "created");
 					err = nn_sb_error(&sub) ? -ENOMEM :
 						watch_or_give_up(ctx, f, nn_sb_str(&sub));
-					nn_sb_free(&sub);
-					if (err && !f->started)
+					if (err && !f->started) {
+						nn_sb_free(&sub);
 						return 1;
+					}
+					/* read after its watches exist: a partition made
+					 * before them is seen here, one made after is an
+					 * event of theirs (mkdir -p: the walk above) */
+					if (err || ie->mask & IN_MOVED_TO || is_partition(ctx, f, nn_sb_str(&sub)) ||
+					    subtree_has_partition(ctx, f, nn_sb_str(&sub), depth_of(nn_sb_str(&sub))))
+						note_what(what, len, &any, nn_sb_str(&sub), NULL, "created");
+					nn_sb_free(&sub);
 				} else if (ie->mask & (IN_DELETE | IN_MOVED_FROM)) {
 					note_what(what, len, &any, e->rel, name, "removed");
 				}
@@ -343,8 +408,14 @@ int nn_cf_tree_drain(struct nn_ctx *ctx, struct nn_claims_follow *f, char *what,
 			}
 			if (!relevant_file(name))
 				continue;
+			/* the CPUs of a member cgroup claim nothing; subtree_control
+			 * only makes member partition files below */
+			if (strcmp(name, part_file) && !(ie->mask & (IN_DELETE | IN_MOVED_FROM)) &&
+			    (!strcmp(name, "cgroup.subtree_control") || !is_partition(ctx, f, e->rel)))
+				goto rescan_only;
 			note_what(what, len, &any, e->rel, name, ie->mask & (IN_DELETE | IN_MOVED_FROM) ?
 				  "removed" : ie->mask & IN_CREATE ? "created" : "written");
+rescan_only:
 			if (ie->mask & (IN_CREATE | IN_MOVED_TO) && !strcmp(name, part_file)) {
 				/* a file tree (--root) makes it after the directory */
 				struct nn_sb file = NN_SB_INIT;
