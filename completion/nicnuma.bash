@@ -47,7 +47,7 @@ _nicnuma_opts() {
 	release) echo --coexist --dry-run --help --state-dir ;;
 	claims) echo --help ;;
 	hook) echo --deadline-ms --dry-run --help --stage --state-dir ;;
-	watch) echo --coexist --config --count --duration --events --exec --help --interval --once \
+	watch) echo --cgroup-watches --coexist --config --count --duration --events --exec --help --interval --once \
 		--print-unit --settle --state-dir ;;
 	esac
 }

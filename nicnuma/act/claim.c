@@ -139,6 +139,15 @@ static void apply(struct nn_ctx *ctx, const char *what, unsigned int flags, stru
 	res->apply_rc = err;
 }
 
+void nn_claim_reapply(struct nn_ctx *ctx, const char *name, bool release, unsigned int flags,
+		      struct nn_claim_result *res)
+{
+	char what[NN_CLAIM_NAME_MAX + 16];
+
+	snprintf(what, sizeof(what), "%s %s", release ? "release" : "claim", name);
+	apply(ctx, what, flags & ~(unsigned int)NN_CLAIM_NO_APPLY, res);
+}
+
 int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *in, unsigned int flags,
 		 struct nn_claim_result *res)
 {

@@ -58,6 +58,12 @@ int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *c, unsigned int flag
  * when there is no such record. */
 int nn_claim_release(struct nn_ctx *ctx, const char *name, unsigned int flags,
 		     struct nn_claim_result *res);
+/* The re-apply of a claim (@release false) or release of record @name
+ * that nn_claim_add/nn_claim_release skipped under NN_CLAIM_NO_APPLY with
+ * no watcher running (the hook: the record at once, this in a child under
+ * its deadline). Fills @res->applied, watcher, apply_rc. */
+void nn_claim_reapply(struct nn_ctx *ctx, const char *name, bool release, unsigned int flags,
+		      struct nn_claim_result *res);
 /* Every claim (records and cpuset partitions), liveness judged; as root on
  * the live host stale records are pruned as they are read. */
 int nn_claims_list(struct nn_ctx *ctx, struct nn_claims *out);

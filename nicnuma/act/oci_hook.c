@@ -2,11 +2,16 @@
 /* oci_hook.c - `nicnuma hook`: read the OCI state under a deadline, claim or release
  *
  * The runtime waits for a hook and fails the container when it fails, so
- * nothing here may take long or fail it: the state is read with a deadline,
- * the claim itself runs in a child this process waits for until the
- * deadline and then leaves to finish. The child writes its messages into a
- * pipe this process relays (runc waits for EOF on the hook's stderr, so the
- * child must not hold it) and its result into another.
+ * nothing here may take long or fail it: the state is read with a deadline;
+ * the record is written here (reads of a few kernel and /run files and one
+ * atomic write, nothing that waits on a lock); what can wait - the re-apply
+ * under the state lock when no watcher runs - runs in a child this process
+ * waits for until the deadline and then leaves to finish. The child writes
+ * its messages into a pipe this process relays (runc waits for EOF on the
+ * hook's stderr, so the child must not hold it) and its result into another.
+ * With a watcher running nothing is forked: a forked child's first run
+ * waits behind every runnable task of a loaded host, and the watcher acts
+ * on the record the moment it is written.
  */
 #include "nicnuma/act/oci_hook.h"
 
@@ -17,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <syslog.h>
@@ -205,14 +211,26 @@ struct child_result {
 	struct nn_claim_result res;
 };
 
-/* In the child: the claim or release itself; its messages go to fd 2 (a
- * pipe to the parent), the result to @resfd. */
-static void child_run(struct hook *h, int resfd)
+/* The context's warnings and notes as lines on stderr, then cleared. */
+static void say_warnings(struct nn_ctx *ctx)
 {
-	struct child_result r = { 0 };
-	struct nn_claim c = NN_CLAIM_INIT;
-	char reason[256];
 	size_t i;
+
+	for (i = 0; i < ctx->nwarns; i++)
+		nn_err(ctx, "warning: %s%s%s", ctx->warns[i].file ? ctx->warns[i].file : "",
+		       ctx->warns[i].file ? ": " : "", ctx->warns[i].msg);
+	for (i = 0; i < ctx->nnotes; i++)
+		nn_err(ctx, "note: %s", ctx->notes[i].msg);
+	nn_warnings_clear(ctx);
+}
+
+/* Here, before any fork: the record written or removed (not re-applied:
+ * NN_CLAIM_NO_APPLY). Fills h->rc and h->res. */
+static void record(struct hook *h)
+{
+	struct nn_claim c = NN_CLAIM_INIT;
+	unsigned int flags = NN_CLAIM_QUIET | NN_CLAIM_NO_APPLY;
+	char reason[256];
 
 	if (h->d.action == NN_OCI_CLAIM) {
 		snprintf(reason, sizeof(reason), "OCI container %.*s (%s at %s)", 64, h->st.id,
@@ -223,24 +241,83 @@ static void child_run(struct hook *h, int resfd)
 		c.reason = reason;
 		c.pid = h->st.pid;
 		c.container_id = h->st.id;
-		r.rc = nn_claim_add(h->ctx, &c, NN_CLAIM_REPLACE | NN_CLAIM_QUIET, &r.res);
+		h->rc = nn_claim_add(h->ctx, &c, flags | NN_CLAIM_REPLACE, &h->res);
 	} else {
 		char why[160];
 
 		/* no record: nothing to say (an unannotated container's poststop) */
-		r.rc = nn_claim_store_read(h->ctx, h->name, &c, why, sizeof(why));
-		if (!r.rc || r.rc != -ENOENT)
-			r.rc = nn_claim_release(h->ctx, h->name, NN_CLAIM_QUIET, &r.res);
+		h->rc = nn_claim_store_read(h->ctx, h->name, &c, why, sizeof(why));
+		if (!h->rc || h->rc != -ENOENT)
+			h->rc = nn_claim_release(h->ctx, h->name, flags, &h->res);
 		nn_claim_free(&c);
 	}
-	for (i = 0; i < h->ctx->nwarns; i++)
-		nn_err(h->ctx, "warning: %s%s%s", h->ctx->warns[i].file ? h->ctx->warns[i].file : "",
-		       h->ctx->warns[i].file ? ": " : "", h->ctx->warns[i].msg);
-	for (i = 0; i < h->ctx->nnotes; i++)
-		nn_err(h->ctx, "note: %s", h->ctx->notes[i].msg);
+}
+
+/* In the child: the re-apply no watcher makes; its messages go to fd 2 (a
+ * pipe to the parent), the result to @resfd. */
+static void child_run(struct hook *h, int resfd)
+{
+	struct child_result r = { .rc = h->rc, .res = h->res };
+
+	nn_claim_reapply(h->ctx, h->name, h->d.action != NN_OCI_CLAIM, NN_CLAIM_QUIET, &r.res);
+	say_warnings(h->ctx);
 	if (write(resfd, &r, sizeof(r)) != (ssize_t)sizeof(r))
 		_exit(1);
 	_exit(0);
+}
+
+/* Messages (the child's, the record's) to stderr and, on the live host,
+ * the journal. */
+static void relay(struct hook *h, struct nn_sb *line)
+{
+	if (!line->buf || !line->len)
+		return;
+	/* they already carry the program name */
+	if (line->buf[line->len - 1] != '\n')
+		nn_sb_putc(line, '\n');
+	if (line->buf)
+		fputs(line->buf, stderr);
+	if (nn_root_is_live(&h->ctx->root) && line->buf)
+		nn_sd_journal(LOG_WARNING, line->buf);
+}
+
+/* record() with its messages (errors, warnings, notes) caught in a memfd
+ * on fd 2 and relayed as the child's are: to stderr and the journal. A
+ * memfd never blocks its writer, as a pipe nobody reads would. */
+static void record_relayed(struct hook *h)
+{
+	struct nn_sb line = NN_SB_INIT;
+	int mfd, saved = -1;
+	char buf[4096];
+	off_t off = 0;
+	ssize_t n;
+
+	fflush(stderr);
+	mfd = memfd_create("nicnuma-hook", MFD_CLOEXEC);
+	if (mfd >= 0)
+		saved = fcntl(2, F_DUPFD_CLOEXEC, 3);
+	if (mfd < 0 || saved < 0 || dup2(mfd, 2) < 0) {
+		/* not caught: straight to stderr */
+		if (saved >= 0)
+			close(saved);
+		if (mfd >= 0)
+			close(mfd);
+		record(h);
+		say_warnings(h->ctx);
+		return;
+	}
+	record(h);
+	say_warnings(h->ctx);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	while ((n = pread(mfd, buf, sizeof(buf), off)) > 0) {
+		nn_sb_putn(&line, buf, (size_t)n);
+		off += n;
+	}
+	close(mfd);
+	relay(h, &line);
+	nn_sb_free(&line);
 }
 
 /* Relays the child's messages line by line until both pipes close or the
@@ -273,15 +350,7 @@ static void child_wait(struct hook *h, pid_t pid, int msgfd, int resfd)
 			res_open = false;
 		}
 	}
-	if (line.buf && line.len) {
-		/* the child's own messages already carry the program name */
-		if (line.buf[line.len - 1] != '\n')
-			nn_sb_putc(&line, '\n');
-		if (line.buf)
-			fputs(line.buf, stderr);
-		if (nn_root_is_live(&h->ctx->root) && line.buf)
-			nn_sd_journal(LOG_WARNING, line.buf);
-	}
+	relay(h, &line);
 	nn_sb_free(&line);
 	if (got) {
 		h->rc = r.rc;
@@ -305,6 +374,10 @@ static int act(struct hook *h)
 	int msg[2], res[2], devnull;
 	pid_t pid;
 
+	record_relayed(h);
+	/* refused, nothing recorded, or the watcher re-applies: done */
+	if (h->rc || !h->res.recorded || h->res.applied == NN_CLAIM_BY_WATCHER)
+		return 0;
 	if (pipe2(msg, O_CLOEXEC) || pipe2(res, O_CLOEXEC))
 		return -errno;
 	fflush(NULL);

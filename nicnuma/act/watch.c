@@ -31,6 +31,7 @@
 #include "nicnuma/act/watch.h"
 #include "nicnuma/plan/watch_decide.h"
 #include "nicnuma/act/watch_nl.h"
+#include "nicnuma/act/watch_claims.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/act/pipeline.h"
 
@@ -58,11 +59,18 @@ struct watcher {
 	size_t ngone;
 	struct nn_sd sd;	/* libsystemd, when run by a notify unit */
 	struct nn_cpuset claimed;	/* the claimed CPUs the last reconcile planned around */
+	struct nn_claims_follow cf;	/* inotify on the cgroup tree, owners' pidfds */
+	bool recheck;			/* read the claims again now (nn_cf_sync said so) */
 };
 
-/* How often the watcher looks at the cgroup partitions and the claims'
- * owners (docs/claims.md: why a poll for these, inotify for the records). */
+/* How often the watcher reads the claims itself (docs/claims.md, "How the
+ * watcher follows claims"): every second where a source has no event (the
+ * cgroup tree past its watch cap or the kernel's inotify limits, an owner
+ * without a pidfd); else every 10 s, a safety net for what has no event at
+ * all (a partition's CPUs changed by CPU hotplug without a state change,
+ * the root's cpuset.cpus.isolated, a cgroup2 mounted after the start). */
 #define CLAIMS_POLL_MS 1000
+#define CLAIMS_SAFETY_MS 10000
 
 static unsigned int claim_flags(const struct watcher *w)
 {
@@ -119,6 +127,16 @@ static struct json_object *state_json(const struct watcher *w)
 								      : NN_DESIRED_PATH));
 	json_object_object_add(doc, "ethtool_monitor", json_object_new_boolean(w->ethtool));
 	json_object_object_add(doc, "last_action", la);
+	{
+		struct json_object *cf = json_object_new_object();
+
+		json_object_object_add(cf, "cgroup_tree", json_object_new_string(nn_cf_tree_mode(&w->cf)));
+		json_object_object_add(cf, "cgroup_watches", json_object_new_uint64(nn_cf_watches(&w->cf)));
+		json_object_object_add(cf, "owner_pidfds", json_object_new_uint64(nn_cf_pidfds(&w->cf)));
+		json_object_object_add(cf, "poll_ms", json_object_new_int(nn_cf_needs_poll(&w->cf) ?
+									 CLAIMS_POLL_MS : CLAIMS_SAFETY_MS));
+		json_object_object_add(doc, "claims_follow", cf);
+	}
 	json_object_object_add(c, "events", json_object_new_uint64(w->wd.events));
 	json_object_object_add(c, "relevant", json_object_new_uint64(w->wd.relevant));
 	json_object_object_add(c, "applies", json_object_new_uint64(w->applies));
@@ -240,6 +258,8 @@ static int reconcile_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 		err = nn_cpuset_copy(&r->w->claimed, nn_host_claimed_cpus(&pl->host));
 	if (err)
 		return err;
+	if (nn_cf_sync(ctx, &r->w->cf, &pl->host.claims))
+		r->w->recheck = true;
 	err = nn_desired_plan_opts(&r->w->d, &pl->host, &r->po, &missing, &nmissing);
 	note_missing(r->w, missing, nmissing);
 	free(missing);
@@ -361,7 +381,7 @@ static int add_fd(struct loop *l, int fd, uint32_t tag)
 	return epoll_ctl(l->ep, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
 }
 
-enum { TAG_SIG = 100, TAG_TIMER, TAG_CLAIMS };
+enum { TAG_SIG = 100, TAG_TIMER, TAG_CLAIMS, TAG_CGROUP, TAG_OWNERS };
 
 /* inotify on /run/nicnuma/claims (inside the root): a record written
  * (renamed into place by the atomic writer) or removed is a claim event the
@@ -392,7 +412,8 @@ static int claims_watch_open(struct nn_ctx *ctx, struct loop *l)
 }
 
 /* Signals through a signalfd: no handler, no global flag. */
-static int loop_open(struct nn_ctx *ctx, struct loop *l, bool live, bool claims)
+static int loop_open(struct nn_ctx *ctx, struct loop *l, bool live, bool claims,
+		     struct nn_claims_follow *cf, size_t cgroup_watches)
 {
 	sigset_t set;
 	int err;
@@ -426,11 +447,17 @@ static int loop_open(struct nn_ctx *ctx, struct loop *l, bool live, bool claims)
 	if (claims && claims_watch_open(ctx, l) < 0)
 		nn_fprintf_text(stderr, "%s: claim records are not watched (see above): followed "
 				"by the one-second poll only\n", ctx->prog);
+	if (claims)
+		nn_cf_open(ctx, cf, cgroup_watches);
 	err = add_fd(l, l->sfd, TAG_SIG);
 	if (!err)
 		err = add_fd(l, l->tfd, TAG_TIMER);
 	if (!err)
 		err = add_fd(l, l->ifd, TAG_CLAIMS);
+	if (!err && claims)
+		err = add_fd(l, nn_cf_tree_fd(cf), TAG_CGROUP);
+	if (!err && claims)
+		err = add_fd(l, nn_cf_owners_fd(cf), TAG_OWNERS);
 	if (!err && l->nl_open) {
 		err = add_fd(l, nn_watch_nl_fd(&l->nl, NN_WSRC_RTNL), NN_WSRC_RTNL);
 		if (!err)
@@ -537,21 +564,37 @@ static void on_claims(struct watcher *w, struct loop *l)
 		nn_wd_event(&w->wd, &ev, now_ms());
 }
 
-/* The poll: cgroup partitions and the records' owners. A claimed set other
- * than the one last planned around is a claim event. */
-static void poll_claims(struct watcher *w)
+/* Reads the claims (the poll, or after a cgroup event: @why says which).
+ * A claimed set other than the one last planned around is a claim event. */
+static void check_claims(struct watcher *w, const char *why)
 {
 	struct nn_claims cl;
 	struct nn_wev ev = { .type = NN_WEV_CLAIM };
+	int again = 0;
 
+	w->recheck = false;
 	if (nn_claims_read(w->ctx, claim_flags(w), &cl))
 		return;
+	/* watches and pidfds before the comparison: a change after this
+	 * read is an event of theirs */
+	again = nn_cf_sync(w->ctx, &w->cf, &cl);
 	if (!nn_cpuset_equal(&cl.cpus, &w->claimed)) {
-		snprintf(ev.ifname, sizeof(ev.ifname), "poll");
+		snprintf(ev.what, sizeof(ev.what), "%s", why);
 		nn_wd_event(&w->wd, &ev, now_ms());
+	} else if (again) {
+		w->recheck = true;
 	}
 	nn_claims_free(&cl);
 	nn_warnings_clear(w->ctx);
+}
+
+/* A pidfd polled readable: the claim ends now (the reconcile prunes it). */
+static void on_owners(struct watcher *w)
+{
+	struct nn_wev ev = { .type = NN_WEV_CLAIM };
+
+	if (nn_cf_owners_drain(&w->cf, ev.what, sizeof(ev.what)))
+		nn_wd_event(&w->wd, &ev, now_ms());
 }
 
 /* Returns 1 to stop (SIGTERM/SIGINT), 0 to go on. */
@@ -616,6 +659,14 @@ static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 				return 0;
 			if (tag == TAG_CLAIMS)
 				on_claims(w, l);
+			if (tag == TAG_OWNERS)
+				on_owners(w);
+			if (tag == TAG_CGROUP) {
+				char what[96];
+
+				if (nn_cf_tree_drain(w->ctx, &w->cf, what, sizeof(what)))
+					check_claims(w, what);
+			}
 			if (tag == TAG_TIMER) {
 				uint64_t x;
 
@@ -648,9 +699,12 @@ static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 			notify(w, "WATCHDOG=1");
 			l->next_watchdog = now + l->watchdog_ms;
 		}
+		if (w->recheck)
+			check_claims(w, "claims watched");
 		if (now >= l->next_claims_poll) {
-			poll_claims(w);
-			l->next_claims_poll = now + CLAIMS_POLL_MS;
+			check_claims(w, "poll");
+			l->next_claims_poll = now + (nn_cf_needs_poll(&w->cf) ? CLAIMS_POLL_MS :
+						     CLAIMS_SAFETY_MS);
 		}
 		if (now >= l->next_periodic) {
 			struct nn_wev ev = { .type = NN_WEV_PERIODIC };
@@ -693,6 +747,7 @@ static void watcher_free(struct watcher *w)
 	nn_tx_end(&w->tx);
 	nn_wd_free(&w->wd);
 	nn_cpuset_free(&w->claimed);
+	nn_cf_close(&w->cf);
 	for (i = 0; i < w->ngone; i++)
 		free(w->gone[i]);
 	free(w->gone);
@@ -753,13 +808,14 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 	l.ep = l.sfd = l.tfd = l.ifd = -1;
 	w.ctx = ctx;
 	w.o = o;
+	nn_cf_init(&w.cf);
 	iso_now(w.started, sizeof(w.started));
 	nn_desired_init(&w.d);
 	nn_wd_init(&w.wd, o->settle_ms ? o->settle_ms : 300);
 	if (o->events_only) {
 		err = nn_require_live(ctx, "watch --events");
 		if (!err)
-			err = loop_open(ctx, &l, true, false);
+			err = loop_open(ctx, &l, true, false, &w.cf, 0);
 		if (!err)
 			err = run_loop(&w, &l, true);
 		goto out;
@@ -789,7 +845,9 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 		w.d.settle_ms = o->settle_ms;
 	w.wd.settle_ms = w.d.settle_ms;
 	if (!o->once) {
-		err = loop_open(ctx, &l, live, true);
+		err = loop_open(ctx, &l, live, true, &w.cf,
+				o->cgroup_watches < 0 ? 0 : o->cgroup_watches ?
+				(size_t)o->cgroup_watches : NN_CGROUP_WATCHES_DEFAULT);
 		if (err)
 			goto out;
 		w.ethtool = l.nl_open && l.nl.ethtool_family;
@@ -816,9 +874,13 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 		}
 	}
 	notify(&w, "READY=1");
-	nn_fprintf_text(stderr, "%s: watching %zu NICs (%s%s; settle %u ms, re-check every %u s)\n",
+	nn_fprintf_text(stderr, "%s: watching %zu NICs (%s%s; settle %u ms, re-check every %u s); "
+			"claims: records by inotify, cpuset partitions by %s (%zu watches), owners "
+			"by %s\n",
 		ctx->prog, w.d.nnics, live ? "link, uevent" : "fake root: timer only",
-		w.ethtool ? ", ethtool" : "", w.d.settle_ms, w.d.interval_s);
+		w.ethtool ? ", ethtool" : "", w.d.settle_ms, w.d.interval_s,
+		nn_cf_tree_mode(&w.cf), nn_cf_watches(&w.cf),
+		w.cf.owners_polled ? "poll" : live ? "pidfd" : "poll (fake root)");
 	err = run_loop(&w, &l, false);
 	notify(&w, "STOPPING=1");
 out:

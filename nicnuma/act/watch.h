@@ -27,6 +27,9 @@ struct nn_watch_opts {
 	bool once;			/* one reconcile, then exit */
 	const char *trigger;		/* the first reconcile's name in its line; NULL "start" */
 	bool coexist;			/* go on beside other owners (warnings) */
+	/* The cap on inotify watches on the cgroup tree (watch_claims.h):
+	 * 0 NN_CGROUP_WATCHES_DEFAULT; < 0 none (partitions by poll only). */
+	long cgroup_watches;
 	/* Live only, writes nothing: print each decoded event and whether it
 	 * would trigger a reconcile, one line each; stop after @count events
 	 * or @timeout_s seconds. Tests decode real netlink in a netns with it. */

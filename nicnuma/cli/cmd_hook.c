@@ -17,7 +17,7 @@ static const struct nn_opt opts[] = {
 	  "createContainer, startContainer or poststart claim; poststop releases (default: from the "
 	  "state's status)", OPT_STAGE },
 	{ "deadline-ms", 0, NN_ARG_REQUIRED, "MS", "the whole run's bound (default 2000, at most 30000): "
-	  "past it the hook exits 0 and the claim finishes in the background", OPT_DEADLINE },
+	  "past it the hook exits 0 and the re-apply finishes in the background", OPT_DEADLINE },
 	{ "dry-run", 'n', NN_ARG_NONE, NULL, "read and decide, print what it would claim; change nothing", 'n' },
 	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "snapshots and the lock, when the hook applies itself "
 	  "(no watcher running)", NN_OPT_STATE_DIR },

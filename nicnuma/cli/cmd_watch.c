@@ -13,7 +13,7 @@
 #include "nicnuma/act/watch.h"
 
 enum { OPT_INTERVAL = NN_OPT_OWN, OPT_SETTLE, OPT_ONCE, OPT_CONFIG, OPT_COEXIST, OPT_EVENTS,
-       OPT_COUNT, OPT_DURATION, OPT_STATE_DIR, OPT_PRINT_UNIT, OPT_EXEC };
+       OPT_COUNT, OPT_DURATION, OPT_STATE_DIR, OPT_PRINT_UNIT, OPT_EXEC, OPT_CGROUP_WATCHES };
 
 static const struct nn_opt opts[] = {
 	{ "interval", 0, NN_ARG_REQUIRED, "SECONDS", "periodic re-check (default: the desired state's, 60)", OPT_INTERVAL },
@@ -25,6 +25,9 @@ static const struct nn_opt opts[] = {
 	  "warnings instead of refusing", OPT_COEXIST,
 	  NN_STORE_BOOL(struct nn_watch_opts, coexist) },
 	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "snapshots and the lock (default /var/lib/nicnuma)", OPT_STATE_DIR },
+	{ "cgroup-watches", 0, NN_ARG_REQUIRED, "N", "the most inotify watches on the cgroup tree, two per cpuset "
+	  "cgroup (default 8192); past it cpuset partitions are polled every second; 0: poll only",
+	  OPT_CGROUP_WATCHES },
 	{ "events", 0, NN_ARG_NONE, NULL, "live only, writes nothing: print each decoded netlink event and each "
 	  "reconcile it would trigger", OPT_EVENTS,
 	  NN_STORE_BOOL(struct nn_watch_opts, events_only) },
@@ -43,7 +46,7 @@ static const struct nn_opt opts[] = {
 const struct nn_cmd_desc nn_desc_watch = {
 	.name = "watch",
 	.usage = "nicnuma [--root DIR] watch [--interval SECONDS] [--settle MS] [--once]\n"
-		 "               [--config FILE] [--coexist] [--state-dir DIR]\n"
+		 "               [--config FILE] [--coexist] [--state-dir DIR] [--cgroup-watches N]\n"
 		 "       nicnuma watch --events [--count N] [--duration SECONDS]\n"
 		 "       nicnuma watch --print-unit [--exec PATH] [--config FILE]",
 	.intro =
@@ -59,6 +62,15 @@ const struct nn_cmd_desc nn_desc_watch = {
 "new one per event). Every --interval it re-checks: values someone else\n"
 "rewrote are put back and logged as drift.\n"
 "\n"
+"Run-time CPU claims are followed as they happen: claim records through\n"
+"inotify on /run/nicnuma/claims, cgroup v2 cpuset partitions through inotify\n"
+"on the cgroup tree (every cgroup directory and cpuset.cpus.partition file:\n"
+"the kernel notifies partition state changes there), a claim's process\n"
+"through a pidfd; a claim change is applied at once (no settle, no gap). The\n"
+"claims are also read every 10 s as a safety net, every second where a\n"
+"source has no event (past --cgroup-watches or the kernel's inotify limits,\n"
+"an owner without a pidfd).\n"
+"\n"
 "Rates: a reconcile runs --settle ms after the last event, at most 5 s after\n"
 "the first of a storm, and never within 1 s of the previous one (at most one\n"
 "apply per second, whatever the event rate).\n",
@@ -68,10 +80,11 @@ const struct nn_cmd_desc nn_desc_watch = {
 "  nicnuma-watch: applied 8 values after link up on eth1 (0000:65:00.0) in 12 ms\n"
 "and the state in /run/nicnuma/watch.json: pid, started, config,\n"
 "ethtool_monitor, last_action {time, trigger, result, changed, elapsed_ms},\n"
+"claims_follow {cgroup_tree, cgroup_watches, owner_pidfds, poll_ms},\n"
 "counters {events, relevant, applies, values_written}. A second watcher\n"
 "refuses to start (flock on /run/nicnuma/watch.lock). SIGTERM/SIGINT: exit 0;\n"
 "SIGHUP: re-read the desired state. Under --root nothing live is opened:\n"
-"only the timer and signals run.\n"
+"only the timer, signals and the inotify watches on the tree's files run.\n"
 "\n"
 "Exit status: 0 stopped by a signal, or --once applied cleanly; 1 --once with\n"
 "failed values; 2 error (no desired state, another watcher, another owner).\n",
@@ -155,6 +168,11 @@ int nn_cmd_watch(struct nn_ctx *ctx, int argc, char **argv)
 			break;
 		case OPT_STATE_DIR:
 			ctx->state_dir = st.arg;
+			break;
+		case OPT_CGROUP_WATCHES:
+			if (number(ctx, "--cgroup-watches", st.arg, 0, 1000000, &v))
+				return NN_EXIT_ERROR;
+			o.cgroup_watches = v ? (long)v : -1;
 			break;
 		case OPT_PRINT_UNIT:
 			print = true;

@@ -161,8 +161,8 @@ int nn_wd_event(struct nn_wd *wd, const struct nn_wev *ev, uint64_t now_ms)
 		rel = 1;
 		break;
 	case NN_WEV_CLAIM:
-		snprintf(what, sizeof(what), "claims changed%s%s", ev->ifname[0] ? ": " : "",
-			 ev->ifname);
+		snprintf(what, sizeof(what), "claims changed%s%s",
+			 ev->what[0] || ev->ifname[0] ? ": " : "", ev->what[0] ? ev->what : ev->ifname);
 		if (!wd->urgent) {
 			wd->urgent = true;
 			wd->urgent_ms = now_ms;

@@ -46,6 +46,7 @@ struct nn_wev {
 	char pci[20];		/* "" unknown */
 	char action[16];	/* UEVENT */
 	char subsystem[16];	/* UEVENT: pci, net, queues */
+	char what[96];		/* CLAIM: what changed, when longer than a name ("" none) */
 };
 
 #define NN_WD_MIN_GAP_MS 1000

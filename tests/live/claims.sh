@@ -10,8 +10,8 @@
 #  2. a watcher runs: the claim is recorded and the watcher moves them (the
 #     time from the claim's start until both are off CPU 1 is printed);
 #     release: back;
-#  3. `claim --pid` of a process, SIGKILL it: the claim ends (watcher poll),
-#     the IRQs come back; the same after a SIGKILL of the watcher itself and
+#  3. `claim --pid` of a process, SIGKILL it: the claim ends (the watcher's pidfd of
+#     the owner), the IRQs come back; the same after a SIGKILL of the watcher itself and
 #     a restart (the start prunes the stale record);
 #  4. disable: every /proc/irq/*/smp_affinity_list as before, IRQs 40-43
 #     (another device's) never touched.
@@ -152,6 +152,9 @@ wait_for off1 2 && pass "claim --pid: off CPU 1" || fail "claim --pid: 38=$(aff 
 kill -KILL "$owner"; wait "$owner" 2>/dev/null; owner=
 wait_for on1 4 && pass "owner SIGKILLed: the claim ended, IRQs back on CPU 1" ||
 	fail "owner gone, still 38=$(aff 38) 39=$(aff 39); $(cat "$run/watch.log")"
+grep -q "after claims changed: owner of live-pid exited" "$run/watch.log" &&
+	pass "the owner's exit was seen through its pidfd, not the poll" ||
+	fail "the owner's exit was not a pidfd event: $(cat "$run/watch.log")"
 [ ! -e /run/nicnuma/claims/live-pid.json ] && pass "the stale record was removed" || fail "live-pid.json left behind"
 
 # ... and after a SIGKILL of the watcher itself

@@ -8,13 +8,22 @@
 #  2. a watcher runs (fake root: its timer, signals and the inotify watch on
 #     the tree's /run/nicnuma/claims): a record written by `claim` is seen
 #     and applied long before the 3600 s re-check could; release: back;
-#  3. a record whose pid is gone is stale: `claims` says so, plan ignores it;
-#  4. disable: every value of the tree as before enable.
+#  3. cgroup v2 cpuset partitions followed by inotify on the tree's cgroup
+#     directories (the fake root: the watches are on the tree's files): an
+#     isolated partition made (a new directory, then its files) and removed
+#     while a watcher runs is applied from the cgroup event, not the poll;
+#     one made with mkdir -p two levels deep too (a cgroup created before
+#     the watch on its parent is found by the walk that adds it); with
+#     --cgroup-watches 2 the tree is given up with a warning and the poll
+#     follows the partition instead;
+#  4. a record whose pid is gone is stale: `claims` says so, plan ignores it;
+#  5. disable: every value of the tree as before enable.
 set -uo pipefail
 nn=$1 mkhost=$2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nn-claims-persist.XXXXXX")
 wpid=
 cleanup() { [ -n "$wpid" ] && kill -KILL "$wpid" 2>/dev/null; rm -rf "$tmp"; }
+ms_now() { local t=$EPOCHREALTIME; echo $((${t/./} / 1000)); }
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 R=$tmp/root
@@ -70,7 +79,75 @@ for _ in $(seq 100); do [ "$(snap)" = "$enabled" ] && break; sleep 0.02; done
 echo "ok: release followed by the watcher"
 kill -TERM "$wpid"; wait "$wpid" 2>/dev/null; wpid=
 
-# 3. a stale record: its pid is not in the tree's /proc
+# 3. cpuset partitions in the tree's cgroup v2 mount, a member cgroup beside
+cg=$R/sys/fs/cgroup
+mkdir -p "$R/proc/self" "$cg/system.slice"
+printf '24 22 0:22 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:9 - cgroup2 cgroup2 rw\n' \
+	>"$R/proc/self/mountinfo"
+echo "cpuset cpu io memory pids" >"$cg/cgroup.controllers"
+echo "cpuset cpu memory pids" >"$cg/cgroup.subtree_control"
+echo member >"$cg/system.slice/cpuset.cpus.partition"
+echo 0-3 >"$cg/system.slice/cpuset.cpus.effective"
+# mkpart DIR: an isolated partition on CPU 1, as the kernel shows one
+mkpart() {
+	mkdir -p "$1" && echo 1 >"$1/cpuset.cpus" && echo 1 >"$1/cpuset.cpus.effective" &&
+		echo 1 >"$1/cpuset.cpus.exclusive.effective" && echo isolated >"$1/cpuset.cpus.partition"
+}
+start_watch() {
+	: >"$tmp/watch.log"
+	"$nn" --root "$R" watch --interval 3600 --settle 5000 "$@" >"$tmp/watch.log" 2>&1 & wpid=$!
+	for _ in $(seq 200); do grep -q watching "$tmp/watch.log" && break; sleep 0.05; done
+	grep -q watching "$tmp/watch.log" || fail "watcher: $(cat "$tmp/watch.log")"
+	# past the first claims poll (1 s after the start; the next is 10 s later)
+	sleep 1.5
+}
+start_watch
+grep -q "cpuset partitions by inotify" "$tmp/watch.log" || fail "the tree is not watched: $(cat "$tmp/watch.log")"
+python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["claims_follow"]; sys.exit(0 if f["cgroup_tree"]=="inotify" and f["cgroup_watches"]>=3 and f["poll_ms"]==10000 else 1)' \
+	"$R/run/nicnuma/watch.json" || fail "watch.json claims_follow: $(cat "$R/run/nicnuma/watch.json")"
+t0=$(ms_now)
+mkpart "$cg/pod-iso" || fail "mkpart"
+for _ in $(seq 400); do off1 && break; sleep 0.02; done
+off1 || fail "the watcher did not follow the partition: $(cat "$tmp/watch.log")"
+t1=$(ms_now)
+grep -Eq "after claims changed: cgroup /pod-iso" "$tmp/watch.log" ||
+	fail "not applied from the cgroup event: $(cat "$tmp/watch.log")"
+echo "ok: an isolated partition made in the tree was followed by inotify ($((t1 - t0)) ms to nothing on CPU 1)"
+rmdir_tree() { rm -rf "$1"; }
+t0=$(ms_now)
+rmdir_tree "$cg/pod-iso"
+for _ in $(seq 400); do [ "$(snap)" = "$enabled" ] && break; sleep 0.02; done
+[ "$(snap)" = "$enabled" ] || fail "partition removed: not back: $(cat "$tmp/watch.log")"
+t1=$(ms_now)
+[ "$(grep -c "after claims changed: cgroup" "$tmp/watch.log")" -ge 2 ] ||
+	fail "the removal was not applied from the cgroup event: $(cat "$tmp/watch.log")"
+echo "ok: its removal was followed by inotify ($((t1 - t0)) ms to the enabled placement)"
+mkpart "$cg/kubepods/pod-r" || fail "mkpart (deep)"
+for _ in $(seq 400); do off1 && break; sleep 0.02; done
+off1 || fail "the watcher did not follow the partition two levels down: $(cat "$tmp/watch.log")"
+grep -Eq "after claims changed: cgroup /kubepods" "$tmp/watch.log" ||
+	fail "the deep partition was not applied from a cgroup event: $(cat "$tmp/watch.log")"
+rmdir_tree "$cg/kubepods"
+for _ in $(seq 400); do [ "$(snap)" = "$enabled" ] && break; sleep 0.02; done
+[ "$(snap)" = "$enabled" ] || fail "deep partition removed: not back"
+echo "ok: a partition made with mkdir -p two levels deep was followed by inotify"
+kill -TERM "$wpid"; wait "$wpid" 2>/dev/null; wpid=
+# past the cap: the warning, and the one-second poll follows
+start_watch --cgroup-watches 2
+grep -q "needs more than 2 inotify watches (--cgroup-watches)" "$tmp/watch.log" ||
+	fail "no warning at the cap: $(cat "$tmp/watch.log")"
+grep -q "cpuset partitions by poll" "$tmp/watch.log" || fail "start line: $(cat "$tmp/watch.log")"
+mkpart "$cg/pod-iso" || fail "mkpart (cap)"
+for _ in $(seq 500); do off1 && break; sleep 0.02; done
+off1 || fail "past the cap the poll did not follow the partition: $(cat "$tmp/watch.log")"
+grep -q "after claims changed: poll" "$tmp/watch.log" || fail "past the cap: $(cat "$tmp/watch.log")"
+rmdir_tree "$cg/pod-iso"
+for _ in $(seq 500); do [ "$(snap)" = "$enabled" ] && break; sleep 0.02; done
+[ "$(snap)" = "$enabled" ] || fail "past the cap: partition removed, not back"
+echo "ok: past --cgroup-watches the tree is given up with a warning and the poll follows partitions"
+kill -TERM "$wpid"; wait "$wpid" 2>/dev/null; wpid=
+
+# 4. a stale record: its pid is not in the tree's /proc
 printf '{"version":1,"name":"old","cpus":"2","owner":"claim","reason":null,"pid":4000,"pid_start":"5","container_id":null,"created":1}\n' \
 	>"$R/run/nicnuma/claims/old.json"
 chmod 600 "$R/run/nicnuma/claims/old.json"
@@ -81,7 +158,7 @@ grep -q '"claimed": ""' <<<"$out" || fail "plan takes a stale claim"
 echo "ok: a record whose pid is gone is stale, not a claim"
 rm -f "$R/run/nicnuma/claims/old.json"
 
-# 4. disable
+# 5. disable
 n disable >"$tmp/out" 2>&1 || [ $? -eq 1 ] || fail "disable: $(cat "$tmp/out")"
 [ "$(snap)" = "$before" ] || fail "disable did not restore the tree"
 echo "ok: disable restored every value"
