@@ -36,6 +36,7 @@ cycles=${NN_CLAIMS_CYCLES:-50}
 # reconcile in a busy TCG guest takes a second or two more.
 dl=${NN_CLAIMS_WAIT:-20}
 t_start=$SECONDS
+t_epoch=$(date +%s)
 pass() { echo "PASS claims: $*"; }
 fail() { echo "FAIL claims: $*"; }
 skip() { echo "SKIP claims: $*"; }
@@ -336,4 +337,13 @@ elif echo "$cpu" >"$cg/$remote/cpuset.cpus.exclusive" &&
 else
 	fail "remote partition: the writes under $cg/$remote were refused"
 fi
+# The watcher's own word on the cycles: a value it failed to write is a
+# FAIL even where the kernel put it right itself (it moves the root
+# cgroup's kthreads off an isolated partition: the napi/ check above
+# passed while every sched_setaffinity of the service's failed, EPERM).
+if [ -n "$wpid" ]; then wl=$(grep -A2 "values failed after" /tmp/nn-claims-watch.log)
+else wl=$(journalctl -u nicnuma-watch.service --since "@$t_epoch" --no-pager -o cat 2>/dev/null | grep -A2 "values failed after"); fi
+[ -z "$wl" ] && pass "the watcher wrote every value it meant to (no 'values failed' since the partitions began)" ||
+	fail "the watcher failed values: $(head -n 3 <<<"$wl" | tr '\n' ' ')"
+
 echo "claims: $((SECONDS - t_start)) s"

@@ -23,8 +23,8 @@ for port in range(64):
     ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
     frames.append(dst + smac + b"\x08\x00" + ip + udp)
 # SIGTERM ends the flood early; the count is printed either way. "flooding"
-# on stderr says the first frame is about to go (a Python start costs
-# seconds in a busy TCG guest: a caller that measures waits for it).
+# on stderr says the first frame is about to go (a caller that measures
+# waits for it).
 signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 end = time.monotonic() + secs
 n = 0
