@@ -4,15 +4,15 @@
 # partitions as claims while the watcher runs (docs/claims.md).
 #
 # Joins boots that run anyway (no boot of its own):
-#   - the 6.12 short pass (checks.sh kernel, systemd-booted): nicnuma enabled
-#     here, the watcher is the nicnuma-watch.service that enable starts;
-#     disabled at the end;
+#   - the 6.12 short pass (checks.sh kernel), busybox-booted in the suite:
+#     cgroup2 mounted here when it is not, +cpuset in the root's
+#     subtree_control, nicnuma enabled (with a writable copy of /etc
+#     bind-mounted over the read-only one) and `nicnuma watch` started in
+#     the background; disabled at the end. systemd-booted (run.sh --init
+#     systemd --kernel 6.12): nicnuma enabled here, the watcher is the
+#     nicnuma-watch.service that enable starts; disabled at the end;
 #   - the systemd guest's second boot (persist.sh, 6.1): the watcher is
-#     nicnuma-watch.service, the state is persist.sh's own enable;
-#   - by hand in the busybox guest: cgroup2 mounted here when it is not,
-#     +cpuset in the root's subtree_control, nicnuma enabled (with a
-#     writable copy of /etc bind-mounted over the read-only one) and
-#     `nicnuma watch` started in the background; disabled at the end.
+#     nicnuma-watch.service, the state is persist.sh's own enable.
 # Under systemd the cpuset controller is systemd's to enable: a transient
 # unit with AllowedCPUs= asks for it where no unit has (below: why), and
 # cycle 1 checks that a daemon-reload leaves the partition as it was.
