@@ -12,7 +12,7 @@
 #                      kernel, claims.sh's 50 partitions) on the 2node shape
 #                      on bookworm-security's 6.12 with isolcpus= on CPU 1,
 #                      busybox-booted (systemd-booted with --init systemd
-#                      alone) (default: both)
+#                      alone and --kernel 6.12) (default: both)
 #   --init             busybox: checks.sh on the shapes (6.1); systemd:
 #                      persist.sh on a systemd-booted 2node guest (6.1), two
 #                      boots on one disk, the .deb installed; then the fleet
@@ -51,6 +51,7 @@ while [ $# -gt 0 ]; do
 done
 [ ${#shapes[@]} -gt 0 ] || shapes=(2node 4node)
 [ ${#inits[@]} -gt 0 ] || inits=(busybox systemd)
+kernel_given=${#kernels[@]}
 [ ${#kernels[@]} -gt 0 ] || kernels=(6.1 6.12)
 want_init() { local i; for i in "${inits[@]}"; do [ "$i" = "$1" ] && return 0; done; return 1; }
 want_kernel() { local k; for k in "${kernels[@]}"; do [ "$k" = "$1" ] && return 0; done; return 1; }
@@ -58,9 +59,10 @@ want_kernel 6.1 || shapes=()
 want_init busybox || shapes=()
 # The 6.12 pass boots busybox in the suite (its 50 partition cycles cost
 # 3x as much under systemd: docs/guest.md), systemd with --init systemd
-# alone.
+# alone and --kernel 6.12 (--init systemd alone: persist.sh and the fleet,
+# as before).
 k612=0 k61sd=0 init612=busybox
-want_kernel 6.12 && k612=1
+want_kernel 6.12 && { want_init busybox || [ "$kernel_given" -gt 0 ]; } && k612=1
 want_init systemd && ! want_init busybox && init612=systemd
 want_init systemd && want_kernel 6.1 && k61sd=1
 [ ${#shapes[@]} -gt 0 ] || [ "$k612" = 1 ] || [ "$k61sd" = 1 ] ||
