@@ -4,12 +4,18 @@
 # partitions as claims while the watcher runs (docs/claims.md).
 #
 # Joins boots that run anyway (no boot of its own):
-#   - the 6.12 short pass (checks.sh kernel, busybox init): cgroup2 mounted
-#     here when it is not, +cpuset in the root's subtree_control, nicnuma
-#     enabled (with a writable copy of /etc bind-mounted over the read-only
-#     one) and `nicnuma watch` started in the background; disabled at the end;
+#   - the 6.12 short pass (checks.sh kernel), busybox-booted in the suite:
+#     cgroup2 mounted here when it is not, +cpuset in the root's
+#     subtree_control, nicnuma enabled (with a writable copy of /etc
+#     bind-mounted over the read-only one) and `nicnuma watch` started in
+#     the background; disabled at the end. systemd-booted (run.sh --init
+#     systemd --kernel 6.12): nicnuma enabled here, the watcher is the
+#     nicnuma-watch.service that enable starts; disabled at the end;
 #   - the systemd guest's second boot (persist.sh, 6.1): the watcher is
 #     nicnuma-watch.service, the state is persist.sh's own enable.
+# Under systemd the cpuset controller is systemd's to enable: a transient
+# unit with AllowedCPUs= asks for it where no unit has (below: why), and
+# cycle 1 checks that a daemon-reload leaves the partition as it was.
 # The claimed CPU is the highest CPU of the local NIC's node (never the
 # root's whole set). A member cgroup is held for the run where the root has
 # no cpuset child (below: why). NN_CLAIMS_CYCLES times (default 50;
@@ -30,6 +36,7 @@ cycles=${NN_CLAIMS_CYCLES:-50}
 # reconcile in a busy TCG guest takes a second or two more.
 dl=${NN_CLAIMS_WAIT:-20}
 t_start=$SECONDS
+t_epoch=$(date +%s)
 pass() { echo "PASS claims: $*"; }
 fail() { echo "FAIL claims: $*"; }
 skip() { echo "SKIP claims: $*"; }
@@ -39,6 +46,7 @@ wpid=
 own=0        # 1: this script enabled nicnuma and runs the watcher
 etc_tmp=
 cpuset_added=0
+cpuset_unit=  # systemd: the transient unit that has systemd enable cpuset
 part="nn-claims"
 remote="nn-claims-remote"
 keeper="nn-claims-member"
@@ -52,6 +60,8 @@ cleanup() {
 		rmdir "$cg/$keeper" 2>/dev/null
 		# the controller as found (systemd enables it when a unit asks)
 		[ "$cpuset_added" = 1 ] && echo -cpuset >"$cg/cgroup.subtree_control" 2>/dev/null
+		# (after the partitions: systemd takes cpuset back when the unit goes)
+		[ -n "$cpuset_unit" ] && systemctl stop "$cpuset_unit" 2>/dev/null
 	}
 	if [ "$own" = 1 ]; then
 		[ -n "$wpid" ] && kill -TERM "$wpid" 2>/dev/null && wait "$wpid" 2>/dev/null
@@ -69,7 +79,22 @@ if [ -z "$cg" ]; then
 fi
 [ -n "$cg" ] || { skip "no cgroup2 mount and none could be made"; cg=; exit 0; }
 grep -qw cpuset "$cg/cgroup.controllers" || { skip "$cg offers no cpuset controller: $(cat "$cg/cgroup.controllers")"; cg=; exit 0; }
-if ! grep -qw cpuset "$cg/cgroup.subtree_control"; then
+if grep -qw cpuset "$cg/cgroup.subtree_control"; then :
+elif [ "${NN_GUEST_INIT:-busybox}" = systemd ]; then
+	# Under systemd the root's subtree_control is systemd's: a controller
+	# written there behind its back is taken away at its next realize of
+	# -.slice (every daemon-reload: it writes -cpuset, which would dissolve
+	# the partition). A unit that asks for cpuset (AllowedCPUs=) has systemd
+	# enable it along its path and keep it while the unit runs.
+	read -r all </sys/devices/system/cpu/online
+	cpuset_unit="nn-claims-cpuset.service"
+	systemd-run --quiet --unit "$cpuset_unit" -p AllowedCPUs="$all" sleep infinity ||
+		{ fail "systemd-run -p AllowedCPUs=$all (systemd to enable cpuset) failed"; exit 0; }
+	for ((i = 0; i < 100; i++)); do grep -qw cpuset "$cg/cgroup.subtree_control" && break; sleep 0.1; done
+	grep -qw cpuset "$cg/cgroup.subtree_control" &&
+		pass "systemd enabled cpuset in the root's subtree_control for $cpuset_unit (AllowedCPUs=$all): $(cat "$cg/cgroup.subtree_control")" ||
+		{ fail "cpuset not in $cg/cgroup.subtree_control with $cpuset_unit running: $(cat "$cg/cgroup.subtree_control")"; exit 0; }
+else
 	echo +cpuset >"$cg/cgroup.subtree_control" 2>/dev/null ||
 		{ fail "echo +cpuset > $cg/cgroup.subtree_control refused"; cg=; exit 0; }
 	cpuset_added=1
@@ -97,11 +122,20 @@ cpu=${ncpus##*[-,]}
 read -r online </sys/devices/system/cpu/online
 echo "claims: cgroup2 at $cg, claimed CPU $cpu (node $node: $ncpus; online $online), $(uname -r)"
 
-# The watcher: the service's (systemd guest) or one of our own.
-if [ "${NN_GUEST_INIT:-busybox}" = systemd ]; then
+# The watcher: the service of an enable already made (persist.sh), or
+# one of our own: our enable's service (systemd) or `nicnuma watch` in the
+# background (busybox).
+if [ "${NN_GUEST_INIT:-busybox}" = systemd ] && [ -e "$conf" ]; then
 	systemctl is-active --quiet nicnuma-watch.service ||
 		{ fail "nicnuma-watch.service is not active: nothing follows the partitions"; exit 0; }
 	[ -s "$conf" ] || { fail "$conf missing with the watcher active"; exit 0; }
+elif [ "${NN_GUEST_INIT:-busybox}" = systemd ]; then
+	own=1
+	"$nn" enable --irqbalance ignore --coexist >/tmp/nn-claims-enable.out 2>&1
+	rc=$?
+	[ "$rc" = 0 ] && [ -s "$conf" ] && systemctl is-active --quiet nicnuma-watch.service &&
+		pass "enable: nicnuma-watch.service active" ||
+		{ fail "enable exit $rc, nicnuma-watch.service $(systemctl is-active nicnuma-watch.service): $(tail -n 3 /tmp/nn-claims-enable.out)"; exit 0; }
 else
 	[ -e "$conf" ] && { skip "$conf exists: not ours to replace"; exit 0; }
 	if ! touch /etc/.nn-w 2>/dev/null; then
@@ -240,6 +274,15 @@ for ((k = 1; k <= cycles; k++)); do
 		pass "cycle 1: cpuset.cpus.partition reads $(cat "$cg/$part/cpuset.cpus.partition") on CPU $cpu"
 		out=$(claims_has "$part" "$cpu") && pass "nicnuma claims lists the partition: $out" ||
 			fail "nicnuma claims does not list $part on CPU $cpu: $out"
+		# systemd re-realizes every cgroup on a reload: the partition and
+		# the controller must stay (they would not, written behind its back)
+		if [ "${NN_GUEST_INIT:-busybox}" = systemd ]; then
+			systemctl daemon-reload
+			read -r st 2>/dev/null <"$cg/$part/cpuset.cpus.partition"
+			[ "${st:-}" = isolated ] && grep -qw cpuset "$cg/cgroup.subtree_control" &&
+				pass "systemctl daemon-reload: $part still isolated, cpuset still in the root's subtree_control" ||
+				fail "systemctl daemon-reload: $part reads '${st:-}', the root's subtree_control '$(cat "$cg/cgroup.subtree_control")'"
+		fi
 		if [ -e "$cg/cpuset.cpus.isolated" ]; then
 			read -r iso <"$cg/cpuset.cpus.isolated"
 			in_list "$cpu" "$iso" && pass "the root's cpuset.cpus.isolated reads '$iso'" ||
@@ -294,4 +337,13 @@ elif echo "$cpu" >"$cg/$remote/cpuset.cpus.exclusive" &&
 else
 	fail "remote partition: the writes under $cg/$remote were refused"
 fi
+# The watcher's own word on the cycles: a value it failed to write is a
+# FAIL even where the kernel put it right itself (it moves the root
+# cgroup's kthreads off an isolated partition: the napi/ check above
+# passed while every sched_setaffinity of the service's failed, EPERM).
+if [ -n "$wpid" ]; then wl=$(grep -A2 "values failed after" /tmp/nn-claims-watch.log)
+else wl=$(journalctl -u nicnuma-watch.service --since "@$t_epoch" --no-pager -o cat 2>/dev/null | grep -A2 "values failed after"); fi
+[ -z "$wl" ] && pass "the watcher wrote every value it meant to (no 'values failed' since the partitions began)" ||
+	fail "the watcher failed values: $(head -n 3 <<<"$wl" | tr '\n' ' ')"
+
 echo "claims: $((SECONDS - t_start)) s"

@@ -5,7 +5,7 @@
 # seconds or MAX frames (default 200000), whichever comes first; prints the
 # number sent. The bridge of scripts/testhost carries them from tap to tap:
 # nothing leaves the host.
-import socket, struct, sys, time
+import signal, socket, struct, sys, time
 src, dst, secs = sys.argv[1], bytes.fromhex(sys.argv[2].replace(":", "")), float(sys.argv[3])
 most = int(sys.argv[4]) if len(sys.argv) > 4 else 200000
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
@@ -22,9 +22,16 @@ for port in range(64):
                      bytes([10, 77, 0, 2]), bytes([10, 77, 0, 1]))
     ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
     frames.append(dst + smac + b"\x08\x00" + ip + udp)
+# SIGTERM ends the flood early; the count is printed either way. "flooding"
+# on stderr says the first frame is about to go (a caller that measures
+# waits for it).
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 end = time.monotonic() + secs
 n = 0
-while n < most and time.monotonic() < end:
-    s.send(frames[n % 64])
-    n += 1
-print(n, flush=True)
+print("flooding", file=sys.stderr, flush=True)
+try:
+    while n < most and time.monotonic() < end:
+        s.send(frames[n % 64])
+        n += 1
+finally:
+    print(n, flush=True)

@@ -253,7 +253,7 @@ case_units() {
 		grep -qx "$k" "$mu" && ok "metrics unit: $k" || bad "metrics unit lacks $k"
 	done
 	for k in ProtectSystem=strict StateDirectory=nicnuma RuntimeDirectory=nicnuma NoNewPrivileges=yes \
-		PrivateTmp=yes ProtectHome=yes 'CapabilityBoundingSet=CAP_NET_ADMIN CAP_SYS_PTRACE CAP_KILL'; do
+		PrivateTmp=yes ProtectHome=yes 'CapabilityBoundingSet=CAP_NET_ADMIN CAP_SYS_PTRACE CAP_KILL CAP_SYS_NICE'; do
 		grep -qx "$k" "$wu" && ok "watch unit: $k" || bad "watch unit lacks $k"
 	done
 	if command -v systemd-analyze >/dev/null; then
