@@ -32,8 +32,9 @@ set -uo pipefail
 
 nn=${1:?usage: claims.sh NICNUMA}
 cycles=${NN_CLAIMS_CYCLES:-50}
-# Each wait's deadline: the watcher polls partitions every second; a
-# reconcile in a busy TCG guest takes a second or two more.
+# Each wait's deadline: the watcher follows partitions by inotify (a 10 s
+# poll as its safety net, docs/claims.md); a reconcile in a busy TCG guest
+# under the service takes a few seconds.
 dl=${NN_CLAIMS_WAIT:-20}
 t_start=$SECONDS
 t_epoch=$(date +%s)
