@@ -48,10 +48,21 @@ void nn_hist_merge(struct nn_hist *dst, const struct nn_hist *src)
 		dst->sum += src->sum;
 }
 
+/* The nearest-rank position of percentile p (0 < p < 100) among h's
+ * samples: ceil(p% of count), at least 1. */
+static uint64_t rank_of(const struct nn_hist *h, double p)
+{
+	double r = p / 100.0 * (double)h->count;
+	uint64_t rank = (uint64_t)r;
+
+	if ((double)rank < r)
+		rank++;
+	return rank < 1 ? 1 : rank;
+}
+
 uint64_t nn_hist_percentile(const struct nn_hist *h, double p)
 {
 	uint64_t rank, cum = 0, low, high, mid;
-	double r;
 	size_t i;
 
 	if (!h->count)
@@ -60,12 +71,7 @@ uint64_t nn_hist_percentile(const struct nn_hist *h, double p)
 		return h->min;
 	if (p >= 100.0)
 		return h->max;
-	r = p / 100.0 * (double)h->count;
-	rank = (uint64_t)r;
-	if ((double)rank < r)
-		rank++;
-	if (rank < 1)
-		rank = 1;
+	rank = rank_of(h, p);
 	for (i = 0; i < NN_HIST_NBUCKETS; i++) {
 		cum += h->buckets[i];
 		if (cum >= rank)
@@ -91,7 +97,7 @@ double nn_hist_mean(const struct nn_hist *h)
 double nn_hist_mean_upto(const struct nn_hist *h, double p)
 {
 	uint64_t rank, left, take, low, high, mid;
-	double r, sum = 0;
+	double sum = 0;
 	size_t i;
 
 	if (!h->count)
@@ -100,12 +106,7 @@ double nn_hist_mean_upto(const struct nn_hist *h, double p)
 		return nn_hist_mean(h);
 	if (p <= 0.0)
 		return (double)h->min;
-	r = p / 100.0 * (double)h->count;
-	rank = (uint64_t)r;
-	if ((double)rank < r)
-		rank++;
-	if (rank < 1)
-		rank = 1;
+	rank = rank_of(h, p);
 	left = rank;
 	for (i = 0; i < NN_HIST_NBUCKETS && left; i++) {
 		if (!h->buckets[i])
