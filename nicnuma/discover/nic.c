@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "irq/affinity.h"
+#include "irq/rps.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/discover/ethtool.h"
@@ -111,9 +112,17 @@ static void count_queues(struct nic_scan *s, struct nn_nic *nic)
 	closedir(d);
 }
 
+int nn_rps_cpus_read(struct nn_ctx *ctx, const char *nic, int queue, struct nn_cpuset *cpus)
+{
+	char path[PATH_MAX];
+	int err;
+
+	err = nn_rps_path(path, sizeof(path), nic, queue, NN_RPS_CPUS);
+	return err ? err : nn_read_cpumask(&ctx->root, path, cpus);
+}
+
 int nn_nic_rps_read(struct nn_ctx *ctx, struct nn_nic *nic)
 {
-	char path[PATH_MAX], buf[4096];
 	int q, err;
 
 	if (nic->rx_queues <= 0 || nic->rx_rps)
@@ -125,13 +134,10 @@ int nn_nic_rps_read(struct nn_ctx *ctx, struct nn_nic *nic)
 	for (q = 0; q < nic->rx_queues; q++) {
 		struct nn_rx_rps *r = &nic->rx_rps[q];
 
-		if (nn_pathf(path, sizeof(path), NET_DIR "/%s/queues/rx-%d/rps_cpus", nic->name, q) ||
-		    nn_read_str(&ctx->root, path, buf, sizeof(buf)))
-			continue;	/* unknown */
-		err = nn_cpuset_parse_mask(buf, &r->cpus);	/* @cpus replaced only on success */
+		err = nn_rps_cpus_read(ctx, nic->name, q, &r->cpus);
 		if (err == -ENOMEM)
 			return err;
-		r->known = !err;	/* malformed: unknown */
+		r->known = !err;	/* missing, unreadable, malformed: unknown */
 	}
 	return 0;
 }

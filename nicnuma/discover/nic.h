@@ -106,7 +106,11 @@ struct nn_nic {
 int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned int flags,
 		     struct nn_nic **nics, size_t *nnics);
 void nn_nics_free(struct nn_nic *nics, size_t nnics);
-/* The one reader of the rx queues' current rps_cpus (through ctx->root):
+/* The one reader of an rx queue's current rps_cpus (through ctx->root):
+ * 0 with *@cpus, or -errno (-ENOENT without CONFIG_RPS, -EINVAL for a
+ * malformed mask or name). Discovery and observe's RPS spread both use it. */
+int nn_rps_cpus_read(struct nn_ctx *ctx, const char *nic, int queue, struct nn_cpuset *cpus);
+/* Every rx queue's current rps_cpus (nn_rps_cpus_read):
  * fills @nic->rx_rps for rx-0 .. rx-(rx_queues - 1); a queue whose file is
  * missing or unreadable stays unknown (no warning: a kernel without
  * CONFIG_RPS has none). 0 or -ENOMEM. */

@@ -24,7 +24,6 @@
 #include "nicnuma/core/proc.h"
 #include "nicnuma/discover/host.h"
 #include "nicnuma/obs/obs.h"
-#include "irq/rps.h"
 
 #define NAPI_RESCAN 10
 
@@ -286,7 +285,6 @@ static double now_s(void)
 static int read_rps(struct nn_ctx *ctx, struct nn_obs_sampler *sp, const struct nn_host *host)
 {
 	struct nn_cpuset q = NN_CPUSET_INIT;
-	char path[320];
 
 	sp->rps_read = true;
 	sp->rps = calloc(host->nnics ? host->nnics : 1, sizeof(*sp->rps));
@@ -295,8 +293,7 @@ static int read_rps(struct nn_ctx *ctx, struct nn_obs_sampler *sp, const struct 
 	sp->nrps = host->nnics;
 	for (size_t i = 0; i < host->nnics; i++)
 		for (int r = 0; r < host->nics[i].rx_queues; r++) {
-			if (nn_rps_path(path, sizeof(path), host->nics[i].name, r, NN_RPS_CPUS) ||
-			    nn_read_cpumask(&ctx->root, path, &q))
+			if (nn_rps_cpus_read(ctx, host->nics[i].name, r, &q))
 				continue;
 			if (nn_cpuset_or(&sp->rps[i], &q)) {
 				nn_cpuset_free(&q);
