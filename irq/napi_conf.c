@@ -111,6 +111,8 @@ static bool value_ok(const char *s, long long max)
 	for (i = 0; i < n; i++) {
 		if (s[i] < '0' || s[i] > '9')
 			return false;
+		if (v > max / 10)
+			return false;	/* past max already: 19 digits would overflow */
 		v = v * 10 + (s[i] - '0');
 	}
 	return v <= max;

@@ -119,6 +119,9 @@ static void test_napi_names(void **state)
 	assert_true(nn_napi_dev_path_valid(p));
 	assert_true(nn_napi_dev_value_valid(p, "2"));
 	assert_false(nn_napi_dev_value_valid(p, "2147483648"));
+	/* 19 digits past LLONG_MAX: refused, no signed overflow (fuzz_rps) */
+	assert_false(nn_napi_dev_value_valid("/sys/class/net/eth0/gro_flush_timeout", "9999999999999999990"));
+	assert_false(nn_napi_dev_value_valid("/sys/class/net/eth0/gro_flush_timeout", "9223372036854775808"));
 	assert_int_equal(nn_napi_dev_path(p, sizeof(p), "eth0", NN_NAPI_IRQ_SUSPEND_TIMEOUT), -EINVAL);
 	assert_true(nn_napi_dev_value_valid("/sys/class/net/eth0/threaded", "1"));
 	assert_false(nn_napi_dev_value_valid("/sys/class/net/eth0/threaded", "2"));
