@@ -258,7 +258,14 @@ def case_testpmd(nicnuma):
                              stderr=subprocess.PIPE, universal_newlines=True)
         try:
             wait_socket(p, SOCK)
-            rc, rep, err = check(nicnuma, "--file-prefix", PREFIX, "--vdev-node", "0")
+            # testpmd makes its pools after telemetry starts: a loaded
+            # machine can take longer than wait_socket's half second
+            deadline = time.time() + 15
+            while True:
+                rc, rep, err = check(nicnuma, "--file-prefix", PREFIX, "--vdev-node", "0")
+                if rep is None or rep.get("mempools") or time.time() > deadline:
+                    break
+                time.sleep(0.5)
             huge = numa_maps_huge(p.pid)
         finally:
             p.terminate()
