@@ -49,6 +49,8 @@ struct nn_pipeline {
 	bool gate_allow;		/* owners are warnings (--coexist, dry run) */
 	char *const *nics;		/* the NICs the gate looks at; NULL: every NIC */
 	size_t nnics;
+	char *const *only;		/* discover only these netdevs (a plan file's); NULL: all */
+	size_t nonly;
 	struct nn_apply_opts ao;	/* dry_run, keep_going, irqbalance; tx, host, shape set here */
 	/* out */
 	struct nn_host host;

@@ -190,6 +190,7 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	struct nn_verify verify;
 	bool verify_cmd_given = false;
+	char **only = NULL;		/* the plan file's NIC names, into pl.plan */
 
 	nn_pipeline_init(&pl);
 	memset(&verify, 0, sizeof(verify));
@@ -245,6 +246,13 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	 * never takes the lock or creates the state directory. */
 	if (r.plan_file && nn_cli_read_plan(ctx, r.plan_file, &pl.plan))
 		goto out;
+	/* A plan file names its NICs: discovery reads those alone (the shape
+	 * check still refuses one missing here). */
+	if (r.plan_file && nn_plan_nic_names(&pl.plan, &only, &pl.nonly)) {
+		nn_err(ctx, "apply: %s", strerror(ENOMEM));
+		goto out;
+	}
+	pl.only = only;
 	/* The lock (before discovery) only for a real run; another owner of
 	 * the NICs refuses it (a dry run warns). */
 	pl.lock = !pl.ao.dry_run;
@@ -275,5 +283,6 @@ out:
 	nn_apply_report_free(&rep);
 	nn_pipeline_free(&pl);
 	nn_plan_opts_free(&r.popts);
+	free(only);
 	return ret;
 }

@@ -54,7 +54,7 @@ int nn_host_find_irqbalance(struct nn_ctx *ctx, struct nn_irqbalance_state *st)
 }
 
 static int host_discover(struct nn_ctx *ctx, struct nn_host *host, bool cpu_detail,
-			 unsigned int nic_flags)
+			 unsigned int nic_flags, char *const *only, size_t nonly)
 {
 	int err;
 
@@ -64,7 +64,7 @@ static int host_discover(struct nn_ctx *ctx, struct nn_host *host, bool cpu_deta
 	err = cpu_detail ? nn_topo_discover(ctx, &host->topo) : nn_topo_discover_basic(ctx, &host->topo);
 	if (err)
 		return err;
-	err = nn_nics_discover(ctx, &host->topo, nic_flags, &host->nics, &host->nnics);
+	err = nn_nics_discover_only(ctx, &host->topo, nic_flags, only, nonly, &host->nics, &host->nnics);
 	if (err == -ENOMEM)
 		goto fail;
 	/* No /sys/class/net is a warning already; the topology still stands. */
@@ -93,17 +93,23 @@ fail:
 
 int nn_host_discover(struct nn_ctx *ctx, struct nn_host *host)
 {
-	return host_discover(ctx, host, true, 0);
+	return host_discover(ctx, host, true, 0, NULL, 0);
 }
 
 int nn_host_discover_flags(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags)
 {
-	return host_discover(ctx, host, true, nic_flags);
+	return host_discover(ctx, host, true, nic_flags, NULL, 0);
+}
+
+int nn_host_discover_only(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags,
+			  char *const *only, size_t nonly)
+{
+	return host_discover(ctx, host, true, nic_flags, only, nonly);
 }
 
 int nn_host_discover_nics(struct nn_ctx *ctx, struct nn_host *host)
 {
-	return host_discover(ctx, host, false, 0);
+	return host_discover(ctx, host, false, 0, NULL, 0);
 }
 
 int nn_host_claims_read(struct nn_ctx *ctx, struct nn_host *host, unsigned int flags)

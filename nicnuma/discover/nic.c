@@ -43,7 +43,20 @@ struct nic_scan {
 	bool no_proc_irq;		/* /proc/irq itself is missing: said once */
 	struct nn_cpuset missing;	/* this NIC's IRQs without /proc/irq/N */
 	char first_missing[32];
+	char *const *only;		/* read only these netdevs; NULL: every one */
+	size_t nonly;
 };
+
+/* Whether the scan reads netdev @name (every one without a name list). */
+static bool wanted(const struct nic_scan *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; s->only && i < s->nonly; i++)
+		if (!strcmp(s->only[i], name))
+			return true;
+	return !s->only;
+}
 
 bool nn_is_pci_addr(const char *s)
 {
@@ -746,8 +759,9 @@ static int netlink_check(struct nic_scan *s, struct nn_nic *nics, size_t n)
 			if (!strcmp(nics[j].name, l->name))
 				nic = &nics[j];
 		if (!nic) {
-			nn_warn(s->ctx, NET_DIR, "rtnetlink lists link %s (ifindex %d) that %s lacks",
-				l->name, l->ifindex, NET_DIR);
+			if (wanted(s, l->name))
+				nn_warn(s->ctx, NET_DIR, "rtnetlink lists link %s (ifindex %d) that %s lacks",
+					l->name, l->ifindex, NET_DIR);
 			continue;
 		}
 		if (nic->ifindex >= 0 && nic->ifindex != l->ifindex)
@@ -1163,7 +1177,14 @@ static void split_shared(struct nic_scan *s, struct nn_nic *nics, size_t n)
 int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned int flags,
 		     struct nn_nic **out, size_t *nout)
 {
-	struct nic_scan s = { .ctx = ctx, .topo = topo, .flags = flags, .irqs = { .dirfd = -1 } };
+	return nn_nics_discover_only(ctx, topo, flags, NULL, 0, out, nout);
+}
+
+int nn_nics_discover_only(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned int flags,
+			  char *const *only, size_t nonly, struct nn_nic **out, size_t *nout)
+{
+	struct nic_scan s = { .ctx = ctx, .topo = topo, .flags = flags, .irqs = { .dirfd = -1 },
+			      .only = only, .nonly = nonly };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct nn_nic *nics = NULL;
 	struct dirent *de;
@@ -1184,7 +1205,7 @@ int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned in
 		char path[PATH_MAX], tgt[PATH_MAX];
 
 		/* Only "." and ".." are not devices: the kernel allows ".foo". */
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || !wanted(&s, de->d_name))
 			continue;
 		/* Entries are symlinks to the devices; "bonding_masters" is a file. */
 		snprintf(path, sizeof(path), NET_DIR "/%s", de->d_name);

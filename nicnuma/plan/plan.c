@@ -1078,6 +1078,44 @@ fail:
 	return ret;
 }
 
+static void add_name(char **v, size_t *n, char *name)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp(v[i], name))
+			return;
+	v[(*n)++] = name;
+}
+
+int nn_plan_nic_names(const struct nn_plan *plan, char ***out, size_t *nout)
+{
+	size_t cap = plan->nnics + plan->nirqs + plan->nxps + plan->nchannels + plan->nnapi_threads +
+		     plan->nrss + plan->nrps + plan->nnapi_conf + plan->neth;
+	char **v = calloc(cap ? cap : 1, sizeof(*v));
+	size_t n = 0, i;
+
+	if (!v)
+		return -ENOMEM;
+#define NAMES(arr, cnt) \
+	for (i = 0; i < plan->cnt; i++) \
+		if (plan->arr[i].nic) \
+			add_name(v, &n, plan->arr[i].nic)
+	NAMES(nics, nnics);
+	NAMES(irqs, nirqs);
+	NAMES(xps, nxps);
+	NAMES(channels, nchannels);
+	NAMES(napi_threads, nnapi_threads);
+	NAMES(rss, nrss);
+	NAMES(rps, nrps);
+	NAMES(napi_conf, nnapi_conf);
+	NAMES(eth, neth);
+#undef NAMES
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
 void nn_plan_free(struct nn_plan *plan)
 {
 	size_t i;

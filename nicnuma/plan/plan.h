@@ -254,6 +254,9 @@ struct nn_plan {
  * -ENODEV when opts->nics names a NIC the host does not have, -ENOMEM. */
 int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, struct nn_plan *plan);
 void nn_plan_free(struct nn_plan *plan);
+/* Every NIC name @plan's entries use, once each: an array the caller frees
+ * (free(*@out)) of pointers into @plan. 0 or -ENOMEM. Pure. */
+int nn_plan_nic_names(const struct nn_plan *plan, char ***out, size_t *nout);
 void nn_plan_opts_free(struct nn_plan_opts *opts);
 
 /* {"plan":{"shape":{..},"housekeeping","isolated","claimed","claims":[..],"claim_spills","irqs":[..],"xps":[..],

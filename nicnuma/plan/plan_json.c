@@ -1245,14 +1245,8 @@ int nn_plan_check_shape(const struct nn_plan *plan, const struct nn_host *host, 
 	if ((size_t)plan->shape.nnodes != host->topo.nnodes)
 		return refuse(why, whylen, "plan is for %d NUMA nodes, host has %zu", plan->shape.nnodes,
 			      host->topo.nnodes);
-	for (i = 0; i < plan->shape.npci; i++) {
-		for (k = 0; k < host->nnics; k++)
-			if (host->nics[k].pci && !strcmp(host->nics[k].pci, plan->shape.pci[i]))
-				break;
-		if (k == host->nnics)
-			return refuse(why, whylen, "plan names NIC PCI address %s, which this host does not have",
-				      plan->shape.pci[i]);
-	}
+	/* The NICs by name first: discovery may have read the plan's NICs
+	 * alone (apply --plan), so a renamed NIC is named, not its address. */
 	for (i = 0; i < plan->nnics; i++) {
 		const struct nn_nic *n = find_nic(host, plan->nics[i].nic);
 
@@ -1265,6 +1259,14 @@ int nn_plan_check_shape(const struct nn_plan *plan, const struct nn_host *host, 
 		if (plan->nics[i].numa_node != n->numa_node)
 			return refuse(why, whylen, "plan has NIC %s on node %d, here it is on node %d",
 				      plan->nics[i].nic, plan->nics[i].numa_node, n->numa_node);
+	}
+	for (i = 0; i < plan->shape.npci; i++) {
+		for (k = 0; k < host->nnics; k++)
+			if (host->nics[k].pci && !strcmp(host->nics[k].pci, plan->shape.pci[i]))
+				break;
+		if (k == host->nnics)
+			return refuse(why, whylen, "plan names NIC PCI address %s, which this host does not have",
+				      plan->shape.pci[i]);
 	}
 	/* IRQ numbers change across boots and driver reloads: a stale plan would
 	 * move some other device's interrupt. */

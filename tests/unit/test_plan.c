@@ -250,6 +250,47 @@ static void xeon(struct nn_host *h)
 
 /* ---- tests ---- */
 
+/* The names apply --plan discovers alone: every NIC an entry uses, once,
+ * including one only a hand-edited entry names. */
+static void test_plan_nic_names(void **state)
+{
+	struct nn_host h;
+	struct nn_plan p;
+	char **v, *x;
+	size_t n;
+	int c;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	for (c = 0; c < 8; c++)
+		add_cpu(&h, c, 0, 0, c, 0);
+	finish(&h, 1, NULL);
+	add_nic(&h, "ethb", "0000:02:00.0", 0, "0-7", 3, 60, I40E);
+	add_nic(&h, "etha", "0000:01:00.0", 0, "0-7", 3, 40, I40E);
+	plan_ok(&h, NULL, &p);
+	assert_int_equal(nn_plan_nic_names(&p, &v, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0], "etha");
+	assert_string_equal(v[1], "ethb");
+	free(v);
+	/* an xps entry for a NIC the nics list lacks is still read */
+	assert_true(p.nxps > 0);
+	x = p.xps[0].nic;
+	p.xps[0].nic = (char *)"ethz";
+	assert_int_equal(nn_plan_nic_names(&p, &v, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(v[2], "ethz");
+	free(v);
+	p.xps[0].nic = x;
+	nn_plan_free(&p);
+	host_free(&h);
+	/* an empty plan names none */
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(nn_plan_nic_names(&p, &v, &n), 0);
+	assert_int_equal(n, 0);
+	free(v);
+}
+
 static void test_smt_cores_before_siblings(void **state)
 {
 	struct nn_host h;
@@ -1506,7 +1547,7 @@ static void test_shape_mismatch_refused(void **state)
 	xeon(&other);
 	add_nic(&other, "mlx0", "0000:82:00.0", 1, "4-7,12-15", 2, 100, MLX5);
 	assert_int_equal(nn_plan_check_shape(&p, &other, why, sizeof(why)), -EXDEV);
-	assert_string_equal(why, "plan names NIC PCI address 0000:81:00.0, which this host does not have");
+	assert_string_equal(why, "plan has NIC mlx0 at 0000:81:00.0, here it is at 0000:82:00.0");
 	host_free(&other);
 
 	/* IRQ numbers moved (driver reload) */
@@ -1988,6 +2029,7 @@ int main(void)
 		cmocka_unit_test(test_even_odd_nodes),
 		cmocka_unit_test(test_unknown_node_local_cpus),
 		cmocka_unit_test(test_two_nics_one_node),
+		cmocka_unit_test(test_plan_nic_names),
 		cmocka_unit_test(test_unknown_role_spread),
 		cmocka_unit_test(test_housekeeping_reserve_and_cpus),
 		cmocka_unit_test(test_isolated_left_out),
