@@ -49,7 +49,9 @@ struct nn_pipeline {
 	bool gate_allow;		/* owners are warnings (--coexist, dry run) */
 	char *const *nics;		/* the NICs the gate looks at; NULL: every NIC */
 	size_t nnics;
-	char *const *only;		/* discover only these netdevs (a plan file's); NULL: all */
+	/* A plan file's NIC names: discovery reads what applying it needs
+	 * (nn_host_discover_for_plan). NULL: the whole host, to plan from. */
+	char *const *only;
 	size_t nonly;
 	struct nn_apply_opts ao;	/* dry_run, keep_going, irqbalance; tx, host, shape set here */
 	/* out */

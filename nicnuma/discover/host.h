@@ -33,11 +33,14 @@ struct nn_host {
 int nn_host_discover(struct nn_ctx *ctx, struct nn_host *host);
 /* The same with NN_NICS_* flags for the NIC part (NN_NICS_NO_EFFECTIVE). */
 int nn_host_discover_flags(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags);
-/* And reading only the netdevs named in @only (NULL: every one): a plan
- * file's NICs (nn_plan_nic_names), so that applying one NIC's plan does not
- * pay for every veth on a container host. */
-int nn_host_discover_only(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags,
-			  char *const *only, size_t nonly);
+/* What applying a plan file needs, and no more: the CPUs, the nodes and
+ * their CPUs (nn_topo_discover_shape: the shape check, a NIC's node),
+ * irqbalance, and only the netdevs named in @only (a plan's NICs,
+ * nn_plan_nic_names; NULL: every one). No claims, RPS masks, RFS table,
+ * knobs or node memory: those are the planner's inputs, and the plan is
+ * made. On a container host that skips every veth and the cgroup walk. */
+int nn_host_discover_for_plan(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags,
+			      char *const *only, size_t nonly);
 void nn_host_free(struct nn_host *host);
 /* Re-reads host->claims with NN_CLAIMS_* @flags (the desired state's
  * claim_root_partitions, the watcher's pruning). 0 or -ENOMEM. */

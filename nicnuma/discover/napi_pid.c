@@ -58,7 +58,7 @@ static int answers(struct nn_ctx *ctx, struct nn_napi_answers *a)
 		return a->err;
 	nn_genl_free(&a->g);
 	a->ndumps++;
-	a->err = a->dump ? a->dump(ctx, &a->g, a->arg) : nn_genl_read(ctx, &a->g, NULL);
+	a->err = a->dump ? a->dump(ctx, &a->g, a->arg) : nn_genl_read(ctx, &a->g, NULL, 0);
 	/* a kernel without napi-get stays so; anything else may pass */
 	a->read = !a->err || a->err == -EOPNOTSUPP;
 	a->epoch = ctx->napi_epoch;

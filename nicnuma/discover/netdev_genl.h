@@ -114,8 +114,11 @@ void nn_genl_raw_free(struct nn_genl_raw *raw);
  * into @g (and the bytes into @raw when not NULL). -EOPNOTSUPP: the kernel has
  * no netdev family (before 6.3) or no queue/NAPI commands (before 6.8); other
  * negative errnos as the socket or the kernel said. Does not warn: the caller
- * decides what a missing family means. */
-int nn_genl_read(struct nn_ctx *ctx, struct nn_genl *g, struct nn_genl_raw *raw);
+ * decides what a missing family means. @flags NN_GENL_NAPI_SET_CAPS: also
+ * which attributes napi-set takes (napi_set_known/napi_set_attrs, a policy
+ * dump: the planner's question alone); without it they stay unknown. */
+#define NN_GENL_NAPI_SET_CAPS 0x1u
+int nn_genl_read(struct nn_ctx *ctx, struct nn_genl *g, struct nn_genl_raw *raw, unsigned int flags);
 
 /* The live edge every netdev genl request goes through (netdev_genl_io.c):
  * nn_genl_read above and obs_qstats.c's qstats-get. Callers check

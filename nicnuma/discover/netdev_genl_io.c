@@ -330,7 +330,7 @@ static void napi_set_caps(struct nn_genl_sock *s, struct nn_genl *g)
 		g->napi_set_known = true;
 }
 
-int nn_genl_read(struct nn_ctx *ctx, struct nn_genl *g, struct nn_genl_raw *raw)
+int nn_genl_read(struct nn_ctx *ctx, struct nn_genl *g, struct nn_genl_raw *raw, unsigned int flags)
 {
 	static const uint8_t cmds[] = { NN_NETDEV_CMD_QUEUE_GET, NN_NETDEV_CMD_NAPI_GET };
 	struct nn_genl_sock s;
@@ -354,7 +354,7 @@ int nn_genl_read(struct nn_ctx *ctx, struct nn_genl *g, struct nn_genl_raw *raw)
 		err = nn_genl_dump(&s, family, NN_NETDEV_CMD_NAPI_GET, 0, 0, &n, &nlen);
 	if (!err)
 		err = nn_genl_parse(n, nlen, family, g);
-	if (!err)
+	if (!err && (flags & NN_GENL_NAPI_SET_CAPS))
 		napi_set_caps(&s, g);
 	if (!err && raw) {
 		raw->queues = q;

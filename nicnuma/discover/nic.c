@@ -934,7 +934,7 @@ static int genl_load(struct nic_scan *s, struct nn_genl *g, bool *have)
 
 	*have = false;
 	if (nn_root_is_live(&s->ctx->root)) {
-		err = nn_genl_read(s->ctx, g, NULL);
+		err = nn_genl_read(s->ctx, g, NULL, (s->flags & NN_NICS_SHAPE) ? 0 : NN_GENL_NAPI_SET_CAPS);
 		if (err == -ENOMEM)
 			return err;
 		if (err && err != -EOPNOTSUPP)
@@ -1263,8 +1263,9 @@ int nn_nics_discover_only(struct nn_ctx *ctx, const struct nn_topo *topo, unsign
 		goto fail;
 	split_shared(&s, nics, n);
 	/* unknown stays -1: a driver without the operation, a capture without it */
-	nn_eth_conf_get_each(ctx, n, nic_name_at, nic_eth_at, nics);
-	if (nn_root_is_live(&ctx->root)) {
+	if (!(flags & NN_NICS_SHAPE))
+		nn_eth_conf_get_each(ctx, n, nic_name_at, nic_eth_at, nics);
+	if (nn_root_is_live(&ctx->root) && !(flags & NN_NICS_SHAPE)) {
 		err = netlink_check(&s, nics, n);
 		if (err)
 			goto fail;

@@ -100,6 +100,12 @@ struct nn_nic {
  * unread (has_effective false), for callers that never show it (plan, apply):
  * one open fewer per IRQ, a thousand on a large host. */
 #define NN_NICS_NO_EFFECTIVE 0x1u
+/* NN_NICS_SHAPE: a NIC's shape alone, for applying a plan file, which reads
+ * each value it writes itself: sysfs (PCI address, node, IRQs, queues) and
+ * netdev genl's queues and NAPIs. No ethtool (coalescing, rings, channels,
+ * RSS table, driver and speed cross-checks), no rtnetlink link dump, no
+ * napi-set policy: those stay unknown (-1), as without the operation. */
+#define NN_NICS_SHAPE 0x2u
 
 /* Every netdev in /sys/class/net (sorted by name). Live root: cross-checks
  * with rtnetlink and the ethtool ioctl and warns on disagreement. */

@@ -328,8 +328,10 @@ static int read_distances(struct nn_ctx *ctx, const struct nn_topo *t, const str
 	return err;
 }
 
+/* @shape: the node's CPUs alone (memory, distances and hugepage pools
+ * stay unknown: -1, none, none). */
 static int read_node(struct nn_ctx *ctx, struct nn_topo *t, const struct node_masks *ms,
-		     struct nn_node *n, struct faults *nw)
+		     struct nn_node *n, struct faults *nw, bool shape)
 {
 	char base[64], path[PATH_MAX];
 	char *text;
@@ -360,6 +362,10 @@ static int read_node(struct nn_ctx *ctx, struct nn_topo *t, const struct node_ma
 		return -ENOMEM;
 	nn_cpuset_andnot(&n->offline, &t->online);
 	nn_cpuset_and(&n->cpus, &t->online);
+	if (shape) {
+		n->mem_total_kb = n->mem_free_kb = -1;
+		return 0;
+	}
 
 	snprintf(path, sizeof(path), "%s/meminfo", base);
 	err = nn_read_file(&ctx->root, path, &text, NULL);
@@ -783,7 +789,10 @@ static int read_online(struct nn_ctx *ctx, struct nn_topo *t)
 	return err;
 }
 
-static int discover(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
+/* @detail: per-CPU topology and the CPU model (nn_topo_discover);
+ * @shape: only what a plan's shape check and NIC locality need (CPUs, nodes
+ * and their CPUs), no knobs, isolation, node memory, distances or pools. */
+static int discover(struct nn_ctx *ctx, struct nn_topo *t, bool detail, bool shape)
 {
 	bool numa;
 	size_t i;
@@ -813,8 +822,15 @@ static int discover(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 	if (err == -ENOMEM)
 		goto fail;
 	numa = !err && t->nnodes;
-	nn__topo_read_knobs(ctx, &t->knobs, numa);
-	nn__topo_read_isolation(ctx, &t->isol);
+	if (shape && numa) {
+		t->knobs.numa_balancing = t->knobs.zone_reclaim_mode = t->knobs.hypervisor = -1;
+	} else {
+		/* without node directories zone_reclaim_mode tells a kernel
+		 * without NUMA from a lost directory (single_node below) */
+		nn__topo_read_knobs(ctx, &t->knobs, numa, detail);
+	}
+	if (!shape)
+		nn__topo_read_isolation(ctx, &t->isol);
 	if (!numa) {
 		if (err && err != -ENOENT)
 			nn_warn(ctx, NODE_DIR, "cannot list NUMA nodes: %s", strerror(-err));
@@ -825,9 +841,11 @@ static int discover(struct nn_ctx *ctx, struct nn_topo *t, bool detail)
 		struct node_masks ms;
 		struct faults nw = { .n = 0 };
 
-		err = read_node_masks(ctx, t, &ms);
+		/* the masks only align the distance rows, which a shape skips */
+		memset(&ms, 0, sizeof(ms));
+		err = shape ? 0 : read_node_masks(ctx, t, &ms);
 		for (i = 0; i < t->nnodes && !err; i++)
-			err = read_node(ctx, t, &ms, &t->nodes[i], &nw);
+			err = read_node(ctx, t, &ms, &t->nodes[i], &nw, shape);
 		faults_flush(ctx, &nw);
 		node_masks_free(&ms);
 	}
@@ -842,12 +860,17 @@ fail:
 
 int nn_topo_discover(struct nn_ctx *ctx, struct nn_topo *t)
 {
-	return discover(ctx, t, true);
+	return discover(ctx, t, true, false);
 }
 
 int nn_topo_discover_basic(struct nn_ctx *ctx, struct nn_topo *t)
 {
-	return discover(ctx, t, false);
+	return discover(ctx, t, false, false);
+}
+
+int nn_topo_discover_shape(struct nn_ctx *ctx, struct nn_topo *t)
+{
+	return discover(ctx, t, false, true);
 }
 
 void nn_topo_free(struct nn_topo *t)

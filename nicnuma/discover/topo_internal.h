@@ -18,8 +18,9 @@ static inline int nn__topo_int(long v)
 }
 
 /* topo_knobs.c: NUMA balancing, zone reclaim and THP into @k (@numa: node
- * directories were found), with the CPU model; warnings into @ctx. */
-void nn__topo_read_knobs(struct nn_ctx *ctx, struct nn_knobs *k, bool numa);
+ * directories were found), with the CPU model when @cpu (full discovery;
+ * else unknown); warnings into @ctx. */
+void nn__topo_read_knobs(struct nn_ctx *ctx, struct nn_knobs *k, bool numa, bool cpu);
 /* topo_knobs.c: cpu/isolated, cpu/nohz_full and isolcpus= of /proc/cmdline. */
 void nn__topo_read_isolation(struct nn_ctx *ctx, struct nn_isolation *is);
 /* topo_cpuinfo.c: the CPU model and hypervisor flag of /proc/cpuinfo into @k. */

@@ -54,7 +54,7 @@ static void read_choice_knob(struct nn_ctx *ctx, const char *path, char *buf, si
  * "not available", not a fault. It is a fault when the feature's other
  * files say it is there: zone_reclaim_mode exists with CONFIG_NUMA (@numa:
  * node directories were found), THP's files with their directory. */
-void nn__topo_read_knobs(struct nn_ctx *ctx, struct nn_knobs *k, bool numa)
+void nn__topo_read_knobs(struct nn_ctx *ctx, struct nn_knobs *k, bool numa, bool cpu)
 {
 	const char *zr = "/proc/sys/vm/zone_reclaim_mode";
 	DIR *d = NULL;
@@ -78,7 +78,15 @@ void nn__topo_read_knobs(struct nn_ctx *ctx, struct nn_knobs *k, bool numa)
 		read_choice_knob(ctx, THP_DIR "/enabled", k->thp_enabled, sizeof(k->thp_enabled));
 		read_choice_knob(ctx, THP_DIR "/defrag", k->thp_defrag, sizeof(k->thp_defrag));
 	}
-	nn__topo_read_cpuinfo(ctx, k);
+	/* The CPU model and hypervisor flag only where they are shown: the
+	 * kernel formats /proc/cpuinfo per CPU (and on x86 asks each for its
+	 * clock), a cost apply, nics and observe need not pay. */
+	if (cpu) {
+		nn__topo_read_cpuinfo(ctx, k);
+	} else {
+		k->hypervisor = -1;
+		k->cpu_model[0] = '\0';
+	}
 }
 
 /* A sysfs CPU list of the isolation files: true when read. A missing file

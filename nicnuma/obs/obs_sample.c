@@ -213,7 +213,7 @@ static int scan_napi(struct nn_ctx *ctx, struct nn_obs_sampler *sp, const struct
 
 	sp->nknown = 0;
 	if (sp->seq > 0 && nn_root_is_live(&ctx->root)) {
-		gerr = nn_genl_read(ctx, &g, NULL);
+		gerr = nn_genl_read(ctx, &g, NULL, 0);
 		if (gerr == -ENOMEM)
 			return gerr;
 	}
