@@ -369,12 +369,13 @@ static void undeleted(char *exe)
  * process when we are not root; a captured tree, which keeps only comm and
  * cmdline), its comm. @exe receives the link (undeleted), "" when unknown;
  * *@lerr the readlink's result. */
-static bool named_irqbalance(struct nn_ctx *ctx, int pid, char *exe, size_t exelen, int *lerr)
+static bool named_irqbalance(struct nn_ctx *ctx, const struct nn_root *proc, int pid, char *exe,
+			     size_t exelen, int *lerr)
 {
 	char comm[NN_PROC_COMM_MAX];
 	const char *base;
 
-	*lerr = nn_proc_read_exe(&ctx->root, pid, exe, exelen);
+	*lerr = nn_proc_read_exe(proc, pid, exe, exelen);
 	if (!*lerr) {
 		undeleted(exe);
 		base = strrchr(exe, '/');
@@ -389,15 +390,17 @@ static bool named_irqbalance(struct nn_ctx *ctx, int pid, char *exe, size_t exel
 
 /* Whether @pid is the system's irqbalance (0), not an irqbalance at all
  * (-ESRCH), or one named so that fails the rule (-EPERM, @why says how).
- * @exe: its checked executable, "" for a captured tree that lacks it. */
-static int judge(struct nn_ctx *ctx, int pid, char *exe, size_t exelen, long *uid, char *why,
-		 size_t whylen)
+ * @exe: its checked executable, "" for a captured tree that lacks it.
+ * @proc: ctx->root, or a view of /proc for a scan (one lookup fewer per
+ * process: the scan's cost grows with every process on the host). */
+static int judge(struct nn_ctx *ctx, const struct nn_root *proc, int pid, char *exe, size_t exelen,
+		 long *uid, char *why, size_t whylen)
 {
 	long euid = -1;
 	int err, lerr;
 
 	*uid = -1;
-	if (!named_irqbalance(ctx, pid, exe, exelen, &lerr) || !alive(ctx, pid))
+	if (!named_irqbalance(ctx, proc, pid, exe, exelen, &lerr) || !alive(ctx, pid))
 		return -ESRCH;
 	err = read_uids(ctx, pid, uid, &euid);
 	/* A captured tree keeps only comm and cmdline (scripts/capture-host):
@@ -439,7 +442,7 @@ bool nn_irqb_is_system_pid(struct nn_ctx *ctx, int pid)
 	char exe[PATH_MAX], why[PATH_MAX + 64];
 	long uid;
 
-	return !judge(ctx, pid, exe, sizeof(exe), &uid, why, sizeof(why));
+	return !judge(ctx, &ctx->root, pid, exe, sizeof(exe), &uid, why, sizeof(why));
 }
 
 /* The unit's MainPID: systemd started it, whatever its name or binary. */
@@ -464,13 +467,63 @@ bool nn_irqb_pid1_systemd(struct nn_ctx *ctx)
 	       !strcmp(comm, "systemd");
 }
 
-int nn_irqb_find_pid(struct nn_ctx *ctx, bool report)
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The kernel's threads, which the scan skips without a readlink each:
+ * kthreadd's children (2,000 on a 512-CPU host, per-CPU workers). Only live,
+ * where pid 2 is kthreadd (not in a container's pid namespace, where pid 2
+ * is anybody) and the kernel lists children (CONFIG_PROC_CHILDREN); else
+ * none and every process is looked at. A usermode helper the kernel starts
+ * (modprobe, a core_pattern pipe) is kthreadd's child too while it runs:
+ * not the system's irqbalance either. Sorted; free() it. */
+static long *kernel_threads(struct nn_ctx *ctx, size_t *n)
+{
+	char why[96], *buf = NULL, *p, *end;
+	long *v = NULL, x;
+	size_t cap = 0;
+
+	*n = 0;
+	if (!nn_root_is_live(&ctx->root) || nn_proc_kthread(&ctx->root, 2, NULL, why, sizeof(why)) ||
+	    nn_read_file(&ctx->root, "/proc/2/task/2/children", &buf, NULL))
+		goto out;
+	for (p = buf;; p = end) {
+		errno = 0;
+		x = strtol(p, &end, 10);
+		if (end == p || errno || x <= 0)
+			break;
+		if (*n == cap) {
+			long *nv = realloc(v, (cap = cap ? cap * 2 : 256) * sizeof(*v));
+
+			if (!nv) {
+				*n = 0;
+				break;	/* without the list every process is looked at */
+			}
+			v = nv;
+		}
+		v[(*n)++] = x;
+	}
+	if (*n > 1)
+		qsort(v, *n, sizeof(*v), cmp_long);
+out:
+	free(buf);
+	return v;
+}
+
+/* @pid1_systemd: nn_irqb_pid1_systemd's answer, read once by the caller. */
+static int find_pid(struct nn_ctx *ctx, bool report, bool pid1_systemd)
 {
 	char exe[PATH_MAX], why[PATH_MAX + 64];
-	bool by_unit = nn_root_is_live(&ctx->root) && nn_irqb_pid1_systemd(ctx);
+	bool by_unit = nn_root_is_live(&ctx->root) && pid1_systemd;
 	int best = -1, upid = -1, r;
+	struct nn_root procv;
 	struct dirent *de;
-	long pid, uid;
+	long pid, uid, *kt = NULL;
+	size_t nkt = 0;
 	DIR *d;
 
 	if (by_unit) {
@@ -482,10 +535,17 @@ int nn_irqb_find_pid(struct nn_ctx *ctx, bool report)
 	}
 	if (nn_root_opendir(&ctx->root, "/proc", &d))
 		return best;
+	/* Without the view (no fd left) each path is walked from the root. */
+	nn_root_view_open(&ctx->root, "/proc", &procv);
+	kt = kernel_threads(ctx, &nkt);
 	while ((de = readdir(d))) {
 		if (nn_parse_long(de->d_name, &pid) || pid <= 0 || pid > 1 << 22 || pid == upid)
 			continue;
-		r = judge(ctx, (int)pid, exe, sizeof(exe), &uid, why, sizeof(why));
+		if (pid == 2 && nkt)
+			continue;	/* kthreadd itself, judged above */
+		if (nkt && bsearch(&pid, kt, nkt, sizeof(*kt), cmp_long))
+			continue;
+		r = judge(ctx, &procv, (int)pid, exe, sizeof(exe), &uid, why, sizeof(why));
 		if (r == -ESRCH)
 			continue;
 		if (by_unit && !r)
@@ -499,8 +559,15 @@ int nn_irqb_find_pid(struct nn_ctx *ctx, bool report)
 		if (best < 0 || pid < best)
 			best = (int)pid;
 	}
+	nn_root_view_close(&procv);
+	free(kt);
 	closedir(d);
 	return best;
+}
+
+int nn_irqb_find_pid(struct nn_ctx *ctx, bool report)
+{
+	return find_pid(ctx, report, nn_root_is_live(&ctx->root) && nn_irqb_pid1_systemd(ctx));
 }
 
 /* Splits NUL-separated /proc text into a NULL-terminated vector. */
@@ -584,7 +651,7 @@ int nn_irqb_inspect(struct nn_ctx *ctx, struct nn_irqb_proc *p)
 	memset(p, 0, sizeof(*p));
 	p->pid = -1;
 	p->systemd = nn_irqb_pid1_systemd(ctx);
-	p->pid = nn_irqb_find_pid(ctx, true);
+	p->pid = find_pid(ctx, true, p->systemd);
 	if (p->pid < 0)
 		return 0;
 	p->exe = checked_exe(ctx, p->pid);

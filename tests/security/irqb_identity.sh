@@ -12,6 +12,25 @@
 set -uo pipefail
 
 nn=${1:?usage: $0 NICNUMA}
+# pid2: this shell is pid 1 of a new pid namespace and forks nothing before
+# the subshell below, which so is pid 2, the parent of a root "irqbalance"
+# from a temp directory. The scan skips kthreadd's children without a look,
+# but pid 2 here is no kthreadd: the impostor must still be found.
+if [ "${2-}" = pid2 ]; then
+	( "$3/r/irqbalance" 300 & wait ) &
+	sleep 0.3
+	kids=$(</proc/2/task/2/children)	# "4 ": no newline after the last
+	kids=${kids%% *}
+	[ -n "$kids" ] || { echo "skip: /proc/2/task/2/children lists nothing (CONFIG_PROC_CHILDREN?)" >&2; exit 77; }
+	out=$("$nn" apply --plan "$3/plan.json" --dry-run 2>&1)
+	kill $kids 2>/dev/null
+	if grep -q "pid $kids, uid 0, exe $3/r/irqbalance) is not the system's irqbalance" <<<"$out"; then
+		echo "ok: pid 2 is no kthreadd in a pid namespace: its child irqbalance (pid $kids) is still judged"
+		exit 0
+	fi
+	printf 'FAIL the irqbalance under pid 2 (pid %s) went unseen: %s\n' "$kids" "$out" >&2
+	exit 1
+fi
 if [ "${2-}" != inner ]; then
 	[ "$(id -u)" = 0 ] || { echo "skip: needs root (namespaces, setpriv)" >&2; exit 77; }
 	for t in unshare setpriv python3 mount; do
@@ -21,7 +40,9 @@ if [ "${2-}" != inner ]; then
 	chmod 755 "$w"
 	trap 'rm -rf "$w"' EXIT
 	unshare -p -m --fork --mount-proc "$0" "$nn" inner "$w"
-	exit $?
+	rc=$?
+	unshare -p -m --fork --mount-proc "$0" "$nn" pid2 "$w" || rc=1
+	exit "$rc"
 fi
 
 w=$3
