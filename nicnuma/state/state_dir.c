@@ -149,11 +149,13 @@ int nn_state_lock(struct nn_ctx *ctx)
 		       ctx->state_dir, *pid ? " (pid " : "", pid, *pid ? ")" : "");
 		goto fail;
 	}
-	/* The pid is a hint for the message above; the flock is the lock. */
-	if (ftruncate(fd, 0) == 0) {
+	/* The pid is a hint for the message above; the flock is the lock.
+	 * Written over the old one, then cut to its length: truncating to 0
+	 * first frees and reallocates the file's block on every run. */
+	{
 		int len = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
 
-		if (pwrite(fd, pid, (size_t)len, 0) < 0)
+		if (pwrite(fd, pid, (size_t)len, 0) != len || ftruncate(fd, len) < 0)
 			nn_warn(ctx, "lock", "cannot record pid in lock file: %s", strerror(errno));
 	}
 	prune_temps(ctx, dfd, now);

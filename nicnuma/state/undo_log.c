@@ -20,17 +20,26 @@
 #include "nicnuma/state/undo.h"
 #include "nicnuma/state/undo_internal.h"
 
+/* UTC "YYYY-MM-DDTHH:MM:SSZ" (@iso) or "YYYYMMDDTHHMMSS". Not strftime:
+ * glibc's reads /etc/localtime (tzset) on every call, for a UTC stamp. */
+static void utc_stamp(char *buf, size_t size, time_t t, bool iso)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	snprintf(buf, size, iso ? "%04d-%02d-%02dT%02d:%02d:%02dZ" : "%04d%02d%02dT%02d%02d%02d",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
 static char *log_name(const char *command)
 {
 	struct timespec ts;
 	char stamp[64], cmd[64];
-	struct tm tm;
 	size_t i;
 	char *name;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", &tm);
+	utc_stamp(stamp, sizeof(stamp), ts.tv_sec, false);
 	/* The timestamp leads so that name order is time order across commands. */
 	for (i = 0; command[i] && i < sizeof(cmd) - 1; i++) {
 		char c = command[i];
@@ -110,12 +119,9 @@ static struct json_object *to_json(const struct nn_undo *u, const char *rolled_b
 {
 	struct json_object *doc = json_object_new_object(), *arr = json_object_new_array();
 	char created[32];
-	time_t now = time(NULL);
-	struct tm tm;
 	size_t i;
 
-	gmtime_r(&now, &tm);
-	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	utc_stamp(created, sizeof(created), time(NULL), true);
 	json_object_object_add(doc, "version", json_object_new_int(1));
 	json_object_object_add(doc, "command", jstr(u->command));
 	json_object_object_add(doc, "created", json_object_new_string(created));
@@ -220,11 +226,8 @@ int nn_undo_record(struct nn_ctx *ctx, struct nn_undo *u, const struct nn_change
 int nn_undo_mark_rolled_back(struct nn_ctx *ctx, const struct nn_undo *u)
 {
 	char stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
 
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	utc_stamp(stamp, sizeof(stamp), time(NULL), true);
 	return save(ctx, u, stamp);
 }
 
