@@ -250,6 +250,19 @@ static void xeon(struct nn_host *h)
 
 /* ---- tests ---- */
 
+/* 8 CPUs on one node, two 3-queue i40e NICs listed out of name order. */
+static void two_i40e_one_node(struct nn_host *h)
+{
+	int c;
+
+	memset(h, 0, sizeof(*h));
+	for (c = 0; c < 8; c++)
+		add_cpu(h, c, 0, 0, c, 0);
+	finish(h, 1, NULL);
+	add_nic(h, "ethb", "0000:02:00.0", 0, "0-7", 3, 60, I40E);
+	add_nic(h, "etha", "0000:01:00.0", 0, "0-7", 3, 40, I40E);
+}
+
 /* The names apply --plan discovers alone: every NIC an entry uses, once,
  * including one only a hand-edited entry names. */
 static void test_plan_nic_names(void **state)
@@ -258,15 +271,9 @@ static void test_plan_nic_names(void **state)
 	struct nn_plan p;
 	char **v, *x;
 	size_t n;
-	int c;
 
 	(void)state;
-	memset(&h, 0, sizeof(h));
-	for (c = 0; c < 8; c++)
-		add_cpu(&h, c, 0, 0, c, 0);
-	finish(&h, 1, NULL);
-	add_nic(&h, "ethb", "0000:02:00.0", 0, "0-7", 3, 60, I40E);
-	add_nic(&h, "etha", "0000:01:00.0", 0, "0-7", 3, 40, I40E);
+	two_i40e_one_node(&h);
 	plan_ok(&h, NULL, &p);
 	assert_int_equal(nn_plan_nic_names(&p, &v, &n), 0);
 	assert_int_equal(n, 2);
@@ -542,12 +549,7 @@ static void test_two_nics_one_node(void **state)
 	int c;
 
 	(void)state;
-	memset(&h, 0, sizeof(h));
-	for (c = 0; c < 8; c++)
-		add_cpu(&h, c, 0, 0, c, 0);
-	finish(&h, 1, NULL);
-	add_nic(&h, "ethb", "0000:02:00.0", 0, "0-7", 3, 60, I40E);
-	add_nic(&h, "etha", "0000:01:00.0", 0, "0-7", 3, 40, I40E);
+	two_i40e_one_node(&h);
 	plan_ok(&h, NULL, &p);
 	/* disjoint cores, NICs in name order */
 	assert_string_equal(qcpus(&p, "etha", 0, NN_QDIR_RXTX), "1");
