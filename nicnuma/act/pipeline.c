@@ -35,8 +35,7 @@ int nn_pipeline_run(struct nn_ctx *ctx, struct nn_pipeline *pl, struct nn_apply_
 			return err;
 	}
 	pl->stage = NN_PIPE_DISCOVER;
-	err = pl->only ? nn_host_discover_for_plan(ctx, &pl->host, NN_NICS_NO_EFFECTIVE | NN_NICS_SHAPE,
-						   pl->only, pl->nonly)
+	err = pl->only ? nn_host_discover_for_plan(ctx, &pl->host, NN_NICS_NO_EFFECTIVE, pl->only, pl->nonly)
 		       : nn_host_discover_flags(ctx, &pl->host, NN_NICS_NO_EFFECTIVE);
 	if (err) {
 		nn_err(ctx, "cannot discover the host under %s: %s", ctx->root.path, strerror(-err));

@@ -53,24 +53,23 @@ int nn_host_find_irqbalance(struct nn_ctx *ctx, struct nn_irqbalance_state *st)
 	return err;
 }
 
-/* How much of the host: everything (the planner's input), the NICs with
- * their nodes (reports), or a plan's shape (applying a plan file). */
-enum depth { DEPTH_PLAN_SHAPE, DEPTH_NICS, DEPTH_FULL };
-
-static int host_discover(struct nn_ctx *ctx, struct nn_host *host, enum depth depth,
+/* @depth: everything (the planner's input), the NICs with their nodes
+ * (reports), or a plan's shape (applying a plan file: NICs read with
+ * NN_NICS_SHAPE too). */
+static int host_discover(struct nn_ctx *ctx, struct nn_host *host, enum nn_topo_depth depth,
 			 unsigned int nic_flags, char *const *only, size_t nonly)
 {
-	bool cpu_detail = depth == DEPTH_FULL;
+	bool cpu_detail = depth == NN_TOPO_FULL;
 	int err;
 
 	memset(host, 0, sizeof(*host));
 	host->irqbalance.pid = -1;
 	host->rps_sock_flow_entries = -1;
-	err = cpu_detail ? nn_topo_discover(ctx, &host->topo) :
-	      depth == DEPTH_NICS ? nn_topo_discover_basic(ctx, &host->topo) :
-	      nn_topo_discover_shape(ctx, &host->topo);
+	err = nn_topo_discover_depth(ctx, &host->topo, depth);
 	if (err)
 		return err;
+	if (depth == NN_TOPO_SHAPE)
+		nic_flags |= NN_NICS_SHAPE;
 	err = nn_nics_discover_only(ctx, &host->topo, nic_flags, only, nonly, &host->nics, &host->nnics);
 	if (err == -ENOMEM)
 		goto fail;
@@ -100,23 +99,23 @@ fail:
 
 int nn_host_discover(struct nn_ctx *ctx, struct nn_host *host)
 {
-	return host_discover(ctx, host, DEPTH_FULL, 0, NULL, 0);
+	return host_discover(ctx, host, NN_TOPO_FULL, 0, NULL, 0);
 }
 
 int nn_host_discover_flags(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags)
 {
-	return host_discover(ctx, host, DEPTH_FULL, nic_flags, NULL, 0);
+	return host_discover(ctx, host, NN_TOPO_FULL, nic_flags, NULL, 0);
 }
 
 int nn_host_discover_for_plan(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags,
 			      char *const *only, size_t nonly)
 {
-	return host_discover(ctx, host, DEPTH_PLAN_SHAPE, nic_flags, only, nonly);
+	return host_discover(ctx, host, NN_TOPO_SHAPE, nic_flags, only, nonly);
 }
 
 int nn_host_discover_nics(struct nn_ctx *ctx, struct nn_host *host)
 {
-	return host_discover(ctx, host, DEPTH_NICS, 0, NULL, 0);
+	return host_discover(ctx, host, NN_TOPO_BASIC, 0, NULL, 0);
 }
 
 int nn_host_claims_read(struct nn_ctx *ctx, struct nn_host *host, unsigned int flags)

@@ -34,11 +34,12 @@ int nn_host_discover(struct nn_ctx *ctx, struct nn_host *host);
 /* The same with NN_NICS_* flags for the NIC part (NN_NICS_NO_EFFECTIVE). */
 int nn_host_discover_flags(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags);
 /* What applying a plan file needs, and no more: the CPUs, the nodes and
- * their CPUs (nn_topo_discover_shape: the shape check, a NIC's node),
- * irqbalance, and only the netdevs named in @only (a plan's NICs,
- * nn_plan_nic_names; NULL: every one). No claims, RPS masks, RFS table,
- * knobs or node memory: those are the planner's inputs, and the plan is
- * made. On a container host that skips every veth and the cgroup walk. */
+ * their CPUs (NN_TOPO_SHAPE: the shape check, a NIC's node), irqbalance,
+ * and the shape (NN_NICS_SHAPE) of only the netdevs named in @only (a
+ * plan's NICs, nn_plan_nic_names; NULL: every one). No claims, RPS masks,
+ * RFS table, knobs or node memory: those are the planner's inputs, and the
+ * plan is made. On a container host that skips every veth and the cgroup
+ * walk. */
 int nn_host_discover_for_plan(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags,
 			      char *const *only, size_t nonly);
 void nn_host_free(struct nn_host *host);

@@ -789,11 +789,9 @@ static int read_online(struct nn_ctx *ctx, struct nn_topo *t)
 	return err;
 }
 
-/* @detail: per-CPU topology and the CPU model (nn_topo_discover);
- * @shape: only what a plan's shape check and NIC locality need (CPUs, nodes
- * and their CPUs), no knobs, isolation, node memory, distances or pools. */
-static int discover(struct nn_ctx *ctx, struct nn_topo *t, bool detail, bool shape)
+int nn_topo_discover_depth(struct nn_ctx *ctx, struct nn_topo *t, enum nn_topo_depth depth)
 {
+	bool detail = depth == NN_TOPO_FULL, shape = depth == NN_TOPO_SHAPE;
 	bool numa;
 	size_t i;
 	int err;
@@ -860,17 +858,12 @@ fail:
 
 int nn_topo_discover(struct nn_ctx *ctx, struct nn_topo *t)
 {
-	return discover(ctx, t, true, false);
+	return nn_topo_discover_depth(ctx, t, NN_TOPO_FULL);
 }
 
 int nn_topo_discover_basic(struct nn_ctx *ctx, struct nn_topo *t)
 {
-	return discover(ctx, t, false, false);
-}
-
-int nn_topo_discover_shape(struct nn_ctx *ctx, struct nn_topo *t)
-{
-	return discover(ctx, t, false, true);
+	return nn_topo_discover_depth(ctx, t, NN_TOPO_BASIC);
 }
 
 void nn_topo_free(struct nn_topo *t)

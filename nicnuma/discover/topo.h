@@ -93,10 +93,13 @@ int nn_topo_discover(struct nn_ctx *ctx, struct nn_topo *topo);
  * L3 stay unknown; cpus[] carry id and node): what NIC reports need, at half
  * the file reads on a 512-CPU host. */
 int nn_topo_discover_basic(struct nn_ctx *ctx, struct nn_topo *topo);
-/* Less again, for applying a plan file: the online CPUs, the nodes and
- * their CPUs (the plan's shape, a NIC's node). The knobs, isolation, CPU
- * model, node memory, distances and hugepage pools stay unknown. */
-int nn_topo_discover_shape(struct nn_ctx *ctx, struct nn_topo *topo);
+/* How much of the topology is read: nn_topo_discover is FULL,
+ * nn_topo_discover_basic BASIC. SHAPE, for applying a plan file: the online
+ * CPUs, the nodes and their CPUs (the plan's shape, a NIC's node); the
+ * knobs, isolation, CPU model, node memory, distances and hugepage pools
+ * stay unknown. */
+enum nn_topo_depth { NN_TOPO_SHAPE, NN_TOPO_BASIC, NN_TOPO_FULL };
+int nn_topo_discover_depth(struct nn_ctx *ctx, struct nn_topo *topo, enum nn_topo_depth depth);
 void nn_topo_free(struct nn_topo *topo);
 /* The report of "nicnuma topo" on @o (topo_print.c): the online CPUs, the
  * nodes and their distances, the CPUs (@cpus: the per-CPU table too; JSON
