@@ -70,7 +70,7 @@ static int host_discover(struct nn_ctx *ctx, struct nn_host *host, enum nn_topo_
 		return err;
 	if (depth == NN_TOPO_SHAPE)
 		nic_flags |= NN_NICS_SHAPE;
-	err = nn_nics_discover_only(ctx, &host->topo, nic_flags, only, nonly, &host->nics, &host->nnics);
+	err = nn_nics_discover(ctx, &host->topo, nic_flags, only, nonly, &host->nics, &host->nnics);
 	if (err == -ENOMEM)
 		goto fail;
 	/* No /sys/class/net is a warning already; the topology still stands. */

@@ -1175,13 +1175,7 @@ static void split_shared(struct nic_scan *s, struct nn_nic *nics, size_t n)
 }
 
 int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned int flags,
-		     struct nn_nic **out, size_t *nout)
-{
-	return nn_nics_discover_only(ctx, topo, flags, NULL, 0, out, nout);
-}
-
-int nn_nics_discover_only(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned int flags,
-			  char *const *only, size_t nonly, struct nn_nic **out, size_t *nout)
+		     char *const *only, size_t nonly, struct nn_nic **out, size_t *nout)
 {
 	struct nic_scan s = { .ctx = ctx, .topo = topo, .flags = flags, .irqs = { .dirfd = -1 },
 			      .only = only, .nonly = nonly };

@@ -107,15 +107,13 @@ struct nn_nic {
  * napi-set policy: those stay unknown (-1), as without the operation. */
 #define NN_NICS_SHAPE 0x2u
 
-/* Every netdev in /sys/class/net (sorted by name). Live root: cross-checks
- * with rtnetlink and the ethtool ioctl and warns on disagreement. */
+/* Every netdev in /sys/class/net (sorted by name), or those named in @only
+ * alone (NULL: every one; a plan's NICs: apply of a plan file need not read
+ * the container veths beside them; a name not there is simply not in the
+ * answer). Live root: cross-checks with rtnetlink and the ethtool ioctl and
+ * warns on disagreement (not with NN_NICS_SHAPE). */
 int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned int flags,
-		     struct nn_nic **nics, size_t *nnics);
-/* The same for the netdevs named in @only alone (a plan's NICs: apply of a
- * plan file need not read the container veths beside them); a name not in
- * /sys/class/net is simply not in the answer. */
-int nn_nics_discover_only(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned int flags,
-			  char *const *only, size_t nonly, struct nn_nic **nics, size_t *nnics);
+		     char *const *only, size_t nonly, struct nn_nic **nics, size_t *nnics);
 void nn_nics_free(struct nn_nic *nics, size_t nnics);
 /* The one reader of an rx queue's current rps_cpus (through ctx->root):
  * 0 with *@cpus, or -errno (-ENOENT without CONFIG_RPS, -EINVAL for a
