@@ -467,53 +467,6 @@ bool nn_irqb_pid1_systemd(struct nn_ctx *ctx)
 	       !strcmp(comm, "systemd");
 }
 
-static int cmp_long(const void *a, const void *b)
-{
-	long x = *(const long *)a, y = *(const long *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The kernel's threads, which the scan skips without a readlink each:
- * kthreadd's children (2,000 on a 512-CPU host, per-CPU workers). Only live,
- * where pid 2 is kthreadd (not in a container's pid namespace, where pid 2
- * is anybody) and the kernel lists children (CONFIG_PROC_CHILDREN); else
- * none and every process is looked at. A usermode helper the kernel starts
- * (modprobe, a core_pattern pipe) is kthreadd's child too while it runs:
- * not the system's irqbalance either. Sorted; free() it. */
-static long *kernel_threads(struct nn_ctx *ctx, size_t *n)
-{
-	char why[96], *buf = NULL, *p, *end;
-	long *v = NULL, x;
-	size_t cap = 0;
-
-	*n = 0;
-	if (!nn_root_is_live(&ctx->root) || nn_proc_kthread(&ctx->root, 2, NULL, why, sizeof(why)) ||
-	    nn_read_file(&ctx->root, "/proc/2/task/2/children", &buf, NULL))
-		goto out;
-	for (p = buf;; p = end) {
-		errno = 0;
-		x = strtol(p, &end, 10);
-		if (end == p || errno || x <= 0)
-			break;
-		if (*n == cap) {
-			long *nv = realloc(v, (cap = cap ? cap * 2 : 256) * sizeof(*v));
-
-			if (!nv) {
-				*n = 0;
-				break;	/* without the list every process is looked at */
-			}
-			v = nv;
-		}
-		v[(*n)++] = x;
-	}
-	if (*n > 1)
-		qsort(v, *n, sizeof(*v), cmp_long);
-out:
-	free(buf);
-	return v;
-}
-
 /* @pid1_systemd: nn_irqb_pid1_systemd's answer, read once by the caller. */
 static int find_pid(struct nn_ctx *ctx, bool report, bool pid1_systemd)
 {
@@ -537,13 +490,13 @@ static int find_pid(struct nn_ctx *ctx, bool report, bool pid1_systemd)
 		return best;
 	/* Without the view (no fd left) each path is walked from the root. */
 	nn_root_view_open(&ctx->root, "/proc", &procv);
-	kt = kernel_threads(ctx, &nkt);
+	/* The kernel's threads need no readlink each: 2,000 on a 512-CPU host. */
+	if (nn_root_is_live(&ctx->root))
+		kt = nn_proc_kthreadd_children(&ctx->root, &nkt);
 	while ((de = readdir(d))) {
 		if (nn_parse_long(de->d_name, &pid) || pid <= 0 || pid > 1 << 22 || pid == upid)
 			continue;
-		if (pid == 2 && nkt)
-			continue;	/* kthreadd itself, judged above */
-		if (nkt && bsearch(&pid, kt, nkt, sizeof(*kt), cmp_long))
+		if (nn_proc_pid_listed(kt, nkt, pid))
 			continue;
 		r = judge(ctx, &procv, (int)pid, exe, sizeof(exe), &uid, why, sizeof(why));
 		if (r == -ESRCH)

@@ -187,3 +187,50 @@ int nn_proc_kthread(const struct nn_root *r, int pid, struct nn_proc_stat *st, c
 	}
 	return 0;
 }
+
+static int cmp_pid(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+long *nn_proc_kthreadd_children(const struct nn_root *r, size_t *n)
+{
+	char why[96], *buf = NULL, *p, *end;
+	long *v = NULL, x;
+	size_t cap = 0;
+
+	*n = 0;
+	if (nn_proc_kthread(r, 2, NULL, why, sizeof(why)) ||
+	    nn_read_file(r, "/proc/2/task/2/children", &buf, NULL))
+		goto out;
+	/* kthreadd itself, then each child ("4 5 7 " ends with a space) */
+	for (p = buf, x = 2;; p = end) {
+		if (*n == cap) {
+			long *nv = realloc(v, (cap = cap ? cap * 2 : 256) * sizeof(*v));
+
+			if (!nv) {
+				free(v);
+				v = NULL;
+				*n = 0;
+				goto out;
+			}
+			v = nv;
+		}
+		v[(*n)++] = x;
+		errno = 0;
+		x = strtol(p, &end, 10);
+		if (end == p || errno || x <= 0)
+			break;
+	}
+	qsort(v, *n, sizeof(*v), cmp_pid);
+out:
+	free(buf);
+	return v;
+}
+
+bool nn_proc_pid_listed(const long *pids, size_t n, long pid)
+{
+	return n && bsearch(&pid, pids, n, sizeof(*pids), cmp_pid);
+}

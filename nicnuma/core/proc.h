@@ -62,5 +62,14 @@ int nn_proc_read_exe(const struct nn_root *r, int pid, char *buf, size_t size);
  * unreadable stat. @st (may be NULL) receives the stat it judged. */
 int nn_proc_kthread(const struct nn_root *r, int pid, struct nn_proc_stat *st, char *why,
 		    size_t whylen);
+/* kthreadd and its children (/proc/2/task/2/children), sorted, in an array
+ * to free(): the kernel's threads, and the usermode helpers it runs
+ * (modprobe, a core_pattern pipe) while they run. Only where pid 2 is
+ * kthreadd (nn_proc_kthread): in a container's pid namespace pid 2 is
+ * anybody. There, without CONFIG_PROC_CHILDREN, or out of memory: NULL,
+ * *@n 0 (no pid is known to be the kernel's). */
+long *nn_proc_kthreadd_children(const struct nn_root *r, size_t *n);
+/* Whether @pid is in @pids (sorted: nn_proc_kthreadd_children's). */
+bool nn_proc_pid_listed(const long *pids, size_t n, long pid);
 
 #endif

@@ -130,12 +130,45 @@ static void test_readers(void **state)
 	assert_int_equal(tmptree_remove(tmp), 0);
 }
 
+/* kthreadd's children: only where pid 2 is kthreadd, sorted, kthreadd in. */
+static void test_kthreadd_children(void **state)
+{
+	char tmp[PATH_MAX], path[PATH_MAX + 32];
+	struct nn_root root;
+	size_t n;
+	long *v;
+
+	(void)state;
+	assert_int_equal(tmptree_make(tmp, sizeof(tmp), "proc"), 0);
+	assert_int_equal(tmptree_put(tmp, "proc/2/stat", "2 (kthreadd) S 0 0 0 0 -1 2129984\n"), 0);
+	assert_int_equal(tmptree_put(tmp, "proc/2/task/2/children", "9 3 40 "), 0);
+	assert_int_equal(nn_root_open(&root, tmp), 0);
+	v = nn_proc_kthreadd_children(&root, &n);
+	assert_int_equal(n, 4);
+	assert_int_equal(v[0], 2);
+	assert_int_equal(v[1], 3);
+	assert_int_equal(v[3], 40);
+	assert_true(nn_proc_pid_listed(v, n, 9));
+	assert_false(nn_proc_pid_listed(v, n, 10));
+	free(v);
+	/* pid 2 with an executable (a pid namespace's second process): none */
+	snprintf(path, sizeof(path), "%s/proc/2/exe", tmp);
+	assert_int_equal(symlink("/usr/bin/sh", path), 0);
+	v = nn_proc_kthreadd_children(&root, &n);
+	assert_null(v);
+	assert_int_equal(n, 0);
+	assert_false(nn_proc_pid_listed(v, n, 9));
+	nn_root_close(&root);
+	assert_int_equal(tmptree_remove(tmp), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_ticks_overflow),
 		cmocka_unit_test(test_readers),
+		cmocka_unit_test(test_kthreadd_children),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
