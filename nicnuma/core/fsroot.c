@@ -468,13 +468,11 @@ int nn_root_readlink(const struct nn_root *r, const char *path, char *buf, size_
 
 	if (size == 0)
 		return -EINVAL;
-	if (r->fd < 0 && r->dirfd >= 0 && view_rest(r, path)) {
-		/* Live view: no confinement to keep, just a shorter walk. */
-		n = readlinkat(r->dirfd, view_rest(r, path), buf, size - 1);
-		if (n < 0)
-			n = -errno;
-	} else if (r->fd < 0) {
-		n = readlink(path, buf, size - 1);
+	if (r->fd < 0) {
+		/* Live: a view's path is a shorter walk, no confinement to keep. */
+		const char *rest = view_rest(r, path);
+
+		n = rest ? readlinkat(r->dirfd, rest, buf, size - 1) : readlink(path, buf, size - 1);
 		if (n < 0)
 			n = -errno;
 	} else {
