@@ -37,7 +37,7 @@ static unsigned int read_flags(struct nn_ctx *ctx)
 	unsigned int flags = 0;
 
 	if (!nn_desired_read(ctx, NULL, &d)) {
-		flags = d.claim_root_partitions ? NN_CLAIMS_ROOT_PARTITIONS : 0;
+		flags = nn_desired_claim_flags(&d);
 		nn_desired_free(&d);
 	}
 	nn_warnings_clear(ctx);

@@ -122,9 +122,14 @@ bool nn_desired_watcher_keeps(struct nn_ctx *ctx, const struct nn_host *host, co
 	return keeps;
 }
 
+unsigned int nn_desired_claim_flags(const struct nn_desired *d)
+{
+	return d->claim_root_partitions ? NN_CLAIMS_ROOT_PARTITIONS : 0;
+}
+
 int nn_desired_claims(struct nn_ctx *ctx, const struct nn_desired *d, struct nn_host *host)
 {
-	if (!d->claim_root_partitions)
-		return 0;
-	return nn_host_claims_read(ctx, host, NN_CLAIMS_ROOT_PARTITIONS);
+	unsigned int flags = nn_desired_claim_flags(d);
+
+	return flags ? nn_host_claims_read(ctx, host, flags) : 0;
 }

@@ -12,6 +12,10 @@
 int nn_desired_read(struct nn_ctx *ctx, const char *path, struct nn_desired *d);
 int nn_desired_write(struct nn_ctx *ctx, const char *path, const struct nn_desired *d);
 int nn_desired_remove(struct nn_ctx *ctx, const char *path);
+/* The NN_CLAIMS_* flags the desired state reads claims with
+ * (claim_root_partitions: NN_CLAIMS_ROOT_PARTITIONS): the one answer the
+ * watcher, status, metrics and 'claim' use. */
+unsigned int nn_desired_claim_flags(const struct nn_desired *d);
 /* The claims as the desired state asks them read (claim_root_partitions:
  * root partitions claim too) into @host->claims, before its plan is made,
  * so status, metrics and the watcher plan the same claims. 0 or -ENOMEM. */

@@ -53,6 +53,7 @@ struct nn_pipeline {
 	 * (nn_host_discover_for_plan). NULL: the whole host, to plan from. */
 	char *const *only;
 	size_t nonly;
+	unsigned int claim_flags;	/* NN_CLAIMS_* the host's claims are read with */
 	struct nn_apply_opts ao;	/* dry_run, keep_going, irqbalance; tx, host, shape set here */
 	/* out */
 	struct nn_host host;

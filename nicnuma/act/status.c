@@ -33,9 +33,7 @@ int nn_status_desired(struct nn_ctx *ctx)
 	if (err)
 		return -2;
 	nn_open_array(&ctx->out, "drift");
-	err = nn_host_discover_flags(ctx, &host, NN_NICS_NO_EFFECTIVE);
-	if (!err)
-		err = nn_desired_claims(ctx, &d, &host);
+	err = nn_host_discover_flags(ctx, &host, NN_NICS_NO_EFFECTIVE, nn_desired_claim_flags(&d));
 	if (!err)
 		err = nn_desired_make_plan(&d, &host, &plan, &missing, &nmissing);
 	for (i = 0; i < nmissing; i++)

@@ -72,11 +72,6 @@ struct watcher {
 #define CLAIMS_POLL_MS 1000
 #define CLAIMS_SAFETY_MS 10000
 
-static unsigned int claim_flags(const struct watcher *w)
-{
-	return w->d.claim_root_partitions ? NN_CLAIMS_ROOT_PARTITIONS : 0;
-}
-
 /* Readiness and watchdog to systemd; a no-op outside a notify unit. */
 static void notify(const struct watcher *w, const char *msg)
 {
@@ -251,11 +246,8 @@ static int reconcile_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 	size_t nmissing = 0;
 	int err;
 
-	/* The claims as the planner takes them: root partitions when the
-	 * desired state asks, records whose owner is gone removed. */
-	err = nn_host_claims_read(ctx, &pl->host, claim_flags(r->w) | NN_CLAIMS_PRUNE);
-	if (!err)
-		err = nn_cpuset_copy(&r->w->claimed, nn_host_claimed_cpus(&pl->host));
+	/* The claims as discovery read them (pl->claim_flags, reconcile). */
+	err = nn_cpuset_copy(&r->w->claimed, nn_host_claimed_cpus(&pl->host));
 	if (err)
 		return err;
 	if (nn_cf_sync(ctx, &r->w->cf, &pl->host.claims))
@@ -298,7 +290,11 @@ static int reconcile(struct watcher *w, const char *trigger, bool periodic, bool
 	struct reconcile_run r = { .w = w, .check_owners = check_owners };
 	struct nn_pipeline pl = { .tx = &w->tx, .make_plan = reconcile_plan,
 				  .before_apply = reconcile_log, .arg = &r,
-				  .gate_flags = NN_COEXIST_NO_WATCHER, .gate_allow = w->o->coexist };
+				  .gate_flags = NN_COEXIST_NO_WATCHER, .gate_allow = w->o->coexist,
+				  /* the claims as the planner takes them: root partitions
+				   * when the desired state asks, records whose owner is
+				   * gone removed */
+				  .claim_flags = nn_desired_claim_flags(&w->d) | NN_CLAIMS_PRUNE };
 	struct nn_apply_report rep = { 0 };
 	uint64_t t0 = now_ms();
 	int err;
@@ -573,7 +569,7 @@ static void check_claims(struct watcher *w, const char *why)
 	int again = 0;
 
 	w->recheck = false;
-	if (nn_claims_read(w->ctx, claim_flags(w), &cl))
+	if (nn_claims_read(w->ctx, nn_desired_claim_flags(&w->d), &cl))
 		return;
 	/* watches and pidfds before the comparison: a change after this
 	 * read is an event of theirs */

@@ -110,7 +110,7 @@ int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv)
 		return nn_opt_exit(c);
 	}
 	/* a plan shows current affinities, never effective ones */
-	err = nn_host_discover_flags(ctx, &h, NN_NICS_NO_EFFECTIVE);
+	err = nn_host_discover_flags(ctx, &h, NN_NICS_NO_EFFECTIVE, 0);
 	nn_open_object(o, NULL);
 	if (err) {
 		nn_print_warnings(ctx);

@@ -57,7 +57,7 @@ int nn_host_find_irqbalance(struct nn_ctx *ctx, struct nn_irqbalance_state *st)
  * (reports), or a plan's shape (applying a plan file: NICs read with
  * NN_NICS_SHAPE too). */
 static int host_discover(struct nn_ctx *ctx, struct nn_host *host, enum nn_topo_depth depth,
-			 unsigned int nic_flags, char *const *only, size_t nonly)
+			 unsigned int nic_flags, unsigned int claim_flags, char *const *only, size_t nonly)
 {
 	bool cpu_detail = depth == NN_TOPO_FULL;
 	int err;
@@ -79,7 +79,7 @@ static int host_discover(struct nn_ctx *ctx, struct nn_host *host, enum nn_topo_
 		goto fail;
 	/* The claims are a planner input: a report of the NICs alone
 	 * (cpu_detail false) neither needs nor warns about them. */
-	err = cpu_detail ? nn_claims_read(ctx, 0, &host->claims) : 0;
+	err = cpu_detail ? nn_claims_read(ctx, claim_flags, &host->claims) : 0;
 	if (err)
 		goto fail;
 	/* RFS's table is the initial network namespace's alone: where the file
@@ -99,23 +99,24 @@ fail:
 
 int nn_host_discover(struct nn_ctx *ctx, struct nn_host *host)
 {
-	return host_discover(ctx, host, NN_TOPO_FULL, 0, NULL, 0);
+	return host_discover(ctx, host, NN_TOPO_FULL, 0, 0, NULL, 0);
 }
 
-int nn_host_discover_flags(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags)
+int nn_host_discover_flags(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags,
+			   unsigned int claim_flags)
 {
-	return host_discover(ctx, host, NN_TOPO_FULL, nic_flags, NULL, 0);
+	return host_discover(ctx, host, NN_TOPO_FULL, nic_flags, claim_flags, NULL, 0);
 }
 
 int nn_host_discover_for_plan(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags,
 			      char *const *only, size_t nonly)
 {
-	return host_discover(ctx, host, NN_TOPO_SHAPE, nic_flags, only, nonly);
+	return host_discover(ctx, host, NN_TOPO_SHAPE, nic_flags, 0, only, nonly);
 }
 
 int nn_host_discover_nics(struct nn_ctx *ctx, struct nn_host *host)
 {
-	return host_discover(ctx, host, NN_TOPO_BASIC, 0, NULL, 0);
+	return host_discover(ctx, host, NN_TOPO_BASIC, 0, 0, NULL, 0);
 }
 
 int nn_host_claims_read(struct nn_ctx *ctx, struct nn_host *host, unsigned int flags)

@@ -31,8 +31,10 @@ struct nn_host {
 
 /* Topology, NICs and irqbalance, all through ctx->root. */
 int nn_host_discover(struct nn_ctx *ctx, struct nn_host *host);
-/* The same with NN_NICS_* flags for the NIC part (NN_NICS_NO_EFFECTIVE). */
-int nn_host_discover_flags(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags);
+/* The same with NN_NICS_* flags for the NIC part (NN_NICS_NO_EFFECTIVE)
+ * and NN_CLAIMS_* flags for the claims (nn_desired_claim_flags). */
+int nn_host_discover_flags(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags,
+			   unsigned int claim_flags);
 /* What applying a plan file needs, and no more: the CPUs, the nodes and
  * their CPUs (NN_TOPO_SHAPE: the shape check, a NIC's node), irqbalance,
  * and the shape (NN_NICS_SHAPE) of only the netdevs named in @only (a
