@@ -53,9 +53,10 @@ int nn_host_find_irqbalance(struct nn_ctx *ctx, struct nn_irqbalance_state *st)
 	return err;
 }
 
-/* @depth: everything (the planner's input), the NICs with their nodes
- * (reports), or a plan's shape (applying a plan file: NICs read with
- * NN_NICS_SHAPE too). */
+/* @depth: everything (the planner's input) or the shape: CPUs, nodes and
+ * their CPUs, which is all a NIC report and a plan file's check use (the
+ * nodes' memory, pools, distances, knobs and isolation are topo's to show).
+ * @nic_flags says how much of each NIC (NN_NICS_SHAPE for a plan file). */
 static int host_discover(struct nn_ctx *ctx, struct nn_host *host, enum nn_topo_depth depth,
 			 unsigned int nic_flags, unsigned int claim_flags, char *const *only, size_t nonly)
 {
@@ -68,8 +69,6 @@ static int host_discover(struct nn_ctx *ctx, struct nn_host *host, enum nn_topo_
 	err = nn_topo_discover_depth(ctx, &host->topo, depth);
 	if (err)
 		return err;
-	if (depth == NN_TOPO_SHAPE)
-		nic_flags |= NN_NICS_SHAPE;
 	err = nn_nics_discover(ctx, &host->topo, nic_flags, only, nonly, &host->nics, &host->nnics);
 	if (err == -ENOMEM)
 		goto fail;
@@ -111,12 +110,12 @@ int nn_host_discover_flags(struct nn_ctx *ctx, struct nn_host *host, unsigned in
 int nn_host_discover_for_plan(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags,
 			      char *const *only, size_t nonly)
 {
-	return host_discover(ctx, host, NN_TOPO_SHAPE, nic_flags, 0, only, nonly);
+	return host_discover(ctx, host, NN_TOPO_SHAPE, nic_flags | NN_NICS_SHAPE, 0, only, nonly);
 }
 
 int nn_host_discover_nics(struct nn_ctx *ctx, struct nn_host *host)
 {
-	return host_discover(ctx, host, NN_TOPO_BASIC, 0, 0, NULL, 0);
+	return host_discover(ctx, host, NN_TOPO_SHAPE, 0, 0, NULL, 0);
 }
 
 int nn_host_claims_read(struct nn_ctx *ctx, struct nn_host *host, unsigned int flags)

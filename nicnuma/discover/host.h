@@ -54,8 +54,10 @@ static inline const struct nn_cpuset *nn_host_claimed_cpus(const struct nn_host 
 {
 	return &host->claims.cpus;
 }
-/* The pieces of nn_host_discover, for reports that need less: nodes without
- * per-CPU topology (nn_topo_discover_basic) plus NICs plus irqbalance. */
+/* The pieces of nn_host_discover, for reports that need less (nics,
+ * observe): the shape of the topology (CPUs, nodes and their CPUs, no
+ * per-CPU topology, node memory, distances, knobs or isolation: topo's to
+ * show and warn about) plus every NIC in full plus irqbalance. */
 int nn_host_discover_nics(struct nn_ctx *ctx, struct nn_host *host);
 /* Whether the system's irqbalance runs (nn_irqb_inspect: by identity, a
  * zombie is not running) and PID 1 is systemd. */
