@@ -238,12 +238,19 @@ static bool match_at(const char *p, const char *s, struct match *m)
 			break;
 		}
 		case 's': {
-			/* Non-empty, then the rest must match: longest first, as
-			 * the name part may itself hold the pattern's separators. */
-			size_t len = strlen(s), k;
+			/* Non-empty and without a space, then the rest must match:
+			 * longest first, as the name part may itself hold the
+			 * pattern's separators. Only a split whose next byte is the
+			 * pattern's next literal can match: the others are not tried
+			 * (a name is matched against every row, for every IRQ). */
+			size_t k = strcspn(s, " ");
+			char next = p[1];
 
-			for (k = len; k >= 1; k--)
-				if (!memchr(s, ' ', k) && match_at(p + 1, s + k, m))
+			if (!next)
+				return k && !s[k];
+			for (; k >= 1; k--)
+				if ((next == '%' || tolower((unsigned char)s[k]) == tolower((unsigned char)next)) &&
+				    match_at(p + 1, s + k, m))
 					return true;
 			return false;
 		}
