@@ -18,6 +18,7 @@ int nn_ctx_init(struct nn_ctx *ctx, const char *root, bool json)
 	ctx->prog = "nicnuma";
 	ctx->state_dir = sd && *sd ? sd : "/var/lib/nicnuma";
 	nn_out_init(&ctx->out, stdout, json);
+	nn_out_stream(&ctx->out);
 	return nn_root_open(&ctx->root, root);
 }
 

@@ -209,6 +209,27 @@ void nn_out_init(struct nn_out *o, FILE *fp, bool json)
 	o->depth = -1;
 	o->over = 0;
 	o->lines = false;
+	o->stream = false;
+	o->werr = 0;
+}
+
+void nn_out_stream(struct nn_out *o)
+{
+	o->stream = true;
+}
+
+/* A streamed document's text so far goes out once it passes this, between
+ * two values: the buffer is reused, so the whole document touches 64 KB. */
+#define NN_OUT_CHUNK (64u << 10)
+
+static void spill(struct nn_out *o)
+{
+	if (o->doc.err || o->werr)
+		return;	/* nn_out_flush reports it */
+	if (fwrite(o->doc.buf, 1, o->doc.len, o->fp) != o->doc.len)
+		o->werr = -EIO;
+	o->doc.len = 0;
+	o->doc.buf[0] = '\0';
 }
 
 void nn_out_free(struct nn_out *o)
@@ -216,6 +237,7 @@ void nn_out_free(struct nn_out *o)
 	nn_sb_free(&o->doc);
 	o->depth = -1;
 	o->over = 0;
+	o->werr = 0;
 }
 
 /* The JSON document is written as the values come, in json-c's layout
@@ -306,6 +328,8 @@ static bool begin_value(struct nn_out *o, const char *key)
 		return false;
 	if (o->depth < 0)
 		open_root(o, false);
+	else if (o->stream && o->doc.len >= NN_OUT_CHUNK)
+		spill(o);
 	d = o->depth;
 	/* The common case in one piece: a key that needs no escape (every key
 	 * nicnuma prints) and an indent within the spaces at hand. */
@@ -390,7 +414,7 @@ int nn_out_flush(struct nn_out *o)
 		nn_sb_putc(&o->doc, '\n');
 		if (!nn_sb_str(&o->doc))
 			err = nn_sb_error(&o->doc);
-		else if (fwrite(o->doc.buf, 1, o->doc.len, o->fp) != o->doc.len)
+		else if (o->werr || fwrite(o->doc.buf, 1, o->doc.len, o->fp) != o->doc.len)
 			err = -EIO;
 	}
 	if (fflush(o->fp) != 0)
@@ -403,7 +427,8 @@ struct json_object *nn_out_take_tree(struct nn_out *o)
 {
 	struct json_object *tree = NULL;
 
-	if (o->json && o->depth >= 0) {
+	/* a streamed document is partly written already: never a tree */
+	if (o->json && o->depth >= 0 && !o->stream) {
 		close_all(o);
 		if (nn_sb_str(&o->doc))
 			tree = json_tokener_parse(o->doc.buf);

@@ -39,12 +39,18 @@ struct nn_out {
 	int depth;		/* -1 before the document is opened */
 	int over;		/* containers opened past NN_OUT_DEPTH (left out) */
 	bool lines;		/* each document on one line (JSON lines), not pretty */
+	bool stream;		/* written to fp as it grows (nn_out_stream) */
+	int werr;		/* -EIO once a streamed write failed */
 };
 
 void nn_out_init(struct nn_out *o, FILE *fp, bool json);
 /* Writes the JSON document (if any) and frees it. Returns -EIO on a write
  * error, -ENOMEM when the document could not be built. */
 int nn_out_flush(struct nn_out *o);
+/* The JSON document goes to fp in pieces as it is built, not held whole
+ * until nn_out_flush: a 512-CPU host's nics report is 400 KB, each page of
+ * it a fault. Not for a document taken with nn_out_take_tree. */
+void nn_out_stream(struct nn_out *o);
 void nn_out_free(struct nn_out *o);
 /* The document so far as a json-c tree (its open containers closed), for a
  * caller that stores it rather than printing it; NULL when there is none or

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_print.c - the same calls give a text table or a JSON document */
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -384,6 +387,81 @@ static void test_fixed_digits(void **state)
 	}
 }
 
+/* A document of ~400 KB: held whole, or streamed (nn_out_stream). */
+static char *render_big(bool stream, size_t *len)
+{
+	struct nn_out o;
+	char *buf = NULL;
+	FILE *fp = open_memstream(&buf, len);
+	int i;
+
+	assert_non_null(fp);
+	nn_out_init(&o, fp, true);
+	if (stream)
+		nn_out_stream(&o);
+	nn_open_object(&o, NULL);
+	nn_open_array(&o, "irqs");
+	for (i = 0; i < 4000; i++) {
+		nn_open_object(&o, NULL);
+		nn_print_int(&o, PRINT_ANY, "irq", "%lld", i);
+		nn_print_string(&o, PRINT_ANY, "name", "%s", "mlx5_comp27@pci:0000:01:00.0");
+		nn_print_string(&o, PRINT_ANY, "affinity", "%s", "0-31,256-287");
+		nn_close_object(&o);
+	}
+	nn_close_array(&o);
+	/* the document's end left open: nn_out_flush closes it either way */
+	assert_int_equal(nn_out_flush(&o), 0);
+	fclose(fp);
+	return buf;
+}
+
+/* Streaming changes when the text is written, never the text: the same
+ * bytes as the document held whole, in more than one piece, and it is not a
+ * tree to take. A streamed write that fails is nn_out_flush's -EIO. */
+static void test_stream(void **state)
+{
+	size_t hl = 0, sl = 0;
+	char *held = render_big(false, &hl), *streamed = render_big(true, &sl);
+	struct json_object *doc = json_tokener_parse(streamed);
+	struct nn_out o;
+	FILE *fp;
+	int i, nul;
+
+	(void)state;
+	assert_true(hl > 4 * (64u << 10));
+	assert_int_equal(sl, hl);
+	assert_memory_equal(streamed, held, hl);
+	assert_non_null(doc);
+	assert_int_equal(json_object_array_length(json_object_object_get(doc, "irqs")), 4000);
+	json_object_put(doc);
+	free(held);
+	free(streamed);
+
+	nn_out_init(&o, stdout, true);
+	nn_out_stream(&o);
+	nn_open_object(&o, NULL);
+	assert_null(nn_out_take_tree(&o));
+
+	/* The first piece goes to /dev/full and fails; the rest to /dev/null,
+	 * where it succeeds: only the failure remembered from the streamed
+	 * piece makes the flush say so. */
+	fp = fopen("/dev/full", "w");
+	nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	assert_non_null(fp);
+	assert_true(nul >= 0);
+	setvbuf(fp, NULL, _IONBF, 0);
+	nn_out_init(&o, fp, true);
+	nn_out_stream(&o);
+	nn_open_object(&o, NULL);
+	for (i = 0; i < 2000; i++)	/* 2000 x ~40 bytes: one piece */
+		nn_print_string(&o, PRINT_ANY, "k", "%s", "a value that fills the chunk");
+	assert_true(dup2(nul, fileno(fp)) >= 0);
+	clearerr(fp);
+	assert_int_equal(nn_out_flush(&o), -EIO);
+	fclose(fp);
+	close(nul);
+}
+
 /* The warnings and notes lists into another output than ctx->out (bench's
  * saved report): both keys always, [] when empty, each entry {file, message}. */
 static void test_warnings_json(void **state)
@@ -444,6 +522,7 @@ int main(void)
 		cmocka_unit_test(test_json_edges),
 		cmocka_unit_test(test_fixed_digits),
 		cmocka_unit_test(test_warnings_json),
+		cmocka_unit_test(test_stream),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
