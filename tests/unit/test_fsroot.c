@@ -127,6 +127,11 @@ static void test_view(void **state)
 	assert_int_equal(nn_root_open(&r, tmp), 0);
 	assert_int_equal(nn_root_view_open(&r, "/sys/class/net", &v), 0);
 	assert_true(v.dirfd >= 0);
+	/* below the view, no link and no "..": the unscoped walk */
+	assert_int_equal(nn_read_cpumask(&v, "/sys/class/net/eth0/mask", &s), 0);
+	assert_true(nn_cpuset_test(&s, 2) && nn_cpuset_test(&s, 3));
+	/* a name with dots that is no ".." component */
+	assert_int_equal(nn_read_long(&v, "/sys/class/net/eth0/..x", &n), -ENOENT);
 	/* below the view, through a relative link */
 	assert_int_equal(nn_read_long(&v, "/sys/class/net/eth0/device/../numa_node", &n), 0);
 	assert_int_equal(n, 1);
