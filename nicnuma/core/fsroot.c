@@ -453,6 +453,24 @@ int nn_root_access(const struct nn_root *r, const char *path, int mode)
 	return 0;
 }
 
+long nn_dirfd_subdirs(int dirfd)
+{
+	struct stat st;
+
+	if (fstat(dirfd, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_nlink < 2)
+		return -1;
+	return (long)st.st_nlink - 2;
+}
+
+bool nn_dirfd_has(int dirfd, const char *name)
+{
+	struct stat st;
+
+	if (!*name || strchr(name, '/') || !strcmp(name, ".."))
+		return false;
+	return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
 /* readlinkat() on a fake root walks every component but the last itself and
  * follows an absolute symlink on the way to the live system: the parent is
  * opened with the same in-root walk as every open, and only the last

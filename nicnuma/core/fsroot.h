@@ -52,6 +52,14 @@ void nn_root_view_close(struct nn_root *view);
 int nn_root_openat(const struct nn_root *r, const char *path, int flags, mode_t mode);
 int nn_root_opendir(const struct nn_root *r, const char *path, DIR **dir);
 int nn_root_access(const struct nn_root *r, const char *path, int mode);
+/* For probing names in one directory without listing it: the number of
+ * subdirectories of directory fd @dirfd (st_nlink - 2, as sysfs, procfs and
+ * tmpfs keep it; -1 where the filesystem does not: btrfs says 1), and
+ * whether the single component @name exists in it (a link is not followed:
+ * nothing outside the directory is looked at). @dirfd comes from
+ * nn_root_openat(r, path, O_PATH | O_DIRECTORY, 0). */
+long nn_dirfd_subdirs(int dirfd);
+bool nn_dirfd_has(int dirfd, const char *name);
 int nn_root_readlink(const struct nn_root *r, const char *path, char *buf, size_t size);
 /* Canonical absolute path (symlinks resolved, inside the root) of @path, as the
  * kernel would name it: "/sys/devices/pci0000:00/0000:00:03.0/virtio2". */

@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -100,16 +101,55 @@ static const char *errtext(int err)
 }
 
 /* Counts queues/rx-N and queues/tx-N. */
+/* The kernel makes queues/rx-0..rx-(n-1) and tx-0..tx-(m-1) and nothing
+ * else below queues/ (net-sysfs), so a directory of 2n subdirectories whose
+ * rx-(n-1) and tx-(n-1) exist and rx-n and tx-n do not holds n of each: four
+ * lookups instead of listing 2n entries, for every NIC. Anything else (rx
+ * and tx counts that differ, a filesystem without subdirectory counts, a
+ * hand-made tree) is listed. */
+static bool probe_queues(int dirfd, struct nn_nic *nic)
+{
+	long t = nn_dirfd_subdirs(dirfd), n;
+	char name[32];
+	bool ok = true;
+	int k;
+
+	if (t < 0 || t % 2 || t / 2 > INT_MAX)
+		return false;
+	n = t / 2;
+	for (k = 0; k < 2 && ok; k++) {
+		const char *dir = k ? "tx" : "rx";
+
+		if (n > 0) {
+			snprintf(name, sizeof(name), "%s-%ld", dir, n - 1);
+			ok = nn_dirfd_has(dirfd, name);
+		}
+		snprintf(name, sizeof(name), "%s-%ld", dir, n);
+		ok = ok && !nn_dirfd_has(dirfd, name);
+	}
+	if (ok)
+		nic->rx_queues = nic->tx_queues = (int)n;
+	return ok;
+}
+
 static void count_queues(struct nic_scan *s, struct nn_nic *nic)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
 	DIR *d;
-	int err;
+	int err, fd;
 
 	nic->rx_queues = nic->tx_queues = -1;
 	if (nn_pathf(path, sizeof(path), NET_DIR "/%s/queues", nic->name))
 		return;
+	fd = nn_root_openat(&s->ctx->root, path, O_PATH | O_DIRECTORY, 0);
+	if (fd >= 0) {
+		bool done = probe_queues(fd, nic);
+
+		close(fd);
+		if (done)
+			return;
+	}
 	err = nn_root_opendir(&s->ctx->root, path, &d);
 	if (err) {
 		nn_warn(s->ctx, path, "cannot list queues: %s; queue counts unknown", errtext(err));

@@ -637,6 +637,60 @@ static void sparse_nodes_rows(void **state)
 	nn_ctx_free(&ctx);
 }
 
+/* Queue counts: a queues/ directory as the kernel makes it is counted by
+ * probing its last rx and tx names, anything else by listing it, and both
+ * give the same counts. */
+static void queue_counts(void **state)
+{
+	static const struct { const char *name, *dirs[8], *file; int rx, tx; } cases[] = {
+		{ "q4", { "rx-0", "rx-1", "rx-2", "rx-3", "tx-0", "tx-1", "tx-2", "tx-3" }, NULL, 4, 4 },
+		{ "q0", { NULL }, NULL, 0, 0 },
+		{ "uneven", { "rx-0", "tx-0", "tx-1", "tx-2" }, NULL, 1, 3 },
+		/* rx-1 missing: two of each by name, but not the kernel's numbering */
+		{ "gap", { "rx-0", "rx-2", "tx-0", "tx-1" }, NULL, 2, 2 },
+		/* rx-1 a file, not a directory: the probe sees it and lists */
+		{ "file", { "rx-0", "tx-0" }, "rx-1", 2, 1 },
+	};
+	struct nn_ctx ctx;
+	struct nn_host h;
+	char p[256];
+	size_t i, j;
+
+	(void)state;
+	three_nodes();
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(p, sizeof(p), "sys/devices/virtual/net/%s/queues", cases[i].name);
+		mkdirs(p);
+		for (j = 0; j < 8 && cases[i].dirs[j]; j++) {
+			snprintf(p, sizeof(p), "sys/devices/virtual/net/%s/queues/%s", cases[i].name, cases[i].dirs[j]);
+			mkdirs(p);
+		}
+		if (cases[i].file) {
+			snprintf(p, sizeof(p), "sys/devices/virtual/net/%s/queues/%s", cases[i].name, cases[i].file);
+			put(p, "");
+		}
+		snprintf(p, sizeof(p), "../../devices/virtual/net/%s", cases[i].name);
+		{
+			char link[64];
+
+			snprintf(link, sizeof(link), "sys/class/net/%s", cases[i].name);
+			ln(p, link);
+		}
+	}
+	assert_int_equal(nn_ctx_init(&ctx, tmp, false), 0);
+	assert_int_equal(nn_host_discover_nics(&ctx, &h), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct nn_nic *n = nn_nic_find(h.nics, h.nnics, cases[i].name);
+
+		assert_non_null(n);
+		if (n->rx_queues != cases[i].rx || n->tx_queues != cases[i].tx)
+			fail_msg("%s: %d rx %d tx, want %d %d", cases[i].name, n->rx_queues, n->tx_queues,
+				 cases[i].rx, cases[i].tx);
+	}
+	nn_host_free(&h);
+	nn_ctx_free(&ctx);
+}
+
 /* Rule 4: one warning per fact, naming the CPUs; rule 5: knobs of features
  * the kernel lacks are not available, not faults. */
 static void one_warning_per_fact(void **state)
@@ -709,6 +763,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(online_from_cpu_dirs, setup, teardown),
 		cmocka_unit_test_setup_teardown(sparse_nodes_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(one_warning_per_fact, setup, teardown),
+		cmocka_unit_test_setup_teardown(queue_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(kernel_without_numa, setup, teardown),
 	};
 
