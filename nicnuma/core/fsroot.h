@@ -39,9 +39,11 @@ static inline bool nn_root_is_live(const struct nn_root *r) { return r->live; }
  * takes the same absolute paths and gives the same results as @r, but a path
  * under @dir is resolved from an fd of @dir, so the kernel walks 2 components
  * instead of 4-7 (a quarter of discovery's time on a 512-CPU host was path
- * walking). Nothing outside the root is reachable through it: below @dir the
- * walk may not leave @dir (RESOLVE_BENEATH); a path that would (an absolute
- * symlink, "..") is resolved from the root as before. The view borrows @r's
+ * walking). Nothing outside the root is reachable through it: below @dir a
+ * path without ".." is first opened following no link and crossing no mount
+ * (it cannot leave @dir), else the walk may not leave @dir
+ * (RESOLVE_BENEATH); a path that would (an absolute symlink, "..") is
+ * resolved from the root as before. The view borrows @r's
  * root and path; it is usable even when this fails (then it is just @r).
  * Close it before @r. */
 int nn_root_view_open(const struct nn_root *r, const char *dir, struct nn_root *view);
