@@ -100,7 +100,6 @@ static const char *errtext(int err)
 	return strerror(-err);
 }
 
-/* Counts queues/rx-N and queues/tx-N. */
 /* The kernel makes queues/rx-0..rx-(n-1) and tx-0..tx-(m-1) and nothing
  * else below queues/ (net-sysfs), so a directory of 2n subdirectories whose
  * rx-(n-1) and tx-(n-1) exist and rx-n and tx-n do not holds n of each: four
@@ -132,6 +131,7 @@ static bool probe_queues(int dirfd, struct nn_nic *nic)
 	return ok;
 }
 
+/* Counts queues/rx-N and queues/tx-N. */
 static void count_queues(struct nic_scan *s, struct nn_nic *nic)
 {
 	char path[PATH_MAX];
