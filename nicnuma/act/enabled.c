@@ -19,6 +19,7 @@
 #include "nicnuma/core/print.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/trust.h"
+#include "nicnuma/core/utc.h"
 
 #define ENABLED_NAME "enabled.json"
 
@@ -151,11 +152,8 @@ int nn_enabled_note_log(struct nn_ctx *ctx, struct nn_enabled *e, const struct n
 	e->snapshot = name;
 	if (!e->since) {
 		char stamp[32];
-		time_t now = time(NULL);
-		struct tm tm;
 
-		gmtime_r(&now, &tm);
-		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		nn_utc_stamp(stamp, sizeof(stamp), time(NULL), false);
 		e->since = strdup(stamp);
 	}
 	return nn_enabled_write(ctx, e);

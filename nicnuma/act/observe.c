@@ -14,6 +14,7 @@
 
 #include "nicnuma/act/observe.h"
 #include "nicnuma/core/strbuf.h"
+#include "nicnuma/core/utc.h"
 #include "nicnuma/plan/plan.h"
 
 static int session_start(struct nn_ctx *ctx, struct nn_obs_session *ss, char *const *only,
@@ -615,10 +616,9 @@ int nn_obs_dpdk_print(struct nn_out *o, const struct nn_obs_dpdk *d)
 
 void nn_obs_sample_head_print(struct nn_ctx *ctx, long n, bool live_view)
 {
-	time_t now = time(NULL);
 	char stamp[32];
 
-	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	nn_utc_stamp(stamp, sizeof(stamp), time(NULL), false);
 	if (live_view)
 		nn_printf(&ctx->out, "\033[H\033[2J");
 	nn_print_int(&ctx->out, PRINT_JSON, "sample", NULL, n);

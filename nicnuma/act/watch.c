@@ -23,6 +23,7 @@
 #include "nicnuma/discover/coexist.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fsroot.h"
+#include "nicnuma/core/utc.h"
 #include "nicnuma/act/desired_io.h"
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/discover/host.h"
@@ -88,11 +89,7 @@ static uint64_t now_ms(void)
 
 static void iso_now(char *buf, size_t size)
 {
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	nn_utc_stamp(buf, size, time(NULL), false);
 }
 
 /* Warnings and notes go out with each action, not at exit (the loop runs

@@ -17,19 +17,9 @@
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/limits.h"
 #include "nicnuma/core/ctx.h"
+#include "nicnuma/core/utc.h"
 #include "nicnuma/state/undo.h"
 #include "nicnuma/state/undo_internal.h"
-
-/* UTC "YYYY-MM-DDTHH:MM:SSZ" (@iso) or "YYYYMMDDTHHMMSS". Not strftime:
- * glibc's reads /etc/localtime (tzset) on every call, for a UTC stamp. */
-static void utc_stamp(char *buf, size_t size, time_t t, bool iso)
-{
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	snprintf(buf, size, iso ? "%04d-%02d-%02dT%02d:%02d:%02dZ" : "%04d%02d%02dT%02d%02d%02d",
-		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-}
 
 static char *log_name(const char *command)
 {
@@ -39,7 +29,7 @@ static char *log_name(const char *command)
 	char *name;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	utc_stamp(stamp, sizeof(stamp), ts.tv_sec, false);
+	nn_utc_stamp(stamp, sizeof(stamp), ts.tv_sec, true);
 	/* The timestamp leads so that name order is time order across commands. */
 	for (i = 0; command[i] && i < sizeof(cmd) - 1; i++) {
 		char c = command[i];
@@ -121,7 +111,7 @@ static struct json_object *to_json(const struct nn_undo *u, const char *rolled_b
 	char created[32];
 	size_t i;
 
-	utc_stamp(created, sizeof(created), time(NULL), true);
+	nn_utc_stamp(created, sizeof(created), time(NULL), false);
 	json_object_object_add(doc, "version", json_object_new_int(1));
 	json_object_object_add(doc, "command", jstr(u->command));
 	json_object_object_add(doc, "created", json_object_new_string(created));
@@ -227,7 +217,7 @@ int nn_undo_mark_rolled_back(struct nn_ctx *ctx, const struct nn_undo *u)
 {
 	char stamp[32];
 
-	utc_stamp(stamp, sizeof(stamp), time(NULL), true);
+	nn_utc_stamp(stamp, sizeof(stamp), time(NULL), false);
 	return save(ctx, u, stamp);
 }
 

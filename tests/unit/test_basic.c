@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -18,6 +19,7 @@
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/jsondoc.h"
 #include "nicnuma/core/strbuf.h"
+#include "nicnuma/core/utc.h"
 #include "tmptree.h"
 
 static void test_sb_grows(void **state)
@@ -272,6 +274,43 @@ static void test_grow(void **state)
 	free(a);
 }
 
+/* nn_utc_stamp against glibc's gmtime_r + strftime: the epoch, leap days,
+ * century years (2100 is no leap year, 2000 and 2400 are), the 2038 edge,
+ * before 1970, and 200,000 pseudo-random instants over 1900..2500. */
+static void utc_stamps(void **state)
+{
+	static const long long edge[] = {
+		0, -1, 59, 86399, 86400, -86400, 951782399, 951782400, 951868800,
+		2147483647, 2147483648LL, 4107542399LL, 4107542400LL, 4107628800LL,
+		13574563200LL, 13574649600LL, -2208988800LL, 1796256000LL,
+	};
+	unsigned long long seed = 0x9e3779b97f4a7c15ULL;
+	char got[32], want[32], gotc[32], wantc[32];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(edge) / sizeof(edge[0]) + 200000; i++) {
+		time_t t;
+		struct tm tm;
+
+		if (i < sizeof(edge) / sizeof(edge[0])) {
+			t = (time_t)edge[i];
+		} else {
+			seed ^= seed << 13;
+			seed ^= seed >> 7;
+			seed ^= seed << 17;
+			t = (time_t)(-2208988800LL + (long long)(seed % 18934214400ULL));	/* 1900..2500 */
+		}
+		assert_non_null(gmtime_r(&t, &tm));
+		strftime(want, sizeof(want), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		strftime(wantc, sizeof(wantc), "%Y%m%dT%H%M%S", &tm);
+		nn_utc_stamp(got, sizeof(got), t, false);
+		nn_utc_stamp(gotc, sizeof(gotc), t, true);
+		if (strcmp(got, want) || strcmp(gotc, wantc))
+			fail_msg("%lld: %s / %s, want %s / %s", (long long)t, got, gotc, want, wantc);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -284,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_json_doc),
 		cmocka_unit_test(test_mkdir_p),
 		cmocka_unit_test(test_grow),
+		cmocka_unit_test(utc_stamps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
