@@ -231,7 +231,8 @@ int main(int argc, char **argv)
 	}
 	ctx.verbose = verbose;
 	ret = cmd->fn(&ctx, nargc, nargv);
-	if (nn_out_flush(&ctx.out) < 0 && ret == NN_EXIT_OK) {
+	/* Output that did not reach its reader is an error, warnings or not. */
+	if (nn_out_flush(&ctx.out) < 0 && (ret == NN_EXIT_OK || ret == NN_EXIT_WARN)) {
 		nn_fprintf_text(stderr, "nicnuma: error writing output\n");
 		ret = NN_EXIT_ERROR;
 	}
