@@ -67,7 +67,7 @@ static int check_cpus(struct nn_ctx *ctx, const struct nn_claim *c)
 	int err;
 
 	memset(&t, 0, sizeof(t));
-	err = nn_topo_discover_basic(ctx, &t);
+	err = nn_topo_discover_depth(ctx, &t, NN_TOPO_SHAPE);	/* the online CPUs are all it needs */
 	if (err) {
 		nn_err(ctx, "cannot read the host's CPUs: %s", strerror(-err));
 		return err;

@@ -144,36 +144,31 @@ static int view_openat(const struct nn_root *r, const char *rest, int flags, mod
 		return fd < 0 ? -errno : fd;
 	}
 #ifdef SYS_openat2
-	if (!has_dotdot(rest)) {
-		/* Without "..", a symlink or a mount crossed, a walk cannot leave
-		 * the dirfd: the common case (an IRQ's or a CPU's file) is opened
-		 * so, without the scoped walk's final check (path_is_under takes
-		 * the system's mount_lock on every open). Anything else (ELOOP,
-		 * EXDEV...) takes the scoped walk below, as before. */
-		struct open_how how = {
-			.flags = (unsigned long long)(flags | O_CLOEXEC | (writes(flags) ? O_NOFOLLOW : 0)),
-			.mode = (flags & O_CREAT) ? mode : 0,
-			.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
-		};
-
-		fd = (int)syscall(SYS_openat2, r->dirfd, rest, &how, sizeof(how));
-		if (fd >= 0)
-			return fd;
-		if (errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == EISDIR)
-			return -errno;	/* the same answer the scoped walk would give */
-	}
 	{
 		struct open_how how = {
 			.flags = (unsigned long long)(flags | O_CLOEXEC | (writes(flags) ? O_NOFOLLOW : 0)),
 			.mode = (flags & O_CREAT) ? mode : 0,
-			/* The dirfd was resolved inside the root, so a walk that
-			 * stays beneath it finds what RESOLVE_IN_ROOT from the
-			 * root would; one that leaves it (EXDEV), a rename race
-			 * (EAGAIN) or no openat2 (ENOSYS, EPERM under seccomp)
-			 * goes back to the root. */
-			.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
 		};
 
+		if (!has_dotdot(rest)) {
+			/* Without "..", a symlink or a mount crossed, a walk cannot
+			 * leave the dirfd: the common case (an IRQ's or a CPU's file)
+			 * is opened so, without the scoped walk's final check
+			 * (path_is_under takes the system's mount_lock on every
+			 * open). Anything else (ELOOP, EXDEV...) takes the scoped
+			 * walk below, as before. */
+			how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
+			fd = (int)syscall(SYS_openat2, r->dirfd, rest, &how, sizeof(how));
+			if (fd >= 0)
+				return fd;
+			if (errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == EISDIR)
+				return -errno;	/* the same answer the scoped walk would give */
+		}
+		/* The dirfd was resolved inside the root, so a walk that stays
+		 * beneath it finds what RESOLVE_IN_ROOT from the root would; one
+		 * that leaves it (EXDEV), a rename race (EAGAIN) or no openat2
+		 * (ENOSYS, EPERM under seccomp) goes back to the root. */
+		how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
 		fd = (int)syscall(SYS_openat2, r->dirfd, rest, &how, sizeof(how));
 		if (fd >= 0)
 			return fd;

@@ -90,8 +90,9 @@ struct nn_topo {
  * returns a negative errno only when nothing usable is there. */
 int nn_topo_discover(struct nn_ctx *ctx, struct nn_topo *topo);
 /* The same without the per-CPU topology files (package, die, core, siblings,
- * L3 stay unknown; cpus[] carry id and node): what NIC reports need, at half
- * the file reads on a 512-CPU host. */
+ * L3 stay unknown; cpus[] carry id and node), at half the file reads on a
+ * 512-CPU host: the nodes with their memory and hugepage pools, as
+ * nicnuma-fwd checks its node. */
 int nn_topo_discover_basic(struct nn_ctx *ctx, struct nn_topo *topo);
 /* How much of the topology is read: nn_topo_discover is FULL,
  * nn_topo_discover_basic BASIC. SHAPE, for applying a plan file: the online
