@@ -204,6 +204,20 @@ struct nn_plan_shape {
 	size_t npci;
 };
 
+/* A port planned for a userspace driver (plan --dpdk-ports, issue 38): the
+ * PCI function, the driver it is on and the one the plan binds it to. The
+ * boot arguments' planner reads it too (the IOMMU is planned where a port
+ * goes to vfio-pci with an IOMMU). */
+struct nn_plan_port {
+	char pci[16];		/* "0000:af:00.0" */
+	char ifname[16];	/* its netdev while on a kernel driver, "" otherwise */
+	int node;		/* -1: unknown */
+	int iommu_group;	/* -1: none */
+	char driver_now[32];	/* "" when no driver is bound */
+	char driver[32];	/* planned: "vfio-pci" */
+	bool noiommu;		/* --noiommu: vfio-pci's unsafe no-IOMMU mode */
+};
+
 struct nn_plan {
 	struct nn_plan_shape shape;
 	enum nn_policy policy;
@@ -242,6 +256,8 @@ struct nn_plan {
 	size_t neth;
 	struct nn_plan_sysctl *sysctls;	/* the busy-poll sysctls (latency --busy-poll) */
 	size_t nsysctls;
+	struct nn_plan_port *ports;	/* --dpdk-ports: ports planned for a userspace driver */
+	size_t nports;
 	struct {
 		bool running;
 		enum nn_irqbalance_action action;
