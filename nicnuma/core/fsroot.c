@@ -212,7 +212,7 @@ void nn_root_view_close(struct nn_root *view)
 	view->dirlen = 0;
 }
 
-/* Depth of the directory stack of walk_in_root(): deeper than any sysfs path
+/* Depth of the directory stack of chase(): deeper than any sysfs path
  * (a PCIe device behind 8 bridges is 15 components). */
 #define WALK_DEPTH 64
 /* Symlinks one walk follows, as the kernel's MAXSYMLINKS. */
@@ -236,27 +236,59 @@ static int splice_link(char *walk, size_t size, const char *lnk, const char *res
 	return 0;
 }
 
-/* RESOLVE_IN_ROOT without openat2 (kernel < 5.6, a seccomp filter that
- * answers ENOSYS or EPERM): the walk is done here, one component at a time
- * from the root's fd, and the kernel never follows anything. Each directory
- * is opened O_PATH|O_NOFOLLOW from the one before and kept on a stack; a
- * symlink is read (readlinkat) and its target spliced in front of the rest
- * of the path: a relative target continues from the link's directory, an
- * absolute one from the root's fd; ".." pops the stack and stops at the
- * root, so no step can leave the tree. The last component is opened with
- * O_NOFOLLOW; when it is a link it is followed the same way for reads, and
- * refused (-ELOOP) for writes. Same answers as RESOLVE_IN_ROOT for what
- * nicnuma reads (sysfs's ../../devices links), none outside the root. */
-static int walk_in_root(int rootfd, const char *path, int flags, mode_t mode)
+/* Appends component @c (length @n) to canonical path @out ("/" at first). */
+static int out_push(char *out, size_t size, const char *c, size_t n)
 {
-	char walk[PATH_MAX * 2], lnk[PATH_MAX], name[NAME_MAX + 1];
+	size_t len = strlen(out);
+
+	if (len + n + 2 > size)
+		return -ENAMETOOLONG;
+	if (len > 1)
+		out[len++] = '/';
+	memcpy(out + len, c, n);
+	out[len + n] = '\0';
+	return 0;
+}
+
+/* Drops the last component of canonical path @out; "/" stays "/". */
+static void out_pop(char *out)
+{
+	char *slash = strrchr(out, '/');
+
+	if (slash && slash != out)
+		*slash = '\0';
+	else
+		strcpy(out, "/");
+}
+
+/* The one walk of a path inside a root, in the spirit of systemd's chase():
+ * one component at a time from @rootfd, the kernel following nothing. Each
+ * directory is opened O_PATH|O_NOFOLLOW from the one before and kept on a
+ * stack, and its name pushed on @out; a symlink is read (readlinkat) and its
+ * target spliced in front of the rest of the path: a relative target
+ * continues from the link's directory, an absolute one from @rootfd; ".."
+ * pops both and stops at the root, so no step can leave the tree. The last
+ * component is opened with @flags and O_NOFOLLOW; when it is a link it is
+ * followed the same way for reads, and refused (-ELOOP) for writes. Returns
+ * the final fd (or -errno) and, when @out is not NULL, the canonical path of
+ * what it reached. It answers RESOLVE_IN_ROOT's opens without openat2
+ * (kernel < 5.6, a seccomp filter that answers ENOSYS or EPERM) and every
+ * realpath the kernel cannot name in one open. */
+static int chase(int rootfd, const char *path, int flags, mode_t mode, char *out, size_t outsize)
+{
+	char walk[PATH_MAX * 2], lnk[PATH_MAX], name[NAME_MAX + 1], tmp[PATH_MAX];
 	int stack[WALK_DEPTH], depth = 0, hops = 0, fd = -1, err;
 	bool wr = writes(flags), follow = !(flags & O_NOFOLLOW);
 	char *p;
 
-	if (strlen(path) >= sizeof(walk))
+	if (!out) {
+		out = tmp;
+		outsize = sizeof(tmp);
+	}
+	if (strlen(path) >= sizeof(walk) || outsize < 2)
 		return -ENAMETOOLONG;
 	strcpy(walk, path);
+	strcpy(out, "/");
 	stack[0] = rootfd;
 	p = walk;
 	for (;;) {
@@ -287,8 +319,10 @@ static int walk_in_root(int rootfd, const char *path, int flags, mode_t mode)
 		if (!strcmp(name, "."))
 			continue;
 		if (!strcmp(name, "..")) {
-			if (depth > 0)
+			if (depth > 0) {
 				close(stack[depth--]);
+				out_pop(out);
+			}
 			continue;
 		}
 		if (last) {
@@ -300,7 +334,11 @@ static int walk_in_root(int rootfd, const char *path, int flags, mode_t mode)
 				errno = ELOOP;
 			}
 			if (fd >= 0) {
-				err = fd;
+				err = out_push(out, outsize, name, n);
+				if (err)
+					close(fd);
+				else
+					err = fd;
 				goto out;
 			}
 			err = -errno;
@@ -335,6 +373,9 @@ static int walk_in_root(int rootfd, const char *path, int flags, mode_t mode)
 					err = -ENAMETOOLONG;
 					goto out;
 				}
+				err = out_push(out, outsize, name, n);
+				if (err)
+					goto out;
 				stack[++depth] = fd;
 				fd = -1;
 				continue;
@@ -365,15 +406,19 @@ static int walk_in_root(int rootfd, const char *path, int flags, mode_t mode)
 			err = -ENOENT;
 			goto out;
 		}
-		if (lnk[0] == '/')
+		if (lnk[0] == '/') {
 			while (depth > 0)
 				close(stack[depth--]);
+			strcpy(out, "/");
+		}
 		err = splice_link(walk, sizeof(walk), lnk, p);
 		if (err)
 			goto out;
 		p = walk;
 	}
 out:
+	if (err < 0 && fd >= 0)
+		close(fd);
 	while (depth > 0)
 		close(stack[depth--]);
 	return err;
@@ -415,7 +460,7 @@ int nn_root_openat(const struct nn_root *r, const char *path, int flags, mode_t 
 			return -errno;
 	}
 #endif
-	return walk_in_root(r->fd, path, flags, mode);
+	return chase(r->fd, path, flags, mode, NULL, 0);
 }
 
 int nn_root_opendir(const struct nn_root *r, const char *path, DIR **dir)
@@ -530,31 +575,6 @@ int nn_root_readlink(const struct nn_root *r, const char *path, char *buf, size_
 	return 0;
 }
 
-/* Append component @c (length @n) to canonical @out, handling "." and "..". */
-static int push(char *out, size_t size, const char *c, size_t n)
-{
-	size_t len = strlen(out);
-
-	if (n == 0 || (n == 1 && c[0] == '.'))
-		return 0;
-	if (n == 2 && c[0] == '.' && c[1] == '.') {
-		char *slash = strrchr(out, '/');
-
-		if (slash && slash != out)
-			*slash = '\0';
-		else
-			strcpy(out, "/");
-		return 0;
-	}
-	if (len + n + 2 > size)
-		return -ENAMETOOLONG;
-	if (len > 1)
-		out[len++] = '/';
-	memcpy(out + len, c, n);
-	out[len + n] = '\0';
-	return 0;
-}
-
 /* A fake root's realpath in one open: the kernel resolves @path inside the
  * root (RESOLVE_IN_ROOT) and names the result; the root's own prefix is cut.
  * 1 when it cannot answer (no /proc, an unexpected name): walk instead. */
@@ -614,11 +634,9 @@ static int realpath_live(const char *path, char *buf, size_t size)
 
 int nn_root_realpath(const struct nn_root *r, const char *path, char *buf, size_t size)
 {
-	char work[PATH_MAX * 2], link[PATH_MAX];
-	int hops = 0, err;
-	char *p;
+	int rootfd, fd, err;
 
-	if (strlen(path) >= sizeof(work) || size < 2)
+	if (strlen(path) >= PATH_MAX * 2 || size < 2)
 		return -ENAMETOOLONG;
 	if (r->fd >= 0 && r->real) {
 		err = realpath_by_fd(r, path, buf, size);
@@ -629,55 +647,18 @@ int nn_root_realpath(const struct nn_root *r, const char *path, char *buf, size_
 		if (err <= 0)
 			return err;
 	}
-	strcpy(work, path);
-	strcpy(buf, "/");
-	p = work;
-	/* Lexical walk; each prefix is checked for a symlink, whose target is
-	 * spliced in front of the rest (relative to the prefix's parent). */
-	while (*p) {
-		char *end;
-		size_t n, rest;
-
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		end = strchr(p, '/');
-		n = end ? (size_t)(end - p) : strlen(p);
-		err = push(buf, size, p, n);
-		if (err)
-			return err;
-		p += n;
-		if (n == 2 && p[-1] == '.' && p[-2] == '.')
-			continue;
-		err = nn_root_readlink(r, buf, link, sizeof(link));
-		if (err == -EINVAL)
-			continue;	/* not a link */
-		if (err == -ENOENT)
-			return err;
-		if (err)
-			return err;
-		if (++hops > 40)
-			return -ELOOP;
-		rest = strlen(p);
-		if (strlen(link) + rest + 2 > sizeof(work))
-			return -ENAMETOOLONG;
-		/* Drop the link itself from buf; its target replaces it. */
-		{
-			char *slash = strrchr(buf, '/');
-
-			if (slash && slash != buf)
-				*slash = '\0';
-			else
-				strcpy(buf, "/");
-		}
-		if (link[0] == '/')
-			strcpy(buf, "/");
-		memmove(work + strlen(link) + 1, p, rest + 1);
-		memcpy(work, link, strlen(link));
-		work[strlen(link)] = '/';
-		p = work;
+	rootfd = r->fd;
+	if (rootfd < 0) {
+		rootfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (rootfd < 0)
+			return -errno;
 	}
+	fd = chase(rootfd, path, O_PATH, 0, buf, size);
+	if (rootfd != r->fd)
+		close(rootfd);
+	if (fd < 0)
+		return fd;
+	close(fd);
 	return 0;
 }
 

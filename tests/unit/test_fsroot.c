@@ -324,6 +324,22 @@ static void test_readlink_in_root(void **state)
 	assert_int_equal(nn_root_realpath(&r, "/chain1/lnk", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "/etc/inside");
 	assert_int_equal(nn_root_realpath(&r, "/hop/lnk", buf, sizeof(buf)), -ENOENT);
+	/* The component walk (no host name of the root for the one-open
+	 * answer): the same canonical paths, never a host-side one. */
+	{
+		char *real = r.real;
+
+		r.real = NULL;
+		assert_int_equal(nn_root_realpath(&r, "/chain1/lnk", buf, sizeof(buf)), 0);
+		assert_string_equal(buf, "/etc/inside");
+		assert_int_equal(nn_root_realpath(&r, "/etc-abs/../etc/lnk", buf, sizeof(buf)), 0);
+		assert_string_equal(buf, "/etc/inside");
+		assert_int_equal(nn_root_realpath(&r, "/../../etc-abs", buf, sizeof(buf)), 0);
+		assert_string_equal(buf, "/etc");
+		assert_int_equal(nn_root_realpath(&r, "/hop/lnk", buf, sizeof(buf)), -ENOENT);
+		assert_int_equal(nn_root_realpath(&r, "/etc/none", buf, sizeof(buf)), -ENOENT);
+		r.real = real;
+	}
 	nn_root_close(&r);
 
 	snprintf(p, sizeof(p), "rm -rf '%s'", outside);
