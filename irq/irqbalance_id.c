@@ -336,19 +336,20 @@ static bool alive(struct nn_ctx *ctx, int pid)
 	return ps.state && ps.state != 'Z' && ps.state != 'X';
 }
 
-/* "Uid:\treal\teffective\t..." of /proc/PID/status; -ENOENT when absent. */
+/* The real and effective uid of @pid (core/proc.h's status reader); -ESRCH
+ * when its status is absent. */
 static int read_uids(struct nn_ctx *ctx, int pid, long *ruid, long *euid)
 {
-	char path[64], *text = NULL, *l;
-	int err;
+	struct nn_proc_status st;
+	int err = nn_proc_read_status(&ctx->root, pid, &st);
 
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	err = nn_read_file(&ctx->root, path, &text, NULL);
-	if (err)
-		return err;
-	l = strstr(text, "\nUid:");
-	err = l && sscanf(l + 5, "%ld %ld", ruid, euid) == 2 ? 0 : -EINVAL;
-	free(text);
+	if (!err && !st.has_uid)
+		err = -EINVAL;
+	if (!err) {
+		*ruid = st.uid_real;
+		*euid = st.uid_eff;
+	}
+	nn_proc_status_free(&st);
 	return err;
 }
 
@@ -405,7 +406,7 @@ static int judge(struct nn_ctx *ctx, const struct nn_root *proc, int pid, char *
 	err = read_uids(ctx, pid, uid, &euid);
 	/* A captured tree keeps only comm and cmdline (scripts/capture-host):
 	 * its word is taken for reporting; nothing is ever done under it. */
-	if (!nn_root_is_live(&ctx->root) && err == -ENOENT && lerr == -ENOENT)
+	if (!nn_root_is_live(&ctx->root) && err == -ESRCH && lerr == -ENOENT)
 		return 0;
 	if (err) {
 		snprintf(why, whylen, "its uid is unknown");
@@ -523,38 +524,6 @@ int nn_irqb_find_pid(struct nn_ctx *ctx, bool report)
 	return find_pid(ctx, report, nn_root_is_live(&ctx->root) && nn_irqb_pid1_systemd(ctx));
 }
 
-/* Splits NUL-separated /proc text into a NULL-terminated vector. */
-static int split_nul(const char *buf, size_t len, char ***out, size_t *n)
-{
-	size_t i, cnt = 0, k = 0;
-	char **v;
-
-	for (i = 0; i < len; i++)
-		if (!buf[i])
-			cnt++;
-	if (len && buf[len - 1])
-		cnt++;
-	v = calloc(cnt + 1, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (i = 0; i < len && k < cnt;) {
-		size_t l = strnlen(buf + i, len - i);
-
-		v[k] = strndup(buf + i, l);
-		if (!v[k]) {
-			while (k--)
-				free(v[k]);
-			free(v);
-			return -ENOMEM;
-		}
-		k++;
-		i += l + 1;
-	}
-	*out = v;
-	*n = k;
-	return 0;
-}
-
 void nn_irqb_proc_free(struct nn_irqb_proc *p)
 {
 	free(p->exe);
@@ -564,32 +533,21 @@ void nn_irqb_proc_free(struct nn_irqb_proc *p)
 	p->pid = -1;
 }
 
-/* A NUL-separated /proc file, split; -errno when unreadable. */
-static int read_vec(struct nn_ctx *ctx, int pid, const char *what, char ***v, size_t *n)
-{
-	char path[64], *buf = NULL;
-	size_t len;
-	int err;
-
-	snprintf(path, sizeof(path), "/proc/%d/%s", pid, what);
-	err = nn_read_file(&ctx->root, path, &buf, &len);
-	if (!err)
-		err = split_nul(buf, len, v, n);
-	free(buf);
-	return err;
-}
-
 /* The daemon's executable if it passes the exe rule, else NULL. */
 static char *checked_exe(struct nn_ctx *ctx, int pid)
 {
-	char path[64], link[PATH_MAX], why[PATH_MAX + 64];
+	char link[PATH_MAX], why[PATH_MAX + 64];
 
-	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
 	if (nn_proc_read_exe(&ctx->root, pid, link, sizeof(link)))
 		return NULL;
 	undeleted(link);
-	if (!nn_irqb_exe_name_ok(link) || nn_trusted_file(&ctx->root, link, why, sizeof(why))) {
-		nn_warn(ctx, path, "irqbalance pid %d: its executable is not a system irqbalance", pid);
+	if (!nn_irqb_exe_name_ok(link)) {
+		nn_warn(ctx, link, "irqbalance pid %d: its executable is not a system irqbalance", pid);
+		return NULL;
+	}
+	if (nn_trusted_file(&ctx->root, link, why, sizeof(why))) {
+		nn_warn(ctx, link, "irqbalance pid %d: its executable is not a system irqbalance: %s",
+			pid, why);
 		return NULL;
 	}
 	return strdup(link);
@@ -612,14 +570,14 @@ int nn_irqb_inspect(struct nn_ctx *ctx, struct nn_irqb_proc *p)
 	if (!ban)
 		return -ENOMEM;
 	/* Only what irqbalance documents travels with a restart (and the log). */
-	if (!read_vec(ctx, p->pid, "cmdline", &raw, &n))
+	if (!nn_proc_read_cmdline(&ctx->root, p->pid, &raw, &n))
 		err = nn_irqb_filter_argv(ctx, p->exe, raw, n, ban, true, &p->argv, &p->argc);
 	else
 		err = nn_irqb_filter_argv(ctx, p->exe, NULL, 0, ban, true, &p->argv, &p->argc);
 	vec_free(raw, n);
 	raw = NULL;
 	n = 0;
-	if (!err && !read_vec(ctx, p->pid, "environ", &raw, &n))
+	if (!err && !nn_proc_read_environ(&ctx->root, p->pid, &raw, &n))
 		err = nn_irqb_filter_env(ctx, raw, n, &p->env, &p->nenv);
 	vec_free(raw, n);
 	free(ban);

@@ -42,7 +42,7 @@ int nn_napi_thread_verify(const struct nn_root *root, int pid, const char *nic, 
 		return err;
 	}
 	if (err) {
-		snprintf(why, whylen, "/proc/%d/comm: %s", pid, strerror(-err));
+		snprintf(why, whylen, "pid %d: its comm is unreadable: %s", pid, strerror(-err));
 		return err == -ENAMETOOLONG ? -EPERM : err;
 	}
 	nn_napi_comm(want, sizeof(want), nic, napi_id);
@@ -75,27 +75,19 @@ static int live_get(int pid, struct nn_cpuset *set)
 
 int nn_napi_thread_get(const struct nn_root *root, int pid, struct nn_cpuset *set)
 {
-	char path[64], *text = NULL, *p, *nl;
+	struct nn_proc_status st;
 	int err;
 
 	if (nn_root_is_live(root))
 		return live_get(pid, set);
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	err = nn_read_file(root, path, &text, NULL);
-	if (err)
-		return err;
-	p = strstr(text, "\nCpus_allowed_list:");
-	if (!p) {
-		free(text);
-		return -EINVAL;
-	}
-	p += strlen("\nCpus_allowed_list:");
-	p += strspn(p, " \t");
-	nl = strchr(p, '\n');
-	if (nl)
-		*nl = '\0';
-	err = nn_cpuset_parse_list(p, set);
-	free(text);
+	err = nn_proc_read_status(root, pid, &st);
+	if (err == -ESRCH)
+		err = -ENOENT;	/* a captured tree without the thread's status */
+	if (!err && !st.has_cpus_allowed)
+		err = -EINVAL;
+	if (!err)
+		err = nn_cpuset_copy(set, &st.cpus_allowed);
+	nn_proc_status_free(&st);
 	return err;
 }
 

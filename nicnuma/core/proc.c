@@ -234,3 +234,93 @@ bool nn_proc_pid_listed(const long *pids, size_t n, long pid)
 {
 	return n && bsearch(&pid, pids, n, sizeof(*pids), cmp_pid);
 }
+
+/* A NUL-separated process file split into words. */
+static int split_words(const char *buf, size_t len, char ***out, size_t *n)
+{
+	size_t i, cnt = 0, k = 0;
+	char **v;
+
+	for (i = 0; i < len; i++)
+		if (!buf[i])
+			cnt++;
+	if (len && buf[len - 1])
+		cnt++;
+	v = calloc(cnt + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < len && k < cnt;) {
+		size_t l = strnlen(buf + i, len - i);
+
+		v[k] = strndup(buf + i, l);
+		if (!v[k]) {
+			while (k--)
+				free(v[k]);
+			free(v);
+			return -ENOMEM;
+		}
+		k++;
+		i += l + 1;
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+static int read_words(const struct nn_root *r, int pid, const char *file, char ***words, size_t *n)
+{
+	char path[64], *buf = NULL;
+	size_t len;
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
+	err = nn_read_file(r, path, &buf, &len);
+	if (err == -ENOENT)
+		err = -ESRCH;
+	if (!err)
+		err = split_words(buf, len, words, n);
+	free(buf);
+	return err;
+}
+
+int nn_proc_read_cmdline(const struct nn_root *r, int pid, char ***words, size_t *n)
+{
+	return read_words(r, pid, "cmdline", words, n);
+}
+
+int nn_proc_read_environ(const struct nn_root *r, int pid, char ***words, size_t *n)
+{
+	return read_words(r, pid, "environ", words, n);
+}
+
+int nn_proc_read_numa_maps(const struct nn_root *r, int pid, char **text)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/numa_maps", pid);
+	return nn_read_file(r, path, text, NULL);
+}
+
+int nn_proc_open_tasks(const struct nn_root *r, int pid, DIR **dir)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	return nn_root_opendir(r, path, dir);
+}
+
+int nn_proc_read_status(const struct nn_root *r, int pid, struct nn_proc_status *st)
+{
+	char path[64], *text = NULL;
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	err = nn_read_file(r, path, &text, NULL);
+	if (err == -ENOENT || err == -ESRCH)
+		err = -ESRCH;
+	else if (!err)
+		err = nn_proc_status_parse(text, st);
+	free(text);
+	return err;
+}

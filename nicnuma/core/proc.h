@@ -13,8 +13,11 @@
 #ifndef NICNUMA_CORE_PROC_H
 #define NICNUMA_CORE_PROC_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "nicnuma/core/cpuset.h"
 
 struct nn_root;
 
@@ -71,5 +74,42 @@ int nn_proc_kthread(const struct nn_root *r, int pid, struct nn_proc_stat *st, c
 long *nn_proc_kthreadd_children(const struct nn_root *r, size_t *n);
 /* Whether @pid is in @pids (sorted: nn_proc_kthreadd_children's). */
 bool nn_proc_pid_listed(const long *pids, size_t n, long pid);
+
+/* The parts of /proc/PID/status nicnuma reads (proc_status.c): the process
+ * map's placement, a NAPI thread's CPUs on a captured tree, irqbalance's
+ * uids. */
+struct nn_proc_status {
+	char name[64];			/* "" unknown */
+	char state;			/* State: letter ('R', 'S', 'Z'...), 0 unknown */
+	int tgid;			/* -1 unknown */
+	int threads;			/* -1 unknown */
+	long uid_real, uid_eff;		/* Uid: the first two; -1 unknown */
+	struct nn_cpuset cpus_allowed;
+	struct nn_cpuset mems_allowed;
+	bool has_cpus_allowed, has_mems_allowed, has_uid;
+};
+
+/* The one parser of /proc/PID/status. -EINVAL on a malformed value, and
+ * naming nothing more than "not a status file" when it has no Uid and neither
+ * list (a zombie's status is accepted without them: its task is gone). Pure. */
+int nn_proc_status_parse(const char *text, struct nn_proc_status *st);
+void nn_proc_status_free(struct nn_proc_status *st);
+/* Zombie ('Z') or dead ('X'): it exited and only waits to be reaped, so it has
+ * no memory and no threads left to judge. */
+bool nn_proc_status_exited(const struct nn_proc_status *st);
+/* /proc/@pid/status read and parsed into @st (free it with
+ * nn_proc_status_free): -ESRCH when the pid is gone, -EINVAL not a status
+ * text, another -errno from the read. */
+int nn_proc_read_status(const struct nn_root *r, int pid, struct nn_proc_status *st);
+/* /proc/@pid/cmdline and /proc/@pid/environ: their NUL-separated words, a
+ * NULL-terminated array of *@n strings to free (each, then the array).
+ * -ESRCH gone, -errno. */
+int nn_proc_read_cmdline(const struct nn_root *r, int pid, char ***words, size_t *n);
+int nn_proc_read_environ(const struct nn_root *r, int pid, char ***words, size_t *n);
+/* /proc/@pid/numa_maps's text (malloc'd); -ENOENT without it (no
+ * CONFIG_NUMA, or the pid is gone: the caller tells them apart), -errno. */
+int nn_proc_read_numa_maps(const struct nn_root *r, int pid, char **text);
+/* /proc/@pid/task opened for listing its threads' ids. */
+int nn_proc_open_tasks(const struct nn_root *r, int pid, DIR **dir);
 
 #endif

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "nicnuma/core/cpuset.h"
+#include "nicnuma/core/proc.h"
 
 /* Memory policy as numa_maps prints it (mm/mempolicy.c mpol_to_str). */
 enum nn_mpol {
@@ -66,24 +67,6 @@ void nn_numa_maps_free(struct nn_numa_maps *m);
 const struct nn_pm_node *nn_numa_maps_node(const struct nn_numa_maps *m, int node);
 unsigned long long nn_numa_maps_total(const struct nn_numa_maps *m, int cls);	/* cls -1: all */
 
-/* The parts of /proc/PID/status the check needs. */
-struct nn_proc_status {
-	char name[64];			/* "" unknown */
-	char state;			/* State: letter ('R', 'S', 'Z'...), 0 unknown */
-	int tgid;			/* -1 unknown */
-	int threads;			/* -1 unknown */
-	struct nn_cpuset cpus_allowed;
-	struct nn_cpuset mems_allowed;
-	bool has_cpus_allowed, has_mems_allowed;
-};
-
-/* -EINVAL naming nothing more than "not a status file" when neither list is
- * there (a zombie's status is accepted without them: its task is gone). */
-int nn_proc_status_parse(const char *text, struct nn_proc_status *st);
-void nn_proc_status_free(struct nn_proc_status *st);
-/* Zombie ('Z') or dead ('X'): it exited and only waits to be reaped, so it has
- * no memory and no threads left to judge. */
-bool nn_proc_status_exited(const struct nn_proc_status *st);
 
 enum nn_pm_verdict_flag {
 	NN_PMV_REMOTE = 1u << 0,	/* flagged: most private memory off the threads' nodes */

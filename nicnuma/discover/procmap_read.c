@@ -128,13 +128,11 @@ static int add_thread(const struct nn_pm_cpu_nodes *cn, struct nn_pm_snapshot *s
 static int read_threads(struct nn_ctx *ctx, const struct nn_pm_cpu_nodes *cn,
 			struct nn_pm_snapshot *s)
 {
-	char path[128];
 	struct dirent *de;
 	DIR *dir;
 	int err;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", s->pid);
-	err = nn_root_opendir(&ctx->root, path, &dir);
+	err = nn_proc_open_tasks(&ctx->root, s->pid, &dir);
 	if (err)
 		return err;
 	while ((de = readdir(dir))) {
@@ -153,7 +151,8 @@ static int read_threads(struct nn_ctx *ctx, const struct nn_pm_cpu_nodes *cn,
 			break;
 		cpu = err || st.nfields < 39 ? -1 : (int)st.processor;
 		if (cpu < 0)
-			nn_warn(ctx, path, "thread %ld: its stat has no processor field: CPU unknown", tid);
+			nn_warn(ctx, NULL, "pid %d thread %ld: its stat has no processor field: CPU unknown",
+				s->pid, tid);
 		err = add_thread(cn, s, (int)tid, cpu);
 		if (err)
 			break;
@@ -171,48 +170,43 @@ static int cmp_thread(const void *a, const void *b)
 
 static int read_status(struct nn_ctx *ctx, struct nn_pm_snapshot *s)
 {
-	char path[128];
-	char *text = NULL;
-	int err;
+	int err = nn_proc_read_status(&ctx->root, s->pid, &s->st);
 
-	snprintf(path, sizeof(path), "/proc/%d/status", s->pid);
-	err = nn_read_file(&ctx->root, path, &text, NULL);
-	if (err == -ENOENT || err == -ESRCH) {
-		nn_err(ctx, "no such process: %d (no %s%s)", s->pid,
-		       nn_root_is_live(&ctx->root) ? "" : ctx->root.path, path);
+	if (err == -ESRCH) {
+		nn_err(ctx, "no such process: %d (no status under %s/proc)", s->pid,
+		       nn_root_is_live(&ctx->root) ? "" : ctx->root.path);
 		return err;
 	}
-	if (err) {
-		nn_err(ctx, "pid %d: cannot read %s: %s", s->pid, path, strerror(-err));
-		return err;
-	}
-	err = nn_proc_status_parse(text, &s->st);
-	free(text);
+	if (!err && !s->st.has_cpus_allowed && !s->st.has_mems_allowed &&
+	    !nn_proc_status_exited(&s->st))
+		err = -EINVAL;
+	if (err == -EINVAL)
+		nn_err(ctx, "pid %d: its status has no Cpus_allowed_list/Mems_allowed_list", s->pid);
+	else if (err)
+		nn_err(ctx, "pid %d: cannot read its status: %s", s->pid, strerror(-err));
 	if (err)
-		nn_err(ctx, "pid %d: %s has no Cpus_allowed_list/Mems_allowed_list", s->pid, path);
+		nn_proc_status_free(&s->st);
 	return err;
 }
 
 static int read_maps(struct nn_ctx *ctx, struct nn_pm_snapshot *s)
 {
 	long page_kb = sysconf(_SC_PAGESIZE) / 1024;
-	char path[128];
 	char *text = NULL;
 	int err;
 
-	snprintf(path, sizeof(path), "/proc/%d/numa_maps", s->pid);
-	err = nn_read_file(&ctx->root, path, &text, NULL);
+	err = nn_proc_read_numa_maps(&ctx->root, s->pid, &text);
 	if (err == -ENOENT && nn_root_access(&ctx->root, "/proc/self/numa_maps", R_OK) &&
 	    nn_root_is_live(&ctx->root)) {
-		nn_err(ctx, "pid %d: %s missing: kernel built without CONFIG_NUMA", s->pid, path);
+		nn_err(ctx, "pid %d: no numa_maps: kernel built without CONFIG_NUMA", s->pid);
 		return err;
 	}
 	if (err == -ENOENT || err == -ESRCH) {
-		nn_err(ctx, "pid %d: exited while being checked (%s)", s->pid, path);
+		nn_err(ctx, "pid %d: exited while being checked (numa_maps gone)", s->pid);
 		return err;
 	}
 	if (err) {
-		nn_err(ctx, "pid %d: cannot read %s: %s%s", s->pid, path, strerror(-err),
+		nn_err(ctx, "pid %d: cannot read its numa_maps: %s%s", s->pid, strerror(-err),
 		       err != -EACCES && err != -EPERM ? "" : geteuid() ?
 		       " (another user's process: run as root)" :
 		       " (ptrace read access refused: another PID namespace, Yama or an LSM)");
@@ -221,13 +215,13 @@ static int read_maps(struct nn_ctx *ctx, struct nn_pm_snapshot *s)
 	err = nn_numa_maps_parse(text, page_kb > 0 ? (unsigned long)page_kb : 4, &s->maps);
 	free(text);
 	if (err) {
-		nn_err(ctx, "pid %d: %s: %s", s->pid, path,
+		nn_err(ctx, "pid %d: numa_maps: %s", s->pid,
 		       err == -EINVAL ? "no line in the numa_maps format" : strerror(-err));
 		return err;
 	}
 	if (s->maps.nbad)
-		nn_warn(ctx, path, "%zu line(s) not understood, left out of the totals",
-			s->maps.nbad);
+		nn_warn(ctx, NULL, "pid %d: numa_maps: %zu line(s) not understood, left out of the totals",
+			s->pid, s->maps.nbad);
 	return 0;
 }
 

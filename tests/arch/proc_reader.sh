@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/arch/proc_reader.sh [SRCDIR] - one process reader: a process's
-# /proc/PID/stat and /proc/PID/comm are read and parsed only in
-# nicnuma/core/proc.c (stat fields, comm, exe, the kernel-thread rule).
+# /proc/PID files are read only in nicnuma/core/proc.c (stat, comm, exe,
+# status, cmdline, environ, numa_maps, task/) and parsed there or in its
+# pure half proc_status.c (the kernel-thread rule, the status fields).
 # Anywhere else in the C sources (nicnuma/, irq/, hugepages/, dpdk-app/) it
 # fails on
 #   - a string literal that is such a path ("/proc/%d/stat", "%s/%ld/comm",
 #     "/proc/1/comm", "/proc/self/stat": a literal ending in /stat or /comm;
-#     the host-wide /proc/stat is not a process's), and
+#     the host-wide /proc/stat is not a process's),
+#   - a string literal that builds a per-process path from a pid
+#     ("/proc/%d/status", "/proc/%ld/environ", "/proc/%d/task": "/proc/%"),
+#     and
 #   - a stat parser's hallmark: strrchr(..., ')') (comm may hold ')', so a
 #     stat line is cut at its last one), or PF_KTHREAD / 0x00200000 tested
 #     outside the reader.
@@ -24,6 +28,7 @@ out=$(cd "$src" && python3 - "${files[@]}" <<'PY'
 import re, sys
 comment = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 path = re.compile(r'"[^"\n]*/(stat|comm)(\\n)?"')
+built = re.compile(r'"/proc/%[^"\n]*"')
 hallmark = re.compile(r'strrchr\s*\([^;]*\'\)\'\s*\)|\bPF_KTHREAD\b|\bNN_PF_KTHREAD\b|0x0*200000u?\b')
 bad = 0
 for f in sys.argv[1:]:
@@ -37,6 +42,11 @@ for f in sys.argv[1:]:
                 continue
             print(f'{f}:{no}: a process stat/comm path {m.group(0)}: read it through core/proc.h')
             bad = 1
+        for m in built.finditer(line):
+            if path.fullmatch(m.group(0)):
+                continue
+            print(f'{f}:{no}: a per-process path built from a pid {m.group(0)}: read it through core/proc.h')
+            bad = 1
         if hallmark.search(line):
             print(f'{f}:{no}: a stat parse or kernel-thread test: use core/proc.h\n  {line.strip()}')
             bad = 1
@@ -46,7 +56,7 @@ PY
 rc=$?
 if [ "$rc" != 0 ]; then
 	printf '%s\n' "$out"
-	echo "FAIL: /proc/PID/stat or comm read or parsed outside nicnuma/core/proc.c (above)" >&2
+	echo "FAIL: a /proc/PID file read or parsed outside nicnuma/core/proc.c (above)" >&2
 	exit 1
 fi
-echo "ok: /proc/PID/stat and comm are read and parsed in nicnuma/core/proc.c only (${#files[@]} files)"
+echo "ok: /proc/PID files are read and parsed in nicnuma/core/proc.c only (${#files[@]} files)"

@@ -45,7 +45,14 @@ plant self-stat hugepages/hp_state.c 'static const char *p4 = "/proc/self/stat";
 plant parser nicnuma/obs/obs_sample.c 'static const char *p5(const char *t) { return strrchr(t, '"')'"'); }'
 plant kthread irq/napi_thread.c 'static int p6(long f) { return !!(f & NN_PF_KTHREAD); }'
 plant kthread-hex nicnuma/obs/obs_attr.c 'static int p7(long f) { return !!(f & 0x00200000); }'
-plant clean irq/napi_thread.c '/* read "/proc/%d/stat", strrchr(t, '"')'"'), PF_KTHREAD: in a comment */'
+# the per-process files' private readers this check replaced: irqbalance's
+# uids, cmdline and environ, the NAPI thread's status, the process map's
+plant status-path irq/irqbalance_id.c 'static void p9(char *b, int pid) { snprintf(b, 64, "/proc/%d/status", pid); }'
+plant environ-path irq/irqbalance_id.c 'static void p10(char *b, int pid, const char *w) { snprintf(b, 64, "/proc/%d/%s", pid, w); }'
+plant status-cpus irq/napi_thread.c 'static const char *p11 = "/proc/%d/status";'
+plant numa-maps nicnuma/discover/procmap_read.c 'static const char *p12 = "/proc/%ld/numa_maps";'
+plant task-dir nicnuma/discover/procmap_read.c 'static const char *p13 = "/proc/%d/task";'
+plant clean irq/napi_thread.c '/* read "/proc/%d/status" and "/proc/%d/stat", strrchr(t, '"')'"'), PF_KTHREAD: in a comment */'
 plant clean nicnuma/obs/obs_parse.c 'static const char *p8 = "/proc/stat";	/* host-wide, not a process */'
 [ "$fail" = 0 ] || exit 1
 echo "ok: proc_reader.sh catches what is planted and passes comments"

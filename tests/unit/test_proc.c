@@ -162,6 +162,66 @@ static void test_kthreadd_children(void **state)
 	assert_int_equal(tmptree_remove(tmp), 0);
 }
 
+/* The per-process files' readers: status (uids, CPUs), cmdline and environ
+ * split at NULs, numa_maps, task/; a gone pid is -ESRCH. */
+static void test_process_files(void **state)
+{
+	char tmp[PATH_MAX], **w = NULL, *text = NULL;
+	struct nn_proc_status st;
+	struct nn_root root;
+	size_t n = 0;
+	DIR *d;
+
+	(void)state;
+	assert_int_equal(tmptree_make(tmp, sizeof(tmp), "proc"), 0);
+	assert_int_equal(tmptree_put(tmp, "proc/7/status", "Name:\tirqbalance\nState:\tS (sleeping)\n"
+				     "Uid:\t0\t1000\t0\t0\nCpus_allowed_list:\t0-3,8\n"), 0);
+	assert_int_equal(tmptree_put(tmp, "proc/8/status", "Name:\tx\nUid:\t0 z\n"), 0);
+	assert_int_equal(tmptree_put(tmp, "proc/9/status", "Name:\tx\nState:\tS (sleeping)\n"), 0);
+	assert_int_equal(tmptree_putn(tmp, "proc/7/cmdline", "irqbalance\0--foreground\0", 24), 0);
+	assert_int_equal(tmptree_putn(tmp, "proc/7/environ", "A=1\0B=2", 7), 0);
+	assert_int_equal(tmptree_put(tmp, "proc/7/numa_maps", "7f00 default anon=1 N0=1\n"), 0);
+	assert_int_equal(tmptree_mkdir(tmp, "proc/7/task/7"), 0);
+	assert_int_equal(nn_root_open(&root, tmp), 0);
+
+	assert_int_equal(nn_proc_read_status(&root, 7, &st), 0);
+	assert_true(st.has_uid);
+	assert_int_equal(st.uid_real, 0);
+	assert_int_equal(st.uid_eff, 1000);
+	assert_true(st.has_cpus_allowed);
+	assert_int_equal(nn_cpuset_count(&st.cpus_allowed), 5);
+	assert_false(st.has_mems_allowed);
+	nn_proc_status_free(&st);
+	assert_int_equal(nn_proc_read_status(&root, 8, &st), -EINVAL);	/* a bad Uid */
+	assert_int_equal(nn_proc_read_status(&root, 9, &st), -EINVAL);	/* nothing to read */
+	assert_int_equal(nn_proc_read_status(&root, 6, &st), -ESRCH);
+
+	assert_int_equal(nn_proc_read_cmdline(&root, 7, &w, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(w[0], "irqbalance");
+	assert_string_equal(w[1], "--foreground");
+	assert_null(w[2]);
+	free(w[0]);
+	free(w[1]);
+	free(w);
+	assert_int_equal(nn_proc_read_environ(&root, 7, &w, &n), 0);
+	assert_int_equal(n, 2);	/* the last word without its NUL counts */
+	assert_string_equal(w[1], "B=2");
+	free(w[0]);
+	free(w[1]);
+	free(w);
+	assert_int_equal(nn_proc_read_cmdline(&root, 6, &w, &n), -ESRCH);
+
+	assert_int_equal(nn_proc_read_numa_maps(&root, 7, &text), 0);
+	assert_non_null(strstr(text, "N0=1"));
+	free(text);
+	assert_int_equal(nn_proc_open_tasks(&root, 7, &d), 0);
+	closedir(d);
+	assert_int_equal(nn_proc_open_tasks(&root, 6, &d), -ENOENT);
+	nn_root_close(&root);
+	assert_int_equal(tmptree_remove(tmp), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_ticks_overflow),
 		cmocka_unit_test(test_readers),
 		cmocka_unit_test(test_kthreadd_children),
+		cmocka_unit_test(test_process_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
