@@ -45,6 +45,15 @@ int nn_pipeline_run(struct nn_ctx *ctx, struct nn_pipeline *pl, struct nn_apply_
 	err = pl->make_plan(ctx, pl, pl->arg);
 	if (err)
 		return err;
+	/* a plan file's boot arguments: the kernel and bootloader they go to */
+	if (pl->ao.boot && pl->plan.boot_mode != NN_BOOT_NONE && !pl->host.boot.read) {
+		err = nn_host_boot_read(ctx, &pl->host, true);
+		if (err) {
+			nn_err(ctx, "cannot read the kernel's boot facts under %s: %s", ctx->root.path,
+			       strerror(-err));
+			return err;
+		}
+	}
 	pl->stage = NN_PIPE_GATE;
 	/* Another owner would rewrite what we write: refuse (or warn). */
 	if (pl->gate) {

@@ -62,7 +62,7 @@ const struct nn_cmd_desc nn_desc_plan = {
 "    without RSS, or a NIC not placed by node (spread, remote, unknown\n"
 "    locality): no table and a warning. Under --root the table size is\n"
 "    unknown (null): apply and check use the live size.\n",
-	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB | NN_GROUP_RSS | NN_GROUP_NET,
+	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB | NN_GROUP_RSS | NN_GROUP_NET | NN_GROUP_BOOT,
 	.outro =
 "Output: per NIC its node and chosen CPUs; per IRQ the current affinity and\n"
 "the planned CPUs with the reason; XPS; hugepages (current -> target); for each\n"
@@ -102,6 +102,7 @@ int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv)
 	int c, err, status = NN_EXIT_ERROR;
 
 	memset(&po, 0, sizeof(po));
+	po.boot_cmd = true;
 	st.plan = &po;
 	while ((c = nn_opt_next(ctx, &nn_desc_plan, &st)) > 0)
 		;	/* plan takes only the plan options */
