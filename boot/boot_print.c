@@ -61,6 +61,21 @@ static bool removed_this_boot(const struct nn_boot_host *b, const char *words)
 	return true;
 }
 
+/* The argument a word of nicnuma's belongs to ("hugepagesz=1G": "hugepages"). */
+static void word_arg(const char *w, char *name, size_t len)
+{
+	struct nn_kword kw = { .key = strndup(w, strcspn(w, "=")) };
+
+	snprintf(name, len, "%s", w);
+	if (!kw.key)
+		return;
+	for (char *c = kw.key; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	nn_kword_arg(&kw, name, len);
+	free(kw.key);
+}
+
 static enum nn_boot_state row_state(const struct nn_boot_row *r, const struct nn_boot_host *b)
 {
 	if (!r->planned) {
@@ -180,7 +195,7 @@ static void print_row(struct nn_out *o, const struct nn_boot_row *r, const struc
 	nn_print_string(o, PRINT_JSON, "owner", NULL, r->owner);
 	nn_print_bool(o, PRINT_JSON, "in_effect", NULL, r->in_effect);
 	nn_print_string(o, PRINT_JSON, "source", NULL, a ? a->source : NULL);
-	nn_print_string(o, PRINT_ANY, "reason", "      %s\n", a ? a->reason : NULL);
+	nn_print_string(o, a ? PRINT_ANY : PRINT_JSON, "reason", a ? "      %s\n" : NULL, a ? a->reason : NULL);
 	nn_close_object(o);
 }
 
@@ -193,13 +208,15 @@ static void print_removed(struct nn_out *o, const struct nn_boot_host *b, const 
 	for (i = 0; b->has_record && i < b->record.nremoved; i++) {
 		const char *w = b->record.removed[i];
 		struct nn_boot_row r = { 0 };
+		char name[64];
 		bool shown = false;
 
 		for (k = 0; k < d->n && !shown; k++)
 			shown = d->rows[k].running && strstr(d->rows[k].running, w);
 		if (shown || !b->kernel.cmdline || !strstr(b->kernel.cmdline, w))
 			continue;
-		r.name = (char *)w;
+		word_arg(w, name, sizeof(name));
+		r.name = name;
 		r.running = (char *)w;
 		r.change = NN_BCH_REMOVED;
 		print_row(o, &r, NULL, b, NN_BOOTP_STATE, rep);
@@ -261,5 +278,66 @@ int nn_boot_print(struct nn_out *o, const struct nn_boot_host *b, const char *mo
 	nn_print_string(o, PRINT_JSON, "error", NULL, err ? rep->error : NULL);
 	nn_close_object(o);
 	nn_boot_diff_free(&d);
+	return err;
+}
+
+static int assessed_add(struct nn_boot_assessed **v, size_t *n, const char *name, enum nn_boot_state st)
+{
+	struct nn_boot_assessed *nv = realloc(*v, (*n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	snprintf(nv[*n].name, sizeof(nv[*n].name), "%s", name);
+	nv[*n].state = st;
+	(*n)++;
+	return 0;
+}
+
+int nn_boot_assess(const struct nn_boot_host *b, const struct nn_boot_arg *args, size_t n,
+		   struct nn_boot_assessed **out, size_t *nout, bool *reboot_pending, char *why, size_t whylen)
+{
+	const struct nn_bootloader *bl = &b->loader;
+	struct nn_boot_diff d;
+	size_t i, k;
+	int err;
+
+	*out = NULL;
+	*nout = 0;
+	*reboot_pending = false;
+	err = nn_boot_diff_make(args, n, b->kernel.cmdline, bl->next, bl->src, bl->nsrc, bl->ours, &d, why, whylen);
+	if (err)
+		return err;
+	for (i = 0; !err && i < d.n; i++) {
+		enum nn_boot_state st = row_state(&d.rows[i], b);
+
+		*reboot_pending |= st == NN_BST_PENDING || st == NN_BST_REMOVED_PENDING;
+		err = assessed_add(out, nout, d.rows[i].name, st);
+	}
+	for (i = 0; !err && b->has_record && i < b->record.nremoved; i++) {
+		const char *w = b->record.removed[i];
+		bool shown = false;
+
+		for (k = 0; k < d.n && !shown; k++)
+			shown = d.rows[k].running && strstr(d.rows[k].running, w);
+		char name[32];
+
+		if (shown || !b->kernel.cmdline || !strstr(b->kernel.cmdline, w))
+			continue;
+		word_arg(w, name, sizeof(name));
+		for (k = 0; k < *nout && strcmp((*out)[k].name, name); k++)
+			;
+		if (k < *nout)
+			continue;	/* one argument, several words (hugepagesz, hugepages) */
+		*reboot_pending |= removed_this_boot(b, w);
+		err = assessed_add(out, nout, name, removed_this_boot(b, w) ? NN_BST_REMOVED_PENDING :
+				   NN_BST_REMOVED_RUNNING);
+	}
+	nn_boot_diff_free(&d);
+	if (err) {
+		free(*out);
+		*out = NULL;
+		*nout = 0;
+	}
 	return err;
 }

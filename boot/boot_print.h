@@ -38,6 +38,18 @@ bool nn_boot_written_this_boot(const struct nn_boot_host *b);
  * what it configured), grouped by argument. 0 or -ENOMEM. */
 int nn_boot_args_from_record(const struct nn_boot_record *r, struct nn_boot_arg **out, size_t *n);
 
+/* One argument's state, for metrics (the labels of nicnuma_boot_arg_state). */
+struct nn_boot_assessed {
+	char name[32];
+	enum nn_boot_state state;
+};
+
+/* Every argument of @args against @b, and the record's removed words still
+ * running: *@out malloc'd (*@n of them), *@reboot_pending. 0, -ENOMEM, or
+ * -EINVAL when a line cannot be parsed (@why). */
+int nn_boot_assess(const struct nn_boot_host *b, const struct nn_boot_arg *args, size_t n,
+		   struct nn_boot_assessed **out, size_t *nout, bool *reboot_pending, char *why, size_t whylen);
+
 enum {
 	NN_BOOTP_STATE = 1u << 0,	/* each argument's state (check, status) */
 };

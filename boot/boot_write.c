@@ -99,8 +99,8 @@ static int conflicts_why(const struct nn_boot_diff *d, char *why, size_t whylen)
 
 		if (r->change != NN_BCH_CONFLICT)
 			continue;
-		nn_sb_printf(&sb, "%s%s: %s wants %s, %s has %s", sb.len ? "; " : "", r->name, "the plan",
-			     r->planned, r->owner ? r->owner : "another owner", r->configured ? r->configured : "?");
+		nn_sb_printf(&sb, "%s%s: the plan wants %s, %s has %s", sb.len ? "; " : "", r->name, r->planned,
+			     r->owner ? r->owner : "another owner", r->theirs ? r->theirs : "?");
 	}
 	nn_sb_puts(&sb, " (nicnuma never changes an argument it did not add: change it there, or plan "
 		   "without it)");

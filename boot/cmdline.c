@@ -419,6 +419,7 @@ void nn_boot_diff_free(struct nn_boot_diff *d)
 		free(d->rows[i].configured);
 		free(d->rows[i].planned);
 		free(d->rows[i].owner);
+		free(d->rows[i].theirs);
 	}
 	free(d->rows);
 	for (i = 0; i < d->nours; i++)
@@ -567,8 +568,13 @@ static int plan_row(struct nn_boot_diff *d, const struct nn_boot_arg *a, const s
 		eq = nn_karg_equal(a->name, s, a->text, why, whylen);
 		r->change = eq == 1 ? NN_BCH_UNCHANGED : NN_BCH_CONFLICT;
 		r->owner = strdup(src[from].owner);
-		if (o)
-			*ours_kept = strdup(o);	/* kept where it is: no change of nicnuma's */
+		/* nicnuma's own copy comes later on the line and wins: it must say the same */
+		if (o && eq == 1 && nn_karg_equal(a->name, o, a->text, why, whylen) != 1) {
+			r->change = NN_BCH_CHANGED;
+			*ours_kept = strdup(a->text);
+		} else if (o) {
+			*ours_kept = strdup(o);	/* kept where it is */
+		}
 	} else if (o) {
 		eq = nn_karg_equal(a->name, o, a->text, why, whylen);
 		r->change = eq == 1 ? NN_BCH_UNCHANGED : NN_BCH_CHANGED;
@@ -581,6 +587,11 @@ static int plan_row(struct nn_boot_diff *d, const struct nn_boot_arg *a, const s
 		err = -ENOMEM;
 	if ((s || o) && o && !*ours_kept)
 		err = -ENOMEM;
+	if (s || o) {
+		r->theirs = strdup(s ? s : o);
+		if (!r->theirs)
+			err = -ENOMEM;
+	}
 	r->configured = next_known ? n : s ? s : o;
 	if (r->configured == s)
 		s = NULL;
@@ -622,7 +633,9 @@ int nn_boot_diff_make(const struct nn_boot_arg *planned, size_t n, const char *r
 	for (i = 0; !err && i < n; i++)
 		err = plan_row(d, &planned[i], &L, running != NULL, next != NULL, src, &kept[i], why,
 			       whylen);
-	/* nicnuma's words in their order: kept, replaced where they were, or removed */
+	/* nicnuma's words in their order: kept, replaced where they were, or
+	 * removed; a planned argument's words are written once, where its
+	 * first word was */
 	for (k = 0; !err && k < L.ours.n; k++) {
 		const struct nn_kword *w = &L.ours.w[k];
 		bool found = false;
@@ -632,9 +645,10 @@ int nn_boot_diff_make(const struct nn_boot_arg *planned, size_t n, const char *r
 			if (strcmp(arg, planned[i].name))
 				continue;
 			found = true;
-			if (!done[i] && kept[i])
+			if (!done[i] && kept[i]) {
 				err = ours_add(d, kept[i]);
-			done[i] = true;
+				done[i] = true;
+			}
 		}
 		if (found || err)
 			continue;
@@ -660,7 +674,7 @@ int nn_boot_diff_make(const struct nn_boot_arg *planned, size_t n, const char *r
 	}
 	/* then what is new, in plan order */
 	for (i = 0; !err && i < n; i++)
-		if (!done[i] && d->rows[i].change == NN_BCH_ADDED)
+		if (!done[i] && (d->rows[i].change == NN_BCH_ADDED || d->rows[i].change == NN_BCH_CHANGED))
 			err = ours_add(d, planned[i].text);
 	for (i = 0; i < n; i++)
 		free(kept[i]);

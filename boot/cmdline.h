@@ -74,6 +74,7 @@ struct nn_boot_row {
 	char *configured;	/* in the next boot's configuration; NULL absent */
 	char *planned;		/* NULL: removed */
 	char *owner;		/* who configured it: "nicnuma", a source's owner, NULL */
+	char *theirs;		/* that owner's words (another owner's, or nicnuma's own) */
 	enum nn_boot_change change;
 	bool in_effect;		/* running equals planned */
 	bool configured_ok;	/* the next boot's configuration equals planned */

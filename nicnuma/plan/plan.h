@@ -361,6 +361,11 @@ const char *nn_profile_why(enum nn_profile p, const char *what);
  * NN_RPS/NAPI option, nn_plan_opts's napi_set for the NAPI ones, @rps_given
  * for --rps). */
 void nn_profile_opts(struct nn_plan_opts *o, bool rps_given);
+/* The kernel arguments of @plan again, from its hugepages, ports
+ * (plan->ports, filled before this) and CPUs kept for the application:
+ * nn_plan_make's last step, for a caller that changed those after it.
+ * @host's boot facts are read (nn_host_boot_read) or unknown. 0 or -ENOMEM. */
+int nn_plan_boot(const struct nn_host *host, const struct nn_plan_opts *opts, struct nn_plan *plan);
 /* "auto", "none", or the names ("hugepages,isolcpus") into @buf. */
 void nn_plan_boot_mode_text(enum nn_boot_mode m, unsigned int names, char *buf, size_t len);
 /* "auto", "off"; parse -EINVAL on others. */

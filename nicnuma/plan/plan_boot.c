@@ -339,6 +339,23 @@ int nn__plan_boot(struct state *st)
 	return r;
 }
 
+int nn_plan_boot(const struct nn_host *host, const struct nn_plan_opts *opts, struct nn_plan *plan)
+{
+	struct state st;
+
+	memset(&st, 0, sizeof(st));
+	st.host = host;
+	st.topo = &host->topo;
+	st.opts = opts;
+	st.plan = plan;
+	nn_boot_args_free(plan->boot_args, plan->nboot_args);
+	nn_boot_skips_free(plan->boot_left, plan->nboot_left);
+	plan->boot_args = NULL;
+	plan->boot_left = NULL;
+	plan->nboot_args = plan->nboot_left = 0;
+	return nn__plan_boot(&st);
+}
+
 int nn__plan_isolate(struct state *st)
 {
 	const struct nn_plan_opts *o = st->opts;
