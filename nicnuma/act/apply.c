@@ -657,10 +657,11 @@ static bool new_to_log(const struct nn_undo *ext, const struct nn_apply_report *
 
 /* The boot arguments' check, before anything is read or written: the
  * bootloader is one nicnuma writes, nothing is in the way, the change is
- * known (rep->boot_prep). Asked for by name (--boot-args, a plan saying so)
- * a refusal stops the apply; planned by a profile's default it is a
- * warning and the rest goes ahead. A line nicnuma cannot parse stops it
- * either way. 0 or -errno, printed. */
+ * known (rep->boot_prep). Any refusal stops the apply with nothing changed,
+ * but one: a host without a bootloader (a container, a VM booted by its
+ * VMM) whose arguments only a profile's default planned - there the
+ * profile's boot half does not apply: a warning, and the rest goes ahead.
+ * 0 or -errno, printed. */
 static int boot_check(struct nn_ctx *ctx, const struct nn_plan *plan, const struct nn_apply_opts *opts,
 		      struct nn_apply_report *rep)
 {
@@ -672,13 +673,16 @@ static int boot_check(struct nn_ctx *ctx, const struct nn_plan *plan, const stru
 		nn_err(ctx, "boot arguments: the host's kernel and bootloader were not read; nothing was changed");
 		return -EINVAL;
 	}
+	/* nothing planned and nothing of nicnuma's to take out: no bootloader needed */
+	if (!plan->nboot_args && (!b->loader.ours || !b->loader.ours[0]))
+		return 0;
 	rep->boot = true;
 	rep->boot_host = b;
 	rep->boot_plan = plan;
 	err = nn_boot_prepare(b, plan->boot_args, plan->nboot_args, &rep->boot_prep, why, sizeof(why));
 	if (!err || err == -ENOMEM)
 		return err;
-	if (err == -EINVAL || plan->boot_given) {
+	if (err != -ENODEV || plan->boot_given) {
 		nn_err(ctx, "boot arguments: %s; nothing was changed", why);
 		return err;
 	}

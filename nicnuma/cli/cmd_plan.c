@@ -123,12 +123,14 @@ int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv)
 	nn_pcie_warn(ctx, &h);
 	if (nn_cli_get_plan(ctx, &h, NULL, &po, &p))
 		goto out;
-	if (nn_plan_print(ctx, &p, &h)) {
+	err = nn_plan_print(ctx, &p, &h);
+	if (err == -ENOMEM) {
 		nn_err(ctx, "plan: out of memory");
 		goto out_plan;
 	}
 	nn_print_warnings(ctx);
-	status = nn_cli_status(ctx, 0);
+	/* a kernel line nicnuma cannot parse: the rest printed, exit 2 */
+	status = nn_cli_status(ctx, err);
 	if (status == NN_EXIT_OK && p.nwarnings)
 		status = NN_EXIT_WARN;
 out_plan:

@@ -378,8 +378,10 @@ int nn_rss_policy_parse(const char *s, enum nn_rss_policy *p);
 /* The report of "nicnuma plan" on ctx->out (plan_print.c): with JSON the
  * plan object, else the tables (NICs, IRQs current -> planned, XPS, NAPI
  * threads, channels, RSS, hugepages); then the EAL arguments per NIC node
- * (a warning for a node without them), and in text irqbalance's fate and the
- * plan's warnings. 0 or -ENOMEM. */
+ * (a warning for a node without them), the boot arguments' three columns
+ * (boot/boot_print.h) when the plan has a boot mode, and in text
+ * irqbalance's fate and the plan's warnings. 0, -ENOMEM, or -EINVAL when a
+ * kernel line holds an argument nicnuma cannot parse (printed, named). */
 int nn_plan_print(struct nn_ctx *ctx, const struct nn_plan *plan, const struct nn_host *host);
 /* For "nicnuma check": the planned NICs' IRQs nicnuma could not place by role
  * (placed like queue IRQs) and those the plan has no entry for at all. */

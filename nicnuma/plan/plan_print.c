@@ -336,6 +336,7 @@ static void print_irqbalance(struct nn_out *o, const struct nn_plan *p, const st
 int nn_plan_print(struct nn_ctx *ctx, const struct nn_plan *p, const struct nn_host *h)
 {
 	struct nn_out *o = &ctx->out;
+	int boot_err = 0;
 
 	if (o->json) {
 		struct json_object *doc = nn_plan_to_json(p), *inner = NULL;
@@ -390,6 +391,7 @@ int nn_plan_print(struct nn_ctx *ctx, const struct nn_plan *p, const struct nn_h
 			return err;
 		if (err)
 			nn_err(ctx, "boot arguments: %s", br.error);
+		boot_err = err;
 	}
 	if (!o->json) {
 		size_t i;
@@ -400,7 +402,7 @@ int nn_plan_print(struct nn_ctx *ctx, const struct nn_plan *p, const struct nn_h
 		for (i = 0; i < p->nwarnings; i++)
 			nn_printf(o, "  %s\n", p->warnings[i]);
 	}
-	return 0;
+	return boot_err;
 }
 
 void nn_plan_print_roles(struct nn_out *o, const struct nn_host *host, const struct nn_plan *plan)
