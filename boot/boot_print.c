@@ -181,7 +181,7 @@ static void print_row(struct nn_out *o, const struct nn_boot_row *r, const struc
 	if (flags & NN_BOOTP_STATE) {
 		enum nn_boot_state s = row_state(r, b);
 
-		nn_print_string(o, PRINT_ANY, "state", " %-22s", nn_boot_state_name(s));
+		nn_print_string(o, PRINT_ANY, "status", " %-22s", nn_boot_state_name(s));
 		if (nn_boot_state_drift(s))
 			rep->ndrift++;
 		if (s == NN_BST_PENDING || s == NN_BST_REMOVED_PENDING) {

@@ -38,7 +38,7 @@ bool nn_boot_written_this_boot(const struct nn_boot_host *b);
  * what it configured), grouped by argument. 0 or -ENOMEM. */
 int nn_boot_args_from_record(const struct nn_boot_record *r, struct nn_boot_arg **out, size_t *n);
 
-/* One argument's state, for metrics (the labels of nicnuma_boot_arg_state). */
+/* One argument's state, for metrics (the labels of nicnuma_boot_arg_status). */
 struct nn_boot_assessed {
 	char name[32];
 	enum nn_boot_state state;

@@ -368,7 +368,8 @@ static int norm_make(const char *name, const char *words, char *why, size_t whyl
 		}
 		break;
 	}
-	if (err == -EINVAL || err == -ERANGE) {
+	/* "isolcpus" without a value is no isolcpus= word: not a value either */
+	if (err && err != -ENOMEM) {
 		snprintf(why, whylen, "'%.120s': not a value nicnuma can read for %s", bad ? bad : words, name);
 		err = -EINVAL;
 	}

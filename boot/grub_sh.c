@@ -482,8 +482,9 @@ static int var_set(struct nn_sh_env *env, const char *name, size_t n, const char
 
 /* Mentions of a tracked variable in a statement this reader does not run:
  * an assignment word, or its name given to unset/read/export (anywhere in
- * the statement: conservative). The first one, else NULL. */
-static const char *touches(const struct word *words, size_t n, const char *const *tracked)
+ * the statement: conservative). The first one, else NULL; *@len the name's
+ * length (the text is not NUL-terminated). */
+static const char *touches(const struct word *words, size_t n, const char *const *tracked, int *len)
 {
 	size_t i, an;
 
@@ -491,10 +492,14 @@ static const char *touches(const struct word *words, size_t n, const char *const
 		const struct word *w = &words[i];
 
 		an = assign_name(w);
-		if (an && tracked_name(tracked, w->p, an))
+		if (!an && tracked_name(tracked, w->p, (size_t)(w->e - w->p)))
+			an = (size_t)(w->e - w->p);
+		else if (an && !tracked_name(tracked, w->p, an))
+			an = 0;
+		if (an) {
+			*len = (int)an;
 			return w->p;
-		if (tracked_name(tracked, w->p, (size_t)(w->e - w->p)))
-			return w->p;
+		}
 	}
 	return NULL;
 }
@@ -561,6 +566,7 @@ static int run_assignments(struct run *r, const struct word *words, size_t n, bo
 static int run_statement(struct run *r, struct word *words, size_t n, bool cond)
 {
 	const char *hit;
+	int hitlen = 0;
 	size_t skip = 0, i;
 	bool all_assign = true;
 
@@ -586,14 +592,13 @@ static int run_statement(struct run *r, struct word *words, size_t n, bool cond)
 	}
 	words += skip;
 	n -= skip;
-	hit = n ? touches(words, n, r->tracked) : NULL;
+	hit = n ? touches(words, n, r->tracked, &hitlen) : NULL;
 	if (!n)
 		return 0;
 	if (r->depth > 0 || cond || skip) {
 		if (hit)
 			return fail(r->why, r->whylen, r->fname, words[0].line, "%.*s is set inside a compound "
-				    "command, a condition or a pipeline: nicnuma cannot evaluate it",
-				    (int)strcspn(hit, "= \t\n;"), hit);
+				    "command, a condition or a pipeline: nicnuma cannot evaluate it", hitlen, hit);
 		return 0;
 	}
 	if (word_is(&words[0], "eval") || word_is(&words[0], ".") || word_is(&words[0], "source"))
@@ -622,7 +627,7 @@ static int run_statement(struct run *r, struct word *words, size_t n, bool cond)
 	/* a command: assignments in front of it are its environment only */
 	if (hit)
 		return fail(r->why, r->whylen, r->fname, words[0].line, "%.*s is given to a command: nicnuma "
-			    "cannot evaluate it", (int)strcspn(hit, "= \t\n;"), hit);
+			    "cannot evaluate it", hitlen, hit);
 	return 0;
 }
 

@@ -322,7 +322,7 @@ static bool boot_drift(const struct nn_metrics *m, const void *it, double *v)
 	return m->boot_known;
 }
 
-static bool boot_arg_state(const struct nn_metrics *m, const void *it, double *v)
+static bool boot_arg_status(const struct nn_metrics *m, const void *it, double *v)
 {
 	*v = 1;
 	return it != NULL;
@@ -426,10 +426,10 @@ static const struct mfamily families[] = {
 	  "Kernel arguments nicnuma configured that are in drift: configured but not in /proc/cmdline "
 	  "after a reboot (the bootloader or a later drop-in ignored it), or no longer configured",
 	  boot_drift },
-	{ "nicnuma_boot_arg_state", "gauge", M_BOOT,
-	  "Each kernel argument nicnuma configured, with its state (in_effect, pending_reboot, drift, "
+	{ "nicnuma_boot_arg_status", "gauge", M_BOOT,
+	  "Each kernel argument nicnuma configured, with its status (in_effect, pending_reboot, drift, "
 	  "not_configured, not_planned, removed_pending_reboot, removed_still_running): always 1",
-	  boot_arg_state },
+	  boot_arg_status },
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
@@ -478,7 +478,7 @@ static void walk(const struct nn_metrics *m, emit_fn emit, void *arg)
 		}
 		for (size_t i = 0; f->scope == M_BOOT && i < m->nboot; i++) {
 			struct mlabel l[2] = { { "name", m->boot[i].name },
-					       { "state", nn_boot_state_name(m->boot[i].state) } };
+					       { "status", nn_boot_state_name(m->boot[i].state) } };
 
 			if (f->get(m, &m->boot[i], &v)) {
 				emit(arg, f, first, l, 2, v);

@@ -57,8 +57,11 @@ int nn_pipeline_run(struct nn_ctx *ctx, struct nn_pipeline *pl, struct nn_apply_
 	pl->stage = NN_PIPE_GATE;
 	/* Another owner would rewrite what we write: refuse (or warn). */
 	if (pl->gate) {
-		err = nn_coexist_gate(ctx, &pl->host, pl->nics, pl->nnics, pl->gate_flags,
-				      pl->gate_allow);
+		unsigned int flags = pl->gate_flags;
+
+		if (pl->ao.boot && pl->plan.nboot_args)
+			flags |= NN_COEXIST_BOOT;
+		err = nn_coexist_gate(ctx, &pl->host, pl->nics, pl->nnics, flags, pl->gate_allow);
 		if (err)
 			return err;
 	}

@@ -79,7 +79,11 @@ const struct nn_cmd_desc nn_desc_apply = {
 "value that reads back different, rolls back everything changed so far.\n"
 "A lock (flock on STATE_DIR/lock), taken before the host is read, keeps two\n"
 "applies from running at once. A plan whose snapshot would be larger than\n"
-"rollback reads (16 MiB) is refused before anything is written.\n",
+"rollback reads (16 MiB) is refused before anything is written.\n"
+"A plan's boot arguments are written last through the bootloader (GRUB's\n"
+"/etc/default/grub.d drop-in, kernel-install's /etc/kernel/cmdline, grubby),\n"
+"after every check passed, with its tool run on the live root only and the\n"
+"generated configuration read back; nicnuma never reboots (docs/boot.md).\n",
 	.opts = opts,
 	.groups = NN_GROUP_PLAN | NN_GROUP_RSS | NN_GROUP_NET | NN_GROUP_BOOT,
 	.group_title = "Plan options (as for 'nicnuma plan'; without --plan only; --irqbalance is\n"

@@ -73,6 +73,11 @@ const struct nn_cmd_desc nn_desc_plan = {
 "(null: the live size), \"queues\", \"weights\" (local:cpu only), \"reserved\" (the\n"
 "bound queues left out: [{\"queue\",\"bound\"}])}.\n"
 "\n"
+"With --profile dpdk or latency, or --boot-args, the kernel's boot arguments\n"
+"follow: each with its reason, running (/proc/cmdline), configured for the next\n"
+"boot and planned, and the change apply makes (added, changed, removed,\n"
+"unchanged, conflict); \"boot\" in JSON (docs/boot.md).\n"
+"\n"
 "With --json: {\"plan\":{\"shape\",\"policy\",\"housekeeping\",\"isolated\",\"nics\",\"irqs\",\n"
 "\"xps\",\"channels\",\"rss\",\"hugepages\",\"irqbalance\",\"warnings\"},\"eal\":[{\"node\",\"args\",\n"
 "\"lcore_node\",\"shared\"}],\"warnings\":[..]}. Save it and give it to `nicnuma apply --plan\n"
@@ -89,7 +94,8 @@ const struct nn_cmd_desc nn_desc_plan = {
 "Exit status: 0 clean, 1 planned with warnings (unknown locality, spill,\n"
 "queues sharing CPUs, a PCIe link down-trained or narrower than its ports,\n"
 "discovery problems), 2 error (bad option value, unknown NIC, no usable CPU,\n"
-"host not readable).\n",
+"host not readable, a kernel line holding a boot argument nicnuma cannot\n"
+"parse).\n",
 };
 
 int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv)

@@ -105,6 +105,17 @@ static void test_sh_refusals(void **state)
 	sh_refused("GRUB_CMDLINE_LINUX_DEFAULT=\"open\n", "unterminated");
 	sh_refused("GRUB_CMDLINE_LINUX_DEFAULT=\"$1\"\n", "special parameter");
 	sh_refused("GRUB_CMDLINE_LINUX_DEFAULT=\"${X#y}\"\n", "expansion");
+	/* the text is @len bytes, not a C string: the name is cut at its end (fuzz_grub_sh found it) */
+	{
+		static const char buf[] = "if [ t GRUB_CMDLINE_LINUXZZZZ";
+		struct nn_sh_env env = NN_SH_ENV_INIT;
+		char why[256];
+
+		assert_int_equal(nn_sh_source(&env, "f", buf, sizeof(buf) - 5, grub_vars, why, sizeof(why)),
+				 -ENOTSUP);
+		assert_contains(why, "f:1: GRUB_CMDLINE_LINUX is set inside");
+		nn_sh_env_free(&env);
+	}
 }
 
 static void test_kline(void **state)
@@ -163,6 +174,8 @@ static void test_karg_equal(void **state)
 	assert_int_equal(nn_karg_equal("nohz_full", "nohz_full=x", "nohz_full=1", why, sizeof(why)), -EINVAL);
 	assert_contains(why, "nohz_full=x");
 	assert_int_equal(nn_karg_equal("isolcpus", "isolcpus=bogus,1", "isolcpus=1", why, sizeof(why)), -EINVAL);
+	/* a bare "isolcpus" sets no isolcpus= (fuzz_boot_diff found it answered -ENOENT) */
+	assert_int_equal(nn_karg_equal("isolcpus", "isolcpus", "isolcpus=1", why, sizeof(why)), -EINVAL);
 	assert_int_equal(nn_boot_arg_check("isolcpus", "isolcpus=managed_irq,domain,2-7", why, sizeof(why)), 0);
 	assert_int_equal(nn_boot_arg_check("hugepages", "hugepagesz=1G hugepages=0:4", why, sizeof(why)), 0);
 	assert_int_equal(nn_boot_arg_check("hugepages", "hugepages=0:4", why, sizeof(why)), -EINVAL);
