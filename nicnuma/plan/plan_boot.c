@@ -147,8 +147,13 @@ static int plan_hugepages(struct bctx *b)
 		r = nn_hp_format_boot_args(GIB_KB, plan->hugepages, plan->nhugepages, words, sizeof(words));
 		if (r < 0)
 			return r == -ENOMEM ? r : 0;
-		return add_arg(plan, "hugepages", "hugepages", "the plan's 1 GB pools, reserved at boot on each node "
-			       "before memory fragments (a 1 GB page is rarely free later)", "%s", words) ? -ENOMEM : 0;
+		struct nn_sb why = NN_SB_INIT;
+
+		nn_sb_printf(&why, "the plan's 1 GB pools, reserved at boot on each node before memory fragments "
+			     "(a 1 GB page is rarely free later)%s", note);
+		r = nn_sb_str(&why) ? add_arg(plan, "hugepages", "hugepages", nn_sb_str(&why), "%s", words) : -ENOMEM;
+		nn_sb_free(&why);
+		return r ? -ENOMEM : 0;
 	}
 	for (i = 0; i < t->nnodes; i++)
 		nmem += t->nodes[i].mem_total_kb != 0;
