@@ -7,10 +7,11 @@ export NN_TOP
 
 # Debian 12 packages the project needs to build, test and demo
 # (libsystemd-dev: the watcher's sd_notify; scdoc: the man pages, built by
-# every build that finds it).
+# every build that finds it; zlib1g-dev: the kernel configuration in
+# /proc/config.gz, read for the boot arguments).
 NN_PACKAGES=(
   build-essential meson ninja-build pkg-config python3
-  libjson-c-dev libmnl-dev libnuma-dev libcmocka-dev
+  libjson-c-dev libmnl-dev libnuma-dev libcmocka-dev zlib1g-dev
   numactl hwloc irqbalance ethtool iproute2 procps kmod shellcheck jq strace
   libxml2-utils
   libdpdk-dev dpdk dpdk-dev

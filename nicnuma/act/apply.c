@@ -655,6 +655,43 @@ static bool new_to_log(const struct nn_undo *ext, const struct nn_apply_report *
 	return false;
 }
 
+/* The boot arguments' check, before anything is read or written: the
+ * bootloader is one nicnuma writes, nothing is in the way, the change is
+ * known (rep->boot_prep). Any refusal stops the apply with nothing changed,
+ * but one: a host without a bootloader (a container, a VM booted by its
+ * VMM) whose arguments only a profile's default planned - there the
+ * profile's boot half does not apply: a warning, and the rest goes ahead.
+ * 0 or -errno, printed. */
+static int boot_check(struct nn_ctx *ctx, const struct nn_plan *plan, const struct nn_apply_opts *opts,
+		      struct nn_apply_report *rep)
+{
+	const struct nn_boot_host *b = opts->host ? &opts->host->boot : NULL;
+	char why[400];
+	int err;
+
+	if (!b || !b->read) {
+		nn_err(ctx, "boot arguments: the host's kernel and bootloader were not read; nothing was changed");
+		return -EINVAL;
+	}
+	/* nothing planned and nothing of nicnuma's to take out: no bootloader needed */
+	if (!plan->nboot_args && (!b->loader.ours || !b->loader.ours[0]))
+		return 0;
+	rep->boot = true;
+	rep->boot_host = b;
+	rep->boot_plan = plan;
+	err = nn_boot_prepare(b, plan->boot_args, plan->nboot_args, &rep->boot_prep, why, sizeof(why));
+	if (!err || err == -ENOMEM)
+		return err;
+	if (err != -ENODEV || plan->boot_given) {
+		nn_err(ctx, "boot arguments: %s; nothing was changed", why);
+		return err;
+	}
+	nn_warn(ctx, NULL, "boot arguments not written: %s (the profile plans them: --boot-args none leaves "
+		"them out, --boot-args auto makes this an error)", why);
+	rep->boot_skipped = true;
+	return 0;
+}
+
 /* The pools' walk up to its check: the hugepage state read, a pool that
  * holds other than the plan saw warned about, every target checked and its
  * file resolved (rep->hp: each pool's count now). 0 or -errno, printed. */
@@ -682,6 +719,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 	struct nn_hp_walk hpw = NN_HP_WALK_INIT;
 	struct nn_napi_answers napi = { 0 };	/* one napi-get dump for every NAPI thread */
 	bool pending = false, soft_fail = false, channels_changed = false, hp_pending = false;
+	bool boot_pending = false;
 	int *irqs = NULL, err, ph;
 	size_t i, nirqs = 0, n0 = up->nchanges;
 	bool *dup = NULL;
@@ -706,6 +744,11 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		for (i = 0; i < rep->nhp; i++)
 			if (rep->hp[i].before != rep->hp[i].target)
 				hp_pending = true;
+	}
+	if (opts->boot && plan->boot_mode != NN_BOOT_NONE) {
+		err = boot_check(ctx, plan, opts, rep);
+		if (err)
+			goto out;
 	}
 	/* irq/ from here to the end of the write passes, act's snapshot between. */
 	nn_apply_read_online(ctx, &online);
@@ -745,7 +788,8 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 				 nn_irqbalance_action_name(rep->irqb.action), rep->irqb.proc.pid);
 		goto count;
 	}
-	if (!pending && rep->irqb.noop && !hp_pending && !new_to_log(ext, rep, n0))
+	boot_pending = rep->boot && !rep->boot_skipped && rep->boot_prep.write;
+	if (!pending && rep->irqb.noop && !hp_pending && !boot_pending && !new_to_log(ext, rep, n0))
 		goto count;	/* aligned already: no snapshot, no lock needed */
 
 	err = fb_table_build(rep, &fbt);
@@ -834,6 +878,17 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		}
 	}
 	nn_apply_views_close(&views);
+	/* The next boot's arguments after this boot's values (a failure puts
+	 * back what it wrote and rolls the rest back), before the pools, whose
+	 * shortfall is no rollback. */
+	if (boot_pending && !rep->fatal) {
+		err = nn_boot_write(ctx, up, rep->boot_host, &rep->boot_prep, &rep->boot_res);
+		if (err) {
+			nn_err(ctx, "boot arguments: %s; rolling back everything changed so far", rep->boot_res.note);
+			rep->fatal = err;
+			rollback_all(ctx, rep, ext ? NULL : up);
+		}
+	}
 	/* Packet memory last: all or nothing over the pools, in the same log; a
 	 * shortfall puts every pool back and is a warning, not a rollback of IRQs. */
 	if (hp_pending && !rep->fatal && nn_hp_walk_write(ctx, &hpw, up, 0)) {

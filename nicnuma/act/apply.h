@@ -18,6 +18,7 @@
 #include "nicnuma/discover/host.h"
 #include "nicnuma/plan/plan.h"
 #include "irq/irqbalance.h"
+#include "boot/boot_write.h"
 
 struct nn_hp_result;
 
@@ -99,6 +100,9 @@ struct nn_apply_opts {
 	 * before. A failed run puts back what it wrote but does not mark the
 	 * log rolled back. */
 	struct nn_tx *tx;
+	/* Write the plan's boot arguments (apply only: the watcher and enable
+	 * never touch the bootloader). Their facts are @host's boot. */
+	bool boot;
 };
 
 struct nn_apply_report {
@@ -114,6 +118,13 @@ struct nn_apply_report {
 	int fatal;			/* negative errno that stopped the apply, or 0 */
 	struct nn_hp_result *hp;	/* one per plan hugepage entry */
 	size_t nhp;
+	/* the boot arguments (opts->boot and a plan with some) */
+	bool boot;
+	bool boot_skipped;		/* planned by a profile's default, not written: why in the warnings */
+	const struct nn_boot_host *boot_host;	/* borrowed: the discovery's */
+	const struct nn_plan *boot_plan;	/* borrowed */
+	struct nn_boot_prep boot_prep;
+	struct nn_boot_result boot_res;
 };
 
 /* Returns 0 clean, 1 finished with failed values, negative errno on a fatal

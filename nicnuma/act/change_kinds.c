@@ -15,5 +15,6 @@ const struct nn_change_ops *const nn_change_kinds[] = {
 	&nn_napi_conf_change_ops,
 	&nn_napi_dev_change_ops,
 	&nn_mount_change_ops,
+	&nn_boot_change_ops,
 	NULL,
 };

@@ -9,7 +9,8 @@
  * coalescing and ring sizes in coalesce_change.c and rings_change.c,
  * RPS/RFS values in irq/rps.c, NAPI settings in irq/napi_conf.c (the genl
  * kind's io in napi_conf_change.c), a
- * hugetlbfs mount in hugepages/hp_mount.c. The table is here, in act/, because
+ * hugetlbfs mount in hugepages/hp_mount.c, kernel arguments in the bootloader's
+ * configuration in boot/boot_write.c. The table is here, in act/, because
  * it names every kind, and act is the lowest layer that sees them all; the
  * undo log (nicnuma/state/undo_log.c, undo_load.c) knows no kind and is handed the table.
  */
@@ -24,6 +25,7 @@
 #include "irq/rps.h"
 #include "irq/busy_poll.h"
 #include "hugepages/hp_set.h"
+#include "boot/boot_write.h"
 
 /* ETHTOOL_SCHANNELS combined count; path = ifname of a NIC in the log's host. */
 extern const struct nn_change_ops nn_channels_change_ops;

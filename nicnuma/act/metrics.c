@@ -26,10 +26,11 @@
 #include "nicnuma/discover/pcie.h"
 #include "nicnuma/act/persist.h"
 #include "nicnuma/act/watch.h"
+#include "boot/boot_print.h"
 
 /* ---- the families ------------------------------------------------------- */
 
-enum mscope { M_HOST, M_NIC, M_POOL, M_PLAN };
+enum mscope { M_HOST, M_NIC, M_POOL, M_PLAN, M_BOOT };
 
 /* A per-node hugepage pool as a sample's item. */
 struct mpool {
@@ -309,6 +310,24 @@ static bool nic_napi_local(const struct nn_metrics *m, const void *it, double *v
 	return n && n->napi_local_ratio >= 0;
 }
 
+static bool reboot_pending(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = m->reboot_pending;
+	return m->boot_known;
+}
+
+static bool boot_drift(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)m->boot_drift;
+	return m->boot_known;
+}
+
+static bool boot_arg_status(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = 1;
+	return it != NULL;
+}
+
 /* Order here is the order in the file. A new family is one row (and a
  * getter); NIC rows get the labels name, pci, driver. */
 static const struct mfamily families[] = {
@@ -400,6 +419,17 @@ static const struct mfamily families[] = {
 	  desired_nics },
 	{ "nicnuma_desired_nics_present", "gauge", M_HOST,
 	  "Desired NICs the host has now (by PCI address); the others are not kept", desired_present },
+	{ "nicnuma_reboot_pending", "gauge", M_HOST,
+	  "1 when a kernel argument nicnuma configured (or took out) waits for a reboot: it wrote the "
+	  "bootloader's configuration during this boot and the running kernel differs", reboot_pending },
+	{ "nicnuma_boot_args_drift", "gauge", M_HOST,
+	  "Kernel arguments nicnuma configured that are in drift: configured but not in /proc/cmdline "
+	  "after a reboot (the bootloader or a later drop-in ignored it), or no longer configured",
+	  boot_drift },
+	{ "nicnuma_boot_arg_status", "gauge", M_BOOT,
+	  "Each kernel argument nicnuma configured, with its status (in_effect, pending_reboot, drift, "
+	  "not_configured, not_planned, removed_pending_reboot, removed_still_running): always 1",
+	  boot_arg_status },
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
@@ -443,6 +473,15 @@ static void walk(const struct nn_metrics *m, emit_fn emit, void *arg)
 
 			if (f->get(m, &m->nics[i], &v)) {
 				emit(arg, f, first, l, 3, v);
+				first = false;
+			}
+		}
+		for (size_t i = 0; f->scope == M_BOOT && i < m->nboot; i++) {
+			struct mlabel l[2] = { { "name", m->boot[i].name },
+					       { "status", nn_boot_state_name(m->boot[i].state) } };
+
+			if (f->get(m, &m->boot[i], &v)) {
+				emit(arg, f, first, l, 2, v);
 				first = false;
 			}
 		}
@@ -677,6 +716,33 @@ const char *nn_metrics_plan_source_name(enum nn_metrics_plan_source s)
 	}
 }
 
+/* The kernel arguments of the boot record and their states; unreadable
+ * boot facts leave the families out (a warning). */
+static void read_boot(struct nn_ctx *ctx, struct nn_metrics *m)
+{
+	struct nn_boot_host b;
+	struct nn_boot_arg *args = NULL;
+	char why[400];
+	size_t n = 0;
+
+	if (nn_boot_host_read(ctx, &b, true)) {
+		nn_warn(ctx, NULL, "metrics: the kernel's boot facts are unreadable: no boot families");
+		return;
+	}
+	if (b.has_record && nn_boot_args_from_record(&b.record, &args, &n))
+		goto out;
+	if (nn_boot_assess(&b, args, n, &m->boot, &m->nboot, &m->reboot_pending, why, sizeof(why))) {
+		nn_warn(ctx, "/proc/cmdline", "metrics: boot arguments: %s", why);
+		goto out;
+	}
+	m->boot_known = true;
+	for (size_t i = 0; i < m->nboot; i++)
+		m->boot_drift += nn_boot_state_drift(m->boot[i].state);
+out:
+	nn_boot_args_free(args, n);
+	nn_boot_host_free(&b);
+}
+
 int nn_metrics_collect(struct nn_ctx *ctx, const struct nn_host *host, const struct nn_plan *plan,
 		       enum nn_metrics_plan_source source, struct nn_metrics *m)
 {
@@ -720,6 +786,7 @@ int nn_metrics_collect(struct nn_ctx *ctx, const struct nn_host *host, const str
 		m->plan_source = source;
 	}
 	read_watch(ctx, &m->watch);
+	read_boot(ctx, m);
 	nn_check_report_free(&rep);
 	return 0;
 fail:
@@ -733,6 +800,9 @@ void nn_metrics_free(struct nn_metrics *m)
 	free(m->nics);
 	m->nics = NULL;
 	m->nnics = 0;
+	free(m->boot);
+	m->boot = NULL;
+	m->nboot = 0;
 }
 
 int nn_metrics_write_file(const char *path, const char *text, size_t len)

@@ -25,6 +25,7 @@ struct nn_nic;
 struct nn_sb;
 struct nn_check_report;
 struct nn_obs_report;
+struct nn_boot_assessed;
 
 /* What the watcher's state says (act/persist.h's one reader). */
 struct nn_metrics_watch {
@@ -77,6 +78,14 @@ struct nn_metrics {
 	 * sets it, borrowed): the traffic families, none when NULL. Its NICs
 	 * must be @host's (nn_obs_once over the same host). */
 	const struct nn_obs_report *traffic;
+	/* The kernel arguments nicnuma configured (the boot record) and each
+	 * one's state (boot/boot_print.h): read by nn_metrics_collect; no
+	 * samples when the boot facts could not be read (boot_known false). */
+	bool boot_known;
+	bool reboot_pending;
+	long boot_drift;
+	struct nn_boot_assessed *boot;
+	size_t nboot;
 };
 
 /* Fills @m from @host (not virtual NICs: their queue and PCIe families)

@@ -45,11 +45,23 @@ int nn_pipeline_run(struct nn_ctx *ctx, struct nn_pipeline *pl, struct nn_apply_
 	err = pl->make_plan(ctx, pl, pl->arg);
 	if (err)
 		return err;
+	/* a plan file's boot arguments: the kernel and bootloader they go to */
+	if (pl->ao.boot && pl->plan.boot_mode != NN_BOOT_NONE && !pl->host.boot.read) {
+		err = nn_host_boot_read(ctx, &pl->host, true);
+		if (err) {
+			nn_err(ctx, "cannot read the kernel's boot facts under %s: %s", ctx->root.path,
+			       strerror(-err));
+			return err;
+		}
+	}
 	pl->stage = NN_PIPE_GATE;
 	/* Another owner would rewrite what we write: refuse (or warn). */
 	if (pl->gate) {
-		err = nn_coexist_gate(ctx, &pl->host, pl->nics, pl->nnics, pl->gate_flags,
-				      pl->gate_allow);
+		unsigned int flags = pl->gate_flags;
+
+		if (pl->ao.boot && pl->plan.nboot_args)
+			flags |= NN_COEXIST_BOOT;
+		err = nn_coexist_gate(ctx, &pl->host, pl->nics, pl->nnics, flags, pl->gate_allow);
 		if (err)
 			return err;
 	}

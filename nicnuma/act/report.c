@@ -6,6 +6,7 @@
 
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/act/apply.h"
+#include "boot/boot_print.h"
 #include "nicnuma/act/apply_internal.h"
 #include "nicnuma/discover/ethtool_nl.h"
 #include "hugepages/hp_set.h"
@@ -179,6 +180,43 @@ static void print_hugepages(struct nn_ctx *ctx, const struct nn_apply_report *re
 	nn_close_array(o);
 }
 
+/* The boot arguments: the three columns as found, then what the run did
+ * ("boot" in the report: rows, and "result"). */
+static void print_boot(struct nn_ctx *ctx, const struct nn_apply_report *rep)
+{
+	struct nn_out *o = &ctx->out;
+	const struct nn_plan *p = rep->boot_plan;
+	const struct nn_boot_result *r = &rep->boot_res;
+	struct nn_boot_report br;
+	char mode[160];
+	bool write = rep->boot_prep.write && !rep->boot_skipped;
+
+	if (!rep->boot) {
+		nn_print_null(o, PRINT_JSON, "boot", NULL);
+		return;
+	}
+	nn_plan_boot_mode_text(p->boot_mode, p->boot_names, mode, sizeof(mode));
+	if (nn_boot_print(o, rep->boot_host, mode, p->boot_args, p->nboot_args, p->boot_left, p->nboot_left,
+			  0, &br) == -ENOMEM)
+		nn_err(ctx, "out of memory");
+	nn_open_object(o, "boot_result");
+	nn_print_bool(o, PRINT_ANY, "written", "boot arguments: written %s", r->written);
+	nn_print_bool(o, PRINT_ANY, "regenerated", ", regenerated %s", r->regenerated);
+	nn_print_bool(o, PRINT_ANY, "verified", ", read back %s", r->verified);
+	nn_print_bool(o, PRINT_JSON, "skipped", NULL, rep->boot_skipped);
+	if (rep->boot_skipped)
+		nn_printf(o, ", skipped (see the warnings)");
+	/* this run's change asks for the reboot; one asked for before stays pending */
+	nn_print_bool(o, PRINT_ANY, "reboot_required", "; reboot required: %s\n",
+		      write && !rep->dry_run && r->written && rep->boot_prep.reboot);
+	nn_print_bool(o, PRINT_JSON, "would_write", NULL, rep->dry_run && write);
+	nn_print_bool(o, PRINT_JSON, "reboot_pending", NULL, !write && rep->boot_prep.reboot && !rep->boot_skipped);
+	if (!write && rep->boot_prep.reboot && !rep->boot_skipped)
+		nn_printf(o, "  reboot pending: the configuration holds the plan, the running kernel does not yet\n");
+	nn_print_string(o, PRINT_ANY, "note", r->note[0] ? "  %s\n" : NULL, r->note[0] ? r->note : NULL);
+	nn_close_object(o);
+}
+
 void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
 {
 	struct nn_out *o = &ctx->out;
@@ -192,6 +230,7 @@ void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
 		print_val(ctx, &rep->vals[i], false);
 	nn_close_array(o);
 	print_hugepages(ctx, rep);
+	print_boot(ctx, rep);
 	nn_open_object(o, "irqbalance");
 	nn_print_string(o, PRINT_JSON, "before", NULL, rep->irqb.before[0] ? rep->irqb.before : NULL);
 	nn_printf(o, "irqbalance: %s", !strcmp(rep->irqb.before, "running") ? "running" : "not running");
@@ -223,6 +262,7 @@ void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
 
 void nn_apply_report_free(struct nn_apply_report *rep)
 {
+	nn_boot_prep_free(&rep->boot_prep);
 	nn_apply_vals_free(rep->vals, rep->nvals);
 	free(rep->hp);
 	nn_irqb_op_free(&rep->irqb);

@@ -12,6 +12,7 @@
 #include "nicnuma/core/print.h"
 #include "nicnuma/discover/claims.h"
 #include "nicnuma/discover/coexist.h"
+#include "boot/boot_print.h"
 
 int nn_status_desired(struct nn_ctx *ctx)
 {
@@ -172,4 +173,36 @@ void nn_status_claims(struct nn_ctx *ctx)
 	nn_close_array(o);
 	nn_close_object(o);
 	nn_claims_free(&cl);
+}
+
+int nn_status_boot(struct nn_ctx *ctx, bool *pending)
+{
+	struct nn_boot_host b;
+	struct nn_boot_report rep;
+	struct nn_boot_arg *args = NULL;
+	size_t n = 0;
+	int err;
+
+	*pending = false;
+	err = nn_boot_host_read(ctx, &b, true);
+	if (err) {
+		nn_err(ctx, "status: cannot read the kernel's boot facts: %s", strerror(-err));
+		return -2;
+	}
+	if (!b.has_record) {
+		nn_print_null(&ctx->out, PRINT_ANY, "boot", "boot arguments: %s (nicnuma wrote none)\n");
+		nn_boot_host_free(&b);
+		return -1;
+	}
+	err = nn_boot_args_from_record(&b.record, &args, &n);
+	if (!err)
+		err = nn_boot_print(&ctx->out, &b, "recorded", args, n, NULL, 0, NN_BOOTP_STATE, &rep);
+	if (err == -EINVAL)
+		nn_err(ctx, "status: boot arguments: %s", rep.error);
+	else if (err)
+		nn_err(ctx, "status: %s", strerror(-err));
+	*pending = !err && rep.reboot_pending;
+	nn_boot_args_free(args, n);
+	nn_boot_host_free(&b);
+	return err ? -2 : (int)rep.ndrift;
 }

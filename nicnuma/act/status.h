@@ -3,6 +3,8 @@
 #ifndef NICNUMA_ACT_STATUS_H
 #define NICNUMA_ACT_STATUS_H
 
+#include <stdbool.h>
+
 struct nn_ctx;
 
 /* The nicnuma-watch service (systemctl show): 1 active, 0 not, -1 unknown
@@ -20,5 +22,13 @@ int nn_status_desired(struct nn_ctx *ctx);
  * its owner. JSON "claims" {"claimed", "count", "items":[{name, source,
  * owner, cpus}]}. Stale records are not claims: not listed here. */
 void nn_status_claims(struct nn_ctx *ctx);
+
+/* The kernel arguments nicnuma put into the bootloader's configuration
+ * (the boot record) and each one's state: in effect, pending a reboot, or
+ * drift. JSON "boot" (boot/boot_print.h's object; "args" from the record),
+ * null when nicnuma never wrote one. The number of arguments in drift, or
+ * -1 when none are recorded, < -1 an error (printed). *@pending: a reboot
+ * is pending. */
+int nn_status_boot(struct nn_ctx *ctx, bool *pending);
 
 #endif

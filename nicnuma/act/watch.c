@@ -30,6 +30,7 @@
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/state/tx.h"
 #include "nicnuma/act/watch.h"
+#include "boot/boot_print.h"
 #include "nicnuma/plan/watch_decide.h"
 #include "nicnuma/act/watch_nl.h"
 #include "nicnuma/act/watch_claims.h"
@@ -746,6 +747,34 @@ static void watcher_free(struct watcher *w)
 	free(w->gone);
 }
 
+
+/* The kernel arguments nicnuma configured, said once at start (a watcher
+ * starting is often a boot): pending a reboot or in drift. It reports only:
+ * rebooting a host is its operator's decision. */
+static void boot_report(struct nn_ctx *ctx)
+{
+	struct nn_boot_assessed *v = NULL;
+	struct nn_boot_arg *args = NULL;
+	struct nn_boot_host b;
+	size_t n = 0, nv = 0, drift = 0, i;
+	bool pending = false;
+	char why[400];
+
+	if (nn_boot_host_read(ctx, &b, true))
+		return;
+	if (b.has_record && !nn_boot_args_from_record(&b.record, &args, &n) && n &&
+	    !nn_boot_assess(&b, args, n, &v, &nv, &pending, why, sizeof(why))) {
+		for (i = 0; i < nv; i++)
+			drift += nn_boot_state_drift(v[i].state);
+		nn_fprintf_text(stderr, "%s: boot arguments: %zu configured, %zu in drift%s (see nicnuma status; "
+				"nicnuma never reboots)\n", ctx->prog, n, drift,
+				pending ? ", a reboot pending" : "");
+	}
+	free(v);
+	nn_boot_args_free(args, n);
+	nn_boot_host_free(&b);
+}
+
 int nn_watch_lock(struct nn_ctx *ctx, int *holder)
 {
 	struct stat st;
@@ -874,6 +903,7 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 		w.ethtool ? ", ethtool" : "", w.d.settle_ms, w.d.interval_s,
 		nn_cf_tree_mode(&w.cf), nn_cf_watches(&w.cf),
 		w.cf.owners_polled ? "poll" : live ? "pidfd" : "poll (fake root)");
+	boot_report(ctx);
 	err = run_loop(&w, &l, false);
 	notify(&w, "STOPPING=1");
 out:

@@ -79,9 +79,13 @@ const struct nn_cmd_desc nn_desc_apply = {
 "value that reads back different, rolls back everything changed so far.\n"
 "A lock (flock on STATE_DIR/lock), taken before the host is read, keeps two\n"
 "applies from running at once. A plan whose snapshot would be larger than\n"
-"rollback reads (16 MiB) is refused before anything is written.\n",
+"rollback reads (16 MiB) is refused before anything is written.\n"
+"A plan's boot arguments are written last through the bootloader (GRUB's\n"
+"/etc/default/grub.d drop-in, kernel-install's /etc/kernel/cmdline, grubby),\n"
+"after every check passed, with its tool run on the live root only and the\n"
+"generated configuration read back; nicnuma never reboots (docs/boot.md).\n",
 	.opts = opts,
-	.groups = NN_GROUP_PLAN | NN_GROUP_RSS | NN_GROUP_NET,
+	.groups = NN_GROUP_PLAN | NN_GROUP_RSS | NN_GROUP_NET | NN_GROUP_BOOT,
 	.group_title = "Plan options (as for 'nicnuma plan'; without --plan only; --irqbalance is\n"
 		       "the one above):\n",
 	.outro =
@@ -197,6 +201,7 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 
 	nn_pipeline_init(&pl);
 	memset(&verify, 0, sizeof(verify));
+	r.popts.boot_cmd = true;
 	st.plan = &r.popts;
 	while ((opt = nn_opt_next(ctx, &nn_desc_apply, &st)) > 0) {
 		switch (opt) {
@@ -259,6 +264,7 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	/* The lock (before discovery) only for a real run; another owner of
 	 * the NICs refuses it (a dry run warns). */
 	pl.lock = !pl.ao.dry_run;
+	pl.ao.boot = true;
 	pl.gate_allow = coexist || pl.ao.dry_run;
 	err = nn_pipeline_run(ctx, &pl, &rep);
 	if (pl.stage < NN_PIPE_APPLIED)

@@ -16,6 +16,7 @@
 #include "nicnuma/discover/pcie.h"
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/discover/coexist.h"
+#include "boot/boot_print.h"
 
 enum { OPT_TRAFFIC = NN_OPT_OWN };
 
@@ -61,7 +62,7 @@ const struct nn_cmd_desc nn_desc_check = {
 "node) and reports it beside the placement: the plan says where IRQs are\n"
 "bound, the traffic section where their work really ran.\n",
 	.opts = opts,
-	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB | NN_GROUP_RSS | NN_GROUP_NET,
+	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB | NN_GROUP_RSS | NN_GROUP_NET | NN_GROUP_BOOT,
 	.group_title = "Plan options (as for 'nicnuma plan'; without --plan only):\n",
 	.outro =
 "--json: {\"check\":{\"values\":[{\"kind\",\"irq\",\"nic\",\"queue\",\"path\",\"current\",\n"
@@ -84,6 +85,7 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	bool plan_opts = false;
 	double traffic = 0;
 	struct nn_obs_report obs = { 0 };
+	struct nn_boot_report boot = { 0 };
 	struct nn_host host;
 	struct nn_plan plan;
 	int opt, err, ret = NN_EXIT_ERROR;
@@ -106,6 +108,7 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	memset(&host, 0, sizeof(host));
 	memset(&plan, 0, sizeof(plan));
 	rep.irqb.pid = -1;
+	popts.boot_cmd = true;
 	st.plan = &popts;
 	while ((opt = nn_opt_next(ctx, &nn_desc_check, &st)) > 0) {
 		if (opt == NN_OPT_PLAN) {
@@ -156,6 +159,17 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 			plan_file ? plan_file : "fresh (locality rule)");
 	nn_check_print(ctx, &rep);
 	nn_plan_print_roles(&ctx->out, &host, &plan);
+	if (plan.boot_mode != NN_BOOT_NONE) {
+		char mode[160];
+
+		nn_plan_boot_mode_text(plan.boot_mode, plan.boot_names, mode, sizeof(mode));
+		err = nn_boot_print(&ctx->out, &host.boot, mode, plan.boot_args, plan.nboot_args, plan.boot_left,
+				    plan.nboot_left, NN_BOOTP_STATE, &boot);
+		if (err == -ENOMEM)
+			nn_err(ctx, "check: out of memory");
+		else if (err)
+			nn_err(ctx, "boot arguments: %s", boot.error);
+	}
 	if (traffic > 0) {
 		nn_open_object(&ctx->out, "traffic");
 		nn_printf(&ctx->out, "\ntraffic: where the packet work ran over %g s\n", traffic);
@@ -165,7 +179,9 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	nn_close_object(&ctx->out);
 	nn_print_warnings(ctx);
 	nn_close_object(&ctx->out);
-	ret = rep.ndrift ? NN_EXIT_WARN : nn_cli_status(ctx, 0);
+	ret = nn_cli_status(ctx, 0);
+	if (ret == NN_EXIT_OK && (rep.ndrift || boot.ndrift))
+		ret = NN_EXIT_WARN;
 out:
 	nn_obs_report_free(&obs);
 	nn_check_report_free(&rep);

@@ -62,7 +62,7 @@ const struct nn_cmd_desc nn_desc_plan = {
 "    without RSS, or a NIC not placed by node (spread, remote, unknown\n"
 "    locality): no table and a warning. Under --root the table size is\n"
 "    unknown (null): apply and check use the live size.\n",
-	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB | NN_GROUP_RSS | NN_GROUP_NET,
+	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB | NN_GROUP_RSS | NN_GROUP_NET | NN_GROUP_BOOT,
 	.outro =
 "Output: per NIC its node and chosen CPUs; per IRQ the current affinity and\n"
 "the planned CPUs with the reason; XPS; hugepages (current -> target); for each\n"
@@ -72,6 +72,11 @@ const struct nn_cmd_desc nn_desc_plan = {
 "what happens to irqbalance; warnings. \"rss\" entries: {\"nic\",\"table_size\"\n"
 "(null: the live size), \"queues\", \"weights\" (local:cpu only), \"reserved\" (the\n"
 "bound queues left out: [{\"queue\",\"bound\"}])}.\n"
+"\n"
+"With --profile dpdk or latency, or --boot-args, the kernel's boot arguments\n"
+"follow: each with its reason, running (/proc/cmdline), configured for the next\n"
+"boot and planned, and the change apply makes (added, changed, removed,\n"
+"unchanged, conflict); \"boot\" in JSON (docs/boot.md).\n"
 "\n"
 "With --json: {\"plan\":{\"shape\",\"policy\",\"housekeeping\",\"isolated\",\"nics\",\"irqs\",\n"
 "\"xps\",\"channels\",\"rss\",\"hugepages\",\"irqbalance\",\"warnings\"},\"eal\":[{\"node\",\"args\",\n"
@@ -89,7 +94,8 @@ const struct nn_cmd_desc nn_desc_plan = {
 "Exit status: 0 clean, 1 planned with warnings (unknown locality, spill,\n"
 "queues sharing CPUs, a PCIe link down-trained or narrower than its ports,\n"
 "discovery problems), 2 error (bad option value, unknown NIC, no usable CPU,\n"
-"host not readable).\n",
+"host not readable, a kernel line holding a boot argument nicnuma cannot\n"
+"parse).\n",
 };
 
 int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv)
@@ -102,6 +108,7 @@ int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv)
 	int c, err, status = NN_EXIT_ERROR;
 
 	memset(&po, 0, sizeof(po));
+	po.boot_cmd = true;
 	st.plan = &po;
 	while ((c = nn_opt_next(ctx, &nn_desc_plan, &st)) > 0)
 		;	/* plan takes only the plan options */
@@ -122,12 +129,14 @@ int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv)
 	nn_pcie_warn(ctx, &h);
 	if (nn_cli_get_plan(ctx, &h, NULL, &po, &p))
 		goto out;
-	if (nn_plan_print(ctx, &p, &h)) {
+	err = nn_plan_print(ctx, &p, &h);
+	if (err == -ENOMEM) {
 		nn_err(ctx, "plan: out of memory");
 		goto out_plan;
 	}
 	nn_print_warnings(ctx);
-	status = nn_cli_status(ctx, 0);
+	/* a kernel line nicnuma cannot parse: the rest printed, exit 2 */
+	status = nn_cli_status(ctx, err);
 	if (status == NN_EXIT_OK && p.nwarnings)
 		status = NN_EXIT_WARN;
 out_plan:

@@ -24,7 +24,9 @@ const struct nn_cmd_desc nn_desc_status = {
 "--root), the watcher (its lock and /run/nicnuma/watch.json: pid, started,\n"
 "last action, counters), whether the host matches the desired state now\n"
 "(the check of 'nicnuma check' on a plan made from /etc/nicnuma/nicnuma.conf),\n"
-"and the CPU claims now with their owners (see 'nicnuma claims').\n",
+"the CPU claims now with their owners (see 'nicnuma claims'), and each kernel\n"
+"argument nicnuma configured: in effect, pending a reboot, or drift. The\n"
+"watcher reports these and never reboots.\n",
 	.opts = opts,
 	.outro =
 "--json keys: enabled (bool), service {active, main_pid, unit} or null,\n"
@@ -34,16 +36,23 @@ const struct nn_cmd_desc nn_desc_status = {
 "[\"irq 41 (eth1): 0-1, want 2\", ..], notes [..] (a running irqbalance with\n"
 "irqbalance = ignore: not drift), warnings [..], claim_spills (NICs whose node\n"
 "the claims left no CPU; null without a desired state), claims {count,\n"
-"claimed, items [{name, source, owner, cpus}]} (docs/claims.md).\n"
+"claimed, items [{name, source, owner, cpus}]} (docs/claims.md), boot (the\n"
+"kernel arguments nicnuma put into the bootloader's configuration, from\n"
+"STATE_DIR/boot.json: {bootloader, kernel, args [{name, change, status, running,\n"
+"configured, planned, ..}], reboot_pending, ..}, null when it wrote none;\n"
+"status in_effect, pending_reboot, drift, not_configured, not_planned,\n"
+"removed_pending_reboot, removed_still_running; docs/boot.md).\n"
 "\n"
-"Exit status: 0 enabled, running and matching; 1 otherwise; 2 error.\n",
+"Exit status: 0 enabled, running and matching; 1 otherwise (a boot argument\n"
+"in drift too; a reboot pending is not drift); 2 error.\n",
 };
 
 int nn_cmd_status(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	struct nn_enabled en = { 0 };
-	int opt, err, svc, wat, match;
+	int opt, err, svc, wat, match, boot;
+	bool pending;
 	bool enabled;
 
 	while ((opt = nn_opt_next(ctx, &nn_desc_status, &st)) > 0) {
@@ -64,12 +73,15 @@ int nn_cmd_status(struct nn_ctx *ctx, int argc, char **argv)
 	wat = nn_status_watcher(ctx);
 	match = nn_status_desired(ctx);
 	nn_status_claims(ctx);
+	boot = nn_status_boot(ctx, &pending);
 	nn_print_warnings(ctx);
 	nn_close_object(&ctx->out);
 	enabled = en.enabled;
 	nn_enabled_free(&en);
-	if (match < -1)
+	if (match < -1 || boot < -1)
 		return NN_EXIT_ERROR;
+	if (boot > 0)
+		return NN_EXIT_WARN;	/* a boot argument in drift */
 	/* running: the unit is active, or (no systemd) a watcher holds the lock */
 	return enabled && (svc > 0 || (svc < 0 && wat)) && match == 1 ? NN_EXIT_OK : NN_EXIT_WARN;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* plan_opts.c - the plan a command works on: read from --plan FILE, or made from the planning options */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "plan_opts.h"
@@ -29,16 +30,32 @@ int nn_cli_check_plan_shape(struct nn_ctx *ctx, const struct nn_host *host, cons
 	return ret;
 }
 
-int nn_cli_get_plan(struct nn_ctx *ctx, const struct nn_host *host, const char *planfile,
+/* The running kernel and the bootloader, where a plan has boot arguments. */
+static int boot_facts(struct nn_ctx *ctx, struct nn_host *host)
+{
+	int ret = host->boot.read ? 0 : nn_host_boot_read(ctx, host, true);
+
+	if (ret)
+		nn_err(ctx, "cannot read the kernel's boot facts under %s: %s", ctx->root.path, strerror(-ret));
+	return ret;
+}
+
+int nn_cli_get_plan(struct nn_ctx *ctx, struct nn_host *host, const char *planfile,
 		    struct nn_plan_opts *o, struct nn_plan *plan)
 {
 	int ret;
 
 	if (planfile) {
 		ret = nn_cli_read_plan(ctx, planfile, plan);
-		return ret ? ret : nn_cli_check_plan_shape(ctx, host, planfile, plan);
+		if (!ret)
+			ret = nn_cli_check_plan_shape(ctx, host, planfile, plan);
+		if (!ret && plan->boot_mode != NN_BOOT_NONE && (ret = boot_facts(ctx, host)))
+			nn_plan_free(plan);
+		return ret;
 	}
 	ret = nn_plan_opts_check(ctx, host, o);
+	if (!ret && o->boot_mode != NN_BOOT_NONE)
+		ret = boot_facts(ctx, host);
 	if (ret)
 		return ret;
 	ret = nn_plan_make(host, o, plan);

@@ -16,8 +16,10 @@ int nn_cli_read_plan(struct nn_ctx *ctx, const char *path, struct nn_plan *plan)
 int nn_cli_check_plan_shape(struct nn_ctx *ctx, const struct nn_host *host, const char *planfile,
 			    struct nn_plan *plan);
 /* The plan a command works on: read from @planfile ("-" stdin) and checked
- * against @host's shape, or made from @o. Messages printed; 0 or -errno. */
-int nn_cli_get_plan(struct nn_ctx *ctx, const struct nn_host *host, const char *planfile,
+ * against @host's shape, or made from @o. A plan with boot arguments gets
+ * the host's boot facts read (host->boot: the planner's input, and the
+ * three columns). Messages printed; 0 or -errno. */
+int nn_cli_get_plan(struct nn_ctx *ctx, struct nn_host *host, const char *planfile,
 		    struct nn_plan_opts *o, struct nn_plan *plan);
 
 #endif

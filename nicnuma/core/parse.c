@@ -597,11 +597,30 @@ static int isol_value(const char *v, const char *e, struct nn_cpuset *cpus, unsi
 	return err == -ERANGE ? -EINVAL : err;
 }
 
+bool nn_cmdline_word(const char **p, const char **w, const char **e)
+{
+	const char *s = *p, *t;
+	bool quoted = false;
+
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	/* A word ends at unquoted white space; a quote anywhere in it toggles
+	 * (lib/cmdline.c, next_arg). */
+	for (t = s; *t && (quoted || !isspace((unsigned char)*t)); t++)
+		if (*t == '"')
+			quoted = !quoted;
+	*p = t;
+	*w = s;
+	*e = t;
+	/* "--": the rest is init's arguments, not the kernel's */
+	return t > s && !(t - s == 2 && s[0] == '-' && s[1] == '-');
+}
+
 int nn_parse_isolcpus(const char *cmdline, struct nn_cpuset *cpus, unsigned int *flags,
 		      const char **bad, int *badlen)
 {
 	static const char key[] = "isolcpus=";
-	const char *p = cmdline;
+	const char *p = cmdline, *w, *e;
 	bool found = false;
 	int err;
 
@@ -611,20 +630,7 @@ int nn_parse_isolcpus(const char *cmdline, struct nn_cpuset *cpus, unsigned int 
 		*bad = NULL;
 	if (badlen)
 		*badlen = 0;
-	while (p && *p) {
-		const char *w, *e;
-		bool quoted = false;
-
-		while (*p && isspace((unsigned char)*p))
-			p++;
-		w = p;
-		/* A word ends at unquoted white space (the kernel's next_arg). */
-		for (e = w; *e && (quoted || !isspace((unsigned char)*e)); e++)
-			if (*e == '"')
-				quoted = !quoted;
-		p = e;
-		if (e - w == 2 && w[0] == '-' && w[1] == '-')
-			break;	/* the rest is init's arguments, not the kernel's */
+	while (p && nn_cmdline_word(&p, &w, &e)) {
 		if ((size_t)(e - w) < sizeof(key) - 1 || memcmp(w, key, sizeof(key) - 1))
 			continue;
 		found = true;
@@ -677,4 +683,19 @@ int nn_parse_sys_cpulist(const char *text, struct nn_cpuset *out)
 		return 0;
 	}
 	return nn_cpuset_parse_list(text, out);
+}
+
+bool nn_karg_safe(const char *w, size_t len)
+{
+	size_t i;
+
+	if (!len || len > NN_KARG_MAX)
+		return false;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)w[i];
+
+		if (c <= 0x20 || c >= 0x7f || strchr("\"'\\$`;&|<>()#*?[]~!{}", c))
+			return false;
+	}
+	return true;
 }

@@ -104,6 +104,21 @@ enum {
 	NN_ISOL_NOHZ = 1u << 2,		/* "nohz": tick stopped (as nohz_full=) */
 };
 
+/* The next word of a kernel command line from *@p (advanced past it), split
+ * as the kernel's next_arg() does: at unquoted white space, a double quote
+ * anywhere in the word toggling quoting (an unbalanced one runs to the end).
+ * true with [*@w, *@e) the word; false at the end of the text or at "--",
+ * after which come init's arguments, not the kernel's. Pure. */
+bool nn_cmdline_word(const char **p, const char **w, const char **e);
+
+/* A kernel argument word nicnuma may write into a bootloader's
+ * configuration or keep in its state: printable ASCII without space, quote,
+ * backslash or any character the shell or GRUB gives a meaning ($ ` ; & |
+ * < > ( ) # * ? [ ] ~ ! { }), 1 to NN_KARG_MAX bytes, so that no quoting is
+ * ever needed. The one rule for the planner, the writer and the boot record. */
+#define NN_KARG_MAX 512
+bool nn_karg_safe(const char *w, size_t len);
+
 /* The isolcpus= words of a kernel command line (/proc/cmdline), read as the
  * kernel does: "isolcpus=[flag,]...<cpulist>" with flags nohz, domain and
  * managed_irq; a list without flags means domain. Several isolcpus= words

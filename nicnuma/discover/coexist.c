@@ -85,7 +85,8 @@ static void tuned_line(void *arg, const char *sect, const char *key, const char 
 	if (!key) {
 		t->sections |= !strcmp(sect, "irq") ? NN_TUNED_IRQ :
 			       !strcmp(sect, "irqbalance") ? NN_TUNED_IRQBALANCE :
-			       !strcmp(sect, "scheduler") ? NN_TUNED_SCHEDULER : 0;
+			       !strcmp(sect, "scheduler") ? NN_TUNED_SCHEDULER :
+			       !strcmp(sect, "bootloader") ? NN_TUNED_BOOTLOADER : 0;
 		return;
 	}
 	if (!strcmp(sect, "main") && !strcmp(key, "include") && t->inclen)
@@ -301,7 +302,7 @@ static int tuned_profile(struct nn_ctx *ctx, const char *p, char **text, size_t 
 }
 
 static int tuned_check(struct nn_ctx *ctx, const char *p, int depth, const char *top,
-		       struct nn_coexist *c)
+		       unsigned int flags, struct nn_coexist *c)
 {
 	char file[512], inc[128], name[300], what[160], *text = NULL, *tok, *save = NULL;
 	unsigned int s;
@@ -317,23 +318,27 @@ static int tuned_check(struct nn_ctx *ctx, const char *p, int depth, const char 
 		return err == -ENOMEM ? err : 0;	/* a profile we cannot read: not ours to judge */
 	s = nn_tuned_conf_scan(text, len, inc, sizeof(inc));
 	free(text);
+	/* [bootloader]: the kernel's command line, an owner only where nicnuma writes it too */
+	if (!(flags & NN_COEXIST_BOOT))
+		s &= ~NN_TUNED_BOOTLOADER;
 	if (s) {
-		snprintf(what, sizeof(what), "sets%s%s%s", s & NN_TUNED_IRQ ? " [irq]" : "",
+		snprintf(what, sizeof(what), "sets%s%s%s%s", s & NN_TUNED_IRQ ? " [irq]" : "",
 			 s & NN_TUNED_IRQBALANCE ? " [irqbalance]" : "",
-			 s & NN_TUNED_SCHEDULER ? " [scheduler]" : "");
+			 s & NN_TUNED_SCHEDULER ? " [scheduler]" : "",
+			 s & NN_TUNED_BOOTLOADER ? " [bootloader] (the kernel's command line)" : "");
 		return add_owner(c, NN_OWNER_TUNED, name, file, what);
 	}
 	if (depth)
 		return 0;
 	for (tok = strtok_r(inc, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
-		err = tuned_check(ctx, tok, 1, top, c);
+		err = tuned_check(ctx, tok, 1, top, flags, c);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-static int scan_tuned(struct nn_ctx *ctx, struct nn_coexist *c)
+static int scan_tuned(struct nn_ctx *ctx, unsigned int flags, struct nn_coexist *c)
 {
 	char active[256], *tok, *save = NULL;
 	int err = nn_read_str(&ctx->root, "/etc/tuned/active_profile", active, sizeof(active));
@@ -341,7 +346,7 @@ static int scan_tuned(struct nn_ctx *ctx, struct nn_coexist *c)
 	if (err)
 		return err == -ENOMEM ? err : 0;
 	for (tok = strtok_r(active, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-		err = tuned_check(ctx, tok, 0, tok, c);
+		err = tuned_check(ctx, tok, 0, tok, flags, c);
 		if (err)
 			return err;
 	}
@@ -502,7 +507,7 @@ int nn_coexist_scan(struct nn_ctx *ctx, const struct nn_host *host, char *const 
 	int err, holder = 0;
 
 	memset(out, 0, sizeof(*out));
-	err = scan_tuned(ctx, out);
+	err = scan_tuned(ctx, flags, out);
 	if (!err)
 		err = scan_links(ctx, host, nics, nnics, out);
 	if (!err)

@@ -7,7 +7,8 @@
  *  - tuned: /etc/tuned/active_profile names profiles; each one's tuned.conf
  *    (/etc/tuned/P/, /usr/lib/tuned/P/, /usr/lib/tuned/profiles/P/) with an
  *    [irq], [irqbalance] or [scheduler] section, or cpu-partitioning, also
- *    through include= (followed one level);
+ *    through include= (followed one level); with NN_COEXIST_BOOT (a plan that
+ *    writes boot arguments) a [bootloader] section too;
  *  - systemd .link files (/etc, /run, /usr/lib, /lib systemd/network): the
  *    first file in name order whose [Match] fits the NIC (subset: OriginalName,
  *    Path, Driver globs, MACAddress; a leading '!' negates; other Match keys
@@ -46,6 +47,7 @@ struct nn_coexist {
 #define NN_TUNED_IRQ 0x1u
 #define NN_TUNED_IRQBALANCE 0x2u
 #define NN_TUNED_SCHEDULER 0x4u
+#define NN_TUNED_BOOTLOADER 0x8u	/* an owner only with NN_COEXIST_BOOT */
 
 /* Pure: the sections of a tuned.conf and its [main] include= (first 127
  * bytes, "" when none). */
@@ -72,6 +74,9 @@ int nn_irqb_args_scan(const char *args, char *what, size_t whatlen);
 
 /* Skip the watcher lock (the watcher itself; enable, which restarts it). */
 #define NN_COEXIST_NO_WATCHER 0x1u
+/* The plan writes the kernel's boot arguments: a tuned profile's
+ * [bootloader] (its cmdline) is another owner too. */
+#define NN_COEXIST_BOOT 0x2u
 
 /* Every owner found for the NICs named in @nics (NULL: every NIC of @host). */
 int nn_coexist_scan(struct nn_ctx *ctx, const struct nn_host *host, char *const *nics,

@@ -130,12 +130,19 @@ int nn_host_claims_read(struct nn_ctx *ctx, struct nn_host *host, unsigned int f
 	return 0;
 }
 
+int nn_host_boot_read(struct nn_ctx *ctx, struct nn_host *host, bool loader)
+{
+	nn_boot_host_free(&host->boot);
+	return nn_boot_host_read(ctx, &host->boot, loader);
+}
+
 void nn_host_free(struct nn_host *host)
 {
 	nn_topo_free(&host->topo);
 	nn_nics_free(host->nics, host->nnics);
 	free(host->irqbalance.cmdline);
 	nn_claims_free(&host->claims);
+	nn_boot_host_free(&host->boot);
 	memset(host, 0, sizeof(*host));
 	host->irqbalance.pid = -1;
 	host->rps_sock_flow_entries = -1;

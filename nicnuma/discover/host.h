@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "boot/boot_read.h"
 #include "nicnuma/discover/claims.h"
 #include "nicnuma/discover/nic.h"
 #include "nicnuma/discover/topo.h"
@@ -27,6 +28,9 @@ struct nn_host {
 	/* net.core.rps_sock_flow_entries, RFS's global flow table: -1 where the
 	 * file is not (a network namespace other than the initial one has none) */
 	long rps_sock_flow_entries;
+	/* The running kernel and the bootloader (boot/boot_read.h): read only
+	 * where boot arguments are planned or reported (nn_host_boot_read). */
+	struct nn_boot_host boot;
 };
 
 /* Topology, NICs and irqbalance, all through ctx->root. */
@@ -48,6 +52,11 @@ void nn_host_free(struct nn_host *host);
 /* Re-reads host->claims with NN_CLAIMS_* @flags (the desired state's
  * claim_root_partitions, the watcher's pruning). 0 or -ENOMEM. */
 int nn_host_claims_read(struct nn_ctx *ctx, struct nn_host *host, unsigned int flags);
+/* Reads host->boot: the running kernel (release, configuration, command
+ * line, boot id) always, the bootloader and nicnuma's boot record with
+ * @loader. A discovery without it leaves the boot facts unread (read false):
+ * nothing planned at boot, no file of /etc or /boot opened. 0 or -ENOMEM. */
+int nn_host_boot_read(struct nn_ctx *ctx, struct nn_host *host, bool loader);
 /* The one answer "which CPUs may no NIC work use now because a workload
  * claimed them" (beside nn_topo_isolated_cpus): the live claims' CPUs. */
 static inline const struct nn_cpuset *nn_host_claimed_cpus(const struct nn_host *host)

@@ -59,6 +59,7 @@ struct nn_knobs {
 	char thp_defrag[32];
 	int hypervisor;			/* 1 VM, 0 bare metal, -1 unknown */
 	char cpu_model[128];		/* "" unknown */
+	char cpu_vendor[32];		/* /proc/cpuinfo's vendor_id ("GenuineIntel", "AuthenticAMD"); "" unknown */
 };
 
 /* CPUs the kernel keeps for a latency or DPDK workload. Each source is read

@@ -155,12 +155,16 @@ void nn__topo_read_cpuinfo(struct nn_ctx *ctx, struct nn_knobs *k)
 
 	k->hypervisor = -1;
 	k->cpu_model[0] = '\0';
+	k->cpu_vendor[0] = '\0';
 	err = nn_read_lines(&ctx->root, path, cpuinfo_line, &s);
 	if (err < 0) {
 		nn_warn(ctx, path, "cannot read: %s; CPU model and hypervisor flag unknown",
 			strerror(-err));
 		return;
 	}
+	/* x86's vendor_id comes before its model name: the IOMMU's boot
+	 * arguments are the vendor's (intel_iommu=, AMD's on by default) */
+	snprintf(k->cpu_vendor, sizeof(k->cpu_vendor), "%s", s.vendor);
 	if (!s.have_model)
 		other_model(&s);
 	if (!s.have_model && !s.have_flags)

@@ -886,14 +886,16 @@ static int claims_share_housekeeping(struct state *st)
 	const struct nn_topo *t = st->topo;
 	size_t i, k, c;
 
-	if (nn_cpuset_empty(&st->plan->claimed) && nn_cpuset_empty(&st->plan->dpdk_lcores))
+	if (nn_cpuset_empty(&st->plan->claimed) && nn_cpuset_empty(&st->plan->dpdk_lcores) &&
+	    nn_cpuset_empty(&st->plan->isolate))
 		return 0;
 	for (i = 0; i < t->nnodes; i++) {
 		int node = t->nodes[i].id;
 		bool hit = false, claims = nn_cpuset_intersects(&t->nodes[i].cpus, &st->plan->claimed);
 
 		if (nn__plan_node_has_usable(st, node) ||
-		    (!claims && !nn_cpuset_intersects(&t->nodes[i].cpus, &st->plan->dpdk_lcores)))
+		    (!claims && !nn_cpuset_intersects(&t->nodes[i].cpus, &st->plan->dpdk_lcores) &&
+		     !nn_cpuset_intersects(&t->nodes[i].cpus, &st->plan->isolate)))
 			continue;
 		for (c = 0; c < st->ncores; c++) {
 			struct core *co = &st->cores[c];
@@ -984,6 +986,8 @@ static int setup(struct state *st)
 		return -ENOMEM;
 	if (o->profile == NN_PROFILE_DPDK && (r = nn__plan_dpdk_lcores(st)))
 		return r;
+	if ((r = nn__plan_isolate(st)))
+		return r;
 	r = fill_usable(st, false);
 	if (r < 0)
 		return r;
@@ -1066,6 +1070,8 @@ int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, st
 	ret = build_groups(&st);
 	if (!ret)
 		ret = nn__plan_emit(&st);
+	if (!ret)
+		ret = nn__plan_boot(&st);
 	if (ret)
 		goto fail;
 	plan->irqbalance.running = host->irqbalance.running;
@@ -1191,6 +1197,9 @@ void nn_plan_free(struct nn_plan *plan)
 		free(plan->sysctls[i].reason);
 	free(plan->sysctls);
 	free(plan->hugepages);
+	nn_cpuset_free(&plan->isolate);
+	nn_boot_args_free(plan->boot_args, plan->nboot_args);
+	nn_boot_skips_free(plan->boot_left, plan->nboot_left);
 	for (i = 0; i < plan->nwarnings; i++)
 		free(plan->warnings[i]);
 	free(plan->warnings);
@@ -1208,5 +1217,6 @@ void nn_plan_opts_free(struct nn_plan_opts *opts)
 	free(opts->nics);
 	nn_cpuset_free(&opts->cpus);
 	nn_cpuset_free(&opts->reserve);
+	nn_cpuset_free(&opts->isolate);
 	memset(opts, 0, sizeof(*opts));
 }

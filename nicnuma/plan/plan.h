@@ -13,6 +13,7 @@
 
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/discover/host.h"
+#include "boot/boot.h"
 #include "hugepages/hugepages.h"
 #include "irq/irqbalance.h"
 #include "irq/napi_thread.h"
@@ -73,6 +74,15 @@ struct nn_plan_opts {
 	enum nn_profile profile;	/* --profile */
 	bool rps_given;			/* --rps was given: the profile's leaves it */
 	long long busy_poll_us;		/* --busy-poll USECS (latency); 0 not asked */
+	/* --boot-args auto|none|NAME,..: the kernel arguments planned
+	 * (plan_boot.c). Without the option a command that writes boot
+	 * arguments (boot_cmd: plan, apply, check) takes auto under --profile
+	 * dpdk or latency, none otherwise; the others never plan them. */
+	enum nn_boot_mode boot_mode;
+	unsigned int boot_names;	/* NN_BARG_* named (NN_BOOT_NAMED) */
+	bool boot_given;		/* --boot-args was given */
+	bool boot_cmd;			/* the command plans boot arguments by default */
+	struct nn_cpuset isolate;	/* --isolate CPUS (latency): the application's CPUs */
 };
 
 struct nn_plan_irq {
@@ -258,6 +268,18 @@ struct nn_plan {
 	size_t nsysctls;
 	struct nn_plan_port *ports;	/* --dpdk-ports: ports planned for a userspace driver */
 	size_t nports;
+	struct nn_cpuset isolate;	/* --profile latency --isolate: the application's CPUs, kept
+					 * free of NIC work like the dpdk lcores */
+	/* The kernel arguments (plan_boot.c, boot/boot.h): what boot_mode
+	 * asked for, each with its reason, and the ones left out with theirs. */
+	enum nn_boot_mode boot_mode;
+	unsigned int boot_names;	/* NN_BARG_* (NAMED) */
+	bool boot_given;		/* asked for by --boot-args, not a profile's default: apply
+					 * refuses rather than warns when it cannot write them */
+	struct nn_boot_arg *boot_args;
+	size_t nboot_args;
+	struct nn_boot_skip *boot_left;
+	size_t nboot_left;
 	struct {
 		bool running;
 		enum nn_irqbalance_action action;
@@ -339,6 +361,13 @@ const char *nn_profile_why(enum nn_profile p, const char *what);
  * NN_RPS/NAPI option, nn_plan_opts's napi_set for the NAPI ones, @rps_given
  * for --rps). */
 void nn_profile_opts(struct nn_plan_opts *o, bool rps_given);
+/* The kernel arguments of @plan again, from its hugepages, ports
+ * (plan->ports, filled before this) and CPUs kept for the application:
+ * nn_plan_make's last step, for a caller that changed those after it.
+ * @host's boot facts are read (nn_host_boot_read) or unknown. 0 or -ENOMEM. */
+int nn_plan_boot(const struct nn_host *host, const struct nn_plan_opts *opts, struct nn_plan *plan);
+/* "auto", "none", or the names ("hugepages,isolcpus") into @buf. */
+void nn_plan_boot_mode_text(enum nn_boot_mode m, unsigned int names, char *buf, size_t len);
 /* "auto", "off"; parse -EINVAL on others. */
 const char *nn_rps_policy_name(enum nn_rps_policy p);
 int nn_rps_policy_parse(const char *s, enum nn_rps_policy *p);
@@ -349,8 +378,10 @@ int nn_rss_policy_parse(const char *s, enum nn_rss_policy *p);
 /* The report of "nicnuma plan" on ctx->out (plan_print.c): with JSON the
  * plan object, else the tables (NICs, IRQs current -> planned, XPS, NAPI
  * threads, channels, RSS, hugepages); then the EAL arguments per NIC node
- * (a warning for a node without them), and in text irqbalance's fate and the
- * plan's warnings. 0 or -ENOMEM. */
+ * (a warning for a node without them), the boot arguments' three columns
+ * (boot/boot_print.h) when the plan has a boot mode, and in text
+ * irqbalance's fate and the plan's warnings. 0, -ENOMEM, or -EINVAL when a
+ * kernel line holds an argument nicnuma cannot parse (printed, named). */
 int nn_plan_print(struct nn_ctx *ctx, const struct nn_plan *plan, const struct nn_host *host);
 /* For "nicnuma check": the planned NICs' IRQs nicnuma could not place by role
  * (placed like queue IRQs) and those the plan has no entry for at all. */

@@ -21,6 +21,7 @@
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/plan/plan_internal.h"
 #include "irq/rps.h"
+#include "boot/cmdline.h"
 
 /* ---- writing ---- */
 
@@ -75,6 +76,46 @@ struct json_object *nn_plan_shape_to_json(const struct nn_plan *plan)
 fail:
 	json_object_put(o);
 	return NULL;
+}
+
+/* "boot_args": {"mode","args":[{"name","text","source","reason"}],"left_out":[{"name","source","reason"}]} */
+static int boot_json(struct json_object *p, const struct nn_plan *plan)
+{
+	struct json_object *b = NULL, *a, *o;
+	char mode[160];
+	size_t i;
+
+	nn_plan_boot_mode_text(plan->boot_mode, plan->boot_names, mode, sizeof(mode));
+	NEW(b, json_object_new_object());
+	CHK(add(b, "mode", json_object_new_string(mode)));
+	CHK(add(b, "given", json_object_new_boolean(plan->boot_given)));
+	NEW(a, json_object_new_array());
+	CHK(add(b, "args", a));
+	for (i = 0; i < plan->nboot_args; i++) {
+		const struct nn_boot_arg *x = &plan->boot_args[i];
+
+		NEW(o, json_object_new_object());
+		CHK(json_object_array_add(a, o));
+		CHK(add(o, "name", json_object_new_string(x->name)));
+		CHK(add(o, "text", json_object_new_string(x->text)));
+		CHK(add(o, "source", json_object_new_string(x->source)));
+		CHK(add(o, "reason", opt_str(x->reason)));
+	}
+	NEW(a, json_object_new_array());
+	CHK(add(b, "left_out", a));
+	for (i = 0; i < plan->nboot_left; i++) {
+		const struct nn_boot_skip *x = &plan->boot_left[i];
+
+		NEW(o, json_object_new_object());
+		CHK(json_object_array_add(a, o));
+		CHK(add(o, "name", json_object_new_string(x->name)));
+		CHK(add(o, "source", json_object_new_string(x->source)));
+		CHK(add(o, "reason", opt_str(x->reason)));
+	}
+	return add(p, "boot_args", b);
+fail:
+	json_object_put(b);
+	return -ENOMEM;
 }
 
 struct json_object *nn_plan_to_json(const struct nn_plan *plan)
@@ -279,6 +320,9 @@ struct json_object *nn_plan_to_json(const struct nn_plan *plan)
 	NEW(v, cpus_json(&plan->dpdk_lcores));
 	CHK(add(p, "dpdk_lcores", v));
 	CHK(add(p, "dpdk_lcores_reason", opt_str(plan->dpdk_reason)));
+	NEW(v, cpus_json(&plan->isolate));
+	CHK(add(p, "isolate", v));
+	CHK(boot_json(p, plan));
 
 	NEW(a, json_object_new_array());
 	CHK(add(p, "hugepages", a));
@@ -1125,6 +1169,70 @@ fail:
 	return ret;
 }
 
+/* "isolate" and "boot_args" (optional: plans written before them plan no
+ * boot argument). Every argument is checked as apply would write it. */
+static int read_boot(struct rd *r, struct json_object *p, struct nn_plan *plan)
+{
+	struct json_object *b, *a, *o;
+	char where[64], w2[256], *s = NULL, bad_word[64];
+	size_t n, i;
+	int ret;
+
+	TRY(get_cpus(r, p, "plan", "isolate", true, &plan->isolate));
+	TRY(member(r, p, "plan", "boot_args", json_type_object, true, &b));
+	if (!b)
+		return 0;
+	TRY(get_str(r, b, "plan.boot_args", "mode", false, &s));
+	if (nn_boot_mode_parse(s, &plan->boot_mode, &plan->boot_names, bad_word, sizeof(bad_word))) {
+		ret = bad(r, "plan.boot_args.mode: '%s' is not auto, none or argument names", s);
+		goto fail;
+	}
+	free(s);
+	s = NULL;
+	TRY(member(r, b, "plan.boot_args", "given", json_type_boolean, false, &o));
+	plan->boot_given = json_object_get_boolean(o);
+	TRY(get_array(r, b, "plan.boot_args", "args", false, &a, &n));
+	if (n > 16)
+		return bad(r, "plan.boot_args.args: %zu arguments, at most 16", n);
+	plan->boot_args = calloc(n ? n : 1, sizeof(*plan->boot_args));
+	if (!plan->boot_args)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct nn_boot_arg *x = &plan->boot_args[i];
+
+		TRY(elem_obj(r, a, i, "boot_args.args", where, sizeof(where), &o));
+		plan->nboot_args++;
+		TRY(get_str(r, o, where, "name", false, &x->name));
+		TRY(get_str(r, o, where, "text", false, &x->text));
+		TRY(get_str(r, o, where, "source", false, &x->source));
+		TRY(get_str(r, o, where, "reason", true, &x->reason));
+		if (nn_boot_arg_check(x->name, x->text, w2, sizeof(w2)))
+			return bad(r, "%s: %s", where, w2);
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(plan->boot_args[k].name, x->name))
+				return bad(r, "%s: %s twice", where, x->name);
+	}
+	TRY(get_array(r, b, "plan.boot_args", "left_out", true, &a, &n));
+	if (n > 16)
+		return bad(r, "plan.boot_args.left_out: %zu entries, at most 16", n);
+	plan->boot_left = calloc(n ? n : 1, sizeof(*plan->boot_left));
+	if (!plan->boot_left)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct nn_boot_skip *x = &plan->boot_left[i];
+
+		TRY(elem_obj(r, a, i, "boot_args.left_out", where, sizeof(where), &o));
+		plan->nboot_left++;
+		TRY(get_str(r, o, where, "name", false, &x->name));
+		TRY(get_str(r, o, where, "source", false, &x->source));
+		TRY(get_str(r, o, where, "reason", true, &x->reason));
+	}
+	return 0;
+fail:
+	free(s);
+	return ret;
+}
+
 int nn_plan_from_json(struct json_object *doc, struct nn_plan *plan, char *why, size_t whylen)
 {
 	struct rd r = { why, whylen };
@@ -1168,6 +1276,8 @@ int nn_plan_from_json(struct json_object *doc, struct nn_plan *plan, char *why, 
 		ret = read_hugepages(&r, p, plan);
 	if (!ret)
 		ret = read_misc(&r, p, plan);
+	if (!ret)
+		ret = read_boot(&r, p, plan);
 	if (ret) {
 		if (ret == -ENOMEM)
 			bad(&r, "out of memory reading the plan");

@@ -69,6 +69,17 @@ const struct nn_opt nn_plan_optv[] = {
 	  "busy-polls: each NAPI's IRQ suspension (defer-hard-irqs 100, gro-flush-timeout USECS, "
 	  "irq-suspend-timeout 10 x USECS) and the sysctls net.core.busy_poll and busy_read USECS",
 	  NN_OPT_BUSY_POLL },
+	{ "boot-args", 0, NN_ARG_REQUIRED, "MODE", "the kernel's boot arguments the plan computes, each with "
+	  "its reason: auto (1 GB hugepages at boot, the IOMMU in passthrough where a port goes to vfio-pci, "
+	  "isolcpus=managed_irq,domain, nohz_full, rcu_nocbs for the application's CPUs and irqaffinity for "
+	  "the others; one the running kernel cannot take is left out, with why), none, or names "
+	  "(hugepages,iommu,isolcpus,nohz_full,rcu_nocbs,irqaffinity: those only, planned even where auto "
+	  "leaves them out). apply writes them through the bootloader (GRUB's /etc/default/grub.d, "
+	  "kernel-install's /etc/kernel/cmdline, grubby). Default: auto with --profile dpdk or latency, "
+	  "else none", NN_OPT_BOOT_ARGS },
+	{ "isolate", 0, NN_ARG_REQUIRED, "CPULIST", "with --profile latency: the application's CPUs. No queue "
+	  "IRQ, XPS mask, NAPI thread or RPS CPU there, and (with boot arguments) isolated at boot",
+	  NN_OPT_ISOLATE },
 	{ 0 },
 };
 
@@ -178,6 +189,23 @@ int nn_plan_opt(struct nn_ctx *ctx, int opt, const char *arg, void *dest)
 			ret = -EINVAL;
 		}
 		break;
+	case NN_OPT_BOOT_ARGS: {
+		char bad[64] = "";
+
+		o->boot_given = true;
+		ret = nn_boot_mode_parse(arg, &o->boot_mode, &o->boot_names, bad, sizeof(bad));
+		if (ret)
+			nn_err(ctx, "--boot-args: '%s' is not auto, none or a list of hugepages, iommu, isolcpus, "
+			       "nohz_full, rcu_nocbs, irqaffinity", bad);
+		break;
+	}
+	case NN_OPT_ISOLATE:
+		ret = nn_cpuset_parse_list(arg, &o->isolate);
+		if (!ret && nn_cpuset_empty(&o->isolate))
+			ret = -EINVAL;
+		if (ret && ret != -ENOMEM)
+			nn_err(ctx, "--isolate: bad CPU list '%s' (kernel form: 2-7,10)", arg);
+		break;
 	case NN_OPT_RPS:
 		o->rps_given = true;
 		ret = nn_rps_policy_parse(arg, &o->rps);
@@ -230,6 +258,8 @@ static bool plan_takes(unsigned int groups, const struct nn_opt *o)
 		return groups & NN_GROUP_PLAN_IRQB;
 	if (o->id == NN_OPT_RSS)
 		return groups & NN_GROUP_RSS;
+	if (o->id == NN_OPT_BOOT_ARGS || o->id == NN_OPT_ISOLATE)
+		return groups & NN_GROUP_BOOT;
 	if (o->id >= NN_OPT_RPS && o->id <= NN_OPT_BUSY_POLL)
 		return groups & NN_GROUP_NET;
 	return groups & NN_GROUP_PLAN;
@@ -268,6 +298,31 @@ int nn_plan_opts_check(struct nn_ctx *ctx, const struct nn_host *host, struct nn
 		return -EINVAL;
 	}
 	nn_profile_opts(o, o->rps_given);
+	if (!nn_cpuset_empty(&o->isolate)) {
+		struct nn_cpuset off = NN_CPUSET_INIT;
+		char *l;
+
+		if (o->profile != NN_PROFILE_LATENCY) {
+			nn_err(ctx, "--isolate: only with --profile latency (the dpdk profile's lcores are its own)");
+			return -EINVAL;
+		}
+		if (nn_cpuset_copy(&off, &o->isolate))
+			return -ENOMEM;
+		nn_cpuset_andnot(&off, &t->online);
+		if (!nn_cpuset_empty(&off)) {
+			l = nn_cpuset_format_list(&off);
+			nn_warn(ctx, NULL, "--isolate: CPUs %s are not online; ignored", l ? l : "?");
+			free(l);
+		}
+		nn_cpuset_free(&off);
+	}
+	/* the profiles that keep CPUs for an application plan their boot
+	 * arguments, where the command writes them (plan, apply, check) */
+	if (!o->boot_given && o->boot_cmd &&
+	    (o->profile == NN_PROFILE_DPDK || o->profile == NN_PROFILE_LATENCY))
+		o->boot_mode = NN_BOOT_AUTO;
+	if (!o->boot_cmd)
+		o->boot_mode = NN_BOOT_NONE;
 
 	for (i = 0; i < o->nnics; i++)
 		if (!nn_nic_find(host->nics, host->nnics, o->nics[i])) {

@@ -28,6 +28,8 @@ enum {
 	NN_OPT_NAPI_THREADED,
 	NN_OPT_PROFILE,
 	NN_OPT_BUSY_POLL,
+	NN_OPT_BOOT_ARGS,
+	NN_OPT_ISOLATE,
 };
 
 /* The shared planning options a command takes (nn_cmd_desc.groups), as groups. */
@@ -36,6 +38,7 @@ enum {
 	NN_GROUP_PLAN_IRQB = 1 << 1,	/* --irqbalance stop|ban|ignore, the plan's */
 	NN_GROUP_RSS = 1 << 2,		/* --rss: only plan, apply and check carry an RSS table */
 	NN_GROUP_NET = 1 << 3,		/* --rps, the NAPI settings, --profile, --busy-poll: plan, apply, check, script, enable */
+	NN_GROUP_BOOT = 1 << 4,		/* --boot-args, --isolate: plan, apply, check (the kernel's arguments) */
 };
 
 /* The plan_given bit of a plan option id (nn_optstate.plan_given). */

@@ -9,6 +9,7 @@
 
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/print.h"
+#include "boot/boot_print.h"
 #include "plan.h"
 
 static const struct nn_irq *host_irq(const struct nn_host *h, const char *nic, int irq)
@@ -335,6 +336,7 @@ static void print_irqbalance(struct nn_out *o, const struct nn_plan *p, const st
 int nn_plan_print(struct nn_ctx *ctx, const struct nn_plan *p, const struct nn_host *h)
 {
 	struct nn_out *o = &ctx->out;
+	int boot_err = 0;
 
 	if (o->json) {
 		struct json_object *doc = nn_plan_to_json(p), *inner = NULL;
@@ -364,6 +366,9 @@ int nn_plan_print(struct nn_ctx *ctx, const struct nn_plan *p, const struct nn_h
 		}
 		if (p->dpdk_reason)
 			nn_printf(o, "note: %s\n", p->dpdk_reason);
+		if (!nn_cpuset_empty(&p->isolate))
+			nn_print_cpuset(o, PRINT_FP, NULL, "note: --isolate CPUs %s kept for the application: no "
+					"queue IRQ, XPS mask, NAPI thread or RPS CPU there\n", &p->isolate);
 		nn_printf(o, "\n");
 		print_nics(o, p);
 		print_irqs(o, p, h);
@@ -374,6 +379,20 @@ int nn_plan_print(struct nn_ctx *ctx, const struct nn_plan *p, const struct nn_h
 	}
 	if (print_eal(ctx, p, h))
 		return -ENOMEM;
+	if (p->boot_mode != NN_BOOT_NONE) {
+		struct nn_boot_report br;
+		char mode[160];
+		int err;
+
+		nn_plan_boot_mode_text(p->boot_mode, p->boot_names, mode, sizeof(mode));
+		err = nn_boot_print(o, &h->boot, mode, p->boot_args, p->nboot_args, p->boot_left, p->nboot_left, 0,
+				    &br);
+		if (err == -ENOMEM)
+			return err;
+		if (err)
+			nn_err(ctx, "boot arguments: %s", br.error);
+		boot_err = err;
+	}
 	if (!o->json) {
 		size_t i;
 
@@ -383,7 +402,7 @@ int nn_plan_print(struct nn_ctx *ctx, const struct nn_plan *p, const struct nn_h
 		for (i = 0; i < p->nwarnings; i++)
 			nn_printf(o, "  %s\n", p->warnings[i]);
 	}
-	return 0;
+	return boot_err;
 }
 
 void nn_plan_print_roles(struct nn_out *o, const struct nn_host *host, const struct nn_plan *plan)

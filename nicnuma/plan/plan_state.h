@@ -107,6 +107,10 @@ int nn__plan_emit_rps_keep_off(struct state *st, struct nicst *ns);
 int nn__plan_emit_napi_conf(struct state *st, struct nicst *ns);
 /* plan_dpdk.c: --profile dpdk takes layout --dpdk's lcores out of st->allowed. */
 int nn__plan_dpdk_lcores(struct state *st);
+/* plan_boot.c: --profile latency --isolate's CPUs leave st->allowed and housekeeping. */
+int nn__plan_isolate(struct state *st);
+/* plan_boot.c: the kernel arguments (--boot-args, the profiles), after the hugepages. */
+int nn__plan_boot(struct state *st);
 /* profile.c: the busy-poll sysctls of latency with --busy-poll. */
 int nn__plan_emit_busy(struct state *st);
 /* profile.c: the profile's coalescing and ring sizes for @ns. */

@@ -38,6 +38,68 @@ int nn_state_trusted(const struct stat *st, char *why, size_t whylen)
 	return 0;
 }
 
+int nn_state_read_trusted(int dfd, const char *name, size_t max, char **text, size_t *len, char *why,
+			  size_t whylen)
+{
+	struct stat st;
+	size_t off = 0;
+	int fd, err = 0;
+
+	*text = NULL;
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(why, whylen, "%s", err == -ELOOP ? "a symbolic link" : strerror(-err));
+		return err;
+	}
+	if (fstat(fd, &st) < 0) {
+		err = -errno;
+		snprintf(why, whylen, "%s", strerror(-err));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_nlink != 1) {
+		snprintf(why, whylen, "not a regular file with one link");
+		err = -EPERM;
+		goto out;
+	}
+	err = nn_state_trusted(&st, why, whylen);
+	if (err)
+		goto out;
+	if ((unsigned long long)st.st_size > max) {
+		snprintf(why, whylen, "%lld bytes, more than the %zu KiB nicnuma reads there",
+			 (long long)st.st_size, max >> 10);
+		err = -EFBIG;
+		goto out;
+	}
+	*text = malloc((size_t)st.st_size + 1);
+	if (!*text) {
+		err = -ENOMEM;
+		snprintf(why, whylen, "%s", strerror(ENOMEM));
+		goto out;
+	}
+	while (off < (size_t)st.st_size) {
+		ssize_t n = read(fd, *text + off, (size_t)st.st_size - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : -EIO;
+			snprintf(why, whylen, "%s", n < 0 ? strerror(errno) : "shorter than its size");
+			break;
+		}
+		off += (size_t)n;
+	}
+	(*text)[off] = '\0';
+	*len = off;
+out:
+	close(fd);
+	if (err) {
+		free(*text);
+		*text = NULL;
+	}
+	return err;
+}
+
 /* Opens directory @dir inside the root (created 0700 when @create) and
  * checks it may hold logs. Prints why not. */
 int nn_state_open_dir(struct nn_ctx *ctx, const char *dir, int create)

@@ -144,6 +144,13 @@ int nn_undo_prune(struct nn_ctx *ctx);
  * Returns the fd to pass to nn_state_unlock(). */
 int nn_state_lock(struct nn_ctx *ctx);
 void nn_state_unlock(int fd);
+/* Reads @name in state directory @dfd under the trust rule of the logs: no
+ * symlink, no FIFO (O_NONBLOCK: an open never waits for a writer), a
+ * regular file with one link, owned by root (the euid when not root),
+ * writable by nobody else, at most @max bytes. *@text malloc'd and
+ * NUL-terminated; 0, or a negative errno with the reason in @why. */
+int nn_state_read_trusted(int dfd, const char *name, size_t max, char **text, size_t *len, char *why,
+			  size_t whylen);
 /* Opens (creating with mode 0700 when @create) ctx->state_dir inside the
  * root, and refuses one that is not trusted (owner, group/world-writable). */
 int nn_state_dir_open(struct nn_ctx *ctx, int create);

@@ -163,71 +163,6 @@ out:
 	return err;
 }
 
-/* Reads a log under the trust rule: no symlink, no FIFO (O_NONBLOCK: an
- * open never waits for a writer), a regular file with one link, owned by
- * root, writable by nobody else, at most the cap. */
-static int read_trusted(int dfd, const char *name, char **text, size_t *len, char *why,
-			size_t whylen)
-{
-	struct stat st;
-	size_t off = 0;
-	int fd, err = 0;
-
-	*text = NULL;
-	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0) {
-		err = -errno;
-		snprintf(why, whylen, "%s", err == -ELOOP ? "a symbolic link" : strerror(-err));
-		return err;
-	}
-	if (fstat(fd, &st) < 0) {
-		err = -errno;
-		snprintf(why, whylen, "%s", strerror(-err));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_nlink != 1) {
-		snprintf(why, whylen, "not a regular file with one link");
-		err = -EPERM;
-		goto out;
-	}
-	err = nn_state_trusted(&st, why, whylen);
-	if (err)
-		goto out;
-	if ((unsigned long long)st.st_size > NN_DOC_MAX_BYTES) {
-		snprintf(why, whylen, "%lld bytes, more than the %u MiB a snapshot may have",
-			 (long long)st.st_size, NN_MIB(NN_DOC_MAX_BYTES));
-		err = -EFBIG;
-		goto out;
-	}
-	*text = malloc((size_t)st.st_size + 1);
-	if (!*text) {
-		err = -ENOMEM;
-		snprintf(why, whylen, "%s", strerror(ENOMEM));
-		goto out;
-	}
-	while (off < (size_t)st.st_size) {
-		ssize_t n = read(fd, *text + off, (size_t)st.st_size - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err = n < 0 ? -errno : -EIO;
-			snprintf(why, whylen, "%s", n < 0 ? strerror(errno) : "shorter than its size");
-			break;
-		}
-		off += (size_t)n;
-	}
-	(*text)[off] = '\0';
-	*len = off;
-out:
-	close(fd);
-	if (err) {
-		free(*text);
-		*text = NULL;
-	}
-	return err;
-}
-
 /* Reads and parses DIR/NAME; prints why not, naming @shown. */
 static int load_one(struct nn_ctx *ctx, int dfd, const char *name, const char *shown,
 		    const struct nn_change_ops *const *kinds, struct nn_undo *u)
@@ -236,7 +171,7 @@ static int load_one(struct nn_ctx *ctx, int dfd, const char *name, const char *s
 	size_t len = 0;
 	int err;
 
-	err = read_trusted(dfd, name, &text, &len, why, sizeof(why));
+	err = nn_state_read_trusted(dfd, name, NN_DOC_MAX_BYTES, &text, &len, why, sizeof(why));
 	if (!err) {
 		err = nn_undo_parse(text, len, kinds, u, why, sizeof(why));
 		free(text);
@@ -392,7 +327,7 @@ static int is_rolled_back(int dfd, const char *name)
 	struct json_object *doc, *v;
 	char why[128], *text;
 	size_t len;
-	int err = read_trusted(dfd, name, &text, &len, why, sizeof(why));
+	int err = nn_state_read_trusted(dfd, name, NN_DOC_MAX_BYTES, &text, &len, why, sizeof(why));
 
 	if (err)
 		return err;

@@ -33,6 +33,9 @@ static void test_tuned_scan(void **state)
 	t = "[main]\n[sysctl]\nnet.core.busy_read=50\n# [irq]\n";
 	assert_int_equal(nn_tuned_conf_scan(t, strlen(t), inc, sizeof(inc)), 0);
 	assert_string_equal(inc, "");
+	/* the kernel's command line: an owner where nicnuma writes boot arguments */
+	t = "[main]\n[bootloader]\ncmdline=isolcpus=${isolated_cores}\n";
+	assert_int_equal(nn_tuned_conf_scan(t, strlen(t), inc, sizeof(inc)), NN_TUNED_BOOTLOADER);
 }
 
 static void test_link_scan(void **state)

@@ -848,6 +848,215 @@ static void test_dpdk_profile(void **state)
 /* --rps auto: off by default; the node's CPUs without the NIC's IRQ CPUs,
  * housekeeping or isolated ones; none where the queues cover the node;
  * housekeeping as the last resort; none for an unknown node on 2 nodes. */
+/* The running kernel as plan_boot.c reads it: @config for every option
+ * the planner asks about (1 built, 0 not, -1 no configuration found). */
+static void boot_kernel(struct nn_host *h, const char *rel, int config, const char *vendor)
+{
+	h->boot.read = true;
+	snprintf(h->boot.kernel.release, sizeof(h->boot.kernel.release), "%s", rel);
+	assert_int_equal(nn_kernel_release_parse(rel, &h->boot.kernel.major, &h->boot.kernel.minor), 0);
+	for (int k = 0; k < NN_KCONF_N; k++)
+		h->boot.kernel.config[k] = (signed char)config;
+	if (config >= 0)
+		snprintf(h->boot.kernel.config_file, sizeof(h->boot.kernel.config_file), "/boot/config-%s", rel);
+	snprintf(h->topo.knobs.cpu_vendor, sizeof(h->topo.knobs.cpu_vendor), "%s", vendor);
+}
+
+/* Each node a 1 GB pool beside the 2 MB one, empty. */
+static void gig_pools(struct nn_host *h)
+{
+	for (size_t i = 0; i < h->topo.nnodes; i++) {
+		struct nn_node *nd = &h->topo.nodes[i];
+
+		nd->hugepages = realloc(nd->hugepages, 2 * sizeof(*nd->hugepages));
+		assert_non_null(nd->hugepages);
+		nd->hugepages[1] = (struct nn_hugepages){ .size_kb = 1048576, .total = 0, .free = 0, .surplus = 0 };
+		nd->nhugepages = 2;
+	}
+}
+
+static const char *barg(const struct nn_plan *p, const char *name)
+{
+	for (size_t i = 0; i < p->nboot_args; i++)
+		if (!strcmp(p->boot_args[i].name, name))
+			return p->boot_args[i].text;
+	return NULL;
+}
+
+static const char *bskip(const struct nn_plan *p, const char *name)
+{
+	for (size_t i = 0; i < p->nboot_left; i++)
+		if (!strcmp(p->boot_left[i].name, name))
+			return p->boot_left[i].reason;
+	return NULL;
+}
+
+static const char *breason(const struct nn_plan *p, const char *name)
+{
+	for (size_t i = 0; i < p->nboot_args; i++)
+		if (!strcmp(p->boot_args[i].name, name))
+			return p->boot_args[i].reason;
+	return "";
+}
+
+/* A port planned for vfio-pci (plan --dpdk-ports fills them; set by hand here). */
+static void vfio_port(struct nn_plan *p, bool noiommu)
+{
+	p->ports = calloc(1, sizeof(*p->ports));
+	assert_non_null(p->ports);
+	p->nports = 1;
+	snprintf(p->ports[0].pci, sizeof(p->ports[0].pci), "0000:81:00.1");
+	snprintf(p->ports[0].driver, sizeof(p->ports[0].driver), "vfio-pci");
+	p->ports[0].node = 1;
+	p->ports[0].iommu_group = 42;
+	p->ports[0].noiommu = noiommu;
+}
+
+static void ports_free(struct nn_plan *p)
+{
+	free(p->ports);
+	p->ports = NULL;
+	p->nports = 0;
+}
+
+static void test_boot_args(void **state)
+{
+	struct nn_plan_opts o;
+	struct nn_plan p, back;
+	struct nn_host h;
+	struct json_object *doc, *a;
+	char why[256];
+
+	(void)state;
+	xeon(&h);
+	gig_pools(&h);
+	/* node 1 = 4-7,12-15, housekeeping 4,12: the lcores are 5-7,13-15 */
+	add_nic(&h, "i40e0", "0000:81:00.0", 1, "4-7,12-15", 2, 100, I40E);
+	boot_kernel(&h, "6.1.0-26-amd64", 1, "GenuineIntel");
+	memset(&o, 0, sizeof(o));
+	o.profile = NN_PROFILE_DPDK;
+	o.hugepage_size_kb = 1048576;
+	o.hugepage_count = 4;
+	/* none: nothing at boot (the default without a profile; the commands that write boot arguments choose it) */
+	plan_ok(&h, &o, &p);
+	assert_int_equal(p.nboot_args + p.nboot_left, 0);
+	nn_plan_free(&p);
+
+	o.boot_mode = NN_BOOT_AUTO;
+	plan_ok(&h, &o, &p);
+	assert_string_equal(barg(&p, "hugepages"), "hugepagesz=1G hugepages=1:4");	/* per node: 6.1 >= 5.16 */
+	assert_string_equal(barg(&p, "isolcpus"), "isolcpus=managed_irq,domain,5-7,13-15");
+	assert_string_equal(barg(&p, "nohz_full"), "nohz_full=5-7,13-15");
+	assert_string_equal(barg(&p, "rcu_nocbs"), "rcu_nocbs=5-7,13-15");
+	assert_string_equal(barg(&p, "irqaffinity"), "irqaffinity=0-4,8-12");
+	assert_contains(breason(&p, "isolcpus"), "profile dpdk");
+	/* no port for vfio-pci: no IOMMU argument, and nothing to say about it under auto */
+	assert_null(barg(&p, "iommu"));
+	assert_null(bskip(&p, "iommu"));
+	assert_int_equal(p.nboot_left, 0);
+	/* the plan file keeps them */
+	doc = nn_plan_to_json(&p);
+	assert_non_null(doc);
+	assert_int_equal(nn_plan_from_json(doc, &back, why, sizeof(why)), 0);
+	assert_int_equal(back.boot_mode, NN_BOOT_AUTO);
+	assert_int_equal(back.nboot_args, p.nboot_args);
+	assert_string_equal(back.boot_args[1].text, p.boot_args[1].text);
+	nn_plan_free(&back);
+	/* and a hand-made one cannot slip a word into the bootloader */
+	assert_true(json_object_object_get_ex(json_object_object_get(json_object_object_get(doc, "plan"), "boot_args"),
+					      "args", &a));
+	json_object_object_add(json_object_array_get_idx(a, 1), "text",
+			       json_object_new_string("isolcpus=2 init=/bin/sh"));
+	assert_int_equal(nn_plan_from_json(doc, &back, why, sizeof(why)), -EINVAL);
+	assert_contains(why, "plan.boot_args.args[1]");
+	json_object_put(doc);
+
+	/* a port on vfio-pci: Intel's IOMMU asked for, passthrough for the rest */
+	vfio_port(&p, false);
+	assert_int_equal(nn_plan_boot(&h, &o, &p), 0);
+	assert_string_equal(barg(&p, "intel_iommu"), "intel_iommu=on");
+	assert_string_equal(barg(&p, "iommu"), "iommu=pt");
+	/* AMD's is on by default: passthrough only */
+	boot_kernel(&h, "6.1.0-26-amd64", 1, "AuthenticAMD");
+	assert_int_equal(nn_plan_boot(&h, &o, &p), 0);
+	assert_null(barg(&p, "intel_iommu"));
+	assert_string_equal(barg(&p, "iommu"), "iommu=pt");
+	assert_contains(breason(&p, "iommu"), "amd_iommu= takes no");
+	/* no-IOMMU mode: nothing to turn on */
+	ports_free(&p);
+	vfio_port(&p, true);
+	assert_int_equal(nn_plan_boot(&h, &o, &p), 0);
+	assert_null(barg(&p, "iommu"));
+	assert_contains(bskip(&p, "iommu"), "no-IOMMU mode");
+	ports_free(&p);
+	nn_plan_free(&p);
+
+	/* a kernel built without NO_HZ_FULL, older than 5.16 and 5.6 */
+	boot_kernel(&h, "5.4.0-150-generic", 1, "GenuineIntel");
+	h.boot.kernel.config[NN_KCONF_NO_HZ_FULL] = 0;
+	plan_ok(&h, &o, &p);
+	assert_null(barg(&p, "nohz_full"));
+	assert_contains(bskip(&p, "nohz_full"), "built without CONFIG_NO_HZ_FULL (/boot/config-5.4.0-150-generic)");
+	assert_string_equal(barg(&p, "isolcpus"), "isolcpus=domain,5-7,13-15");
+	assert_contains(breason(&p, "isolcpus"), "managed_irq needs Linux 5.6");
+	/* the total, 4 on each node with memory: the run-time split as before */
+	assert_string_equal(barg(&p, "hugepages"), "hugepagesz=1G hugepages=8");
+	nn_plan_free(&p);
+	/* named: planned although the configuration lacks it; only those */
+	o.boot_mode = NN_BOOT_NAMED;
+	o.boot_names = NN_BARG_NOHZ_FULL | NN_BARG_IOMMU;
+	plan_ok(&h, &o, &p);
+	assert_string_equal(barg(&p, "nohz_full"), "nohz_full=5-7,13-15");
+	assert_contains(breason(&p, "nohz_full"), "named in --boot-args although");
+	assert_null(barg(&p, "isolcpus"));
+	assert_null(barg(&p, "hugepages"));
+	assert_contains(bskip(&p, "iommu"), "no port is planned for vfio-pci");
+	nn_plan_free(&p);
+	/* the kernel not read: planned, and said */
+	h.boot.read = false;
+	o.boot_mode = NN_BOOT_AUTO;
+	plan_ok(&h, &o, &p);
+	assert_contains(breason(&p, "nohz_full"), "configuration was not found");
+	assert_true(has_warning(&p, "the running kernel was not read"));
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+	host_free(&h);
+}
+
+/* --profile latency --isolate: the application's CPUs take no NIC work and
+ * are isolated at boot like the dpdk lcores. */
+static void test_isolate(void **state)
+{
+	struct nn_plan_opts o;
+	struct nn_plan p;
+	struct nn_host h;
+
+	(void)state;
+	xeon(&h);
+	add_nic(&h, "i40e0", "0000:81:00.0", 1, "4-7,12-15", 4, 100, I40E);
+	boot_kernel(&h, "6.12.0", 1, "GenuineIntel");
+	memset(&o, 0, sizeof(o));
+	o.profile = NN_PROFILE_LATENCY;
+	o.boot_mode = NN_BOOT_AUTO;
+	set_list(&o.isolate, "6-7,14-15");
+	plan_ok(&h, &o, &p);
+	assert_true(nn_cpuset_equal(&p.isolate, &o.isolate));
+	irqs_off(&p, &o.isolate);
+	assert_string_equal(barg(&p, "isolcpus"), "isolcpus=managed_irq,domain,6-7,14-15");
+	assert_string_equal(barg(&p, "irqaffinity"), "irqaffinity=0-5,8-13");
+	assert_contains(breason(&p, "isolcpus"), "profile latency (--isolate's CPUs)");
+	nn_plan_free(&p);
+	/* every CPU NIC work may use: left as without it, and said */
+	nn_cpuset_free(&o.isolate);
+	set_list(&o.isolate, "0-15");
+	plan_ok(&h, &o, &p);
+	assert_true(has_warning(&p, "--isolate 0-15 leaves no CPU for the kernel's NIC work"));
+	assert_true(nn_cpuset_empty(&p.isolate));
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+	host_free(&h);
+}
+
 static void test_rps_rule(void **state)
 {
 	struct nn_plan_opts o;
@@ -2036,6 +2245,8 @@ int main(void)
 		cmocka_unit_test(test_housekeeping_reserve_and_cpus),
 		cmocka_unit_test(test_isolated_left_out),
 		cmocka_unit_test(test_dpdk_profile),
+		cmocka_unit_test(test_boot_args),
+		cmocka_unit_test(test_isolate),
 		cmocka_unit_test(test_rps_rule),
 		cmocka_unit_test(test_rps_keep_off),
 		cmocka_unit_test(test_eal_is_layout),
