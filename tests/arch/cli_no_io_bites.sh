@@ -7,54 +7,30 @@
 set -uo pipefail
 
 src=${1:?usage: cli_no_io_bites.sh SRCDIR}
-check=$src/tests/arch/cli_no_io.sh
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+# shellcheck source-path=SCRIPTDIR source=bites_lib.sh
+. "$(dirname "$0")/bites_lib.sh"
+bites_init "$src" nicnuma/cli
+bites_check bash "$src/tests/arch/cli_no_io.sh" "$bites_tmp"
 
-plant() {	# NAME LINE: expect cli_no_io.sh to fail naming the planted file
-	rm -rf "$tmp/nicnuma"
-	mkdir -p "$tmp/nicnuma" && cp -r "$src/nicnuma/cli" "$tmp/nicnuma/" || exit 2
-	printf '%s\n' "$2" >>"$tmp/nicnuma/cli/cmd_status.c"
-	out=$(bash "$check" "$tmp" 2>&1)
-	rc=$?
-	if [ "$1" = clean ]; then
-		if [ "$rc" != 0 ]; then
-			echo "FAIL: words in a comment or string made it fail ($rc): $2"
-			echo "$out"
-			fail=1
-		else
-			echo "ok: not caught in a comment or string: $2"
-		fi
-	elif [ "$rc" != 1 ] || ! grep -q "cmd_status.c:" <<<"$out"; then
-		echo "FAIL: planted $1 not caught (exit $rc): $2"
-		echo "$out"
-		fail=1
-	else
-		echo "ok: planted $1 caught"
-	fi
-}
-
-plant open 'static int x1(void) { return open("f", 0); }'
-plant openat 'static int x2(int d) { return openat(d, "f", 0); }'
-plant rename 'static int x3(void) { return rename("a", "b"); }'
-plant unlinkat 'static int x4(int d) { return unlinkat(d, "a", 0); }'
-plant mkdir 'static int x5(void) { return mkdir("d", 0700); }'
-plant fopen 'static void *x6(void) { return fopen("f", "r"); }'
-plant stat 'static int x7(struct stat *s) { return stat("f", s); }'
-plant lstat 'static int x8(struct stat *s) { return lstat ("f", s); }'
-plant fstatat 'static int x9(struct stat *s) { return fstatat(0, "f", s, 0); }'
-plant undo 'static void x10(struct nn_undo *u) { nn_undo_free(u); }'
-plant lock 'static int x11(struct nn_ctx *c) { return nn_state_lock(c); }'
-plant unlock 'static void x12(void) { nn_state_unlock(-1); }'
-plant tx_begin 'static int x14(struct nn_ctx *c, void *t) { return nn_tx_begin(c, t, "x"); }'
-plant tx_type 'static void x15(void) { struct nn_tx t; (void)t; }'
-plant tx_init 'static int x16 = NN_TX_INIT;'
-plant tx_end 'static void x17(void *t) { nn_tx_end (t); }'
-plant clean '/* nn_tx_begin(), struct nn_tx and NN_TX_INIT in a comment */'
-plant clean 'static const char *x18 = "nn_tx_lock( NN_TX_INIT";'
-plant clean '/* open(2), rename(2), stat(), nn_undo_load() and nn_state_lock() in a comment */'
-plant clean 'static const char *x13 = "open( rename( mkdir( nn_state_lock(";'
-plant clean '// unlink(tmp) in a line comment'
-[ "$fail" = 0 ] || exit 1
-echo "ok: cli_no_io.sh catches what is planted and passes comments and strings"
+bites_plant open nicnuma/cli/cmd_status.c 'static int x1(void) { return open("f", 0); }'
+bites_plant openat nicnuma/cli/cmd_status.c 'static int x2(int d) { return openat(d, "f", 0); }'
+bites_plant rename nicnuma/cli/cmd_status.c 'static int x3(void) { return rename("a", "b"); }'
+bites_plant unlinkat nicnuma/cli/cmd_status.c 'static int x4(int d) { return unlinkat(d, "a", 0); }'
+bites_plant mkdir nicnuma/cli/cmd_status.c 'static int x5(void) { return mkdir("d", 0700); }'
+bites_plant fopen nicnuma/cli/cmd_status.c 'static void *x6(void) { return fopen("f", "r"); }'
+bites_plant stat nicnuma/cli/cmd_status.c 'static int x7(struct stat *s) { return stat("f", s); }'
+bites_plant lstat nicnuma/cli/cmd_status.c 'static int x8(struct stat *s) { return lstat ("f", s); }'
+bites_plant fstatat nicnuma/cli/cmd_status.c 'static int x9(struct stat *s) { return fstatat(0, "f", s, 0); }'
+bites_plant undo nicnuma/cli/cmd_status.c 'static void x10(struct nn_undo *u) { nn_undo_free(u); }'
+bites_plant lock nicnuma/cli/cmd_status.c 'static int x11(struct nn_ctx *c) { return nn_state_lock(c); }'
+bites_plant unlock nicnuma/cli/cmd_status.c 'static void x12(void) { nn_state_unlock(-1); }'
+bites_plant tx_begin nicnuma/cli/cmd_status.c 'static int x14(struct nn_ctx *c, void *t) { return nn_tx_begin(c, t, "x"); }'
+bites_plant tx_type nicnuma/cli/cmd_status.c 'static void x15(void) { struct nn_tx t; (void)t; }'
+bites_plant tx_init nicnuma/cli/cmd_status.c 'static int x16 = NN_TX_INIT;'
+bites_plant tx_end nicnuma/cli/cmd_status.c 'static void x17(void *t) { nn_tx_end (t); }'
+bites_plant clean nicnuma/cli/cmd_status.c '/* nn_tx_begin(), struct nn_tx and NN_TX_INIT in a comment */'
+bites_plant clean nicnuma/cli/cmd_status.c 'static const char *x18 = "nn_tx_lock( NN_TX_INIT";'
+bites_plant clean nicnuma/cli/cmd_status.c '/* open(2), rename(2), stat(), nn_undo_load() and nn_state_lock() in a comment */'
+bites_plant clean nicnuma/cli/cmd_status.c 'static const char *x13 = "open( rename( mkdir( nn_state_lock(";'
+bites_plant clean nicnuma/cli/cmd_status.c '// unlink(tmp) in a line comment'
+bites_end "ok: cli_no_io.sh catches what is planted and passes comments and strings"
