@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,8 +67,11 @@ int nn_state_read_trusted(int dfd, const char *name, size_t max, char **text, si
 	if (err)
 		goto out;
 	if ((unsigned long long)st.st_size > max) {
-		snprintf(why, whylen, "%lld bytes, more than the %zu KiB nicnuma reads there",
-			 (long long)st.st_size, max >> 10);
+		/* In the unit the limit is set in: the undo log's 16 MiB, a record's KiB. */
+		bool mib = max % (1u << 20) == 0;
+
+		snprintf(why, whylen, "%lld bytes, more than the %zu %s nicnuma reads there",
+			 (long long)st.st_size, mib ? max >> 20 : max >> 10, mib ? "MiB" : "KiB");
 		err = -EFBIG;
 		goto out;
 	}

@@ -129,7 +129,10 @@ PY
 # 6. the plan: default without enable (above); after enable, the desired state
 root2=$tmp/root2
 python3 "$mkhost" build even-odd "$root2" || exit 2
-"$nicnuma" --root "$root2" metrics 2>/dev/null | grep -qx 'nicnuma_plan_info{source="default"} 1' ||
+# Into files, not a pipe: grep -q stops reading at its match, and under
+# pipefail the metrics command's SIGPIPE would read as a failure.
+"$nicnuma" --root "$root2" metrics > "$tmp/default.prom" 2>/dev/null
+grep -qx 'nicnuma_plan_info{source="default"} 1' "$tmp/default.prom" ||
 	err "no enable: plan source is not default"
 "$nicnuma" --root "$root2" enable --nics ens2f0 --irqbalance ignore > "$tmp/en" 2>&1; rc=$?
 [ "$rc" -le 1 ] || err "enable on the fake root: exit $rc $(cat "$tmp/en")"
@@ -143,7 +146,8 @@ sed -i 's/^nic = 0000:81:00.0 /nic = 0000:82:00.0 /' "$root2/etc/nicnuma/nicnuma
 "$nicnuma" --root "$root2" metrics > "$tmp/absent.prom" 2>/dev/null
 grep -qx 'nicnuma_desired_nics 1' "$tmp/absent.prom" && grep -qx 'nicnuma_desired_nics_present 0' "$tmp/absent.prom" ||
 	err "desired NIC absent: $(grep '^nicnuma_desired' "$tmp/absent.prom") $(grep '^nic =' "$root2/etc/nicnuma/nicnuma.conf")"
-"$nicnuma" --root "$root2" metrics --policy spread 2>/dev/null | grep -qx 'nicnuma_plan_info{source="default"} 1' ||
+"$nicnuma" --root "$root2" metrics --policy spread > "$tmp/options.prom" 2>/dev/null
+grep -qx 'nicnuma_plan_info{source="default"} 1' "$tmp/options.prom" ||
 	err "plan options: plan source is not default"
 
 # 7. PCIe: a down-trained NIC (16 GT/s x16 trained to 8 GT/s x8) and a
@@ -203,7 +207,8 @@ for k, w in want.items():
 assert len(v) == len(want), v
 PY
 "$promtool" check metrics < "$tmp/traffic.prom" || err "promtool on the traffic families"
-"$nicnuma" --root "$root4" metrics 2>/dev/null | grep -q 'local_ratio\|traffic_window' &&
+"$nicnuma" --root "$root4" metrics > "$tmp/notraffic.prom" 2>/dev/null
+grep -q 'local_ratio\|traffic_window' "$tmp/notraffic.prom" &&
 	err "traffic families without --traffic"
 "$nicnuma" --root "$root4" metrics --traffic 0 >/dev/null 2>&1; rc=$?
 [ "$rc" = 2 ] || err "--traffic 0: exit $rc, want 2"
