@@ -330,6 +330,17 @@ static bool word_in(const char *list, const char *w, size_t n)
 	return false;
 }
 
+/* Whether any word of @words is in @list. */
+static bool any_word_in(const char *list, const char *words)
+{
+	const char *p = words ? words : "", *w, *e;
+
+	while (list && nn_cmdline_word(&p, &w, &e))
+		if (word_in(list, w, (size_t)(e - w)))
+			return true;
+	return false;
+}
+
 static int words_push(char ***v, size_t *n, const char *w, size_t len)
 {
 	char **nv = realloc(*v, (*n + 1) * sizeof(*nv));
@@ -606,6 +617,14 @@ static int boot_restore(struct nn_ctx *ctx, const struct nn_change *c, struct nn
 		res->unchanged = true;
 		nn_boot_host_free(&b);
 		return 0;
+	}
+	if (absent && b.loader.kind == NN_BL_KERNEL_INSTALL && any_word_in(b.kernel.cmdline, now)) {
+		/* Without the file kernel-install takes the running line, which
+		 * holds nicnuma's words after the reboot that applied them: the
+		 * file stays, their words taken out, until a boot without them. */
+		absent = false;
+		nn_warn(ctx, c->path, "kept with nicnuma's words taken out, not removed: without it kernel-install "
+			"takes the running kernel's line, which still holds them; it may go after the next reboot");
 	}
 	err = apply_words(ctx, &b.loader, now, c->before ? c->before : "", absent, res->why, sizeof(res->why));
 	if (!err)
