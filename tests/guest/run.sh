@@ -15,8 +15,9 @@
 #                      alone and --kernel 6.12) (default: both)
 #   --init             busybox: checks.sh on the shapes (6.1); systemd:
 #                      persist.sh on a systemd-booted 2node guest (6.1), two
-#                      boots on one disk, the .deb installed; then the fleet
-#                      (tests/ansible/fleet.sh: the role over ssh on the
+#                      boots on one disk, the .deb installed; bootargs.sh
+#                      (boot arguments through kernel-install, three boots);
+#                      then the fleet (tests/ansible/fleet.sh: the role over ssh on the
 #                      2node and 4node guests) (default: both, busybox first)
 #   --build DIR        the host build tree the guest runs (default: build)
 #   --deb FILE         the nicnuma .deb the systemd guest installs and runs the
@@ -155,6 +156,23 @@ if [ "$k61sd" = 1 ]; then
     run NN_GUEST_DEB="/out/$(basename "$deb")" bash tests/guest/persist.sh 2>&1 | tee "$log"
   tally 2node-systemd "${PIPESTATUS[0]}" "$log"
   echo "guest 2node-systemd: $(( $(date +%s) - t1 )) s"
+
+  # Boot arguments through a real kernel-install, over three boots
+  # (tests/guest/bootargs.sh): the guest copies the running kernel's image
+  # and configuration, the ones testhost boots, from /out.
+  t1=$(date +%s)
+  log=$out/2node-bootargs.log
+  vmlinuz=$("$testhost" --init systemd prepare 2>&1 | sed -n 's/^testhost: ready: \([^,]*\),.*/\1/p')
+  if [ -f "$vmlinuz" ]; then
+    cp "$vmlinuz" "$out/" && cp "${vmlinuz%/*}/config-${vmlinuz##*/vmlinuz-}" "$out/" 2>/dev/null
+    "$testhost" --init systemd --shape 2node --build "$build" --out "$out" --timeout 600 --boots 3 \
+      run bash tests/guest/bootargs.sh 2>&1 | tee "$log"
+    tally 2node-bootargs "${PIPESTATUS[0]}" "$log"
+  else
+    echo "FAIL 2node-bootargs guest: testhost prepare named no kernel image ('$vmlinuz')"
+    bad=1; tf=$((tf + 1))
+  fi
+  echo "guest 2node-bootargs: $(( $(date +%s) - t1 )) s"
 
   # The fleet: the Ansible role over ssh on the 2- and 4-node systemd guests
   # and a fake root, in one playbook, installing the same .deb.
