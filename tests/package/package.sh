@@ -6,10 +6,12 @@
 # justified ones are in debian/*.lintian-overrides), unpacks each .deb
 # (dpkg -x) and compares its files, modes and owners with
 # tests/package/PKG.files (the directories every package has left out).
-# Then, as root on a host where nicnuma is neither installed nor has left
-# /etc/nicnuma or /var/lib/nicnuma: dpkg -i, checks that no unit was enabled
-# or started and the installed modes, and dpkg --purge (otherwise that part
-# is skipped, saying why: a real installation is never touched).
+# Then, as root, in a private mount namespace (tests/package/install_ns.sh:
+# overlays over /etc, /usr and /var, a tmpfs /run; nothing of the host
+# changes, checked): dpkg -i, checks that no unit was enabled, the installed
+# modes and hooks.d entries, and dpkg --purge; also where nicnuma is
+# installed or has left /etc/nicnuma or /var/lib/nicnuma (a real
+# installation is never touched).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -52,26 +54,34 @@ grep -q 'irqbalance' "$tmp/nicnuma/lib/systemd/system/nicnuma-watch.service" &&
 grep -qx 'ConditionPathExists=/etc/nicnuma/nicnuma.conf' "$tmp/nicnuma/lib/systemd/system/nicnuma-watch.service" ||
 	err "the packaged unit has no ConditionPathExists=/etc/nicnuma/nicnuma.conf"
 
+# dpkg -i / purge in a private mount namespace (install_ns.sh): overlays over
+# /etc, /usr and /var and a tmpfs /run, so it runs on a host with nicnuma's
+# state or nicnuma installed too, and the host is as found after it (checked).
+host_state() {
+	local f
+	dpkg-query -W -f='${Status} ${Version}\n' nicnuma 2>/dev/null
+	for f in /etc/nicnuma /var/lib/nicnuma /usr/sbin/nicnuma /usr/share/containers/oci/hooks.d; do
+		stat -c '%n %F %a %U' "$f" 2>&1
+	done
+	ls /usr/share/containers/oci/hooks.d 2>&1
+}
 if [ "$(id -u)" != 0 ]; then
 	echo "note: not root: dpkg -i part skipped" >&2
-elif dpkg-query -W -f='${Status}' nicnuma 2>/dev/null | grep -q installed ||
-     [ -e /etc/nicnuma ] || [ -e /var/lib/nicnuma ]; then
-	echo "note: nicnuma is installed here or has state (/etc/nicnuma, /var/lib/nicnuma): dpkg -i part skipped" >&2
+elif ! command -v unshare >/dev/null; then
+	echo "note: no unshare: dpkg -i part skipped" >&2
 else
 	deb=$(printf '%s\n' "$debs" | grep '/nicnuma_[^/]*\.deb$')
-	if dpkg -i "$deb" > "$tmp/dpkg.log" 2>&1; then
-		[ "$(stat -c %a:%U /var/lib/nicnuma)" = 700:root ] || err "installed /var/lib/nicnuma: $(stat -c %a:%U /var/lib/nicnuma)"
-		[ "$(stat -c %a:%U /etc/nicnuma)" = 755:root ] || err "installed /etc/nicnuma: $(stat -c %a:%U /etc/nicnuma)"
-		ls /etc/systemd/system/*.wants/nicnuma* 2>/dev/null && err "a nicnuma unit was enabled by the install"
-		if [ -d /run/systemd/system ] && systemctl is-active -q nicnuma-watch.service nicnuma-metrics.timer; then
-			err "a nicnuma unit was started by the install"
-		fi
-		/usr/sbin/nicnuma --help >/dev/null || err "installed nicnuma --help"
-	else
-		cat "$tmp/dpkg.log" >&2; err "dpkg -i $deb"
-	fi
-	dpkg --purge nicnuma > "$tmp/dpkg.log" 2>&1 || { cat "$tmp/dpkg.log" >&2; err "dpkg --purge nicnuma"; }
-	[ -e /usr/sbin/nicnuma ] && err "/usr/sbin/nicnuma left after purge"
+	before=$(host_state)
+	unshare -m --propagation private "$here/install_ns.sh" "$deb" >"$tmp/ns.log" 2>&1
+	rc=$?
+	cat "$tmp/ns.log" >&2
+	case $rc in
+	0) echo "ok: dpkg -i, the installed state and dpkg --purge (private mount namespace)" ;;
+	77) echo "note: dpkg -i part skipped: no private mount namespace here ($(tail -1 "$tmp/ns.log"))" >&2 ;;
+	*) err "dpkg -i / --purge in a private mount namespace (above)" ;;
+	esac
+	after=$(host_state)
+	[ "$before" = "$after" ] || err "the host changed: $(diff <(echo "$before") <(echo "$after") | grep '^[<>]')"
 fi
 [ "$fail" = 0 ] && echo "ok: packages build, lintian clean, contents and modes as expected"
 exit "$fail"
