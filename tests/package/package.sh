@@ -53,6 +53,14 @@ grep -q 'irqbalance' "$tmp/nicnuma/lib/systemd/system/nicnuma-watch.service" &&
 	err "the packaged unit conflicts with irqbalance (only enable's may)"
 grep -qx 'ConditionPathExists=/etc/nicnuma/nicnuma.conf' "$tmp/nicnuma/lib/systemd/system/nicnuma-watch.service" ||
 	err "the packaged unit has no ConditionPathExists=/etc/nicnuma/nicnuma.conf"
+# the OCI hook's hooks.d entries where podman and CRI-O look by default,
+# as in contrib/oci, naming the packaged binary (docs/oci-hook.md)
+for h in 50-nicnuma-claim.json 50-nicnuma-crio.json; do
+	f=$tmp/nicnuma/usr/share/containers/oci/hooks.d/$h
+	cmp -s "$f" "$top/contrib/oci/$h" || err "usr/share/containers/oci/hooks.d/$h is not contrib/oci/$h"
+	python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["hook"]["path"] != "/usr/sbin/nicnuma")' "$f" ||
+		err "$h does not run /usr/sbin/nicnuma"
+done
 
 # dpkg -i / purge in a private mount namespace (install_ns.sh): overlays over
 # /etc, /usr and /var and a tmpfs /run, so it runs on a host with nicnuma's
