@@ -5,8 +5,9 @@
 # Builds them (scripts/package), runs lintian (no error, no warning; the
 # justified ones are in debian/*.lintian-overrides), unpacks each .deb
 # (dpkg -x) and compares its files, modes and owners with
-# tests/package/PKG.files (the directories every package has left out).
-# Then, as root, in a private mount namespace (tests/package/install_ns.sh:
+# tests/package/PKG.files (the directories every package has left out),
+# the hooks.d entries against contrib/oci, and that no maintainer script
+# starts a unit. Then, as root, in a private mount namespace (tests/package/install_ns.sh:
 # overlays over /etc, /usr and /var, a tmpfs /run; nothing of the host
 # changes, checked): dpkg -i, checks that no unit was enabled, the installed
 # modes and hooks.d entries, and dpkg --purge; also where nicnuma is
@@ -53,6 +54,13 @@ grep -q 'irqbalance' "$tmp/nicnuma/lib/systemd/system/nicnuma-watch.service" &&
 	err "the packaged unit conflicts with irqbalance (only enable's may)"
 grep -qx 'ConditionPathExists=/etc/nicnuma/nicnuma.conf' "$tmp/nicnuma/lib/systemd/system/nicnuma-watch.service" ||
 	err "the packaged unit has no ConditionPathExists=/etc/nicnuma/nicnuma.conf"
+# Nothing started by the install: the namespace's install below hides the
+# host's systemd, so this is read from the maintainer scripts (an upgrade
+# try-restarts what was running, nothing else).
+deb=$(printf '%s\n' "$debs" | grep '/nicnuma_[^/]*\.deb$')
+dpkg-deb -e "$deb" "$tmp/ctl" || err "dpkg-deb -e $deb"
+grep -Eq 'deb-systemd-invoke +("?\$_dh_action|start|restart|enable)' "$tmp/ctl/postinst" &&
+	err "the postinst starts a unit: $(grep -E 'deb-systemd-invoke' "$tmp/ctl/postinst" | tr '\n' ' ')"
 # the OCI hook's hooks.d entries where podman and CRI-O look by default,
 # as in contrib/oci, naming the packaged binary (docs/oci-hook.md)
 for h in 50-nicnuma-claim.json 50-nicnuma-crio.json; do
