@@ -46,6 +46,11 @@ NN_KUBECTL_PACKAGES=(kubernetes-client)
 # (tuned not under systemd: its package would start tuned.service).
 NN_BENCH_PROFILES_PACKAGES=(sockperf tuned)
 
+# The live suite's own (scripts/test installs them before it): sockperf for
+# live/bench-profiles (the traffic of scripts/bench profiles; tuned stays the
+# bench's, installed on demand).
+NN_LIVE_PACKAGES=(sockperf)
+
 nn_log() { printf '==> %s\n' "$*" >&2; }
 nn_die() { printf 'error: %s\n' "$*" >&2; exit 2; }
 

@@ -9,8 +9,12 @@
 #   2. the DaemonSet has what the watcher needs (hostNetwork, hostPID,
 #      privileged, host paths /run/nicnuma, /var/lib/nicnuma, /etc/nicnuma,
 #      /sys) and runs `nicnuma watch`;
-#   3. the ConfigMap's hooks.d entry is contrib/oci/50-nicnuma-crio.json,
-#      and that entry's when/stages select what `nicnuma hook` acts on.
+#   3. and no more (issue 36.10): a read-only root filesystem, seccomp
+#      RuntimeDefault, no service account token, no init container, no host
+#      path under /etc mounted writable, no container but the watcher
+#      privileged (the hooks.d entry comes with the node's package);
+#   4. contrib/oci/50-nicnuma-crio.json's when/stages select what
+#      `nicnuma hook` acts on.
 # Needs kubectl (kubernetes-client) and python3-yaml; 77 otherwise.
 # shellcheck disable=SC2015  # pass/fail only print
 set -uo pipefail
@@ -43,8 +47,8 @@ printf 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: [x]\n' >"$tmp/b
 KUBECONFIG=/dev/null kubectl label --local -f "$tmp/bad.yaml" x=1 -o name >/dev/null 2>&1 \
 	&& fail "kubectl accepted a DaemonSet whose name is a list" || pass "a malformed DaemonSet is refused"
 
-# 2. and 3.
-python3 - "$ds" "$oci_top/contrib/oci/50-nicnuma-crio.json" <<'PY' && pass "DaemonSet: host access, paths, command; ConfigMap = contrib/oci/50-nicnuma-crio.json" || fail "manifest content (above)"
+# 2. to 4.
+python3 - "$ds" "$oci_top/contrib/oci/50-nicnuma-crio.json" <<'PY' && pass "DaemonSet: host access, paths, command, least privilege; contrib/oci/50-nicnuma-crio.json" || fail "manifest content (above)"
 import json, sys, yaml
 docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
 kinds = {d["kind"]: d for d in docs}
@@ -54,17 +58,30 @@ if not ds.get("hostNetwork"): bad.append("hostNetwork")
 if not ds.get("hostPID"): bad.append("hostPID")
 c = ds["containers"][0]
 if c["command"][-1] != "watch": bad.append("command %r" % c["command"])
-if not c.get("securityContext", {}).get("privileged"): bad.append("privileged")
+sc = c.get("securityContext", {})
+if not sc.get("privileged"): bad.append("privileged")
 paths = {v["name"]: v.get("hostPath", {}).get("path") for v in ds["volumes"]}
 mounts = {m["name"]: m["mountPath"] for m in c["volumeMounts"]}
 for p in ["/run/nicnuma", "/var/lib/nicnuma", "/etc/nicnuma", "/sys"]:
     names = [n for n, hp in paths.items() if hp == p]
     if not names or mounts.get(names[0]) != p:
         bad.append("host path %s not mounted at %s" % (p, p))
-hook = json.loads(kinds["ConfigMap"]["data"]["50-nicnuma-crio.json"])
-if hook != json.load(open(sys.argv[2])): bad.append("ConfigMap hook differs from contrib/oci")
+# least privilege: what a compromise of the pod gets is cut where it can be
+if sc.get("readOnlyRootFilesystem") is not True: bad.append("readOnlyRootFilesystem is not true")
+if sc.get("seccompProfile", {}).get("type") != "RuntimeDefault": bad.append("seccompProfile is not RuntimeDefault")
+if ds.get("automountServiceAccountToken") is not False: bad.append("a service account token is mounted")
+if ds.get("initContainers"): bad.append("init containers: %s" % [i["name"] for i in ds["initContainers"]])
+for k in ds["containers"][1:]:
+    if k.get("securityContext", {}).get("privileged"): bad.append("%s is privileged" % k["name"])
+for k in ds["containers"] + ds.get("initContainers", []):
+    for m in k.get("volumeMounts", []):
+        hp = paths.get(m["name"]) or ""
+        if (hp == "/etc" or hp.startswith("/etc/")) and not m.get("readOnly"):
+            bad.append("%s writes the host's %s" % (k["name"], hp))
+hook = json.load(open(sys.argv[2]))
 if hook["version"] != "1.0.0" or set(hook["stages"]) != {"prestart", "poststop"}: bad.append("stages")
 if hook["hook"]["args"][:2] != ["nicnuma", "hook"]: bad.append("args")
+if hook["hook"]["path"] != "/usr/sbin/nicnuma": bad.append("hook path %s" % hook["hook"]["path"])
 for b in bad:
     print("  " + b)
 sys.exit(1 if bad else 0)

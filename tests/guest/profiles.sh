@@ -24,8 +24,10 @@
 #     rollback: everything as found.
 #  D. (full) apply --verify under fixed traffic into the local virtio NIC
 #     (flood.py from the node-0 NIC over the host bridge): the right plan is
-#     kept, a plan made worse on purpose (--cpus on node 0) is rolled back
-#     by apply itself (exit 1, every value as before it).
+#     kept (its values in place, the verdict said; no share threshold, which
+#     a few seconds' window on a loaded host cannot promise), a plan made
+#     worse on purpose (--cpus on node 0) is rolled back by apply itself
+#     (exit 1, every value as before it).
 # One line per check: PASS name | FAIL name: why | SKIP name: why.
 set -uo pipefail
 

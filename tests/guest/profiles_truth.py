@@ -235,6 +235,26 @@ def do_applied(path, before_path, label, refused):
     say(bool(rest), '%s: the rest of the plan applied (%d IRQ/RPS/XPS values changed)' % (label, len(rest)))
 
 
+def cpulist(text):
+    cpus = set()
+    for part in text.split(','):
+        lo, _, hi = part.partition('-')
+        cpus.update(range(int(lo), int(hi or lo) + 1))
+    return cpus
+
+
+def same_value(v):
+    """The value at v's path is v's planned one: a CPU list for an IRQ,
+    a hex mask (comma-grouped) for RPS and XPS, however each is spelled."""
+    cur, want = sysfs(v['path']), v.get('planned')
+    try:
+        if v.get('kind') == 'irq':
+            return cpulist(cur) == cpulist(want)
+        return int(cur.replace(',', ''), 16) == int(want.replace(',', ''), 16)
+    except (AttributeError, ValueError):
+        return cur == want
+
+
 def do_verify(path, want, label):
     a = load(path, 'apply')
     v = a.get('verify') or {}
@@ -248,11 +268,23 @@ def do_verify(path, want, label):
                                 n.get('local_share_after') is not None for n in nics)
     if want == 'rolled_back':
         ok = judged and v.get('measured_after') and v.get('worse') and v.get('rolled_back')
+        say(bool(ok), '%s: %s: %s' % (label, want, fig), json.dumps(v))
     else:
-        # the right plan puts every queue IRQ on the NIC's node
-        ok = judged and v.get('measured_after') and not v.get('worse') and not v.get('rolled_back') and \
-            all(n['local_share_after'] >= 95 for n in nics)
-    say(bool(ok), '%s: %s: %s' % (label, want, fig), json.dumps(v))
+        # What verify promises: a plan not judged worse is kept (its values
+        # in place, read from sysfs) and the verdict is said. Not a share
+        # threshold: a few seconds' window on a loaded host cannot promise
+        # one (53 % -> 84 % was a right plan correctly kept).
+        moved = [x for x in a.get('values', []) if x.get('kind') in ('irq', 'rps', 'xps')
+                 and x.get('status') == 'changed']
+        off = ['%s reads %s, planned %s' % (x['path'], sysfs(x['path']), x.get('planned'))
+               for x in moved if not same_value(x)]
+        verdict = v.get('verdict')
+        ok = judged and v.get('measured_after') and not v.get('worse') and not v.get('rolled_back')
+        say(bool(ok), '%s: %s: %s' % (label, want, fig), json.dumps(v))
+        say(bool(moved) and not off, '%s: the plan kept: its %d IRQ/RPS/XPS values in place' % (label, len(moved)),
+            '; '.join(off) or 'no value changed')
+        say(isinstance(verdict, str) and bool(verdict.strip()), '%s: the verdict said: %s' % (label, verdict),
+            'no verdict in apply.verify')
     for n in v.get('nics', []):
         print('figure verify %s %s %s %s' % (label.replace(' ', '_'), n['nic'], n.get('local_share_before'),
                                            n.get('local_share_after')))

@@ -7,8 +7,9 @@
 # carries every key with a figure for every variant, what each profile set
 # is listed, and the host is as found afterwards (the bench's own read-back
 # and this test's: the sysctls and THP it may write, no namespace left).
-# Timings are not asserted. Needs root and sockperf (the bench installs it
-# and tuned when missing; this test does not): exits 77 saying why otherwise.
+# Timings are not asserted. Needs root and sockperf (scripts/test installs it
+# before the live suite, scripts/bench when missing; this test does not):
+# exits 77 saying why otherwise.
 # shellcheck disable=SC2015  # pass/fail only print
 set -uo pipefail
 
@@ -16,7 +17,7 @@ nn=${1:?usage: bench_profiles.sh NICNUMA BENCH}
 bench=${2:?usage: bench_profiles.sh NICNUMA BENCH}
 [ "$(id -u)" -eq 0 ] || { echo "skip: needs root"; exit 77; }
 for t in ip unshare python3 sockperf; do
-	command -v "$t" >/dev/null || { echo "skip: $t is not installed (scripts/bench profiles installs sockperf)"; exit 77; }
+	command -v "$t" >/dev/null || { echo "skip: $t is not installed (scripts/test installs it before the live suite: NN_LIVE_PACKAGES)"; exit 77; }
 done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-profiles.XXXXXX") || exit 2

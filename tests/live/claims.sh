@@ -16,7 +16,10 @@
 #  4. disable: every /proc/irq/*/smp_affinity_list as before, IRQs 40-43
 #     (another device's) never touched.
 # Needs root, eth0 with IRQs 38 and 39, 2+ CPUs, no desired state of its own
-# in /etc/nicnuma; exits 77 with the reason otherwise.
+# in /etc/nicnuma; exits 77 with the reason otherwise. Every command runs a
+# copy of the binary staged in a root-owned directory under /run
+# (tests/lib/stage.sh): enable refuses the build tree's when the checkout is
+# under /tmp or a group-writable home (that refusal: security/harden-unitexe).
 # shellcheck disable=SC2015  # pass/ok only print
 set -uo pipefail
 
@@ -33,6 +36,9 @@ pgrep -x irqbalance >/dev/null && { echo "skip: an irqbalance runs here and may 
 "$nn" claims 2>/dev/null | grep -q '^claimed CPUs: none' || { echo "skip: other claims exist ($("$nn" claims 2>/dev/null | head -1))"; exit 77; }
 
 run=$(mktemp -d /run/nicnuma-claims-live.XXXXXX) || exit 2
+# shellcheck source=../lib/stage.sh
+. "$(dirname "$0")/../lib/stage.sh"
+nn=$(nn_stage_exe "$nn" "$run") || { rm -rf "$run"; echo "skip: /run is not root's alone: nowhere to stage the binary"; exit 77; }
 state=$run/state
 # claim and release re-apply into the state directory enable used: every
 # command of this test uses the private one (none writes /var/lib/nicnuma)

@@ -5,11 +5,14 @@
 # Builds them (scripts/package), runs lintian (no error, no warning; the
 # justified ones are in debian/*.lintian-overrides), unpacks each .deb
 # (dpkg -x) and compares its files, modes and owners with
-# tests/package/PKG.files (the directories every package has left out).
-# Then, as root on a host where nicnuma is neither installed nor has left
-# /etc/nicnuma or /var/lib/nicnuma: dpkg -i, checks that no unit was enabled
-# or started and the installed modes, and dpkg --purge (otherwise that part
-# is skipped, saying why: a real installation is never touched).
+# tests/package/PKG.files (the directories every package has left out),
+# the hooks.d entries against contrib/oci, and that no maintainer script
+# starts a unit. Then, as root, in a private mount namespace (tests/package/install_ns.sh:
+# overlays over /etc, /usr and /var, a tmpfs /run; nothing of the host
+# changes, checked): dpkg -i, checks that no unit was enabled, the installed
+# modes and hooks.d entries, and dpkg --purge; also where nicnuma is
+# installed or has left /etc/nicnuma or /var/lib/nicnuma (a real
+# installation is never touched).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -51,27 +54,50 @@ grep -q 'irqbalance' "$tmp/nicnuma/lib/systemd/system/nicnuma-watch.service" &&
 	err "the packaged unit conflicts with irqbalance (only enable's may)"
 grep -qx 'ConditionPathExists=/etc/nicnuma/nicnuma.conf' "$tmp/nicnuma/lib/systemd/system/nicnuma-watch.service" ||
 	err "the packaged unit has no ConditionPathExists=/etc/nicnuma/nicnuma.conf"
+# Nothing started by the install: the namespace's install below hides the
+# host's systemd, so this is read from the maintainer scripts (an upgrade
+# try-restarts what was running, nothing else).
+deb=$(printf '%s\n' "$debs" | grep '/nicnuma_[^/]*\.deb$')
+dpkg-deb -e "$deb" "$tmp/ctl" || err "dpkg-deb -e $deb"
+grep -Eq 'deb-systemd-invoke +("?\$_dh_action|start|restart|enable)' "$tmp/ctl/postinst" &&
+	err "the postinst starts a unit: $(grep -E 'deb-systemd-invoke' "$tmp/ctl/postinst" | tr '\n' ' ')"
+# the OCI hook's hooks.d entries where podman and CRI-O look by default,
+# as in contrib/oci, naming the packaged binary (docs/oci-hook.md)
+for h in 50-nicnuma-claim.json 50-nicnuma-crio.json; do
+	f=$tmp/nicnuma/usr/share/containers/oci/hooks.d/$h
+	cmp -s "$f" "$top/contrib/oci/$h" || err "usr/share/containers/oci/hooks.d/$h is not contrib/oci/$h"
+	python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["hook"]["path"] != "/usr/sbin/nicnuma")' "$f" ||
+		err "$h does not run /usr/sbin/nicnuma"
+done
 
+# dpkg -i / purge in a private mount namespace (install_ns.sh): overlays over
+# /etc, /usr and /var and a tmpfs /run, so it runs on a host with nicnuma's
+# state or nicnuma installed too, and the host is as found after it (checked).
+host_state() {
+	local f
+	dpkg-query -W -f='${Status} ${Version}\n' nicnuma 2>/dev/null
+	for f in /etc/nicnuma /var/lib/nicnuma /usr/sbin/nicnuma /usr/share/containers/oci/hooks.d; do
+		stat -c '%n %F %a %U' "$f" 2>&1
+	done
+	ls /usr/share/containers/oci/hooks.d 2>&1
+}
 if [ "$(id -u)" != 0 ]; then
 	echo "note: not root: dpkg -i part skipped" >&2
-elif dpkg-query -W -f='${Status}' nicnuma 2>/dev/null | grep -q installed ||
-     [ -e /etc/nicnuma ] || [ -e /var/lib/nicnuma ]; then
-	echo "note: nicnuma is installed here or has state (/etc/nicnuma, /var/lib/nicnuma): dpkg -i part skipped" >&2
+elif ! command -v unshare >/dev/null; then
+	echo "note: no unshare: dpkg -i part skipped" >&2
 else
 	deb=$(printf '%s\n' "$debs" | grep '/nicnuma_[^/]*\.deb$')
-	if dpkg -i "$deb" > "$tmp/dpkg.log" 2>&1; then
-		[ "$(stat -c %a:%U /var/lib/nicnuma)" = 700:root ] || err "installed /var/lib/nicnuma: $(stat -c %a:%U /var/lib/nicnuma)"
-		[ "$(stat -c %a:%U /etc/nicnuma)" = 755:root ] || err "installed /etc/nicnuma: $(stat -c %a:%U /etc/nicnuma)"
-		ls /etc/systemd/system/*.wants/nicnuma* 2>/dev/null && err "a nicnuma unit was enabled by the install"
-		if [ -d /run/systemd/system ] && systemctl is-active -q nicnuma-watch.service nicnuma-metrics.timer; then
-			err "a nicnuma unit was started by the install"
-		fi
-		/usr/sbin/nicnuma --help >/dev/null || err "installed nicnuma --help"
-	else
-		cat "$tmp/dpkg.log" >&2; err "dpkg -i $deb"
-	fi
-	dpkg --purge nicnuma > "$tmp/dpkg.log" 2>&1 || { cat "$tmp/dpkg.log" >&2; err "dpkg --purge nicnuma"; }
-	[ -e /usr/sbin/nicnuma ] && err "/usr/sbin/nicnuma left after purge"
+	before=$(host_state)
+	unshare -m --propagation private "$here/install_ns.sh" "$deb" >"$tmp/ns.log" 2>&1
+	rc=$?
+	cat "$tmp/ns.log" >&2
+	case $rc in
+	0) echo "ok: dpkg -i, the installed state and dpkg --purge (private mount namespace)" ;;
+	77) echo "note: dpkg -i part skipped: no private mount namespace here ($(tail -1 "$tmp/ns.log"))" >&2 ;;
+	*) err "dpkg -i / --purge in a private mount namespace (above)" ;;
+	esac
+	after=$(host_state)
+	[ "$before" = "$after" ] || err "the host changed: $(diff <(echo "$before") <(echo "$after") | grep '^[<>]')"
 fi
 [ "$fail" = 0 ] && echo "ok: packages build, lintian clean, contents and modes as expected"
 exit "$fail"

@@ -14,8 +14,11 @@
 #             /usr/bin/systemctl (a stand-in here) with the fixed environment,
 #             never the PATH's systemctl (private mount namespace)
 #   unitexe   enable (live root, --dry-run: nothing is written) refuses a
-#             binary nobody could have replaced, naming it; the build tree's
-#             (root-owned, in root-owned directories) passes
+#             binary someone other than root could have replaced, naming it
+#             (copies staged under /run whatever the checkout's path: owned by
+#             nobody, a group-writable or sticky world-writable directory above
+#             it like /tmp, a world-writable binary); a root-owned copy in
+#             root-owned directories passes
 #   fifo      FIFOs at run/nicnuma/watch.json and etc/nicnuma/nicnuma.conf
 #             under --root: status and metrics finish (no hang), naming them
 #   uevent    in a private network namespace: a uevent forged from a userspace
@@ -158,42 +161,38 @@ case_path() {
 }
 
 case_unitexe() {
-	local nic owned=1 why
+	local nic u
 	nic=$(ip -o link show 2>/dev/null | awk -F': ' '$2 != "lo" {sub(/@.*/, "", $2); print $2; exit}')
 	[ -n "$nic" ] || { echo "skip: no NIC to name"; exit 77; }
-	# Is the build tree root's alone (every directory up to /)?
-	why=$(python3 - "$nn" <<'PY'
-import os, sys
-p = sys.argv[1]
-while True:
-    st = os.lstat(p)
-    if st.st_uid != 0 or st.st_mode & 0o022:
-        print(p); sys.exit(1)
-    if p == "/":
-        break
-    p = os.path.dirname(p)
-PY
-	) || owned=0
-	# The user's copy sits beside the binary when that is root's alone (so
-	# the reason named is the copy's own), else in $tmp (then /tmp's).
-	if [ $owned = 1 ]; then u=$(mktemp -d "$(dirname "$nn")/harden-unitexe.XXXXXX"); else u=$tmp/u; mkdir -p "$u"; fi
+	# The copies sit in a root-owned directory under /run whatever the
+	# checkout's path (a clone under /tmp is where people start), so each
+	# reason named is the copy's own (tests/lib/stage.sh).
+	# shellcheck source=../lib/stage.sh
+	. "$(dirname "$0")/../lib/stage.sh"
+	u=$(mktemp -d /run/nicnuma-harden-unitexe.XXXXXX) || exit 2
 	unitexe_dir=$u
 	trap 'rm -rf "$tmp" "$unitexe_dir"' EXIT
-	cp "$nn" "$u/nicnuma" && chown -R 65534:65534 "$u"
+	nn_stage_exe "$nn" "$u" >/dev/null || { echo "skip: /run is not root's alone: nowhere to stage the binary"; exit 77; }
+	chown -R 65534:65534 "$u"
 	expect 2 "enable -n from a binary nobody owns" "$u/nicnuma" enable -n --nics "$nic"
 	err_has "refusing to write a unit that runs $u/nicnuma"
 	err_has "/usr/sbin/nicnuma enable"
-	[ $owned = 1 ] || { echo "note: $why is not root's alone: the reasons and the passing case are not checked"; return; }
 	err_has "$u is owned by uid 65534, not root"
 	chown -R 0:0 "$u" && chmod 0775 "$u"
 	expect 2 "enable -n from a root binary in a group-writable directory" "$u/nicnuma" enable -n --nics "$nic"
 	err_has "$u is writable by group or others"
+	# A checkout under /tmp: a sticky world-writable directory above the binary.
+	chmod 1777 "$u"
+	expect 2 "enable -n from a root binary under a sticky world-writable directory (/tmp)" \
+		"$u/nicnuma" enable -n --nics "$nic"
+	err_has "$u is writable by group or others"
 	chmod 0755 "$u" && chmod 0757 "$u/nicnuma"
 	expect 2 "enable -n from a world-writable root binary" "$u/nicnuma" enable -n --nics "$nic"
 	err_has "$u/nicnuma is writable by group or others"
-	timeout 60 "$nn" enable -n --nics "$nic" >"$tmp/out" 2>"$tmp/err"
-	grep -q 'refusing to write a unit' "$tmp/err" && bad "the root-owned build tree's binary was refused" ||
-		ok "the root-owned build tree's binary passes"
+	chmod 0755 "$u/nicnuma"
+	timeout 60 "$u/nicnuma" enable -n --nics "$nic" >"$tmp/out" 2>"$tmp/err"
+	grep -q 'refusing to write a unit' "$tmp/err" && bad "the root-owned staged binary was refused: $(cat "$tmp/err")" ||
+		ok "the root-owned staged binary passes"
 }
 
 case_fifo() {
