@@ -40,6 +40,32 @@ static int boot_facts(struct nn_ctx *ctx, struct nn_host *host)
 	return ret;
 }
 
+/* --dpdk-ports: each port's facts read and checked (ports/port_check.c)
+ * before anything is planned; a refusal names what was found. */
+static int ports_check(struct nn_ctx *ctx, struct nn_host *host, const struct nn_plan_opts *o)
+{
+	struct nn_port_ask ask = { .noiommu = o->noiommu, .force = o->force_port,
+				   .ports = o->dpdk_ports, .nports = o->ndpdk_ports };
+	char why[512], note[256];
+	size_t i;
+	int ret = nn_host_ports_read(ctx, host, o->dpdk_ports, o->ndpdk_ports), bad = 0;
+
+	if (ret) {
+		nn_err(ctx, "--dpdk-ports: cannot read the ports under %s: %s", ctx->root.path, strerror(-ret));
+		return ret;
+	}
+	for (i = 0; i < host->nports; i++) {
+		ret = nn_port_verdict(&host->ports[i], &host->vfio, &ask, why, sizeof(why), note, sizeof(note));
+		if (ret) {
+			nn_err(ctx, "--dpdk-ports: %s", why);
+			bad = ret;
+		} else if (note[0]) {
+			nn_warn(ctx, NULL, "--dpdk-ports: %s", note);
+		}
+	}
+	return bad;
+}
+
 int nn_cli_get_plan(struct nn_ctx *ctx, struct nn_host *host, const char *planfile,
 		    struct nn_plan_opts *o, struct nn_plan *plan)
 {
@@ -54,6 +80,8 @@ int nn_cli_get_plan(struct nn_ctx *ctx, struct nn_host *host, const char *planfi
 		return ret;
 	}
 	ret = nn_plan_opts_check(ctx, host, o);
+	if (!ret && o->ndpdk_ports)
+		ret = ports_check(ctx, host, o);
 	if (!ret && o->boot_mode != NN_BOOT_NONE)
 		ret = boot_facts(ctx, host);
 	if (ret)
