@@ -60,6 +60,11 @@ struct nn_vfio_host {
  * address, -ENOMEM. */
 int nn_port_read(struct nn_ctx *ctx, const char *pci, struct nn_port *p);
 void nn_port_free(struct nn_port *p);
+/* The driver @pci is on now, from its driver link: "" none (or unreadable). */
+void nn_port_driver_now(struct nn_ctx *ctx, const char *pci, char *out, size_t len);
+/* The PCI functions on vfio-pci now (/sys/bus/pci/drivers/vfio-pci), sorted:
+ * *@pci malloc'd (free each and the array); none is no error. 0 or -ENOMEM. */
+int nn_vfio_bound_list(struct nn_ctx *ctx, char ***pci, size_t *n);
 int nn_vfio_host_read(struct nn_ctx *ctx, struct nn_vfio_host *v);
 /* Fills each netdev's use (route or global address found in /proc/net/route,
  * ipv6_route and if_inet6) of @p's function and members. 0 or -errno of a

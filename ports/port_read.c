@@ -56,6 +56,14 @@ static int link_base(struct nn_ctx *ctx, const char *path, char *out, size_t len
 	return 0;
 }
 
+void nn_port_driver_now(struct nn_ctx *ctx, const char *pci, char *out, size_t len)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/driver", pci);
+	link_base(ctx, path, out, len);
+}
+
 static int fn_read(struct nn_ctx *ctx, const char *pci, struct nn_port_fn *f)
 {
 	char path[256], cls[16], *end;
@@ -73,8 +81,7 @@ static int fn_read(struct nn_ctx *ctx, const char *pci, struct nn_port_fn *f)
 		if (!*end && v >= 0 && v <= 0xffffff)
 			f->pci_class = v;
 	}
-	snprintf(path, sizeof(path), PCI_DEVICES "/%s/driver", pci);
-	link_base(ctx, path, f->driver, sizeof(f->driver));
+	nn_port_driver_now(ctx, pci, f->driver, sizeof(f->driver));
 	snprintf(path, sizeof(path), PCI_DEVICES "/%s/net", pci);
 	if (nn_root_opendir(&ctx->root, path, &d))
 		return 0;
@@ -177,6 +184,42 @@ int nn_port_read(struct nn_ctx *ctx, const char *pci, struct nn_port *p)
 	}
 	if (err)
 		nn_port_free(p);
+	return err;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int nn_vfio_bound_list(struct nn_ctx *ctx, char ***pci, size_t *n)
+{
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
+
+	*pci = NULL;
+	*n = 0;
+	if (nn_root_opendir(&ctx->root, "/sys/bus/pci/drivers/vfio-pci", &d))
+		return 0;
+	while ((de = readdir(d))) {
+		char **v, *s;
+
+		if (!nn_port_pci_valid(de->d_name))
+			continue;
+		s = strdup(de->d_name);
+		v = s ? realloc(*pci, (*n + 1) * sizeof(*v)) : NULL;
+		if (!v) {
+			free(s);
+			err = -ENOMEM;
+			break;
+		}
+		*pci = v;
+		v[(*n)++] = s;
+	}
+	closedir(d);
+	if (*n > 1)
+		qsort(*pci, *n, sizeof(**pci), cmp_str);
 	return err;
 }
 

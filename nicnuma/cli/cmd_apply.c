@@ -136,11 +136,6 @@ static int apply_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 	/* the gate looks at the NICs named (as the planner resolved them) */
 	pl->nics = r->popts.nics;
 	pl->nnics = r->popts.nnics;
-	/* the ports' driver is planned (and the IOMMU's boot arguments with
-	 * it), not bound: apply does not write driver_override yet (docs/ports.md) */
-	for (size_t i = 0; !err && i < pl->plan.nports; i++)
-		nn_warn(ctx, NULL, "--dpdk-ports: %s is planned for %s but not bound: apply does not bind "
-			"ports yet (docs/ports.md)", pl->plan.ports[i].pci, pl->plan.ports[i].driver);
 	return err;
 }
 
@@ -270,6 +265,7 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	 * the NICs refuses it (a dry run warns). */
 	pl.lock = !pl.ao.dry_run;
 	pl.ao.boot = true;
+	pl.ao.ports = true;
 	pl.gate_allow = coexist || pl.ao.dry_run;
 	err = nn_pipeline_run(ctx, &pl, &rep);
 	if (pl.stage < NN_PIPE_APPLIED)

@@ -194,6 +194,20 @@ int nn_host_ports_read(struct nn_ctx *ctx, struct nn_host *host, char *const *pc
 	return err;
 }
 
+int nn_host_bound_ports_read(struct nn_ctx *ctx, struct nn_host *host)
+{
+	char **pci;
+	size_t n, i;
+	int err = nn_vfio_bound_list(ctx, &pci, &n);
+
+	if (!err)
+		err = nn_host_ports_read(ctx, host, pci, n);
+	for (i = 0; i < n; i++)
+		free(pci[i]);
+	free(pci);
+	return err;
+}
+
 void nn_host_free(struct nn_host *host)
 {
 	ports_free(host);

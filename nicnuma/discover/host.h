@@ -70,6 +70,9 @@ int nn_host_boot_read(struct nn_ctx *ctx, struct nn_host *host, bool loader);
  * 0, -EINVAL for a name that is no PCI address, -ENOMEM, or the -errno of
  * /proc/net unreadable. */
 int nn_host_ports_read(struct nn_ctx *ctx, struct nn_host *host, char *const *pci, size_t npci);
+/* host->ports for the functions on vfio-pci now (nn_vfio_bound_list), as
+ * nn_host_ports_read reads them: what nics shows of bound ports. */
+int nn_host_bound_ports_read(struct nn_ctx *ctx, struct nn_host *host);
 /* The one answer "which CPUs may no NIC work use now because a workload
  * claimed them" (beside nn_topo_isolated_cpus): the live claims' CPUs. */
 static inline const struct nn_cpuset *nn_host_claimed_cpus(const struct nn_host *host)

@@ -79,7 +79,7 @@ fail:
 	return NULL;
 }
 
-/* "ports": [{"pci","netdev","node","iommu_group","driver_now","driver","noiommu","reason"}] */
+/* "ports": [{"pci","nic","node","iommu_group","driver_now","driver","noiommu","reason"}] */
 static int ports_json(struct json_object *p, const struct nn_plan *plan)
 {
 	struct json_object *a = NULL, *o;
@@ -92,7 +92,7 @@ static int ports_json(struct json_object *p, const struct nn_plan *plan)
 		NEW(o, json_object_new_object());
 		CHK(json_object_array_add(a, o));
 		CHK(add(o, "pci", json_object_new_string(x->pci)));
-		CHK(add(o, "netdev", opt_str(x->ifname[0] ? x->ifname : NULL)));
+		CHK(add(o, "nic", opt_str(x->ifname[0] ? x->ifname : NULL)));
 		CHK(add(o, "node", x->node >= 0 ? json_object_new_int(x->node) : NULL));
 		CHK(add(o, "iommu_group", x->iommu_group >= 0 ? json_object_new_int(x->iommu_group) : NULL));
 		CHK(add(o, "driver_now", opt_str(x->driver_now[0] ? x->driver_now : NULL)));
@@ -1246,9 +1246,9 @@ static int read_ports(struct rd *r, struct json_object *p, struct nn_plan *plan)
 		TRY(get_strbuf(r, o, where, "pci", false, x->pci, sizeof(x->pci)));
 		if (!nn_port_pci_valid(x->pci))
 			return bad(r, "%s.pci: '%s' is not a PCI address (0000:af:00.0)", where, x->pci);
-		TRY(get_strbuf(r, o, where, "netdev", true, x->ifname, sizeof(x->ifname)));
+		TRY(get_strbuf(r, o, where, "nic", true, x->ifname, sizeof(x->ifname)));
 		if (x->ifname[0] && nn_name_ifname(x->ifname, &why))
-			return bad(r, "%s.netdev: '%s' %s", where, x->ifname, why);
+			return bad(r, "%s.nic: '%s' %s", where, x->ifname, why);
 		TRY(get_int(r, o, where, "node", true, 0, NN_NODE_MAX, &v));
 		x->node = (int)v;
 		TRY(get_int(r, o, where, "iommu_group", true, 0, 999999, &v));

@@ -86,7 +86,8 @@ const struct nn_opt nn_plan_optv[] = {
 	  "DPDK application drives: planned for vfio-pci after checking each is a network function, an "
 	  "IOMMU is on, its IOMMU group is viable (every other member unbound, on vfio-pci, a bridge or "
 	  "named here too), vfio-pci can be loaded and no netdev of it carries a route or address of this "
-	  "host; refused naming what was found. apply does not bind them yet (docs/ports.md)", NN_OPT_DPDK_PORTS },
+	  "host; refused naming what was found. apply binds them (driver_override, unbind, drivers_probe; "
+	  "rollback binds the original driver back)", NN_OPT_DPDK_PORTS },
 	{ "noiommu", 0, NN_ARG_NONE, NULL, "with --dpdk-ports on a host without an IOMMU: vfio's unsafe "
 	  "no-IOMMU mode (no DMA isolation; warned)", NN_OPT_NOIOMMU },
 	{ "force-port", 0, NN_ARG_NONE, NULL, "with --dpdk-ports: take a port whose netdev carries a route "

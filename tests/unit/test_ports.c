@@ -8,12 +8,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <json-c/json.h>
 
+#include "nicnuma/core/ctx.h"
 #include "nicnuma/plan/plan.h"
 #include "ports/port.h"
+#include "ports/port_bind.h"
+#include "tmptree.h"
 
 static void test_pci_valid(void **state)
 {
@@ -194,12 +198,103 @@ static void test_plan_json(void **state)
 	nn_plan_free(&p);
 }
 
+/* The kernel's way on a fake root: the override, the unbind from the
+ * driver it is on, the probe - and nothing more where it is on the driver. */
+static void test_bind(void **state)
+{
+	char d[256], path[512], why[256], *t;
+	struct nn_ctx ctx;
+
+	(void)state;
+	assert_int_equal(tmptree_make(d, sizeof(d), "ports"), 0);
+	tmptree_put(d, "sys/bus/pci/devices/0000:af:00.0/driver_override", "(null)\n");
+	tmptree_put(d, "sys/bus/pci/drivers/mlx5_core/unbind", "");
+	tmptree_put(d, "sys/bus/pci/drivers/vfio-pci/unbind", "");
+	tmptree_put(d, "sys/bus/pci/drivers_probe", "");
+	snprintf(path, sizeof(path), "%s/sys/bus/pci/devices/0000:af:00.0/driver", d);
+	assert_int_equal(symlink("../../drivers/mlx5_core", path), 0);
+	assert_int_equal(nn_ctx_init(&ctx, d, false), 0);
+
+	assert_int_equal(nn_port_bind(&ctx, "0000:af:00.0", "vfio-pci", "vfio-pci", why, sizeof(why)), 0);
+	t = tmptree_get(d, "sys/bus/pci/devices/0000:af:00.0/driver_override");
+	assert_string_equal(t, "vfio-pci\n");
+	free(t);
+	t = tmptree_get(d, "sys/bus/pci/drivers/mlx5_core/unbind");
+	assert_string_equal(t, "0000:af:00.0\n");
+	free(t);
+	t = tmptree_get(d, "sys/bus/pci/drivers_probe");
+	assert_string_equal(t, "0000:af:00.0\n");
+	free(t);
+
+	/* the kernel moved it: the way back clears the override, unbinds from vfio-pci, probes */
+	unlink(path);
+	assert_int_equal(symlink("../../drivers/vfio-pci", path), 0);
+	tmptree_put(d, "sys/bus/pci/drivers_probe", "");
+	assert_int_equal(nn_port_bind(&ctx, "0000:af:00.0", "mlx5_core", "", why, sizeof(why)), 0);
+	t = tmptree_get(d, "sys/bus/pci/devices/0000:af:00.0/driver_override");
+	assert_string_equal(t, "\n");
+	free(t);
+	t = tmptree_get(d, "sys/bus/pci/drivers/vfio-pci/unbind");
+	assert_string_equal(t, "0000:af:00.0\n");
+	free(t);
+	t = tmptree_get(d, "sys/bus/pci/drivers_probe");
+	assert_string_equal(t, "0000:af:00.0\n");
+	free(t);
+
+	/* on vfio-pci already: no unbind, no probe */
+	tmptree_put(d, "sys/bus/pci/drivers/vfio-pci/unbind", "");
+	tmptree_put(d, "sys/bus/pci/drivers_probe", "");
+	assert_int_equal(nn_port_bind(&ctx, "0000:af:00.0", "vfio-pci", "vfio-pci", why, sizeof(why)), 0);
+	t = tmptree_get(d, "sys/bus/pci/drivers_probe");
+	assert_string_equal(t, "");
+	free(t);
+	t = tmptree_get(d, "sys/bus/pci/drivers/vfio-pci/unbind");
+	assert_string_equal(t, "");
+	free(t);
+
+	/* a bad name writes nothing; a missing file is named */
+	assert_int_equal(nn_port_bind(&ctx, "../../x", "vfio-pci", "vfio-pci", why, sizeof(why)), -EINVAL);
+	assert_int_equal(nn_port_bind(&ctx, "0000:af:00.0", "../x", "", why, sizeof(why)), -EINVAL);
+	assert_int_equal(nn_port_bind(&ctx, "0000:af:00.1", "vfio-pci", "vfio-pci", why, sizeof(why)), -ENOENT);
+	assert_non_null(strstr(why, "/sys/bus/pci/devices/0000:af:00.1/driver_override"));
+	nn_ctx_free(&ctx);
+	tmptree_remove(d);
+}
+
+/* A log's "port" change: checked before anything is replayed. */
+static void test_undo_kind(void **state)
+{
+	struct nn_change c = { &nn_port_change_ops, "0000:af:00.0", "mlx5_core", "vfio-pci", "" };
+	char why[256];
+
+	(void)state;
+	assert_string_equal(nn_port_change_ops.name, "port");
+	assert_int_equal(nn_port_change_ops.validate(NULL, NULL, &c, why, sizeof(why)), 0);
+	c.before = "";		/* it had no driver */
+	assert_int_equal(nn_port_change_ops.validate(NULL, NULL, &c, why, sizeof(why)), 0);
+	c.path = "../../../etc";
+	assert_int_equal(nn_port_change_ops.validate(NULL, NULL, &c, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "is not a PCI address"));
+	c.path = "0000:af:00.0";
+	c.before = "mlx5_core/../../x";
+	assert_int_equal(nn_port_change_ops.validate(NULL, NULL, &c, why, sizeof(why)), -EINVAL);
+	c.before = "mlx5_core";
+	c.detail = "a b";
+	assert_int_equal(nn_port_change_ops.validate(NULL, NULL, &c, why, sizeof(why)), -EINVAL);
+	c.detail = NULL;
+	c.after = "uio_pci_generic";
+	assert_int_equal(nn_port_change_ops.validate(NULL, NULL, &c, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "vfio-pci only"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pci_valid),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_plan_json),
+		cmocka_unit_test(test_bind),
+		cmocka_unit_test(test_undo_kind),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
