@@ -11,16 +11,16 @@ _nicnuma_opts() {
 	case $1 in
 	topo) echo --help --no-cpus ;;
 	nics) echo --brief --help ;;
-	plan) echo --boot-args --busy-poll --channels --cpus --gro-flush-timeout --help --hugepages \
-		--irq-suspend-timeout --irqbalance --isolate --napi-defer-hard-irqs --napi-threaded --nics --no-xps --policy \
-		--profile --reserve --rps --rss ;;
-	apply) echo --boot-args --busy-poll --channels --coexist --cpus --dry-run --gro-flush-timeout --help \
-		--hugepages --irq-suspend-timeout --irqbalance --isolate --keep-going --napi-defer-hard-irqs --napi-threaded \
-		--nics --no-xps --plan --policy --profile --reserve --rps --rss --state-dir --verify \
+	plan) echo --boot-args --busy-poll --channels --cpus --dpdk-ports --force-port --gro-flush-timeout --help --hugepages \
+		--irq-suspend-timeout --irqbalance --isolate --napi-defer-hard-irqs --napi-threaded --nics --no-xps --noiommu \
+		--policy --profile --reserve --rps --rss ;;
+	apply) echo --boot-args --busy-poll --channels --coexist --cpus --dpdk-ports --dry-run --force-port \
+		--gro-flush-timeout --help --hugepages --irq-suspend-timeout --irqbalance --isolate --keep-going --napi-defer-hard-irqs --napi-threaded \
+		--nics --no-xps --noiommu --plan --policy --profile --reserve --rps --rss --state-dir --verify \
 		--verify-better --verify-cmd ;;
-	check) echo --boot-args --busy-poll --channels --count --cpus --dpdk --file-prefix --gro-flush-timeout \
-		--help --hugepages --interval --irq-suspend-timeout --irqbalance --isolate --min-memory --napi-defer-hard-irqs \
-		--napi-threaded --nics --no-xps --pid --plan --policy --profile --reserve --rps --rss --socket \
+	check) echo --boot-args --busy-poll --channels --count --cpus --dpdk --dpdk-ports --file-prefix \
+		--force-port --gro-flush-timeout --help --hugepages --interval --irq-suspend-timeout --irqbalance --isolate --min-memory --napi-defer-hard-irqs \
+		--napi-threaded --nics --no-xps --noiommu --pid --plan --policy --profile --reserve --rps --rss --socket \
 		--threshold --timeout --traffic --vdev-node ;;
 	rollback) echo --help --state-dir ;;
 	script) echo --busy-poll --channels --cpus --gro-flush-timeout --help --hugepages \

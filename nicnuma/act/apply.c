@@ -15,6 +15,7 @@
 #include "nicnuma/act/apply_internal.h"
 #include "nicnuma/act/change_kinds.h"
 #include "nicnuma/discover/ethtool.h"
+#include "nicnuma/core/fsroot.h"
 
 /* Per NIC, its planned CPUs: where an IRQ goes when its own CPU is out of
  * vectors. Built once per apply (one pass over the values), not per IRQ. */
@@ -707,6 +708,86 @@ static int hp_check(struct nn_ctx *ctx, struct nn_hp_walk *w, const struct nn_pl
 	return err;
 }
 
+/* --dpdk-ports: each port's driver and override now; pending where it is
+ * not on its planned driver yet. 0 or -ENOMEM. */
+static int ports_read(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_apply_report *rep,
+		      bool *pending)
+{
+	size_t i;
+
+	*pending = false;
+	if (!plan->nports)
+		return 0;
+	rep->ports = calloc(plan->nports, sizeof(*rep->ports));
+	if (!rep->ports)
+		return -ENOMEM;
+	rep->nports = plan->nports;
+	for (i = 0; i < plan->nports; i++) {
+		struct nn_apply_port *p = &rep->ports[i];
+		char path[96];
+
+		snprintf(p->pci, sizeof(p->pci), "%s", plan->ports[i].pci);
+		snprintf(p->driver, sizeof(p->driver), "%s", plan->ports[i].driver);
+		nn_port_driver_now(ctx, p->pci, p->before, sizeof(p->before));
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override", p->pci);
+		/* the kernel says "(null)" for none */
+		if (nn_read_str(&ctx->root, path, p->override, sizeof(p->override)) ||
+		    !strcmp(p->override, "(null)") || !nn_port_driver_valid(p->override))
+			p->override[0] = '\0';
+		if (!strcmp(p->before, p->driver)) {
+			p->status = "unchanged";
+		} else {
+			p->status = "pending";
+			*pending = true;
+		}
+	}
+	return 0;
+}
+
+/* Binds each pending port (after the log holds it): 0, or the first
+ * failure's -errno with its note (the caller rolls everything back). */
+static int ports_bind(struct nn_ctx *ctx, struct nn_apply_report *rep)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < rep->nports; i++) {
+		struct nn_apply_port *p = &rep->ports[i];
+
+		if (strcmp(p->status, "pending"))
+			continue;
+		p->written = true;
+		err = nn_port_bind(ctx, p->pci, p->driver, p->driver, p->note, sizeof(p->note));
+		if (err) {
+			p->status = "failed";
+			return err;
+		}
+		p->status = "bound";
+		if (!nn_root_is_live(&ctx->root))
+			snprintf(p->note, sizeof(p->note), "driver_override, unbind and drivers_probe written; "
+				 "the kernel's probe runs only on the live root");
+	}
+	return 0;
+}
+
+/* A failed apply puts each port it bound back on its driver. */
+static void ports_unbind(struct nn_ctx *ctx, struct nn_apply_report *rep)
+{
+	char why[256];
+	size_t i;
+
+	for (i = rep->nports; i-- > 0;) {
+		struct nn_apply_port *p = &rep->ports[i];
+
+		if (!p->written)
+			continue;
+		if (nn_port_bind(ctx, p->pci, p->before, p->override, why, sizeof(why)))
+			nn_warn(ctx, p->pci, "rollback failed: %s", why);
+		else
+			p->status = "rolled_back";
+	}
+}
+
 int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		 const struct nn_apply_opts *opts, struct nn_apply_report *rep)
 {
@@ -719,7 +800,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 	struct nn_hp_walk hpw = NN_HP_WALK_INIT;
 	struct nn_napi_answers napi = { 0 };	/* one napi-get dump for every NAPI thread */
 	bool pending = false, soft_fail = false, channels_changed = false, hp_pending = false;
-	bool boot_pending = false;
+	bool boot_pending = false, ports_pending = false;
 	int *irqs = NULL, err, ph;
 	size_t i, nirqs = 0, n0 = up->nchanges;
 	bool *dup = NULL;
@@ -747,6 +828,11 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 	}
 	if (opts->boot && plan->boot_mode != NN_BOOT_NONE) {
 		err = boot_check(ctx, plan, opts, rep);
+		if (err)
+			goto out;
+	}
+	if (opts->ports) {
+		err = ports_read(ctx, plan, rep, &ports_pending);
 		if (err)
 			goto out;
 	}
@@ -783,13 +869,17 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			pending = true;
 	}
 	if (opts->dry_run) {
+		for (i = 0; i < rep->nports; i++)
+			if (!strcmp(rep->ports[i].status, "pending"))
+				rep->ports[i].status = "would_bind";
 		if (!rep->irqb.noop)
 			snprintf(rep->irqb.status, sizeof(rep->irqb.status), "would %s it (pid %d)",
 				 nn_irqbalance_action_name(rep->irqb.action), rep->irqb.proc.pid);
 		goto count;
 	}
 	boot_pending = rep->boot && !rep->boot_skipped && rep->boot_prep.write;
-	if (!pending && rep->irqb.noop && !hp_pending && !boot_pending && !new_to_log(ext, rep, n0))
+	if (!pending && rep->irqb.noop && !hp_pending && !boot_pending && !ports_pending &&
+	    !new_to_log(ext, rep, n0))
 		goto count;	/* aligned already: no snapshot, no lock needed */
 
 	err = fb_table_build(rep, &fbt);
@@ -825,6 +915,10 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			err = nn_tx_add(tx, ops, v->path, v->before, v->planned,
 					val_detail(v, detail, sizeof(detail)));
 		}
+	for (i = 0; i < rep->nports && !err; i++)
+		if (!strcmp(rep->ports[i].status, "pending"))
+			err = nn_tx_add(tx, &nn_port_change_ops, rep->ports[i].pci, rep->ports[i].before,
+					rep->ports[i].driver, rep->ports[i].override);
 	/* Before any write: -EFBIG when rollback could not read it back. An
 	 * extended log that gained nothing is already on disk as it is. */
 	if (!err && (!ext || up->nchanges > n0))
@@ -886,6 +980,20 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		if (err) {
 			nn_err(ctx, "boot arguments: %s; rolling back everything changed so far", rep->boot_res.note);
 			rep->fatal = err;
+			rollback_all(ctx, rep, ext ? NULL : up);
+		}
+	}
+	/* The ports after the kernel's values, before the pools: a bind that
+	 * fails puts the ports bound back and rolls the rest back. */
+	if (ports_pending && !rep->fatal) {
+		err = ports_bind(ctx, rep);
+		if (err) {
+			for (i = 0; i < rep->nports; i++)
+				if (!strcmp(rep->ports[i].status, "failed"))
+					nn_err(ctx, "port %s: %s; rolling back everything changed so far",
+					       rep->ports[i].pci, rep->ports[i].note);
+			rep->fatal = err;
+			ports_unbind(ctx, rep);
 			rollback_all(ctx, rep, ext ? NULL : up);
 		}
 	}

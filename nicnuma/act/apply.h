@@ -103,6 +103,20 @@ struct nn_apply_opts {
 	/* Write the plan's boot arguments (apply only: the watcher and enable
 	 * never touch the bootloader). Their facts are @host's boot. */
 	bool boot;
+	/* Bind the plan's ports (--dpdk-ports) to their driver (apply only,
+	 * as the boot arguments): driver_override, unbind, drivers_probe. */
+	bool ports;
+};
+
+/* One plan port as apply found and left it (ports/port_bind.h). */
+struct nn_apply_port {
+	char pci[16];
+	char before[32];		/* the driver it was on, "" none */
+	char override[32];		/* its driver_override before, "" none */
+	char driver[32];		/* planned: "vfio-pci" */
+	const char *status;		/* "unchanged", "would_bind", "bound", "failed", "rolled_back" */
+	bool written;
+	char note[256];
 };
 
 struct nn_apply_report {
@@ -125,6 +139,8 @@ struct nn_apply_report {
 	const struct nn_plan *boot_plan;	/* borrowed */
 	struct nn_boot_prep boot_prep;
 	struct nn_boot_result boot_res;
+	struct nn_apply_port *ports;	/* one per plan port (opts->ports) */
+	size_t nports;
 };
 
 /* Returns 0 clean, 1 finished with failed values, negative errno on a fatal

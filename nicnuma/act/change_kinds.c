@@ -16,5 +16,6 @@ const struct nn_change_ops *const nn_change_kinds[] = {
 	&nn_napi_dev_change_ops,
 	&nn_mount_change_ops,
 	&nn_boot_change_ops,
+	&nn_port_change_ops,
 	NULL,
 };

@@ -26,6 +26,7 @@
 #include "irq/busy_poll.h"
 #include "hugepages/hp_set.h"
 #include "boot/boot_write.h"
+#include "ports/port_bind.h"
 
 /* ETHTOOL_SCHANNELS combined count; path = ifname of a NIC in the log's host. */
 extern const struct nn_change_ops nn_channels_change_ops;

@@ -217,6 +217,30 @@ static void print_boot(struct nn_ctx *ctx, const struct nn_apply_report *rep)
 	nn_close_object(o);
 }
 
+/* --dpdk-ports: each port's driver before -> planned, and what the run did. */
+static void print_ports(struct nn_ctx *ctx, const struct nn_apply_report *rep)
+{
+	struct nn_out *o = &ctx->out;
+	size_t i;
+
+	nn_open_array(o, "ports");
+	for (i = 0; i < rep->nports; i++) {
+		const struct nn_apply_port *p = &rep->ports[i];
+
+		nn_open_object(o, NULL);
+		nn_print_string(o, PRINT_ANY, "pci", "port %s", p->pci);
+		nn_print_string(o, PRINT_ANY, "before", ": %s", p->before[0] ? p->before : NULL);
+		if (!p->before[0])
+			nn_printf(o, ": (no driver)");
+		nn_print_string(o, PRINT_ANY, "driver", " -> %s", p->driver);
+		nn_print_string(o, PRINT_ANY, "status", " %s", p->status);
+		nn_print_string(o, PRINT_ANY, "note", p->note[0] ? " (%s)" : NULL, p->note[0] ? p->note : NULL);
+		nn_printf(o, "\n");
+		nn_close_object(o);
+	}
+	nn_close_array(o);
+}
+
 void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
 {
 	struct nn_out *o = &ctx->out;
@@ -231,6 +255,7 @@ void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
 	nn_close_array(o);
 	print_hugepages(ctx, rep);
 	print_boot(ctx, rep);
+	print_ports(ctx, rep);
 	nn_open_object(o, "irqbalance");
 	nn_print_string(o, PRINT_JSON, "before", NULL, rep->irqb.before[0] ? rep->irqb.before : NULL);
 	nn_printf(o, "irqbalance: %s", !strcmp(rep->irqb.before, "running") ? "running" : "not running");
@@ -263,6 +288,7 @@ void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
 void nn_apply_report_free(struct nn_apply_report *rep)
 {
 	nn_boot_prep_free(&rep->boot_prep);
+	free(rep->ports);
 	nn_apply_vals_free(rep->vals, rep->nvals);
 	free(rep->hp);
 	nn_irqb_op_free(&rep->irqb);

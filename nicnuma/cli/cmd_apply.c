@@ -265,6 +265,7 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	 * the NICs refuses it (a dry run warns). */
 	pl.lock = !pl.ao.dry_run;
 	pl.ao.boot = true;
+	pl.ao.ports = true;
 	pl.gate_allow = coexist || pl.ao.dry_run;
 	err = nn_pipeline_run(ctx, &pl, &rep);
 	if (pl.stage < NN_PIPE_APPLIED)

@@ -44,7 +44,9 @@ const struct nn_cmd_desc nn_desc_nics = {
 	.outro =
 "Global options --root DIR and --json go before or after the command. The JSON\n"
 "document has \"nics\" (one object per device, with \"irqs\" and \"pcie\": see\n"
-"docs/discovery.md), \"irqbalance\" (whether it runs: it rewrites IRQ\n"
+"docs/discovery.md), \"ports\" (the PCI functions on vfio-pci, which have no\n"
+"netdev: \"pci\", \"driver\", \"node\", \"iommu_group\"; docs/ports.md),\n"
+"\"irqbalance\" (whether it runs: it rewrites IRQ\n"
 "affinities), \"warnings\" and, when there are any, \"notes\" (a down NIC's\n"
 "vectors without IRQs yet, ports sharing a PCI function, a sub-function).\n"
 "\n"
@@ -91,6 +93,10 @@ int nn_cmd_nics(struct nn_ctx *ctx, int argc, char **argv)
 		return status;
 	}
 
+	/* a port on vfio-pci has no netdev: listed by its function */
+	err = nn_host_bound_ports_read(ctx, &h);
+	if (err)
+		nn_warn(ctx, NULL, "nics: cannot read the functions on vfio-pci: %s", strerror(-err));
 	nn_nics_print(o, &h, argv + st.ind, (size_t)(argc - st.ind), brief);
 	nn_print_warnings(ctx);
 	nn_host_free(&h);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* plan_opts.c - the plan a command works on: read from --plan FILE, or made from the planning options */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -17,7 +18,28 @@ int nn_cli_read_plan(struct nn_ctx *ctx, const char *path, struct nn_plan *plan)
 	return ret;
 }
 
-int nn_cli_check_plan_shape(struct nn_ctx *ctx, const struct nn_host *host, const char *planfile,
+/* A plan file's ports, checked again on the host as it is now: no
+ * --force-port here (a port in use is refused), no-IOMMU mode where the
+ * plan chose it. */
+static int plan_ports_check(struct nn_ctx *ctx, struct nn_host *host, const struct nn_plan *plan)
+{
+	char **pci = calloc(plan->nports, sizeof(*pci));
+	bool noiommu = false;
+	size_t i;
+	int ret;
+
+	if (!pci)
+		return -ENOMEM;
+	for (i = 0; i < plan->nports; i++) {
+		pci[i] = (char *)plan->ports[i].pci;
+		noiommu |= plan->ports[i].noiommu;
+	}
+	ret = nn_cli_ports_check(ctx, host, pci, plan->nports, noiommu, false);
+	free(pci);
+	return ret;
+}
+
+int nn_cli_check_plan_shape(struct nn_ctx *ctx, struct nn_host *host, const char *planfile,
 			    struct nn_plan *plan)
 {
 	char why[256];
@@ -25,6 +47,8 @@ int nn_cli_check_plan_shape(struct nn_ctx *ctx, const struct nn_host *host, cons
 
 	if (ret) {
 		nn_err(ctx, "--plan: %s: made for another host shape: %s", planfile, why);
+		nn_plan_free(plan);
+	} else if (plan->nports && (ret = plan_ports_check(ctx, host, plan))) {
 		nn_plan_free(plan);
 	}
 	return ret;
@@ -38,6 +62,30 @@ static int boot_facts(struct nn_ctx *ctx, struct nn_host *host)
 	if (ret)
 		nn_err(ctx, "cannot read the kernel's boot facts under %s: %s", ctx->root.path, strerror(-ret));
 	return ret;
+}
+
+int nn_cli_ports_check(struct nn_ctx *ctx, struct nn_host *host, char *const *pci, size_t npci, bool noiommu,
+		       bool force)
+{
+	struct nn_port_ask ask = { .noiommu = noiommu, .force = force, .ports = pci, .nports = npci };
+	char why[512], note[256];
+	size_t i;
+	int ret = nn_host_ports_read(ctx, host, pci, npci), bad = 0;
+
+	if (ret) {
+		nn_err(ctx, "--dpdk-ports: cannot read the ports under %s: %s", ctx->root.path, strerror(-ret));
+		return ret;
+	}
+	for (i = 0; i < host->nports; i++) {
+		ret = nn_port_verdict(&host->ports[i], &host->vfio, &ask, why, sizeof(why), note, sizeof(note));
+		if (ret) {
+			nn_err(ctx, "--dpdk-ports: %s", why);
+			bad = ret;
+		} else if (note[0]) {
+			nn_warn(ctx, NULL, "--dpdk-ports: %s", note);
+		}
+	}
+	return bad;
 }
 
 int nn_cli_get_plan(struct nn_ctx *ctx, struct nn_host *host, const char *planfile,
@@ -54,6 +102,8 @@ int nn_cli_get_plan(struct nn_ctx *ctx, struct nn_host *host, const char *planfi
 		return ret;
 	}
 	ret = nn_plan_opts_check(ctx, host, o);
+	if (!ret && o->ndpdk_ports)
+		ret = nn_cli_ports_check(ctx, host, o->dpdk_ports, o->ndpdk_ports, o->noiommu, o->force_port);
 	if (!ret && o->boot_mode != NN_BOOT_NONE)
 		ret = boot_facts(ctx, host);
 	if (ret)

@@ -7,6 +7,7 @@
  * through the fs root so a captured tree shows it too.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,8 +137,80 @@ int nn_host_boot_read(struct nn_ctx *ctx, struct nn_host *host, bool loader)
 	return nn_boot_host_read(ctx, &host->boot, loader);
 }
 
+/* Up or down as discovery found the netdev (link_down); -1 not found. */
+static void netdevs_up(const struct nn_host *host, struct nn_port_fn *f)
+{
+	size_t i, j;
+
+	for (i = 0; i < f->nnetdevs; i++)
+		for (j = 0; j < host->nnics; j++)
+			if (!strcmp(host->nics[j].name, f->netdevs[i].name))
+				f->netdevs[i].up = !host->nics[j].link_down;
+}
+
+static void ports_free(struct nn_host *host)
+{
+	size_t i;
+
+	for (i = 0; i < host->nports; i++)
+		nn_port_free(&host->ports[i]);
+	free(host->ports);
+	host->ports = NULL;
+	host->nports = 0;
+}
+
+int nn_host_ports_read(struct nn_ctx *ctx, struct nn_host *host, char *const *pci, size_t npci)
+{
+	size_t i, j;
+	int err = 0;
+
+	ports_free(host);
+	host->ports = calloc(npci ? npci : 1, sizeof(*host->ports));
+	if (!host->ports)
+		return -ENOMEM;
+	for (i = 0; !err && i < npci; i++) {
+		struct nn_port *p = &host->ports[i];
+		char dev[64];
+		long node;
+
+		err = nn_port_read(ctx, pci[i], p);
+		if (err)
+			break;
+		host->nports++;
+		if (!p->present)
+			continue;
+		snprintf(dev, sizeof(dev), "/sys/bus/pci/devices/%s", pci[i]);
+		if (!nn_device_numa_node(&ctx->root, dev, &node) && node >= 0)
+			p->node = (int)node;
+		err = nn_port_uses_read(ctx, p);
+		netdevs_up(host, &p->fn);
+		for (j = 0; j < p->nmembers; j++)
+			netdevs_up(host, &p->members[j]);
+	}
+	if (!err)
+		err = nn_vfio_host_read(ctx, &host->vfio);
+	if (err)
+		ports_free(host);
+	return err;
+}
+
+int nn_host_bound_ports_read(struct nn_ctx *ctx, struct nn_host *host)
+{
+	char **pci;
+	size_t n, i;
+	int err = nn_vfio_bound_list(ctx, &pci, &n);
+
+	if (!err)
+		err = nn_host_ports_read(ctx, host, pci, n);
+	for (i = 0; i < n; i++)
+		free(pci[i]);
+	free(pci);
+	return err;
+}
+
 void nn_host_free(struct nn_host *host)
 {
+	ports_free(host);
 	nn_topo_free(&host->topo);
 	nn_nics_free(host->nics, host->nnics);
 	free(host->irqbalance.cmdline);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "boot/boot_read.h"
+#include "ports/port.h"
 #include "nicnuma/discover/claims.h"
 #include "nicnuma/discover/nic.h"
 #include "nicnuma/discover/topo.h"
@@ -31,6 +32,12 @@ struct nn_host {
 	/* The running kernel and the bootloader (boot/boot_read.h): read only
 	 * where boot arguments are planned or reported (nn_host_boot_read). */
 	struct nn_boot_host boot;
+	/* The ports named by --dpdk-ports (ports/port.h), their node and
+	 * netdevs' state filled here, and the host's IOMMU and vfio: read only
+	 * where ports are asked for (nn_host_ports_read). */
+	struct nn_port *ports;
+	size_t nports;
+	struct nn_vfio_host vfio;
 };
 
 /* Topology, NICs and irqbalance, all through ctx->root. */
@@ -57,6 +64,15 @@ int nn_host_claims_read(struct nn_ctx *ctx, struct nn_host *host, unsigned int f
  * @loader. A discovery without it leaves the boot facts unread (read false):
  * nothing planned at boot, no file of /etc or /boot opened. 0 or -ENOMEM. */
 int nn_host_boot_read(struct nn_ctx *ctx, struct nn_host *host, bool loader);
+/* Reads host->ports for the PCI functions @pci (nn_port_read), each with
+ * its node (nn_device_numa_node) and its and its group's netdevs' use
+ * (routes, addresses; up or down as discovery found them), and host->vfio.
+ * 0, -EINVAL for a name that is no PCI address, -ENOMEM, or the -errno of
+ * /proc/net unreadable. */
+int nn_host_ports_read(struct nn_ctx *ctx, struct nn_host *host, char *const *pci, size_t npci);
+/* host->ports for the functions on vfio-pci now (nn_vfio_bound_list), as
+ * nn_host_ports_read reads them: what nics shows of bound ports. */
+int nn_host_bound_ports_read(struct nn_ctx *ctx, struct nn_host *host);
 /* The one answer "which CPUs may no NIC work use now because a workload
  * claimed them" (beside nn_topo_isolated_cpus): the live claims' CPUs. */
 static inline const struct nn_cpuset *nn_host_claimed_cpus(const struct nn_host *host)

@@ -477,6 +477,34 @@ static void print_irqbalance(struct nn_out *o, const struct nn_irqbalance_state 
 		nn_printf(o, "\nirqbalance: not running\n");
 }
 
+/* The PCI functions on vfio-pci (host->ports, nn_host_bound_ports_read): no
+ * netdev to list them by, so a table of their own. */
+static void print_ports(struct nn_out *o, const struct nn_host *h)
+{
+	size_t i;
+
+	if (h->nports)
+		nn_printf(o, "\n%-16s %-22s %-8s %s\n", "PORT", "DRIVER", "NODE", "IOMMU GROUP");
+	nn_open_array(o, "ports");
+	for (i = 0; i < h->nports; i++) {
+		const struct nn_port *p = &h->ports[i];
+
+		nn_open_object(o, NULL);
+		nn_print_string(o, PRINT_ANY, "pci", "%-16s ", p->fn.pci);
+		nn_print_string(o, PRINT_ANY, "driver", "%-22s ", p->fn.driver[0] ? p->fn.driver : NULL);
+		if (p->node >= 0)
+			nn_print_int(o, PRINT_ANY, "node", "%-8lld ", p->node);
+		else
+			nn_print_null(o, PRINT_ANY, "node", "%-8s ");
+		if (p->iommu_group >= 0)
+			nn_print_int(o, PRINT_ANY, "iommu_group", "%lld\n", p->iommu_group);
+		else
+			nn_print_null(o, PRINT_ANY, "iommu_group", "%s\n");
+		nn_close_object(o);
+	}
+	nn_close_array(o);
+}
+
 void nn_nics_print(struct nn_out *o, const struct nn_host *h, char *const *names, size_t nnames,
 		   bool brief)
 {
@@ -496,5 +524,6 @@ void nn_nics_print(struct nn_out *o, const struct nn_host *h, char *const *names
 			print_nic(o, &h->nics[k], &h->topo, brief);
 	}
 	nn_close_array(o);
+	print_ports(o, h);
 	print_irqbalance(o, &h->irqbalance);
 }

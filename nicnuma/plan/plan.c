@@ -1071,6 +1071,8 @@ int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, st
 	if (!ret)
 		ret = nn__plan_emit(&st);
 	if (!ret)
+		ret = nn__plan_ports(&st);
+	if (!ret)
 		ret = nn__plan_boot(&st);
 	if (ret)
 		goto fail;
@@ -1198,6 +1200,9 @@ void nn_plan_free(struct nn_plan *plan)
 	free(plan->sysctls);
 	free(plan->hugepages);
 	nn_cpuset_free(&plan->isolate);
+	for (i = 0; i < plan->nports; i++)
+		free(plan->ports[i].reason);
+	free(plan->ports);
 	nn_boot_args_free(plan->boot_args, plan->nboot_args);
 	nn_boot_skips_free(plan->boot_left, plan->nboot_left);
 	for (i = 0; i < plan->nwarnings; i++)
@@ -1218,5 +1223,8 @@ void nn_plan_opts_free(struct nn_plan_opts *opts)
 	nn_cpuset_free(&opts->cpus);
 	nn_cpuset_free(&opts->reserve);
 	nn_cpuset_free(&opts->isolate);
+	for (i = 0; i < opts->ndpdk_ports; i++)
+		free(opts->dpdk_ports[i]);
+	free(opts->dpdk_ports);
 	memset(opts, 0, sizeof(*opts));
 }

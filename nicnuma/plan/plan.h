@@ -83,6 +83,14 @@ struct nn_plan_opts {
 	bool boot_given;		/* --boot-args was given */
 	bool boot_cmd;			/* the command plans boot arguments by default */
 	struct nn_cpuset isolate;	/* --isolate CPUS (latency): the application's CPUs */
+	/* --dpdk-ports PCI|NIC,..: the functions planned for vfio-pci (NIC
+	 * names resolved to their PCI address by nn_plan_opts_check), with
+	 * --noiommu (vfio's no-IOMMU mode) and --force-port (a netdev in use
+	 * may go); checked against host->ports (ports/port.h) before planning. */
+	char **dpdk_ports;
+	size_t ndpdk_ports;
+	bool noiommu;
+	bool force_port;
 };
 
 struct nn_plan_irq {
@@ -226,6 +234,7 @@ struct nn_plan_port {
 	char driver_now[32];	/* "" when no driver is bound */
 	char driver[32];	/* planned: "vfio-pci" */
 	bool noiommu;		/* --noiommu: vfio-pci's unsafe no-IOMMU mode */
+	char *reason;		/* why this driver, what was checked; NULL in older plans */
 };
 
 struct nn_plan {
@@ -321,7 +330,8 @@ int nn_plan_check_shape(const struct nn_plan *plan, const struct nn_host *host, 
  * its CPUs outside housekeeping; never a claimed CPU; without the queue-IRQ
  * cores and their SMT siblings unless nothing else is left (then *@shared).
  * --socket-mem (MB per node, this node's planned hugepages, 0 elsewhere) only
- * when the plan reserves hugepages. A node without lcores of its own
+ * when the plan reserves hugepages. -a: the plan's --dpdk-ports on @node
+ * where it has ports (the application's), else its NICs on @node. A node without lcores of its own
  * (memory-only, CXL, all housekeeping or claimed) borrows those of the
  * nearest node that has some (nn_plan_eal_lcore_node()) and keeps its memory
  * and NICs. Malloc'd in *@out. -ENOENT when no node has lcores. */

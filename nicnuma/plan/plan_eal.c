@@ -130,7 +130,12 @@ int nn_plan_eal_args(const struct nn_plan *plan, const struct nn_host *host, int
 				goto out;
 		}
 	}
-	for (i = 0; i < plan->nnics; i++) {
+	/* With --dpdk-ports the ports planned for vfio-pci are the
+	 * application's, each on its own node's instance; else the planned NICs. */
+	for (i = 0; i < plan->nports; i++)
+		if (plan->ports[i].node == node && append(&buf, &len, " -a ", plan->ports[i].pci))
+			goto out;
+	for (i = 0; i < plan->nnics && !plan->nports; i++) {
 		bool seen = false;
 
 		/* Ports of one PCI function (mlx4, cxgb4) share one -a. */

@@ -22,6 +22,7 @@
 #include "nicnuma/plan/plan_internal.h"
 #include "irq/rps.h"
 #include "boot/cmdline.h"
+#include "ports/port.h"
 
 /* ---- writing ---- */
 
@@ -76,6 +77,33 @@ struct json_object *nn_plan_shape_to_json(const struct nn_plan *plan)
 fail:
 	json_object_put(o);
 	return NULL;
+}
+
+/* "ports": [{"pci","nic","node","iommu_group","driver_now","driver","noiommu","reason"}] */
+static int ports_json(struct json_object *p, const struct nn_plan *plan)
+{
+	struct json_object *a = NULL, *o;
+	size_t i;
+
+	NEW(a, json_object_new_array());
+	for (i = 0; i < plan->nports; i++) {
+		const struct nn_plan_port *x = &plan->ports[i];
+
+		NEW(o, json_object_new_object());
+		CHK(json_object_array_add(a, o));
+		CHK(add(o, "pci", json_object_new_string(x->pci)));
+		CHK(add(o, "nic", opt_str(x->ifname[0] ? x->ifname : NULL)));
+		CHK(add(o, "node", x->node >= 0 ? json_object_new_int(x->node) : NULL));
+		CHK(add(o, "iommu_group", x->iommu_group >= 0 ? json_object_new_int(x->iommu_group) : NULL));
+		CHK(add(o, "driver_now", opt_str(x->driver_now[0] ? x->driver_now : NULL)));
+		CHK(add(o, "driver", json_object_new_string(x->driver)));
+		CHK(add(o, "noiommu", json_object_new_boolean(x->noiommu)));
+		CHK(add(o, "reason", opt_str(x->reason)));
+	}
+	return add(p, "ports", a);
+fail:
+	json_object_put(a);
+	return -ENOMEM;
 }
 
 /* "boot_args": {"mode","args":[{"name","text","source","reason"}],"left_out":[{"name","source","reason"}]} */
@@ -322,6 +350,7 @@ struct json_object *nn_plan_to_json(const struct nn_plan *plan)
 	CHK(add(p, "dpdk_lcores_reason", opt_str(plan->dpdk_reason)));
 	NEW(v, cpus_json(&plan->isolate));
 	CHK(add(p, "isolate", v));
+	CHK(ports_json(p, plan));
 	CHK(boot_json(p, plan));
 
 	NEW(a, json_object_new_array());
@@ -1169,6 +1198,74 @@ fail:
 	return ret;
 }
 
+/* A fixed-size string member of at most @size - 1 bytes. */
+static int get_strbuf(struct rd *r, struct json_object *o, const char *where, const char *key, bool opt,
+		      char *buf, size_t size)
+{
+	char *s;
+	int ret = get_str(r, o, where, key, opt, &s);
+
+	*buf = '\0';
+	if (ret || !s)
+		return ret;
+	if (strlen(s) >= size) {
+		ret = bad(r, "%s.%s: '%.40s' is too long", where, key, s);
+		free(s);
+		return ret;
+	}
+	strcpy(buf, s);
+	free(s);
+	return 0;
+}
+
+/* "ports" (optional: plans written before --dpdk-ports have none). The
+ * addresses and names become sysfs paths in apply: checked here. */
+static int read_ports(struct rd *r, struct json_object *p, struct nn_plan *plan)
+{
+	struct json_object *a, *o, *b;
+	char where[64];
+	long long v;
+	size_t n, i;
+	int ret;
+
+	TRY(member(r, p, "plan", "ports", json_type_array, true, &a));
+	if (!a)
+		return 0;
+	TRY(get_array(r, p, "plan", "ports", false, &a, &n));
+	if (n > 64)
+		return bad(r, "plan.ports: %zu ports, at most 64", n);
+	plan->ports = calloc(n ? n : 1, sizeof(*plan->ports));
+	if (!plan->ports)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct nn_plan_port *x = &plan->ports[i];
+		const char *why;
+
+		TRY(elem_obj(r, a, i, "ports", where, sizeof(where), &o));
+		plan->nports++;
+		TRY(get_strbuf(r, o, where, "pci", false, x->pci, sizeof(x->pci)));
+		if (!nn_port_pci_valid(x->pci))
+			return bad(r, "%s.pci: '%s' is not a PCI address (0000:af:00.0)", where, x->pci);
+		TRY(get_strbuf(r, o, where, "nic", true, x->ifname, sizeof(x->ifname)));
+		if (x->ifname[0] && nn_name_ifname(x->ifname, &why))
+			return bad(r, "%s.nic: '%s' %s", where, x->ifname, why);
+		TRY(get_int(r, o, where, "node", true, 0, NN_NODE_MAX, &v));
+		x->node = (int)v;
+		TRY(get_int(r, o, where, "iommu_group", true, 0, 999999, &v));
+		x->iommu_group = (int)v;
+		TRY(get_strbuf(r, o, where, "driver_now", true, x->driver_now, sizeof(x->driver_now)));
+		TRY(get_strbuf(r, o, where, "driver", false, x->driver, sizeof(x->driver)));
+		if (strcmp(x->driver, "vfio-pci"))
+			return bad(r, "%s.driver: '%s': nicnuma binds ports to vfio-pci only", where, x->driver);
+		TRY(member(r, o, where, "noiommu", json_type_boolean, false, &b));
+		x->noiommu = json_object_get_boolean(b);
+		TRY(get_str(r, o, where, "reason", true, &x->reason));
+	}
+	return 0;
+fail:
+	return ret;
+}
+
 /* "isolate" and "boot_args" (optional: plans written before them plan no
  * boot argument). Every argument is checked as apply would write it. */
 static int read_boot(struct rd *r, struct json_object *p, struct nn_plan *plan)
@@ -1276,6 +1373,8 @@ int nn_plan_from_json(struct json_object *doc, struct nn_plan *plan, char *why, 
 		ret = read_hugepages(&r, p, plan);
 	if (!ret)
 		ret = read_misc(&r, p, plan);
+	if (!ret)
+		ret = read_ports(&r, p, plan);
 	if (!ret)
 		ret = read_boot(&r, p, plan);
 	if (ret) {

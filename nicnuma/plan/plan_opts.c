@@ -14,6 +14,8 @@
 #include "nicnuma/core/strbuf.h"
 #include "plan_opts.h"
 #include "hugepages/hugepages.h"
+#include "nicnuma/core/names.h"
+#include "ports/port.h"
 
 const char *const nn_irqbalance_words[] = { "stop", "ban", "ignore", NULL };
 const char *const nn_irqbalance_old_words[] = { "leave", "ignore", NULL };
@@ -80,8 +82,52 @@ const struct nn_opt nn_plan_optv[] = {
 	{ "isolate", 0, NN_ARG_REQUIRED, "CPULIST", "with --profile latency: the application's CPUs. No queue "
 	  "IRQ, XPS mask, NAPI thread or RPS CPU there, and (with boot arguments) isolated at boot",
 	  NN_OPT_ISOLATE },
+	{ "dpdk-ports", 0, NN_ARG_REQUIRED, "PORTS", "PCI addresses or NIC names, comma-separated: the functions a "
+	  "DPDK application drives: planned for vfio-pci after checking each is a network function, an "
+	  "IOMMU is on, its IOMMU group is viable (every other member unbound, on vfio-pci, a bridge or "
+	  "named here too), vfio-pci can be loaded and no netdev of it carries a route or address of this "
+	  "host; refused naming what was found. apply binds them (driver_override, unbind, drivers_probe; "
+	  "rollback binds the original driver back)", NN_OPT_DPDK_PORTS },
+	{ "noiommu", 0, NN_ARG_NONE, NULL, "with --dpdk-ports on a host without an IOMMU: vfio's unsafe "
+	  "no-IOMMU mode (no DMA isolation; warned)", NN_OPT_NOIOMMU },
+	{ "force-port", 0, NN_ARG_NONE, NULL, "with --dpdk-ports: take a port whose netdev carries a route "
+	  "or address of this host (the management path: the operator may be locked out)", NN_OPT_FORCE_PORT },
 	{ 0 },
 };
+
+/* --dpdk-ports PCI|NIC,..: each a PCI address or an interface name; NICs
+ * are resolved to their function by nn_plan_opts_check. Repeats add. */
+static int dpdk_ports_opt(struct nn_ctx *ctx, const char *arg, struct nn_plan_opts *o)
+{
+	const char *p = arg;
+
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		const char *why;
+		char **v, *w;
+
+		if (!n || n >= 16 || o->ndpdk_ports >= 64) {
+			nn_err(ctx, "--dpdk-ports: '%s': expected PCI addresses (0000:af:00.0) or NIC names, "
+			       "comma-separated, at most 64", arg);
+			return -EINVAL;
+		}
+		w = strndup(p, n);
+		v = w ? realloc(o->dpdk_ports, (o->ndpdk_ports + 1) * sizeof(*v)) : NULL;
+		if (!v) {
+			free(w);
+			return -ENOMEM;
+		}
+		o->dpdk_ports = v;
+		v[o->ndpdk_ports++] = w;
+		if (!nn_port_pci_valid(w) && nn_name_ifname(w, &why)) {
+			nn_err(ctx, "--dpdk-ports: '%s' is neither a PCI address (0000:af:00.0) nor an interface name", w);
+			return -EINVAL;
+		}
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+}
 
 /* --napi-*: a decimal in the range the kernel takes for @a. */
 static int napi_opt(struct nn_ctx *ctx, const char *name, const char *arg, enum nn_napi_attr a,
@@ -206,6 +252,17 @@ int nn_plan_opt(struct nn_ctx *ctx, int opt, const char *arg, void *dest)
 		if (ret && ret != -ENOMEM)
 			nn_err(ctx, "--isolate: bad CPU list '%s' (kernel form: 2-7,10)", arg);
 		break;
+	case NN_OPT_DPDK_PORTS:
+		ret = dpdk_ports_opt(ctx, arg, o);
+		break;
+	case NN_OPT_NOIOMMU:
+		o->noiommu = true;
+		ret = 0;
+		break;
+	case NN_OPT_FORCE_PORT:
+		o->force_port = true;
+		ret = 0;
+		break;
 	case NN_OPT_RPS:
 		o->rps_given = true;
 		ret = nn_rps_policy_parse(arg, &o->rps);
@@ -258,7 +315,8 @@ static bool plan_takes(unsigned int groups, const struct nn_opt *o)
 		return groups & NN_GROUP_PLAN_IRQB;
 	if (o->id == NN_OPT_RSS)
 		return groups & NN_GROUP_RSS;
-	if (o->id == NN_OPT_BOOT_ARGS || o->id == NN_OPT_ISOLATE)
+	if (o->id == NN_OPT_BOOT_ARGS || o->id == NN_OPT_ISOLATE || o->id == NN_OPT_DPDK_PORTS ||
+	    o->id == NN_OPT_NOIOMMU || o->id == NN_OPT_FORCE_PORT)
 		return groups & NN_GROUP_BOOT;
 	if (o->id >= NN_OPT_RPS && o->id <= NN_OPT_BUSY_POLL)
 		return groups & NN_GROUP_NET;
@@ -323,6 +381,28 @@ int nn_plan_opts_check(struct nn_ctx *ctx, const struct nn_host *host, struct nn
 		o->boot_mode = NN_BOOT_AUTO;
 	if (!o->boot_cmd)
 		o->boot_mode = NN_BOOT_NONE;
+	if ((o->noiommu || o->force_port) && !o->ndpdk_ports) {
+		nn_err(ctx, "--%s: only with --dpdk-ports", o->noiommu ? "noiommu" : "force-port");
+		return -EINVAL;
+	}
+	for (i = 0; i < o->ndpdk_ports; i++) {
+		const struct nn_nic *n;
+		char *pci;
+
+		if (nn_port_pci_valid(o->dpdk_ports[i]))
+			continue;
+		n = nn_nic_find(host->nics, host->nnics, o->dpdk_ports[i]);
+		if (!n || !n->pci || !nn_port_pci_valid(n->pci)) {
+			nn_err(ctx, "--dpdk-ports: %s: %s", o->dpdk_ports[i],
+			       n ? "not a PCI function of its own (virtual, or a sub-function)" : "no such NIC");
+			return -ENODEV;
+		}
+		pci = strdup(n->pci);
+		if (!pci)
+			return -ENOMEM;
+		free(o->dpdk_ports[i]);
+		o->dpdk_ports[i] = pci;
+	}
 
 	for (i = 0; i < o->nnics; i++)
 		if (!nn_nic_find(host->nics, host->nnics, o->nics[i])) {

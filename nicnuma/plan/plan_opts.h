@@ -30,6 +30,9 @@ enum {
 	NN_OPT_BUSY_POLL,
 	NN_OPT_BOOT_ARGS,
 	NN_OPT_ISOLATE,
+	NN_OPT_DPDK_PORTS,
+	NN_OPT_NOIOMMU,
+	NN_OPT_FORCE_PORT,
 };
 
 /* The shared planning options a command takes (nn_cmd_desc.groups), as groups. */
@@ -38,7 +41,8 @@ enum {
 	NN_GROUP_PLAN_IRQB = 1 << 1,	/* --irqbalance stop|ban|ignore, the plan's */
 	NN_GROUP_RSS = 1 << 2,		/* --rss: only plan, apply and check carry an RSS table */
 	NN_GROUP_NET = 1 << 3,		/* --rps, the NAPI settings, --profile, --busy-poll: plan, apply, check, script, enable */
-	NN_GROUP_BOOT = 1 << 4,		/* --boot-args, --isolate: plan, apply, check (the kernel's arguments) */
+	NN_GROUP_BOOT = 1 << 4,		/* --boot-args, --isolate, --dpdk-ports, --noiommu, --force-port:
+					 * plan, apply, check (the kernel's arguments, the ports' driver) */
 };
 
 /* The plan_given bit of a plan option id (nn_optstate.plan_given). */

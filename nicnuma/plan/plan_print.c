@@ -333,6 +333,29 @@ static void print_irqbalance(struct nn_out *o, const struct nn_plan *p, const st
 	}
 }
 
+/* --dpdk-ports: each port, its driver now -> planned, node and IOMMU group, why. */
+static void print_ports(struct nn_out *o, const struct nn_plan *p)
+{
+	size_t i;
+
+	if (p->nports)
+		nn_printf(o, "\nports (driver now -> planned)\n");
+	for (i = 0; i < p->nports; i++) {
+		const struct nn_plan_port *x = &p->ports[i];
+		char node[16] = "?", grp[16] = "none";
+
+		if (x->node >= 0)
+			snprintf(node, sizeof(node), "%d", x->node);
+		if (x->iommu_group >= 0)
+			snprintf(grp, sizeof(grp), "%d", x->iommu_group);
+		nn_printf(o, "  %-14s %-10s %s -> %s%s  node %s  iommu group %s\n", x->pci,
+			  x->ifname[0] ? x->ifname : "-", x->driver_now[0] ? x->driver_now : "(none)", x->driver,
+			  x->noiommu ? " (no-IOMMU mode)" : "", node, grp);
+		if (x->reason)
+			nn_printf(o, "  %-14s %s\n", "", x->reason);
+	}
+}
+
 int nn_plan_print(struct nn_ctx *ctx, const struct nn_plan *p, const struct nn_host *h)
 {
 	struct nn_out *o = &ctx->out;
@@ -376,6 +399,7 @@ int nn_plan_print(struct nn_ctx *ctx, const struct nn_plan *p, const struct nn_h
 		print_napi(o, p);
 		print_rps_napi_conf(o, p);
 		print_channels_hugepages(o, p);
+		print_ports(o, p);
 	}
 	if (print_eal(ctx, p, h))
 		return -ENOMEM;

@@ -111,6 +111,8 @@ int nn__plan_dpdk_lcores(struct state *st);
 int nn__plan_isolate(struct state *st);
 /* plan_boot.c: the kernel arguments (--boot-args, the profiles), after the hugepages. */
 int nn__plan_boot(struct state *st);
+/* plan_ports.c: plan->ports from --dpdk-ports and host->ports. */
+int nn__plan_ports(struct state *st);
 /* profile.c: the busy-poll sysctls of latency with --busy-poll. */
 int nn__plan_emit_busy(struct state *st);
 /* profile.c: the profile's coalescing and ring sizes for @ns. */

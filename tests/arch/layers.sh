@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/arch/layers.sh [SRCDIR] - the layers of docs/design.md, by include:
-#   nicnuma/core < nicnuma/state < irq, hugepages, boot < nicnuma/discover
+#   nicnuma/core < nicnuma/state < irq, hugepages, boot, ports < nicnuma/discover
 #     < nicnuma/obs, nicnuma/telemetry < nicnuma/plan < nicnuma/act < nicnuma/cli
-#   dpdk-app may include core, state, irq, hugepages, boot, discover, obs,
+#   dpdk-app may include core, state, irq, hugepages, boot, ports, discover, obs,
 #   telemetry and plan
 # A file may include headers of its own folder and of lower ranks, never
-# above; two folders of one rank (irq, hugepages, boot) may not include each other,
+# above; two folders of one rank (irq, hugepages, boot, ports) may not include each other,
 # nor may any two folders include each other. Every top-level folder with C
 # sources (tests/ aside) and every folder under nicnuma/ needs a rank here.
 # Includes are repo-root paths ("nicnuma/core/ctx.h", "irq/affinity.h"); a
@@ -23,7 +23,7 @@ cd "$src" || exit 2
 # where max_rank caps it (dpdk-app: up to plan). obs (the packet-work
 # sampler) and telemetry (the DPDK telemetry client) share a rank: neither
 # uses the other.
-declare -A rank=([nicnuma/core]=1 [nicnuma/state]=2 [irq]=3 [hugepages]=3 [boot]=3
+declare -A rank=([nicnuma/core]=1 [nicnuma/state]=2 [irq]=3 [hugepages]=3 [boot]=3 [ports]=3
 		 [nicnuma/discover]=4 [nicnuma/obs]=5 [nicnuma/telemetry]=5
 		 [nicnuma/plan]=6 [nicnuma/act]=7 [nicnuma/cli]=8 [dpdk-app]=8)
 declare -A max_rank=([dpdk-app]=6)
