@@ -61,6 +61,7 @@ struct watcher {
 	size_t ngone;
 	struct nn_sd sd;	/* libsystemd, when run by a notify unit */
 	struct nn_cpuset claimed;	/* the claimed CPUs the last reconcile planned around */
+	struct nn_cpuset cg_complete;	/* the cgroup claims of the last complete tree read */
 	struct nn_claims_follow cf;	/* inotify on the cgroup tree, owners' pidfds */
 	bool recheck;			/* read the claims again now (nn_cf_sync said so) */
 };
@@ -227,6 +228,15 @@ static int ensure_log(struct watcher *w)
 	return nn_enabled_log(w->ctx, &w->en, &w->tx);
 }
 
+/* A cut-short cgroup walk keeps the last complete read's partitions
+ * claimed; a complete one becomes the new last complete read. */
+static int keep_complete(struct watcher *w, struct nn_claims *cl)
+{
+	if (cl->truncated)
+		return nn_claims_keep_last(w->ctx, cl, &w->cg_complete);
+	return nn_claims_cgroup_cpus(cl, &w->cg_complete);
+}
+
 /* One reconcile's plan stage and its state (the pipeline's @arg). */
 struct reconcile_run {
 	struct watcher *w;
@@ -245,7 +255,9 @@ static int reconcile_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 	int err;
 
 	/* The claims as discovery read them (pl->claim_flags, reconcile). */
-	err = nn_cpuset_copy(&r->w->claimed, nn_host_claimed_cpus(&pl->host));
+	err = keep_complete(r->w, &pl->host.claims);
+	if (!err)
+		err = nn_cpuset_copy(&r->w->claimed, nn_host_claimed_cpus(&pl->host));
 	if (err)
 		return err;
 	if (nn_cf_sync(ctx, &r->w->cf, &pl->host.claims))
@@ -569,6 +581,10 @@ static void check_claims(struct watcher *w, const char *why)
 	w->recheck = false;
 	if (nn_claims_read(w->ctx, nn_desired_claim_flags(&w->d), &cl))
 		return;
+	if (keep_complete(w, &cl)) {
+		nn_claims_free(&cl);
+		return;
+	}
 	/* watches and pidfds before the comparison: a change after this
 	 * read is an event of theirs */
 	again = nn_cf_sync(w->ctx, &w->cf, &cl);
@@ -741,6 +757,7 @@ static void watcher_free(struct watcher *w)
 	nn_tx_end(&w->tx);
 	nn_wd_free(&w->wd);
 	nn_cpuset_free(&w->claimed);
+	nn_cpuset_free(&w->cg_complete);
 	nn_cf_close(&w->cf);
 	for (i = 0; i < w->ngone; i++)
 		free(w->gone[i]);

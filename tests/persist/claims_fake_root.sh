@@ -122,6 +122,10 @@ t1=$(ms_now)
 [ "$(grep -c "after claims changed: cgroup" "$tmp/watch.log")" -ge 2 ] ||
 	fail "the removal was not applied from the cgroup event: $(cat "$tmp/watch.log")"
 echo "ok: its removal was followed by inotify ($((t1 - t0)) ms to the enabled placement)"
+# a remote partition's parent holds its CPUs in cpuset.cpus.exclusive (the
+# kernel's rule; the walk reads no member subtree without exclusive CPUs)
+mkdir -p "$cg/kubepods" && echo member >"$cg/kubepods/cpuset.cpus.partition" &&
+	echo 1 >"$cg/kubepods/cpuset.cpus.exclusive" || fail "kubepods"
 mkpart "$cg/kubepods/pod-r" || fail "mkpart (deep)"
 for _ in $(seq 400); do off1 && break; sleep 0.02; done
 off1 || fail "the watcher did not follow the partition two levels down: $(cat "$tmp/watch.log")"
