@@ -64,6 +64,11 @@ struct watcher {
 	struct nn_cpuset cg_complete;	/* the cgroup claims of the last complete tree read */
 	struct nn_claims_follow cf;	/* inotify on the cgroup tree, owners' pidfds */
 	bool recheck;			/* read the claims again now (nn_cf_sync said so) */
+	struct nn_wd_gate cg_gate;	/* cgroup events' claims checks, rate limited */
+	char cg_what[96];		/* the last cgroup event gated */
+	const char *mode_written;	/* the claims_follow mode watch.json says */
+	bool poll_written;		/* and whether it says the one-second poll */
+	unsigned long claims_reads;	/* check_claims' reads of every source */
 };
 
 /* How often the watcher reads the claims itself (docs/claims.md, "How the
@@ -129,6 +134,7 @@ static struct json_object *state_json(const struct watcher *w)
 		json_object_object_add(cf, "owner_pidfds", json_object_new_uint64(nn_cf_pidfds(&w->cf)));
 		json_object_object_add(cf, "poll_ms", json_object_new_int(nn_cf_needs_poll(&w->cf) ?
 									 CLAIMS_POLL_MS : CLAIMS_SAFETY_MS));
+		json_object_object_add(cf, "claims_reads", json_object_new_uint64(w->claims_reads));
 		json_object_object_add(doc, "claims_follow", cf);
 	}
 	json_object_object_add(c, "events", json_object_new_uint64(w->wd.events));
@@ -154,6 +160,18 @@ static void write_state(struct watcher *w)
 	if (dfd >= 0)
 		close(dfd);
 	json_object_put(doc);
+	w->mode_written = nn_cf_tree_mode(&w->cf);
+	w->poll_written = nn_cf_needs_poll(&w->cf);
+}
+
+/* watch.json says how the claims are followed: written again the moment
+ * that changes (the tree given up or watched again, an owner polled),
+ * not at the next reconcile. */
+static void mode_check(struct watcher *w)
+{
+	if (w->mode_written && (strcmp(w->mode_written, nn_cf_tree_mode(&w->cf)) ||
+				w->poll_written != nn_cf_needs_poll(&w->cf)))
+		write_state(w);
 }
 
 static bool said_gone(struct watcher *w, const char *id)
@@ -358,7 +376,7 @@ out:
 struct loop {
 	int ep, sfd, tfd;
 	int ifd;		/* inotify on the claim records' directory; -1 none */
-	uint64_t next_claims_poll;
+	uint64_t next_claims_poll, next_tree_retry;
 	struct nn_watch_nl nl;
 	bool nl_open;
 	uint64_t next_periodic, watchdog_ms, next_watchdog;
@@ -579,6 +597,7 @@ static void check_claims(struct watcher *w, const char *why)
 	int again = 0;
 
 	w->recheck = false;
+	w->claims_reads++; 
 	if (nn_claims_read(w->ctx, nn_desired_claim_flags(&w->d), &cl))
 		return;
 	if (keep_complete(w, &cl)) {
@@ -652,7 +671,7 @@ static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 
 		next = min_nz(nn_wd_deadline(&w->wd), min_nz(l->next_periodic, l->next_watchdog));
 		if (!events_only)
-			next = min_nz(next, l->next_claims_poll);
+			next = min_nz(next, min_nz(l->next_claims_poll, nn_wd_gate_deadline(&w->cg_gate)));
 		if (events_only && w->o->timeout_s)
 			next = min_nz(next, start + (uint64_t)w->o->timeout_s * 1000);
 		if (next)
@@ -672,10 +691,14 @@ static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 			if (tag == TAG_OWNERS)
 				on_owners(w);
 			if (tag == TAG_CGROUP) {
-				char what[96];
+				char what[96] = "";
 
-				if (nn_cf_tree_drain(w->ctx, &w->cf, what, sizeof(what)))
-					check_claims(w, what);
+				/* rate limited: the check runs below when the gate says */
+				if (nn_cf_tree_drain(w->ctx, &w->cf, what, sizeof(what))) {
+					snprintf(w->cg_what, sizeof(w->cg_what), "%s",
+						 what[0] ? what : "cgroup tree given up");
+					nn_wd_gate_event(&w->cg_gate, now_ms());
+				}
 			}
 			if (tag == TAG_TIMER) {
 				uint64_t x;
@@ -709,13 +732,22 @@ static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 			notify(w, "WATCHDOG=1");
 			l->next_watchdog = now + l->watchdog_ms;
 		}
+		if (nn_wd_gate_take(&w->cg_gate, now))
+			check_claims(w, w->cg_what);
 		if (w->recheck)
 			check_claims(w, "claims watched");
 		if (now >= l->next_claims_poll) {
+			if (now >= l->next_tree_retry) {
+				/* past the watch cap: watched again once the tree shrank */
+				if (nn_cf_tree_retry(w->ctx, &w->cf))
+					w->recheck = true;
+				l->next_tree_retry = now + CLAIMS_SAFETY_MS;
+			}
 			check_claims(w, "poll");
 			l->next_claims_poll = now + (nn_cf_needs_poll(&w->cf) ? CLAIMS_POLL_MS :
 						     CLAIMS_SAFETY_MS);
 		}
+		mode_check(w);
 		if (now >= l->next_periodic) {
 			struct nn_wev ev = { .type = NN_WEV_PERIODIC };
 
@@ -851,6 +883,7 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 	iso_now(w.started, sizeof(w.started));
 	nn_desired_init(&w.d);
 	nn_wd_init(&w.wd, o->settle_ms ? o->settle_ms : 300);
+	nn_wd_gate_init(&w.cg_gate, NN_WD_CGROUP_GAP_MS);
 	if (o->events_only) {
 		err = nn_require_live(ctx, "watch --events");
 		if (!err)
