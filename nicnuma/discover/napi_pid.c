@@ -118,12 +118,10 @@ int nn_napi_tx_find(struct nn_ctx *ctx, struct nn_nic *nics, size_t nnics)
 		    nn_napi_comm_parse(comm, nic, sizeof(nic), &id))
 			continue;
 		n = (struct nn_nic *)nn_nic_find(nics, nnics, nic);
-		if (!n || napi_known(n, id))
+		/* an id napi-get here does not name is another namespace's
+		 * device's NAPI (or a kernel's without napi-get pids): not ours */
+		if (!n || id != NN_NAPI_TX_ID || napi_known(n, id))
 			continue;
-		if (id != NN_NAPI_TX_ID) {
-			nn_note(ctx, comm, "pid %d: a NAPI thread napi-get does not name: left where it is", pid);
-			continue;
-		}
 		if (nn_napi_tx_verify(&ctx->root, pid, n->name, why, sizeof(why)))
 			continue;
 		if (!(n->ntxnapis % 8)) {

@@ -159,8 +159,8 @@ int nn_napi_kernel_pid(struct nn_ctx *ctx, const struct nn_nic *nics, size_t nni
 /* Finds the threaded-NAPI kthreads of NAPIs without an id of @nics (the
  * rule of irq/napi_thread.h, nn_napi_tx_verify): kthreadd's children named
  * "napi/IF-0" for a device IF of @nics, into each one's txnapis. A thread
- * "napi/IF-N" whose N is not a NAPI id napi-get names for IF (where it was
- * read) is left alone with a note: the kernel cannot vouch for it. 0 or
+ * "napi/IF-N" with N > 0 that napi-get does not name is left alone: the
+ * thread of a same-named device in another network namespace. 0 or
  * -ENOMEM. */
 int nn_napi_tx_find(struct nn_ctx *ctx, struct nn_nic *nics, size_t nnics);
 
