@@ -66,6 +66,7 @@ struct watcher {
 	bool recheck;			/* read the claims again now (nn_cf_sync said so) */
 	struct nn_wd_gate cg_gate;	/* cgroup events' claims checks, rate limited */
 	char cg_what[96];		/* the last cgroup event gated */
+	bool cg_read;			/* a gated cgroup event asks for a claims read */
 	const char *mode_written;	/* the claims_follow mode watch.json says */
 	bool poll_written;		/* and whether it says the one-second poll */
 	unsigned long claims_reads;	/* check_claims' reads of every source */
@@ -697,6 +698,9 @@ static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 				if (nn_cf_tree_drain(w->ctx, &w->cf, what, sizeof(what))) {
 					snprintf(w->cg_what, sizeof(w->cg_what), "%s",
 						 what[0] ? what : "cgroup tree given up");
+					w->cg_read = true;
+					nn_wd_gate_event(&w->cg_gate, now_ms());
+				} else if (nn_cf_dirty(&w->cf)) {
 					nn_wd_gate_event(&w->cg_gate, now_ms());
 				}
 			}
@@ -732,8 +736,20 @@ static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 			notify(w, "WATCHDOG=1");
 			l->next_watchdog = now + l->watchdog_ms;
 		}
-		if (nn_wd_gate_take(&w->cg_gate, now))
-			check_claims(w, w->cg_what);
+		if (nn_wd_gate_take(&w->cg_gate, now)) {
+			char what[96] = "";
+
+			bool changed;
+
+			/* partition files written: read the claims only when
+			 * one's state changed */
+			changed = nn_cf_settle(w->ctx, &w->cf, what, sizeof(what));
+			if (changed && !w->cg_read)
+				snprintf(w->cg_what, sizeof(w->cg_what), "%s", what);
+			if (changed || w->cg_read)
+				check_claims(w, w->cg_what);
+			w->cg_read = false;
+		}
 		if (w->recheck)
 			check_claims(w, "claims watched");
 		if (now >= l->next_claims_poll) {

@@ -464,8 +464,8 @@ int nn_cf_tree_drain(struct nn_ctx *ctx, struct nn_claims_follow *f, char *what,
 				continue;
 			}
 			if (!e->dir) {
-				if (part_changed(ctx, f, e))
-					note_what(what, len, &any, e->rel, part_file, "changed");
+				/* compared at the next settle (nn_cf_settle) */
+				e->dirty = f->dirty = true;
 				continue;
 			}
 			if (!name || name[0] == '.')
@@ -554,6 +554,26 @@ int nn_cf_tree_drain(struct nn_ctx *ctx, struct nn_claims_follow *f, char *what,
 	}
 	if (rescan && f->started && watch_or_give_up(ctx, f, ""))
 		return 1;
+	return any;
+}
+
+int nn_cf_settle(struct nn_ctx *ctx, struct nn_claims_follow *f, char *what, size_t len)
+{
+	bool any = false;
+	size_t i;
+
+	if (!f->dirty)
+		return 0;
+	f->dirty = false;
+	for (i = 0; i < f->n; i++) {
+		struct nn_cgw_ent *e = &f->ents[i];
+
+		if (e->dir || !e->dirty)
+			continue;
+		e->dirty = false;
+		if (part_changed(ctx, f, e))
+			note_what(what, len, &any, e->rel, part_file, "changed");
+	}
 	return any;
 }
 
