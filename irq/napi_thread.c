@@ -53,6 +53,53 @@ int nn_napi_thread_verify(const struct nn_root *root, int pid, const char *nic, 
 	return 0;
 }
 
+int nn_napi_comm_parse(const char *comm, char *nic, size_t niclen, long long *n)
+{
+	const char *dash;
+	size_t len;
+	long v;
+
+	if (!comm || strncmp(comm, "napi/", 5))
+		return -EINVAL;
+	comm += 5;
+	dash = strrchr(comm, '-');
+	if (!dash || dash == comm || !dash[1] || (size_t)(dash - comm) >= niclen)
+		return -EINVAL;
+	len = (size_t)(dash - comm);
+	memcpy(nic, comm, len);
+	nic[len] = '\0';
+	if (!nn_ifname_valid(nic) || strspn(dash + 1, "0123456789") != strlen(dash + 1) ||
+	    strlen(dash + 1) > 10 || nn_parse_long(dash + 1, &v) || v < 0 || v > 0xffffffffL)
+		return -EINVAL;
+	*n = v;
+	return 0;
+}
+
+int nn_napi_tx_verify(const struct nn_root *root, int pid, const char *nic, char *why, size_t whylen)
+{
+	char path[96];
+	long *kids, ifindex;
+	size_t nkids = 0;
+	bool listed;
+	int err = nn_napi_thread_verify(root, pid, nic, NN_NAPI_TX_ID, why, whylen);
+
+	if (err)
+		return err;
+	kids = nn_proc_kthreadd_children(root, &nkids);
+	listed = nn_proc_pid_listed(kids, nkids, pid);
+	free(kids);
+	if (!listed) {
+		snprintf(why, whylen, "pid %d is not a child of kthreadd (pid 2): not taken on its name", pid);
+		return -EPERM;
+	}
+	snprintf(path, sizeof(path), "/sys/class/net/%s/ifindex", nic);
+	if (nn_read_long(root, path, &ifindex)) {
+		snprintf(why, whylen, "pid %d: no device %s here", pid, nic);
+		return -EPERM;
+	}
+	return 0;
+}
+
 static int live_get(int pid, struct nn_cpuset *set)
 {
 	size_t size = CPU_ALLOC_SIZE(NN_CPU_MAX);

@@ -69,6 +69,26 @@ int nn_napi_thread_set_sys(const struct nn_root *root, const struct nn_napi_sys 
 			   const char *nic, long long napi_id, const struct nn_cpuset *want,
 			   struct nn_cpuset *after, char *why, size_t whylen);
 
+/* A NAPI without a NAPI id: one registered for TX only
+ * (netif_napi_add_tx: virtio_net's TX NAPI, mlx4's TX CQs, ...) is never
+ * hashed, so its id is 0, napi-get never lists it, and its threaded-NAPI
+ * kthread is "napi/IF-0" (napi_kthread_create's "napi/%s-%d"). A name
+ * proves nothing, so such a thread is taken only when (nn_napi_tx_verify)
+ * it is a kernel thread (PF_KTHREAD, no executable) whose parent is
+ * kthreadd (pid 2 lists it among its children: no user task can be one),
+ * its comm is exactly "napi/IF-0" and IF is a network device here
+ * (/sys/class/net/IF). It may serve a same-named device of another network
+ * namespace (kthreads have none): keeping it off claimed and isolated CPUs
+ * harms nobody. Plans, undo logs and scripts carry it as napi_id 0. */
+#define NN_NAPI_TX_ID 0
+
+/* "napi/IF-N" into @nic (of @niclen) and *@n; -EINVAL for anything else
+ * (IF a valid interface name, N a decimal without sign). Pure. */
+int nn_napi_comm_parse(const char *comm, char *nic, size_t niclen, long long *n);
+/* 0 when /proc/@pid is a thread of a NAPI without an id of device @nic
+ * (the rule above); -ESRCH gone; -EPERM another task (@why says which). */
+int nn_napi_tx_verify(const struct nn_root *root, int pid, const char *nic, char *why, size_t whylen);
+
 /* The detail a "napi" change is logged with: {"nic":"IF","napi_id":N}; @len >= 64 + IFNAMSIZ. */
 void nn_napi_detail(char *buf, size_t len, const char *nic, long long napi_id);
 

@@ -14,6 +14,7 @@
 #include "nicnuma/core/limits.h"
 #include "nicnuma/core/parse.h"
 #include "nicnuma/discover/nic.h"
+#include "irq/napi_thread.h"
 #include "nicnuma/act/change_kinds.h"
 
 int nn_napi_identify(struct nn_ctx *ctx, const struct nn_nic *nics, size_t nnics, int pid,
@@ -21,6 +22,9 @@ int nn_napi_identify(struct nn_ctx *ctx, const struct nn_nic *nics, size_t nnics
 {
 	int kpid = -1, err;
 
+	/* no NAPI id (TX only): napi-get never names its thread */
+	if (napi_id == NN_NAPI_TX_ID)
+		return nn_napi_tx_verify(&ctx->root, pid, nic, why, whylen);
 	err = nn_napi_kernel_pid(ctx, nics, nnics, nic, napi_id, &kpid);
 	if (err == -ENOENT) {
 		snprintf(why, whylen, "the kernel names no thread for NAPI %lld of %s here "
@@ -72,7 +76,7 @@ static int parse_change(const struct nn_change *c, int *pid, char *nic, size_t n
 	}
 	snprintf(nic, niclen, "%s", json_object_get_string(v));
 	if (!json_object_object_get_ex(d, "napi_id", &v) || !json_object_is_type(v, json_type_int) ||
-	    json_object_get_int64(v) < 1 || json_object_get_int64(v) > 0xffffffffLL) {
+	    json_object_get_int64(v) < NN_NAPI_TX_ID || json_object_get_int64(v) > 0xffffffffLL) {
 		snprintf(why, whylen, "detail.napi_id is not a NAPI id");
 		goto out;
 	}

@@ -61,8 +61,15 @@ struct watcher {
 	size_t ngone;
 	struct nn_sd sd;	/* libsystemd, when run by a notify unit */
 	struct nn_cpuset claimed;	/* the claimed CPUs the last reconcile planned around */
+	struct nn_cpuset cg_complete;	/* the cgroup claims of the last complete tree read */
 	struct nn_claims_follow cf;	/* inotify on the cgroup tree, owners' pidfds */
 	bool recheck;			/* read the claims again now (nn_cf_sync said so) */
+	struct nn_wd_gate cg_gate;	/* cgroup events' claims checks, rate limited */
+	char cg_what[96];		/* the last cgroup event gated */
+	bool cg_read;			/* a gated cgroup event asks for a claims read */
+	const char *mode_written;	/* the claims_follow mode watch.json says */
+	bool poll_written;		/* and whether it says the one-second poll */
+	unsigned long claims_reads;	/* check_claims' reads of every source */
 };
 
 /* How often the watcher reads the claims itself (docs/claims.md, "How the
@@ -128,6 +135,7 @@ static struct json_object *state_json(const struct watcher *w)
 		json_object_object_add(cf, "owner_pidfds", json_object_new_uint64(nn_cf_pidfds(&w->cf)));
 		json_object_object_add(cf, "poll_ms", json_object_new_int(nn_cf_needs_poll(&w->cf) ?
 									 CLAIMS_POLL_MS : CLAIMS_SAFETY_MS));
+		json_object_object_add(cf, "claims_reads", json_object_new_uint64(w->claims_reads));
 		json_object_object_add(doc, "claims_follow", cf);
 	}
 	json_object_object_add(c, "events", json_object_new_uint64(w->wd.events));
@@ -153,6 +161,18 @@ static void write_state(struct watcher *w)
 	if (dfd >= 0)
 		close(dfd);
 	json_object_put(doc);
+	w->mode_written = nn_cf_tree_mode(&w->cf);
+	w->poll_written = nn_cf_needs_poll(&w->cf);
+}
+
+/* watch.json says how the claims are followed: written again the moment
+ * that changes (the tree given up or watched again, an owner polled),
+ * not at the next reconcile. */
+static void mode_check(struct watcher *w)
+{
+	if (w->mode_written && (strcmp(w->mode_written, nn_cf_tree_mode(&w->cf)) ||
+				w->poll_written != nn_cf_needs_poll(&w->cf)))
+		write_state(w);
 }
 
 static bool said_gone(struct watcher *w, const char *id)
@@ -227,6 +247,15 @@ static int ensure_log(struct watcher *w)
 	return nn_enabled_log(w->ctx, &w->en, &w->tx);
 }
 
+/* A cut-short cgroup walk keeps the last complete read's partitions
+ * claimed; a complete one becomes the new last complete read. */
+static int keep_complete(struct watcher *w, struct nn_claims *cl)
+{
+	if (cl->truncated)
+		return nn_claims_keep_last(w->ctx, cl, &w->cg_complete);
+	return nn_claims_cgroup_cpus(cl, &w->cg_complete);
+}
+
 /* One reconcile's plan stage and its state (the pipeline's @arg). */
 struct reconcile_run {
 	struct watcher *w;
@@ -245,7 +274,9 @@ static int reconcile_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 	int err;
 
 	/* The claims as discovery read them (pl->claim_flags, reconcile). */
-	err = nn_cpuset_copy(&r->w->claimed, nn_host_claimed_cpus(&pl->host));
+	err = keep_complete(r->w, &pl->host.claims);
+	if (!err)
+		err = nn_cpuset_copy(&r->w->claimed, nn_host_claimed_cpus(&pl->host));
 	if (err)
 		return err;
 	if (nn_cf_sync(ctx, &r->w->cf, &pl->host.claims))
@@ -346,7 +377,7 @@ out:
 struct loop {
 	int ep, sfd, tfd;
 	int ifd;		/* inotify on the claim records' directory; -1 none */
-	uint64_t next_claims_poll;
+	uint64_t next_claims_poll, next_tree_retry;
 	struct nn_watch_nl nl;
 	bool nl_open;
 	uint64_t next_periodic, watchdog_ms, next_watchdog;
@@ -567,8 +598,13 @@ static void check_claims(struct watcher *w, const char *why)
 	int again = 0;
 
 	w->recheck = false;
+	w->claims_reads++; 
 	if (nn_claims_read(w->ctx, nn_desired_claim_flags(&w->d), &cl))
 		return;
+	if (keep_complete(w, &cl)) {
+		nn_claims_free(&cl);
+		return;
+	}
 	/* watches and pidfds before the comparison: a change after this
 	 * read is an event of theirs */
 	again = nn_cf_sync(w->ctx, &w->cf, &cl);
@@ -636,7 +672,7 @@ static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 
 		next = min_nz(nn_wd_deadline(&w->wd), min_nz(l->next_periodic, l->next_watchdog));
 		if (!events_only)
-			next = min_nz(next, l->next_claims_poll);
+			next = min_nz(next, min_nz(l->next_claims_poll, nn_wd_gate_deadline(&w->cg_gate)));
 		if (events_only && w->o->timeout_s)
 			next = min_nz(next, start + (uint64_t)w->o->timeout_s * 1000);
 		if (next)
@@ -656,10 +692,17 @@ static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 			if (tag == TAG_OWNERS)
 				on_owners(w);
 			if (tag == TAG_CGROUP) {
-				char what[96];
+				char what[96] = "";
 
-				if (nn_cf_tree_drain(w->ctx, &w->cf, what, sizeof(what)))
-					check_claims(w, what);
+				/* rate limited: the check runs below when the gate says */
+				if (nn_cf_tree_drain(w->ctx, &w->cf, what, sizeof(what))) {
+					snprintf(w->cg_what, sizeof(w->cg_what), "%s",
+						 what[0] ? what : "cgroup tree given up");
+					w->cg_read = true;
+					nn_wd_gate_event(&w->cg_gate, now_ms());
+				} else if (nn_cf_dirty(&w->cf)) {
+					nn_wd_gate_event(&w->cg_gate, now_ms());
+				}
 			}
 			if (tag == TAG_TIMER) {
 				uint64_t x;
@@ -693,13 +736,34 @@ static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 			notify(w, "WATCHDOG=1");
 			l->next_watchdog = now + l->watchdog_ms;
 		}
+		if (nn_wd_gate_take(&w->cg_gate, now)) {
+			char what[96] = "";
+
+			bool changed;
+
+			/* partition files written: read the claims only when
+			 * one's state changed */
+			changed = nn_cf_settle(w->ctx, &w->cf, what, sizeof(what));
+			if (changed && !w->cg_read)
+				snprintf(w->cg_what, sizeof(w->cg_what), "%s", what);
+			if (changed || w->cg_read)
+				check_claims(w, w->cg_what);
+			w->cg_read = false;
+		}
 		if (w->recheck)
 			check_claims(w, "claims watched");
 		if (now >= l->next_claims_poll) {
+			if (now >= l->next_tree_retry) {
+				/* past the watch cap: watched again once the tree shrank */
+				if (nn_cf_tree_retry(w->ctx, &w->cf))
+					w->recheck = true;
+				l->next_tree_retry = now + CLAIMS_SAFETY_MS;
+			}
 			check_claims(w, "poll");
 			l->next_claims_poll = now + (nn_cf_needs_poll(&w->cf) ? CLAIMS_POLL_MS :
 						     CLAIMS_SAFETY_MS);
 		}
+		mode_check(w);
 		if (now >= l->next_periodic) {
 			struct nn_wev ev = { .type = NN_WEV_PERIODIC };
 
@@ -741,6 +805,7 @@ static void watcher_free(struct watcher *w)
 	nn_tx_end(&w->tx);
 	nn_wd_free(&w->wd);
 	nn_cpuset_free(&w->claimed);
+	nn_cpuset_free(&w->cg_complete);
 	nn_cf_close(&w->cf);
 	for (i = 0; i < w->ngone; i++)
 		free(w->gone[i]);
@@ -834,6 +899,7 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 	iso_now(w.started, sizeof(w.started));
 	nn_desired_init(&w.d);
 	nn_wd_init(&w.wd, o->settle_ms ? o->settle_ms : 300);
+	nn_wd_gate_init(&w.cg_gate, NN_WD_CGROUP_GAP_MS);
 	if (o->events_only) {
 		err = nn_require_live(ctx, "watch --events");
 		if (!err)

@@ -82,6 +82,42 @@ static void tree_forget(struct nn_claims_follow *f)
 	f->n = f->cap = 0;
 }
 
+static void parts_free(struct nn_claims_follow *f)
+{
+	while (f->nparts)
+		free(f->parts[--f->nparts]);
+	free(f->parts);
+	f->parts = NULL;
+}
+
+/* The cgroups whose claims the last read found (partitions, cut-short
+ * cgroups): removing one of them changes a claim. */
+static void parts_set(struct nn_claims_follow *f, const struct nn_claims *cl)
+{
+	size_t i;
+
+	parts_free(f);
+	f->parts = calloc(cl->n + 1, sizeof(*f->parts));
+	for (i = 0; f->parts && i < cl->n; i++)
+		if (cl->items[i].source == NN_CLAIM_SRC_PARTITION &&
+		    (f->parts[f->nparts] = strdup(cl->items[i].c.name)))
+			f->nparts++;
+}
+
+/* Whether cgroup @rel claimed in the last read; unknown (no memory for
+ * the list) counts as yes. */
+static bool was_claim(const struct nn_claims_follow *f, const char *rel)
+{
+	size_t i;
+
+	if (!f->parts)
+		return true;
+	for (i = 0; i < f->nparts; i++)
+		if (!strcmp(f->parts[i], rel))
+			return true;
+	return false;
+}
+
 void nn_cf_close(struct nn_claims_follow *f)
 {
 	tree_forget(f);
@@ -93,6 +129,7 @@ void nn_cf_close(struct nn_claims_follow *f)
 	if (f->oep >= 0)
 		close(f->oep);
 	free(f->mount);
+	parts_free(f);
 	nn_cf_init(f);
 }
 
@@ -118,6 +155,7 @@ static size_t ent_find(const struct nn_claims_follow *f, int wd, bool *found)
 /* Stops watching the tree for good: says why once; the caller polls. */
 static void give_up(struct nn_ctx *ctx, struct nn_claims_follow *f, const char *why)
 {
+	f->limit_hit = true;
 	if (!f->given_up)
 		nn_fprintf_text(stderr, "%s: the cgroup tree under %s is no longer watched: %s: cpuset "
 				"partitions are followed by the one-second poll only\n", ctx->prog,
@@ -125,6 +163,22 @@ static void give_up(struct nn_ctx *ctx, struct nn_claims_follow *f, const char *
 	f->given_up = true;
 	f->started = false;
 	tree_forget(f);
+}
+
+/* The partition state in file @path: kind (-1 unreadable or not a state)
+ * and whether invalid. */
+static int part_state(struct nn_ctx *ctx, const char *path, bool *invalid)
+{
+	enum nn_cg_part kind;
+	const char *reason;
+	char text[256];
+	size_t rlen;
+
+	*invalid = false;
+	if (nn_read_str(&ctx->root, path, text, sizeof(text)) ||
+	    nn_cg_partition_parse(text, &kind, invalid, &reason, &rlen))
+		return -1;
+	return (int)kind;
 }
 
 /* One watch on @path (inside the root) for cgroup @rel. 0, or -ENOSPC
@@ -170,7 +224,15 @@ static int watch_one(struct nn_ctx *ctx, struct nn_claims_follow *f, const char 
 		return f->n >= f->max ? -E2BIG : -ENOMEM;
 	}
 	memmove(&f->ents[at + 1], &f->ents[at], (f->n - at) * sizeof(*f->ents));
-	f->ents[at] = (struct nn_cgw_ent){ .wd = wd, .dir = dir, .rel = copy };
+	f->ents[at] = (struct nn_cgw_ent){ .wd = wd, .dir = dir, .rel = copy, .part_kind = -1 };
+	/* read after the watch exists: a write after this read is an event */
+	if (!dir) {
+		int kind = part_state(ctx, path, &f->ents[at].part_invalid);
+
+		/* no state yet (a file tree's file made empty) claims nothing,
+		 * as a member does */
+		f->ents[at].part_kind = kind < 0 ? NN_CG_PART_MEMBER : kind;
+	}
 	f->n++;
 	return 0;
 }
@@ -337,6 +399,31 @@ static void note_what(char *what, size_t len, bool *any, const char *rel, const 
 		 name ? name : "", verb);
 }
 
+/* A partition file's event: whether its state differs from the one last
+ * read there (the new one kept). Writing the state a cgroup has, such as
+ * `member` into a member in a loop, costs one read of the file, no claims
+ * read. */
+static bool part_changed(struct nn_ctx *ctx, struct nn_claims_follow *f, struct nn_cgw_ent *e)
+{
+	struct nn_sb path = NN_SB_INIT;
+	bool invalid, changed;
+	int kind;
+
+	nn_sb_printf(&path, "%s%s/%s", f->mount, e->rel, part_file);
+	if (nn_sb_error(&path))
+		return true;
+	kind = part_state(ctx, nn_sb_str(&path), &invalid);
+	nn_sb_free(&path);
+	/* no state to judge (a file tree's write truncates first; the
+	 * cgroup going away): the next event or its removal says */
+	if (kind < 0)
+		return false;
+	changed = kind != e->part_kind || invalid != e->part_invalid;
+	e->part_kind = kind;
+	e->part_invalid = invalid;
+	return changed;
+}
+
 int nn_cf_tree_drain(struct nn_ctx *ctx, struct nn_claims_follow *f, char *what, size_t len)
 {
 	union {
@@ -377,7 +464,8 @@ int nn_cf_tree_drain(struct nn_ctx *ctx, struct nn_claims_follow *f, char *what,
 				continue;
 			}
 			if (!e->dir) {
-				note_what(what, len, &any, e->rel, part_file, "changed");
+				/* compared at the next settle (nn_cf_settle) */
+				e->dirty = f->dirty = true;
 				continue;
 			}
 			if (!name || name[0] == '.')
@@ -397,35 +485,53 @@ int nn_cf_tree_drain(struct nn_ctx *ctx, struct nn_claims_follow *f, char *what,
 					/* read after its watches exist: a partition made
 					 * before them is seen here, one made after is an
 					 * event of theirs (mkdir -p: the walk above) */
-					if (err || ie->mask & IN_MOVED_TO || is_partition(ctx, f, nn_sb_str(&sub)) ||
+					if (err || is_partition(ctx, f, nn_sb_str(&sub)) ||
 					    subtree_has_partition(ctx, f, nn_sb_str(&sub), depth_of(nn_sb_str(&sub))))
 						note_what(what, len, &any, nn_sb_str(&sub), NULL, "created");
 					nn_sb_free(&sub);
 				} else if (ie->mask & (IN_DELETE | IN_MOVED_FROM)) {
-					note_what(what, len, &any, e->rel, name, "removed");
+					/* only a cgroup that claimed: a member's
+					 * rmdir changes nothing (a mkdir/rmdir
+					 * loop costs no claims read) */
+					struct nn_sb sub = NN_SB_INIT;
+
+					nn_sb_printf(&sub, "%s/%s", e->rel, name);
+					if (nn_sb_error(&sub) || was_claim(f, nn_sb_str(&sub)))
+						note_what(what, len, &any, e->rel, name, "removed");
+					nn_sb_free(&sub);
 				}
 				continue;
 			}
 			if (!relevant_file(name))
 				continue;
-			/* the CPUs of a member cgroup claim nothing; subtree_control
-			 * only makes member partition files below */
-			if (strcmp(name, part_file) && !(ie->mask & (IN_DELETE | IN_MOVED_FROM)) &&
-			    (!strcmp(name, "cgroup.subtree_control") || !is_partition(ctx, f, e->rel)))
-				goto rescan_only;
-			note_what(what, len, &any, e->rel, name, ie->mask & (IN_DELETE | IN_MOVED_FROM) ?
-				  "removed" : ie->mask & IN_CREATE ? "created" : "written");
-rescan_only:
+			if (ie->mask & (IN_DELETE | IN_MOVED_FROM)) {
+				/* a cgroup's files go with it: a claim only when
+				 * it claimed */
+				if (was_claim(f, e->rel))
+					note_what(what, len, &any, e->rel, name, "removed");
+				continue;
+			}
+			/* the partition file's writes are its own watch's events
+			 * (compared with the state last read there); the CPUs of
+			 * a member cgroup claim nothing; subtree_control only
+			 * makes member partition files below */
+			if (strcmp(name, part_file) && strcmp(name, "cgroup.subtree_control") &&
+			    is_partition(ctx, f, e->rel))
+				note_what(what, len, &any, e->rel, name, ie->mask & IN_CREATE ? "created" :
+					  "written");
 			if (ie->mask & (IN_CREATE | IN_MOVED_TO) && !strcmp(name, part_file)) {
 				/* a file tree (--root) makes it after the directory */
 				struct nn_sb file = NN_SB_INIT;
 				char *rel = strdup(e->rel);
+				bool invalid;
 				int err = -ENOMEM;
 
 				nn_sb_printf(&file, "%s%s/%s", f->mount, rel ? rel : "", part_file);
 				if (rel && !nn_sb_error(&file))
 					err = watch_one(ctx, f, nn_sb_str(&file), rel, false);
 				nn_sb_free(&file);
+				if (!err && part_state(ctx, nn_sb_str(&file), &invalid) > NN_CG_PART_MEMBER)
+					note_what(what, len, &any, rel, part_file, "created");
 				free(rel);
 				if (limit_error(err)) {
 					give_up(ctx, f, err == -E2BIG ? "it needs more inotify watches "
@@ -449,6 +555,42 @@ rescan_only:
 	if (rescan && f->started && watch_or_give_up(ctx, f, ""))
 		return 1;
 	return any;
+}
+
+int nn_cf_settle(struct nn_ctx *ctx, struct nn_claims_follow *f, char *what, size_t len)
+{
+	bool any = false;
+	size_t i;
+
+	if (!f->dirty)
+		return 0;
+	f->dirty = false;
+	for (i = 0; i < f->n; i++) {
+		struct nn_cgw_ent *e = &f->ents[i];
+
+		if (e->dir || !e->dirty)
+			continue;
+		e->dirty = false;
+		if (part_changed(ctx, f, e))
+			note_what(what, len, &any, e->rel, part_file, "changed");
+	}
+	return any;
+}
+
+int nn_cf_tree_retry(struct nn_ctx *ctx, struct nn_claims_follow *f)
+{
+	if (!f->limit_hit || !f->given_up || f->started || f->ifd < 0 || !f->mount || !f->seen)
+		return 0;
+	/* quietly: giving up again says nothing new */
+	if (watch_tree(ctx, f, "", 0)) {
+		tree_forget(f);
+		return 0;
+	}
+	f->given_up = f->limit_hit = false;
+	f->started = true;
+	nn_fprintf_text(stderr, "%s: the cgroup tree under %s is watched again (%zu watches): cpuset "
+			"partitions are followed by inotify\n", ctx->prog, f->mount, f->n);
+	return 1;
 }
 
 /* ---- the owners ----------------------------------------------------- */
@@ -586,6 +728,7 @@ int nn_cf_sync(struct nn_ctx *ctx, struct nn_claims_follow *f, const struct nn_c
 	}
 	if (sync_owners(ctx, f, cl))
 		again = 1;
+	parts_set(f, cl);
 	return again;
 }
 

@@ -38,6 +38,11 @@ struct nn_cgw_ent {
 	int wd;
 	bool dir;		/* a cgroup directory; else its cpuset.cpus.partition */
 	char *rel;		/* the cgroup, relative to the mount ("" the root, "/a/b") */
+	/* a partition file: its state when last read (a write that leaves it,
+	 * such as `member` into a member, changes no claim) */
+	int part_kind;		/* enum nn_cg_part (none readable yet: member) */
+	bool part_invalid;
+	bool dirty;		/* an event came: compared at the next settle */
 };
 
 struct nn_cf_owner {
@@ -57,6 +62,11 @@ struct nn_claims_follow {
 	bool given_up;			/* the poll follows partitions (said once) */
 	bool started;			/* the tree is watched */
 	bool seen;			/* the last read found a cgroup2 mount with cpuset */
+	bool limit_hit;			/* given up at the cap or the kernel's limit: retried */
+	bool dirty;			/* a partition file has an event not compared yet */
+	char **parts;			/* the cgroups that claimed in the last read (their
+					 * removal changes a claim; another's does not) */
+	size_t nparts;
 	/* owners */
 	int oep;			/* epoll of the owners' pidfds; -1 none */
 	struct nn_cf_owner *owners;
@@ -90,6 +100,18 @@ int nn_cf_sync(struct nn_ctx *ctx, struct nn_claims_follow *f, const struct nn_c
  * nothing relevant happened. Giving up (cap, kernel limit) says why once
  * and returns 1. */
 int nn_cf_tree_drain(struct nn_ctx *ctx, struct nn_claims_follow *f, char *what, size_t len);
+/* A partition file's event is only marked (a write loop costs no read
+ * per write); the caller settles the marks when its rate limit allows:
+ * each marked file read once and compared with its last state. 1 when
+ * one changed (@what names it), else 0. */
+int nn_cf_settle(struct nn_ctx *ctx, struct nn_claims_follow *f, char *what, size_t len);
+static inline bool nn_cf_dirty(const struct nn_claims_follow *f) { return f->dirty; }
+
+/* Past the cap or the kernel's limit the tree is given up; called now
+ * and then (the safety poll), this watches it again when it fits now (the
+ * tree shrank, the limit was raised), saying so. 1 when it is watched
+ * again (the caller reads the claims), else 0. */
+int nn_cf_tree_retry(struct nn_ctx *ctx, struct nn_claims_follow *f);
 /* Reads which owners exited; their pidfds are closed. 1 when one did
  * (@what names it), else 0. */
 int nn_cf_owners_drain(struct nn_claims_follow *f, char *what, size_t len);

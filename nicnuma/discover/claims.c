@@ -137,21 +137,76 @@ struct cg_walk {
 };
 
 /* The CPUs a valid partition holds: its exclusive effective CPUs (6.7+),
- * else its effective CPUs. */
-static int partition_cpus(struct nn_ctx *ctx, const char *dir, struct nn_cpuset *cpus)
+ * else its effective CPUs. A cgroup cut short (@cut) also tries the
+ * exclusive CPUs it was given, before the effective ones. */
+static int partition_cpus(struct nn_ctx *ctx, const char *dir, bool cut, struct nn_cpuset *cpus)
 {
+	static const char *const files[] = { "cpuset.cpus.exclusive.effective", "cpuset.cpus.exclusive" };
 	char path[4096];
+	size_t i;
 	int err;
 
-	snprintf(path, sizeof(path), "%s/cpuset.cpus.exclusive.effective", dir);
-	err = nn_read_cpulist(&ctx->root, path, cpus);
-	if (!err && !nn_cpuset_empty(cpus))
-		return 0;
+	for (i = 0; i < (cut ? 2u : 1u); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		err = nn_read_cpulist(&ctx->root, path, cpus);
+		if (!err && !nn_cpuset_empty(cpus))
+			return 0;
+	}
 	snprintf(path, sizeof(path), "%s/cpuset.cpus.effective", dir);
 	return nn_read_cpulist(&ctx->root, path, cpus);
 }
 
-static int visit(struct cg_walk *w, const char *dir, const char *rel)
+/* Adds cgroup @dir's partition CPUs as a claim with @reason. */
+static int add_cgroup_claim(struct cg_walk *w, const char *dir, const char *rel, bool cut,
+			    const char *reason)
+{
+	struct nn_ctx *ctx = w->ctx;
+	struct nn_claim c = NN_CLAIM_INIT;
+	int err = partition_cpus(ctx, dir, cut, &c.cpus);
+
+	if (err) {
+		nn_warn(ctx, dir, "partition CPUs unreadable (%s)", nn_read_strerror(err));
+		return 0;
+	}
+	if (nn_cpuset_empty(&c.cpus))
+		return 0;
+	c.name = strdup(rel[0] ? rel : "/");
+	c.owner = strdup("cpuset");
+	c.reason = strdup(reason);
+	if (!c.name || !c.owner || !c.reason || nn_cpuset_or(&w->parts, &c.cpus)) {
+		nn_claim_free(&c);
+		return -ENOMEM;
+	}
+	err = add_item(w->cl, &c, NN_CLAIM_SRC_PARTITION, true, NULL);
+	nn_claim_free(&c);
+	return err;
+}
+
+/* Whether a partition can be at or below cgroup @dir: it is one (any
+ * state but member, an invalid one included: a write may make it valid) or
+ * it holds exclusive CPUs (a remote partition's ancestors, 6.7+, all hold
+ * its CPUs in cpuset.cpus.exclusive). A member without exclusive CPUs has
+ * none below it, so its subtree is not read: a user's delegated tree of
+ * member cgroups costs nothing and cannot exhaust the walk. */
+static bool may_hold_partition(struct nn_ctx *ctx, const char *dir, enum nn_cg_part kind)
+{
+	static const char *const files[] = { "cpuset.cpus.exclusive", "cpuset.cpus.exclusive.effective" };
+	struct nn_cpuset x = NN_CPUSET_INIT;
+	char path[4096];
+	bool yes = kind != NN_CG_PART_MEMBER;
+	size_t i;
+
+	for (i = 0; !yes && i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		yes = !nn_read_cpulist(&ctx->root, path, &x) && !nn_cpuset_empty(&x);
+	}
+	nn_cpuset_free(&x);
+	return yes;
+}
+
+/* Reads cgroup @dir's partition state; *@descend: whether its children
+ * are read (may_hold_partition; the mount's root always). */
+static int visit(struct cg_walk *w, const char *dir, const char *rel, bool *descend)
 {
 	struct nn_ctx *ctx = w->ctx;
 	char path[4096], text[512];
@@ -160,13 +215,16 @@ static int visit(struct cg_walk *w, const char *dir, const char *rel)
 	enum nn_cg_part kind;
 	bool invalid;
 
+	*descend = !rel[0];
 	snprintf(path, sizeof(path), "%s/cpuset.cpus.partition", dir);
 	if (nn_read_str(&ctx->root, path, text, sizeof(text)))
-		return 0;
+		return 0;	/* no cpuset here: none below either */
 	if (nn_cg_partition_parse(text, &kind, &invalid, &reason, &rlen)) {
 		nn_warn(ctx, path, "not a partition state: ignored");
+		*descend = true;	/* unknown: read below rather than miss one */
 		return 0;
 	}
+	*descend = *descend || may_hold_partition(ctx, dir, kind);
 	if (kind == NN_CG_PART_MEMBER)
 		return 0;
 	if (invalid) {
@@ -177,36 +235,27 @@ static int visit(struct cg_walk *w, const char *dir, const char *rel)
 	}
 	if (kind == NN_CG_PART_ROOT && !(w->flags & NN_CLAIMS_ROOT_PARTITIONS))
 		return 0;
-	{
-		struct nn_claim c = NN_CLAIM_INIT;
-		int err = partition_cpus(ctx, dir, &c.cpus);
+	return add_cgroup_claim(w, dir, rel, false, kind == NN_CG_PART_ISOLATED ? "isolated partition" :
+				"root partition");
+}
 
-		if (err) {
-			nn_warn(ctx, dir, "partition CPUs unreadable (%s)", nn_read_strerror(err));
-			return 0;
-		}
-		if (nn_cpuset_empty(&c.cpus))
-			return 0;
-		c.name = strdup(rel[0] ? rel : "/");
-		c.owner = strdup("cpuset");
-		c.reason = strdup(kind == NN_CG_PART_ISOLATED ? "isolated partition" : "root partition");
-		if (!c.name || !c.owner || !c.reason || nn_cpuset_or(&w->parts, &c.cpus)) {
-			nn_claim_free(&c);
-			return -ENOMEM;
-		}
-		err = add_item(w->cl, &c, NN_CLAIM_SRC_PARTITION, true, NULL);
-		nn_claim_free(&c);
-		return err;
-	}
+/* A cgroup whose children were not all read (the walk's cap): every
+ * partition below it lies within its exclusive (else effective) CPUs, so
+ * those claim, rather than let a cut-short read pass as complete. */
+static int claim_cut_short(struct cg_walk *w, const char *dir, const char *rel)
+{
+	w->cl->truncated = true;
+	return rel[0] ? add_cgroup_claim(w, dir, rel, true, "cgroup walk cut short below") : 0;
 }
 
 static int walk(struct cg_walk *w, const char *dir, const char *rel, int depth)
 {
 	struct dirent *de;
+	bool descend;
 	DIR *d;
-	int err = visit(w, dir, rel);
+	int err = visit(w, dir, rel, &descend);
 
-	if (err || depth >= CG_DEPTH_MAX)
+	if (err || !descend || depth >= CG_DEPTH_MAX)
 		return err;
 	if (nn_root_opendir(&w->ctx->root, dir, &d))
 		return 0;
@@ -218,7 +267,8 @@ static int walk(struct cg_walk *w, const char *dir, const char *rel, int depth)
 		if ((de->d_type != DT_DIR && de->d_type != DT_UNKNOWN) || de->d_name[0] == '.')
 			continue;
 		if (++w->dirs > CG_DIRS_MAX) {
-			nn_warn(w->ctx, w->cl->cgroup_mount, "more than %d cgroups: the rest not read",
+			nn_warn(w->ctx, w->cl->cgroup_mount, "more than %d cgroups that can hold a partition: "
+				"the rest not read; the CPUs of the cgroups cut short claim instead",
 				CG_DIRS_MAX);
 			err = -E2BIG;
 			break;
@@ -233,6 +283,11 @@ static int walk(struct cg_walk *w, const char *dir, const char *rel, int depth)
 		nn_sb_free(&subrel);
 	}
 	closedir(d);
+	if (err == -E2BIG) {
+		int e2 = claim_cut_short(w, dir, rel);
+
+		err = e2 ? e2 : err;
+	}
 	return err;
 }
 
@@ -294,5 +349,40 @@ int nn_claims_read(struct nn_ctx *ctx, unsigned int flags, struct nn_claims *out
 		err = read_cgroup(ctx, flags, out);
 	if (err)
 		nn_claims_free(out);
+	return err;
+}
+
+int nn_claims_cgroup_cpus(const struct nn_claims *cl, struct nn_cpuset *out)
+{
+	size_t i;
+
+	nn_cpuset_zero(out);
+	for (i = 0; i < cl->n; i++)
+		if (cl->items[i].source != NN_CLAIM_SRC_RECORD && cl->items[i].live &&
+		    nn_cpuset_or(out, &cl->items[i].c.cpus))
+			return -ENOMEM;
+	return 0;
+}
+
+int nn_claims_keep_last(struct nn_ctx *ctx, struct nn_claims *cl, const struct nn_cpuset *last)
+{
+	struct nn_cpuset more = NN_CPUSET_INIT;
+	char *list;
+	int err;
+
+	if (!cl->truncated || !last || nn_cpuset_empty(last))
+		return 0;
+	err = nn_cpuset_copy(&more, last);
+	if (!err) {
+		nn_cpuset_andnot(&more, &cl->cpus);
+		if (!nn_cpuset_empty(&more)) {
+			list = nn_cpuset_format_list(&more);
+			nn_warn(ctx, cl->cgroup_mount, "cgroup walk cut short: CPUs %s of the last complete "
+				"read's partitions stay claimed", list ? list : "?");
+			free(list);
+			err = nn_cpuset_or(&cl->cpus, &more);
+		}
+	}
+	nn_cpuset_free(&more);
 	return err;
 }

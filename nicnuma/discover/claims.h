@@ -48,6 +48,9 @@ struct nn_claims {
 	bool cpuset_ctrl;		/* the cgroup2 root offers the cpuset controller */
 	char *cgroup_note;		/* why no partition was read ("no cgroup v2 cpuset controller"), NULL */
 	size_t ninvalid;		/* invalid partitions seen (each a note) */
+	bool truncated;			/* the cgroup walk hit its cap: the partitions read are
+					 * claims, with the CPUs of every cgroup cut short
+					 * (a warning), but not a complete read */
 };
 
 enum {
@@ -61,6 +64,15 @@ enum {
  * (-ENOMEM). */
 int nn_claims_read(struct nn_ctx *ctx, unsigned int flags, struct nn_claims *out);
 void nn_claims_free(struct nn_claims *cl);
+
+/* The live cgroup-sourced claims' CPUs (partitions, cpuset.cpus.isolated,
+ * cut-short cgroups) into @out. 0 or -ENOMEM. */
+int nn_claims_cgroup_cpus(const struct nn_claims *cl, struct nn_cpuset *out);
+/* A truncated read (@cl->truncated) keeps @last, the cgroup CPUs of the
+ * last complete read (nn_claims_cgroup_cpus), claimed in @cl->cpus, with a
+ * warning naming what only @last holds; a complete read is left as is.
+ * 0 or -ENOMEM. */
+int nn_claims_keep_last(struct nn_ctx *ctx, struct nn_claims *cl, const struct nn_cpuset *last);
 
 /* The starttime of @pid (/proc/PID/stat field 22, clock ticks since boot),
  * through the fs root. 0, -ESRCH when there is no such process, or a

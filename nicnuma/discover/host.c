@@ -77,6 +77,11 @@ static int host_discover(struct nn_ctx *ctx, struct nn_host *host, enum nn_topo_
 	err = nn_host_find_irqbalance(ctx, &host->irqbalance);
 	if (err)
 		goto fail;
+	/* TX-only NAPIs' kthreads, which napi-get never names: planned like
+	 * the others (off claimed and isolated CPUs), observed */
+	err = nn_napi_tx_find(ctx, host->nics, host->nnics);
+	if (err)
+		goto fail;
 	/* The claims are a planner input: a report of the NICs alone
 	 * (cpu_detail false) neither needs nor warns about them. */
 	err = cpu_detail ? nn_claims_read(ctx, claim_flags, &host->claims) : 0;

@@ -7,11 +7,14 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fsroot.h"
+#include "nicnuma/core/proc.h"
 #include "nicnuma/discover/nic.h"
+#include "irq/napi_thread.h"
 
 /* @nic's NAPI @id in a list of napi-get answers: 0 with its pid, -ENOENT. */
 static int pid_in(const struct nn_genl_napi *napis, size_t n, int ifindex, long long id, int *pid)
@@ -88,5 +91,50 @@ int nn_napi_kernel_pid(struct nn_ctx *ctx, const struct nn_nic *nics, size_t nni
 	if (!err)
 		err = pid_in(a->g.napis, a->g.nnapis, (int)ifindex, napi_id, pid);
 	nn_genl_free(&own.g);
+	return err;
+}
+
+static bool napi_known(const struct nn_nic *n, long long id)
+{
+	for (size_t i = 0; i < n->ngnapis; i++)
+		if (n->gnapis[i].id == id)
+			return true;
+	return false;
+}
+
+int nn_napi_tx_find(struct nn_ctx *ctx, struct nn_nic *nics, size_t nnics)
+{
+	size_t nkids = 0, i;
+	long *kids = nn_proc_kthreadd_children(&ctx->root, &nkids);
+	int err = 0;
+
+	for (i = 0; i < nkids && !err; i++) {
+		char comm[NN_PROC_COMM_MAX], nic[64], why[160];
+		struct nn_nic *n;
+		long long id;
+		int pid = (int)kids[i];
+
+		if (nn_proc_read_comm(&ctx->root, pid, comm, sizeof(comm)) ||
+		    nn_napi_comm_parse(comm, nic, sizeof(nic), &id))
+			continue;
+		n = (struct nn_nic *)nn_nic_find(nics, nnics, nic);
+		/* an id napi-get here does not name is another namespace's
+		 * device's NAPI (or a kernel's without napi-get pids): not ours */
+		if (!n || id != NN_NAPI_TX_ID || napi_known(n, id))
+			continue;
+		if (nn_napi_tx_verify(&ctx->root, pid, n->name, why, sizeof(why)))
+			continue;
+		if (!(n->ntxnapis % 8)) {
+			int *p = realloc(n->txnapis, (n->ntxnapis + 8) * sizeof(*p));
+
+			if (!p) {
+				err = -ENOMEM;
+				break;
+			}
+			n->txnapis = p;
+		}
+		n->txnapis[n->ntxnapis++] = pid;
+	}
+	free(kids);
 	return err;
 }

@@ -1341,6 +1341,7 @@ void nn_nics_free(struct nn_nic *nics, size_t n)
 			nn_cpuset_free(&nics[i].rx_rps[j].cpus);
 		free(nics[i].rx_rps);
 		free(nics[i].gqueues);
+		free(nics[i].txnapis);
 		free(nics[i].gnapis);
 		free(nics[i].parent_fn);
 		free(nics[i].name);

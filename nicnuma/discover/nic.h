@@ -94,6 +94,10 @@ struct nn_nic {
 	 * IRQs in ndo_open: such a NIC's msi_irqs have no /proc/irq/N yet. */
 	bool link_down;
 	struct nn_pcie *pcie;		/* links to the root port (pcie.h); NULL: not a PCIe function */
+	/* Threaded-NAPI kthreads of NAPIs without an id (TX only: napi-get
+	 * never names them; irq/napi_thread.h, nn_napi_tx_find), by pid. */
+	int *txnapis;
+	size_t ntxnapis;
 };
 
 /* Discovery flags. NN_NICS_NO_EFFECTIVE: leave effective_affinity_list
@@ -151,6 +155,14 @@ const struct nn_nic *nn_nic_find(const struct nn_nic *nics, size_t n, const char
  * without saved answers, or a kernel without napi-get; other -errno. */
 int nn_napi_kernel_pid(struct nn_ctx *ctx, const struct nn_nic *nics, size_t nnics, const char *nic,
 		       long long napi_id, int *pid);
+
+/* Finds the threaded-NAPI kthreads of NAPIs without an id of @nics (the
+ * rule of irq/napi_thread.h, nn_napi_tx_verify): kthreadd's children named
+ * "napi/IF-0" for a device IF of @nics, into each one's txnapis. A thread
+ * "napi/IF-N" with N > 0 that napi-get does not name is left alone: the
+ * thread of a same-named device in another network namespace. 0 or
+ * -ENOMEM. */
+int nn_napi_tx_find(struct nn_ctx *ctx, struct nn_nic *nics, size_t nnics);
 
 /* One napi-get dump for a whole run (apply, rollback) instead of one per
  * threaded NAPI: nn_napi_kernel_pid asks it once and answers every later

@@ -24,6 +24,7 @@
 #include "nicnuma/core/proc.h"
 #include "nicnuma/discover/host.h"
 #include "nicnuma/obs/obs.h"
+#include "irq/napi_thread.h"
 
 #define NAPI_RESCAN 10
 
@@ -236,6 +237,16 @@ static int scan_napi(struct nn_ctx *ctx, struct nn_obs_sampler *sp, const struct
 					       host->nics[i].gnapis[j].id);
 	}
 	nn_genl_free(&g);
+	/* the threads of NAPIs without an id, which napi-get never names
+	 * (found at discovery, irq/napi_thread.h's rule checked again) */
+	for (size_t i = 0; i < host->nnics && !err; i++)
+		for (size_t j = 0; j < host->nics[i].ntxnapis && !err; j++) {
+			char why[160];
+
+			if (!nn_napi_tx_verify(&ctx->root, host->nics[i].txnapis[j], host->nics[i].name,
+					       why, sizeof(why)))
+				err = consider(ctx, sp, host->nics[i].txnapis[j], (int)i, NN_NAPI_TX_ID);
+		}
 	if (sp->nknown > 1)
 		qsort(sp->known, sp->nknown, sizeof(*sp->known), cmp_thread);
 	return err;

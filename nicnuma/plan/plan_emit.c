@@ -475,6 +475,41 @@ out:
 	return err;
 }
 
+/* Each kthread of a NAPI without an id (TX only, irq/napi_thread.h): no
+ * IRQ or queue to follow, so the NIC's planned CPUs (which hold no claimed
+ * or isolated CPU), else every CPU the plan may use. */
+static int emit_napi_tx(struct state *st, struct nicst *ns)
+{
+	struct nn_plan *plan = st->plan;
+	const struct nn_nic *n = ns->nic;
+	const struct nn_plan_nic *pn = &plan->nics[plan->nnics - 1];
+	const struct nn_cpuset *from = nn_cpuset_empty(&pn->cpus) ? &st->allowed : &pn->cpus;
+	char comm[NN_NAPI_COMM_LEN];
+	size_t i;
+	void *p;
+
+	if (!n->ntxnapis)
+		return 0;
+	p = realloc(plan->napi_threads, (plan->nnapi_threads + n->ntxnapis) * sizeof(*plan->napi_threads));
+	if (!p)
+		return -ENOMEM;
+	plan->napi_threads = p;
+	nn_napi_comm(comm, sizeof(comm), n->name, NN_NAPI_TX_ID);
+	for (i = 0; i < n->ntxnapis; i++) {
+		struct nn_plan_napi *x = &plan->napi_threads[plan->nnapi_threads];
+
+		memset(x, 0, sizeof(*x));
+		x->nic = strdup(n->name);
+		x->name = strdup(comm);
+		x->napi_id = NN_NAPI_TX_ID;
+		x->pid = n->txnapis[i];
+		plan->nnapi_threads++;
+		if (!x->nic || !x->name || nn_cpuset_copy(&x->cpus, from))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int emit_channels(struct state *st, struct nicst *ns)
 {
 	struct nn_plan *plan = st->plan;
@@ -621,6 +656,8 @@ int nn__plan_emit(struct state *st)
 			ret = emit_xps(st, &st->nics[i]);
 		if (!ret)
 			ret = emit_napi(st, &st->nics[i], irq0);
+		if (!ret)
+			ret = emit_napi_tx(st, &st->nics[i]);
 		if (!ret && opts->rps != NN_RPS_OFF)
 			ret = nn__plan_emit_rps(st, &st->nics[i], irq0);
 		if (!ret)

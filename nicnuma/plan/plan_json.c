@@ -698,7 +698,7 @@ static int read_napi(struct rd *r, struct json_object *p, struct nn_plan *plan)
 		TRY(elem_obj(r, a, i, "napi_threads", where, sizeof(where), &o));
 		plan->nnapi_threads++;
 		TRY(get_ifname(r, o, where, &x->nic));
-		TRY(get_int(r, o, where, "napi_id", false, 1, 0xffffffffLL, &v));
+		TRY(get_int(r, o, where, "napi_id", false, NN_NAPI_TX_ID, 0xffffffffLL, &v));
 		x->napi_id = v;
 		TRY(get_int(r, o, where, "pid", false, 1, NN_PID_MAX, &v));
 		x->pid = (int)v;

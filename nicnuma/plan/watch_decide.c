@@ -232,3 +232,33 @@ void nn_wd_retry(struct nn_wd *wd, uint64_t now_ms)
 	if (wd->urgent)
 		wd->urgent_ms = now_ms + NN_WD_CLAIM_RETRY_MS;
 }
+
+void nn_wd_gate_init(struct nn_wd_gate *g, unsigned int gap_ms)
+{
+	memset(g, 0, sizeof(*g));
+	g->gap_ms = gap_ms;
+}
+
+void nn_wd_gate_event(struct nn_wd_gate *g, uint64_t now_ms)
+{
+	(void)now_ms;
+	g->pending = true;
+}
+
+uint64_t nn_wd_gate_deadline(const struct nn_wd_gate *g)
+{
+	if (!g->pending)
+		return 0;
+	/* 0 is "no deadline" to the caller: a check due at once is due at 1 */
+	return g->ran ? g->last_ms + g->gap_ms : 1;
+}
+
+bool nn_wd_gate_take(struct nn_wd_gate *g, uint64_t now_ms)
+{
+	if (!g->pending || (g->ran && now_ms < g->last_ms + g->gap_ms))
+		return false;
+	g->pending = false;
+	g->ran = true;
+	g->last_ms = now_ms;
+	return true;
+}

@@ -94,4 +94,27 @@ void nn_wd_ran(struct nn_wd *wd, uint64_t now_ms);
 /* Keeps the event pending (the state lock was busy): retried after the gap. */
 void nn_wd_retry(struct nn_wd *wd, uint64_t now_ms);
 
+/* The rate limit of claims checks a cgroup event starts (docs/claims.md):
+ * anyone who may mkdir or write a partition file can make cgroup events,
+ * so at most one check (and the reconcile it may start) per gap_ms: the
+ * first event of a quiet spell runs at once, later ones wait for the gap's
+ * end and run then, once (the trailing edge: the last state is never
+ * left unread). Records and owner exits do not pass through it. */
+#define NN_WD_CGROUP_GAP_MS 250
+
+struct nn_wd_gate {
+	unsigned int gap_ms;
+	bool pending, ran;
+	uint64_t last_ms;		/* when the last check ran */
+};
+
+void nn_wd_gate_init(struct nn_wd_gate *g, unsigned int gap_ms);
+/* A cgroup event at @now_ms: a check is pending. */
+void nn_wd_gate_event(struct nn_wd_gate *g, uint64_t now_ms);
+/* When the pending check is due (ms), or 0 when none is pending. */
+uint64_t nn_wd_gate_deadline(const struct nn_wd_gate *g);
+/* True when a check is pending and due at @now_ms: the caller runs it
+ * now (the gap starts). */
+bool nn_wd_gate_take(struct nn_wd_gate *g, uint64_t now_ms);
+
 #endif

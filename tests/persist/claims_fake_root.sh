@@ -15,7 +15,10 @@
 #     one made with mkdir -p two levels deep too (a cgroup created before
 #     the watch on its parent is found by the walk that adds it); with
 #     --cgroup-watches 2 the tree is given up with a warning and the poll
-#     follows the partition instead;
+#     follows the partition instead; past the cap at run time watch.json
+#     says poll at once and the tree is watched again once it shrinks;
+#     member cgroups made and removed and `member` written into a member
+#     start no read of the claims;
 #  4. a record whose pid is gone is stale: `claims` says so, plan ignores it;
 #  5. disable: every value of the tree as before enable.
 set -uo pipefail
@@ -122,6 +125,10 @@ t1=$(ms_now)
 [ "$(grep -c "after claims changed: cgroup" "$tmp/watch.log")" -ge 2 ] ||
 	fail "the removal was not applied from the cgroup event: $(cat "$tmp/watch.log")"
 echo "ok: its removal was followed by inotify ($((t1 - t0)) ms to the enabled placement)"
+# a remote partition's parent holds its CPUs in cpuset.cpus.exclusive (the
+# kernel's rule; the walk reads no member subtree without exclusive CPUs)
+mkdir -p "$cg/kubepods" && echo member >"$cg/kubepods/cpuset.cpus.partition" &&
+	echo 1 >"$cg/kubepods/cpuset.cpus.exclusive" || fail "kubepods"
 mkpart "$cg/kubepods/pod-r" || fail "mkpart (deep)"
 for _ in $(seq 400); do off1 && break; sleep 0.02; done
 off1 || fail "the watcher did not follow the partition two levels down: $(cat "$tmp/watch.log")"
@@ -131,6 +138,36 @@ rmdir_tree "$cg/kubepods"
 for _ in $(seq 400); do [ "$(snap)" = "$enabled" ] && break; sleep 0.02; done
 [ "$(snap)" = "$enabled" ] || fail "deep partition removed: not back"
 echo "ok: a partition made with mkdir -p two levels deep was followed by inotify"
+# what cannot change a claim starts no read of the claims (issue 36 item 4):
+# member cgroups made and removed, `member` written into a member; the
+# count is watch.json's, written by the reconcile a record starts
+reads() {
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["claims_follow"]["claims_reads"])' \
+		"$R/run/nicnuma/watch.json"
+}
+probe() {
+	n claim --cpus 2 --name "$1" >/dev/null 2>&1 || fail "claim $1"
+	# inotify names the record; the claims poll may see it first
+	for _ in $(seq 200); do
+		grep -Eq "\"trigger\": *\"claims changed: ($1|poll)" "$R/run/nicnuma/watch.json" && break
+		sleep 0.02
+	done
+	grep -Eq "\"trigger\": *\"claims changed: ($1|poll)" "$R/run/nicnuma/watch.json" ||
+		fail "no reconcile for $1: $(cat "$R/run/nicnuma/watch.json")"
+	n release "$1" >/dev/null 2>&1 || fail "release $1"
+}
+probe probe1
+r0=$(reads)
+for i in $(seq 30); do
+	mkdir "$cg/system.slice/u$i" && echo member >"$cg/system.slice/u$i/cpuset.cpus.partition" &&
+		rm -rf "$cg/system.slice/u$i" || fail "mkdir/rmdir loop"
+	echo member >"$cg/system.slice/cpuset.cpus.partition" || fail "member loop"
+done
+sleep 0.5
+probe probe2
+r1=$(reads)
+[ $((r1 - r0)) -le 1 ] || fail "30 member mkdir/rmdir and 30 member writes cost $((r1 - r0)) claims reads (at most 1: the safety poll)"
+echo "ok: member cgroups made and removed, member written into a member: $((r1 - r0)) claims reads"
 kill -TERM "$wpid"; wait "$wpid" 2>/dev/null; wpid=
 # past the cap: the warning, and the one-second poll follows
 start_watch --cgroup-watches 2
@@ -145,6 +182,29 @@ rmdir_tree "$cg/pod-iso"
 for _ in $(seq 500); do [ "$(snap)" = "$enabled" ] && break; sleep 0.02; done
 [ "$(snap)" = "$enabled" ] || fail "past the cap: partition removed, not back"
 echo "ok: past --cgroup-watches the tree is given up with a warning and the poll follows partitions"
+kill -TERM "$wpid"; wait "$wpid" 2>/dev/null; wpid=
+# past the cap while running: watch.json says poll at once; watched again
+# once the tree shrinks (issue 36 item 5)
+mode() {
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["claims_follow"]["cgroup_tree"])' \
+		"$R/run/nicnuma/watch.json"
+}
+start_watch --cgroup-watches 6
+[ "$(mode)" = inotify ] || fail "watch.json at start: $(cat "$R/run/nicnuma/watch.json")"
+mkdir "$cg/x1" "$cg/x2" "$cg/x3" "$cg/x4" || fail "mkdir x1-x4"
+for _ in $(seq 100); do [ "$(mode)" = poll ] && break; sleep 0.02; done
+[ "$(mode)" = poll ] || fail "watch.json did not say poll past the cap: $(cat "$R/run/nicnuma/watch.json")"
+rmdir "$cg/x1" "$cg/x2" "$cg/x3" "$cg/x4"
+for _ in $(seq 650); do [ "$(mode)" = inotify ] && break; sleep 0.02; done
+[ "$(mode)" = inotify ] || fail "not watched again after the tree shrank: $(cat "$tmp/watch.log")"
+grep -q "is watched again" "$tmp/watch.log" || fail "no line says watched again: $(cat "$tmp/watch.log")"
+mkpart "$cg/pod-iso" || fail "mkpart (watched again)"
+for _ in $(seq 400); do off1 && break; sleep 0.02; done
+off1 || fail "watched again: the partition was not followed: $(cat "$tmp/watch.log")"
+rmdir_tree "$cg/pod-iso"
+for _ in $(seq 500); do [ "$(snap)" = "$enabled" ] && break; sleep 0.02; done
+[ "$(snap)" = "$enabled" ] || fail "watched again: partition removed, not back"
+echo "ok: past the cap watch.json says poll at once, and the tree is watched again once it shrinks"
 kill -TERM "$wpid"; wait "$wpid" 2>/dev/null; wpid=
 
 # 4. a stale record: its pid is not in the tree's /proc

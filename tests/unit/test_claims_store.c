@@ -186,6 +186,8 @@ static void cg_tree(const char *d)
 	assert_int_equal(tmptree_put(d, "sys/fs/cgroup/rt/cpuset.cpus.partition", "root\n"), 0);
 	assert_int_equal(tmptree_put(d, "sys/fs/cgroup/rt/cpuset.cpus.effective", "4-5\n"), 0);
 	assert_int_equal(tmptree_put(d, "sys/fs/cgroup/a/cpuset.cpus.partition", "member\n"), 0);
+	/* a remote partition's ancestors hold its CPUs (the kernel's rule) */
+	assert_int_equal(tmptree_put(d, "sys/fs/cgroup/a/cpuset.cpus.exclusive", "6\n"), 0);
 	assert_int_equal(tmptree_put(d, "sys/fs/cgroup/a/b/cpuset.cpus.partition", "isolated\n"), 0);
 	assert_int_equal(tmptree_put(d, "sys/fs/cgroup/a/b/cpuset.cpus.exclusive.effective", "6\n"), 0);
 	assert_int_equal(tmptree_put(d, "sys/fs/cgroup/a/b/cpuset.cpus.effective", "6-9\n"), 0);
@@ -247,6 +249,62 @@ static void test_cgroup_partitions(void **state)
 	assert_string_equal(cl.cgroup_note, "no cgroup v2 cpuset controller");
 	assert_true(nn_cpuset_empty(&cl.cpus));
 	nn_claims_free(&cl);
+	nn_ctx_free(&ctx);
+	assert_int_equal(tmptree_remove(d), 0);
+}
+
+/* Member cgroups without exclusive CPUs hold no partition: their subtree is
+ * not read (a partition planted below one, which the kernel would refuse,
+ * shows it). Past the cap of cgroups that can hold one, the read says it
+ * was cut short and the CPUs of the cgroup cut short claim; the watcher's
+ * last complete read stays claimed through nn_claims_keep_last. */
+static void test_cgroup_walk_bounded(void **state)
+{
+	struct nn_cpuset last = NN_CPUSET_INIT;
+	struct nn_ctx ctx;
+	struct nn_claims cl;
+	const char *tmp = getenv("TMPDIR");
+	char d[256], p[128], *s;
+	int i;
+
+	(void)state;
+	/* 20,001 directories: on tmpfs where there is one (seconds on a busy disk) */
+	if (!tmp && access("/dev/shm", W_OK) == 0)
+		setenv("TMPDIR", "/dev/shm", 1);
+	assert_int_equal(tmptree_make(d, sizeof(d), "claims"), 0);
+	if (!tmp)
+		unsetenv("TMPDIR");
+	cg_tree(d);
+	assert_int_equal(tmptree_put(d, "sys/fs/cgroup/user/cpuset.cpus.partition", "member\n"), 0);
+	assert_int_equal(tmptree_put(d, "sys/fs/cgroup/user/x/cpuset.cpus.partition", "isolated\n"), 0);
+	assert_int_equal(tmptree_put(d, "sys/fs/cgroup/user/x/cpuset.cpus.effective", "1\n"), 0);
+	assert_int_equal(nn_ctx_init(&ctx, d, false), 0);
+	assert_int_equal(nn_claims_read(&ctx, 0, &cl), 0);
+	assert_null(item(&cl, "/user/x"));
+	assert_false(cl.truncated);
+	assert_int_equal(nn_claims_cgroup_cpus(&cl, &last), 0);
+	s = nn_cpuset_format_list(&last);
+	assert_string_equal(s, "2-3,6-7");
+	free(s);
+	nn_claims_free(&cl);
+	/* 20,001 cgroups with exclusive CPUs below /a: the walk stops */
+	for (i = 0; i <= 20000; i++) {
+		snprintf(p, sizeof(p), "sys/fs/cgroup/a/c%05d/cpuset.cpus.exclusive", i);
+		assert_int_equal(tmptree_put(d, p, "6\n"), 0);
+	}
+	assert_int_equal(tmptree_put(d, "sys/fs/cgroup/cpuset.cpus.isolated", "\n"), 0);
+	assert_int_equal(nn_claims_read(&ctx, 0, &cl), 0);
+	assert_true(cl.truncated);
+	assert_non_null(item(&cl, "/a"));	/* cut short: its exclusive CPUs claim */
+	s = nn_cpuset_format_list(&item(&cl, "/a")->c.cpus);
+	assert_string_equal(s, "6");
+	free(s);
+	assert_int_equal(nn_claims_keep_last(&ctx, &cl, &last), 0);
+	s = nn_cpuset_format_list(&cl.cpus);
+	assert_string_equal(s, "2-3,6-7");
+	free(s);
+	nn_claims_free(&cl);
+	nn_cpuset_free(&last);
 	nn_ctx_free(&ctx);
 	assert_int_equal(tmptree_remove(d), 0);
 }
@@ -449,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_record_round_trip),
 		cmocka_unit_test(test_record_refused),
 		cmocka_unit_test(test_cgroup_partitions),
+		cmocka_unit_test(test_cgroup_walk_bounded),
 		cmocka_unit_test(test_store_trust),
 		cmocka_unit_test(test_store_list_vanished),
 		cmocka_unit_test(test_owner_liveness),

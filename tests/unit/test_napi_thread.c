@@ -466,6 +466,53 @@ static void test_answers_one_dump(void **state)
 	assert_int_equal(calls, 2);
 }
 
+/* Threads of NAPIs without an id (TX only): napi-get never names them, so
+ * a thread is taken only as a kernel thread, child of kthreadd, named
+ * exactly "napi/IF-0" for a device IF here (issue 36 item 8). */
+static void test_tx_find(void **state)
+{
+	struct nn_genl_napi g[1] = { { .ifindex = 2, .id = 8193, .irq = -1, .pid = 500, .threaded = 1 } };
+	struct nn_nic nics[2] = {
+		{ .name = (char *)"eth0", .ifindex = 2, .genl_read = true, .gnapis = g, .ngnapis = 1 },
+		{ .name = (char *)"eth9", .ifindex = 9 },
+	};
+	char nic[64], why[256];
+	long long n;
+
+	(void)state;
+	assert_int_equal(nn_napi_comm_parse("napi/eth0-0", nic, sizeof(nic), &n), 0);
+	assert_string_equal(nic, "eth0");
+	assert_int_equal(n, 0);
+	assert_int_equal(nn_napi_comm_parse("napi/veth-a-12", nic, sizeof(nic), &n), 0);
+	assert_string_equal(nic, "veth-a");
+	assert_int_equal(n, 12);
+	assert_int_equal(nn_napi_comm_parse("napi/eth0-", nic, sizeof(nic), &n), -EINVAL);
+	assert_int_equal(nn_napi_comm_parse("napi/eth0-+1", nic, sizeof(nic), &n), -EINVAL);
+	assert_int_equal(nn_napi_comm_parse("napi/-0", nic, sizeof(nic), &n), -EINVAL);
+	assert_int_equal(nn_napi_comm_parse("kworker/0:1", nic, sizeof(nic), &n), -EINVAL);
+	task(2, "kthreadd", KTHREAD, NULL, "0-3");
+	task(510, "napi/eth0-0", KTHREAD, NULL, "0-3");		/* eth0's TX NAPI */
+	task(511, "napi/eth0-0", USER, "/usr/sbin/modprobe", "0-3");	/* a usermode helper */
+	task(512, "napi/eth0-0", KTHREAD, NULL, "0-3");		/* not kthreadd's child */
+	task(513, "napi/eth9-0", KTHREAD, NULL, "0-3");		/* no device eth9 here */
+	task(514, "napi/eth0-77", KTHREAD, NULL, "0-3");		/* an id napi-get does not name */
+	assert_int_equal(tmptree_put(tmp, "proc/2/task/2/children", "500 510 511 513 514 "), 0);
+	assert_int_equal(tmptree_put(tmp, "sys/class/net/eth0/ifindex", "2\n"), 0);
+	assert_int_equal(nn_napi_tx_find(&ctx, nics, 2), 0);
+	assert_int_equal(nics[0].ntxnapis, 1);
+	assert_int_equal(nics[0].txnapis[0], 510);
+	assert_int_equal(nics[1].ntxnapis, 0);
+	free(nics[0].txnapis);
+	/* the rule as apply, check and rollback ask it (napi_id 0) */
+	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 510, "eth0", NN_NAPI_TX_ID, why, sizeof(why)), 0);
+	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 511, "eth0", NN_NAPI_TX_ID, why, sizeof(why)), -EPERM);
+	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 512, "eth0", NN_NAPI_TX_ID, why, sizeof(why)), -EPERM);
+	assert_contains(why, "not a child of kthreadd");
+	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 513, "eth9", NN_NAPI_TX_ID, why, sizeof(why)), -EPERM);
+	assert_contains(why, "no device eth9");
+	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 999, "eth0", NN_NAPI_TX_ID, why, sizeof(why)), -ESRCH);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -476,6 +523,7 @@ int main(void)
 		cmocka_unit_test(test_identify),
 		cmocka_unit_test(test_set_pidfd),
 		cmocka_unit_test(test_answers_one_dump),
+		cmocka_unit_test(test_tx_find),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -176,6 +176,41 @@ static void test_relevance(void **state)
 	nn_wd_free(&wd);
 }
 
+/* A cgroup event storm (a partition flapped every 50 ms, a mkdir loop)
+ * starts at most one claims check per gap; the first of a quiet spell runs
+ * at once, the last one of a burst is never dropped (trailing edge). */
+static void test_cgroup_gate(void **state)
+{
+	struct nn_wd_gate g;
+	uint64_t t, checks = 0;
+
+	(void)state;
+	nn_wd_gate_init(&g, NN_WD_CGROUP_GAP_MS);
+	assert_int_equal(nn_wd_gate_deadline(&g), 0);
+	assert_false(nn_wd_gate_take(&g, 1000));	/* nothing pending */
+	nn_wd_gate_event(&g, 1000);
+	assert_true(nn_wd_gate_take(&g, 1000));		/* leading edge: at once */
+	nn_wd_gate_event(&g, 1010);
+	assert_false(nn_wd_gate_take(&g, 1010));
+	assert_int_equal(nn_wd_gate_deadline(&g), 1250);
+	assert_false(nn_wd_gate_take(&g, 1249));
+	assert_true(nn_wd_gate_take(&g, 1250));		/* trailing edge */
+	assert_int_equal(nn_wd_gate_deadline(&g), 0);
+	/* 10 s of events every 50 ms, the loop waking on each event and at
+	 * each deadline: at most 10000 / 250 + 1 checks */
+	for (t = 2000; t < 12000; t++) {
+		if (t % 50 == 0)
+			nn_wd_gate_event(&g, t);
+		if ((t % 50 == 0 || t == nn_wd_gate_deadline(&g)) && nn_wd_gate_take(&g, t))
+			checks++;
+	}
+	assert_true(checks <= 10000 / NN_WD_CGROUP_GAP_MS + 1);
+	assert_true(checks >= 10000 / NN_WD_CGROUP_GAP_MS - 1);
+	/* the burst's last event is checked after the storm ends */
+	assert_true(nn_wd_gate_deadline(&g) == 0 || nn_wd_gate_take(&g, nn_wd_gate_deadline(&g)));
+	assert_int_equal(nn_wd_gate_deadline(&g), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -183,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_flap_storm),
 		cmocka_unit_test(test_storm_capped),
 		cmocka_unit_test(test_relevance),
+		cmocka_unit_test(test_cgroup_gate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
