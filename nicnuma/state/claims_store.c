@@ -85,6 +85,26 @@ static bool text_ok(const char *s, size_t max)
 	return true;
 }
 
+/* A record that is written must read back: a CPU list given with strides
+ * ("1-51131:2/5") formats as every CPU it names and can outgrow the cap. */
+static int record_fits(const struct nn_claim *c, char *why, size_t whylen)
+{
+	char *text = nn_claim_format(c);
+	size_t len;
+
+	if (!text) {
+		snprintf(why, whylen, "out of memory");
+		return -ENOMEM;
+	}
+	len = strlen(text);
+	free(text);
+	if (len <= NN_CLAIM_RECORD_MAX)
+		return 0;
+	snprintf(why, whylen, "the record would be %zu bytes, more than a claim record may have (%d): "
+		 "name fewer CPU ranges", len, NN_CLAIM_RECORD_MAX);
+	return -EINVAL;
+}
+
 int nn_claim_validate(const struct nn_claim *c, char *why, size_t whylen)
 {
 	if (!nn_claim_name_ok(c->name)) {
@@ -126,7 +146,7 @@ int nn_claim_validate(const struct nn_claim *c, char *why, size_t whylen)
 		snprintf(why, whylen, "bad creation time");
 		return -EINVAL;
 	}
-	return 0;
+	return record_fits(c, why, whylen);
 }
 
 static int get_str(struct json_object *doc, const char *key, bool required, char **out,

@@ -166,6 +166,22 @@ static void test_record_refused(void **state)
 	    "\"reason\":\"a\\nb\"}", "bad reason");
 	bad("{\"version\":1,\"name\":\"a\",\"cpus\":\"1\",\"owner\":\"claim\",\"pid\":-1,\"created\":1,"
 	    "\"pid_start\":\"5\"}", "start time without a pid");
+	/* fuzz_claims: strides format to 118,279 bytes, over the record cap */
+	bad(REC("\"a\"", "\"1-51131:2/5\"", "\"claim\"", "-1"), "more than a claim record may have");
+	{
+		struct nn_claim c = NN_CLAIM_INIT;
+		char why[160] = "";
+
+		c.name = strdup("wide");
+		c.owner = strdup("claim");
+		assert_int_equal(nn_cpuset_parse_list("1-51131:2/5", &c.cpus), 0);
+		assert_int_equal(nn_claim_validate(&c, why, sizeof(why)), -EINVAL);
+		assert_contains(why, "bytes, more than a claim record may have");
+		nn_cpuset_free(&c.cpus);
+		assert_int_equal(nn_cpuset_parse_list("1-51131", &c.cpus), 0);
+		assert_int_equal(nn_claim_validate(&c, why, sizeof(why)), 0);
+		nn_claim_free(&c);
+	}
 	assert_true(nn_claim_name_ok("hook-0123abcd"));
 	assert_true(nn_claim_name_ok("svc@1:a_b.c"));
 	assert_false(nn_claim_name_ok("a/b"));
