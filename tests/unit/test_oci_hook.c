@@ -118,6 +118,10 @@ static void test_config(void **unused)
 			 -EINVAL);
 	assert_non_null(strstr(why, "no cpulist"));
 	assert_int_equal(config("{\"linux\":{\"resources\":{\"cpu\":{\"cpus\":\"x\"}}}}", &c, why), -EINVAL);
+	assert_int_equal(config("{\"linux\":{\"resources\":{\"cpu\":{\"shares\":\"x\"}}}}", &c, why), -EINVAL);
+	assert_non_null(strstr(why, "linux.resources.cpu.shares is not an integer"));
+	assert_int_equal(config("{\"linux\":{\"cgroupsPath\":1}}", &c, why), -EINVAL);
+	assert_non_null(strstr(why, "cgroupsPath is not a string"));
 }
 
 static void decide(const char *st, const char *cfg, enum nn_oci_stage stage, enum nn_oci_action want,
@@ -137,7 +141,8 @@ static void decide(const char *st, const char *cfg, enum nn_oci_stage stage, enu
 		assert_non_null(d.why);
 	/* said on stderr only when an annotation asked and it cannot be done */
 	if (d.refused)
-		assert_true(want == NN_OCI_NOTHING && (strstr(d.why, "no pid") || strstr(d.why, "no linux")));
+		assert_true(want == NN_OCI_NOTHING && (strstr(d.why, "no pid") || strstr(d.why, "no linux") ||
+						       strstr(d.why, "whole CPUs")));
 	nn_oci_state_free(&s);
 	nn_oci_config_free(&c);
 }
@@ -174,6 +179,78 @@ static void test_decide(void **unused)
 	decide(ST("stopped"), CFG(""), 0, NN_OCI_RELEASE, NN_OCI_MODE_NONE);
 	decide(ST("created"), CFG(""), NN_OCI_STAGE_POSTSTOP, NN_OCI_RELEASE, NN_OCI_MODE_NONE);
 	decide(ST("paused"), CFG("\"nicnuma.io/claim\":\"true\""), 0, NN_OCI_NOTHING, NN_OCI_MODE_NONE);
+}
+
+/* The decision for a CRI-O container with @linux's cgroupsPath and CPU
+ * limits (annotated disable); *@why gets the reason when nothing. */
+static enum nn_oci_action qos(const char *linux_, char *why, size_t size)
+{
+	struct nn_oci_state s;
+	struct nn_oci_config c;
+	struct nn_oci_decision d;
+	char buf[1024], w[256];
+	enum nn_oci_action a;
+
+	snprintf(buf, sizeof(buf), "{\"linux\":%s,\"annotations\":{\"irq-load-balancing.crio.io\":"
+		 "\"disable\"}}", linux_);
+	assert_int_equal(state(ST("created"), &s, w), 0);
+	if (config(buf, &c, w))
+		fail_msg("%s: %s", buf, w);
+	nn_oci_decide(&s, &c, 0, &d);
+	snprintf(why, size, "%s", d.why ? d.why : "");
+	a = d.action;
+	if (a == NN_OCI_NOTHING)
+		assert_true(d.refused);
+	nn_oci_state_free(&s);
+	nn_oci_config_free(&c);
+	return a;
+}
+
+/* Only what CRI-O would isolate claims: a Guaranteed pod's container with
+ * whole CPUs (issue 36: a Burstable container with shares 102 and cpus
+ * 0-9,16-25 squeezed both NICs' IRQs onto two CPUs). */
+static void test_guaranteed_only(void **unused)
+{
+	char why[256];
+
+	(void)unused;
+	/* Burstable, systemd and cgroupfs spellings */
+	assert_int_equal(qos("{\"cgroupsPath\":\"kubepods-burstable-pod1a2b.slice:crio:c1\","
+			     "\"resources\":{\"cpu\":{\"cpus\":\"0-9,16-25\",\"shares\":102}}}",
+			     why, sizeof(why)), NN_OCI_NOTHING);
+	assert_non_null(strstr(why, "a Burstable pod's container (linux.cgroupsPath "
+			       "kubepods-burstable-pod1a2b.slice:crio:c1)"));
+	assert_int_equal(qos("{\"cgroupsPath\":\"/kubepods/besteffort/pod1a2b/c1\","
+			     "\"resources\":{\"cpu\":{\"cpus\":\"2-3\",\"shares\":2}}}",
+			     why, sizeof(why)), NN_OCI_NOTHING);
+	assert_non_null(strstr(why, "a BestEffort pod's container"));
+	/* Guaranteed but part of a CPU: shares or quota */
+	assert_int_equal(qos("{\"cgroupsPath\":\"kubepods-pod1a2b.slice:crio:c1\","
+			     "\"resources\":{\"cpu\":{\"cpus\":\"2-3\",\"shares\":1536}}}",
+			     why, sizeof(why)), NN_OCI_NOTHING);
+	assert_non_null(strstr(why, "cpu shares 1536 are not a multiple of 1024"));
+	assert_int_equal(qos("{\"cgroupsPath\":\"kubepods-pod1a2b.slice:crio:c1\","
+			     "\"resources\":{\"cpu\":{\"cpus\":\"2-3\",\"shares\":2048,"
+			     "\"quota\":150000,\"period\":100000}}}", why, sizeof(why)), NN_OCI_NOTHING);
+	assert_non_null(strstr(why, "cpu quota 150000 per period 100000 is part of a CPU"));
+	/* a Kubernetes container that does not say its shares */
+	assert_int_equal(qos("{\"cgroupsPath\":\"/kubepods/pod1a2b/c1\","
+			     "\"resources\":{\"cpu\":{\"cpus\":\"2-3\"}}}", why, sizeof(why)),
+			 NN_OCI_NOTHING);
+	assert_non_null(strstr(why, "without linux.resources.cpu.shares"));
+	/* Guaranteed with whole CPUs claims (quota whole or none) */
+	assert_int_equal(qos("{\"cgroupsPath\":\"kubepods-pod1a2b.slice:crio:c1\","
+			     "\"resources\":{\"cpu\":{\"cpus\":\"2-3\",\"shares\":2048,"
+			     "\"quota\":200000,\"period\":100000}}}", why, sizeof(why)), NN_OCI_CLAIM);
+	assert_int_equal(qos("{\"cgroupsPath\":\"/kubepods/pod1a2b/c1\","
+			     "\"resources\":{\"cpu\":{\"cpus\":\"2-3\",\"shares\":2048,\"quota\":-1}}}",
+			     why, sizeof(why)), NN_OCI_CLAIM);
+	/* by hand (podman, runc): no shares is the runtime user's word */
+	assert_int_equal(qos("{\"cgroupsPath\":\"machine.slice:libpod:c1\","
+			     "\"resources\":{\"cpu\":{\"cpus\":\"2-3\"}}}", why, sizeof(why)),
+			 NN_OCI_CLAIM);
+	assert_int_equal(qos("{\"resources\":{\"cpu\":{\"cpus\":\"2-3\",\"shares\":512}}}",
+			     why, sizeof(why)), NN_OCI_NOTHING);
 }
 
 static void test_claim_cpus(void **unused)
@@ -228,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_state_refused),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_decide),
+		cmocka_unit_test(test_guaranteed_only),
 		cmocka_unit_test(test_claim_cpus),
 		cmocka_unit_test(test_names),
 	};
