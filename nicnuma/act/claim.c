@@ -216,7 +216,7 @@ int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *in, unsigned int fla
 {
 	struct nn_claim c, old;
 	char why[160], what[NN_CLAIM_NAME_MAX + 16];
-	int err;
+	int err, lock = -1;
 
 	memset(res, 0, sizeof(*res));
 	err = require_root(ctx, "claim");
@@ -252,6 +252,13 @@ int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *in, unsigned int fla
 	err = check_cpus(ctx, &c);
 	if (err)
 		goto out;
+	/* from judging the old record to writing the new one: no pruner
+	 * judges the old one stale and removes the new one */
+	lock = (flags & NN_CLAIM_DRY_RUN) ? -1 : nn_claim_store_lock(ctx, true);
+	if (lock < 0 && !(flags & NN_CLAIM_DRY_RUN)) {
+		err = lock;
+		goto out;
+	}
 	err = nn_claim_store_read(ctx, c.name, &old, why, sizeof(why));
 	if (!err) {
 		char sw[128];
@@ -274,22 +281,62 @@ int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *in, unsigned int fla
 		goto out;
 	}
 	err = nn_claim_store_write(ctx, &c);
+	close(lock);
+	lock = -1;
 	if (err)
 		goto out;
 	res->recorded = true;
 	snprintf(what, sizeof(what), "claim %s", c.name);
 	apply(ctx, what, flags, res);
 out:
+	if (lock >= 0)
+		close(lock);
 	nn_claim_free(&c);
+	return err;
+}
+
+/* Under the store's lock: @name's record read, judged and removed (the
+ * very file read; a refused one by name: release is how root clears it). */
+static int release_locked(struct nn_ctx *ctx, const char *name, unsigned int flags,
+			  struct nn_claim_result *res)
+{
+	struct nn_claim old;
+	char why[160], sw[128] = "";
+	int err = nn_claim_store_read(ctx, name, &old, why, sizeof(why));
+	bool refused = err && err != -ENOENT;
+
+	if (err == -ENOENT) {
+		nn_err(ctx, "release: no claim %s", name);
+		return err;
+	}
+	if (refused)
+		nn_warn(ctx, NN_CLAIMS_DIR, "%s.json was refused (%s): removed", name, why);
+	/* a stopped container's hook: a record whose owner still lives is
+	 * another container's that took the name since */
+	if (!refused && (flags & NN_CLAIM_IF_OWNER_GONE) && nn_claim_owner_alive(ctx, &old, sw, sizeof(sw)) &&
+	    old.pid >= 0) {
+		nn_err(ctx, "release: %s is held by pid %d, a living process (start %llu): another "
+		       "container's claim now, not released", name, old.pid, old.pid_start);
+		nn_claim_free(&old);
+		return -EBUSY;
+	}
+	res->existed = true;
+	if (flags & NN_CLAIM_DRY_RUN) {
+		nn_claim_free(&old);
+		return 0;
+	}
+	err = refused ? nn_claim_store_remove(ctx, name) : nn_claim_store_remove_read(ctx, &old);
+	nn_claim_free(&old);
+	if (err == -ENOENT)
+		nn_err(ctx, "release: no claim %s", name);
 	return err;
 }
 
 int nn_claim_release(struct nn_ctx *ctx, const char *name, unsigned int flags,
 		     struct nn_claim_result *res)
 {
-	struct nn_claim old;
-	char why[160], what[NN_CLAIM_NAME_MAX + 16];
-	int err;
+	char what[NN_CLAIM_NAME_MAX + 16];
+	int err, lock;
 
 	memset(res, 0, sizeof(*res));
 	err = require_root(ctx, "release");
@@ -303,24 +350,15 @@ int nn_claim_release(struct nn_ctx *ctx, const char *name, unsigned int flags,
 		nn_err(ctx, "release: bad claim name '%s'", name ? name : "");
 		return -EINVAL;
 	}
-	err = nn_claim_store_read(ctx, name, &old, why, sizeof(why));
-	if (err == -ENOENT) {
+	lock = nn_claim_store_lock(ctx, false);
+	if (lock == -ENOENT)
 		nn_err(ctx, "release: no claim %s", name);
+	if (lock < 0)
+		return lock;
+	err = release_locked(ctx, name, flags, res);
+	close(lock);
+	if (err || (flags & NN_CLAIM_DRY_RUN))
 		return err;
-	}
-	/* A refused record is still removed: release is how root clears it. */
-	if (err)
-		nn_warn(ctx, NN_CLAIMS_DIR, "%s.json was refused (%s): removed", name, why);
-	nn_claim_free(&old);
-	res->existed = true;
-	if (flags & NN_CLAIM_DRY_RUN)
-		return 0;
-	err = nn_claim_store_remove(ctx, name);
-	if (err) {
-		if (err == -ENOENT)
-			nn_err(ctx, "release: no claim %s", name);
-		return err;
-	}
 	res->recorded = true;
 	snprintf(what, sizeof(what), "release %s", name);
 	apply(ctx, what, flags, res);

@@ -248,7 +248,7 @@ static void record(struct hook *h)
 		/* no record: nothing to say (an unannotated container's poststop) */
 		h->rc = nn_claim_store_read(h->ctx, h->name, &c, why, sizeof(why));
 		if (!h->rc || h->rc != -ENOENT)
-			h->rc = nn_claim_release(h->ctx, h->name, flags, &h->res);
+			h->rc = nn_claim_release(h->ctx, h->name, flags | NN_CLAIM_IF_OWNER_GONE, &h->res);
 		nn_claim_free(&c);
 	}
 }
@@ -516,6 +516,8 @@ int nn_hook_run(struct nn_ctx *ctx, const struct nn_hook_opts *o)
 		h.outcome = "deadline passed: finishing in the background";
 	} else if (h.rc == -ENOENT && h.d.action == NN_OCI_RELEASE) {
 		h.outcome = "no claim for this container";
+	} else if (h.rc == -EBUSY && h.d.action == NN_OCI_RELEASE) {
+		h.outcome = "not released: a living process holds the claim (another container's)";
 	} else if (h.rc) {
 		say(&h, LOG_ERR, "%s failed: %s; the container starts anyway",
 		    h.d.action == NN_OCI_CLAIM ? "claim" : "release", strerror(-h.rc));

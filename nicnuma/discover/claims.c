@@ -105,26 +105,38 @@ static int add_item(struct nn_claims *cl, struct nn_claim *c, enum nn_claim_sour
 	return 0;
 }
 
+/* Pruning holds the store's lock from the listing to the last removal,
+ * and removes only the very file it judged: a record `claim` writes
+ * meanwhile under the same name waits for the lock, or is another file. */
 static int read_records(struct nn_ctx *ctx, unsigned int flags, struct nn_claims *cl)
 {
 	struct nn_claim_records recs;
 	size_t i;
 	bool prune = (flags & NN_CLAIMS_PRUNE) && nn_root_is_live(&ctx->root) && geteuid() == 0;
-	int err = nn_claim_store_list(ctx, &recs);
+	int lock = prune ? nn_claim_store_lock(ctx, false) : -1;
+	int err;
 
+	if (lock == -ENOENT)
+		return 0;	/* no directory: no record */
+	if (lock < 0)
+		prune = false;
+	err = nn_claim_store_list(ctx, &recs);
 	if (err)
-		return err;
+		goto out;
 	for (i = 0; i < recs.n && !err; i++) {
 		char why[128] = "";
 		bool live = nn_claim_owner_alive(ctx, &recs.v[i], why, sizeof(why));
 
-		if (!live && prune && !nn_claim_store_remove(ctx, recs.v[i].name)) {
+		if (!live && prune && !nn_claim_store_remove_read(ctx, &recs.v[i])) {
 			nn_note(ctx, NN_CLAIMS_DIR, "claim %s ended: %s", recs.v[i].name, why);
 			continue;
 		}
 		err = add_item(cl, &recs.v[i], NN_CLAIM_SRC_RECORD, live, live ? NULL : why);
 	}
 	nn_claim_records_free(&recs);
+out:
+	if (lock >= 0)
+		close(lock);
 	return err;
 }
 

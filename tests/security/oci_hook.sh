@@ -15,7 +15,8 @@
 #   and one with part of a CPU (only what CRI-O would isolate claims);
 # and the same valid, annotated state run by `nobody`: refused (not root),
 # nothing recorded. The last case runs it as root: it claims (the check can
-# tell) and poststop releases.
+# tell); poststop leaves the claim while its process lives (another
+# container took the name) and releases it once the process is gone.
 # shellcheck disable=SC2015  # ok/bad only print
 set -uo pipefail
 
@@ -118,6 +119,18 @@ rc=$?
 timeout 20 "$nn" hook --state-dir "$tmp/state" <"$tmp/s15" >"$tmp/out" 2>"$tmp/err"
 [ -e /run/nicnuma/claims/oci-nnsec-n1.json ] && ok "root: the same state claims oci-nnsec-n1" \
 	|| { bad "root: no claim"; sed 's/^/    /' "$tmp/err" "$tmp/out"; }
+# poststop releases oci-ID only when the record's process is gone: while
+# it lives (pid and start time) the name is another container's now
+printf '{"ociVersion":"1.0.2","id":"nnsec-n1","status":"stopped","pid":%s}' "$owner" >"$tmp/s18"
+timeout 20 "$nn" hook --state-dir "$tmp/state" <"$tmp/s18" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] && [ -e /run/nicnuma/claims/oci-nnsec-n1.json ] && grep -q "a living process" "$tmp/err" \
+	&& ok "poststop while the record's process lives: not released, says why" \
+	|| { bad "poststop beside a living owner: exit $rc"; sed 's/^/    /' "$tmp/err"; }
+kill "$owner"
+wait "$owner" 2>/dev/null
+owner=
 printf '{"ociVersion":"1.0.2","id":"nnsec-n1","status":"stopped"}' | timeout 20 "$nn" hook --state-dir "$tmp/state" >/dev/null 2>&1
-[ ! -e /run/nicnuma/claims/oci-nnsec-n1.json ] && ok "poststop released it" || bad "poststop left the claim"
+[ ! -e /run/nicnuma/claims/oci-nnsec-n1.json ] && ok "poststop after the process ended released it" \
+	|| bad "poststop left the claim"
 exit "$fail"

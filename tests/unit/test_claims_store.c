@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -385,6 +386,57 @@ static void test_store_list_vanished(void **state)
 	assert_int_equal(tmptree_remove(d), 0);
 }
 
+/* Pruning removes only the very file it judged stale, and writers and
+ * pruners take one lock: `claims` beside `claim --name web` after its old
+ * owner died removed the fresh record (issue 36). */
+static void test_store_prune_judged(void **state)
+{
+	struct nn_ctx ctx;
+	struct nn_claim c = NN_CLAIM_INIT, r;
+	struct nn_claim_records recs;
+	char d[256], p[512], why[160];
+	int lock, other;
+
+	(void)state;
+	assert_int_equal(tmptree_make(d, sizeof(d), "claims"), 0);
+	assert_int_equal(nn_ctx_init(&ctx, d, false), 0);
+	assert_int_equal(nn_claim_store_lock(&ctx, false), -ENOENT);	/* no directory yet */
+	c.name = strdup("web");
+	c.owner = strdup("claim");
+	c.created = 1;
+	assert_int_equal(nn_cpuset_parse_list("1", &c.cpus), 0);
+	assert_int_equal(nn_claim_store_write(&ctx, &c), 0);
+	/* judged (listed), then written again under the same name */
+	assert_int_equal(nn_claim_store_list(&ctx, &recs), 0);
+	assert_int_equal(recs.n, 1);
+	assert_true(recs.v[0].ino != 0);
+	nn_cpuset_free(&c.cpus);
+	assert_int_equal(nn_cpuset_parse_list("2", &c.cpus), 0);
+	assert_int_equal(nn_claim_store_write(&ctx, &c), 0);
+	assert_int_equal(nn_claim_store_remove_read(&ctx, &recs.v[0]), -ESTALE);
+	assert_int_equal(nn_claim_store_read(&ctx, "web", &r, why, sizeof(why)), 0);
+	assert_int_equal(nn_cpuset_first(&r.cpus), 2);	/* the fresh record stands */
+	nn_claim_records_free(&recs);
+	/* the record judged is the one removed */
+	assert_int_equal(nn_claim_store_remove_read(&ctx, &r), 0);
+	nn_claim_free(&r);
+	assert_int_equal(nn_claim_store_read(&ctx, "web", &r, why, sizeof(why)), -ENOENT);
+	/* one lock: a second holder waits */
+	lock = nn_claim_store_lock(&ctx, false);
+	assert_true(lock >= 0);
+	snprintf(p, sizeof(p), "%s/run/nicnuma/claims", d);
+	other = open(p, O_RDONLY | O_DIRECTORY);
+	assert_true(other >= 0);
+	assert_int_equal(flock(other, LOCK_EX | LOCK_NB), -1);
+	assert_int_equal(errno, EWOULDBLOCK);
+	close(lock);
+	assert_int_equal(flock(other, LOCK_EX | LOCK_NB), 0);
+	close(other);
+	nn_claim_free(&c);
+	nn_ctx_free(&ctx);
+	assert_int_equal(tmptree_remove(d), 0);
+}
+
 /* A claim tied to a pid lasts while that pid runs with its start time. */
 static void test_owner_liveness(void **state)
 {
@@ -468,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_store_trust),
 		cmocka_unit_test(test_store_list_vanished),
 		cmocka_unit_test(test_owner_liveness),
+		cmocka_unit_test(test_store_prune_judged),
 		cmocka_unit_test(test_watch_claim_urgent),
 	};
 
