@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "nicnuma/core/proc.h"
@@ -212,6 +213,17 @@ static int visit(struct cg_walk *w, const char *dir, const char *rel)
 	}
 }
 
+/* The run's deadline (the OCI hook's: the runtime waits) has passed. */
+static bool past_deadline(const struct nn_ctx *ctx)
+{
+	struct timespec ts;
+
+	if (!ctx->deadline_ms)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 >= ctx->deadline_ms;
+}
+
 static int walk(struct cg_walk *w, const char *dir, const char *rel, int depth)
 {
 	struct dirent *de;
@@ -229,6 +241,12 @@ static int walk(struct cg_walk *w, const char *dir, const char *rel, int depth)
 		 * tried, a file fails to open as a directory below */
 		if ((de->d_type != DT_DIR && de->d_type != DT_UNKNOWN) || de->d_name[0] == '.')
 			continue;
+		if (past_deadline(w->ctx)) {
+			nn_warn(w->ctx, w->cl->cgroup_mount, "the run's deadline passed after %zu cgroups: "
+				"the rest not read", w->dirs);
+			err = -E2BIG;
+			break;
+		}
 		if (++w->dirs > CG_DIRS_MAX) {
 			nn_warn(w->ctx, w->cl->cgroup_mount, "more than %d cgroups: the rest not read",
 				CG_DIRS_MAX);

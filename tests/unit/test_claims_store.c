@@ -268,6 +268,35 @@ static void test_cgroup_partitions(void **state)
 	assert_int_equal(tmptree_remove(d), 0);
 }
 
+/* The run's deadline (the OCI hook's) stops the cgroup walk with a
+ * warning; the root's cpuset.cpus.isolated still claims what it names. */
+static void test_cgroup_walk_deadline(void **state)
+{
+	struct nn_ctx ctx;
+	struct nn_claims cl;
+	char d[256], *s;
+	size_t i;
+	bool said = false;
+
+	(void)state;
+	assert_int_equal(tmptree_make(d, sizeof(d), "claims"), 0);
+	cg_tree(d);
+	assert_int_equal(nn_ctx_init(&ctx, d, false), 0);
+	ctx.deadline_ms = 1;	/* long past */
+	assert_int_equal(nn_claims_read(&ctx, 0, &cl), 0);
+	for (i = 0; i < ctx.nwarns; i++)
+		said |= strstr(ctx.warns[i].msg, "deadline passed after 0 cgroups: the rest not read") != NULL;
+	assert_true(said);
+	assert_null(item(&cl, "/iso"));
+	assert_non_null(item(&cl, "/"));
+	s = nn_cpuset_format_list(&cl.cpus);
+	assert_string_equal(s, "2-3,6-7");
+	free(s);
+	nn_claims_free(&cl);
+	nn_ctx_free(&ctx);
+	assert_int_equal(tmptree_remove(d), 0);
+}
+
 static void test_store_trust(void **state)
 {
 	struct nn_ctx ctx;
@@ -517,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_record_round_trip),
 		cmocka_unit_test(test_record_refused),
 		cmocka_unit_test(test_cgroup_partitions),
+		cmocka_unit_test(test_cgroup_walk_deadline),
 		cmocka_unit_test(test_store_trust),
 		cmocka_unit_test(test_store_list_vanished),
 		cmocka_unit_test(test_owner_liveness),

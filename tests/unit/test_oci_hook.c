@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_oci_hook.c - the OCI hook's pure half: state, config.json, the decision */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,11 +9,52 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "nicnuma/act/oci_hook.h"
+#include "nicnuma/core/ctx.h"
 
 #define ID64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+/* A bundle on a hung file system: this process's open(at) of a config.json
+ * blocks (3 s here) as open on a dead NFS or FUSE server does. */
+static bool hang_config;
+
+int openat(int dfd, const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	va_list ap;
+	size_t n = strlen(path);
+
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	if (hang_config && n >= 11 && !strcmp(path + n - 11, "config.json"))
+		sleep(3);
+	return (int)syscall(SYS_openat, dfd, path, flags, mode);
+}
+
+int open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	va_list ap;
+	size_t n = strlen(path);
+
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	if (hang_config && n >= 11 && !strcmp(path + n - 11, "config.json"))
+		sleep(3);
+	return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);
+}
 
 static int state(const char *text, struct nn_oci_state *s, char *why)
 {
@@ -253,6 +295,46 @@ static void test_guaranteed_only(void **unused)
 			     why, sizeof(why)), NN_OCI_NOTHING);
 }
 
+/* The hook stays inside its deadline when config.json cannot be read:
+ * refused after --deadline-ms, not after the file system answers. */
+static void test_config_deadline(void **unused)
+{
+	struct nn_hook_opts o = { .stage = NN_OCI_STAGE_NONE, .deadline_ms = 300, .dry_run = true };
+	struct nn_ctx ctx;
+	struct timespec a, b;
+	char dir[] = "/tmp/nn-ocitest.XXXXXX", path[64], st[256];
+	long long ms;
+	int p[2], fd, rc;
+
+	(void)unused;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/config.json", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_true(write(fd, CFG("\"nicnuma.io/claim\":\"true\""), strlen(CFG("\"nicnuma.io/claim\":\"true\""))) > 0);
+	close(fd);
+	snprintf(st, sizeof(st), "{\"ociVersion\":\"1.0.2\",\"id\":\"c1\",\"status\":\"creating\","
+		 "\"pid\":%d,\"bundle\":\"%s\"}", (int)getpid(), dir);
+	assert_int_equal(pipe(p), 0);
+	assert_true(write(p[1], st, strlen(st)) > 0);
+	close(p[1]);
+	o.in_fd = p[0];
+	assert_int_equal(nn_ctx_init(&ctx, "/", true), 0);
+	hang_config = true;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	rc = nn_hook_run(&ctx, &o);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	hang_config = false;
+	ms = (b.tv_sec - a.tv_sec) * 1000LL + (b.tv_nsec - a.tv_nsec) / 1000000;
+	assert_int_equal(rc, 1);		/* refused: nothing claimed */
+	if (ms > 1500)
+		fail_msg("the hook took %lld ms with --deadline-ms 300", ms);
+	close(p[0]);
+	nn_ctx_free(&ctx);
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_claim_cpus(void **unused)
 {
 	struct nn_cpuset cpus = NN_CPUSET_INIT, sib = NN_CPUSET_INIT, out = NN_CPUSET_INIT;
@@ -306,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_guaranteed_only),
+		cmocka_unit_test(test_config_deadline),
 		cmocka_unit_test(test_claim_cpus),
 		cmocka_unit_test(test_names),
 	};
