@@ -12,9 +12,12 @@
 #include "nicnuma/act/watch.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/print.h"
+#include "nicnuma/core/strbuf.h"
 #include "nicnuma/discover/coexist.h"
+#include "nicnuma/discover/nic.h"
 #include "nicnuma/discover/topo.h"
 #include "nicnuma/plan/desired.h"
+#include "nicnuma/plan/plan.h"
 
 /* Only root may change what NIC work avoids. Under a fake root nothing
  * live changes: a user's test tree is theirs (the store's trust rule then
@@ -57,20 +60,75 @@ static int say_cpus(struct nn_ctx *ctx, const char *before, const struct nn_cpus
 	return -EINVAL;
 }
 
+/* The NICs (with queue IRQs) a refused claim would leave nothing to spill
+ * to, with their nodes: the desired state's, or every one when nicnuma is
+ * not enabled. Only the refusal reads them. */
+static int say_no_room(struct nn_ctx *ctx, const struct nn_topo *t, const struct nn_desired *d,
+		       const struct nn_cpuset *usable)
+{
+	struct nn_sb sb = NN_SB_INIT;
+	struct nn_nic *nics = NULL;
+	char **only = NULL, *list = nn_cpuset_format_list(usable);
+	size_t i, n = 0, nonly = 0, named = 0;
+	int err = -ENOMEM;
+
+	if (!list)
+		goto out;
+	if (d && d->nnics) {
+		only = calloc(d->nnics, sizeof(*only));
+		if (!only)
+			goto out;
+		for (i = 0; i < d->nnics; i++)
+			if (d->nics[i].name)
+				only[nonly++] = d->nics[i].name;
+	}
+	if (nn_nics_discover(ctx, t, NN_NICS_SHAPE | NN_NICS_NO_EFFECTIVE, only, nonly, &nics, &n))
+		n = 0;
+	for (i = 0; i < n; i++) {
+		if (!nics[i].nirqs)
+			continue;
+		if (nics[i].numa_node >= 0)
+			nn_sb_printf(&sb, "%s%s (node %d)", named ? ", " : "", nics[i].name,
+				     nics[i].numa_node);
+		else
+			nn_sb_printf(&sb, "%s%s (node unknown)", named ? ", " : "", nics[i].name);
+		named++;
+	}
+	if (nn_sb_error(&sb))
+		goto out;
+	nn_err(ctx, "claim: with the other claims it would leave NIC work no CPU (the CPUs it may use "
+	       "are %s: online, within the desired --cpus, less the isolated CPUs, less every "
+	       "claim): %s would have nothing to spill to", list, named ? nn_sb_str(&sb) : "every NIC");
+	err = -EINVAL;
+out:
+	nn_nics_free(nics, n);
+	nn_sb_free(&sb);
+	free(only);
+	free(list);
+	return err;
+}
+
 /* Every CPU exists and is online, and the claims together leave NIC work a
- * CPU. */
+ * CPU by the planner's own rule (nn_plan_usable_cpus: within the desired
+ * --cpus, less the isolated CPUs): a claim that takes the last one is
+ * refused, naming the NICs it would strand. */
 static int check_cpus(struct nn_ctx *ctx, const struct nn_claim *c)
 {
 	struct nn_topo t;
 	struct nn_claims cl;
-	struct nn_cpuset bad = NN_CPUSET_INIT, all = NN_CPUSET_INIT;
+	struct nn_desired d;
+	struct nn_cpuset bad = NN_CPUSET_INIT, all = NN_CPUSET_INIT, usable = NN_CPUSET_INIT;
+	bool enabled;
 	int err;
 
 	memset(&t, 0, sizeof(t));
-	err = nn_topo_discover_depth(ctx, &t, NN_TOPO_SHAPE);	/* the online CPUs are all it needs */
+	enabled = !nn_desired_read(ctx, NULL, &d);
+	nn_warnings_clear(ctx);
+	/* the isolated CPUs come with BASIC; SHAPE leaves them unknown */
+	err = nn_topo_discover_depth(ctx, &t, NN_TOPO_BASIC);
 	if (err) {
 		nn_err(ctx, "cannot read the host's CPUs: %s", strerror(-err));
-		return err;
+		goto out;
 	}
 	err = nn_cpuset_copy(&bad, &c->cpus);
 	if (err)
@@ -80,23 +138,28 @@ static int check_cpus(struct nn_ctx *ctx, const struct nn_claim *c)
 		err = say_cpus(ctx, "CPUs ", &bad, " are not online CPUs of this host");
 		goto out;
 	}
-	err = nn_claims_read(ctx, read_flags(ctx), &cl);
+	err = nn_claims_read(ctx, enabled ? nn_desired_claim_flags(&d) : 0, &cl);
 	if (err)
 		goto out;
 	err = nn_cpuset_copy(&all, &cl.cpus);
 	nn_claims_free(&cl);
 	if (!err)
 		err = nn_cpuset_or(&all, &c->cpus);
+	if (!err)
+		err = nn_plan_usable_cpus(&t, enabled ? &d.cpus : NULL, &all, &usable, NULL);
 	if (err)
 		goto out;
-	if (nn_cpuset_subset(&t.online, &all)) {
-		err = say_cpus(ctx, "the claims would hold every online CPU (", &t.online,
-			       "): NIC work needs one");
-		goto out;
+	if (nn_cpuset_empty(&usable)) {
+		err = nn_plan_usable_cpus(&t, enabled ? &d.cpus : NULL, NULL, &usable, NULL);
+		if (!err)
+			err = say_no_room(ctx, &t, enabled ? &d : NULL, &usable);
 	}
 out:
+	if (enabled)
+		nn_desired_free(&d);
 	nn_cpuset_free(&bad);
 	nn_cpuset_free(&all);
+	nn_cpuset_free(&usable);
 	nn_topo_free(&t);
 	return err;
 }
@@ -153,7 +216,7 @@ int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *in, unsigned int fla
 {
 	struct nn_claim c, old;
 	char why[160], what[NN_CLAIM_NAME_MAX + 16];
-	int err;
+	int err, lock = -1;
 
 	memset(res, 0, sizeof(*res));
 	err = require_root(ctx, "claim");
@@ -189,6 +252,13 @@ int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *in, unsigned int fla
 	err = check_cpus(ctx, &c);
 	if (err)
 		goto out;
+	/* from judging the old record to writing the new one: no pruner
+	 * judges the old one stale and removes the new one */
+	lock = (flags & NN_CLAIM_DRY_RUN) ? -1 : nn_claim_store_lock(ctx, true);
+	if (lock < 0 && !(flags & NN_CLAIM_DRY_RUN)) {
+		err = lock;
+		goto out;
+	}
 	err = nn_claim_store_read(ctx, c.name, &old, why, sizeof(why));
 	if (!err) {
 		char sw[128];
@@ -211,22 +281,62 @@ int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *in, unsigned int fla
 		goto out;
 	}
 	err = nn_claim_store_write(ctx, &c);
+	close(lock);
+	lock = -1;
 	if (err)
 		goto out;
 	res->recorded = true;
 	snprintf(what, sizeof(what), "claim %s", c.name);
 	apply(ctx, what, flags, res);
 out:
+	if (lock >= 0)
+		close(lock);
 	nn_claim_free(&c);
+	return err;
+}
+
+/* Under the store's lock: @name's record read, judged and removed (the
+ * very file read; a refused one by name: release is how root clears it). */
+static int release_locked(struct nn_ctx *ctx, const char *name, unsigned int flags,
+			  struct nn_claim_result *res)
+{
+	struct nn_claim old;
+	char why[160], sw[128] = "";
+	int err = nn_claim_store_read(ctx, name, &old, why, sizeof(why));
+	bool refused = err && err != -ENOENT;
+
+	if (err == -ENOENT) {
+		nn_err(ctx, "release: no claim %s", name);
+		return err;
+	}
+	if (refused)
+		nn_warn(ctx, NN_CLAIMS_DIR, "%s.json was refused (%s): removed", name, why);
+	/* a stopped container's hook: a record whose owner still lives is
+	 * another container's that took the name since */
+	if (!refused && (flags & NN_CLAIM_IF_OWNER_GONE) && nn_claim_owner_alive(ctx, &old, sw, sizeof(sw)) &&
+	    old.pid >= 0) {
+		nn_err(ctx, "release: %s is held by pid %d, a living process (start %llu): another "
+		       "container's claim now, not released", name, old.pid, old.pid_start);
+		nn_claim_free(&old);
+		return -EBUSY;
+	}
+	res->existed = true;
+	if (flags & NN_CLAIM_DRY_RUN) {
+		nn_claim_free(&old);
+		return 0;
+	}
+	err = refused ? nn_claim_store_remove(ctx, name) : nn_claim_store_remove_read(ctx, &old);
+	nn_claim_free(&old);
+	if (err == -ENOENT)
+		nn_err(ctx, "release: no claim %s", name);
 	return err;
 }
 
 int nn_claim_release(struct nn_ctx *ctx, const char *name, unsigned int flags,
 		     struct nn_claim_result *res)
 {
-	struct nn_claim old;
-	char why[160], what[NN_CLAIM_NAME_MAX + 16];
-	int err;
+	char what[NN_CLAIM_NAME_MAX + 16];
+	int err, lock;
 
 	memset(res, 0, sizeof(*res));
 	err = require_root(ctx, "release");
@@ -240,24 +350,15 @@ int nn_claim_release(struct nn_ctx *ctx, const char *name, unsigned int flags,
 		nn_err(ctx, "release: bad claim name '%s'", name ? name : "");
 		return -EINVAL;
 	}
-	err = nn_claim_store_read(ctx, name, &old, why, sizeof(why));
-	if (err == -ENOENT) {
+	lock = nn_claim_store_lock(ctx, false);
+	if (lock == -ENOENT)
 		nn_err(ctx, "release: no claim %s", name);
+	if (lock < 0)
+		return lock;
+	err = release_locked(ctx, name, flags, res);
+	close(lock);
+	if (err || (flags & NN_CLAIM_DRY_RUN))
 		return err;
-	}
-	/* A refused record is still removed: release is how root clears it. */
-	if (err)
-		nn_warn(ctx, NN_CLAIMS_DIR, "%s.json was refused (%s): removed", name, why);
-	nn_claim_free(&old);
-	res->existed = true;
-	if (flags & NN_CLAIM_DRY_RUN)
-		return 0;
-	err = nn_claim_store_remove(ctx, name);
-	if (err) {
-		if (err == -ENOENT)
-			nn_err(ctx, "release: no claim %s", name);
-		return err;
-	}
 	res->recorded = true;
 	snprintf(what, sizeof(what), "release %s", name);
 	apply(ctx, what, flags, res);

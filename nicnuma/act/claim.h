@@ -31,6 +31,8 @@ enum {
 	NN_CLAIM_REPLACE = 1 << 2,	/* add: a record of the same name is replaced (else -EEXIST) */
 	NN_CLAIM_QUIET = 1 << 3,	/* print nothing of the apply (the hook) */
 	NN_CLAIM_COEXIST = 1 << 4,	/* the re-apply here goes on beside another owner (warnings) */
+	NN_CLAIM_IF_OWNER_GONE = 1 << 5,	/* release: only when the record's process is gone
+						 * (else -EBUSY, printed): a stopped container's hook */
 };
 
 enum nn_claim_applied {
@@ -55,7 +57,8 @@ struct nn_claim_result {
 int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *c, unsigned int flags,
 		 struct nn_claim_result *res);
 /* Removes record @name and gets the placement re-applied. -ENOENT (printed)
- * when there is no such record. */
+ * when there is no such record; -EBUSY (printed) under NN_CLAIM_IF_OWNER_GONE
+ * when its process lives. */
 int nn_claim_release(struct nn_ctx *ctx, const char *name, unsigned int flags,
 		     struct nn_claim_result *res);
 /* The re-apply of a claim (@release false) or release of record @name

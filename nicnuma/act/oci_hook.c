@@ -145,38 +145,111 @@ static int read_state(struct hook *h, char **out, size_t *len)
 	return 0;
 }
 
-static int read_config(struct hook *h, char *why, size_t whylen)
+/* In the child of read_config: config.json opened and read as the trust
+ * rule says, written to @out; the exit status is 0, or the errno (EINVAL:
+ * not a regular file). */
+static void config_child(struct hook *h, const char *path, int out)
 {
-	struct nn_sb path = NN_SB_INIT;
 	char *text = NULL;
 	struct stat sb;
-	size_t len = 0;
+	size_t len = 0, off = 0;
 	int fd, ret;
+
+	fd = nn_root_openat(&h->ctx->root, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0);
+	if (fd < 0)
+		_exit(-fd);
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode))
+		_exit(EINVAL);
+	ret = nn_read_fd_bounded(fd, NN_OCI_CONFIG_MAX, &text, &len);
+	if (ret)
+		_exit(-ret);
+	while (off < len) {
+		ssize_t n = write(out, text + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			_exit(EPIPE);
+		off += (size_t)n;
+	}
+	_exit(0);
+}
+
+/* config.json, read in a child under the deadline: on a hung bundle file
+ * system (a dead NFS or FUSE server) open and read block where no
+ * O_NONBLOCK helps, and the runtime waits for the hook. Past the deadline
+ * the child is killed and left to the kernel; the hook goes on without. */
+static int read_config(struct hook *h, char *why, size_t whylen)
+{
+	struct nn_sb path = NN_SB_INIT, text = NN_SB_INIT;
+	int p[2], status = 0, ret = 0;
+	bool open = true;
+	pid_t pid;
 
 	nn_sb_printf(&path, "%s/config.json", h->st.bundle);
 	if (!path.buf)
 		return -ENOMEM;
-	fd = nn_root_openat(&h->ctx->root, path.buf, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0);
-	if (fd < 0) {
-		snprintf(why, whylen, "%s: %s", path.buf, strerror(-fd));
-		nn_sb_free(&path);
-		return fd;
-	}
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		snprintf(why, whylen, "%s is not a regular file", path.buf);
-		ret = -EINVAL;
+	if (pipe2(p, O_CLOEXEC)) {
+		ret = -errno;
+		snprintf(why, whylen, "%s: %s", path.buf, strerror(-ret));
 		goto out;
 	}
-	ret = nn_read_fd_bounded(fd, NN_OCI_CONFIG_MAX, &text, &len);
+	fflush(NULL);
+	pid = fork();
+	if (!pid) {
+		close(p[0]);
+		config_child(h, path.buf, p[1]);
+	}
+	close(p[1]);
+	if (pid < 0) {
+		ret = -errno;
+		close(p[0]);
+		snprintf(why, whylen, "%s: %s", path.buf, strerror(-ret));
+		goto out;
+	}
+	while (open && !ret) {
+		struct pollfd pf = { .fd = p[0], .events = POLLIN };
+		char buf[65536];
+		int r = poll(&pf, 1, left_ms(h));
+		ssize_t n;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+		n = read(p[0], buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			open = false;
+		else if (text.len + (size_t)n > NN_OCI_CONFIG_MAX)
+			ret = -EFBIG;
+		else
+			nn_sb_putn(&text, buf, (size_t)n);
+	}
+	close(p[0]);
 	if (ret) {
-		snprintf(why, whylen, "%s: %s", path.buf,
-			 ret == -EFBIG ? "larger than its bound" : strerror(-ret));
-		goto out;
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, WNOHANG);
+	} else if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
+		ret = -ECHILD;
+	} else if (WEXITSTATUS(status)) {
+		ret = -WEXITSTATUS(status);
+	} else if (nn_sb_error(&text)) {
+		ret = -ENOMEM;
 	}
-	ret = nn_oci_config_parse(text, len, &h->cfg, why, whylen);
+	if (ret == -EINVAL)
+		snprintf(why, whylen, "%s is not a regular file", path.buf);
+	else if (ret == -ETIMEDOUT)
+		snprintf(why, whylen, "%s: not read within the deadline (a hung file system?)", path.buf);
+	else if (ret)
+		snprintf(why, whylen, "%s: %s", path.buf, ret == -EFBIG ? "larger than its bound" : strerror(-ret));
+	else
+		ret = nn_oci_config_parse(text.buf ? text.buf : "", text.len, &h->cfg, why, whylen);
 out:
-	free(text);
-	close(fd);
+	nn_sb_free(&text);
 	nn_sb_free(&path);
 	return ret;
 }
@@ -248,7 +321,7 @@ static void record(struct hook *h)
 		/* no record: nothing to say (an unannotated container's poststop) */
 		h->rc = nn_claim_store_read(h->ctx, h->name, &c, why, sizeof(why));
 		if (!h->rc || h->rc != -ENOENT)
-			h->rc = nn_claim_release(h->ctx, h->name, flags, &h->res);
+			h->rc = nn_claim_release(h->ctx, h->name, flags | NN_CLAIM_IF_OWNER_GONE, &h->res);
 		nn_claim_free(&c);
 	}
 }
@@ -259,6 +332,7 @@ static void child_run(struct hook *h, int resfd)
 {
 	struct child_result r = { .rc = h->rc, .res = h->res };
 
+	h->ctx->deadline_ms = 0;	/* the re-apply may finish past it, in the background */
 	nn_claim_reapply(h->ctx, h->name, h->d.action != NN_OCI_CLAIM, NN_CLAIM_QUIET, &r.res);
 	say_warnings(h->ctx);
 	if (write(resfd, &r, sizeof(r)) != (ssize_t)sizeof(r))
@@ -456,6 +530,8 @@ int nn_hook_run(struct nn_ctx *ctx, const struct nn_hook_opts *o)
 
 	h.t0 = now_ms();
 	h.deadline = h.t0 + (o->deadline_ms ? o->deadline_ms : NN_HOOK_DEADLINE_MS);
+	/* the claim door's cgroup walk stops there too */
+	ctx->deadline_ms = h.deadline;
 	h.st.pid = -1;
 	ret = read_state(&h, &text, &len);
 	if (ret) {
@@ -516,6 +592,8 @@ int nn_hook_run(struct nn_ctx *ctx, const struct nn_hook_opts *o)
 		h.outcome = "deadline passed: finishing in the background";
 	} else if (h.rc == -ENOENT && h.d.action == NN_OCI_RELEASE) {
 		h.outcome = "no claim for this container";
+	} else if (h.rc == -EBUSY && h.d.action == NN_OCI_RELEASE) {
+		h.outcome = "not released: a living process holds the claim (another container's)";
 	} else if (h.rc) {
 		say(&h, LOG_ERR, "%s failed: %s; the container starts anyway",
 		    h.d.action == NN_OCI_CLAIM ? "claim" : "release", strerror(-h.rc));

@@ -70,6 +70,12 @@ struct nn_oci_state {
 struct nn_oci_config {
 	bool has_cpus;			/* linux.resources.cpu.cpus present and not "" */
 	struct nn_cpuset cpus;
+	/* What tells a Guaranteed container with whole CPUs (CRI-O's own test):
+	 * the pod's QoS class in its cgroup path, the CPU weight and quota. */
+	char *cgroups_path;		/* linux.cgroupsPath; NULL absent */
+	long long shares;		/* linux.resources.cpu.shares; -1 absent */
+	long long quota;		/* linux.resources.cpu.quota; -1 absent or unlimited */
+	long long period;		/* linux.resources.cpu.period; 0 absent */
 	struct nn_oci_ann *ann;
 	size_t nann;
 };
@@ -105,12 +111,18 @@ struct nn_oci_decision {
 	enum nn_oci_action action;
 	enum nn_oci_mode mode;
 	enum nn_oci_stage stage;	/* the stage acted for (from the status when not given) */
-	const char *why;		/* NOTHING: why not (static text) */
+	const char *why;		/* NOTHING: why not (static text, or detail) */
 	bool refused;			/* NOTHING although an annotation asked: said on stderr */
+	char detail[256];		/* a reason with the container's values */
 };
 
 /* Pure: what to do at @stage (NONE: the state's status decides) for this
- * container. @c may be NULL (poststop reads no config). */
+ * container. @c may be NULL (poststop reads no config). Only what CRI-O
+ * would isolate claims: a container of a Guaranteed pod (a Kubernetes
+ * cgroup path naming neither "burstable" nor "besteffort") with whole CPUs
+ * (cpu.shares a multiple of 1024 - required under kubepods - and a quota,
+ * when set, a whole number of periods); anything else is refused with
+ * the value that says why. */
 void nn_oci_decide(const struct nn_oci_state *s, const struct nn_oci_config *c,
 		   enum nn_oci_stage stage, struct nn_oci_decision *d);
 

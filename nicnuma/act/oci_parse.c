@@ -3,6 +3,7 @@
 #include "nicnuma/act/oci_hook.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,7 +94,9 @@ void nn_oci_config_free(struct nn_oci_config *c)
 {
 	nn_cpuset_free(&c->cpus);
 	anns_free(c->ann, c->nann);
+	free(c->cgroups_path);
 	memset(c, 0, sizeof(*c));
+	c->shares = c->quota = -1;
 }
 
 /* One JSON document, strict: UTF-8, bounded depth, nothing after it. */
@@ -246,6 +249,48 @@ out:
 	return ret;
 }
 
+/* linux.resources.cpu's integer @key into @v (left as is when absent or
+ * null); -EINVAL when it is no integer in [@lo, INT64_MAX]. */
+static int cpu_int(struct json_object *cpu, const char *key, long long lo, long long *v,
+		   char *why, size_t whylen)
+{
+	struct json_object *x;
+
+	if (!cpu || !json_object_object_get_ex(cpu, key, &x) || json_object_is_type(x, json_type_null))
+		return 0;
+	errno = 0;
+	if (!json_object_is_type(x, json_type_int) || (*v = json_object_get_int64(x)) < lo || errno)
+		return refuse(why, whylen, -EINVAL, "config.json: linux.resources.cpu.%s is not an "
+			      "integer of at least %lld", key, lo);
+	return 0;
+}
+
+/* linux.cgroupsPath and linux.resources.cpu's shares, quota and period:
+ * what tells a Guaranteed container with whole CPUs. */
+static int cpu_limits(struct json_object *doc, struct nn_oci_config *out, char *why, size_t whylen)
+{
+	struct json_object *linux_ = NULL, *res = NULL, *cpu = NULL;
+	int ret;
+
+	if (json_object_object_get_ex(doc, "linux", &linux_) && json_object_is_type(linux_, json_type_object)) {
+		ret = get_str(linux_, "cgroupsPath", &out->cgroups_path);
+		if (ret)
+			return refuse(why, whylen, ret, "config.json: linux.cgroupsPath is not a string");
+		if (json_object_object_get_ex(linux_, "resources", &res) &&
+		    json_object_is_type(res, json_type_object) &&
+		    !(json_object_object_get_ex(res, "cpu", &cpu) && json_object_is_type(cpu, json_type_object)))
+			cpu = NULL;
+	}
+	ret = cpu_int(cpu, "shares", 0, &out->shares, why, whylen);
+	if (!ret)
+		ret = cpu_int(cpu, "quota", LLONG_MIN, &out->quota, why, whylen);
+	if (!ret)
+		ret = cpu_int(cpu, "period", 0, &out->period, why, whylen);
+	if (out->quota <= 0)
+		out->quota = -1;	/* -1 (or 0): no limit */
+	return ret;
+}
+
 int nn_oci_config_parse(const char *text, size_t len, struct nn_oci_config *out,
 			char *why, size_t whylen)
 {
@@ -256,9 +301,13 @@ int nn_oci_config_parse(const char *text, size_t len, struct nn_oci_config *out,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	out->shares = out->quota = -1;
 	ret = parse_doc("config.json", text, len, NN_OCI_CONFIG_MAX, &doc, why, whylen);
 	if (ret)
 		return ret;
+	ret = cpu_limits(doc, out, why, whylen);
+	if (ret)
+		goto out;
 	o = doc;
 	for (i = 0; i < 4 && o; i++) {
 		struct json_object *next;
@@ -330,6 +379,41 @@ static bool is_sandbox(const struct nn_oci_state *s, const struct nn_oci_config 
 	return (t && !strcmp(t, "sandbox")) || (u && !strcmp(u, "sandbox"));
 }
 
+/* CRI-O isolates only a Guaranteed pod's container with whole CPUs (its
+ * high-performance hooks' shouldRunHooks: the cgroup parent names neither
+ * "burstable" nor "besteffort", cpu shares a multiple of 1024); so do we,
+ * and a CFS quota must be whole CPUs too. A Kubernetes container
+ * (kubepods in its cgroup path) must say its shares; a container run by
+ * hand (podman, runc) without them is its runtime user's word. */
+static bool whole_cpus(const struct nn_oci_config *c, struct nn_oci_decision *d)
+{
+	const char *cg = c->cgroups_path ? c->cgroups_path : "";
+	const char *qos = strstr(cg, "besteffort") ? "BestEffort" : strstr(cg, "burstable") ? "Burstable" : NULL;
+	long long period = c->period > 0 ? c->period : 100000;
+
+	if (qos) {
+		snprintf(d->detail, sizeof(d->detail), "a %s pod's container (linux.cgroupsPath %.96s): "
+			 "only a Guaranteed pod's container with whole CPUs claims, as CRI-O isolates", qos, cg);
+		return false;
+	}
+	if (c->shares < 0 && strstr(cg, "kubepods")) {
+		snprintf(d->detail, sizeof(d->detail), "a Kubernetes container (linux.cgroupsPath %.96s) "
+			 "without linux.resources.cpu.shares: not known to have whole CPUs", cg);
+		return false;
+	}
+	if (c->shares >= 0 && (c->shares == 0 || c->shares % 1024)) {
+		snprintf(d->detail, sizeof(d->detail), "cpu shares %lld are not a multiple of 1024: "
+			 "part of a CPU, not whole CPUs", c->shares);
+		return false;
+	}
+	if (c->quota > 0 && c->quota % period) {
+		snprintf(d->detail, sizeof(d->detail), "cpu quota %lld per period %lld is part of a CPU, "
+			 "not whole CPUs", c->quota, period);
+		return false;
+	}
+	return true;
+}
+
 void nn_oci_decide(const struct nn_oci_state *s, const struct nn_oci_config *c,
 		   enum nn_oci_stage stage, struct nn_oci_decision *d)
 {
@@ -382,6 +466,12 @@ void nn_oci_decide(const struct nn_oci_state *s, const struct nn_oci_config *c,
 	if (!c || !c->has_cpus) {
 		d->mode = NN_OCI_MODE_NONE;
 		d->why = "config.json has no linux.resources.cpu.cpus: no CPUs of its own to claim";
+		d->refused = true;
+		return;
+	}
+	if (!whole_cpus(c, d)) {
+		d->mode = NN_OCI_MODE_NONE;
+		d->why = d->detail;
 		d->refused = true;
 		return;
 	}

@@ -45,6 +45,10 @@ struct nn_ctx {
 	 * answers read before the last one are asked again. */
 	struct nn_napi_answers *napi_answers;
 	unsigned int napi_epoch;
+	/* The run's deadline (CLOCK_MONOTONIC ms; 0 none): the OCI hook's,
+	 * which the runtime waits for. Long walks (the claims' cgroup tree)
+	 * stop there with a warning. */
+	long long deadline_ms;
 };
 
 /* Opens the root (NULL: $NICNUMA_ROOT or "/") and sets defaults. */

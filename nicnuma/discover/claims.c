@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "nicnuma/core/proc.h"
@@ -105,26 +106,38 @@ static int add_item(struct nn_claims *cl, struct nn_claim *c, enum nn_claim_sour
 	return 0;
 }
 
+/* Pruning holds the store's lock from the listing to the last removal,
+ * and removes only the very file it judged: a record `claim` writes
+ * meanwhile under the same name waits for the lock, or is another file. */
 static int read_records(struct nn_ctx *ctx, unsigned int flags, struct nn_claims *cl)
 {
 	struct nn_claim_records recs;
 	size_t i;
 	bool prune = (flags & NN_CLAIMS_PRUNE) && nn_root_is_live(&ctx->root) && geteuid() == 0;
-	int err = nn_claim_store_list(ctx, &recs);
+	int lock = prune ? nn_claim_store_lock(ctx, false) : -1;
+	int err;
 
+	if (lock == -ENOENT)
+		return 0;	/* no directory: no record */
+	if (lock < 0)
+		prune = false;
+	err = nn_claim_store_list(ctx, &recs);
 	if (err)
-		return err;
+		goto out;
 	for (i = 0; i < recs.n && !err; i++) {
 		char why[128] = "";
 		bool live = nn_claim_owner_alive(ctx, &recs.v[i], why, sizeof(why));
 
-		if (!live && prune && !nn_claim_store_remove(ctx, recs.v[i].name)) {
+		if (!live && prune && !nn_claim_store_remove_read(ctx, &recs.v[i])) {
 			nn_note(ctx, NN_CLAIMS_DIR, "claim %s ended: %s", recs.v[i].name, why);
 			continue;
 		}
 		err = add_item(cl, &recs.v[i], NN_CLAIM_SRC_RECORD, live, live ? NULL : why);
 	}
 	nn_claim_records_free(&recs);
+out:
+	if (lock >= 0)
+		close(lock);
 	return err;
 }
 
@@ -248,6 +261,17 @@ static int claim_cut_short(struct cg_walk *w, const char *dir, const char *rel)
 	return rel[0] ? add_cgroup_claim(w, dir, rel, true, "cgroup walk cut short below") : 0;
 }
 
+/* The run's deadline (the OCI hook's: the runtime waits) has passed. */
+static bool past_deadline(const struct nn_ctx *ctx)
+{
+	struct timespec ts;
+
+	if (!ctx->deadline_ms)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 >= ctx->deadline_ms;
+}
+
 static int walk(struct cg_walk *w, const char *dir, const char *rel, int depth)
 {
 	struct dirent *de;
@@ -266,6 +290,12 @@ static int walk(struct cg_walk *w, const char *dir, const char *rel, int depth)
 		 * tried, a file fails to open as a directory below */
 		if ((de->d_type != DT_DIR && de->d_type != DT_UNKNOWN) || de->d_name[0] == '.')
 			continue;
+		if (past_deadline(w->ctx)) {
+			nn_warn(w->ctx, w->cl->cgroup_mount, "the run's deadline passed after %zu cgroups: "
+				"the rest not read", w->dirs);
+			err = -E2BIG;
+			break;
+		}
 		if (++w->dirs > CG_DIRS_MAX) {
 			nn_warn(w->ctx, w->cl->cgroup_mount, "more than %d cgroups that can hold a partition: "
 				"the rest not read; the CPUs of the cgroups cut short claim instead",

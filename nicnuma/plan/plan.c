@@ -802,37 +802,92 @@ static void state_free(struct state *st)
 	nn_cpuset_free(&st->hk);
 }
 
-/* The one decision "which CPUs may take NIC work" (st->allowed): online,
- * within --cpus, less the isolated CPUs (unless --cpus names them) and less
- * every claimed CPU (even when --cpus names it: a claim is a workload's
- * while it lasts). The plan lists both sets left out. */
+int nn_plan_usable_cpus(const struct nn_topo *t, const struct nn_cpuset *cpus,
+			const struct nn_cpuset *claimed, struct nn_cpuset *out,
+			struct nn_cpuset *isolated)
+{
+	struct nn_cpuset iso = NN_CPUSET_INIT;
+	size_t i;
+	int err = -ENOMEM;
+
+	if (nn_cpuset_copy(out, &t->online))
+		return -ENOMEM;
+	if (nn_cpuset_empty(out))
+		for (i = 0; i < t->ncpus; i++)
+			if (nn_cpuset_set(out, (unsigned)t->cpus[i].id))
+				goto out;
+	if (cpus && !nn_cpuset_empty(cpus))
+		nn_cpuset_and(out, cpus);
+	/* Isolated CPUs belong to the workload that isolated them: only an
+	 * explicit --cpus hands them to the kernel's network work. */
+	if (nn_topo_isolated_cpus(t, &iso))
+		goto out;
+	if (cpus && !nn_cpuset_empty(cpus))
+		nn_cpuset_andnot(&iso, cpus);
+	nn_cpuset_andnot(out, &iso);
+	/* a claim is a workload's while it lasts: --cpus never hands it back */
+	if (claimed)
+		nn_cpuset_andnot(out, claimed);
+	if (isolated && nn_cpuset_copy(isolated, &iso))
+		goto out;
+	err = 0;
+out:
+	nn_cpuset_free(&iso);
+	return err;
+}
+
+/* Claims that hold every CPU NIC work may use came from where no door
+ * judged them (a cgroup partition, a record written beside `claim`): NIC
+ * work then shares the housekeeping CPUs with them (the lowest usable CPU
+ * when none is usable), with a warning, rather than have nowhere to go.
+ * The plan's claimed set is what it honours; the node spill below still
+ * applies to the rest. */
+static int claims_hand_back(struct state *st)
+{
+	struct nn_cpuset back = NN_CPUSET_INIT;
+	char *held = NULL, *shared = NULL;
+	int r = -ENOMEM;
+
+	if (nn_cpuset_empty(&st->allowed) || !nn_cpuset_subset(&st->allowed, &st->plan->claimed))
+		return 0;
+	if (nn_topo_default_housekeeping(st->topo, &back))
+		goto out;
+	nn_cpuset_and(&back, &st->allowed);
+	if (nn_cpuset_empty(&back) && nn_cpuset_set(&back, (unsigned int)nn_cpuset_first(&st->allowed)))
+		goto out;
+	held = nn_cpuset_format_list(&st->allowed);
+	shared = nn_cpuset_format_list(&back);
+	if (!held || !shared)
+		goto out;
+	nn_cpuset_andnot(&st->plan->claimed, &back);
+	r = nn__plan_add_warning(st->plan, "claims hold every CPU NIC work may use (%s): NIC work "
+				 "shares CPUs %s with them", held, shared);
+out:
+	free(held);
+	free(shared);
+	nn_cpuset_free(&back);
+	return r;
+}
+
+/* The one decision "which CPUs may take NIC work" (st->allowed):
+ * nn_plan_usable_cpus() with the host's claims. The plan lists both sets
+ * left out. */
 static int usable_cpus(struct state *st)
 {
 	const struct nn_topo *t = st->topo;
 	const struct nn_plan_opts *o = st->opts;
 	const struct nn_cpuset *claimed = nn_host_claimed_cpus(st->host);
 	size_t i;
+	int r;
 
-	if (nn_cpuset_copy(&st->allowed, &t->online))
+	if (nn_plan_usable_cpus(t, &o->cpus, NULL, &st->allowed, &st->plan->isolated))
 		return -ENOMEM;
 	if (nn_cpuset_empty(&st->allowed))
-		for (i = 0; i < t->ncpus; i++)
-			if (nn_cpuset_set(&st->allowed, (unsigned)t->cpus[i].id))
-				return -ENOMEM;
-	if (!nn_cpuset_empty(&o->cpus))
-		nn_cpuset_and(&st->allowed, &o->cpus);
-	/* Isolated CPUs belong to the workload that isolated them: only an
-	 * explicit --cpus hands them to the kernel's network work. */
-	if (nn_topo_isolated_cpus(t, &st->plan->isolated))
-		return -ENOMEM;
-	if (!nn_cpuset_empty(&o->cpus))
-		nn_cpuset_andnot(&st->plan->isolated, &o->cpus);
-	nn_cpuset_andnot(&st->allowed, &st->plan->isolated);
+		return -EINVAL;
 	if (nn_cpuset_copy(&st->plan->claimed, claimed))
 		return -ENOMEM;
 	if (!nn_cpuset_empty(&o->cpus) && nn_cpuset_intersects(&o->cpus, claimed)) {
 		char *list = nn_cpuset_format_list(claimed);
-		int r;
 
 		if (!list)
 			return -ENOMEM;
@@ -841,7 +896,10 @@ static int usable_cpus(struct state *st)
 		if (r)
 			return r;
 	}
-	nn_cpuset_andnot(&st->allowed, claimed);
+	r = claims_hand_back(st);
+	if (r)
+		return r;
+	nn_cpuset_andnot(&st->allowed, &st->plan->claimed);
 	for (i = 0; i < st->host->claims.n; i++) {
 		const struct nn_claim_item *it = &st->host->claims.items[i];
 		struct nn_plan_claim *pc;
@@ -860,7 +918,7 @@ static int usable_cpus(struct state *st)
 		if (!pc->name || !pc->owner || !pc->source || nn_cpuset_copy(&pc->cpus, &it->c.cpus))
 			return -ENOMEM;
 	}
-	return nn_cpuset_empty(&st->allowed) ? -EINVAL : 0;
+	return 0;
 }
 
 /* Housekeeping is NIC work too (non-queue IRQs): never on a claimed CPU.

@@ -297,7 +297,19 @@ struct nn_plan {
 	size_t nwarnings;
 };
 
-/* Fills @plan (zeroed first). -EINVAL when no online CPU is left to plan on,
+/* The planner's one answer to "which CPUs may take NIC work" (pure): @t's
+ * online CPUs (every CPU it lists when it says none is online), within
+ * @cpus (NULL or empty: all), less the isolated CPUs @cpus does not name,
+ * less @claimed (NULL: none; --cpus never hands a claimed CPU back).
+ * @isolated, when not NULL, gets the isolated CPUs left out. What the plan
+ * places on and what the claim door judges a new claim against. 0 or
+ * -ENOMEM. */
+int nn_plan_usable_cpus(const struct nn_topo *t, const struct nn_cpuset *cpus,
+			const struct nn_cpuset *claimed, struct nn_cpuset *out,
+			struct nn_cpuset *isolated);
+/* Fills @plan (zeroed first). -EINVAL when no online CPU is left to plan on
+ * (--cpus and the isolated CPUs; claims that hold every usable CPU share
+ * the housekeeping CPUs with a warning instead),
  * -ENODEV when opts->nics names a NIC the host does not have, -ENOMEM. */
 int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, struct nn_plan *plan);
 void nn_plan_free(struct nn_plan *plan);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,6 +53,8 @@ int nn_claim_copy(struct nn_claim *dst, const struct nn_claim *src)
 	dst->pid = src->pid;
 	dst->pid_start = src->pid_start;
 	dst->created = src->created;
+	dst->dev = src->dev;
+	dst->ino = src->ino;
 	return 0;
 }
 
@@ -83,6 +86,26 @@ static bool text_ok(const char *s, size_t max)
 		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
 			return false;
 	return true;
+}
+
+/* A record that is written must read back: a CPU list given with strides
+ * ("1-51131:2/5") formats as every CPU it names and can outgrow the cap. */
+static int record_fits(const struct nn_claim *c, char *why, size_t whylen)
+{
+	char *text = nn_claim_format(c);
+	size_t len;
+
+	if (!text) {
+		snprintf(why, whylen, "out of memory");
+		return -ENOMEM;
+	}
+	len = strlen(text);
+	free(text);
+	if (len <= NN_CLAIM_RECORD_MAX)
+		return 0;
+	snprintf(why, whylen, "the record would be %zu bytes, more than a claim record may have (%d): "
+		 "name fewer CPU ranges", len, NN_CLAIM_RECORD_MAX);
+	return -EINVAL;
 }
 
 int nn_claim_validate(const struct nn_claim *c, char *why, size_t whylen)
@@ -126,7 +149,7 @@ int nn_claim_validate(const struct nn_claim *c, char *why, size_t whylen)
 		snprintf(why, whylen, "bad creation time");
 		return -EINVAL;
 	}
-	return 0;
+	return record_fits(c, why, whylen);
 }
 
 static int get_str(struct json_object *doc, const char *key, bool required, char **out,
@@ -370,6 +393,64 @@ int nn_claim_store_remove(struct nn_ctx *ctx, const char *name)
 	return err;
 }
 
+int nn_claim_store_remove_read(struct nn_ctx *ctx, const struct nn_claim *c)
+{
+	char fname[NN_CLAIM_NAME_MAX + sizeof(SUFFIX)], why[160];
+	struct stat st;
+	int dfd, fd, err = file_name(c->name, fname, sizeof(fname));
+
+	if (err) {
+		nn_err(ctx, "bad claim name '%s'", c->name ? c->name : "");
+		return err;
+	}
+	dfd = open_dir(ctx, false, why, sizeof(why));
+	if (dfd == -ENOENT)
+		return -ENOENT;
+	if (dfd < 0) {
+		nn_err(ctx, "refusing %s: %s", NN_CLAIMS_DIR, why);
+		return dfd;
+	}
+	fd = openat(dfd, fname, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		err = -errno;
+		goto out;
+	}
+	err = fstat(fd, &st) < 0 ? -errno : 0;
+	close(fd);
+	if (!err && ((unsigned long long)st.st_dev != c->dev || (unsigned long long)st.st_ino != c->ino))
+		err = -ESTALE;
+	if (!err)
+		err = unlinkat(dfd, fname, 0) < 0 ? -errno : 0;
+	if (err && err != -ENOENT && err != -ESTALE)
+		nn_err(ctx, "cannot remove %s/%s: %s", NN_CLAIMS_DIR, fname, strerror(-err));
+out:
+	close(dfd);
+	return err;
+}
+
+int nn_claim_store_lock(struct nn_ctx *ctx, bool create)
+{
+	char why[160];
+	int fd = open_dir(ctx, create, why, sizeof(why));
+
+	if (fd == -ENOENT && !create)
+		return fd;
+	if (fd < 0) {
+		nn_err(ctx, "refusing %s: %s", NN_CLAIMS_DIR, why);
+		return fd;
+	}
+	while (flock(fd, LOCK_EX) < 0) {
+		int err = -errno;
+
+		if (err == -EINTR)
+			continue;
+		nn_err(ctx, "cannot lock %s: %s", NN_CLAIMS_DIR, strerror(-err));
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
 /* The trust rule: no symlink, no FIFO, a regular file with one link, owned
  * by root (the euid when not root), mode 0600 or stricter, at most the cap. */
 static int read_at(int dfd, const char *fname, struct nn_claim *c, char *why, size_t whylen)
@@ -411,6 +492,10 @@ static int read_at(int dfd, const char *fname, struct nn_claim *c, char *why, si
 		return err;
 	err = nn_claim_parse(text, len, c, why, whylen);
 	free(text);
+	if (!err) {
+		c->dev = (unsigned long long)st.st_dev;
+		c->ino = (unsigned long long)st.st_ino;
+	}
 	/* The file name is the claim's name: a record copied under another name is forged. */
 	if (!err && (strlen(fname) != strlen(c->name) + strlen(SUFFIX) ||
 		     strncmp(fname, c->name, strlen(c->name)))) {

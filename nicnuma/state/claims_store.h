@@ -38,10 +38,11 @@ struct nn_claim {
 	unsigned long long pid_start;	/* its starttime (/proc/PID/stat field 22): a recycled pid is not it */
 	char *container_id;		/* the OCI container, NULL none */
 	long long created;		/* unix seconds */
+	unsigned long long dev, ino;	/* the file it was read from (0: not read from one) */
 };
 
 #define NN_CLAIM_INIT { .name = NULL, .cpus = NN_CPUSET_INIT, .owner = NULL, .reason = NULL, \
-			.pid = -1, .pid_start = 0, .container_id = NULL, .created = 0 }
+			.pid = -1, .pid_start = 0, .container_id = NULL, .created = 0, .dev = 0, .ino = 0 }
 
 void nn_claim_free(struct nn_claim *c);
 /* Deep copy; 0 or -ENOMEM. */
@@ -65,6 +66,20 @@ char *nn_claim_format(const struct nn_claim *c);
 int nn_claim_store_write(struct nn_ctx *ctx, const struct nn_claim *c);
 /* Removes NAME.json; -ENOENT (not printed) when there is none. */
 int nn_claim_store_remove(struct nn_ctx *ctx, const char *name);
+/* Removes the very file @c was read from (its dev and inode), and only
+ * that: -ESTALE (not printed) when NAME.json is another file now (written
+ * again since @c was judged), -ENOENT when it is gone. For pruning, under
+ * nn_claim_store_lock(). */
+int nn_claim_store_remove_read(struct nn_ctx *ctx, const struct nn_claim *c);
+/* Serialises the store's writers and pruners: an exclusive flock on the
+ * records' directory (checked as the trust rule says), held until the
+ * returned fd is closed. A writer holds it from reading the old record to
+ * writing the new one, a pruner from judging a record stale to removing
+ * it, so a pruner never removes a record written after it judged. Never
+ * held across a re-apply (the watcher prunes under it). The fd, -ENOENT
+ * (not printed) when there is no directory and not @create, or a negative
+ * errno (printed). */
+int nn_claim_store_lock(struct nn_ctx *ctx, bool create);
 /* The records' directory (made 0700 when missing and @create), checked as
  * the trust rule says: an O_DIRECTORY fd, or a negative errno (printed). */
 int nn_claim_store_open_dir(struct nn_ctx *ctx, bool create);

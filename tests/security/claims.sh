@@ -98,7 +98,7 @@ refuse "bad claim name" --cpus 1 --name "$(printf 'a%.0s' {1..200})"
 refuse "not a process id" --cpus 1 --name p0 --pid 0
 refuse "no such process" --cpus 1 --name pgone --pid 4194303
 refuse "bad reason" --cpus 1 --name r --reason "$(printf 'a\nb')"
-refuse "every online CPU" --cpus 0-3 --name all
+refuse "would leave NIC work no CPU" --cpus 0-3 --name all
 refuse "are required" --cpus 1
 out=$(n claim --cpus 1 --name fine 2>&1); rc=$?
 [ "$rc" -eq 0 ] && [ "$(recs)" = "$R/run/nicnuma/claims/fine.json " ] && ok "a good claim is recorded" ||

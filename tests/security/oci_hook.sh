@@ -11,10 +11,12 @@
 #   string, out of range, or no process, a missing pid, an id that is a
 #   path, a cpuset of 10^8 CPUs, CPUs that do not exist (0-4095), a
 #   config.json that is a FIFO (no hang), one of 9 MiB, a state that never
-#   ends (the deadline, bounded), a bad --stage;
+#   ends (the deadline, bounded), a bad --stage, a Burstable pod's container
+#   and one with part of a CPU (only what CRI-O would isolate claims);
 # and the same valid, annotated state run by `nobody`: refused (not root),
 # nothing recorded. The last case runs it as root: it claims (the check can
-# tell) and poststop releases.
+# tell); poststop leaves the claim while its process lives (another
+# container took the name) and releases it once the process is gone.
 # shellcheck disable=SC2015  # ok/bad only print
 set -uo pipefail
 
@@ -84,6 +86,13 @@ state c3 "$owner" "$tmp/fifo" >"$tmp/s12"; refused "$tmp/s12" "not a regular fil
 python3 -c 'import sys; sys.stdout.write("{\"a\":\"" + "x" * (9 << 20) + "\"}")' >"$tmp/huge/config.json"
 state c4 "$owner" "$tmp/huge" >"$tmp/s13"; refused "$tmp/s13" "larger than its bound" "a 9 MiB config.json"
 state d1 "$owner" "$tmp/b" >"$tmp/s14"; refused "$tmp/s14" "no OCI hook stage" "a bad --stage" --stage PostStop
+# what CRI-O would not isolate (issue 36): a Burstable pod's container, a
+# Guaranteed one with part of a CPU
+mkdir -p "$tmp/burst" "$tmp/part"
+printf '{"annotations":{"irq-load-balancing.crio.io":"disable"},"linux":{"cgroupsPath":"kubepods-burstable-pod1.slice:crio:c5","resources":{"cpu":{"cpus":"1","shares":102}}}}' >"$tmp/burst/config.json"
+state c5 "$owner" "$tmp/burst" >"$tmp/s16"; refused "$tmp/s16" "a Burstable pod's container" "a Burstable pod's container"
+printf '{"annotations":{"irq-load-balancing.crio.io":"disable"},"linux":{"cgroupsPath":"kubepods-pod1.slice:crio:c6","resources":{"cpu":{"cpus":"1","shares":1536,"quota":150000,"period":100000}}}}' >"$tmp/part/config.json"
+state c6 "$owner" "$tmp/part" >"$tmp/s17"; refused "$tmp/s17" "not a multiple of 1024" "a Guaranteed container with 1.5 CPUs"
 # a state that never ends: bounded by the deadline, not by the writer
 before=$(irqs_now)
 t0=$(date +%s%N)
@@ -110,6 +119,18 @@ rc=$?
 timeout 20 "$nn" hook --state-dir "$tmp/state" <"$tmp/s15" >"$tmp/out" 2>"$tmp/err"
 [ -e /run/nicnuma/claims/oci-nnsec-n1.json ] && ok "root: the same state claims oci-nnsec-n1" \
 	|| { bad "root: no claim"; sed 's/^/    /' "$tmp/err" "$tmp/out"; }
+# poststop releases oci-ID only when the record's process is gone: while
+# it lives (pid and start time) the name is another container's now
+printf '{"ociVersion":"1.0.2","id":"nnsec-n1","status":"stopped","pid":%s}' "$owner" >"$tmp/s18"
+timeout 20 "$nn" hook --state-dir "$tmp/state" <"$tmp/s18" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] && [ -e /run/nicnuma/claims/oci-nnsec-n1.json ] && grep -q "a living process" "$tmp/err" \
+	&& ok "poststop while the record's process lives: not released, says why" \
+	|| { bad "poststop beside a living owner: exit $rc"; sed 's/^/    /' "$tmp/err"; }
+kill "$owner"
+wait "$owner" 2>/dev/null
+owner=
 printf '{"ociVersion":"1.0.2","id":"nnsec-n1","status":"stopped"}' | timeout 20 "$nn" hook --state-dir "$tmp/state" >/dev/null 2>&1
-[ ! -e /run/nicnuma/claims/oci-nnsec-n1.json ] && ok "poststop released it" || bad "poststop left the claim"
+[ ! -e /run/nicnuma/claims/oci-nnsec-n1.json ] && ok "poststop after the process ended released it" \
+	|| bad "poststop left the claim"
 exit "$fail"

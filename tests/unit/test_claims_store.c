@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -166,6 +167,22 @@ static void test_record_refused(void **state)
 	    "\"reason\":\"a\\nb\"}", "bad reason");
 	bad("{\"version\":1,\"name\":\"a\",\"cpus\":\"1\",\"owner\":\"claim\",\"pid\":-1,\"created\":1,"
 	    "\"pid_start\":\"5\"}", "start time without a pid");
+	/* fuzz_claims: strides format to 118,279 bytes, over the record cap */
+	bad(REC("\"a\"", "\"1-51131:2/5\"", "\"claim\"", "-1"), "more than a claim record may have");
+	{
+		struct nn_claim c = NN_CLAIM_INIT;
+		char why[160] = "";
+
+		c.name = strdup("wide");
+		c.owner = strdup("claim");
+		assert_int_equal(nn_cpuset_parse_list("1-51131:2/5", &c.cpus), 0);
+		assert_int_equal(nn_claim_validate(&c, why, sizeof(why)), -EINVAL);
+		assert_contains(why, "bytes, more than a claim record may have");
+		nn_cpuset_free(&c.cpus);
+		assert_int_equal(nn_cpuset_parse_list("1-51131", &c.cpus), 0);
+		assert_int_equal(nn_claim_validate(&c, why, sizeof(why)), 0);
+		nn_claim_free(&c);
+	}
 	assert_true(nn_claim_name_ok("hook-0123abcd"));
 	assert_true(nn_claim_name_ok("svc@1:a_b.c"));
 	assert_false(nn_claim_name_ok("a/b"));
@@ -309,6 +326,35 @@ static void test_cgroup_walk_bounded(void **state)
 	assert_int_equal(tmptree_remove(d), 0);
 }
 
+/* The run's deadline (the OCI hook's) stops the cgroup walk with a
+ * warning; the root's cpuset.cpus.isolated still claims what it names. */
+static void test_cgroup_walk_deadline(void **state)
+{
+	struct nn_ctx ctx;
+	struct nn_claims cl;
+	char d[256], *s;
+	size_t i;
+	bool said = false;
+
+	(void)state;
+	assert_int_equal(tmptree_make(d, sizeof(d), "claims"), 0);
+	cg_tree(d);
+	assert_int_equal(nn_ctx_init(&ctx, d, false), 0);
+	ctx.deadline_ms = 1;	/* long past */
+	assert_int_equal(nn_claims_read(&ctx, 0, &cl), 0);
+	for (i = 0; i < ctx.nwarns; i++)
+		said |= strstr(ctx.warns[i].msg, "deadline passed after 0 cgroups: the rest not read") != NULL;
+	assert_true(said);
+	assert_null(item(&cl, "/iso"));
+	assert_non_null(item(&cl, "/"));
+	s = nn_cpuset_format_list(&cl.cpus);
+	assert_string_equal(s, "2-3,6-7");
+	free(s);
+	nn_claims_free(&cl);
+	nn_ctx_free(&ctx);
+	assert_int_equal(tmptree_remove(d), 0);
+}
+
 static void test_store_trust(void **state)
 {
 	struct nn_ctx ctx;
@@ -427,6 +473,57 @@ static void test_store_list_vanished(void **state)
 	assert_int_equal(tmptree_remove(d), 0);
 }
 
+/* Pruning removes only the very file it judged stale, and writers and
+ * pruners take one lock: `claims` beside `claim --name web` after its old
+ * owner died removed the fresh record (issue 36). */
+static void test_store_prune_judged(void **state)
+{
+	struct nn_ctx ctx;
+	struct nn_claim c = NN_CLAIM_INIT, r;
+	struct nn_claim_records recs;
+	char d[256], p[512], why[160];
+	int lock, other;
+
+	(void)state;
+	assert_int_equal(tmptree_make(d, sizeof(d), "claims"), 0);
+	assert_int_equal(nn_ctx_init(&ctx, d, false), 0);
+	assert_int_equal(nn_claim_store_lock(&ctx, false), -ENOENT);	/* no directory yet */
+	c.name = strdup("web");
+	c.owner = strdup("claim");
+	c.created = 1;
+	assert_int_equal(nn_cpuset_parse_list("1", &c.cpus), 0);
+	assert_int_equal(nn_claim_store_write(&ctx, &c), 0);
+	/* judged (listed), then written again under the same name */
+	assert_int_equal(nn_claim_store_list(&ctx, &recs), 0);
+	assert_int_equal(recs.n, 1);
+	assert_true(recs.v[0].ino != 0);
+	nn_cpuset_free(&c.cpus);
+	assert_int_equal(nn_cpuset_parse_list("2", &c.cpus), 0);
+	assert_int_equal(nn_claim_store_write(&ctx, &c), 0);
+	assert_int_equal(nn_claim_store_remove_read(&ctx, &recs.v[0]), -ESTALE);
+	assert_int_equal(nn_claim_store_read(&ctx, "web", &r, why, sizeof(why)), 0);
+	assert_int_equal(nn_cpuset_first(&r.cpus), 2);	/* the fresh record stands */
+	nn_claim_records_free(&recs);
+	/* the record judged is the one removed */
+	assert_int_equal(nn_claim_store_remove_read(&ctx, &r), 0);
+	nn_claim_free(&r);
+	assert_int_equal(nn_claim_store_read(&ctx, "web", &r, why, sizeof(why)), -ENOENT);
+	/* one lock: a second holder waits */
+	lock = nn_claim_store_lock(&ctx, false);
+	assert_true(lock >= 0);
+	snprintf(p, sizeof(p), "%s/run/nicnuma/claims", d);
+	other = open(p, O_RDONLY | O_DIRECTORY);
+	assert_true(other >= 0);
+	assert_int_equal(flock(other, LOCK_EX | LOCK_NB), -1);
+	assert_int_equal(errno, EWOULDBLOCK);
+	close(lock);
+	assert_int_equal(flock(other, LOCK_EX | LOCK_NB), 0);
+	close(other);
+	nn_claim_free(&c);
+	nn_ctx_free(&ctx);
+	assert_int_equal(tmptree_remove(d), 0);
+}
+
 /* A claim tied to a pid lasts while that pid runs with its start time. */
 static void test_owner_liveness(void **state)
 {
@@ -508,9 +605,11 @@ int main(void)
 		cmocka_unit_test(test_record_refused),
 		cmocka_unit_test(test_cgroup_partitions),
 		cmocka_unit_test(test_cgroup_walk_bounded),
+		cmocka_unit_test(test_cgroup_walk_deadline),
 		cmocka_unit_test(test_store_trust),
 		cmocka_unit_test(test_store_list_vanished),
 		cmocka_unit_test(test_owner_liveness),
+		cmocka_unit_test(test_store_prune_judged),
 		cmocka_unit_test(test_watch_claim_urgent),
 	};
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_oci_hook.c - the OCI hook's pure half: state, config.json, the decision */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,11 +9,52 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "nicnuma/act/oci_hook.h"
+#include "nicnuma/core/ctx.h"
 
 #define ID64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+/* A bundle on a hung file system: this process's open(at) of a config.json
+ * blocks (3 s here) as open on a dead NFS or FUSE server does. */
+static bool hang_config;
+
+int openat(int dfd, const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	va_list ap;
+	size_t n = strlen(path);
+
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	if (hang_config && n >= 11 && !strcmp(path + n - 11, "config.json"))
+		sleep(3);
+	return (int)syscall(SYS_openat, dfd, path, flags, mode);
+}
+
+int open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	va_list ap;
+	size_t n = strlen(path);
+
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	if (hang_config && n >= 11 && !strcmp(path + n - 11, "config.json"))
+		sleep(3);
+	return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);
+}
 
 static int state(const char *text, struct nn_oci_state *s, char *why)
 {
@@ -118,6 +160,10 @@ static void test_config(void **unused)
 			 -EINVAL);
 	assert_non_null(strstr(why, "no cpulist"));
 	assert_int_equal(config("{\"linux\":{\"resources\":{\"cpu\":{\"cpus\":\"x\"}}}}", &c, why), -EINVAL);
+	assert_int_equal(config("{\"linux\":{\"resources\":{\"cpu\":{\"shares\":\"x\"}}}}", &c, why), -EINVAL);
+	assert_non_null(strstr(why, "linux.resources.cpu.shares is not an integer"));
+	assert_int_equal(config("{\"linux\":{\"cgroupsPath\":1}}", &c, why), -EINVAL);
+	assert_non_null(strstr(why, "cgroupsPath is not a string"));
 }
 
 static void decide(const char *st, const char *cfg, enum nn_oci_stage stage, enum nn_oci_action want,
@@ -137,7 +183,8 @@ static void decide(const char *st, const char *cfg, enum nn_oci_stage stage, enu
 		assert_non_null(d.why);
 	/* said on stderr only when an annotation asked and it cannot be done */
 	if (d.refused)
-		assert_true(want == NN_OCI_NOTHING && (strstr(d.why, "no pid") || strstr(d.why, "no linux")));
+		assert_true(want == NN_OCI_NOTHING && (strstr(d.why, "no pid") || strstr(d.why, "no linux") ||
+						       strstr(d.why, "whole CPUs")));
 	nn_oci_state_free(&s);
 	nn_oci_config_free(&c);
 }
@@ -174,6 +221,118 @@ static void test_decide(void **unused)
 	decide(ST("stopped"), CFG(""), 0, NN_OCI_RELEASE, NN_OCI_MODE_NONE);
 	decide(ST("created"), CFG(""), NN_OCI_STAGE_POSTSTOP, NN_OCI_RELEASE, NN_OCI_MODE_NONE);
 	decide(ST("paused"), CFG("\"nicnuma.io/claim\":\"true\""), 0, NN_OCI_NOTHING, NN_OCI_MODE_NONE);
+}
+
+/* The decision for a CRI-O container with @linux's cgroupsPath and CPU
+ * limits (annotated disable); *@why gets the reason when nothing. */
+static enum nn_oci_action qos(const char *linux_, char *why, size_t size)
+{
+	struct nn_oci_state s;
+	struct nn_oci_config c;
+	struct nn_oci_decision d;
+	char buf[1024], w[256];
+	enum nn_oci_action a;
+
+	snprintf(buf, sizeof(buf), "{\"linux\":%s,\"annotations\":{\"irq-load-balancing.crio.io\":"
+		 "\"disable\"}}", linux_);
+	assert_int_equal(state(ST("created"), &s, w), 0);
+	if (config(buf, &c, w))
+		fail_msg("%s: %s", buf, w);
+	nn_oci_decide(&s, &c, 0, &d);
+	snprintf(why, size, "%s", d.why ? d.why : "");
+	a = d.action;
+	if (a == NN_OCI_NOTHING)
+		assert_true(d.refused);
+	nn_oci_state_free(&s);
+	nn_oci_config_free(&c);
+	return a;
+}
+
+/* Only what CRI-O would isolate claims: a Guaranteed pod's container with
+ * whole CPUs (issue 36: a Burstable container with shares 102 and cpus
+ * 0-9,16-25 squeezed both NICs' IRQs onto two CPUs). */
+static void test_guaranteed_only(void **unused)
+{
+	char why[256];
+
+	(void)unused;
+	/* Burstable, systemd and cgroupfs spellings */
+	assert_int_equal(qos("{\"cgroupsPath\":\"kubepods-burstable-pod1a2b.slice:crio:c1\","
+			     "\"resources\":{\"cpu\":{\"cpus\":\"0-9,16-25\",\"shares\":102}}}",
+			     why, sizeof(why)), NN_OCI_NOTHING);
+	assert_non_null(strstr(why, "a Burstable pod's container (linux.cgroupsPath "
+			       "kubepods-burstable-pod1a2b.slice:crio:c1)"));
+	assert_int_equal(qos("{\"cgroupsPath\":\"/kubepods/besteffort/pod1a2b/c1\","
+			     "\"resources\":{\"cpu\":{\"cpus\":\"2-3\",\"shares\":2}}}",
+			     why, sizeof(why)), NN_OCI_NOTHING);
+	assert_non_null(strstr(why, "a BestEffort pod's container"));
+	/* Guaranteed but part of a CPU: shares or quota */
+	assert_int_equal(qos("{\"cgroupsPath\":\"kubepods-pod1a2b.slice:crio:c1\","
+			     "\"resources\":{\"cpu\":{\"cpus\":\"2-3\",\"shares\":1536}}}",
+			     why, sizeof(why)), NN_OCI_NOTHING);
+	assert_non_null(strstr(why, "cpu shares 1536 are not a multiple of 1024"));
+	assert_int_equal(qos("{\"cgroupsPath\":\"kubepods-pod1a2b.slice:crio:c1\","
+			     "\"resources\":{\"cpu\":{\"cpus\":\"2-3\",\"shares\":2048,"
+			     "\"quota\":150000,\"period\":100000}}}", why, sizeof(why)), NN_OCI_NOTHING);
+	assert_non_null(strstr(why, "cpu quota 150000 per period 100000 is part of a CPU"));
+	/* a Kubernetes container that does not say its shares */
+	assert_int_equal(qos("{\"cgroupsPath\":\"/kubepods/pod1a2b/c1\","
+			     "\"resources\":{\"cpu\":{\"cpus\":\"2-3\"}}}", why, sizeof(why)),
+			 NN_OCI_NOTHING);
+	assert_non_null(strstr(why, "without linux.resources.cpu.shares"));
+	/* Guaranteed with whole CPUs claims (quota whole or none) */
+	assert_int_equal(qos("{\"cgroupsPath\":\"kubepods-pod1a2b.slice:crio:c1\","
+			     "\"resources\":{\"cpu\":{\"cpus\":\"2-3\",\"shares\":2048,"
+			     "\"quota\":200000,\"period\":100000}}}", why, sizeof(why)), NN_OCI_CLAIM);
+	assert_int_equal(qos("{\"cgroupsPath\":\"/kubepods/pod1a2b/c1\","
+			     "\"resources\":{\"cpu\":{\"cpus\":\"2-3\",\"shares\":2048,\"quota\":-1}}}",
+			     why, sizeof(why)), NN_OCI_CLAIM);
+	/* by hand (podman, runc): no shares is the runtime user's word */
+	assert_int_equal(qos("{\"cgroupsPath\":\"machine.slice:libpod:c1\","
+			     "\"resources\":{\"cpu\":{\"cpus\":\"2-3\"}}}", why, sizeof(why)),
+			 NN_OCI_CLAIM);
+	assert_int_equal(qos("{\"resources\":{\"cpu\":{\"cpus\":\"2-3\",\"shares\":512}}}",
+			     why, sizeof(why)), NN_OCI_NOTHING);
+}
+
+/* The hook stays inside its deadline when config.json cannot be read:
+ * refused after --deadline-ms, not after the file system answers. */
+static void test_config_deadline(void **unused)
+{
+	struct nn_hook_opts o = { .stage = NN_OCI_STAGE_NONE, .deadline_ms = 300, .dry_run = true };
+	struct nn_ctx ctx;
+	struct timespec a, b;
+	char dir[] = "/tmp/nn-ocitest.XXXXXX", path[64], st[256];
+	long long ms;
+	int p[2], fd, rc;
+
+	(void)unused;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/config.json", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_true(write(fd, CFG("\"nicnuma.io/claim\":\"true\""), strlen(CFG("\"nicnuma.io/claim\":\"true\""))) > 0);
+	close(fd);
+	snprintf(st, sizeof(st), "{\"ociVersion\":\"1.0.2\",\"id\":\"c1\",\"status\":\"creating\","
+		 "\"pid\":%d,\"bundle\":\"%s\"}", (int)getpid(), dir);
+	assert_int_equal(pipe(p), 0);
+	assert_true(write(p[1], st, strlen(st)) > 0);
+	close(p[1]);
+	o.in_fd = p[0];
+	assert_int_equal(nn_ctx_init(&ctx, "/", true), 0);
+	hang_config = true;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	rc = nn_hook_run(&ctx, &o);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	hang_config = false;
+	ms = (b.tv_sec - a.tv_sec) * 1000LL + (b.tv_nsec - a.tv_nsec) / 1000000;
+	assert_int_equal(rc, 1);		/* refused: nothing claimed */
+	if (ms > 1500)
+		fail_msg("the hook took %lld ms with --deadline-ms 300", ms);
+	close(p[0]);
+	nn_ctx_free(&ctx);
+	unlink(path);
+	rmdir(dir);
 }
 
 static void test_claim_cpus(void **unused)
@@ -228,6 +387,8 @@ int main(void)
 		cmocka_unit_test(test_state_refused),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_decide),
+		cmocka_unit_test(test_guaranteed_only),
+		cmocka_unit_test(test_config_deadline),
 		cmocka_unit_test(test_claim_cpus),
 		cmocka_unit_test(test_names),
 	};

@@ -2206,6 +2206,47 @@ static void test_claims_left_out(void **state)
 	host_free(&h);
 }
 
+/* Claims no door judged (cgroup partitions) that hold every usable CPU:
+ * the plan does not fail (the watcher keeps placing); NIC work shares the
+ * housekeeping CPUs on its own node, with a warning, and the plan honours
+ * the rest of the claims. */
+static void test_claims_unhonoured(void **state)
+{
+	struct nn_host h;
+	struct nn_plan p;
+	struct nn_plan_opts o;
+	char *s;
+
+	(void)state;
+	xeon(&h);
+	add_nic(&h, "mlx0", "0000:81:00.0", 1, "4-7,12-15", 4, 100, MLX5);
+	add_nic(&h, "i40e0", "0000:01:00.0", 0, "0-3,8-11", 2, 200, MLX5);
+	claim(&h, "partition", "0-15");
+	plan_ok(&h, NULL, &p);
+	assert_true(has_warning(&p, "claims hold every CPU NIC work may use (0-15): NIC work shares "
+				"CPUs 0,4,8,12 with them"));
+	s = nn_cpuset_format_list(&p.claimed);
+	assert_string_equal(s, "1-3,5-7,9-11,13-15");
+	free(s);
+	all_on_node(&h, &p, "mlx0", 1);
+	all_on_node(&h, &p, "i40e0", 0);
+	assert_string_equal(qcpus(&p, "mlx0", 0, NN_QDIR_RXTX), "4");
+	assert_int_equal(p.claim_spills, 0);
+	nn_plan_free(&p);
+
+	/* within --cpus 4-7: only node 1's housekeeping core is handed back,
+	 * and i40e0 spills to it */
+	memset(&o, 0, sizeof(o));
+	set_list(&o.cpus, "4-7");
+	plan_ok(&h, &o, &p);
+	assert_true(has_warning(&p, "claims hold every CPU NIC work may use (4-7): NIC work shares "
+				"CPUs 4 with them"));
+	all_on_node(&h, &p, "i40e0", 1);
+	nn_plan_free(&p);
+	nn_plan_opts_free(&o);
+	host_free(&h);
+}
+
 /* The 2-CPU test host: claiming CPU 1 leaves CPU 0, which everything shares. */
 static void test_claims_tiny_host(void **state)
 {
@@ -2268,6 +2309,7 @@ int main(void)
 		cmocka_unit_test(test_napi_threads_follow_irqs),
 		cmocka_unit_test(test_claims_left_out),
 		cmocka_unit_test(test_claims_tiny_host),
+		cmocka_unit_test(test_claims_unhonoured),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
