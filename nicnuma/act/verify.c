@@ -13,6 +13,7 @@
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/act/bench_exec.h"
+#include "nicnuma/act/cmd_exec.h"
 #include "nicnuma/act/observe.h"
 #include "nicnuma/act/pipeline.h"
 #include "nicnuma/act/verify.h"
@@ -39,24 +40,28 @@ int nn_verify_parse_number(const char *s, double *val)
 	return 0;
 }
 
-/* The user's command through /bin/sh -c: its one number, or NAN with a warning. */
+/* The user's command, bounded (cmd_exec.h): its one number, or NAN with a warning. */
 static double run_cmd(struct nn_ctx *ctx, const struct nn_verify *v)
 {
-	char *argv[] = { (char *)"/bin/sh", (char *)"-c", (char *)v->o.cmd, NULL };
+	struct nn_cmd_result res;
 	char *out = NULL, *err = NULL;
-	bool intr = false;
 	sigset_t old;
 	double d = NAN;
-	int st = 0, e;
+	int e;
 
 	if (nn_bench_signals_block(&old))
 		return NAN;
-	e = nn_bench_exec(argv, &old, v->o.seconds * 4 + 60, &out, &err, &st, &intr);
+	e = nn_cmd_run(v->o.cmd, &old, v->o.seconds * 4 + 60, &out, &err, &res);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (e)
 		nn_warn(ctx, "--verify-cmd", "could not run: %s", strerror(-e));
-	else if (st)
-		nn_warn(ctx, "--verify-cmd", "exited %d: not judged", st);
+	else if (res.timed_out)
+		nn_warn(ctx, "--verify-cmd", "still running after %g s: ended, not judged", v->o.seconds * 4 + 60);
+	else if (res.status)
+		nn_warn(ctx, "--verify-cmd", "exited %d: not judged", res.status);
+	else if (res.out_dropped)
+		nn_warn(ctx, "--verify-cmd", "printed more than %d KiB (%zu bytes past it dropped): not judged",
+			NN_CMD_OUT_MAX / 1024, res.out_dropped);
 	else if (nn_verify_parse_number(out, &d))
 		nn_warn(ctx, "--verify-cmd", "printed no single number ('%.40s'): not judged", out ? out : "");
 	free(out);
