@@ -17,7 +17,7 @@ _nicnuma_opts() {
 	apply) echo --boot-args --busy-poll --channels --coexist --cpus --dry-run --gro-flush-timeout --help \
 		--hugepages --irq-suspend-timeout --irqbalance --isolate --keep-going --napi-defer-hard-irqs --napi-threaded \
 		--nics --no-xps --plan --policy --profile --reserve --rps --rss --state-dir --verify \
-		--verify-better --verify-cmd ;;
+		--verify-better --verify-cmd --verify-margin --verify-runs --verify-strict ;;
 	check) echo --boot-args --busy-poll --channels --count --cpus --dpdk --file-prefix --gro-flush-timeout \
 		--help --hugepages --interval --irq-suspend-timeout --irqbalance --isolate --min-memory --napi-defer-hard-irqs \
 		--napi-threaded --nics --no-xps --pid --plan --policy --profile --reserve --rps --rss --socket \
