@@ -11,9 +11,15 @@
  *              estimate of its side's spread), in the same percent: the
  *              band a difference of medians of samples this spread wanders
  *              in by chance (about 95 %);
- *   better   change > margin and change > noise;
+ *   beyond the noise: |change| > noise, or the rank test (Mann-Whitney U,
+ *              normal approximation) puts the after samples on that side
+ *              of the before samples at |z| > 1.96 (two-sided 5 %; 5 of 5
+ *              past 5 of 5 is z 2.6; 4 samples a side at least): a plan
+ *              that makes one side wildly
+ *              spread, all of it worse, is still worse;
+ *   better   change > margin and beyond the noise;
  *   same     |change| within margin, or better but within the noise: kept;
- *   worse    change < -margin and -change > noise: rolled back;
+ *   worse    change < -margin and beyond the noise: rolled back;
  *   noisy    change < -margin but within the noise: too noisy to tell;
  *            kept and said (--verify-strict rolls it back);
  *   unknown  no sample on a side: not judged.
@@ -32,6 +38,7 @@ struct nn_judgement {
 	double med_before, med_after;	/* NAN unknown */
 	double change_pct;		/* + the better way; NAN unknown */
 	double noise_pct;		/* NAN unknown */
+	double rank_z;			/* the rank test's z, + the better way; 0 unknown */
 	size_t n_before, n_after;	/* samples known (NAN samples left out) */
 };
 

@@ -149,6 +149,13 @@ static void test_judge_samples(void **state)
 	nn_judge_samples(p99_before, 5, p99_worse, 5, true, 10, &j);
 	assert_int_equal(j.verdict, NN_VERDICT_WORSE);
 	assert_true(j.change_pct < -70);
+	/* a plan that makes the tail wildly spread, every sample far worse: the
+	 * spread alone (noise ~10000 %) would call it too noisy, the ranks do not */
+	static const double tail_before[] = { 20, 22, 21, 19, 20 };
+	static const double tail_hurt[] = { 300, 5000, 900, 20000, 1500 };
+	nn_judge_samples(tail_before, 5, tail_hurt, 5, true, 10, &j);
+	assert_int_equal(j.verdict, NN_VERDICT_WORSE);
+	assert_true(-j.change_pct < j.noise_pct && j.rank_z < -1.96);
 	/* higher is better (a share of work): 100 -> 80 on a quiet NIC is worse */
 	nn_judge_samples(quiet, 5, quiet_worse, 5, false, 10, &j);
 	assert_int_equal(j.verdict, NN_VERDICT_WORSE);
