@@ -14,6 +14,9 @@
 #include "nicnuma/act/apply.h"
 #include "nicnuma/act/apply_internal.h"
 #include "nicnuma/act/change_kinds.h"
+#include "nicnuma/act/dev_ident.h"
+#include "nicnuma/discover/host.h"
+#include "nicnuma/discover/nic.h"
 #include "nicnuma/discover/ethtool.h"
 #include "nicnuma/core/fsroot.h"
 
@@ -591,6 +594,18 @@ static const struct nn_change_ops *val_ops(const struct nn_apply_val *v)
 	return &nn_file_change_ops;
 }
 
+/* The device of @v's interface with its just-logged change, so rollback
+ * writes nothing into another device of that name (act/dev_ident.h). */
+static int log_device(const struct nn_host *host, const struct nn_apply_val *v, struct nn_undo *u)
+{
+	char dev[128];
+
+	if (!host || !v->nic || v->kind == NN_VAL_IRQ || v->kind == NN_VAL_NAPI ||
+	    nn_dev_ident_text(nn_nic_find(host->nics, host->nnics, v->nic), dev, sizeof(dev)))
+		return 0;
+	return nn_undo_set_device(u, u->nchanges - 1, dev);
+}
+
 /* Whether the first @n changes of @u (those it had before this run) record
  * @path of kind @ops (a NIC's channels and its RSS table share the ifname). */
 static bool log_has(const struct nn_undo *u, size_t n, const struct nn_change_ops *ops,
@@ -914,6 +929,8 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 				continue;
 			err = nn_tx_add(tx, ops, v->path, v->before, v->planned,
 					val_detail(v, detail, sizeof(detail)));
+			if (!err)
+				err = log_device(opts->host, v, &tx->log);
 		}
 	for (i = 0; i < rep->nports && !err; i++)
 		if (!strcmp(rep->ports[i].status, "pending"))

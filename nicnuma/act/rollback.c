@@ -5,6 +5,7 @@
 
 #include "nicnuma/act/change_kinds.h"
 #include "nicnuma/act/desired_io.h"
+#include "nicnuma/act/dev_ident.h"
 #include "nicnuma/act/enabled.h"
 #include "nicnuma/act/persist.h"
 #include "nicnuma/act/rollback.h"
@@ -29,6 +30,8 @@ int nn_rollback(struct nn_ctx *ctx, const char *file)
 
 	/* the whole log is validated before any restore */
 	if (nn_tx_load(ctx, &tx, file, nn_change_kinds, NN_TX_VALIDATE))
+		goto out;
+	if (nn_dev_ident_mark(ctx, &tx.log))
 		goto out;
 	nn_open_object(&ctx->out, NULL);
 	nn_open_object(&ctx->out, "rollback");
@@ -70,6 +73,8 @@ static int disable_rollback(struct nn_ctx *ctx, struct nn_tx *tx, const struct n
 	if (err || !en->snapshot)
 		return err;
 	err = nn_tx_load(ctx, tx, en->snapshot, nn_change_kinds, 0);
+	if (!err && !tx->log.rolled_back)
+		err = nn_dev_ident_mark(ctx, &tx->log);
 	if (err)
 		return err;
 	nn_open_object(&ctx->out, "rollback");

@@ -11,7 +11,8 @@
 #include "nicnuma/act/pipeline.h"
 #include "nicnuma/act/verify.h"
 
-enum { OPT_KEEP_GOING = NN_OPT_OWN, OPT_COEXIST, OPT_VERIFY, OPT_VERIFY_CMD, OPT_VERIFY_BETTER };
+enum { OPT_KEEP_GOING = NN_OPT_OWN, OPT_COEXIST, OPT_VERIFY, OPT_VERIFY_CMD, OPT_VERIFY_BETTER, OPT_VERIFY_RUNS,
+       OPT_VERIFY_MARGIN, OPT_VERIFY_STRICT };
 
 static const struct nn_opt opts[] = {
 	{ "plan", 0, NN_ARG_REQUIRED, "FILE", "apply this plan instead of planning now", NN_OPT_PLAN },
@@ -31,15 +32,21 @@ static const struct nn_opt opts[] = {
 	  "ignore  leave it running (the plan will not last)\n"
 	  "(default: the plan file's choice, else stop)", NN_OPT_IRQBALANCE,
 	  .values = nn_irqbalance_words, .old_values = nn_irqbalance_old_words },
-	{ "verify", 0, NN_ARG_REQUIRED, "SECONDS", "observe the plan's NICs for SECONDS before and after "
-	  "applying; where a NIC's share of work on its node fell (by more than 5 points), or the "
-	  "--verify-cmd number got worse, roll everything back; the figures go into the report",
-	  OPT_VERIFY },
+	{ "verify", 0, NN_ARG_REQUIRED, "SECONDS", "sample the plan's NICs (SECONDS each, --verify-runs "
+	  "times) before and after applying; where a NIC's share of work on its node, or the "
+	  "--verify-cmd number, got worse beyond the margin and the noise, roll everything back; "
+	  "every sample goes into the report", OPT_VERIFY },
 	{ "verify-cmd", 0, NN_ARG_REQUIRED, "CMD", "with --verify: run CMD (/bin/sh -c) after each "
-	  "window; it prints one number, compared before and after", OPT_VERIFY_CMD },
+	  "sample; it prints one number, compared before and after", OPT_VERIFY_CMD },
 	{ "verify-better", 0, NN_ARG_REQUIRED, "higher|lower", "which way the --verify-cmd number is "
 	  "better (default higher)", OPT_VERIFY_BETTER,
 	  .values = (const char *const[]){ "higher", "lower", NULL } },
+	{ "verify-runs", 0, NN_ARG_REQUIRED, "N", "with --verify: samples before and after, 1 to 25 "
+	  "(default 5); medians are compared", OPT_VERIFY_RUNS },
+	{ "verify-margin", 0, NN_ARG_REQUIRED, "PCT", "with --verify: a median moving less than PCT "
+	  "percent is the same (default 10)", OPT_VERIFY_MARGIN },
+	{ "verify-strict", 0, NN_ARG_NONE, NULL, "with --verify: roll back also when worse by more than "
+	  "the margin but too noisy to tell", OPT_VERIFY_STRICT },
 	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "snapshots and the lock (default /var/lib/nicnuma, or "
 	  "$NICNUMA_STATE_DIR); resolved inside --root, so a fixture tree keeps its own snapshots",
 	  NN_OPT_STATE_DIR },
@@ -159,7 +166,7 @@ static int apply_begin(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 	return 0;
 }
 
-/* --verify SECONDS, --verify-cmd, --verify-better: 0 or -1 with the message printed. */
+/* --verify SECONDS and its --verify-* options: 0 or -1 with the message printed. */
 static int verify_opt(struct nn_ctx *ctx, int opt, const char *arg, struct nn_verify *v)
 {
 	char *end;
@@ -176,7 +183,29 @@ static int verify_opt(struct nn_ctx *ctx, int opt, const char *arg, struct nn_ve
 		v->o.lower_better = !strcmp(arg, "lower");
 		return 0;
 	}
+	if (opt == OPT_VERIFY_STRICT) {
+		v->o.strict = true;
+		return 0;
+	}
 	errno = 0;
+	if (opt == OPT_VERIFY_RUNS) {
+		long n = strtol(arg, &end, 10);
+
+		if (errno || end == arg || *end || n < 1 || n > NN_VERIFY_RUNS_MAX) {
+			nn_err(ctx, "--verify-runs: expected 1 to %d, got '%s'", NN_VERIFY_RUNS_MAX, arg);
+			return -1;
+		}
+		v->o.runs = (unsigned int)n;
+		return 0;
+	}
+	if (opt == OPT_VERIFY_MARGIN) {
+		v->o.margin_pct = strtod(arg, &end);
+		if (errno || end == arg || *end || !(v->o.margin_pct >= 0 && v->o.margin_pct <= 1000)) {
+			nn_err(ctx, "--verify-margin: expected a percentage from 0 to 1000, got '%s'", arg);
+			return -1;
+		}
+		return 0;
+	}
 	v->o.seconds = strtod(arg, &end);
 	if (errno || end == arg || *end || !(v->o.seconds >= 0.1 && v->o.seconds <= 3600)) {
 		nn_err(ctx, "--verify: expected seconds from 0.1 to 3600, got '%s'", arg);
@@ -201,6 +230,7 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 
 	nn_pipeline_init(&pl);
 	memset(&verify, 0, sizeof(verify));
+	nn_verify_opts_init(&verify.o);
 	r.popts.boot_cmd = true;
 	st.plan = &r.popts;
 	while ((opt = nn_opt_next(ctx, &nn_desc_apply, &st)) > 0) {
@@ -222,6 +252,9 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 			break;
 		case OPT_VERIFY_CMD:
 		case OPT_VERIFY_BETTER:
+		case OPT_VERIFY_RUNS:
+		case OPT_VERIFY_MARGIN:
+		case OPT_VERIFY_STRICT:
 			verify_cmd_given = true;
 			/* fall through */
 		case OPT_VERIFY:
@@ -242,7 +275,8 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (verify_cmd_given && !verify.o.seconds) {
-		nn_err(ctx, "apply: --verify-cmd and --verify-better need --verify SECONDS");
+		nn_err(ctx, "apply: --verify-cmd, --verify-better, --verify-runs, --verify-margin and "
+		       "--verify-strict need --verify SECONDS");
 		goto out;
 	}
 	if (verify.o.seconds && pl.ao.dry_run) {
@@ -278,7 +312,7 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 		err = v < 0 ? v : v > 0 ? 1 : err;
 	}
 	nn_apply_print(ctx, &rep);
-	if (r.verify && verify.verdict[0])
+	if (r.verify && verify.reason[0])
 		nn_verify_print(ctx, &verify);
 	if (ctx->verbose)
 		nn_print_double(&ctx->out, PRINT_ANY, "elapsed_ms", "elapsed: %.1f ms\n",

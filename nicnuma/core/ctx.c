@@ -22,21 +22,29 @@ int nn_ctx_init(struct nn_ctx *ctx, const char *root, bool json)
 	return nn_root_open(&ctx->root, root);
 }
 
-static void clear_list(struct nn_warning *v, size_t *n)
+/* Forgets the messages of @v from the @keep-th on. */
+static void clear_list(struct nn_warning *v, size_t *n, size_t keep)
 {
 	size_t i;
 
-	for (i = 0; i < *n; i++) {
+	for (i = keep; i < *n; i++) {
 		free(v[i].file);
 		free(v[i].msg);
 	}
-	*n = 0;
+	if (keep < *n)
+		*n = keep;
 }
 
 void nn_warnings_clear(struct nn_ctx *ctx)
 {
-	clear_list(ctx->warns, &ctx->nwarns);
-	clear_list(ctx->notes, &ctx->nnotes);
+	clear_list(ctx->warns, &ctx->nwarns, 0);
+	clear_list(ctx->notes, &ctx->nnotes, 0);
+}
+
+void nn_warnings_keep(struct nn_ctx *ctx, size_t nwarns, size_t nnotes)
+{
+	clear_list(ctx->warns, &ctx->nwarns, nwarns);
+	clear_list(ctx->notes, &ctx->nnotes, nnotes);
 }
 
 void nn_ctx_free(struct nn_ctx *ctx)

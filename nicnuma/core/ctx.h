@@ -77,6 +77,10 @@ void nn_warnings_stderr(const struct nn_ctx *ctx);
 /* Forgets the collected warnings and notes (kept allocation): for a command that
  * prints a report per sample, each with its own warnings. */
 void nn_warnings_clear(struct nn_ctx *ctx);
+/* Forgets those recorded after the first @nwarns warnings and @nnotes notes:
+ * for a lookup whose complaints are not the command's (rollback asking which
+ * device a name is now, not what its locality is). */
+void nn_warnings_keep(struct nn_ctx *ctx, size_t nwarns, size_t nnotes);
 
 /* Refuses live-only actions (netlink, ioctl, signals, service control) under a
  * fake root with a clear message naming @what; returns -EPERM then. */

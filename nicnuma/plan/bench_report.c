@@ -4,6 +4,7 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 
+#include "nicnuma/plan/stats.h"
 #include "nicnuma/plan/bench.h"
 
 static const char *const pct_keys[NN_BENCH_NPCT] = { "p50", "p90", "p99", "p999", "max" };
@@ -118,13 +119,6 @@ void nn_bench_parse_report(const char *text, struct nn_bench_run *res)
 	json_object_put(doc);
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static double pick(const struct nn_bench_run *r, enum nn_bench_metric m, int k)
 {
 	switch (m) {
@@ -159,10 +153,9 @@ struct nn_bench_stat nn_bench_stat(const struct nn_bench_row *r, enum nn_bench_m
 		if (r->runs[i].ok && pick(&r->runs[i], m, k) >= 0)
 			v[s.n++] = pick(&r->runs[i], m, k);
 	if (s.n) {
-		qsort(v, (size_t)s.n, sizeof(v[0]), cmp_d);
+		s.med = nn_median(v, (size_t)s.n);	/* sorts v */
 		s.min = v[0];
 		s.max = v[s.n - 1];
-		s.med = s.n % 2 ? v[s.n / 2] : (v[s.n / 2 - 1] + v[s.n / 2]) / 2;
 	}
 	free(v);
 	return s;

@@ -78,6 +78,12 @@ struct nn_change {
 	char *before;
 	char *after;
 	char *detail;		/* kind-specific JSON text or NULL */
+	/* The device an interface's value belonged to when logged (JSON text,
+	 * "device" in the log; act/dev_ident.h writes and checks it) or NULL. */
+	char *device;
+	/* Set by the caller before a replay: not restored, reported "skipped"
+	 * with this reason (malloc'd; a device that is no longer the one logged). */
+	char *skip;
 };
 
 struct nn_undo {
@@ -115,6 +121,8 @@ int nn_undo_validate(struct nn_ctx *ctx, const struct nn_undo *u);
  * value through ctx->out. Returns 0, or the first error after trying all. */
 int nn_undo_rollback(struct nn_ctx *ctx, const struct nn_undo *u);
 void nn_undo_free(struct nn_undo *u);
+/* Sets change @i's device identity (JSON object text, copied). 0, -EINVAL or -ENOMEM. */
+int nn_undo_set_device(struct nn_undo *u, size_t i, const char *device);
 /* Whether the log's host ("host":{"nics":[..]}) names @ifname (channels,
  * rss, napi: a change may act only on a NIC the log was written for). */
 bool nn_undo_host_has_nic(const struct nn_undo *u, const char *ifname);

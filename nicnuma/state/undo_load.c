@@ -72,6 +72,15 @@ static int parse_change(struct json_object *c, size_t i, const struct nn_change_
 			: json_object_to_json_string_ext(d, JSON_C_TO_STRING_PLAIN |
 							 JSON_C_TO_STRING_NOSLASHESCAPE);
 	err = nn_undo_add(u, ops, path, before, after, detail);
+	if (!err && json_object_object_get_ex(c, "device", &d) && d) {
+		if (!json_object_is_type(d, json_type_object)) {
+			snprintf(why, whylen, "change %zu (%s): device is not an object", i, ks);
+			return -EINVAL;
+		}
+		err = nn_undo_set_device(u, u->nchanges - 1,
+					 json_object_to_json_string_ext(d, JSON_C_TO_STRING_PLAIN |
+									JSON_C_TO_STRING_NOSLASHESCAPE));
+	}
 	if (err) {
 		snprintf(why, whylen, "%s", strerror(-err));
 		return err;

@@ -71,6 +71,22 @@ static void change_free(struct nn_change *c)
 	free(c->before);
 	free(c->after);
 	free(c->detail);
+	free(c->device);
+	free(c->skip);
+}
+
+int nn_undo_set_device(struct nn_undo *u, size_t i, const char *device)
+{
+	char *d;
+
+	if (i >= u->nchanges || !device)
+		return -EINVAL;
+	d = strdup(device);
+	if (!d)
+		return -ENOMEM;
+	free(u->changes[i].device);
+	u->changes[i].device = d;
+	return 0;
 }
 
 int nn_undo_add(struct nn_undo *u, const struct nn_change_ops *ops, const char *path,
@@ -132,6 +148,8 @@ static struct json_object *to_json(const struct nn_undo *u, const char *rolled_b
 
 			json_object_object_add(o, "detail", d ? d : json_object_new_string(c->detail));
 		}
+		if (c->device)
+			json_object_object_add(o, "device", json_tokener_parse(c->device));
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(doc, "changes", arr);

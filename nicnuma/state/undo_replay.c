@@ -64,6 +64,10 @@ int nn_undo_rollback(struct nn_ctx *ctx, const struct nn_undo *u)
 		const struct nn_change *c = &u->changes[i];
 		struct nn_restore res = { 0 };
 
+		if (c->skip) {
+			report(ctx, c, NULL, "skipped", c->skip);
+			continue;
+		}
 		if (c->ops->live_only && !nn_root_is_live(&ctx->root)) {
 			report(ctx, c, NULL, "skipped", "not touched (fake root)");
 			continue;

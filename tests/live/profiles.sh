@@ -120,12 +120,12 @@ for k in ("irqs", "xps", "napi_threads"):
     d["plan"][k] = []
 json.dump(d, open(sys.argv[1], "w"))
 PY
-vopts=(--plan "$tmp/rps.json" --irqbalance ignore --coexist --state-dir "$run" --verify 0.5 --verify-cmd "$cmd")
+vopts=(--plan "$tmp/rps.json" --irqbalance ignore --coexist --state-dir "$run" --verify 0.5 --verify-runs 1 --verify-cmd "$cmd")
 verdict() {
 	python3 - "$1" <<'PY'
 import json, sys
 v = json.load(open(sys.argv[1]))["apply"]["verify"]
-print(v["measured_after"], v["worse"], v["rolled_back"], v["command_before"], v["command_after"], "|", v["verdict"])
+print(v["measured_after"], v["worse"], v["rolled_back"], v["command_before"], v["command_after"], "|", v["reason"])
 PY
 }
 rm -f "$count"

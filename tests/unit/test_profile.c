@@ -121,58 +121,144 @@ static void test_verify_number(void **state)
 	assert_int_equal(nn_verify_parse_number(NULL, &d), -EINVAL);
 }
 
-static void verify_init(struct nn_verify *v, double before, double after)
+/* The decision over samples (plan/verify_judge.c), pure. */
+static void test_judge_samples(void **state)
 {
+	/* sockperf-like p99 in us: the 17.4 -> 10.4 with a tail that swings */
+	static const double p99_before[] = { 17.4, 8.7, 22.0, 16.1, 19.3 };
+	static const double p99_better[] = { 10.4, 12.5, 9.8, 11.0, 10.1 };
+	static const double p99_worse[] = { 31.0, 29.5, 35.2, 30.4, 33.0 };
+	static const double quiet[] = { 100, 101, 99, 100, 100.5 };
+	static const double quiet_worse[] = { 80, 81, 79, 80, 80.5 };
+	static const double wild[] = { 10, 40, 12, 90, 15 };
+	static const double wild_after[] = { 30, 11, 60, 20, 95 };
+	static const double some_unknown[] = { NAN, 100, NAN };
+	struct nn_judgement j;
+
+	(void)state;
+	/* lower is better: the good plan is better, kept */
+	nn_judge_samples(p99_before, 5, p99_better, 5, true, 10, &j);
+	assert_int_equal(j.verdict, NN_VERDICT_BETTER);
+	assert_true(fabs(j.med_before - 17.4) < 1e-9 && fabs(j.med_after - 10.4) < 1e-9);
+	assert_true(j.change_pct > 39 && j.change_pct < 41);
+	/* the one-sample comparison that undid it: 8.7 before, 12.5 after is
+	 * inside the noise of these samples, never "worse" */
+	nn_judge_samples(p99_before, 5, p99_before, 5, true, 10, &j);
+	assert_int_equal(j.verdict, NN_VERDICT_SAME);
+	/* a plan that really hurts: worse beyond the noise */
+	nn_judge_samples(p99_before, 5, p99_worse, 5, true, 10, &j);
+	assert_int_equal(j.verdict, NN_VERDICT_WORSE);
+	assert_true(j.change_pct < -70);
+	/* a plan that makes the tail wildly spread, every sample far worse: the
+	 * spread alone (noise ~10000 %) would call it too noisy, the ranks do not */
+	static const double tail_before[] = { 20, 22, 21, 19, 20 };
+	static const double tail_hurt[] = { 300, 5000, 900, 20000, 1500 };
+	nn_judge_samples(tail_before, 5, tail_hurt, 5, true, 10, &j);
+	assert_int_equal(j.verdict, NN_VERDICT_WORSE);
+	assert_true(-j.change_pct < j.noise_pct && j.rank_z < -1.96);
+	/* higher is better (a share of work): 100 -> 80 on a quiet NIC is worse */
+	nn_judge_samples(quiet, 5, quiet_worse, 5, false, 10, &j);
+	assert_int_equal(j.verdict, NN_VERDICT_WORSE);
+	assert_true(j.noise_pct < 2);
+	/* within the margin: same */
+	nn_judge_samples(quiet, 5, quiet_worse, 5, false, 25, &j);
+	assert_int_equal(j.verdict, NN_VERDICT_SAME);
+	/* a median worse beyond the margin but inside wild noise: too noisy to tell */
+	nn_judge_samples(wild, 5, wild_after, 5, true, 10, &j);
+	assert_int_equal(j.verdict, NN_VERDICT_NOISY);
+	assert_true(-j.change_pct > 10 && -j.change_pct <= j.noise_pct);
+	assert_string_equal(nn_verdict_name(j.verdict), "too_noisy");
+	/* unknown samples are left out; none known on a side: not judged */
+	nn_judge_samples(some_unknown, 3, quiet, 5, false, 10, &j);
+	assert_int_equal(j.n_before, 1);
+	assert_int_equal(j.verdict, NN_VERDICT_SAME);
+	nn_judge_samples(some_unknown, 1, quiet, 5, false, 10, &j);
+	assert_int_equal(j.verdict, NN_VERDICT_UNKNOWN);
+	assert_string_equal(nn_verdict_name(j.verdict), "not_judged");
+	/* one sample a side: no spread, the margin alone decides */
+	nn_judge_samples(quiet, 1, quiet_worse, 1, false, 10, &j);
+	assert_int_equal(j.verdict, NN_VERDICT_WORSE);
+	assert_true(j.noise_pct == 0);
+}
+
+static void verify_init(struct nn_verify *v, const double *before, const double *after, size_t n)
+{
+	size_t i;
+
 	memset(v, 0, sizeof(*v));
+	nn_verify_opts_init(&v->o);
 	v->nnics = 1;
 	snprintf(v->nics[0].name, sizeof(v->nics[0].name), "eth0");
-	v->nics[0].before = before;
-	v->nics[0].after = after;
-	v->cmd_before = v->cmd_after = NAN;
+	for (i = 0; i < n; i++) {
+		v->nics[0].s.before[i] = before ? before[i] : NAN;
+		v->nics[0].s.after[i] = after ? after[i] : NAN;
+		v->cmd.before[i] = v->cmd.after[i] = NAN;
+	}
+	v->nics[0].s.nbefore = v->nics[0].s.nafter = v->cmd.nbefore = v->cmd.nafter = n;
 	v->measured_after = true;
 }
 
+/* The whole judgement: every series, the verdict word, the reason, strict. */
 static void test_verify_judge(void **state)
 {
+	static const double share[] = { 95, 96, 94, 95, 95.5 };
+	static const double share_low[] = { 60, 62, 59, 61, 60 };
+	static const double share_ok[] = { 93, 94, 95, 93, 94 };
+	static const double cmd_b[] = { 100, 101, 99, 100, 102 };
+	static const double cmd_a[] = { 80, 79, 81, 80, 80 };
+	static const double wild[] = { 10, 40, 12, 90, 15 };
+	static const double wild_after[] = { 30, 11, 60, 20, 95 };
 	struct nn_verify v;
 
 	(void)state;
-	/* the share fell by more than the slack: worse */
-	verify_init(&v, 95, 60);
+	/* the share fell beyond margin and noise: worse, rolled back */
+	verify_init(&v, share, share_low, 5);
 	nn_verify_judge(&v);
 	assert_true(v.worse);
-	assert_non_null(strstr(v.verdict, "fell from 95.0% to 60.0%"));
-	/* within the slack: kept */
-	verify_init(&v, 95, 92);
+	assert_string_equal(v.verdict, "worse");
+	assert_non_null(strstr(v.reason, "eth0: share of work on its node 95% -> 60%"));
+	assert_non_null(strstr(v.reason, "rolled back"));
+	/* within the margin: kept */
+	verify_init(&v, share, share_ok, 5);
 	nn_verify_judge(&v);
 	assert_false(v.worse);
+	assert_string_equal(v.verdict, "same");
 	/* unknown on a side: not judged, kept, and said */
-	verify_init(&v, -1, 20);
+	verify_init(&v, NULL, share, 5);
 	nn_verify_judge(&v);
 	assert_false(v.worse);
-	assert_non_null(strstr(v.verdict, "not judged"));
-	/* the command: higher is better by default */
-	verify_init(&v, -1, -1);
+	assert_string_equal(v.verdict, "not_judged");
+	assert_non_null(strstr(v.reason, "not judged"));
+	/* the command: higher is better by default, so 100 -> 80 is worse */
+	verify_init(&v, NULL, NULL, 5);
 	v.o.cmd = "x";
-	v.cmd_before = 100;
-	v.cmd_after = 90;
+	memcpy(v.cmd.before, cmd_b, sizeof(cmd_b));
+	memcpy(v.cmd.after, cmd_a, sizeof(cmd_a));
 	nn_verify_judge(&v);
 	assert_true(v.worse);
 	v.o.lower_better = true;
 	nn_verify_judge(&v);
 	assert_false(v.worse);
-	/* a command that printed nothing after: not judged */
-	v.cmd_after = NAN;
+	assert_string_equal(v.verdict, "better");
+	/* too noisy to tell: kept and said, rolled back with --verify-strict */
+	memcpy(v.cmd.before, wild, sizeof(wild));
+	memcpy(v.cmd.after, wild_after, sizeof(wild_after));
 	nn_verify_judge(&v);
 	assert_false(v.worse);
+	assert_string_equal(v.verdict, "too_noisy");
+	assert_non_null(strstr(v.reason, "too noisy to tell: kept"));
+	v.o.strict = true;
+	nn_verify_judge(&v);
+	assert_true(v.worse);
+	assert_non_null(strstr(v.reason, "rolled back (--verify-strict)"));
 	/* nothing changed: nothing measured after, kept */
-	verify_init(&v, 95, -1);
+	verify_init(&v, share, NULL, 5);
 	v.measured_after = false;
 	nn_verify_judge(&v);
 	assert_false(v.worse);
-	assert_non_null(strstr(v.verdict, "already as planned"));
+	assert_string_equal(v.verdict, "already_as_planned");
+	assert_non_null(strstr(v.reason, "already as planned"));
 }
-
 
 /* apply's JSON report as printed (nn_apply_print) for @rep, parsed. */
 static struct json_object *apply_json(struct nn_apply_report *rep)
@@ -286,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_opts),
 		cmocka_unit_test(test_verify_number),
+		cmocka_unit_test(test_judge_samples),
 		cmocka_unit_test(test_verify_judge),
 		cmocka_unit_test(test_verify_rolled_back_report),
 	};

@@ -15,6 +15,8 @@
 
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/act/change_kinds.h"
+#include "nicnuma/act/dev_ident.h"
+#include "nicnuma/discover/nic.h"
 #include "irq/napi_conf.h"
 #include "irq/rps.h"
 #include "tmptree.h"
@@ -304,9 +306,49 @@ static void test_napi_owner(void **state)
 	tmptree_remove(tmp);
 }
 
+/* A logged device against the device of that name now (act/dev_ident.c). */
+static void test_dev_ident(void **state)
+{
+	struct nn_nic now = { .name = (char *)"ens5f0np0", .ifindex = 3, .pci = (char *)"0000:af:00.0" };
+	char text[128], why[256];
+
+	(void)state;
+	assert_int_equal(nn_dev_ident_text(&now, text, sizeof(text)), 0);
+	assert_string_equal(text, "{\"nic\":\"ens5f0np0\",\"ifindex\":3,\"pci\":\"0000:af:00.0\"}");
+	/* the same device; the name gone (left to the kind's restore) */
+	assert_int_equal(nn_dev_ident_compare(text, &now, why, sizeof(why)), 0);
+	assert_int_equal(nn_dev_ident_compare(text, NULL, why, sizeof(why)), 0);
+	/* replaced: another PCI function and ifindex under the same name */
+	now.ifindex = 99;
+	now.pci = (char *)"0000:3b:00.0";
+	assert_int_equal(nn_dev_ident_compare(text, &now, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "ifindex 3, PCI 0000:af:00.0"));
+	assert_non_null(strstr(why, "ifindex 99, PCI 0000:3b:00.0"));
+	/* the same PCI function re-created (driver reload): a new ifindex is another device too */
+	now.pci = (char *)"0000:af:00.0";
+	assert_int_equal(nn_dev_ident_compare(text, &now, why, sizeof(why)), 1);
+	/* a veth: ifindex alone */
+	now.pci = NULL;
+	now.ifindex = 7;
+	assert_int_equal(nn_dev_ident_text(&now, text, sizeof(text)), 0);
+	assert_int_equal(nn_dev_ident_compare(text, &now, why, sizeof(why)), 0);
+	now.ifindex = 8;
+	assert_int_equal(nn_dev_ident_compare(text, &now, why, sizeof(why)), 1);
+	/* unknown ifindex: nothing to record */
+	now.ifindex = -1;
+	assert_int_equal(nn_dev_ident_text(&now, text, sizeof(text)), -ENOENT);
+	/* malformed devices refuse the log */
+	assert_int_equal(nn_dev_ident_compare("{\"nic\":\"../x\",\"ifindex\":3}", &now, why, sizeof(why)), -EINVAL);
+	assert_int_equal(nn_dev_ident_compare("{\"nic\":\"eth0\",\"ifindex\":0}", &now, why, sizeof(why)), -EINVAL);
+	assert_int_equal(nn_dev_ident_compare("{\"nic\":\"eth0\",\"ifindex\":2,\"pci\":\"x\"}", &now, why,
+						  sizeof(why)), -EINVAL);
+	assert_int_equal(nn_dev_ident_compare("[1]", &now, why, sizeof(why)), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dev_ident),
 		cmocka_unit_test(test_rps_paths),
 		cmocka_unit_test(test_rps_values),
 		cmocka_unit_test(test_napi_names),

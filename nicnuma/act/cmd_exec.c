@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cmd_exec.c - a user's shell command in its own process group, its output
+ * capped, the group ended at the deadline and when the shell returns
+ *
+ * Pipes rather than files: what is past the cap is read and dropped, so
+ * neither the command (a full pipe) nor this process (a growing buffer) is
+ * held by its size. Signals are taken synchronously as in bench_exec.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nicnuma/act/cmd_exec.h"
+
+#define GRACE_S 2.0		/* SIGTERM to SIGKILL */
+#define READ_PER_TURN (1 << 20)	/* a fast writer still lets the deadline be checked */
+
+struct capture {
+	int fd;
+	char *buf;
+	size_t len, max, dropped;
+};
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Reads what is there (up to READ_PER_TURN): into the buffer up to its cap,
+ * the rest counted and dropped; closes the pipe at its end. */
+static void drain(struct capture *c)
+{
+	char scratch[16384];
+	size_t turn = 0;
+
+	while (c->fd >= 0 && turn < READ_PER_TURN) {
+		bool keep = c->len < c->max;
+		ssize_t n = keep ? read(c->fd, c->buf + c->len, c->max - c->len)
+				 : read(c->fd, scratch, sizeof(scratch));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n <= 0) {
+			close(c->fd);
+			c->fd = -1;
+			return;
+		}
+		*(keep ? &c->len : &c->dropped) += (size_t)n;
+		turn += (size_t)n;
+	}
+}
+
+static void child(const char *cmd, const sigset_t *mask, int ofd, int efd)
+{
+	int devnull = open("/dev/null", O_RDONLY);
+
+	setpgid(0, 0);
+	if (devnull >= 0)
+		dup2(devnull, STDIN_FILENO);
+	dup2(ofd, STDOUT_FILENO);
+	dup2(efd, STDERR_FILENO);
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+	_exit(127);
+}
+
+/* True while a process of group @pgid is left. */
+static bool group_alive(pid_t pgid)
+{
+	return kill(-pgid, 0) == 0 || errno == EPERM;
+}
+
+/* Waits for the shell and its group, ending the group as the header says. */
+static void supervise(pid_t pid, double timeout_s, struct capture *o, struct capture *e,
+		      struct nn_cmd_result *res)
+{
+	double deadline = mono_s() + timeout_s, term_at = 0, kill_at = 0, now;
+	struct timespec zero = { 0, 0 };
+	bool reaped = false;
+	sigset_t sigs;
+	int wst = 0, sig;
+
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGCHLD);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	for (;;) {
+		struct pollfd p[2];
+		nfds_t n = 0;
+
+		if (o->fd >= 0)
+			p[n++] = (struct pollfd){ .fd = o->fd, .events = POLLIN };
+		if (e->fd >= 0)
+			p[n++] = (struct pollfd){ .fd = e->fd, .events = POLLIN };
+		poll(n ? p : NULL, n, 50);
+		drain(o);
+		drain(e);
+		if (!reaped && waitpid(pid, &wst, WNOHANG) == pid) {
+			reaped = true;
+			res->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
+		}
+		sig = sigtimedwait(&sigs, NULL, &zero);
+		if (sig == SIGINT || sig == SIGTERM)
+			res->interrupted = true;
+		now = mono_s();
+		if (!term_at && !reaped && now > deadline)
+			res->timed_out = true;
+		if (!term_at && (reaped || res->interrupted || res->timed_out)) {
+			kill(-pid, SIGTERM);
+			term_at = now;
+		}
+		if (term_at && !kill_at && now > term_at + GRACE_S && group_alive(pid)) {
+			kill(-pid, SIGKILL);
+			kill_at = now;
+		}
+		if (reaped && !group_alive(pid) && o->fd < 0 && e->fd < 0)
+			break;
+		/* a process that left the group may hold the pipes: stop reading */
+		if (reaped && kill_at && now > kill_at + 1.0)
+			break;
+	}
+}
+
+int nn_cmd_run(const char *cmd, const sigset_t *child_mask, double timeout_s, char **out, char **err,
+	       struct nn_cmd_result *res)
+{
+	struct capture o = { .fd = -1, .max = NN_CMD_OUT_MAX }, e = { .fd = -1, .max = NN_CMD_ERR_MAX };
+	int op[2] = { -1, -1 }, ep[2] = { -1, -1 }, ret = 0;
+	pid_t pid;
+
+	memset(res, 0, sizeof(*res));
+	*out = *err = NULL;
+	o.buf = malloc(o.max + 1);
+	e.buf = malloc(e.max + 1);
+	if (!o.buf || !e.buf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (pipe2(op, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0 || (pid = fork()) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (pid == 0)
+		child(cmd, child_mask, op[1], ep[1]);
+	/* both sides set the group, so a kill(-pid) never races the child's own call */
+	setpgid(pid, pid);
+	close(op[1]);
+	close(ep[1]);
+	op[1] = ep[1] = -1;
+	o.fd = op[0];
+	e.fd = ep[0];
+	op[0] = ep[0] = -1;
+	fcntl(o.fd, F_SETFL, O_NONBLOCK);
+	fcntl(e.fd, F_SETFL, O_NONBLOCK);
+	supervise(pid, timeout_s, &o, &e, res);
+	res->out_dropped = o.dropped;
+	o.buf[o.len] = '\0';
+	e.buf[e.len] = '\0';
+	*out = o.buf;
+	*err = e.buf;
+	o.buf = e.buf = NULL;
+out:
+	for (int i = 0; i < 2; i++) {
+		if (op[i] >= 0)
+			close(op[i]);
+		if (ep[i] >= 0)
+			close(ep[i]);
+	}
+	if (o.fd >= 0)
+		close(o.fd);
+	if (e.fd >= 0)
+		close(e.fd);
+	free(o.buf);
+	free(e.buf);
+	return ret;
+}
