@@ -143,12 +143,7 @@ int nn_cmd_script(struct nn_ctx *ctx, int argc, char **argv)
 			nn_err(ctx, "script: cannot write the script: %s", strerror(-err));
 		goto out_plan;
 	}
-	{
-		size_t i;
-
-		for (i = 0; i < p.nwarnings; i++)
-			nn_warn(ctx, NULL, "plan: %s", p.warnings[i]);
-	}
+	nn_cli_plan_findings(ctx, &p);
 	if (output) {
 		nn_open_object(o, NULL);
 		nn_open_object(o, "script");
