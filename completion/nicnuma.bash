@@ -22,7 +22,7 @@ _nicnuma_opts() {
 		--help --hugepages --interval --irq-suspend-timeout --irqbalance --isolate --min-memory --napi-defer-hard-irqs \
 		--napi-threaded --nics --no-xps --pid --plan --policy --profile --reserve --rps --rss --socket \
 		--threshold --timeout --traffic --vdev-node ;;
-	rollback) echo --help --state-dir ;;
+	rollback) echo --dry-run --help --list --state-dir ;;
 	script) echo --busy-poll --channels --cpus --gro-flush-timeout --help --hugepages \
 		--irq-suspend-timeout --irqbalance --napi-defer-hard-irqs --napi-threaded --nics --no-xps --output \
 		--plan --policy --profile --reserve --restore-dir --rps ;;
