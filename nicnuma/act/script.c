@@ -232,7 +232,7 @@ static int item(struct w *w, const char *label, const char *path, const char *ki
 
 static void items(struct w *w, const struct nn_plan *p)
 {
-	char *label = NULL, *path = NULL, *val = NULL;
+	char *label = NULL, *path = NULL, *val = NULL, *list = NULL;
 	size_t i;
 
 	put(w, "items() {\n");
@@ -262,7 +262,9 @@ static void items(struct w *w, const struct nn_plan *p)
 		const struct nn_plan_xps *x = &p->xps[i];
 
 		val = nn_cpuset_format_mask(&x->cpus, 0);
-		if (asprintf(&label, "XPS %s tx-%d", x->nic, x->queue) < 0 ||
+		/* the label names the CPUs as a list: the mask is the kernel's word */
+		list = nn_cpuset_format_list(&x->cpus);
+		if (!list || asprintf(&label, "XPS %s tx-%d, CPUs %s", x->nic, x->queue, list) < 0 ||
 		    asprintf(&path, "/sys/class/net/%s/queues/tx-%d/xps_cpus", x->nic, x->queue) < 0 || !val)
 			w->err = -ENOMEM;
 		else
@@ -270,7 +272,8 @@ static void items(struct w *w, const struct nn_plan *p)
 		free(label);
 		free(path);
 		free(val);
-		label = path = val = NULL;
+		free(list);
+		label = path = val = list = NULL;
 	}
 	if (p->rps_sock_flow_entries > 0 && !w->err) {
 		char num[32];
@@ -283,7 +286,9 @@ static void items(struct w *w, const struct nn_plan *p)
 		char rpath[320], num[32];
 
 		val = nn_cpuset_format_mask(&r->cpus, 0);
-		if (asprintf(&label, "RPS %s rx-%d rps_cpus", r->nic, r->queue) < 0 || !val ||
+		list = nn_cpuset_format_list(&r->cpus);
+		if (!list || asprintf(&label, "RPS %s rx-%d rps_cpus, CPUs %s", r->nic, r->queue,
+				      list[0] ? list : "none") < 0 || !val ||
 		    nn_rps_path(rpath, sizeof(rpath), r->nic, r->queue, NN_RPS_CPUS)) {
 			w->err = -ENOMEM;
 		} else {
@@ -302,7 +307,8 @@ static void items(struct w *w, const struct nn_plan *p)
 next:
 		free(label);
 		free(val);
-		label = val = NULL;
+		free(list);
+		label = val = list = NULL;
 	}
 	/* Per-NAPI settings need netdev netlink (napi-set), which sh cannot
 	 * speak: only the device-wide files are in a script (see header). */

@@ -18,8 +18,7 @@ static const struct nn_opt opts[] = {
 	{ "output", 'o', NN_ARG_REQUIRED, "FILE", "write the script to FILE (mode 0755, replaced atomically) instead of "
 	  "stdout", 'o' },
 	{ "restore-dir", 0, NN_ARG_REQUIRED, "DIR", "default directory for the restore script on the target (default "
-	  "/var/lib/nicnuma) Planning options, when no --plan is given (see "
-	  "`nicnuma plan --help`):", NN_OPT_STATE_DIR },
+	  "/var/lib/nicnuma)", NN_OPT_STATE_DIR },
 	{ 0 },
 };
 
