@@ -290,8 +290,13 @@ void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
 	nn_print_bool(o, PRINT_JSON, "rolled_back", NULL, rep->rolled_back);
 	nn_print_string(o, PRINT_ANY, "rolled_back_by", rep->rolled_back_by ? "rolled back by: %s\n" : NULL,
 			rep->rolled_back ? rep->rolled_back_by : NULL);
-	nn_print_string(o, PRINT_ANY, "snapshot", rep->snapshot ? "snapshot: %s\n" : NULL,
+	nn_print_string(o, PRINT_ANY, "snapshot", rep->snapshot ? "snapshot: %s" : NULL,
 			rep->snapshot);
+	/* under --root the snapshot is a file of the tree: name it there too */
+	if (rep->snapshot && !nn_root_is_live(&ctx->root))
+		nn_printf(o, " (%s%s)", ctx->root.path, rep->snapshot);
+	if (rep->snapshot)
+		nn_printf(o, "\n");
 }
 
 void nn_apply_report_free(struct nn_apply_report *rep)
