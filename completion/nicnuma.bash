@@ -44,7 +44,7 @@ _nicnuma_opts() {
 	disable) echo --help --keep-config --state-dir ;;
 	status) echo --help --state-dir ;;
 	claim) echo --coexist --cpus --dry-run --help --name --pid --reason --state-dir ;;
-	release) echo --coexist --dry-run --help --state-dir ;;
+	release) echo --coexist --dry-run --help --name --state-dir ;;
 	claims) echo --help ;;
 	hook) echo --deadline-ms --dry-run --help --stage --state-dir ;;
 	watch) echo --cgroup-watches --coexist --config --count --duration --events --exec --help --interval --once \
