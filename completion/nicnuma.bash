@@ -22,7 +22,7 @@ _nicnuma_opts() {
 		--force-port --gro-flush-timeout --help --hugepages --interval --irq-suspend-timeout --irqbalance --isolate --min-memory --napi-defer-hard-irqs \
 		--napi-threaded --nics --no-xps --noiommu --pid --plan --policy --profile --reserve --rps --rss --socket \
 		--threshold --timeout --traffic --vdev-node ;;
-	rollback) echo --help --state-dir ;;
+	rollback) echo --dry-run --help --list --state-dir ;;
 	script) echo --busy-poll --channels --cpus --gro-flush-timeout --help --hugepages \
 		--irq-suspend-timeout --irqbalance --napi-defer-hard-irqs --napi-threaded --nics --no-xps --output \
 		--plan --policy --profile --reserve --restore-dir --rps ;;
@@ -44,7 +44,7 @@ _nicnuma_opts() {
 	disable) echo --help --keep-config --state-dir ;;
 	status) echo --help --state-dir ;;
 	claim) echo --coexist --cpus --dry-run --help --name --pid --reason --state-dir ;;
-	release) echo --coexist --dry-run --help --state-dir ;;
+	release) echo --coexist --dry-run --help --name --state-dir ;;
 	claims) echo --help ;;
 	hook) echo --deadline-ms --dry-run --help --stage --state-dir ;;
 	watch) echo --cgroup-watches --coexist --config --count --duration --events --exec --help --interval --once \

@@ -215,9 +215,11 @@ int nn_enable_unit(struct nn_ctx *ctx, const char *exe, bool conflicts_irqbalanc
 	written = true;
 	free(en->unit);
 	en->unit = strdup(NN_WATCH_UNIT_PATH);
-	nn_printf(&ctx->out, "unit: wrote %s\n", NN_WATCH_UNIT_PATH);
+	/* under --root the file is in the tree: say where, and that systemd was not asked */
+	nn_printf(&ctx->out, "unit: wrote %s%s\n", nn_root_is_live(&ctx->root) ? "" : ctx->root.path,
+		  NN_WATCH_UNIT_PATH);
 	if (!nn_root_is_live(&ctx->root)) {
-		action = "not touched (fake root)";
+		action = "not enabled or started (fake root: systemd left alone)";
 	} else if (!nn_systemd_booted(ctx)) {
 		action = "skipped: systemd is not PID 1";
 		nn_warn(ctx, NN_WATCH_UNIT, "systemd is not PID 1: the unit is written but not "

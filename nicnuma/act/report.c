@@ -66,6 +66,38 @@ void nn_apply_vals_free(struct nn_apply_val *vals, size_t n)
 	free(vals);
 }
 
+/* An XPS or RPS mask as the CPU list it means, for the text columns (the
+ * JSON keeps the kernel's value): one way to write CPUs on a terminal. */
+static const char *shown(const struct nn_apply_val *v, const char *val, char *buf, size_t len)
+{
+	struct nn_cpuset s = { 0 };
+	char *list;
+
+	if (!val || !(v->kind == NN_VAL_XPS || (v->kind == NN_VAL_RPS && strstr(v->path, "rps_cpus"))))
+		return val;
+	if (nn_cpuset_parse_mask(val, &s)) {
+		nn_cpuset_free(&s);
+		return val;
+	}
+	list = nn_cpuset_format_list(&s);
+	nn_cpuset_free(&s);
+	if (!list)
+		return val;
+	snprintf(buf, len, "%s", list[0] ? list : "none");
+	free(list);
+	return buf;
+}
+
+/* One value column: the kernel's value in JSON, the CPU list in text. */
+static void print_cpus_col(struct nn_out *o, const struct nn_apply_val *v, const char *key,
+			   const char *fmt, const char *val)
+{
+	char buf[256];
+
+	nn_print_string(o, PRINT_JSON, key, NULL, val);
+	nn_print_string(o, PRINT_FP, NULL, fmt, shown(v, val, buf, sizeof(buf)));
+}
+
 static void print_val(struct nn_ctx *ctx, const struct nn_apply_val *v, bool check)
 {
 	struct nn_out *o = &ctx->out;
@@ -120,15 +152,15 @@ static void print_val(struct nn_ctx *ctx, const struct nn_apply_val *v, bool che
 		nn_print_null(o, PRINT_JSON, "queue", NULL);
 	nn_print_string(o, PRINT_JSON, "path", NULL, v->path);
 	if (check) {
-		nn_print_string(o, PRINT_ANY, "current", "%-12s ", v->before);
-		nn_print_string(o, PRINT_ANY, "expected", "%-12s ", v->planned);
+		print_cpus_col(o, v, "current", "%-12s ", v->before);
+		print_cpus_col(o, v, "expected", "%-12s ", v->planned);
 		/* apply's word for the plan's value (docs/cli.md); "expected"
 		 * stays for one release */
 		nn_print_string(o, PRINT_JSON, "planned", NULL, v->planned);
 	} else {
-		nn_print_string(o, PRINT_ANY, "before", "%-12s ", v->before);
-		nn_print_string(o, PRINT_ANY, "planned", "%-12s ", v->planned);
-		nn_print_string(o, PRINT_ANY, "after", "%-12s ", v->after);
+		print_cpus_col(o, v, "before", "%-12s ", v->before);
+		print_cpus_col(o, v, "planned", "%-12s ", v->planned);
+		print_cpus_col(o, v, "after", "%-12s ", v->after);
 		nn_print_string(o, PRINT_ANY, "effective", "%-10s ", v->effective);
 	}
 	nn_print_string(o, PRINT_ANY, "status", "%-12s", nn_val_status_name(v->status));
@@ -259,8 +291,10 @@ void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
 	nn_open_object(o, "irqbalance");
 	nn_print_string(o, PRINT_JSON, "before", NULL, rep->irqb.before[0] ? rep->irqb.before : NULL);
 	nn_printf(o, "irqbalance: %s", !strcmp(rep->irqb.before, "running") ? "running" : "not running");
-	nn_print_string(o, PRINT_ANY, "action", " (--irqbalance=%s)",
-			nn_irqbalance_action_name(rep->irqb.action));
+	nn_print_string(o, PRINT_JSON, "action", NULL, nn_irqbalance_action_name(rep->irqb.action));
+	/* the option's own word: "none" is the JSON value, --irqbalance takes "ignore" */
+	nn_printf(o, " (--irqbalance %s)", rep->irqb.action == NN_IRQB_NONE ? "ignore"
+		  : nn_irqbalance_action_name(rep->irqb.action));
 	nn_print_string(o, PRINT_ANY, "status", ": %s\n", rep->irqb.status[0] ? rep->irqb.status
 			: "nothing to do");
 	nn_close_object(o);
@@ -281,8 +315,13 @@ void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
 	nn_print_bool(o, PRINT_JSON, "rolled_back", NULL, rep->rolled_back);
 	nn_print_string(o, PRINT_ANY, "rolled_back_by", rep->rolled_back_by ? "rolled back by: %s\n" : NULL,
 			rep->rolled_back ? rep->rolled_back_by : NULL);
-	nn_print_string(o, PRINT_ANY, "snapshot", rep->snapshot ? "snapshot: %s\n" : NULL,
+	nn_print_string(o, PRINT_ANY, "snapshot", rep->snapshot ? "snapshot: %s" : NULL,
 			rep->snapshot);
+	/* under --root the snapshot is a file of the tree: name it there too */
+	if (rep->snapshot && !nn_root_is_live(&ctx->root))
+		nn_printf(o, " (%s%s)", ctx->root.path, rep->snapshot);
+	if (rep->snapshot)
+		nn_printf(o, "\n");
 }
 
 void nn_apply_report_free(struct nn_apply_report *rep)
@@ -301,7 +340,7 @@ void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep)
 	struct nn_out *o = &ctx->out;
 	size_t i;
 
-	nn_printf(o, "%-8s %-20s %-12s %-12s %s\n", "KIND", "TARGET", "CURRENT", "EXPECTED", "STATUS");
+	nn_printf(o, "%-8s %-20s %-12s %-12s %s\n", "KIND", "TARGET", "CURRENT", "PLANNED", "STATUS");
 	nn_open_array(o, "values");
 	for (i = 0; i < rep->nvals; i++) {
 		/* Text shows what needs attention; JSON has every value. */

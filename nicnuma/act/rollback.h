@@ -17,6 +17,12 @@ struct nn_ctx;
  * host, restores them in reverse order and prunes. The exit status
  * (NN_EXIT_*): 2 when the log cannot be used or a value not restored. */
 int nn_rollback(struct nn_ctx *ctx, const char *file);
+/* `rollback --dry-run [SNAPSHOT]`: the log rollback would use, validated,
+ * and each value it would put back, newest change first; nothing written. */
+int nn_rollback_preview(struct nn_ctx *ctx, const char *file);
+/* `rollback --list`: every log in the state directory, newest first: its
+ * command, how many changes, rolled back or not (or why it cannot be used). */
+int nn_rollback_list(struct nn_ctx *ctx);
 
 /* `nicnuma disable`: stops and disables the watcher's unit, rolls the
  * before-enable log of STATE_DIR/enabled.json back, removes the unit file

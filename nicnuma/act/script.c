@@ -124,6 +124,9 @@ static void header(struct w *w, const struct nn_plan *p, const struct nn_script_
 	       "# Usage, as root:\n"
 	       "#   sh SCRIPT                  check the host, save a restore script, apply,\n"
 	       "#                              read every value back\n"
+	       "#   sh SCRIPT --dry-run        check the host, say what would change; change\n"
+	       "#                              nothing (--check: the same, exit 1 if anything would)\n"
+	       "#   sh SCRIPT --help           this usage; any other argument is refused (exit 2)\n"
 	       "#   NICNUMA_RESTORE=FILE sh SCRIPT\n"
 	       "#                              where the restore script goes (default below)\n"
 	       "#   ROOT=DIR sh SCRIPT         act on a copy of /sys and /proc under DIR (tests);\n"
@@ -229,7 +232,7 @@ static int item(struct w *w, const char *label, const char *path, const char *ki
 
 static void items(struct w *w, const struct nn_plan *p)
 {
-	char *label = NULL, *path = NULL, *val = NULL;
+	char *label = NULL, *path = NULL, *val = NULL, *list = NULL;
 	size_t i;
 
 	put(w, "items() {\n");
@@ -259,7 +262,9 @@ static void items(struct w *w, const struct nn_plan *p)
 		const struct nn_plan_xps *x = &p->xps[i];
 
 		val = nn_cpuset_format_mask(&x->cpus, 0);
-		if (asprintf(&label, "XPS %s tx-%d", x->nic, x->queue) < 0 ||
+		/* the label names the CPUs as a list: the mask is the kernel's word */
+		list = nn_cpuset_format_list(&x->cpus);
+		if (!list || asprintf(&label, "XPS %s tx-%d, CPUs %s", x->nic, x->queue, list) < 0 ||
 		    asprintf(&path, "/sys/class/net/%s/queues/tx-%d/xps_cpus", x->nic, x->queue) < 0 || !val)
 			w->err = -ENOMEM;
 		else
@@ -267,7 +272,8 @@ static void items(struct w *w, const struct nn_plan *p)
 		free(label);
 		free(path);
 		free(val);
-		label = path = val = NULL;
+		free(list);
+		label = path = val = list = NULL;
 	}
 	if (p->rps_sock_flow_entries > 0 && !w->err) {
 		char num[32];
@@ -280,7 +286,9 @@ static void items(struct w *w, const struct nn_plan *p)
 		char rpath[320], num[32];
 
 		val = nn_cpuset_format_mask(&r->cpus, 0);
-		if (asprintf(&label, "RPS %s rx-%d rps_cpus", r->nic, r->queue) < 0 || !val ||
+		list = nn_cpuset_format_list(&r->cpus);
+		if (!list || asprintf(&label, "RPS %s rx-%d rps_cpus, CPUs %s", r->nic, r->queue,
+				      list[0] ? list : "none") < 0 || !val ||
 		    nn_rps_path(rpath, sizeof(rpath), r->nic, r->queue, NN_RPS_CPUS)) {
 			w->err = -ENOMEM;
 		} else {
@@ -299,7 +307,8 @@ static void items(struct w *w, const struct nn_plan *p)
 next:
 		free(label);
 		free(val);
-		label = val = NULL;
+		free(list);
+		label = val = list = NULL;
 	}
 	/* Per-NAPI settings need netdev netlink (napi-set), which sh cannot
 	 * speak: only the device-wide files are in a script (see header). */
@@ -377,6 +386,38 @@ static void restore_head(struct w *w)
 }
 
 static const char script_main[] =
+	"usage() {\n"
+	"\tcat <<'NICNUMA_USAGE'\n"
+	"usage: sh SCRIPT [--dry-run | --check | --help], as root\n"
+	"  (none)          check the host, save a restore script, apply, read every value back\n"
+	"  -n, --dry-run   check the host and say what would change; change nothing (exit 0)\n"
+	"  --check         the same; exit 1 when anything would change\n"
+	"  -h, --help      this text\n"
+	"  NICNUMA_RESTORE=FILE  where the restore script goes; ROOT=DIR  act on a copy of /sys and /proc\n"
+	"Exit status: 0 done, 1 some value failed (or --check found one to change), 2 refused:\n"
+	"nothing was changed.\n"
+	"NICNUMA_USAGE\n"
+	"}\n"
+	"# Arguments are checked before anything is written: a stray one changes nothing.\n"
+	"MODE=apply\n"
+	"if [ $# -gt 1 ]; then\n"
+	"\twarn 'one argument at most (--help lists them): nothing changed'\n"
+	"\texit 2\n"
+	"fi\n"
+	"case ${1-} in\n"
+	"'') ;;\n"
+	"-h | --help)\n"
+	"\tusage\n"
+	"\texit 0\n"
+	"\t;;\n"
+	"-n | --dry-run) MODE=dry ;;\n"
+	"--check) MODE=check ;;\n"
+	"*)\n"
+	"\twarn \"unknown argument $(printf '%s' \"$1\" | tr -c '[:graph:]' '?') (--help lists them): nothing changed\"\n"
+	"\texit 2\n"
+	"\t;;\n"
+	"esac\n"
+	"\n"
 	"ETMP=$(mktemp \"${TMPDIR:-/tmp}/nicnuma-script.XXXXXX\") || {\n"
 	"\twarn 'cannot create a temporary file'\n"
 	"\texit 2\n"
@@ -389,6 +430,15 @@ static const char script_main[] =
 	"if [ \"$refuse\" -ne 0 ]; then\n"
 	"\twarn 'this is not the host the plan was made for: nothing changed'\n"
 	"\texit 2\n"
+	"fi\n"	"if [ \"$MODE\" != apply ]; then\n"
+	"\tchans chan_preview\n"
+	"\titems preview\n"
+	"\tnapis napi_preview\n"
+	"\t[ \"$IRQBALANCE\" = none ] || say \"irqbalance: a real run would $IRQBALANCE it if it runs\"\n"
+	"\tsay \"dry run: $nchange would change, $nsame already in place, $nfail unreadable; nothing changed\"\n"
+	"\t[ \"$nfail\" -eq 0 ] || exit 2\n"
+	"\t[ \"$MODE\" = check ] && [ \"$nchange\" -ne 0 ] && exit 1\n"
+	"\texit 0\n"
 	"fi\n"
 	"# The restore script exists before the first change; it is written to a\n"
 	"# temporary name and renamed, so it is whole or absent.\n"

@@ -103,7 +103,8 @@ const struct nn_cmd_desc nn_desc_apply = {
 "Output: one row per value: KIND (irq, xps, channels), TARGET, BEFORE, PLANNED,\n"
 "AFTER (read back), EFFECTIVE (effective_affinity_list), STATUS (changed,\n"
 "unchanged, managed, failed, rolled_back, skipped; would_change in a dry run)\n"
-"and a note. --json: {\"apply\":{\"plan_warnings\":[..],\"dry_run\",\"values\":[{\"kind\",\"irq\",\"nic\",\n"
+"and a note. --json: {\"apply\":{\"plan_warnings\":[..],\"plan_notes\":[..],\"dry_run\",\n"
+"\"values\":[{\"kind\",\"irq\",\"nic\",\n"
 "\"queue\",\"path\",\"before\",\"planned\",\"after\",\"effective\",\"status\",\"note\"}],\n"
 "\"irqbalance\":{\"before\",\"action\",\"status\"},\"summary\":{..},\"rolled_back\",\n"
 "\"snapshot\"},\"warnings\":[..]}.\n"
@@ -159,6 +160,10 @@ static int apply_begin(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 	nn_open_array(&ctx->out, "plan_warnings");
 	for (i = 0; i < pl->plan.nwarnings; i++)
 		nn_print_string(&ctx->out, PRINT_ANY, NULL, "plan: %s\n", pl->plan.warnings[i]);
+	nn_close_array(&ctx->out);
+	nn_open_array(&ctx->out, "plan_notes");
+	for (i = 0; i < pl->plan.nnotes; i++)
+		nn_print_string(&ctx->out, PRINT_ANY, NULL, "plan: note: %s\n", pl->plan.notes[i]);
 	nn_close_array(&ctx->out);
 	/* the window before, with the lock held and nothing written yet */
 	if (r->verify && !pl->ao.dry_run)

@@ -16,12 +16,13 @@ enum { OPT_CPUS = NN_OPT_OWN, OPT_NAME, OPT_PID, OPT_REASON, OPT_COEXIST };
 static const struct nn_opt claim_opts[] = {
 	{ "cpus", 0, NN_ARG_REQUIRED, "CPULIST", "the CPUs claimed (kernel form: 1,4-7); each must be "
 	  "an online CPU", OPT_CPUS },
-	{ "name", 0, NN_ARG_REQUIRED, "NAME", "the claim's name (A-Z a-z 0-9 _ . : @ -, at most 128)",
-	  OPT_NAME },
 	{ "pid", 0, NN_ARG_REQUIRED, "PID", "the claim ends when this process does (pid and start "
 	  "time: a recycled pid is not it)", OPT_PID },
 	{ "reason", 0, NN_ARG_REQUIRED, "TEXT", "why, for status and claims (at most 512 characters)",
 	  OPT_REASON },
+	/* release's options from here on */
+	{ "name", 0, NN_ARG_REQUIRED, "NAME", "the claim's name (A-Z a-z 0-9 _ . : @ -, at most 128)",
+	  OPT_NAME },
 	{ "dry-run", 'n', NN_ARG_NONE, NULL, "check everything, record nothing", 'n' },
 	{ "coexist", 0, NN_ARG_NONE, NULL, "re-apply here beside another owner of IRQ placement "
 	  "(warnings)", OPT_COEXIST },
@@ -66,14 +67,14 @@ const struct nn_cmd_desc nn_desc_claim = {
 
 const struct nn_cmd_desc nn_desc_release = {
 	.name = "release",
-	.usage = "nicnuma [--root DIR] [--json] release [--dry-run] [--coexist] [--state-dir DIR] NAME",
+	.usage = "nicnuma [--root DIR] [--json] release [--dry-run] [--coexist] [--state-dir DIR] --name NAME | NAME",
 	.intro =
-"End claim NAME: its record is removed and the placement re-applied as for\n"
-"'nicnuma claim' (by the running watcher, or here), so NIC work may use its\n"
-"CPUs again. Only root may release. A cpuset partition is no record: it\n"
+"End claim NAME (--name NAME, as claim takes it, or NAME alone): its record\n"
+"is removed and the placement re-applied as for 'nicnuma claim' (by the\n"
+"running watcher, or here), so NIC work may use its CPUs again. Only root may release. A cpuset partition is no record: it\n"
 "ends when the partition does.\n",
-	.opts = claim_opts + 4,
-	.args = "NAME",
+	.opts = claim_opts + 3,
+	.args = "[NAME]",
 	.outro =
 "--json: {\"release\":{\"name\",\"recorded\",\"applied\",\"apply_status\"},\"warnings\":[..],\n"
 "\"notes\":[..]}.\n"
@@ -214,7 +215,7 @@ int nn_cmd_release(struct nn_ctx *ctx, int argc, char **argv)
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	struct nn_claim_result res = { 0 };
 	unsigned int flags = 0;
-	const char *name;
+	const char *name = NULL;
 	int opt, err;
 
 	while ((opt = nn_opt_next(ctx, &nn_desc_release, &st)) > 0) {
@@ -228,15 +229,19 @@ int nn_cmd_release(struct nn_ctx *ctx, int argc, char **argv)
 		case NN_OPT_STATE_DIR:
 			ctx->state_dir = st.arg;
 			break;
+		case OPT_NAME:
+			name = st.arg;
+			break;
 		}
 	}
 	if (opt < 0)
 		return nn_opt_exit(opt);
-	if (st.ind + 1 != argc) {
-		nn_err(ctx, "release: one claim NAME expected");
+	if (st.ind + (name ? 0 : 1) != argc) {
+		nn_err(ctx, "release: one claim NAME expected (--name NAME or NAME)");
 		return NN_EXIT_ERROR;
 	}
-	name = argv[st.ind];
+	if (!name)
+		name = argv[st.ind];
 	nn_open_object(&ctx->out, NULL);
 	nn_open_object(&ctx->out, "release");
 	nn_print_string(&ctx->out, PRINT_ANY, "name", "release %s\n", name);

@@ -200,8 +200,7 @@ int nn_cmd_layout(struct nn_ctx *ctx, int argc, char **argv)
 	if (nn_cli_get_plan(ctx, &host, a.planfile, &a.po, &plan))
 		goto out;
 	have_plan = true;
-	for (i = 0; i < plan.nwarnings; i++)
-		nn_warn(ctx, NULL, "plan: %s", plan.warnings[i]);
+	nn_cli_plan_findings(ctx, &plan);
 	if (nn_cpuset_copy(&a.lo.housekeeping, &plan.housekeeping)) {
 		nn_err(ctx, "layout: out of memory");
 		goto out;

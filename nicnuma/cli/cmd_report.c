@@ -60,7 +60,7 @@ const struct nn_cmd_desc nn_desc_report = {
 "\"off_node_planned\",\"unplaced_now\",\"traffic\":{\"seconds\",\"irq_rate\",\"softirq_rate\"}\n"
 "(null without --traffic),\"unknown_locality\":[NIC..],\"off_node\":[{\"irq\",\n"
 "\"nic\",\"queue\",\"nic_node\",\"now_cpu\",\"now_node\",\"now_off\",\"planned_cpu\",\n"
-"\"planned_node\",\"planned_off\"}],\"plan_warnings\":[..]},\"warnings\":[..]}; a CPU\n"
+"\"planned_node\",\"planned_off\"}],\"plan_warnings\":[..],\"plan_notes\":[..]},\"warnings\":[..]}; a CPU\n"
 "or node that is not known is null.\n"
 "\n"
 "Examples:\n"

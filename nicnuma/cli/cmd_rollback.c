@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cmd_rollback.c - "nicnuma rollback": put back what an apply (or reserve) changed */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,12 @@
 #include "plan_opts.h"
 #include "nicnuma/act/rollback.h"
 
+enum { OPT_LIST = 256 };
+
 static const struct nn_opt opts[] = {
+	{ "dry-run", 'n', NN_ARG_NONE, NULL, "show the snapshot and each value it would put back; write nothing", 'n' },
+	{ "list", 0, NN_ARG_NONE, NULL, "list the snapshots, newest first: command, values, rolled back or not",
+	  OPT_LIST },
 	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "where snapshots are (default /var/lib/nicnuma, or $NICNUMA_STATE_DIR); "
 	  "resolved inside --root", NN_OPT_STATE_DIR },
 	{ 0 },
@@ -17,7 +23,7 @@ static const struct nn_opt opts[] = {
 
 const struct nn_cmd_desc nn_desc_rollback = {
 	.name = "rollback",
-	.usage = "nicnuma [--root DIR] [--json] rollback [--state-dir DIR] [SNAPSHOT]",
+	.usage = "nicnuma [--root DIR] [--json] rollback [--state-dir DIR] [--dry-run | --list] [SNAPSHOT]",
 	.intro =
 "Restore every value a writing command (apply, hugepages reserve) saved in its\n"
 "snapshot before changing it: in reverse order, each value read first (one\n"
@@ -29,7 +35,12 @@ const struct nn_cmd_desc nn_desc_rollback = {
 "rolled back yet is used; a rolled-back snapshot is marked so, so a second\n"
 "rollback walks back to the run before. SNAPSHOT is a file name in the state\n"
 "directory or a path (inside --root, like every path); that file is the one\n"
-"marked rolled back.\n"
+"marked rolled back. When every snapshot was rolled back already (or there is\n"
+"none) rollback says so and exits 0: there is nothing left to put back.\n"
+"\n"
+"--list shows every snapshot, newest first, with the command that wrote it, how\n"
+"many values it holds and whether it was rolled back; --dry-run shows the one\n"
+"rollback would use and each value it would put back, and writes nothing.\n"
 "\n"
 "A snapshot is acted on as root, so it is used only when its directory and\n"
 "the file are owned by root and writable by nobody else, the file is a\n"
@@ -51,22 +62,33 @@ const struct nn_cmd_desc nn_desc_rollback = {
 	.outro =
 "Output: one row per value: KIND, PATH, CURRENT, RESTORED, STATUS (restored,\n"
 "unchanged, failed, skipped). --json: {\"rollback\":{\"snapshot\",\"values\":\n"
-"[{\"kind\",\"path\",\"current\",\"restored\",\"status\",\"error\"}]},\"warnings\":[..]}.\n"
+"[{\"kind\",\"path\",\"current\",\"restored\",\"status\",\"error\"}]},\"warnings\":[..]};\n"
+"nothing left: {\"rollback\":{\"snapshot\":null}}; --dry-run: {\"rollback\":{\"dry_run\",\n"
+"\"snapshot\",\"command\",\"values\":[{\"kind\",\"path\",\"restored\"}]}}; --list:\n"
+"{\"snapshots\":[{\"file\",\"command\",\"nchanges\",\"usable\",\"rolled_back\"}]}.\n"
 "\n"
-"Exit status: 0 everything restored, 1 warnings, 2 a value could not be\n"
-"restored (it is named), no snapshot, or one that cannot be used.\n",
+"Exit status: 0 everything restored (or nothing left to restore), 1 warnings,\n"
+"2 a value could not be restored (it is named), or a snapshot that cannot be\n"
+"used.\n",
 };
 
 int nn_cmd_rollback(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	const char *file = NULL;
+	bool dry = false, list = false;
 	int opt;
 
 	while ((opt = nn_opt_next(ctx, &nn_desc_rollback, &st)) > 0) {
 		switch (opt) {
 		case NN_OPT_STATE_DIR:
 			ctx->state_dir = st.arg;
+			break;
+		case 'n':
+			dry = true;
+			break;
+		case OPT_LIST:
+			list = true;
 			break;
 		}
 	}
@@ -78,5 +100,11 @@ int nn_cmd_rollback(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "rollback: one snapshot at a time ('%s' is extra)", argv[st.ind]);
 		return NN_EXIT_ERROR;
 	}
-	return nn_rollback(ctx, file);
+	if (list && (dry || file)) {
+		nn_err(ctx, "rollback: --list takes no SNAPSHOT and no --dry-run");
+		return NN_EXIT_ERROR;
+	}
+	if (list)
+		return nn_rollback_list(ctx);
+	return dry ? nn_rollback_preview(ctx, file) : nn_rollback(ctx, file);
 }

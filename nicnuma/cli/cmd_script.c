@@ -18,8 +18,7 @@ static const struct nn_opt opts[] = {
 	{ "output", 'o', NN_ARG_REQUIRED, "FILE", "write the script to FILE (mode 0755, replaced atomically) instead of "
 	  "stdout", 'o' },
 	{ "restore-dir", 0, NN_ARG_REQUIRED, "DIR", "default directory for the restore script on the target (default "
-	  "/var/lib/nicnuma) Planning options, when no --plan is given (see "
-	  "`nicnuma plan --help`):", NN_OPT_STATE_DIR },
+	  "/var/lib/nicnuma)", NN_OPT_STATE_DIR },
 	{ 0 },
 };
 
@@ -33,6 +32,10 @@ const struct nn_cmd_desc nn_desc_script = {
 "review, ship and run with plain sh. Nothing is changed here.\n"
 "\n"
 "The script, when run as root on the target:\n"
+"  - answers --help; with --dry-run (-n) checks the host and says what it\n"
+"    would change, changing nothing (--check: the same, exit 1 when anything\n"
+"    would change); refuses any other argument before any write (exit 2); its\n"
+"    restore script answers --help and --dry-run the same way;\n"
 "  - refuses (exit 2, nothing changed) unless the host has the plan's CPU\n"
 "    count, NUMA node count, NIC PCI addresses and nodes, and each planned IRQ\n"
 "    still belongs to its NIC (IRQ numbers change across reboots);\n"
@@ -143,12 +146,7 @@ int nn_cmd_script(struct nn_ctx *ctx, int argc, char **argv)
 			nn_err(ctx, "script: cannot write the script: %s", strerror(-err));
 		goto out_plan;
 	}
-	{
-		size_t i;
-
-		for (i = 0; i < p.nwarnings; i++)
-			nn_warn(ctx, NULL, "plan: %s", p.warnings[i]);
-	}
+	nn_cli_plan_findings(ctx, &p);
 	if (output) {
 		nn_open_object(o, NULL);
 		nn_open_object(o, "script");

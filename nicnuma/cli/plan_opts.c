@@ -113,3 +113,13 @@ int nn_cli_get_plan(struct nn_ctx *ctx, struct nn_host *host, const char *planfi
 		nn_plan_errmsg(ctx, ret);
 	return ret;
 }
+
+void nn_cli_plan_findings(struct nn_ctx *ctx, const struct nn_plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nwarnings; i++)
+		nn_warn(ctx, NULL, "plan: %s", plan->warnings[i]);
+	for (i = 0; i < plan->nnotes; i++)
+		nn_note(ctx, NULL, "plan: %s", plan->notes[i]);
+}

@@ -27,5 +27,8 @@ int nn_cli_ports_check(struct nn_ctx *ctx, struct nn_host *host, char *const *pc
  * three columns). Messages printed; 0 or -errno. */
 int nn_cli_get_plan(struct nn_ctx *ctx, struct nn_host *host, const char *planfile,
 		    struct nn_plan_opts *o, struct nn_plan *plan);
+/* The plan's warnings as the command's warnings (exit 1) and its notes as
+ * notes (exit 0), "plan: " before each: one status for one fact. */
+void nn_cli_plan_findings(struct nn_ctx *ctx, const struct nn_plan *plan);
 
 #endif

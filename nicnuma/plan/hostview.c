@@ -767,10 +767,27 @@ static void html_irqs(struct nn_sb *sb, const struct nn_hostview *v)
 	nn_sb_puts(sb, "</table>\n");
 }
 
+/* A heading and its items, none when there are none. */
+static void html_list(struct nn_sb *sb, const char *title, char *const *items, size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	nn_sb_puts(sb, "<h2>");
+	nn_sb_puts(sb, title);
+	nn_sb_puts(sb, "</h2>\n<ul>\n");
+	for (i = 0; i < n; i++) {
+		nn_sb_puts(sb, "<li>");
+		nn_xml_escape(sb, items[i]);
+		nn_sb_puts(sb, "</li>\n");
+	}
+	nn_sb_puts(sb, "</ul>\n");
+}
+
 void nn_hostview_html(const struct nn_hostview *v, const char *title, struct nn_sb *sb)
 {
 	const struct nn_topo *t = &v->host->topo;
-	size_t i;
 
 	nn_html_head(sb, title, style);
 	nn_sb_puts(sb, "<h1>");
@@ -794,14 +811,9 @@ void nn_hostview_html(const struct nn_hostview *v, const char *title, struct nn_
 	nn_sb_puts(sb, "</div>\n");
 	html_nics(sb, v);
 	html_irqs(sb, v);
-	if (v->plan && v->plan->nwarnings) {
-		nn_sb_puts(sb, "<h2>Plan warnings</h2>\n<ul>\n");
-		for (i = 0; i < v->plan->nwarnings; i++) {
-			nn_sb_puts(sb, "<li>");
-			nn_xml_escape(sb, v->plan->warnings[i]);
-			nn_sb_puts(sb, "</li>\n");
-		}
-		nn_sb_puts(sb, "</ul>\n");
+	if (v->plan) {
+		html_list(sb, "Plan warnings", v->plan->warnings, v->plan->nwarnings);
+		html_list(sb, "Plan notes", v->plan->notes, v->plan->nnotes);
 	}
 	nn_sb_puts(sb, "</body>\n</html>\n");
 }

@@ -77,5 +77,9 @@ void nn_hostview_summary_print(struct nn_out *o, const struct nn_hostview *v, co
 	for (i = 0; v->plan && i < v->plan->nwarnings; i++)
 		nn_print_string(o, PRINT_ANY, NULL, "  plan: %s\n", v->plan->warnings[i]);
 	nn_close_array(o);
+	nn_open_array(o, "plan_notes");
+	for (i = 0; v->plan && i < v->plan->nnotes; i++)
+		nn_print_string(o, PRINT_ANY, NULL, "  plan: note: %s\n", v->plan->notes[i]);
+	nn_close_array(o);
 	nn_close_object(o);
 }

@@ -69,7 +69,7 @@ const char *nn_qdir_name(enum nn_qdir d)
 	return NULL;
 }
 
-int nn__plan_add_warning(struct nn_plan *plan, const char *fmt, ...)
+int nn__plan_addf(char ***v, size_t *n, const char *fmt, ...)
 {
 	char **w, *msg;
 	va_list ap;
@@ -80,13 +80,13 @@ int nn__plan_add_warning(struct nn_plan *plan, const char *fmt, ...)
 	va_end(ap);
 	if (r < 0)
 		return -ENOMEM;
-	w = realloc(plan->warnings, (plan->nwarnings + 1) * sizeof(*w));
+	w = realloc(*v, (*n + 1) * sizeof(*w));
 	if (!w) {
 		free(msg);
 		return -ENOMEM;
 	}
-	plan->warnings = w;
-	plan->warnings[plan->nwarnings++] = msg;
+	*v = w;
+	w[(*n)++] = msg;
 	return 0;
 }
 
@@ -362,7 +362,8 @@ static int classify(struct state *st, struct nicst *ns, struct group *key)
 	}
 	key->kind = G_ALL;
 	key->unknown = true;
-	WARN(st, "%s: unknown locality: spread over all nodes", n->name);
+	/* a fact of the host (a VM, the firmware) no option changes: a note */
+	NOTE(st, "%s: unknown locality: spread over all nodes", n->name);
 	return 0;
 }
 
@@ -1266,6 +1267,9 @@ void nn_plan_free(struct nn_plan *plan)
 	for (i = 0; i < plan->nwarnings; i++)
 		free(plan->warnings[i]);
 	free(plan->warnings);
+	for (i = 0; i < plan->nnotes; i++)
+		free(plan->notes[i]);
+	free(plan->notes);
 	memset(plan, 0, sizeof(*plan));
 }
 

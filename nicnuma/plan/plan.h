@@ -293,8 +293,10 @@ struct nn_plan {
 		bool running;
 		enum nn_irqbalance_action action;
 	} irqbalance;
-	char **warnings;		/* "eth0: unknown locality: spread over all nodes" */
+	char **warnings;		/* what the user can change: "eth0: 4 queues on 3 CPUs: ..." */
 	size_t nwarnings;
+	char **notes;			/* host facts no option changes: "eth0: unknown locality: ..." */
+	size_t nnotes;
 };
 
 /* The planner's one answer to "which CPUs may take NIC work" (pure): @t's

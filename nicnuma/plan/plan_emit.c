@@ -534,7 +534,7 @@ static int emit_channels(struct state *st, struct nicst *ns)
 	c->current = n->channels_combined;
 	c->target = (int)target;
 	if (n->channels_combined < 0)
-		WARN(st, "%s: current channel count unknown (ethtool is live-only)", n->name);
+		NOTE(st, "%s: current channel count unknown (ethtool is live-only)", n->name);
 	return 0;
 }
 
@@ -601,7 +601,7 @@ static int emit_hugepages(struct state *st)
 		}
 	}
 	if (all) {
-		WARN(st, "hugepages: a NIC's node is unknown: reserving on every node with memory");
+		NOTE(st, "hugepages: a NIC's node is unknown: reserving on every node with memory");
 		for (i = 0; i < t->nnodes; i++)
 			if (t->nodes[i].mem_total_kb != 0 && add_hugepage_node(st, t->nodes[i].id))
 				return -ENOMEM;

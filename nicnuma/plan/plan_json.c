@@ -378,6 +378,12 @@ struct json_object *nn_plan_to_json(const struct nn_plan *plan)
 		NEW(v, json_object_new_string(plan->warnings[i]));
 		CHK(json_object_array_add(a, v));
 	}
+	NEW(a, json_object_new_array());
+	CHK(add(p, "notes", a));
+	for (i = 0; i < plan->nnotes; i++) {
+		NEW(v, json_object_new_string(plan->notes[i]));
+		CHK(json_object_array_add(a, v));
+	}
 	return doc;
 fail:
 	json_object_put(doc);
@@ -1147,11 +1153,36 @@ fail:
 	return ret;
 }
 
+/* plan.@key: an array of strings into @v/@n (absent: none, when @opt). */
+static int read_strv(struct rd *r, struct json_object *p, const char *key, bool opt, char ***v,
+		     size_t *n)
+{
+	struct json_object *a, *e;
+	size_t i, len;
+	int ret;
+
+	ret = get_array(r, p, "plan", key, opt, &a, &len);
+	if (ret)
+		return ret;
+	*v = calloc(len ? len : 1, sizeof(char *));
+	if (!*v)
+		return -ENOMEM;
+	for (i = 0; a && i < len; i++) {
+		e = json_object_array_get_idx(a, i);
+		if (!e || !json_object_is_type(e, json_type_string))
+			return bad(r, "plan.%s[%zu]: expected a string", key, i);
+		(*v)[i] = strdup(json_object_get_string(e));
+		if (!(*v)[i])
+			return -ENOMEM;
+		(*n)++;
+	}
+	return 0;
+}
+
 static int read_misc(struct rd *r, struct json_object *p, struct nn_plan *plan)
 {
-	struct json_object *o, *a, *v;
+	struct json_object *o, *v;
 	char *s = NULL;
-	size_t n, i;
 	int ret;
 
 	TRY(get_str(r, p, "plan", "policy", true, &s));
@@ -1177,21 +1208,9 @@ static int read_misc(struct rd *r, struct json_object *p, struct nn_plan *plan)
 	}
 	free(s);
 	s = NULL;
-	TRY(get_array(r, p, "plan", "warnings", true, &a, &n));
-	plan->warnings = calloc(n ? n : 1, sizeof(char *));
-	if (!plan->warnings)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		v = json_object_array_get_idx(a, i);
-		if (!v || !json_object_is_type(v, json_type_string)) {
-			ret = bad(r, "plan.warnings[%zu]: expected a string", i);
-			goto fail;
-		}
-		plan->warnings[i] = strdup(json_object_get_string(v));
-		if (!plan->warnings[i])
-			return -ENOMEM;
-		plan->nwarnings++;
-	}
+	TRY(read_strv(r, p, "warnings", true, &plan->warnings, &plan->nwarnings));
+	/* "notes" came later: a plan without it has none. */
+	TRY(read_strv(r, p, "notes", true, &plan->notes, &plan->nnotes));
 	return 0;
 fail:
 	free(s);

@@ -101,7 +101,7 @@ int nn__plan_emit_napi_conf(struct state *st, struct nicst *ns)
 			     "file: not set", n->name, nn_napi_attr_name(at));
 			continue;
 		}
-		WARN(st, "%s: %s: the kernel reports no per-NAPI setting: the device-wide file %s",
+		NOTE(st, "%s: %s: the kernel reports no per-NAPI setting: the device-wide file %s",
 		     n->name, nn_napi_attr_name(at), nn_napi_attr_sysfs(at));
 		snprintf(reason, sizeof(reason), "%s %s %lld (device-wide: no per-NAPI setting reported)",
 			 asked, nn_napi_attr_name(at), v);

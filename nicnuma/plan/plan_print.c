@@ -425,6 +425,10 @@ int nn_plan_print(struct nn_ctx *ctx, const struct nn_plan *p, const struct nn_h
 			nn_printf(o, "\nwarnings:\n");
 		for (i = 0; i < p->nwarnings; i++)
 			nn_printf(o, "  %s\n", p->warnings[i]);
+		if (p->nnotes)
+			nn_printf(o, "\nnotes:\n");
+		for (i = 0; i < p->nnotes; i++)
+			nn_printf(o, "  %s\n", p->notes[i]);
 	}
 	return boot_err;
 }

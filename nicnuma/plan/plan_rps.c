@@ -105,7 +105,7 @@ int nn__plan_emit_rps(struct state *st, struct nicst *ns, size_t irq0)
 	home = nn_nic_home_node(st->topo, n, &assumed);
 	node = home >= 0 ? nn_topo_node(st->topo, home) : NULL;
 	if (!node) {
-		WARN(st, "%s: rps: locality unknown: no RPS (it would steer off the NIC's node)", n->name);
+		NOTE(st, "%s: rps: locality unknown: no RPS (it would steer off the NIC's node)", n->name);
 		return 0;
 	}
 	if (nn_cpuset_copy(&local, &node->cpus))
@@ -144,7 +144,7 @@ int nn__plan_emit_rps(struct state *st, struct nicst *ns, size_t irq0)
 	if (st->host->rps_sock_flow_entries < 0) {
 		/* a child network namespace: the table is the initial one's to size */
 		if (!st->rfs_warned &&
-		    nn__plan_add_warning(st->plan, "RFS: %s does not exist here (not the initial network "
+		    nn__plan_add_note(st->plan, "RFS: %s does not exist here (not the initial network "
 					 "namespace): rps_flow_cnt is planned, the global flow table is "
 					 "left to the initial namespace", NN_RPS_SOCK_FLOW_PATH))
 			goto out;

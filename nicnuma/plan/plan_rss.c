@@ -257,7 +257,7 @@ int nn__plan_emit_rss(struct state *st, struct nicst *ns, size_t irq0)
 					r.nqueues, r.table_size)))
 		goto out;
 	if (r.table_size < 0 &&
-	    (ret = nn__plan_add_warning(plan, "%s: rss: table size unknown (ethtool is live-only): "
+	    (ret = nn__plan_add_note(plan, "%s: rss: table size unknown (ethtool is live-only): "
 					"apply and check use the live size", n->name)))
 		goto out;
 	if (st->opts->rss == NN_RSSP_LOCAL_CPU && (ret = rss_weights(&r, qcpus)))

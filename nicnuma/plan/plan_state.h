@@ -86,6 +86,8 @@ struct state {
 };
 
 #define WARN(st, ...) do { if (nn__plan_add_warning((st)->plan, __VA_ARGS__)) return -ENOMEM; } while (0)
+/* A fact of the host no option changes (exit 0); WARN is for what the user can change. */
+#define NOTE(st, ...) do { if (nn__plan_add_note((st)->plan, __VA_ARGS__)) return -ENOMEM; } while (0)
 
 /* plan.c: node of a set of CPUs, -1 when several or unknown. */
 int nn__plan_cpus_node(const struct nn_topo *t, const struct nn_cpuset *s);

@@ -107,10 +107,15 @@ int nn_undo_record(struct nn_ctx *ctx, struct nn_undo *u, const struct nn_change
  * 0, or -EINVAL/-EFBIG/-ENOMEM with the reason in @why. */
 int nn_undo_parse(const char *text, size_t len, const struct nn_change_ops *const *kinds,
 		  struct nn_undo *u, char *why, size_t whylen);
+/* The log names in ctx->state_dir, newest first (free with
+ * nn_undo_names_free): 0 or the negative errno of the directory. */
+int nn_undo_list(struct nn_ctx *ctx, char ***names, size_t *n);
+void nn_undo_names_free(char **names, size_t n);
 /* Loads @file (a name in the state dir, or a path inside the root), or the
  * newest log in ctx->state_dir not rolled back when @file is NULL: read under
  * the trust rule above, parsed, every change validated against the host.
- * -ENOENT when there is none; any other failure names the file and why. */
+ * -ENODATA, with nothing printed, when @file is NULL and every log was
+ * rolled back (or there is none); any other failure names the file and why. */
 int nn_undo_load(struct nn_ctx *ctx, const char *file, const struct nn_change_ops *const *kinds,
 		 struct nn_undo *u);
 /* Every change's validate() with @ctx (also against the host: a mount);

@@ -256,6 +256,24 @@ static int list_logs(int dfd, char ***out, size_t *nout)
 	return 0;
 }
 
+int nn_undo_list(struct nn_ctx *ctx, char ***names, size_t *n)
+{
+	int dfd = nn_state_dir_open(ctx, 0), err;
+
+	*names = NULL;
+	*n = 0;
+	if (dfd < 0)
+		return dfd;
+	err = list_logs(dfd, names, n);
+	close(dfd);
+	return err;
+}
+
+void nn_undo_names_free(char **names, size_t n)
+{
+	names_free(names, n);
+}
+
 int nn_undo_load(struct nn_ctx *ctx, const char *file, const struct nn_change_ops *const *kinds,
 		 struct nn_undo *u)
 {
@@ -319,11 +337,8 @@ int nn_undo_load(struct nn_ctx *ctx, const char *file, const struct nn_change_op
 			goto out;
 		nn_undo_free(u);
 	}
-	if (!err) {
-		nn_err(ctx, "no snapshot to roll back in %s (none, or all already rolled back)",
-		       ctx->state_dir);
-		err = -ENOENT;
-	}
+	if (!err)
+		err = -ENODATA;	/* nothing left to roll back: the caller says so */
 out:
 	names_free(names, n);
 	close(dfd);

@@ -59,7 +59,9 @@ echo "ok: claim without a watcher re-applied: nothing on CPU 1"
 out=$(n --json plan 2>/dev/null)
 python3 -c 'import json,sys; p=json.loads(sys.argv[1])["plan"]; sys.exit(0 if p["claimed"]=="1" and p["claims"][0]["name"]=="web" else 1)' "$out" ||
 	fail "plan JSON lacks the claim"
-n release web >/dev/null 2>&1 || fail "release"
+# release takes the name as claim does (--name) too; a name given twice is refused
+n release --name web extra >/dev/null 2>&1 && fail "release --name NAME NAME accepted"
+n release --name web >/dev/null 2>&1 || fail "release --name"
 [ "$(snap)" = "$enabled" ] || fail "release did not bring back the enabled placement"
 echo "ok: release: the enabled placement is back"
 

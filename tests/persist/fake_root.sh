@@ -19,7 +19,9 @@ aff() { cat "$R/proc/irq/$1/smp_affinity_list"; }
 before43=$(aff 43)
 before46=$(aff 46)
 n enable --nics eth1 >"$tmp/out" 2>&1 || fail "enable: $(cat "$tmp/out")"
-grep -q 'unit: not touched (fake root)' "$tmp/out" || fail "enable: no fake-root unit line"
+grep -q 'unit: not enabled or started (fake root: systemd left alone)' "$tmp/out" || fail "enable: no fake-root unit line"
+# the unit written is named where it is: in the tree
+grep -qF "unit: wrote $R/etc/systemd/system/nicnuma-watch.service" "$tmp/out" || fail "enable: unit path not under the root"
 grep -q '^nic = 0000:65:00.0 eth1$' "$R/etc/nicnuma/nicnuma.conf" || fail "config lacks the NIC by PCI"
 [ "$(stat -c %a "$R/etc/nicnuma/nicnuma.conf")" = 644 ] || fail "config mode"
 grep -q '^Type=notify$' "$R/etc/systemd/system/nicnuma-watch.service" || fail "unit Type"

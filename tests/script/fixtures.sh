@@ -98,6 +98,19 @@ for shape in xeon-2s-smt epyc-nps4 vm-virtio even-odd memonly broken large; do
 	values "$copy" "$tmp/$shape.plan.json" >"$tmp/$shape.before"
 	snapshot "$copy" "$tmp/$shape.before" "$tmp/$shape.orig"
 	restore=$tmp/$shape.restore.sh
+	# Never run by accident: --help, --dry-run, --check and a stray argument
+	# change nothing and write no restore script.
+	for a in --help --dry-run --check --bogus; do
+		ROOT=$copy NICNUMA_RESTORE=$restore sh "$tmp/$shape.sh" "$a" >"$tmp/out" 2>&1
+		rc=$?
+		case $a in --help | --dry-run) want=0 ;; --check) want=1 ;; *) want=2 ;; esac
+		[ "$rc" = "$want" ] || bad "$shape: sh SCRIPT $a exited $rc, want $want: $(tail -n 2 "$tmp/out")"
+		snapshot "$copy" "$tmp/$shape.before" "$tmp/$shape.now.snap"
+		cmp -s "$tmp/$shape.orig" "$tmp/$shape.now.snap" || bad "$shape: sh SCRIPT $a changed values"
+		[ ! -e "$restore" ] || { bad "$shape: sh SCRIPT $a wrote a restore script"; rm -f "$restore"; }
+	done
+	ROOT=$copy sh "$tmp/$shape.sh" --dry-run >"$tmp/out" 2>&1
+	grep -q '^dry run: [1-9][0-9]* would change' "$tmp/out" || bad "$shape: --dry-run does not say what would change: $(tail -n 2 "$tmp/out")"
 	ROOT=$copy NICNUMA_RESTORE=$restore sh "$tmp/$shape.sh" >"$tmp/out" 2>&1
 	rc=$?
 	[ "$rc" = 0 ] || { bad "$shape: script exited $rc"; sed 's/^/    /' "$tmp/out" | tail -n 20 >&2; continue; }
@@ -116,6 +129,18 @@ for shape in xeon-2s-smt epyc-nps4 vm-virtio even-odd memonly broken large; do
 	grep -q 'nothing to change' "$tmp/out2" || bad "$shape: second run changed something: $(head -n 3 "$tmp/out2")"
 	[ ! -e "$tmp/$shape.restore2.sh" ] || bad "$shape: second run wrote a restore script"
 
+	# The restore script: --help, --dry-run and a stray argument change nothing.
+	snapshot "$copy" "$tmp/$shape.before" "$tmp/$shape.applied"
+	for a in --help --dry-run --bogus; do
+		sh "$restore" "$a" >"$tmp/rout" 2>&1
+		rc=$?
+		case $a in --bogus) want=2 ;; *) want=0 ;; esac
+		[ "$rc" = "$want" ] || bad "$shape: sh RESTORE $a exited $rc, want $want: $(tail -n 2 "$tmp/rout")"
+		snapshot "$copy" "$tmp/$shape.before" "$tmp/$shape.now.snap"
+		cmp -s "$tmp/$shape.applied" "$tmp/$shape.now.snap" || bad "$shape: sh RESTORE $a changed values"
+	done
+	sh "$restore" --dry-run >"$tmp/rout" 2>&1
+	grep -q '^would restore ' "$tmp/rout" || bad "$shape: restore --dry-run names nothing: $(head -n 2 "$tmp/rout")"
 	# The restore script puts back every byte.
 	sh "$restore" >"$tmp/rout" 2>&1 || bad "$shape: restore exited $?: $(tail -n 3 "$tmp/rout")"
 	snapshot "$copy" "$tmp/$shape.before" "$tmp/$shape.restored"

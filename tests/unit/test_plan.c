@@ -218,14 +218,25 @@ static char *qcpus(const struct nn_plan *p, const char *nic, int queue, enum nn_
 	return out;
 }
 
-static bool has_warning(const struct nn_plan *p, const char *needle)
+static bool strv_has(char *const *v, size_t n, const char *needle)
 {
 	size_t i;
 
-	for (i = 0; i < p->nwarnings; i++)
-		if (strstr(p->warnings[i], needle))
+	for (i = 0; i < n; i++)
+		if (strstr(v[i], needle))
 			return true;
 	return false;
+}
+
+static bool has_warning(const struct nn_plan *p, const char *needle)
+{
+	return strv_has(p->warnings, p->nwarnings, needle);
+}
+
+/* A host fact no option changes: a note (exit 0), never a warning. */
+static bool has_note(const struct nn_plan *p, const char *needle)
+{
+	return strv_has(p->notes, p->nnotes, needle);
 }
 
 static void plan_ok(const struct nn_host *h, const struct nn_plan_opts *o, struct nn_plan *p)
@@ -475,7 +486,8 @@ static void test_unknown_node_local_cpus(void **state)
 	xeon(&h);
 	add_nic(&h, "vnet0", "0000:00:03.0", -1, "0-15", 2, 30, VIRTIO);
 	plan_ok(&h, NULL, &p);
-	assert_true(has_warning(&p, "vnet0: unknown locality"));
+	assert_true(has_note(&p, "vnet0: unknown locality"));
+	assert_false(has_warning(&p, "vnet0: unknown locality"));
 	assert_string_equal(qcpus(&p, "vnet0", 0, NN_QDIR_RX), "1");
 	assert_string_equal(qcpus(&p, "vnet0", 1, NN_QDIR_RX), "5");
 	assert_string_equal(qcpus(&p, "vnet0", 1, NN_QDIR_TX), "5");
@@ -1098,8 +1110,8 @@ static void test_rps_rule(void **state)
 	{
 		size_t i, n = 0;
 
-		for (i = 0; i < p.nwarnings; i++)
-			n += strstr(p.warnings[i], "not the initial network namespace") != NULL;
+		for (i = 0; i < p.nnotes; i++)
+			n += strstr(p.notes[i], "not the initial network namespace") != NULL;
 		assert_int_equal(n, 1);
 	}
 	nn_plan_free(&p);
@@ -1133,7 +1145,8 @@ static void test_rps_rule(void **state)
 	o.rps = NN_RPS_AUTO;
 	plan_ok(&h, &o, &p);
 	assert_int_equal(p.nrps, 0);
-	assert_true(has_warning(&p, "rps: locality unknown"));
+	assert_true(has_note(&p, "rps: locality unknown"));
+	assert_false(has_warning(&p, "rps: locality unknown"));
 	nn_plan_free(&p);
 	nn_plan_opts_free(&o);
 	host_free(&h);
@@ -1174,7 +1187,8 @@ static void test_napi_conf_plan(void **state)
 	assert_int_equal(p.napi_conf[0].attr, NN_NAPI_DEFER_HARD_IRQS);
 	assert_int_equal(p.napi_conf[2].napi_id, -1);
 	assert_int_equal(p.napi_conf[2].attr, NN_NAPI_THREADED);
-	assert_true(has_warning(&p, "threaded: the kernel reports no per-NAPI setting: the device-wide file threaded"));
+	assert_true(has_note(&p, "threaded: the kernel reports no per-NAPI setting: the device-wide file threaded"));
+	assert_false(has_warning(&p, "threaded: the kernel reports no per-NAPI setting: the device-wide file threaded"));
 	assert_true(has_warning(&p, "irq-suspend-timeout: the kernel reports no per-NAPI setting and there is no"));
 	doc = nn_plan_to_json(&p);
 	assert_non_null(doc);
@@ -1537,7 +1551,8 @@ static void test_rss_unsupported(void **state)
 	plan_ok(&h, &o, &p);
 	assert_int_equal(p.nrss, 1);
 	assert_int_equal(p.rss[0].table_size, -1);
-	assert_true(has_warning(&p, "table size unknown"));
+	assert_true(has_note(&p, "table size unknown"));
+	assert_false(has_warning(&p, "table size unknown"));
 	nn_plan_free(&p);
 	host_free(&h);
 }
@@ -1664,7 +1679,8 @@ static void test_channels_irqbalance_novirt(void **state)
 	plan_ok(&h, &o, &p);
 	assert_int_equal(p.nirqs, 0);
 	assert_int_equal(p.nxps, 4);
-	assert_true(has_warning(&p, "veth0: unknown locality"));
+	assert_true(has_note(&p, "veth0: unknown locality"));
+	assert_false(has_warning(&p, "veth0: unknown locality"));
 	assert_true(nn_cpuset_test(&p.xps[0].cpus, 1));
 	assert_true(nn_cpuset_test(&p.xps[1].cpus, 5));
 	assert_int_equal(p.shape.npci, 0);
