@@ -53,6 +53,7 @@ struct nn_vfio_host {
 	bool vfio_pci_bound;		/* /sys/bus/pci/drivers/vfio-pci: the driver is loaded */
 	bool vfio_pci_module;		/* /sys/module/vfio_pci, or a module file of the running kernel */
 	int noiommu;			/* vfio's enable_unsafe_noiommu_mode: 1, 0, -1 not there */
+	bool vfio_module;		/* /sys/module/vfio: vfio loaded (or built in) */
 };
 
 /* Reads @pci (a full PCI address) into @p through the fs root: not present

@@ -17,6 +17,8 @@
 
 #include "ports/port.h"
 
+#define NOIOMMU_PARAM "/sys/module/vfio/parameters/enable_unsafe_noiommu_mode"
+
 static bool planned(const struct nn_port_ask *ask, const char *pci)
 {
 	size_t i;
@@ -62,6 +64,19 @@ int nn_port_verdict(const struct nn_port *p, const struct nn_vfio_host *v, const
 				 v->iommus <= 0 ? "/sys/class/iommu is empty" : "the function has no iommu_group",
 				 v->iommus < 0 ? " or missing" : "");
 			return -ENXIO;
+		}
+		/* vfio-pci takes a function without a group only in this mode,
+		 * which the operator turns on: nicnuma never enables an unsafe mode */
+		if (v->noiommu != 1) {
+			snprintf(why, whylen, "%s: --noiommu: %s", p->fn.pci, v->noiommu == 0 ?
+				 "vfio's no-IOMMU mode is off (" NOIOMMU_PARAM " is N): turn it on first "
+				 "(echo 1 > " NOIOMMU_PARAM "); nicnuma does not enable an unsafe mode itself" :
+				 v->vfio_module ? "this kernel's vfio has no no-IOMMU mode (no " NOIOMMU_PARAM
+				 ": built without CONFIG_VFIO_NOIOMMU); boot with an IOMMU instead" :
+				 "vfio is not loaded, so its no-IOMMU mode is off: load it with the mode on first "
+				 "(modprobe vfio enable_unsafe_noiommu_mode=1; a kernel built without "
+				 "CONFIG_VFIO_NOIOMMU has none)");
+			return -EOPNOTSUPP;
 		}
 		snprintf(note, notelen, "%s: vfio-pci in no-IOMMU mode (--noiommu): the device's DMA can reach "
 			 "all of memory, no isolation", p->fn.pci);

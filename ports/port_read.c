@@ -255,6 +255,7 @@ int nn_vfio_host_read(struct nn_ctx *ctx, struct nn_vfio_host *v)
 			v->vfio_pci_module = strstr(dep, "/vfio-pci.ko") || strstr(dep, "/vfio_pci.ko");
 		free(dep);
 	}
+	v->vfio_module = !nn_root_access(&ctx->root, "/sys/module/vfio", F_OK);
 	if (!nn_read_str(&ctx->root, "/sys/module/vfio/parameters/enable_unsafe_noiommu_mode", val, sizeof(val)))
 		v->noiommu = val[0] == 'Y' || val[0] == '1';
 	return 0;

@@ -96,6 +96,18 @@ static void test_verdict(void **state)
 	assert_non_null(strstr(why, "no IOMMU is on (/sys/class/iommu is empty)"));
 	assert_non_null(strstr(why, "--noiommu"));
 	ask.noiommu = true;
+	/* the mode itself: off, absent from the kernel, vfio not loaded */
+	v.noiommu = 0;
+	assert_int_equal(nn_port_verdict(&p, &v, &ask, why, sizeof(why), note, sizeof(note)), -EOPNOTSUPP);
+	assert_non_null(strstr(why, "no-IOMMU mode is off"));
+	v.noiommu = -1;
+	v.vfio_module = true;
+	assert_int_equal(nn_port_verdict(&p, &v, &ask, why, sizeof(why), note, sizeof(note)), -EOPNOTSUPP);
+	assert_non_null(strstr(why, "built without CONFIG_VFIO_NOIOMMU"));
+	v.vfio_module = false;
+	assert_int_equal(nn_port_verdict(&p, &v, &ask, why, sizeof(why), note, sizeof(note)), -EOPNOTSUPP);
+	assert_non_null(strstr(why, "modprobe vfio enable_unsafe_noiommu_mode=1"));
+	v.noiommu = 1;
 	assert_int_equal(nn_port_verdict(&p, &v, &ask, why, sizeof(why), note, sizeof(note)), 0);
 	assert_non_null(strstr(note, "no-IOMMU mode"));
 	ask.noiommu = false;
