@@ -360,6 +360,9 @@ else
   [ -n "${NN_GUEST_NIC_E1000E:-}" ] && bash "$here/dpdk_check.sh" "$nn" "$fwd" "$work" "$NN_GUEST_NIC_E1000E" net_e1000_em | tee -a "$results"
   [ -n "${NN_GUEST_NIC_VMXNET3:-}" ] && bash "$here/dpdk_check.sh" "$nn" "$fwd" "$work" "$NN_GUEST_NIC_VMXNET3" net_vmxnet3 | tee -a "$results"
 fi
+section "DPDK ports: vfio-pci without an IOMMU (issue 38)"
+if [ ! -x "$fwd" ]; then skip "ports: $fwd not built"
+else bash "$here/ports.sh" "$nn" "$work" | tee -a "$results"; fi
 fi
 
 if [ "$quick" = 1 ]; then

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/guest/ports.sh NICNUMA WORKDIR - issue 38's DPDK ports on a real
+# kernel: the e1000e on the NIC node's pxb (machine pc: no IOMMU).
+#
+#   1. plan --dpdk-ports PCI is refused (exit 2) naming the missing IOMMU,
+#      the port left on e1000e;
+#   2. --noiommu on a kernel without vfio's no-IOMMU mode (Debian's 6.1 and
+#      6.12: no CONFIG_VFIO_NOIOMMU) refused, the port left alone, and the
+#      rest skipped saying why; where the kernel has the mode, it is turned
+#      on (as an admin of such a VM does), then
+#      apply --dpdk-ports PCI --noiommu: the kernel's driver link says
+#      vfio-pci, /dev/vfio/noiommu-N is there, nics --json lists the port on
+#      vfio-pci with the kernel's node, a second apply binds nothing;
+#   3. bench mismatch --pci PCI forwards on it with DPDK's e1000 PMD
+#      (QEMU's 82574): every row run, pools checked with move_pages
+#      (TCG: placement, not cost);
+#   4. rollback: the port back on e1000e with its netdev, driver_override
+#      empty.
+# The EXIT trap puts back what a failed step left (the driver, vfio's
+# parameter, the page counts). Prints PASS/FAIL/SKIP lines (the caller counts).
+# shellcheck disable=SC2015  # A && pass || fail: pass never fails
+set -uo pipefail
+
+nn=${1:?usage: ports.sh NICNUMA WORKDIR}
+work=${2:?usage: ports.sh NICNUMA WORKDIR}
+pci=${NN_GUEST_NIC_E1000E:-}
+pass() { echo "PASS ports: $*"; }
+fail() { echo "FAIL ports: $*"; }
+[ -n "$pci" ] && [ -e "/sys/bus/pci/devices/$pci" ] || { echo "SKIP ports: no e1000e in this guest"; exit 0; }
+dev=/sys/bus/pci/devices/$pci
+drv() { local d; d=$(readlink "$dev/driver" 2>/dev/null) && echo "${d##*/}"; }
+kdrv=$(drv)
+node=$(cat "$dev/numa_node")
+noiommu=/sys/module/vfio/parameters/enable_unsafe_noiommu_mode
+noiommu_before=
+declare -A hp_before=()
+restore() {
+  local f
+  if [ "$(drv)" != "$kdrv" ]; then
+    echo >"$dev/driver_override" 2>/dev/null
+    [ -e "$dev/driver" ] && echo "$pci" >"$dev/driver/unbind" 2>/dev/null
+    echo "$pci" >/sys/bus/pci/drivers_probe 2>/dev/null
+  fi
+  [ -n "$noiommu_before" ] && echo "$noiommu_before" >"$noiommu" 2>/dev/null
+  for f in "${!hp_before[@]}"; do echo "${hp_before[$f]}" >"$f"; done
+}
+trap restore EXIT
+# js FILE EXPR: a Python expression over the JSON document d; exit 1 when False.
+js() {
+  python3 -c 'import json, sys
+try:
+    d = json.load(open(sys.argv[1])); v = eval(sys.argv[2])
+except Exception as e:
+    print("(%s)" % e); sys.exit(1)
+if v is False: sys.exit(1)
+print(v)' "$1" "$2"
+}
+# Only the port: no profile, irqbalance left alone (the boot arguments and
+# IRQs are other tests').
+opts=(--dpdk-ports "$pci" --irqbalance ignore)
+
+# 1. no IOMMU on machine pc
+[ -z "$(ls /sys/class/iommu 2>/dev/null)" ] || { echo "SKIP ports: this guest has an IOMMU ($(ls /sys/class/iommu))"; exit 0; }
+"$nn" plan "${opts[@]}" >"$work/ports-plan.out" 2>"$work/ports-plan.err"; rc=$?
+[ "$rc" = 2 ] && grep -q "no IOMMU is on" "$work/ports-plan.err" && pass "no IOMMU: refused, exit 2, named" ||
+  fail "no IOMMU: exit $rc, $(tail -n 2 "$work/ports-plan.err" | tr '\n' ' ')"
+[ "$(drv)" = "$kdrv" ] && pass "the refusal left $pci on $kdrv" || fail "after the refusal $pci is on $(drv)"
+
+# 2. no-IOMMU mode, as the admin of an IOMMU-less VM turns it on
+modprobe vfio enable_unsafe_noiommu_mode=1 2>/dev/null; modprobe vfio-pci 2>/dev/null
+if [ ! -e "$noiommu" ]; then
+  # Debian's 6.1 and 6.12 are built without CONFIG_VFIO_NOIOMMU
+  "$nn" plan "${opts[@]}" --noiommu >"$work/ports-noiommu.out" 2>"$work/ports-noiommu.err"; rc=$?
+  [ "$rc" = 2 ] && grep -q "built without CONFIG_VFIO_NOIOMMU" "$work/ports-noiommu.err" &&
+    pass "--noiommu on a kernel without vfio's no-IOMMU mode: refused, exit 2, named" ||
+    fail "--noiommu without the mode: exit $rc, $(tail -n 2 "$work/ports-noiommu.err" | tr '\n' ' ')"
+  [ "$(drv)" = "$kdrv" ] && pass "that refusal left $pci on $kdrv" || fail "after the --noiommu refusal $pci is on $(drv)"
+  echo "SKIP ports: bind, forward and rollback on vfio-pci: $(uname -r) has no vfio no-IOMMU mode and machine pc no IOMMU"
+  exit 0
+fi
+noiommu_before=$(cat "$noiommu")
+echo 1 >"$noiommu"
+"$nn" --json apply "${opts[@]}" --noiommu >"$work/ports-apply.json" 2>"$work/ports-apply.err"; rc=$?
+{ [ "$rc" = 0 ] || [ "$rc" = 1 ]; } && js "$work/ports-apply.json" '[p["status"] for p in d["apply"]["ports"]] == ["bound"]' >/dev/null &&
+  pass "apply --noiommu: exit $rc, the port bound" ||
+  fail "apply --noiommu: exit $rc, $(js "$work/ports-apply.json" 'd["apply"].get("ports")') $(tail -n 2 "$work/ports-apply.err" | tr '\n' ' ')"
+[ "$(drv)" = vfio-pci ] && pass "the kernel's driver link: vfio-pci (was $kdrv)" || fail "driver after apply: $(drv)"
+ls /dev/vfio/noiommu-* >/dev/null 2>&1 && pass "vfio made $(ls /dev/vfio/noiommu-* | tr '\n' ' ')" || fail "no /dev/vfio/noiommu-N"
+"$nn" --json nics >"$work/ports-nics.json" 2>/dev/null
+js "$work/ports-nics.json" "[(p['pci'], p['driver'], p['node']) for p in d['ports'] if p['pci'] == '$pci'] == [('$pci', 'vfio-pci', $node)]" >/dev/null &&
+  pass "nics: $pci on vfio-pci, node $node" || fail "nics' ports: $(js "$work/ports-nics.json" 'd.get("ports")')"
+"$nn" --json apply "${opts[@]}" --noiommu >"$work/ports-again.json" 2>/dev/null
+js "$work/ports-again.json" '[p["status"] for p in d["apply"]["ports"]] == ["unchanged"]' >/dev/null &&
+  pass "a second apply binds nothing" || fail "second apply: $(js "$work/ports-again.json" 'd["apply"].get("ports")')"
+
+# 3. the forwarder on it: DPDK's e1000 PMD, rows placed by node
+for f in /sys/devices/system/node/node*/hugepages/hugepages-2048kB/nr_hugepages; do
+  hp_before[$f]=$(cat "$f"); echo $((hp_before[$f] + 64)) >"$f"
+done
+timeout 300 "$nn" --json bench mismatch --pci "$pci" --duration 1 --repeat 1 --in-memory \
+  >"$work/ports-bench.json" 2>"$work/ports-bench.err"; rc=$?
+if [ "$rc" -le 1 ]; then
+  python3 - "$work/ports-bench.json" "$node" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1])); node = int(sys.argv[2])
+def check(name, ok, why=''):
+    print(('PASS' if ok else 'FAIL') + f' ports: bench mismatch --pci: {name}' + ('' if ok else f': {why}'))
+rows = d.get('rows', [])
+ran = [r for r in rows if r.get('skipped') is None]
+check('every row ran', rows and len(ran) == len(rows), [(r.get('lcores'), r.get('mbufs'), r.get('skipped')) for r in rows])
+m = [r for r in ran if r.get('lcores') == 'local' and r.get('mbufs') == 'local']
+check(f'the matched row: lcores and mbufs on the port\'s node {node}',
+      len(m) == 1 and m[0].get('lcore_node') == node and m[0].get('mbuf_node') == node,
+      [(r.get('lcores'), r.get('lcore_node'), r.get('mbufs'), r.get('mbuf_node')) for r in ran])
+check('every row\'s pool pages checked with move_pages', all(r.get('placement_verified') is True for r in ran),
+      [(r.get('lcores'), r.get('mbufs'), r.get('placement_verified')) for r in ran])
+for r in m:
+    print(f"    matched row on the vfio-pci port: mpps {r.get('mpps')} (no cable: the tap's bridge does not "
+          "send the burst back; TCG: placement, not cost)")
+EOF
+else
+  fail "bench mismatch --pci $pci: exit $rc: $(grep -v '^EAL' "$work/ports-bench.err" | tail -n 3 | tr '\n' ' ')"
+fi
+for f in "${!hp_before[@]}"; do echo "${hp_before[$f]}" >"$f"; done
+hp_before=()
+
+# 4. rollback: every snapshot of this test, newest first, until the port is back
+for _ in 1 2 3; do
+  [ "$(drv)" = vfio-pci ] || break
+  "$nn" rollback >>"$work/ports-rollback.out" 2>&1 || break
+done
+[ "$(drv)" = "$kdrv" ] && pass "rollback: $pci on $kdrv again" || fail "rollback: $pci on '$(drv)'"
+ls "$dev/net" >/dev/null 2>&1 && pass "its netdev is back: $(ls "$dev/net")" || fail "no netdev under $dev/net"
+[ -z "$(tr -d '\n' <"$dev/driver_override" | sed 's/(null)//')" ] && pass "driver_override empty again" ||
+  fail "driver_override: $(cat "$dev/driver_override")"
