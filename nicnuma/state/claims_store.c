@@ -368,22 +368,30 @@ int nn_claim_store_write(struct nn_ctx *ctx, const struct nn_claim *c)
 	return err;
 }
 
-int nn_claim_store_remove(struct nn_ctx *ctx, const char *name)
+/* The records' directory for removing @name's record (its file name into
+ * @fname): the directory's fd, -ENOENT (no directory), or an error said. */
+static int remove_dir(struct nn_ctx *ctx, const char *name, char *fname, size_t len)
 {
-	char fname[NN_CLAIM_NAME_MAX + sizeof(SUFFIX)], why[160];
-	int dfd, err = file_name(name, fname, sizeof(fname));
+	char why[160];
+	int dfd, err = file_name(name, fname, len);
 
 	if (err) {
-		nn_err(ctx, "bad claim name '%s'", name);
+		nn_err(ctx, "bad claim name '%s'", name ? name : "");
 		return err;
 	}
 	dfd = open_dir(ctx, false, why, sizeof(why));
-	if (dfd == -ENOENT)
-		return -ENOENT;
-	if (dfd < 0) {
+	if (dfd < 0 && dfd != -ENOENT)
 		nn_err(ctx, "refusing %s: %s", NN_CLAIMS_DIR, why);
+	return dfd;
+}
+
+int nn_claim_store_remove(struct nn_ctx *ctx, const char *name)
+{
+	char fname[NN_CLAIM_NAME_MAX + sizeof(SUFFIX)];
+	int dfd = remove_dir(ctx, name, fname, sizeof(fname)), err;
+
+	if (dfd < 0)
 		return dfd;
-	}
 	err = unlinkat(dfd, fname, 0) < 0 ? -errno : 0;
 	if (!err)
 		fsync(dfd);
@@ -395,21 +403,12 @@ int nn_claim_store_remove(struct nn_ctx *ctx, const char *name)
 
 int nn_claim_store_remove_read(struct nn_ctx *ctx, const struct nn_claim *c)
 {
-	char fname[NN_CLAIM_NAME_MAX + sizeof(SUFFIX)], why[160];
+	char fname[NN_CLAIM_NAME_MAX + sizeof(SUFFIX)];
 	struct stat st;
-	int dfd, fd, err = file_name(c->name, fname, sizeof(fname));
+	int dfd = remove_dir(ctx, c->name, fname, sizeof(fname)), fd, err;
 
-	if (err) {
-		nn_err(ctx, "bad claim name '%s'", c->name ? c->name : "");
-		return err;
-	}
-	dfd = open_dir(ctx, false, why, sizeof(why));
-	if (dfd == -ENOENT)
-		return -ENOENT;
-	if (dfd < 0) {
-		nn_err(ctx, "refusing %s: %s", NN_CLAIMS_DIR, why);
+	if (dfd < 0)
 		return dfd;
-	}
 	fd = openat(dfd, fname, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		err = -errno;
