@@ -708,22 +708,20 @@ static int hp_check(struct nn_ctx *ctx, struct nn_hp_walk *w, const struct nn_pl
 	return err;
 }
 
-/* --dpdk-ports: each port's driver and override now; pending where it is
- * not on its planned driver yet. 0 or -ENOMEM. */
-static int ports_read(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_apply_report *rep,
-		      bool *pending)
+int nn_apply_ports_read(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_apply_port **ports,
+			size_t *n, bool *pending)
 {
 	size_t i;
 
 	*pending = false;
 	if (!plan->nports)
 		return 0;
-	rep->ports = calloc(plan->nports, sizeof(*rep->ports));
-	if (!rep->ports)
+	*ports = calloc(plan->nports, sizeof(**ports));
+	if (!*ports)
 		return -ENOMEM;
-	rep->nports = plan->nports;
+	*n = plan->nports;
 	for (i = 0; i < plan->nports; i++) {
-		struct nn_apply_port *p = &rep->ports[i];
+		struct nn_apply_port *p = &(*ports)[i];
 		char path[96];
 
 		snprintf(p->pci, sizeof(p->pci), "%s", plan->ports[i].pci);
@@ -832,7 +830,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			goto out;
 	}
 	if (opts->ports) {
-		err = ports_read(ctx, plan, rep, &ports_pending);
+		err = nn_apply_ports_read(ctx, plan, &rep->ports, &rep->nports, &ports_pending);
 		if (err)
 			goto out;
 	}

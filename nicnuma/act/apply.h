@@ -158,20 +158,12 @@ void nn_apply_report_free(struct nn_apply_report *rep);
 /* check: the same values, read only. Returns the number of drifted values
  * (irqbalance running unfenced counts as one, unless the plan leaves it
  * alone: irqb_left), or a negative errno. */
-/* A planned port's driver now against the plan's (in place, else drift). */
-struct nn_check_port {
-	char pci[16];
-	char driver[32];	/* now: "" none bound */
-	char planned[32];
-	bool in_place;
-};
-
 struct nn_check_report {
 	struct nn_apply_val *vals;
 	size_t nvals;
-	struct nn_check_port *ports;	/* one per plan->ports, in its order */
+	struct nn_apply_port *ports;	/* one per plan->ports: its driver now (before), planned (driver) */
 	size_t nports;
-	size_t ports_drift;		/* counted in ndrift too */
+	size_t ports_drift;		/* ports off their planned driver, counted in ndrift too */
 	struct nn_irqb_proc irqb;
 	bool irqb_fenced;
 	bool irqb_drift;

@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* check.c - the plan's values read, never written: drift, and whether irqbalance is fenced */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "nicnuma/core/ctx.h"
 #include "irq/affinity.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/act/apply_internal.h"
-#include "ports/port.h"
 
 /* irqbalance started with --banirq for every planned IRQ (how `nicnuma
  * script` fences it) leaves them alone as surely as our policy script. */
@@ -51,35 +48,10 @@ static bool on_claimed(const struct nn_plan *plan, const char *list)
 	return hit;
 }
 
-/* Each planned port's driver link now: on the planned driver is in place. */
-static int check_ports(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check_report *rep)
-{
-	size_t i;
-
-	if (!plan->nports)
-		return 0;
-	rep->ports = calloc(plan->nports, sizeof(*rep->ports));
-	if (!rep->ports)
-		return -ENOMEM;
-	rep->nports = plan->nports;
-	for (i = 0; i < plan->nports; i++) {
-		struct nn_check_port *c = &rep->ports[i];
-
-		snprintf(c->pci, sizeof(c->pci), "%s", plan->ports[i].pci);
-		snprintf(c->planned, sizeof(c->planned), "%s", plan->ports[i].driver);
-		nn_port_driver_now(ctx, c->pci, c->driver, sizeof(c->driver));
-		c->in_place = !strcmp(c->driver, c->planned);
-		if (!c->in_place) {
-			rep->ports_drift++;
-			rep->ndrift++;
-		}
-	}
-	return 0;
-}
-
 int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check_report *rep)
 {
 	struct nn_cpuset online = NN_CPUSET_INIT;
+	bool pending;
 	size_t i;
 	int err;
 
@@ -118,7 +90,10 @@ int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check
 		if (v->status == NN_VAL_DRIFT)
 			rep->ndrift++;
 	}
-	err = check_ports(ctx, plan, rep);
+	err = nn_apply_ports_read(ctx, plan, &rep->ports, &rep->nports, &pending);
+	for (i = 0; i < rep->nports; i++)
+		rep->ports_drift += !!strcmp(rep->ports[i].status, "unchanged");
+	rep->ndrift += rep->ports_drift;
 	if (!err)
 		err = nn_irqb_inspect(ctx, &rep->irqb);
 	if (err)

@@ -305,16 +305,17 @@ static void print_check_ports(struct nn_out *o, const struct nn_check_report *re
 		nn_printf(o, "ports (driver now, planned)\n");
 	nn_open_array(o, "ports");
 	for (i = 0; i < rep->nports; i++) {
-		const struct nn_check_port *c = &rep->ports[i];
+		const struct nn_apply_port *c = &rep->ports[i];
 
 		nn_open_object(o, NULL);
 		nn_print_string(o, PRINT_ANY, "pci", "  %-14s", c->pci);
-		if (c->driver[0])
-			nn_print_string(o, PRINT_ANY, "driver", " %-12s", c->driver);
+		if (c->before[0])
+			nn_print_string(o, PRINT_ANY, "driver", " %-12s", c->before);
 		else
 			nn_print_null(o, PRINT_ANY, "driver", " %-12s");
-		nn_print_string(o, PRINT_ANY, "planned", " %-12s", c->planned);
-		nn_print_string(o, PRINT_ANY, "status", " %s\n", c->in_place ? "in_place" : "drift");
+		nn_print_string(o, PRINT_ANY, "planned", " %-12s", c->driver);
+		nn_print_string(o, PRINT_ANY, "status", " %s\n",
+				strcmp(c->status, "unchanged") ? "drift" : "in_place");
 		nn_close_object(o);
 	}
 	nn_close_array(o);
