@@ -746,14 +746,21 @@ int nn_apply_ports_read(struct nn_ctx *ctx, const struct nn_plan *plan, struct n
  * failure's -errno with its note (the caller rolls everything back). */
 static int ports_bind(struct nn_ctx *ctx, struct nn_apply_report *rep)
 {
+	int err, loaded = -1;
 	size_t i;
-	int err;
 
 	for (i = 0; i < rep->nports; i++) {
 		struct nn_apply_port *p = &rep->ports[i];
 
 		if (strcmp(p->status, "pending"))
 			continue;
+		if (loaded < 0) {
+			loaded = nn_vfio_load(ctx, p->note, sizeof(p->note));
+			if (loaded < 0) {
+				p->status = "failed";
+				return loaded;
+			}
+		}
 		p->written = true;
 		err = nn_port_bind(ctx, p->pci, p->driver, p->driver, p->note, sizeof(p->note));
 		if (err) {
@@ -763,7 +770,8 @@ static int ports_bind(struct nn_ctx *ctx, struct nn_apply_report *rep)
 		p->status = "bound";
 		if (!nn_root_is_live(&ctx->root))
 			snprintf(p->note, sizeof(p->note), "driver_override, unbind and drivers_probe written; "
-				 "the kernel's probe runs only on the live root");
+				 "the kernel's probe runs only on the live root%s", loaded == 1 ?
+				 " (vfio-pci not loaded here: the live apply runs modprobe vfio-pci first)" : "");
 	}
 	return 0;
 }
