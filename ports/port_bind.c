@@ -4,9 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fsroot.h"
+#include "nicnuma/core/trust.h"
 #include "ports/port.h"
 #include "ports/port_bind.h"
 
@@ -24,6 +26,34 @@ int nn_port_driver_valid(const char *s)
 			return 0;
 	}
 	return n != 1 || s[0] != '.';
+}
+
+#define VFIO_DRIVER "/sys/bus/pci/drivers/vfio-pci"
+
+int nn_vfio_load(struct nn_ctx *ctx, char *why, size_t whylen)
+{
+	char *const argv[] = { "modprobe", "vfio-pci", NULL };
+	int rc;
+
+	if (!nn_root_access(&ctx->root, VFIO_DRIVER, F_OK))
+		return 0;
+	/* Under --root the tree's modules.dep stands in: nothing runs. */
+	if (!nn_root_is_live(&ctx->root))
+		return 1;
+	rc = nn_run_helper(argv, NULL, 0);
+	if (rc < 0) {
+		snprintf(why, whylen, "modprobe vfio-pci: %s", strerror(-rc));
+		return rc;
+	}
+	if (rc) {
+		snprintf(why, whylen, "modprobe vfio-pci exited %d", rc);
+		return -EIO;
+	}
+	if (nn_root_access(&ctx->root, VFIO_DRIVER, F_OK)) {
+		snprintf(why, whylen, "modprobe vfio-pci succeeded, but %s is not there", VFIO_DRIVER);
+		return -ENOENT;
+	}
+	return 0;
 }
 
 static int put(struct nn_ctx *ctx, const char *path, const char *val, char *why, size_t whylen)

@@ -24,6 +24,12 @@ struct nn_ctx;
 int nn_port_bind(struct nn_ctx *ctx, const char *pci, const char *driver, const char *override,
 		 char *why, size_t whylen);
 
+/* vfio-pci's driver loaded for a bind: 0 when /sys/bus/pci/drivers/vfio-pci
+ * is there or `modprobe vfio-pci` (the live root only, nn_run_helper) made
+ * it; 1 not loaded under a fake root (nothing run); -errno with @why. The
+ * module is never unloaded again (a rollback leaves it). */
+int nn_vfio_load(struct nn_ctx *ctx, char *why, size_t whylen);
+
 /* Pure: a driver name as sysfs has it ("mlx5_core", "vfio-pci"); "" none. */
 int nn_port_driver_valid(const char *s);
 

@@ -723,22 +723,20 @@ static int hp_check(struct nn_ctx *ctx, struct nn_hp_walk *w, const struct nn_pl
 	return err;
 }
 
-/* --dpdk-ports: each port's driver and override now; pending where it is
- * not on its planned driver yet. 0 or -ENOMEM. */
-static int ports_read(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_apply_report *rep,
-		      bool *pending)
+int nn_apply_ports_read(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_apply_port **ports,
+			size_t *n, bool *pending)
 {
 	size_t i;
 
 	*pending = false;
 	if (!plan->nports)
 		return 0;
-	rep->ports = calloc(plan->nports, sizeof(*rep->ports));
-	if (!rep->ports)
+	*ports = calloc(plan->nports, sizeof(**ports));
+	if (!*ports)
 		return -ENOMEM;
-	rep->nports = plan->nports;
+	*n = plan->nports;
 	for (i = 0; i < plan->nports; i++) {
-		struct nn_apply_port *p = &rep->ports[i];
+		struct nn_apply_port *p = &(*ports)[i];
 		char path[96];
 
 		snprintf(p->pci, sizeof(p->pci), "%s", plan->ports[i].pci);
@@ -763,14 +761,21 @@ static int ports_read(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_
  * failure's -errno with its note (the caller rolls everything back). */
 static int ports_bind(struct nn_ctx *ctx, struct nn_apply_report *rep)
 {
+	int err, loaded = -1;
 	size_t i;
-	int err;
 
 	for (i = 0; i < rep->nports; i++) {
 		struct nn_apply_port *p = &rep->ports[i];
 
 		if (strcmp(p->status, "pending"))
 			continue;
+		if (loaded < 0) {
+			loaded = nn_vfio_load(ctx, p->note, sizeof(p->note));
+			if (loaded < 0) {
+				p->status = "failed";
+				return loaded;
+			}
+		}
 		p->written = true;
 		err = nn_port_bind(ctx, p->pci, p->driver, p->driver, p->note, sizeof(p->note));
 		if (err) {
@@ -780,7 +785,8 @@ static int ports_bind(struct nn_ctx *ctx, struct nn_apply_report *rep)
 		p->status = "bound";
 		if (!nn_root_is_live(&ctx->root))
 			snprintf(p->note, sizeof(p->note), "driver_override, unbind and drivers_probe written; "
-				 "the kernel's probe runs only on the live root");
+				 "the kernel's probe runs only on the live root%s", loaded == 1 ?
+				 " (vfio-pci not loaded here: the live apply runs modprobe vfio-pci first)" : "");
 	}
 	return 0;
 }
@@ -847,7 +853,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			goto out;
 	}
 	if (opts->ports) {
-		err = ports_read(ctx, plan, rep, &ports_pending);
+		err = nn_apply_ports_read(ctx, plan, &rep->ports, &rep->nports, &ports_pending);
 		if (err)
 			goto out;
 	}

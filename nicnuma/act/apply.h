@@ -161,6 +161,9 @@ void nn_apply_report_free(struct nn_apply_report *rep);
 struct nn_check_report {
 	struct nn_apply_val *vals;
 	size_t nvals;
+	struct nn_apply_port *ports;	/* one per plan->ports: its driver now (before), planned (driver) */
+	size_t nports;
+	size_t ports_drift;		/* ports off their planned driver, counted in ndrift too */
 	struct nn_irqb_proc irqb;
 	bool irqb_fenced;
 	bool irqb_drift;

@@ -29,4 +29,10 @@ void nn_apply_views_close(struct nn_apply_views *w);
 /* The root to read and write @v through: its view (the root itself for other kinds). */
 const struct nn_root *nn_apply_views_for(struct nn_apply_views *w, const struct nn_apply_val *v);
 
+/* apply.c: --dpdk-ports: each port's driver and override now, status
+ * "unchanged" where it is on its planned driver, else "pending" (and
+ * *@pending). *@ports malloc'd, one per plan->ports; 0 or -ENOMEM. */
+int nn_apply_ports_read(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_apply_port **ports,
+			size_t *n, bool *pending);
+
 #endif

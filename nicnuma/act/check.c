@@ -51,6 +51,7 @@ static bool on_claimed(const struct nn_plan *plan, const char *list)
 int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check_report *rep)
 {
 	struct nn_cpuset online = NN_CPUSET_INIT;
+	bool pending;
 	size_t i;
 	int err;
 
@@ -89,7 +90,12 @@ int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check
 		if (v->status == NN_VAL_DRIFT)
 			rep->ndrift++;
 	}
-	err = nn_irqb_inspect(ctx, &rep->irqb);
+	err = nn_apply_ports_read(ctx, plan, &rep->ports, &rep->nports, &pending);
+	for (i = 0; i < rep->nports; i++)
+		rep->ports_drift += !!strcmp(rep->ports[i].status, "unchanged");
+	rep->ndrift += rep->ports_drift;
+	if (!err)
+		err = nn_irqb_inspect(ctx, &rep->irqb);
 	if (err)
 		return err;
 	rep->irqb_fenced = nn_irqb_is_fenced(&rep->irqb) || banned_by_args(&rep->irqb, plan);

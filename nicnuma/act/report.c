@@ -335,6 +335,32 @@ void nn_apply_report_free(struct nn_apply_report *rep)
 	memset(rep, 0, sizeof(*rep));
 }
 
+/* The planned ports' drivers: "ports" always in JSON ([] without ports). */
+static void print_check_ports(struct nn_out *o, const struct nn_check_report *rep)
+{
+	size_t i;
+
+	if (rep->nports)
+		nn_printf(o, "ports (driver now, planned)\n");
+	nn_open_array(o, "ports");
+	for (i = 0; i < rep->nports; i++) {
+		const struct nn_apply_port *c = &rep->ports[i];
+
+		nn_open_object(o, NULL);
+		nn_print_string(o, PRINT_ANY, "pci", "  %-14s", c->pci);
+		if (c->before[0])
+			nn_print_string(o, PRINT_ANY, "driver", " %-12s", c->before);
+		else
+			nn_print_null(o, PRINT_ANY, "driver", " %-12s");
+		nn_print_string(o, PRINT_ANY, "planned", " %-12s", c->driver);
+		nn_print_string(o, PRINT_ANY, "status", " %s\n",
+				strcmp(c->status, "unchanged") ? "drift" : "in_place");
+		nn_close_object(o);
+	}
+	nn_close_array(o);
+	nn_print_uint(o, PRINT_JSON, "ports_drift", NULL, rep->ports_drift);
+}
+
 void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep)
 {
 	struct nn_out *o = &ctx->out;
@@ -349,6 +375,7 @@ void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep)
 		print_val(ctx, &rep->vals[i], true);
 	}
 	nn_close_array(o);
+	print_check_ports(o, rep);
 	nn_open_object(o, "irqbalance");
 	nn_print_bool(o, PRINT_JSON, "running", NULL, rep->irqb.pid > 0);
 	if (rep->irqb.pid > 0)
@@ -369,13 +396,14 @@ void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep)
 		nn_print_uint(o, PRINT_FP, NULL, "%llu IRQs sit on claimed CPUs (see nicnuma claims)\n",
 			      rep->on_claimed);
 	nn_printf(o, "%zu values checked, %zu drifted%s\n", rep->nvals,
-		  rep->ndrift - (rep->irqb_drift ? 1 : 0),
+		  rep->ndrift - rep->ports_drift - (rep->irqb_drift ? 1 : 0),
 		  rep->ndrift ? "" : ": aligned with the plan");
 }
 
 void nn_check_report_free(struct nn_check_report *rep)
 {
 	nn_apply_vals_free(rep->vals, rep->nvals);
+	free(rep->ports);
 	nn_irqb_proc_free(&rep->irqb);
 	memset(rep, 0, sizeof(*rep));
 }

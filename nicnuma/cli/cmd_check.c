@@ -66,10 +66,13 @@ const struct nn_cmd_desc nn_desc_check = {
 	.group_title = "Plan options (as for 'nicnuma plan'; without --plan only):\n",
 	.outro =
 "--json: {\"check\":{\"values\":[{\"kind\",\"irq\",\"nic\",\"queue\",\"path\",\"current\",\n"
-"\"planned\",\"status\":\"aligned|drift|managed|skipped\",\"note\"}],\"irqbalance\":\n"
+"\"planned\",\"status\":\"aligned|drift|managed|skipped\",\"note\"}],\"ports\":[{\"pci\",\n"
+"\"driver\",\"planned\",\"status\":\"in_place|drift\"}],\"ports_drift\",\"irqbalance\":\n"
 "{\"running\",\"pid\",\"fenced\",\"drift\"},\"drift_count\",\"traffic\":{..}},\n"
 "\"warnings\":[..]}; traffic (with --traffic) has the keys of one 'nicnuma observe'\n"
-"interval.\n"
+"interval. ports: each --dpdk-ports port's driver now (null: none) against the\n"
+"plan's; a port off its planned driver is drift, counted in drift_count too\n"
+"(docs/ports.md).\n"
 "\n"
 "Exit status: 0 aligned, 1 drift or warnings (such as a PCIe link down-trained\n"
 "or narrower than its ports), 2 error (bad plan, plan for another host,\n"

@@ -94,7 +94,8 @@ const struct nn_cmd_desc nn_desc_layout = {
 "                 back to the whole node)\n"
 "  Environment=   NICNUMA_NODE, NICNUMA_CPUS, NICNUMA_NICS and, with --dpdk,\n"
 "                 NICNUMA_EAL_ARGS: -l CPUS --file-prefix NAME-<node>\n"
-"                 --socket-mem (the node's hugepages) -a PCI... (the node's NICs;\n"
+"                 --socket-mem (the node's hugepages) -a PCI... (the node's\n"
+"                 functions on vfio-pci where it has some, else its NICs;\n"
 "                 --no-pci when it has none, so it never probes another\n"
 "                 node's). With --dpdk the template passes $NICNUMA_EAL_ARGS\n"
 "                 right after the program, before ARGS (put '--' in ARGS for\n"
@@ -200,6 +201,14 @@ int nn_cmd_layout(struct nn_ctx *ctx, int argc, char **argv)
 	if (nn_cli_get_plan(ctx, &host, a.planfile, &a.po, &plan))
 		goto out;
 	have_plan = true;
+	/* --dpdk: each node's ports on vfio-pci go to its instance's -a. */
+	if (a.lo.dpdk && !host.nports) {
+		err = nn_host_bound_ports_read(ctx, &host);
+		if (err) {
+			nn_err(ctx, "layout: the ports on vfio-pci: %s", strerror(-err));
+			goto out;
+		}
+	}
 	nn_cli_plan_findings(ctx, &plan);
 	if (nn_cpuset_copy(&a.lo.housekeeping, &plan.housekeeping)) {
 		nn_err(ctx, "layout: out of memory");

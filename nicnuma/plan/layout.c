@@ -165,10 +165,29 @@ static char *file_prefix(const char *service, int node)
 	return s;
 }
 
-static int build_eal(struct nn_layout *l, struct nn_layout_instance *in)
+/* -a for the ports of @in's node bound to vfio-pci (host->ports, read by
+ * the caller where --dpdk asks): the application's, not the kernel NICs
+ * beside them. *@any where one was added. */
+static int add_bound_ports(const struct nn_host *host, struct nn_layout_instance *in, bool *any)
+{
+	size_t i;
+
+	for (i = 0; i < host->nports; i++) {
+		const struct nn_port *p = &host->ports[i];
+
+		if (p->node != in->node || strcmp(p->fn.driver, "vfio-pci"))
+			continue;
+		*any = true;
+		if (strv_addf(&in->eal, &in->neal, "-a") || strv_addf(&in->eal, &in->neal, "%s", p->fn.pci))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int build_eal(struct nn_layout *l, const struct nn_host *host, struct nn_layout_instance *in)
 {
 	char *list = nn_cpuset_format_list(&in->cpus), *prefix = file_prefix(l->service, in->node);
-	bool any_pci = false;
+	bool any_pci = false, bound = false;
 	size_t i;
 	int err = -ENOMEM;
 
@@ -207,7 +226,10 @@ static int build_eal(struct nn_layout *l, struct nn_layout_instance *in)
 			     "(nicnuma hugepages reserve, or plan --hugepages SIZE:COUNT)", in->node)) {
 		goto out;
 	}
-	for (i = 0; i < in->nnics; i++) {
+	if (add_bound_ports(host, in, &bound))
+		goto out;
+	any_pci = bound;
+	for (i = 0; i < in->nnics && !bound; i++) {
 		bool seen = false;
 
 		if (!in->nics[i].pci)
@@ -425,7 +447,7 @@ placed:
 	}
 	*made = true;
 	if (o->dpdk)
-		err = build_eal(l, &l->inst[l->ninst - 1]);
+		err = build_eal(l, host, &l->inst[l->ninst - 1]);
 	nn_cpuset_free(&rest);
 	nn_cpuset_free(&irq_cpus);
 	free(a);
