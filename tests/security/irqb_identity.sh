@@ -106,7 +106,9 @@ done
 "$nn" script --plan "$w/plan.json" -o "$w/s.sh" >/dev/null 2>&1	# 1: warnings only
 [ -s "$w/s.sh" ] || bad "nicnuma script wrote no script"
 sed -n '/^	cat <<.NICNUMA_RESTORE_HEAD.$/,/^NICNUMA_RESTORE_HEAD$/p' "$w/s.sh" | sed '1d;$d' >"$w/head.sh"
-pids=$(sh -c '. "$1"; irqb_pids report' sh "$w/head.sh" 2>"$w/sherr")
+# Sourced with no arguments ($0 names it): the restore head refuses any it
+# does not know before it defines anything.
+pids=$(sh -c '. "$0"; irqb_pids report' "$w/head.sh" 2>"$w/sherr")
 [ -z "$pids" ] || bad "the script's irqb_pids took pids $pids for irqbalance"
 grep -q "pid $upid, uid 65534" "$w/sherr" || bad "the script did not report uid 65534's irqbalance"
 {
