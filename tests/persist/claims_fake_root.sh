@@ -110,35 +110,56 @@ start_watch
 grep -q "cpuset partitions by inotify" "$tmp/watch.log" || fail "the tree is not watched: $(cat "$tmp/watch.log")"
 python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["claims_follow"]; sys.exit(0 if f["cgroup_tree"]=="inotify" and f["cgroup_watches"]>=3 and f["poll_ms"]==10000 else 1)' \
 	"$R/run/nicnuma/watch.json" || fail "watch.json claims_follow: $(cat "$R/run/nicnuma/watch.json")"
-t0=$(ms_now)
-mkpart "$cg/pod-iso" || fail "mkpart"
-for _ in $(seq 400); do off1 && break; sleep 0.02; done
-off1 || fail "the watcher did not follow the partition: $(cat "$tmp/watch.log")"
-t1=$(ms_now)
-grep -Eq "after claims changed: cgroup /pod-iso" "$tmp/watch.log" ||
-	fail "not applied from the cgroup event: $(cat "$tmp/watch.log")"
-echo "ok: an isolated partition made in the tree was followed by inotify ($((t1 - t0)) ms to nothing on CPU 1)"
+# by_event FROM WHAT: the first claims line the watcher logged after line
+# FROM names WHAT (0); 2 when its claims poll got there first (its 10 s timer
+# fell inside the cgroup events' 250 ms gate: the caller tries once more);
+# else 1.
+by_event() {
+	local line
+	line=$(tail -n +"$(($1 + 1))" "$tmp/watch.log" | grep -m1 "after claims changed:")
+	case $line in *"$2"*) return 0 ;; *": poll "*) return 2 ;; esac
+	return 1
+}
 rmdir_tree() { rm -rf "$1"; }
-t0=$(ms_now)
-rmdir_tree "$cg/pod-iso"
-for _ in $(seq 400); do [ "$(snap)" = "$enabled" ] && break; sleep 0.02; done
-[ "$(snap)" = "$enabled" ] || fail "partition removed: not back: $(cat "$tmp/watch.log")"
-t1=$(ms_now)
-[ "$(grep -c "after claims changed: cgroup" "$tmp/watch.log")" -ge 2 ] ||
-	fail "the removal was not applied from the cgroup event: $(cat "$tmp/watch.log")"
-echo "ok: its removal was followed by inotify ($((t1 - t0)) ms to the enabled placement)"
+for try in 1 2; do
+	n0=$(wc -l <"$tmp/watch.log")
+	t0=$(ms_now)
+	mkpart "$cg/pod-iso" || fail "mkpart"
+	for _ in $(seq 400); do off1 && break; sleep 0.02; done
+	off1 || fail "the watcher did not follow the partition: $(cat "$tmp/watch.log")"
+	t1=$(ms_now)
+	by_event "$n0" "cgroup /pod-iso"; rc=$?
+	n1=$(wc -l <"$tmp/watch.log")
+	t2=$(ms_now)
+	rmdir_tree "$cg/pod-iso"
+	for _ in $(seq 400); do [ "$(snap)" = "$enabled" ] && break; sleep 0.02; done
+	[ "$(snap)" = "$enabled" ] || fail "partition removed: not back: $(cat "$tmp/watch.log")"
+	t3=$(ms_now)
+	by_event "$n1" "cgroup /pod-iso"; rc2=$?
+	{ [ "$rc" = 2 ] || [ "$rc2" = 2 ]; } && [ "$try" = 1 ] && { echo "note: the claims poll came first; once more"; continue; }
+	[ "$rc" = 0 ] || fail "not applied from the cgroup event: $(cat "$tmp/watch.log")"
+	[ "$rc2" = 0 ] || fail "the removal was not applied from the cgroup event: $(cat "$tmp/watch.log")"
+	break
+done
+echo "ok: an isolated partition made in the tree was followed by inotify ($((t1 - t0)) ms to nothing on CPU 1)"
+echo "ok: its removal was followed by inotify ($((t3 - t2)) ms to the enabled placement)"
 # a remote partition's parent holds its CPUs in cpuset.cpus.exclusive (the
 # kernel's rule; the walk reads no member subtree without exclusive CPUs)
-mkdir -p "$cg/kubepods" && echo member >"$cg/kubepods/cpuset.cpus.partition" &&
-	echo 1 >"$cg/kubepods/cpuset.cpus.exclusive" || fail "kubepods"
-mkpart "$cg/kubepods/pod-r" || fail "mkpart (deep)"
-for _ in $(seq 400); do off1 && break; sleep 0.02; done
-off1 || fail "the watcher did not follow the partition two levels down: $(cat "$tmp/watch.log")"
-grep -Eq "after claims changed: cgroup /kubepods" "$tmp/watch.log" ||
-	fail "the deep partition was not applied from a cgroup event: $(cat "$tmp/watch.log")"
-rmdir_tree "$cg/kubepods"
-for _ in $(seq 400); do [ "$(snap)" = "$enabled" ] && break; sleep 0.02; done
-[ "$(snap)" = "$enabled" ] || fail "deep partition removed: not back"
+for try in 1 2; do
+	n0=$(wc -l <"$tmp/watch.log")
+	mkdir -p "$cg/kubepods" && echo member >"$cg/kubepods/cpuset.cpus.partition" &&
+		echo 1 >"$cg/kubepods/cpuset.cpus.exclusive" || fail "kubepods"
+	mkpart "$cg/kubepods/pod-r" || fail "mkpart (deep)"
+	for _ in $(seq 400); do off1 && break; sleep 0.02; done
+	off1 || fail "the watcher did not follow the partition two levels down: $(cat "$tmp/watch.log")"
+	by_event "$n0" "cgroup /kubepods"; rc=$?
+	rmdir_tree "$cg/kubepods"
+	for _ in $(seq 400); do [ "$(snap)" = "$enabled" ] && break; sleep 0.02; done
+	[ "$(snap)" = "$enabled" ] || fail "deep partition removed: not back"
+	[ "$rc" = 2 ] && [ "$try" = 1 ] && { echo "note: the claims poll came first; once more"; continue; }
+	[ "$rc" = 0 ] || fail "the deep partition was not applied from a cgroup event: $(cat "$tmp/watch.log")"
+	break
+done
 echo "ok: a partition made with mkdir -p two levels deep was followed by inotify"
 # what cannot change a claim starts no read of the claims (issue 36 item 4):
 # member cgroups made and removed, `member` written into a member; the
