@@ -133,7 +133,10 @@ _nicnuma() {
 	--rss) COMPREPLY=($(compgen -W "local local:cpu none" -- "$cur")); return ;;
 	--rps) COMPREPLY=($(compgen -W "auto off" -- "$cur")); return ;;
 	--napi-threaded) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
-	--profile) COMPREPLY=($(compgen -W "throughput latency dpdk none" -- "$cur")); return ;;
+	--profile)	# list: plan only (the profiles' tables)
+		if [ "$cmd" = plan ]; then COMPREPLY=($(compgen -W "throughput latency dpdk none list" -- "$cur"))
+		else COMPREPLY=($(compgen -W "throughput latency dpdk none" -- "$cur")); fi
+		return ;;
 	--verify-better) COMPREPLY=($(compgen -W "higher lower" -- "$cur")); return ;;
 	--irqbalance) COMPREPLY=($(compgen -W "stop ban ignore" -- "$cur")); return ;;
 	--cpus | --reserve | --pid | --count | --threshold | --min-memory | --mem | \

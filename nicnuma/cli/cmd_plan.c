@@ -73,6 +73,10 @@ const struct nn_cmd_desc nn_desc_plan = {
 "(null: the live size), \"queues\", \"weights\" (local:cpu only), \"reserved\" (the\n"
 "bound queues left out: [{\"queue\",\"bound\"}])}.\n"
 "\n"
+"--profile list prints each profile, each value it sets and why, and plans\n"
+"nothing; --json: {\"profiles\":[{\"name\",\"default\",\"sets\":[{\"setting\",\"value\",\n"
+"\"why\"}]}]}.\n"
+"\n"
 "With --profile dpdk or latency, or --boot-args, the kernel's boot arguments\n"
 "follow: each with its reason, running (/proc/cmdline), configured for the next\n"
 "boot and planned, and the change apply makes (added, changed, removed,\n"
@@ -90,6 +94,7 @@ const struct nn_cmd_desc nn_desc_plan = {
 "  nicnuma plan --json > p.json && nicnuma apply --plan p.json\n"
 "  nicnuma plan --policy remote --nics eth2     # a deliberate mismatch\n"
 "  nicnuma plan --rss local --nics eth2         # RSS to node-local queues\n"
+"  nicnuma plan --profile list                  # what each profile sets and why\n"
 "\n"
 "Exit status: 0 clean or only notes (facts of the host no option changes:\n"
 "unknown locality, values only a live host answers), 1 planned with warnings\n"
@@ -116,6 +121,12 @@ int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv)
 	if (c < 0) {
 		nn_plan_opts_free(&po);
 		return nn_opt_exit(c);
+	}
+	if (po.profile_list) {	/* the profiles' tables: no host needed */
+		nn_open_object(o, NULL);
+		nn_profile_list_print(o);
+		nn_plan_opts_free(&po);
+		return NN_EXIT_OK;
 	}
 	/* a plan shows current affinities, never effective ones */
 	err = nn_host_discover_flags(ctx, &h, NN_NICS_NO_EFFECTIVE, 0);

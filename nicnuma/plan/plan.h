@@ -73,6 +73,7 @@ struct nn_plan_opts {
 	unsigned int napi_profile;	/* the napi_set bits the profile set (not an option) */
 	enum nn_profile profile;	/* --profile */
 	bool rps_given;			/* --rps was given: the profile's leaves it */
+	bool profile_list;		/* --profile list: plan prints the profiles, plans nothing */
 	long long busy_poll_us;		/* --busy-poll USECS (latency); 0 not asked */
 	/* --boot-args auto|none|NAME,..: the kernel arguments planned
 	 * (plan_boot.c). Without the option a command that writes boot
@@ -410,6 +411,10 @@ int nn_plan_print(struct nn_ctx *ctx, const struct nn_plan *plan, const struct n
 /* For "nicnuma check": the planned NICs' IRQs nicnuma could not place by role
  * (placed like queue IRQs) and those the plan has no entry for at all. */
 struct nn_out;
+/* plan --profile list: each profile, each value it sets and why
+ * (nn_profile_table), text or {"profiles":[{"name","default","sets":
+ * [{"setting","value","why"}]}]}. */
+void nn_profile_list_print(struct nn_out *o);
 void nn_plan_print_roles(struct nn_out *o, const struct nn_host *host, const struct nn_plan *plan);
 
 /* Names as on the command line and in JSON; parse returns -EINVAL on others. */

@@ -153,6 +153,28 @@ static bool nic_has_irq_files(const struct nn_nic *n)
 	return false;
 }
 
+/* More queues than CPUs. Under --profile dpdk the lcores took the rest of
+ * the node: say so and what the user can do about it. */
+static int share_warning(struct state *st, const struct nicst *ns)
+{
+	const char *nic = ns->nic->name;
+	char *lc;
+	int r;
+
+	if (nn_cpuset_empty(&st->plan->dpdk_lcores))
+		return nn__plan_add_warning(st->plan, "%s: %zu queues on %zu CPUs: queues share CPUs", nic,
+					    ns->demand, ns->norder);
+	lc = nn_cpuset_format_list(&st->plan->dpdk_lcores);
+	if (!lc)
+		return -ENOMEM;
+	r = nn__plan_add_warning(st->plan, "%s: %zu queues on %zu CPUs: queues share CPUs, as profile dpdk keeps "
+				 "the kernel's NIC work off its lcores %s; for a kernel NIC that carries the data "
+				 "traffic: fewer queues (--channels), the port to a PMD (--dpdk-ports %s), or a "
+				 "plan without --profile dpdk", nic, ns->demand, ns->norder, lc, nic);
+	free(lc);
+	return r;
+}
+
 static int emit_nic(struct state *st, struct nicst *ns)
 {
 	struct nn_plan *plan = st->plan;
@@ -224,8 +246,8 @@ static int emit_nic(struct state *st, struct nicst *ns)
 	}
 	if (ns->nslots && !ns->norder)
 		WARN(st, "%s: no usable CPU for its queues", n->name);
-	else if (ns->demand > ns->norder)
-		WARN(st, "%s: %zu queues on %zu CPUs: queues share CPUs", n->name, ns->demand, ns->norder);
+	else if (ns->demand > ns->norder && share_warning(st, ns))
+		return -ENOMEM;
 	if (!ns->nslots && n->nirqs && !(n->link_down && !nic_has_irq_files(n)))
 		WARN(st, "%s: no queue IRQs recognised: only its other IRQs are planned", n->name);
 	if (ns->nunknown) {

@@ -65,7 +65,7 @@ const struct nn_opt nn_plan_optv[] = {
 	  "driver's maximum, RPS where a NIC has fewer queues than local CPUs; latency: coalescing off "
 	  "(adaptive off, rx-usecs 0), each NAPI's defer-hard-irqs 0 and threaded; dpdk: no kernel NIC "
 	  "interrupt, NAPI thread or RPS CPU on the lcores layout --dpdk hands out; none (default): the "
-	  "placement alone. Options given beside it win", NN_OPT_PROFILE,
+	  "placement alone; list (plan only): print what each sets and why. Options given beside it win", NN_OPT_PROFILE,
 	  .values = (const char *const[]){ "throughput", "latency", "dpdk", "none", NULL } },
 	{ "busy-poll", 0, NN_ARG_REQUIRED, "USECS", "with --profile latency, for an application that "
 	  "busy-polls: each NAPI's IRQ suspension (defer-hard-irqs 100, gro-flush-timeout USECS, "
@@ -222,9 +222,10 @@ int nn_plan_opt(struct nn_ctx *ctx, int opt, const char *arg, void *dest)
 			nn_err(ctx, "--rss: unknown mode '%s' (local, local:cpu or none)", arg);
 		break;
 	case NN_OPT_PROFILE:
-		ret = nn_profile_parse(arg, &o->profile);
+		o->profile_list = arg && !strcmp(arg, "list");
+		ret = o->profile_list ? 0 : nn_profile_parse(arg, &o->profile);
 		if (ret)
-			nn_err(ctx, "--profile: unknown profile '%s' (throughput, latency, dpdk or none)", arg);
+			nn_err(ctx, "--profile: unknown profile '%s' (throughput, latency, dpdk, none, or list)", arg);
 		break;
 	case NN_OPT_BUSY_POLL:
 		ret = napi_opt(ctx, "busy-poll", arg, NN_NAPI_DEFER_HARD_IRQS, NULL);
@@ -351,6 +352,10 @@ int nn_plan_opts_check(struct nn_ctx *ctx, const struct nn_host *host, struct nn
 	size_t i;
 	bool known;
 
+	if (o->profile_list) {
+		nn_err(ctx, "--profile list: only with nicnuma plan (nicnuma plan --profile list)");
+		return -EINVAL;
+	}
 	if (o->busy_poll_us && o->profile != NN_PROFILE_LATENCY) {
 		nn_err(ctx, "--busy-poll: only with --profile latency");
 		return -EINVAL;

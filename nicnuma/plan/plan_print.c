@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* plan_print.c - a plan as "nicnuma plan" and "nicnuma check" print it (table and JSON through core/print.c) */
+/* plan_print.c - a plan as "nicnuma plan" and "nicnuma check" print it, and the
+ * profiles as "plan --profile list" does (table and JSON through core/print.c) */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,6 +156,19 @@ static void print_rps_napi_conf(struct nn_out *o, const struct nn_plan *p)
 	for (i = 0; i < p->nsysctls; i++)
 		nn_printf(o, "  %-28s %-12lld %s\n", nn_busy_name(p->sysctls[i].which), p->sysctls[i].value,
 			  p->sysctls[i].reason ? p->sysctls[i].reason : "");
+}
+
+/* One line per coalescing or ring value a profile sets (JSON "ethtool"). */
+static void print_eth(struct nn_out *o, const struct nn_plan *p)
+{
+	size_t i;
+
+	if (p->neth)
+		nn_printf(o, "\ncoalescing and rings (ethtool -C, -G)\n  %-16s %-12s %-12s %s\n", "NIC",
+			  "SETTING", "VALUE", "WHY");
+	for (i = 0; i < p->neth; i++)
+		nn_printf(o, "  %-16s %-12s %-12lld %s\n", p->eth[i].nic, nn_eth_setting_name(p->eth[i].setting),
+			  p->eth[i].value, p->eth[i].reason ? p->eth[i].reason : "");
 }
 
 /* One line per NIC (eight queues a line): "tx-0:29 tx-1:30 ...". */
@@ -373,8 +387,10 @@ int nn_plan_print(struct nn_ctx *ctx, const struct nn_plan *p, const struct nn_h
 	} else {
 		char *hk = list_or(&p->housekeeping, "none");
 
-		nn_printf(o, "plan: policy %s, housekeeping CPUs %s\n", nn_policy_name(p->policy),
-			  hk ? hk : "?");
+		nn_printf(o, "plan: policy %s, housekeeping CPUs %s", nn_policy_name(p->policy), hk ? hk : "?");
+		if (p->profile != NN_PROFILE_NONE)	/* what it sets: plan --profile list */
+			nn_printf(o, ", profile %s", nn_profile_name(p->profile));
+		nn_printf(o, "\n");
 		free(hk);
 		if (!nn_cpuset_empty(&p->isolated))
 			nn_print_cpuset(o, PRINT_FP, NULL, "note: isolated CPUs %s left out (no queue IRQ, "
@@ -398,6 +414,7 @@ int nn_plan_print(struct nn_ctx *ctx, const struct nn_plan *p, const struct nn_h
 		print_xps(o, p);
 		print_napi(o, p);
 		print_rps_napi_conf(o, p);
+		print_eth(o, p);
 		print_channels_hugepages(o, p);
 		print_ports(o, p);
 	}
@@ -458,4 +475,40 @@ void nn_plan_print_roles(struct nn_out *o, const struct nn_host *host, const str
 	if (unplaced)
 		nn_printf(o, "%zu IRQ%s of the planned NICs not in the plan\n", unplaced,
 			  unplaced == 1 ? "" : "s");
+}
+
+/* The profiles in the order --profile's help names them, none (the
+ * default) last: it sets nothing beyond the placement. */
+void nn_profile_list_print(struct nn_out *o)
+{
+	static const enum nn_profile order[] = { NN_PROFILE_THROUGHPUT, NN_PROFILE_LATENCY, NN_PROFILE_DPDK,
+						 NN_PROFILE_NONE };
+	size_t i;
+
+	nn_open_array(o, "profiles");
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		const struct nn_profile_row *r = nn_profile_table(order[i]);
+
+		nn_open_object(o, NULL);
+		if (i)
+			nn_printf(o, "\n");
+		nn_print_string(o, PRINT_ANY, "name", "profile %s", nn_profile_name(order[i]));
+		nn_print_bool(o, PRINT_JSON, "default", NULL, order[i] == NN_PROFILE_NONE);
+		if (order[i] == NN_PROFILE_NONE)
+			nn_printf(o, " (default): the placement alone; nothing else is set\n");
+		else
+			nn_printf(o, "\n  %-34s %-32s %s\n", "SETTING", "VALUE", "WHY");
+		nn_open_array(o, "sets");
+		for (; r->what; r++) {
+			nn_open_object(o, NULL);
+			nn_print_string(o, PRINT_ANY, "setting", "  %-34s", r->what);
+			nn_print_string(o, PRINT_ANY, "value", " %-32s", r->value);
+			nn_print_string(o, PRINT_ANY, "why", " %s\n", r->why);
+			nn_close_object(o);
+		}
+		nn_close_array(o);
+		nn_close_object(o);
+	}
+	nn_close_array(o);
+	nn_printf(o, "\nAn option given beside --profile wins over the profile's value.\n");
 }

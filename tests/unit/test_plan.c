@@ -847,6 +847,20 @@ static void test_dpdk_profile(void **state)
 	nn_cpuset_free(&lay);
 	nn_plan_free(&p);
 
+	/* 16 queues left 2 CPUs by the lcores: a warning with the way out */
+	add_nic(&h, "ice0", "0000:82:00.0", 1, "4-7,12-15", 16, 200, I40E);
+	plan_ok(&h, &o, &p);
+	assert_true(has_warning(&p, "ice0: 16 queues on 2 CPUs: queues share CPUs, as profile dpdk keeps the "
+				"kernel's NIC work off its lcores 5,13; for a kernel NIC that carries the data "
+				"traffic: fewer queues (--channels), the port to a PMD (--dpdk-ports ice0)"));
+	nn_plan_free(&p);
+	o.profile = NN_PROFILE_NONE;
+	plan_ok(&h, &o, &p);
+	assert_true(has_warning(&p, "ice0: 16 queues on"));
+	assert_false(has_warning(&p, "profile dpdk"));
+	nn_plan_free(&p);
+	o.profile = NN_PROFILE_DPDK;
+
 	/* --cpus naming only the lcores: placed as without the profile, and said */
 	set_list(&o.cpus, "5,13");
 	plan_ok(&h, &o, &p);
