@@ -162,7 +162,7 @@ int nn_dev_ident_mark(struct nn_ctx *ctx, struct nn_undo *u)
 		only[i] = names[i];
 	/* only the names' ifindex and PCI address matter: what discovery says
 	 * of their locality or IRQs is not this rollback's to report */
-	if (n && (err = nn_nics_discover(ctx, NULL, NN_NICS_SHAPE, only, n, &nics, &nnics)) == 0)
+	if (n && (err = nn_nics_discover(ctx, NULL, NN_NICS_SHAPE | NN_NICS_NO_GENL, only, n, &nics, &nnics)) == 0)
 		nn_warnings_keep(ctx, nwarns, nnotes);
 	if (err) {
 		nn_err(ctx, "rollback: cannot tell which devices the logged interfaces are now: %s; "

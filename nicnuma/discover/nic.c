@@ -973,6 +973,8 @@ static int genl_load(struct nic_scan *s, struct nn_genl *g, bool *have)
 	int err;
 
 	*have = false;
+	if (s->flags & NN_NICS_NO_GENL)
+		return 0;
 	if (nn_root_is_live(&s->ctx->root)) {
 		err = nn_genl_read(s->ctx, g, NULL, (s->flags & NN_NICS_SHAPE) ? 0 : NN_GENL_NAPI_SET_CAPS);
 		if (err == -ENOMEM)

@@ -110,6 +110,11 @@ struct nn_nic {
  * RSS table, driver and speed cross-checks), no rtnetlink link dump, no
  * napi-set policy: those stay unknown (-1), as without the operation. */
 #define NN_NICS_SHAPE 0x2u
+/* NN_NICS_NO_GENL: no netdev genl dump either (queues and NAPIs from sysfs
+ * alone), for a caller that needs only a NIC's identity (ifindex, PCI
+ * address: rollback's device check), so that a rollback's one napi-get dump,
+ * the one its NAPI threads share, stays the only one. */
+#define NN_NICS_NO_GENL 0x4u
 
 /* Every netdev in /sys/class/net (sorted by name), or those named in @only
  * alone (NULL: every one; a plan's NICs: apply of a plan file need not read
