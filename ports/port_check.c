@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nicnuma/core/strbuf.h"
 #include "ports/port.h"
 
 #define NOIOMMU_PARAM "/sys/module/vfio/parameters/enable_unsafe_noiommu_mode"
@@ -38,7 +39,7 @@ static bool member_ok(const struct nn_port_fn *m, const struct nn_port_ask *ask)
 int nn_port_verdict(const struct nn_port *p, const struct nn_vfio_host *v, const struct nn_port_ask *ask,
 		    char *why, size_t whylen, char *note, size_t notelen)
 {
-	size_t i, off = 0;
+	size_t i;
 
 	*why = *note = '\0';
 	if (!p->present) {
@@ -81,22 +82,29 @@ int nn_port_verdict(const struct nn_port *p, const struct nn_vfio_host *v, const
 		snprintf(note, notelen, "%s: vfio-pci in no-IOMMU mode (--noiommu): the device's DMA can reach "
 			 "all of memory, no isolation", p->fn.pci);
 	} else {
+		struct nn_sb sb = NN_SB_INIT;
+
 		for (i = 0; i < p->nmembers; i++) {
 			const struct nn_port_fn *m = &p->members[i];
 
 			if (member_ok(m, ask))
 				continue;
-			if (!off)
-				off = (size_t)snprintf(why, whylen, "%s: IOMMU group %d is not viable: vfio-pci "
-						       "takes a group whole, and", p->fn.pci, p->iommu_group);
-			if (off < whylen)
-				off += (size_t)snprintf(why + off, whylen - off, " %s is on %s", m->pci, m->driver);
+			if (!sb.len)
+				nn_sb_printf(&sb, "%s: IOMMU group %d is not viable: vfio-pci takes a group whole, and",
+					     p->fn.pci, p->iommu_group);
+			nn_sb_printf(&sb, " %s is on %s", m->pci, m->driver);
 		}
-		if (off) {
-			if (off < whylen)
-				snprintf(why + off, whylen - off, " (unbind it, or name it in --dpdk-ports too)");
+		if (sb.len) {
+			nn_sb_puts(&sb, " (unbind it, or name it in --dpdk-ports too)");
+			if (nn_sb_error(&sb))
+				snprintf(why, whylen, "%s: IOMMU group %d is not viable (no memory to name its members)",
+					 p->fn.pci, p->iommu_group);
+			else
+				snprintf(why, whylen, "%s", nn_sb_str(&sb));
+			nn_sb_free(&sb);
 			return -EBUSY;
 		}
+		nn_sb_free(&sb);
 	}
 	for (i = 0; i < p->fn.nnetdevs; i++) {
 		const struct nn_port_netdev *n = &p->fn.netdevs[i];
