@@ -21,7 +21,7 @@
 #include "irq/napi_conf.h"
 #include "irq/rps.h"
 #include "nicnuma/act/script.h"
-#include "nicnuma/act/script_internal.h"
+#include "nicnuma/plan/script_text.h"
 
 #define NN_BANNED_DROPIN "/etc/systemd/system/irqbalance.service.d/nicnuma-ban.conf"
 

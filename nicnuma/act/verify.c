@@ -13,7 +13,7 @@
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/act/bench_exec.h"
-#include "nicnuma/act/cmd_exec.h"
+#include "nicnuma/core/cmd_exec.h"
 #include "nicnuma/act/observe.h"
 #include "nicnuma/act/pipeline.h"
 #include "nicnuma/act/verify.h"

@@ -4,7 +4,7 @@
  *
  * A window is --verify-runs samples; a sample is SECONDS of the observe
  * engine (nn_obs_once) over the plan's NICs, then the user's command when
- * given (run bounded with /bin/sh -c, act/cmd_exec.h; its stdout one
+ * given (run bounded with /bin/sh -c, core/cmd_exec.h; its stdout one
  * number). Each NIC's share of work on its node (100 - the worst off-node
  * share of its interrupts, softirqs and NAPI threads, observe's remote_pct)
  * and the command's number are judged over the two windows' samples by

@@ -12,9 +12,10 @@ plan=$src/nicnuma/plan
 calls='open|openat|openat2|fopen|fdopen|read|pread|write|pwrite|mkdir|mkdirat|unlink|unlinkat'
 calls+='|rename|renameat|stat|lstat|fstatat|opendir|popen|system|execv|execvp|execl|execlp|fork|socket'
 fail=0
-# code lines only: not comment lines (/*, *, //)
+# code lines only: not comment lines (/*, *, //), nor lines that are a
+# string literal (the shell text of script_lib.c: read(1), mkdir -p)
 if grep -nE "(^|[^a-zA-Z0-9_.>])($calls)[[:space:]]*\(" "$plan"/*.c |
-   grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/?\*|//)'; then
+   grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/?\*|//|")'; then
 	echo "FAIL: a file or process call in nicnuma/plan (above): the I/O belongs in act/" >&2
 	fail=1
 fi

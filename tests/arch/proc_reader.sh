@@ -15,14 +15,14 @@
 #   - a stat parser's hallmark: strrchr(..., ')') (comm may hold ')', so a
 #     stat line is cut at its last one), or PF_KTHREAD / 0x00200000 tested
 #     outside the reader.
-# Comments do not count. One file is exempt, with its reason: act/script_lib.c
+# Comments do not count. One file is exempt, with its reason: plan/script_lib.c
 # is POSIX sh text for a host without nicnuma (its napi_pid mirrors the rule).
 set -uo pipefail
 
 src=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 [ -d "$src/nicnuma/core" ] || { echo "error: no $src/nicnuma/core" >&2; exit 2; }
 mapfile -t files < <(cd "$src" && find nicnuma irq hugepages dpdk-app -name '*.[ch]' 2>/dev/null |
-	grep -v -e '^nicnuma/core/proc\.[ch]$' -e '^nicnuma/act/script_lib\.c$' | sort)
+	grep -v -e '^nicnuma/core/proc\.[ch]$' -e '^nicnuma/plan/script_lib\.c$' | sort)
 [ "${#files[@]}" -gt 0 ] || { echo "error: no C sources under $src" >&2; exit 2; }
 out=$(cd "$src" && python3 - "${files[@]}" <<'PY'
 import re, sys

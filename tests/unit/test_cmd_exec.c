@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "nicnuma/act/bench_exec.h"
-#include "nicnuma/act/cmd_exec.h"
+#include "nicnuma/core/cmd_exec.h"
 
 static double mono(void)
 {

@@ -8,8 +8,8 @@
  * shell returns, the whole group gets SIGTERM, then SIGKILL after a grace,
  * so nothing it started in the background outlives it.
  */
-#ifndef NICNUMA_ACT_CMD_EXEC_H
-#define NICNUMA_ACT_CMD_EXEC_H
+#ifndef NICNUMA_CORE_CMD_EXEC_H
+#define NICNUMA_CORE_CMD_EXEC_H
 
 #include <signal.h>
 #include <stdbool.h>

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nicnuma/act/cmd_exec.h"
+#include "nicnuma/core/cmd_exec.h"
 
 #define GRACE_S 2.0		/* SIGTERM to SIGKILL */
 #define READ_PER_TURN (1 << 20)	/* a fast writer still lets the deadline be checked */

@@ -6,7 +6,7 @@
  * the host checks and the values, every name single-quoted. Tests run
  * shellcheck on whole generated scripts.
  */
-#include "nicnuma/act/script_internal.h"
+#include "nicnuma/plan/script_text.h"
 
 /* Mask comparison by value, shared by the script and its restore script. */
 #define SH_NORM_SAME \
