@@ -146,12 +146,15 @@ def do_plan(path, profile, nics):
             continue
         dev = {c['attr']: c['value'] for c in napi if c.get('napi_id') is None}
         per = [c for c in napi if c.get('napi_id') is not None]
-        warn = [w for w in p.get('warnings', []) if w.startswith(nic + ': ') and 'device-wide file' in w]
+        # the fallback to a device-wide file is a note (a fact of this kernel), the
+        # setting with no file at all a warning: both are said
+        warn = [w for w in p.get('warnings', []) + p.get('notes', [])
+                if isinstance(w, str) and w.startswith(nic + ': ') and 'device-wide file' in w]
         say(not per and dev == {'defer-hard-irqs': 100, 'gro-flush-timeout': 50000, 'threaded': 1}
             and len(warn) >= 3,
             '%s: no napi-set (%s): the device-wide files %s, with the note: %s' % (
                 nic, why, sorted(dev.items()), warn[0] if warn else None),
-            'per-NAPI %s, warnings %s' % (per, p.get('warnings')))
+            'per-NAPI %s, warnings %s, notes %s' % (per, p.get('warnings'), p.get('notes')))
         nofile = [w for w in p.get('warnings', []) if w.startswith(nic + ': irq-suspend-timeout')]
         say(len(nofile) == 1 and 'no device-wide file' in nofile[0],
             '%s: irq-suspend-timeout has no device-wide file: not planned, said: %s' % (
