@@ -84,10 +84,16 @@ int nn_dev_ident_compare(const char *device, const struct nn_nic *now, char *why
 		return -EINVAL;
 	if (!now)
 		return 0;
-	/* an unknown ifindex now proves nothing either way: the PCI address decides */
-	if ((now->ifindex < 1 || now->ifindex == l.ifindex) &&
-	    !strcmp(l.pci, now->pci ? now->pci : ""))
+	/* A PCI function is the device: its netdev re-created by a driver
+	 * rebind or reset gets a new ifindex but is the hardware the values
+	 * were logged for (disable after a rebind must still put them back).
+	 * Without a PCI address (veth, tun) the ifindex is all there is. */
+	if (l.pci[0] || (now->pci && *now->pci)) {
+		if (!strcmp(l.pci, now->pci ? now->pci : ""))
+			return 0;
+	} else if (now->ifindex < 1 || now->ifindex == l.ifindex) {
 		return 0;
+	}
 	describe(was, sizeof(was), l.nic, l.ifindex, l.pci);
 	describe(is, sizeof(is), now->name, now->ifindex, now->pci);
 	snprintf(why, whylen, "another device: logged for %s, the name is now %s; not written", was, is);

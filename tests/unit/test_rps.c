@@ -324,8 +324,12 @@ static void test_dev_ident(void **state)
 	assert_int_equal(nn_dev_ident_compare(text, &now, why, sizeof(why)), 1);
 	assert_non_null(strstr(why, "ifindex 3, PCI 0000:af:00.0"));
 	assert_non_null(strstr(why, "ifindex 99, PCI 0000:3b:00.0"));
-	/* the same PCI function re-created (driver reload): a new ifindex is another device too */
+	/* the same PCI function re-created (driver rebind): a new ifindex, the same device */
 	now.pci = (char *)"0000:af:00.0";
+	assert_int_equal(nn_dev_ident_compare(text, &now, why, sizeof(why)), 0);
+	/* a PCI device logged, a virtual one under the name now */
+	now.pci = NULL;
+	now.ifindex = 3;
 	assert_int_equal(nn_dev_ident_compare(text, &now, why, sizeof(why)), 1);
 	/* a veth: ifindex alone */
 	now.pci = NULL;
