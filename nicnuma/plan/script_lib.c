@@ -9,6 +9,18 @@
 #include "nicnuma/plan/script_text.h"
 
 /* Mask comparison by value, shared by the script and its restore script. */
+/* get PATH: CUR = the file's first line; the script and its restore script
+ * both read values with it. */
+#define SH_GET \
+	"# A sysctl answers only a read at offset 0, and read(1) takes a byte at a time.\n" \
+	"get() {\n" \
+	"	CUR=\n" \
+	"	case $1 in\n" \
+	"	*/proc/sys/*) CUR=$(cat \"$1\" 2>/dev/null) && [ -n \"$CUR\" ] ;;\n" \
+	"	*) IFS= read -r CUR <\"$1\" 2>/dev/null || [ -n \"$CUR\" ] ;;\n" \
+	"	esac\n" \
+	"}\n"
+
 #define SH_NORM_SAME \
 	"norm() {\n" \
 	"	NORM=\n" \
@@ -253,14 +265,7 @@ const char nn_script_lib[] =
 	SH_NORM_SAME
 	"\n"
 	"# get PATH: CUR = the file's first line (builtin read: no fork).\n"
-	"# A sysctl answers only a read at offset 0, and read(1) takes a byte at a time.\n"
-	"get() {\n"
-	"	CUR=\n"
-	"	case $1 in\n"
-	"	*/proc/sys/*) CUR=$(cat \"$1\" 2>/dev/null) && [ -n \"$CUR\" ] ;;\n"
-	"	*) IFS= read -r CUR <\"$1\" 2>/dev/null || [ -n \"$CUR\" ] ;;\n"
-	"	esac\n"
-	"}\n"
+	SH_GET
 	"\n"
 	"count_list() {\n"
 	"	printf '%s\\n' \"$1\" | awk -F, '{ n = 0; for (i = 1; i <= NF; i++) { if (split($i, r, \"-\") == 2) n += r[2] - r[1] + 1; else if ($i != \"\") n++ } print n }'\n"
@@ -655,14 +660,7 @@ const char nn_script_restore_head[] =
 	"	printf 'would %s\\n' \"$*\"\n"
 	"}\n"
 	SH_NORM_SAME
-	"# A sysctl answers only a read at offset 0, and read(1) takes a byte at a time.\n"
-	"get() {\n"
-	"	CUR=\n"
-	"	case $1 in\n"
-	"	*/proc/sys/*) CUR=$(cat \"$1\" 2>/dev/null) && [ -n \"$CUR\" ] ;;\n"
-	"	*) IFS= read -r CUR <\"$1\" 2>/dev/null || [ -n \"$CUR\" ] ;;\n"
-	"	esac\n"
-	"}\n"
+	SH_GET
 	"put() {\n"
 	"	if ! get \"$ROOT$1\"; then\n"
 	"		printf 'restore: cannot read %s\\n' \"$1\" >&2\n"
