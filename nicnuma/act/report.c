@@ -29,6 +29,16 @@ const char *nn_val_status_name(enum nn_val_status s)
 	return (unsigned int)s <= NN_VAL_DRIFT ? status_names[s] : "unknown";
 }
 
+const char *nn_rollback_cause_name(enum nn_rollback_cause c)
+{
+	switch (c) {
+	case NN_ROLLBACK_FAILURE: return "failure";
+	case NN_ROLLBACK_VERIFY: return "verify";
+	case NN_ROLLBACK_NONE: break;
+	}
+	return NULL;
+}
+
 static const char *kind_name(enum nn_val_kind k)
 {
 	switch (k) {
@@ -139,9 +149,9 @@ static void print_val(struct nn_ctx *ctx, const struct nn_apply_val *v, bool che
 		nn_print_int(o, PRINT_JSON, "ifindex", NULL, v->ifindex);
 	}
 	if (v->kind == NN_VAL_NAPI_CONF || v->kind == NN_VAL_NAPI_DEV)
-		nn_print_string(o, PRINT_JSON, "attr", NULL, nn_napi_attr_name((enum nn_napi_attr)v->attr));
+		nn_print_string(o, PRINT_JSON, "attr", NULL, nn_napi_attr_name(v->napi_attr));
 	if (v->kind == NN_VAL_ETH)
-		nn_print_string(o, PRINT_JSON, "setting", NULL, nn_eth_setting_name((enum nn_eth_setting)v->attr));
+		nn_print_string(o, PRINT_JSON, "setting", NULL, nn_eth_setting_name(v->eth_setting));
 	if (v->nic)
 		nn_print_string(o, PRINT_JSON, "nic", NULL, v->nic);
 	else
@@ -314,7 +324,7 @@ void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
 		nn_printf(o, "%zu values would change\n", rep->counts[NN_VAL_PLANNED]);
 	nn_print_bool(o, PRINT_JSON, "rolled_back", NULL, rep->rolled_back);
 	nn_print_string(o, PRINT_ANY, "rolled_back_by", rep->rolled_back_by ? "rolled back by: %s\n" : NULL,
-			rep->rolled_back ? rep->rolled_back_by : NULL);
+			rep->rolled_back ? nn_rollback_cause_name(rep->rolled_back_by) : NULL);
 	nn_print_string(o, PRINT_ANY, "snapshot", rep->snapshot ? "snapshot: %s" : NULL,
 			rep->snapshot);
 	/* under --root the snapshot is a file of the tree: name it there too */
