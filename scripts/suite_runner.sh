@@ -41,17 +41,25 @@ suite() {
 # "NAME| ". One at a time; beside_wait adds its row to the table. Its
 # host_state check spans its whole run, so a foreground suite's leftover
 # would fail it too: only suites that change nothing run beside it.
-bg_name='' bg_pid='' bg_file='' bg_fg=''
+# While it runs, this shell (and what it starts) is at nice 19: the
+# background suite keeps its CPU share (the guests' hard limits), the
+# foreground takes what it leaves; its end puts this shell's nice back.
+bg_name='' bg_pid='' bg_file='' bg_fg='' bg_nice='' bg_shell=''
 beside() {
   local name=$1; shift
-  bg_name=$name bg_file=$(mktemp "${TMPDIR:-/tmp}/nicnuma-test-$name.XXXXXX")
+  bg_name=$name bg_file=$(mktemp "${TMPDIR:-/tmp}/nicnuma-test-$name.XXXXXX") bg_nice=$(nice) bg_shell=$BASHPID
   { suite "$name" "$@"
-    printf '%s %s\n' "${t_results[-1]}" "${t_secs[-1]}" >"$bg_file"; } 2>&1 | sed -u "s/^/$name| /" &
+    printf '%s %s\n' "${t_results[-1]}" "${t_secs[-1]}" >"$bg_file"
+    renice -n "$bg_nice" -p "$bg_shell" >/dev/null; } 2>&1 | sed -u "s/^/$name| /" &
   bg_pid=$!
+  renice -n 19 -p "$bg_shell" >/dev/null
 }
+# beside_alive: the background suite has not ended yet.
+beside_alive() { [ -n "$bg_pid" ] && kill -0 "$bg_pid" 2>/dev/null; }
 beside_wait() {
   local result secs
   wait "$bg_pid"
+  renice -n "$bg_nice" -p "$bg_shell" >/dev/null
   read -r result secs <"$bg_file" 2>/dev/null || { result=FAILED secs=0; nn_log "suite $bg_name: no result (killed?)"; }
   rm -f "$bg_file"
   case $result in
@@ -60,7 +68,7 @@ beside_wait() {
     *) result=FAILED; fail=1; nfail=$((nfail + 1)) ;;
   esac
   t_names+=("$bg_name") t_results+=("$result") t_secs+=("$secs") t_beside+=("${bg_fg:--}")
-  bg_name='' bg_pid='' bg_file='' bg_fg=''
+  bg_name='' bg_pid='' bg_file='' bg_fg='' bg_shell=''
 }
 # The seconds of each suite and of the whole run (builds included), slowest
 # first, so that a suite growing slower shows from one run to the next.
@@ -77,8 +85,17 @@ times_table() {
 }
 # mtest BUILD SUITE [ARGS...]: one meson suite, then its skips judged and
 # printed (meson alone counts a suite whose every case skipped as passed).
+# Beside a background suite (see beside): one job at a time, and each test's
+# timeout 10 times its own, as its CPU comes only when the guests leave some.
 mtest() {
-  local dir=$1 s=$2 rc; shift 2
+  local dir=$1 s=$2 rc a m=1 args=(); shift 2
+  if beside_alive; then
+    while [ $# -gt 0 ]; do
+      a=$1; shift
+      if [ "$a" = --timeout-multiplier ]; then m=$1; shift; else args+=("$a"); fi
+    done
+    set -- "${args[@]}" --num-processes=1 --timeout-multiplier $((m * 10))
+  fi
   meson test -C "$NN_TOP/$dir" --suite "$s" --print-errorlogs "$@"; rc=$?
   python3 "$NN_TOP/scripts/suite_result.py" "$NN_TOP/$dir/meson-logs/testlog.json" "$s" \
     "$NN_TOP/tests/skips.txt" || rc=1
