@@ -85,8 +85,10 @@ times_table() {
 }
 # mtest BUILD SUITE [ARGS...]: one meson suite, then its skips judged and
 # printed (meson alone counts a suite whose every case skipped as passed).
-# Beside a background suite (see beside): one job at a time, and each test's
-# timeout 10 times its own, as its CPU comes only when the guests leave some.
+# Beside a background suite (see beside): each test's timeout 10 times its
+# own, as its CPU comes only when the guests leave some. meson's own number
+# of jobs: at nice 19 they take little from the guests, and a suite still
+# running when the guests end goes on with all of them.
 mtest() {
   local dir=$1 s=$2 rc a m=1 args=(); shift 2
   if beside_alive; then
@@ -94,7 +96,7 @@ mtest() {
       a=$1; shift
       if [ "$a" = --timeout-multiplier ]; then m=$1; shift; else args+=("$a"); fi
     done
-    set -- "${args[@]}" --num-processes=1 --timeout-multiplier $((m * 10))
+    set -- "${args[@]}" --timeout-multiplier $((m * 10))
   fi
   meson test -C "$NN_TOP/$dir" --suite "$s" --print-errorlogs "$@"; rc=$?
   python3 "$NN_TOP/scripts/suite_result.py" "$NN_TOP/$dir/meson-logs/testlog.json" "$s" \

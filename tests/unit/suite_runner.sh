@@ -60,8 +60,8 @@ if [ -n "${wall:-}" ] && [ "$sum" -ge 5 ] && [ "$wall" -lt "$sum" ]; then
   ok "total: wall $wall s < the suites' $sum s (they overlapped)"
 else bad "total: wall '${wall:-}' suites '${sum:-}'"; fi
 
-# Beside it the foreground runs at nice 19, and mtest gives meson one job
-# and 10x the timeouts; after it, this shell's nice and meson's defaults.
+# Beside it the foreground runs at nice 19 and mtest gives meson 10x the
+# timeouts; after it, this shell's nice and the timeouts as given.
 mkdir -p "$tmp/bin"
 printf '#!/bin/sh\necho "meson $*" >>"%s/meson.args"\n' "$tmp" >"$tmp/bin/meson"
 printf 'import sys\n' >"$tmp/scripts/suite_result.py"
@@ -78,9 +78,9 @@ PATH=$tmp/bin:$PATH scenario niced niced
 n0=$(nice)
 grep -q '^nice beside: 19$' "$tmp/niced.out" && grep -q "^nice after: $n0\$" "$tmp/niced.out" &&
   ok "foreground at nice 19 beside the background suite, $n0 after" || bad "nice: $(grep '^nice' "$tmp/niced.out")"
-if [ "$(sed -n 1p "$tmp/meson.args")" = "meson test -C $tmp/build --suite fixture --print-errorlogs --num-processes=1 --timeout-multiplier 20" ] &&
+if [ "$(sed -n 1p "$tmp/meson.args")" = "meson test -C $tmp/build --suite fixture --print-errorlogs --timeout-multiplier 20" ] &&
    [ "$(sed -n 2p "$tmp/meson.args")" = "meson test -C $tmp/build --suite fixture --print-errorlogs --timeout-multiplier 2" ]; then
-  ok "mtest beside: one job, timeouts x10; after: as given"
+  ok "mtest beside: timeouts x10; after: as given"
 else bad "mtest args: $(cat "$tmp/meson.args")"; fi
 
 # A background suite that fails, or leaves the host changed, fails the run.
