@@ -12,8 +12,10 @@ t_names=() t_results=() t_secs=() t_beside=()
 suite() {
   local name=$1; shift
   nn_log "suite: $name"
-  local rc before after t0 result
+  local rc before after t0 result with=-
   t0=$(date +%s)
+  # the background suite this one started beside, for the table
+  beside_alive && with=$bg_name
   before=$("$NN_TOP/scripts/host_state")
   "$@"; rc=$?
   # What the suite changed on this host and did not put back: a defect of the
@@ -33,8 +35,8 @@ suite() {
   if [ "$rc" -eq 0 ]; then result=ok; nn_log "suite $name: ok"; npass=$((npass + 1))
   elif [ "$rc" -eq 77 ]; then result=skipped; nn_log "suite $name: SKIPPED (reason above)"; nskip=$((nskip + 1))
   else result=FAILED; nn_log "suite $name: FAILED"; fail=1; nfail=$((nfail + 1)); fi
-  t_names+=("$name") t_results+=("$result") t_secs+=($(($(date +%s) - t0))) t_beside+=("${bg_name:--}")
-  [ -n "$bg_name" ] && [ "$name" != "$bg_name" ] && bg_fg+=${bg_fg:+,}$name
+  t_names+=("$name") t_results+=("$result") t_secs+=($(($(date +%s) - t0))) t_beside+=("$with")
+  [ "$with" = - ] || bg_fg+=${bg_fg:+,}$name
   return 0
 }
 # beside NAME CMD...: suite NAME in the background, its output prefixed with

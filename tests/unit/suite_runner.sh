@@ -83,6 +83,13 @@ if [ "$(sed -n 1p "$tmp/meson.args")" = "meson test -C $tmp/build --suite fixtur
   ok "mtest beside: timeouts x10; after: as given"
 else bad "mtest args: $(cat "$tmp/meson.args")"; fi
 
+# A suite started after the background one ended (before beside_wait) ran
+# beside nothing: the table does not say otherwise.
+late() { beside bg true; sleep 2; suite after true; beside_wait; }
+scenario late late
+[ "$(row late after)" = "ok 0 -" ] && [ "$(row late bg)" = "ok 0 -" ] &&
+  ok "a suite after the background one ended: beside nothing" || bad "late: $(row late after) / $(row late bg)"
+
 # A background suite that fails, or leaves the host changed, fails the run.
 bg_fail() { beside bg false; suite a true; beside_wait; }
 scenario bgfail bg_fail
