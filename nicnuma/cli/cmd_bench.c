@@ -11,7 +11,7 @@
  *
  * Options only: planning, the statistics and the report's printing are
  * plan/bench*.c's; running, the hugepages lent and the --report files
- * act/bench_exec.c's and act/bench_save.c's.
+ * emit/bench_exec.c's and emit/bench_save.c's.
  */
 #include <errno.h>
 #include <limits.h>
@@ -20,8 +20,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "nicnuma/act/bench_exec.h"
-#include "nicnuma/act/bench_save.h"
+#include "nicnuma/emit/bench_exec.h"
+#include "nicnuma/emit/bench_save.h"
 #include "nicnuma/discover/topo.h"
 
 enum {

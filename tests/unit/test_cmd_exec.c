@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* test_cmd_exec.c - the bounded command of apply --verify-cmd (act/cmd_exec.c):
+/* test_cmd_exec.c - the bounded command of apply --verify-cmd (core/cmd_exec.c):
  * its capture capped, its whole process group ended at the deadline */
 #include <dirent.h>
 #include <errno.h>
@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "nicnuma/act/bench_exec.h"
+#include "nicnuma/emit/bench_exec.h"
 #include "nicnuma/core/cmd_exec.h"
 
 static double mono(void)

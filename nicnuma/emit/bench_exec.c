@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nicnuma/act/bench_exec.h"
+#include "nicnuma/emit/bench_exec.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/nic.h"
 #include "nicnuma/core/pathf.h"

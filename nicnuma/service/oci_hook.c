@@ -13,7 +13,7 @@
  * waits behind every runnable task of a loaded host, and the watcher acts
  * on the record the moment it is written.
  */
-#include "nicnuma/act/oci_hook.h"
+#include "nicnuma/service/oci_hook.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,8 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nicnuma/act/claim.h"
-#include "nicnuma/act/sd_notify.h"
+#include "nicnuma/service/claim.h"
+#include "nicnuma/service/sd_notify.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
