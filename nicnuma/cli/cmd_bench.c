@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "nicnuma/core/cmd_exec.h"
 #include "nicnuma/emit/bench_exec.h"
 #include "nicnuma/emit/bench_save.h"
 #include "nicnuma/discover/topo.h"
@@ -283,7 +284,7 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "bench: the matched row cannot run: %s", b.r.rows[0][0].skipped);
 		goto out;
 	}
-	if (nn_bench_signals_block(&old) < 0)
+	if (nn_cmd_signals_block(&old) < 0)
 		goto out;
 	blocked = true;
 	if (b.state_dir)
@@ -296,7 +297,7 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 			if (b.r.rows[z][i].skipped[0])
 				continue;
 			nn_bench_run_row(ctx, &b.r.cfg, &b.r.rows[z][i], &old, &b.interrupted);
-			b.interrupted = b.interrupted || nn_bench_interrupted();
+			b.interrupted = b.interrupted || nn_cmd_interrupted();
 		}
 	}
 
