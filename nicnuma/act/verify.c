@@ -42,8 +42,9 @@ int nn_verify_parse_number(const char *s, double *val)
 /* The user's command, bounded (cmd_exec.h): its one number, or NAN with a warning. */
 static double run_cmd(struct nn_ctx *ctx, const struct nn_verify *v)
 {
-	const struct nn_cmd_limits lim = { v->o.seconds * 4 + 60, 2.0, NN_CMD_OUT_MAX, NN_CMD_ERR_MAX, true };
+	const struct nn_cmd_limits lim = { v->o.seconds * 4 + 60, 2.0, NN_CMD_OUT_MAX, NN_CMD_ERR_MAX, true, false };
 	char *const argv[] = { "/bin/sh", "-c", (char *)v->o.cmd, NULL };
+	const struct nn_cmd_child c = { .argv = argv };
 	struct nn_cmd_result res;
 	char *out = NULL, *err = NULL;
 	sigset_t old;
@@ -52,7 +53,7 @@ static double run_cmd(struct nn_ctx *ctx, const struct nn_verify *v)
 
 	if (nn_cmd_signals_block(&old))
 		return NAN;
-	e = nn_cmd_run(argv, &old, &lim, &out, &err, &res);
+	e = nn_cmd_run(&c, &old, &lim, &out, &err, &res);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (e)
 		nn_warn(ctx, "--verify-cmd", "could not run: %s", strerror(-e));

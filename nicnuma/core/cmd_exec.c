@@ -86,7 +86,7 @@ static void drain(struct capture *c)
 	}
 }
 
-static void child(char *const argv[], const sigset_t *mask, bool own_group, int ofd, int efd)
+static void child(const struct nn_cmd_child *c, const sigset_t *mask, bool own_group, int ofd, int efd)
 {
 	int devnull = open("/dev/null", O_RDONLY);
 
@@ -97,8 +97,12 @@ static void child(char *const argv[], const sigset_t *mask, bool own_group, int 
 	dup2(ofd, STDOUT_FILENO);
 	dup2(efd, STDERR_FILENO);
 	sigprocmask(SIG_SETMASK, mask, NULL);
-	execv(argv[0], argv);
-	dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
+	if (!c->argv) {
+		c->fn(c->arg);
+		_exit(0);
+	}
+	execv(c->argv[0], c->argv);
+	dprintf(STDERR_FILENO, "cannot run %s: %s\n", c->argv[0], strerror(errno));
 	_exit(127);
 }
 
@@ -159,6 +163,11 @@ static void supervise(pid_t pid, const struct nn_cmd_limits *lim, struct capture
 		now = mono_s();
 		if (!term_at && !reaped && now > deadline)
 			res->timed_out = true;
+		if (res->timed_out && lim->abandon) {
+			signal_child(pid, lim->own_group, reaped, SIGKILL);
+			waitpid(pid, NULL, WNOHANG);
+			break;
+		}
 		if (!term_at && (reaped || res->interrupted || res->timed_out)) {
 			signal_child(pid, lim->own_group, reaped, SIGTERM);
 			term_at = now;
@@ -176,7 +185,7 @@ static void supervise(pid_t pid, const struct nn_cmd_limits *lim, struct capture
 	}
 }
 
-int nn_cmd_run(char *const argv[], const sigset_t *child_mask, const struct nn_cmd_limits *lim,
+int nn_cmd_run(const struct nn_cmd_child *c, const sigset_t *child_mask, const struct nn_cmd_limits *lim,
 	       char **out, char **err, struct nn_cmd_result *res)
 {
 	struct capture o = { .fd = -1, .max = lim->out_max }, e = { .fd = -1, .max = lim->err_max };
@@ -196,7 +205,7 @@ int nn_cmd_run(char *const argv[], const sigset_t *child_mask, const struct nn_c
 		goto out;
 	}
 	if (pid == 0)
-		child(argv, child_mask, lim->own_group, op[1], ep[1]);
+		child(c, child_mask, lim->own_group, op[1], ep[1]);
 	/* both sides set the group, so a kill(-pid) never races the child's own call */
 	if (lim->own_group)
 		setpgid(pid, pid);
@@ -209,6 +218,7 @@ int nn_cmd_run(char *const argv[], const sigset_t *child_mask, const struct nn_c
 	fcntl(o.fd, F_SETFL, O_NONBLOCK);
 	fcntl(e.fd, F_SETFL, O_NONBLOCK);
 	supervise(pid, lim, &o, &e, res);
+	res->out_len = o.len;
 	res->out_dropped = o.dropped;
 	o.buf[o.len] = '\0';
 	e.buf[e.len] = '\0';

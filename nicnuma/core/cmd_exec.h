@@ -3,7 +3,9 @@
  * command, the bench's forwarder
  *
  * The child runs an argument vector (execv, no shell of its own: a shell
- * command is {"/bin/sh", "-c", CMD}), in a process group of its own where
+ * command is {"/bin/sh", "-c", CMD}) or a function of this process that
+ * writes to its stdout and _exits (the OCI hook's read of config.json, where
+ * open and read may hang on a dead file system), in a process group of its own where
  * the caller asks (a user's command: what it starts in the background is
  * ended with it) or in the caller's (the bench's forwarder: a kill of the
  * bench's group ends it too). Its
@@ -29,12 +31,22 @@ struct nn_cmd_limits {
 	double grace_s;		/* SIGTERM to SIGKILL */
 	size_t out_max, err_max;	/* the captures' caps, in bytes */
 	bool own_group;		/* a process group of its own, ended whole */
+	bool abandon;		/* at the deadline SIGKILL and return, not waiting
+				 * for it (a read blocked in the kernel) */
+};
+
+/* What the child runs: @argv (argv[0] a path), else @fn(@arg). */
+struct nn_cmd_child {
+	char *const *argv;
+	void (*fn)(void *arg);
+	void *arg;
 };
 
 struct nn_cmd_result {
 	int status;		/* exit code, 128+N for signal N */
 	bool timed_out;		/* ended at the deadline */
 	bool interrupted;	/* a SIGINT/SIGTERM came while waiting */
+	size_t out_len;		/* stdout bytes kept */
 	size_t out_dropped;	/* stdout bytes past the cap, read and discarded */
 };
 
@@ -44,11 +56,11 @@ int nn_cmd_signals_block(sigset_t *old);
 /* True when a SIGINT/SIGTERM is pending (consumes it). */
 bool nn_cmd_interrupted(void);
 
-/* Runs @argv (argv[0] a path) bounded by @lim as above, SIGINT/SIGTERM/SIGCHLD
+/* Runs @c bounded by @lim as above, SIGINT/SIGTERM/SIGCHLD
  * blocked by the caller (nn_cmd_signals_block; @child_mask is what the child
  * gets). *out and *err are NUL-terminated captures (at most lim->out_max and
  * lim->err_max bytes). 0, or a negative errno when it could not run. */
-int nn_cmd_run(char *const argv[], const sigset_t *child_mask, const struct nn_cmd_limits *lim,
+int nn_cmd_run(const struct nn_cmd_child *c, const sigset_t *child_mask, const struct nn_cmd_limits *lim,
 	       char **out, char **err, struct nn_cmd_result *res);
 
 #endif

@@ -152,7 +152,8 @@ int nn_bench_run_row(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg, struct 
 		     const sigset_t *child_mask, bool *interrupted)
 {
 	const struct nn_cmd_limits lim = { cfg->duration + 60, NN_BENCH_GRACE_S, NN_BENCH_CAPTURE_MAX,
-					   NN_BENCH_CAPTURE_MAX, false };
+					   NN_BENCH_CAPTURE_MAX, false, false };
+	const struct nn_cmd_child c = { .argv = r->argv };
 	unsigned int i;
 	int ret;
 
@@ -167,7 +168,7 @@ int nn_bench_run_row(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg, struct 
 		if (!ctx->out.json)
 			nn_fprintf_text(stderr, "  run %u/%u: lcores %s (node %d, cpu %d), mbufs %s (node %d)\n",
 				i + 1, cfg->repeat, r->lsel, r->lcore_node, r->fwd_cpu, r->msel, r->mbuf_node);
-		ret = nn_cmd_run(r->argv, child_mask, &lim, &out, &err, &cres);
+		ret = nn_cmd_run(&c, child_mask, &lim, &out, &err, &cres);
 		*interrupted = *interrupted || cres.interrupted;
 		res->status = cres.status;
 		if (ret < 0) {

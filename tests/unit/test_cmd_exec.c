@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_cmd_exec.c - the bounded child run of apply --verify-cmd and the bench
  * (core/cmd_exec.c): its capture capped, an argument vector run without a
- * shell, its whole process group ended at the deadline and on an interrupt,
- * SIGKILL after the caller's grace */
+ * shell, a function child (the OCI hook's), its whole process group ended at
+ * the deadline and on an interrupt, SIGKILL after the caller's grace */
 #include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
@@ -58,13 +58,14 @@ static int group_live(pid_t pgid)
 static int runv(char *const argv[], double timeout, double grace, bool group, char **out,
 		struct nn_cmd_result *res)
 {
-	const struct nn_cmd_limits lim = { timeout, grace, NN_CMD_OUT_MAX, NN_CMD_ERR_MAX, group };
+	const struct nn_cmd_limits lim = { timeout, grace, NN_CMD_OUT_MAX, NN_CMD_ERR_MAX, group, false };
+	const struct nn_cmd_child c = { .argv = argv };
 	sigset_t old;
 	char *err = NULL;
 	int e;
 
 	assert_int_equal(nn_cmd_signals_block(&old), 0);
-	e = nn_cmd_run(argv, &old, &lim, out, &err, res);
+	e = nn_cmd_run(&c, &old, &lim, out, &err, res);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	free(err);
 	return e;
@@ -129,14 +130,15 @@ static void test_argv_no_shell(void **state)
 static void test_argv_missing(void **state)
 {
 	char *const argv[] = { "/nonexistent/nicnuma-fwd", NULL };
-	const struct nn_cmd_limits lim = { 30, 2.0, NN_CMD_OUT_MAX, NN_CMD_ERR_MAX, false };
+	const struct nn_cmd_limits lim = { 30, 2.0, NN_CMD_OUT_MAX, NN_CMD_ERR_MAX, false, false };
+	const struct nn_cmd_child c = { .argv = argv };
 	struct nn_cmd_result res;
 	char *out = NULL, *err = NULL;
 	sigset_t old;
 
 	(void)state;
 	assert_int_equal(nn_cmd_signals_block(&old), 0);
-	assert_int_equal(nn_cmd_run(argv, &old, &lim, &out, &err, &res), 0);
+	assert_int_equal(nn_cmd_run(&c, &old, &lim, &out, &err, &res), 0);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	assert_int_equal(res.status, 127);
 	assert_non_null(strstr(err, "cannot run /nonexistent/nicnuma-fwd"));
@@ -191,6 +193,47 @@ static void test_group_choice(void **state)
 	free(out);
 }
 
+static void say_hello(void *arg)
+{
+	(void)arg;
+	(void)!write(STDOUT_FILENO, "hel\0lo", 6);
+}
+
+static void hang(void *arg)
+{
+	(void)arg;
+	pause();
+}
+
+/* A function child (the OCI hook's read of config.json): its output and its
+ * length kept, NUL bytes and all; one that hangs is SIGKILLed at the
+ * deadline and not waited for (abandon). */
+static void test_fn_child(void **state)
+{
+	const struct nn_cmd_limits lim = { 30, 0, 64, 64, false, true };
+	const struct nn_cmd_limits short_lim = { 0.3, 0, 64, 64, false, true };
+	const struct nn_cmd_child hello = { .fn = say_hello }, hung = { .fn = hang };
+	struct nn_cmd_result res;
+	char *out = NULL, *err = NULL;
+	sigset_t mask;
+	double t;
+
+	(void)state;
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	assert_int_equal(nn_cmd_run(&hello, &mask, &lim, &out, &err, &res), 0);
+	assert_int_equal(res.status, 0);
+	assert_int_equal(res.out_len, 6);
+	assert_memory_equal(out, "hel\0lo", 6);
+	free(out);
+	free(err);
+	t = mono();
+	assert_int_equal(nn_cmd_run(&hung, &mask, &short_lim, &out, &err, &res), 0);
+	assert_true(res.timed_out);
+	assert_true(mono() - t < 5);
+	free(out);
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -200,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_argv_missing),
 		cmocka_unit_test(test_interrupt_then_grace),
 		cmocka_unit_test(test_group_choice),
+		cmocka_unit_test(test_fn_child),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
