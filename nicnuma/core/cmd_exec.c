@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* cmd_exec.c - a child in its own process group, its output capped, the
- * group ended at the deadline, on an interrupt and when the child returns
+/* cmd_exec.c - a child (in its own process group where asked), its output
+ * capped, ended at the deadline, on an interrupt and when it returns
  *
  * Pipes rather than files: what is past the cap is read and dropped, so
  * neither the command (a full pipe) nor this process (a growing buffer) is
