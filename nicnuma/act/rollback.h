@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* rollback.h - the commands that read an undo log back: rollback and disable
+/* rollback.h - the command that reads an undo log back: rollback (and its --dry-run, --list)
  *
  * Each owns its transaction (nicnuma/state/tx.h) from the lock to the end:
  * the command only parses its options, calls one of these and takes the
- * exit status. Both print through ctx->out and leave the document closed.
+ * exit status. Each prints through ctx->out and leaves the document closed.
  */
 #ifndef NICNUMA_ACT_ROLLBACK_H
 #define NICNUMA_ACT_ROLLBACK_H
-
-#include <stdbool.h>
 
 struct nn_ctx;
 
@@ -23,11 +21,5 @@ int nn_rollback_preview(struct nn_ctx *ctx, const char *file);
 /* `rollback --list`: every log in the state directory, newest first: its
  * command, how many changes, rolled back or not (or why it cannot be used). */
 int nn_rollback_list(struct nn_ctx *ctx);
-
-/* `nicnuma disable`: stops and disables the watcher's unit, rolls the
- * before-enable log of STATE_DIR/enabled.json back, removes the unit file
- * enable wrote, the desired state (unless @keep_config) and the record.
- * The exit status (NN_EXIT_*). */
-int nn_disable(struct nn_ctx *ctx, bool keep_config);
 
 #endif

@@ -12,9 +12,8 @@
 #include "nicnuma/core/print.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/act/apply.h"
-#include "nicnuma/act/bench_exec.h"
 #include "nicnuma/core/cmd_exec.h"
-#include "nicnuma/act/observe.h"
+#include "nicnuma/emit/observe.h"
 #include "nicnuma/act/pipeline.h"
 #include "nicnuma/act/verify.h"
 #include "nicnuma/plan/plan.h"
@@ -43,15 +42,18 @@ int nn_verify_parse_number(const char *s, double *val)
 /* The user's command, bounded (cmd_exec.h): its one number, or NAN with a warning. */
 static double run_cmd(struct nn_ctx *ctx, const struct nn_verify *v)
 {
+	const struct nn_cmd_limits lim = { v->o.seconds * 4 + 60, 2.0, NN_CMD_OUT_MAX, NN_CMD_ERR_MAX, true, false };
+	char *const argv[] = { "/bin/sh", "-c", (char *)v->o.cmd, NULL };
+	const struct nn_cmd_child c = { .argv = argv };
 	struct nn_cmd_result res;
 	char *out = NULL, *err = NULL;
 	sigset_t old;
 	double d = NAN;
 	int e;
 
-	if (nn_bench_signals_block(&old))
+	if (nn_cmd_signals_block(&old))
 		return NAN;
-	e = nn_cmd_run(v->o.cmd, &old, v->o.seconds * 4 + 60, &out, &err, &res);
+	e = nn_cmd_run(&c, &old, &lim, &out, &err, &res);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (e)
 		nn_warn(ctx, "--verify-cmd", "could not run: %s", strerror(-e));

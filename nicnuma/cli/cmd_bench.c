@@ -11,7 +11,7 @@
  *
  * Options only: planning, the statistics and the report's printing are
  * plan/bench*.c's; running, the hugepages lent and the --report files
- * act/bench_exec.c's and act/bench_save.c's.
+ * emit/bench_exec.c's and emit/bench_save.c's.
  */
 #include <errno.h>
 #include <limits.h>
@@ -20,8 +20,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "nicnuma/act/bench_exec.h"
-#include "nicnuma/act/bench_save.h"
+#include "nicnuma/core/cmd_exec.h"
+#include "nicnuma/emit/bench_exec.h"
+#include "nicnuma/emit/bench_save.h"
 #include "nicnuma/discover/topo.h"
 
 enum {
@@ -283,7 +284,7 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "bench: the matched row cannot run: %s", b.r.rows[0][0].skipped);
 		goto out;
 	}
-	if (nn_bench_signals_block(&old) < 0)
+	if (nn_cmd_signals_block(&old) < 0)
 		goto out;
 	blocked = true;
 	if (b.state_dir)
@@ -296,7 +297,7 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 			if (b.r.rows[z][i].skipped[0])
 				continue;
 			nn_bench_run_row(ctx, &b.r.cfg, &b.r.rows[z][i], &old, &b.interrupted);
-			b.interrupted = b.interrupted || nn_bench_interrupted();
+			b.interrupted = b.interrupted || nn_cmd_interrupted();
 		}
 	}
 

@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "plan_opts.h"
-#include "nicnuma/act/claim.h"
+#include "nicnuma/service/claim.h"
 #include "nicnuma/core/limits.h"
 #include "nicnuma/core/names.h"
 

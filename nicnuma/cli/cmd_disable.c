@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "plan_opts.h"
-#include "nicnuma/act/rollback.h"
+#include "nicnuma/service/disable.h"
 
 enum { OPT_KEEP = NN_OPT_OWN };
 

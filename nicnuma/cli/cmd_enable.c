@@ -10,10 +10,10 @@
 #include "nicnuma/act/pipeline.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/discover/coexist.h"
-#include "nicnuma/act/desired_io.h"
-#include "nicnuma/act/enabled.h"
+#include "nicnuma/service/desired_io.h"
+#include "nicnuma/service/enabled.h"
 #include "nicnuma/core/names.h"
-#include "nicnuma/act/persist.h"
+#include "nicnuma/service/persist.h"
 
 struct enable_args {
 	struct nn_plan_opts popts;

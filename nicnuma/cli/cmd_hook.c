@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "plan_opts.h"
-#include "nicnuma/act/oci_hook.h"
+#include "nicnuma/service/oci_hook.h"
 
 enum { OPT_STAGE = NN_OPT_OWN, OPT_DEADLINE };
 

@@ -5,7 +5,7 @@
  * Discovery and the plan say which cores take queue IRQs and which are
  * housekeeping; nicnuma/plan/layout.c turns that into instances,
  * nicnuma/plan/layout_units.c into unit text and layout_print.c into the
- * report; nicnuma/act/layout_write.c writes the files (atomically, never over
+ * report; nicnuma/emit/layout_write.c writes the files (atomically, never over
  * a file that nicnuma did not generate unless --force). This file only parses
  * options and runs those steps.
  */
@@ -17,7 +17,7 @@
 #include "cli.h"
 #include "plan_opts.h"
 #include "nicnuma/core/strbuf.h"
-#include "nicnuma/act/layout_write.h"
+#include "nicnuma/emit/layout_write.h"
 #include "nicnuma/plan/layout.h"
 #include "nicnuma/core/unitfile.h"
 

@@ -9,9 +9,9 @@
 #include "plan_opts.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/discover/host.h"
-#include "nicnuma/act/enabled.h"
-#include "nicnuma/act/metrics.h"
-#include "nicnuma/act/observe.h"
+#include "nicnuma/service/enabled.h"
+#include "nicnuma/service/metrics.h"
+#include "nicnuma/emit/observe.h"
 #include "nicnuma/plan/plan.h"
 
 enum { OPT_TRAFFIC = NN_OPT_OWN };

@@ -4,7 +4,7 @@
  *
  * Options and output only: the sampling and attribution are
  * nicnuma/obs/obs_*.c's, the session and the report's printing
- * nicnuma/act/observe.c's.
+ * nicnuma/emit/observe.c's.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "nicnuma/act/observe.h"
+#include "nicnuma/emit/observe.h"
 
 struct observe_opts {
 	double interval;

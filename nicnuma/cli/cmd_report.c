@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "nicnuma/core/fileio.h"
-#include "nicnuma/act/hostview_save.h"
+#include "nicnuma/emit/hostview_save.h"
 #include "nicnuma/discover/pcie.h"
 #include "opts.h"
 #include "plan_opts.h"

@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "nicnuma/core/fileio.h"
-#include "nicnuma/act/script.h"
+#include "nicnuma/emit/script.h"
 #include "nn_version.h"
 #include "plan_opts.h"
 

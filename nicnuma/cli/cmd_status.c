@@ -7,8 +7,8 @@
 
 #include "cli.h"
 #include "plan_opts.h"
-#include "nicnuma/act/enabled.h"
-#include "nicnuma/act/status.h"
+#include "nicnuma/service/enabled.h"
+#include "nicnuma/service/status.h"
 
 static const struct nn_opt opts[] = {
 	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "snapshots, the lock and enabled.json", NN_OPT_STATE_DIR },

@@ -8,9 +8,9 @@
 #include "cli.h"
 #include "nicnuma/core/names.h"
 #include "nicnuma/core/strbuf.h"
-#include "nicnuma/act/persist.h"
+#include "nicnuma/service/persist.h"
 #include "nicnuma/state/undo.h"
-#include "nicnuma/act/watch.h"
+#include "nicnuma/service/watch.h"
 
 enum { OPT_INTERVAL = NN_OPT_OWN, OPT_SETTLE, OPT_ONCE, OPT_CONFIG, OPT_COEXIST, OPT_EVENTS,
        OPT_COUNT, OPT_DURATION, OPT_STATE_DIR, OPT_PRINT_UNIT, OPT_EXEC, OPT_CGROUP_WATCHES };

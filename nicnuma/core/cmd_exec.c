@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* cmd_exec.c - a user's shell command in its own process group, its output
- * capped, the group ended at the deadline and when the shell returns
+/* cmd_exec.c - a child (in its own process group where asked), its output
+ * capped, ended at the deadline, on an interrupt and when it returns
  *
  * Pipes rather than files: what is past the cap is read and dropped, so
  * neither the command (a full pipe) nor this process (a growing buffer) is
- * held by its size. Signals are taken synchronously as in bench_exec.c.
+ * held by its size. Signals are taken synchronously (sigtimedwait) instead
+ * of through a handler, so no global flag is needed.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -18,7 +20,6 @@
 
 #include "nicnuma/core/cmd_exec.h"
 
-#define GRACE_S 2.0		/* SIGTERM to SIGKILL */
 #define READ_PER_TURN (1 << 20)	/* a fast writer still lets the deadline be checked */
 
 struct capture {
@@ -26,6 +27,30 @@ struct capture {
 	char *buf;
 	size_t len, max, dropped;
 };
+
+int nn_cmd_signals_block(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &set, old) < 0)
+		return -errno;
+	return 0;
+}
+
+bool nn_cmd_interrupted(void)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	return sigtimedwait(&set, NULL, &zero) > 0;
+}
 
 static double mono_s(void)
 {
@@ -61,17 +86,23 @@ static void drain(struct capture *c)
 	}
 }
 
-static void child(const char *cmd, const sigset_t *mask, int ofd, int efd)
+static void child(const struct nn_cmd_child *c, const sigset_t *mask, bool own_group, int ofd, int efd)
 {
 	int devnull = open("/dev/null", O_RDONLY);
 
-	setpgid(0, 0);
+	if (own_group)
+		setpgid(0, 0);
 	if (devnull >= 0)
 		dup2(devnull, STDIN_FILENO);
 	dup2(ofd, STDOUT_FILENO);
 	dup2(efd, STDERR_FILENO);
 	sigprocmask(SIG_SETMASK, mask, NULL);
-	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+	if (!c->argv) {
+		c->fn(c->arg);
+		_exit(0);
+	}
+	execv(c->argv[0], c->argv);
+	dprintf(STDERR_FILENO, "cannot run %s: %s\n", c->argv[0], strerror(errno));
 	_exit(127);
 }
 
@@ -81,11 +112,27 @@ static bool group_alive(pid_t pgid)
 	return kill(-pgid, 0) == 0 || errno == EPERM;
 }
 
-/* Waits for the shell and its group, ending the group as the header says. */
-static void supervise(pid_t pid, double timeout_s, struct capture *o, struct capture *e,
+/* @sig to the child: its group, or the child itself while not reaped (a
+ * reaped pid may be another process's already). */
+static void signal_child(pid_t pid, bool own_group, bool reaped, int sig)
+{
+	if (own_group)
+		kill(-pid, sig);
+	else if (!reaped)
+		kill(pid, sig);
+}
+
+/* True while the child, or a process of its group, is left. */
+static bool child_left(pid_t pid, bool own_group, bool reaped)
+{
+	return own_group ? group_alive(pid) : !reaped;
+}
+
+/* Waits for the child (and its group), ending it as the header says. */
+static void supervise(pid_t pid, const struct nn_cmd_limits *lim, struct capture *o, struct capture *e,
 		      struct nn_cmd_result *res)
 {
-	double deadline = mono_s() + timeout_s, term_at = 0, kill_at = 0, now;
+	double deadline = mono_s() + lim->timeout_s, term_at = 0, kill_at = 0, now;
 	struct timespec zero = { 0, 0 };
 	bool reaped = false;
 	sigset_t sigs;
@@ -116,26 +163,32 @@ static void supervise(pid_t pid, double timeout_s, struct capture *o, struct cap
 		now = mono_s();
 		if (!term_at && !reaped && now > deadline)
 			res->timed_out = true;
+		if (res->timed_out && lim->abandon) {
+			signal_child(pid, lim->own_group, reaped, SIGKILL);
+			waitpid(pid, NULL, WNOHANG);
+			break;
+		}
 		if (!term_at && (reaped || res->interrupted || res->timed_out)) {
-			kill(-pid, SIGTERM);
+			signal_child(pid, lim->own_group, reaped, SIGTERM);
 			term_at = now;
 		}
-		if (term_at && !kill_at && now > term_at + GRACE_S && group_alive(pid)) {
-			kill(-pid, SIGKILL);
+		if (term_at && !kill_at && now > term_at + lim->grace_s && child_left(pid, lim->own_group, reaped)) {
+			signal_child(pid, lim->own_group, reaped, SIGKILL);
 			kill_at = now;
 		}
-		if (reaped && !group_alive(pid) && o->fd < 0 && e->fd < 0)
+		if (reaped && !child_left(pid, lim->own_group, reaped) && o->fd < 0 && e->fd < 0)
 			break;
-		/* a process that left the group may hold the pipes: stop reading */
-		if (reaped && kill_at && now > kill_at + 1.0)
+		/* a process that left the group, or a child's own child, may hold
+		 * the pipes: stop reading */
+		if (reaped && (kill_at || !lim->own_group) && now > (kill_at ? kill_at : term_at + lim->grace_s) + 1.0)
 			break;
 	}
 }
 
-int nn_cmd_run(const char *cmd, const sigset_t *child_mask, double timeout_s, char **out, char **err,
-	       struct nn_cmd_result *res)
+int nn_cmd_run(const struct nn_cmd_child *c, const sigset_t *child_mask, const struct nn_cmd_limits *lim,
+	       char **out, char **err, struct nn_cmd_result *res)
 {
-	struct capture o = { .fd = -1, .max = NN_CMD_OUT_MAX }, e = { .fd = -1, .max = NN_CMD_ERR_MAX };
+	struct capture o = { .fd = -1, .max = lim->out_max }, e = { .fd = -1, .max = lim->err_max };
 	int op[2] = { -1, -1 }, ep[2] = { -1, -1 }, ret = 0;
 	pid_t pid;
 
@@ -152,9 +205,10 @@ int nn_cmd_run(const char *cmd, const sigset_t *child_mask, double timeout_s, ch
 		goto out;
 	}
 	if (pid == 0)
-		child(cmd, child_mask, op[1], ep[1]);
+		child(c, child_mask, lim->own_group, op[1], ep[1]);
 	/* both sides set the group, so a kill(-pid) never races the child's own call */
-	setpgid(pid, pid);
+	if (lim->own_group)
+		setpgid(pid, pid);
 	close(op[1]);
 	close(ep[1]);
 	op[1] = ep[1] = -1;
@@ -163,7 +217,8 @@ int nn_cmd_run(const char *cmd, const sigset_t *child_mask, double timeout_s, ch
 	op[0] = ep[0] = -1;
 	fcntl(o.fd, F_SETFL, O_NONBLOCK);
 	fcntl(e.fd, F_SETFL, O_NONBLOCK);
-	supervise(pid, timeout_s, &o, &e, res);
+	supervise(pid, lim, &o, &e, res);
+	res->out_len = o.len;
 	res->out_dropped = o.dropped;
 	o.buf[o.len] = '\0';
 	e.buf[e.len] = '\0';

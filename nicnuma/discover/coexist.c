@@ -524,7 +524,7 @@ int nn_coexist_scan(struct nn_ctx *ctx, const struct nn_host *host, char *const 
 	return err;
 }
 
-/* Read-only: the lock is taken by the watcher (act/watch.c, nn_watch_lock);
+/* Read-only: the lock is taken by the watcher (service/watch.c, nn_watch_lock);
  * here it is only looked at. */
 static int lock_open(struct nn_ctx *ctx)
 {

@@ -92,7 +92,7 @@ int nn_coexist_gate(struct nn_ctx *ctx, const struct nn_host *host, char *const 
 int nn_owner_text(const struct nn_owner *o, char **out);
 
 /* The watcher lock, /run/nicnuma/watch.lock inside the root, taken by the
- * watcher (act/watch.h, nn_watch_lock) and only looked at here: opened
+ * watcher (service/watch.h, nn_watch_lock) and only looked at here: opened
  * O_NOFOLLOW read-only, must be a regular file with one link.
  * 1 with *@holder when a watcher holds it, 0 when none, -errno. */
 #define NN_WATCH_RUNDIR "/run/nicnuma"

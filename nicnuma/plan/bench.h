@@ -6,7 +6,7 @@
  * Row planning (bench.c), report parsing and statistics (bench_report.c)
  * are pure: a topology snapshot and a report text in, rows and numbers out.
  * Running the child, lending it hugepages and the host lookups are
- * act/bench_exec.h's.
+ * emit/bench_exec.h's.
  */
 #ifndef NICNUMA_BENCH_H
 #define NICNUMA_BENCH_H

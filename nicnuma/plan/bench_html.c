@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* bench_html.c - the bench's JSON document rendered as one HTML page with
  * inline SVG (XHTML-compatible, so xmllint checks it as XML too). Pure: the
- * files are written by act/bench_save.c. Every value from the document is
+ * files are written by emit/bench_save.c. Every value from the document is
  * escaped. */
 #include <errno.h>
 #include <json-c/json.h>

@@ -4,7 +4,7 @@
  * written as DIR/report.json and rendered as one self-contained
  * DIR/report.html: host, knobs, ports, the exact commands, every row's
  * medians and min-max, and SVG charts drawn by bench_svg.c. Pure: the
- * files are written by act/bench_save.c. */
+ * files are written by emit/bench_save.c. */
 #ifndef NICNUMA_BENCH_HTML_H
 #define NICNUMA_BENCH_HTML_H
 
@@ -25,6 +25,6 @@ void nn_html_head(struct nn_sb *sb, const char *title, const char *css);
  * Returns 0 or -EINVAL when @doc is not an object with a "rows" array. */
 int nn_bench_html(struct json_object *doc, struct nn_sb *out);
 
-/* Writing it out is act's (act/bench_save.h): plan only renders. */
+/* Writing it out is act's (emit/bench_save.h): plan only renders. */
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* script_text.h - the fixed shell text a generated script embeds (pure data: act/script.c writes it) */
+/* script_text.h - the fixed shell text a generated script embeds (pure data: emit/script.c writes it) */
 #ifndef NICNUMA_PLAN_SCRIPT_TEXT_H
 #define NICNUMA_PLAN_SCRIPT_TEXT_H
 

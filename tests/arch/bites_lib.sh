@@ -3,7 +3,7 @@
 # tests/arch/bites_lib.sh - what the arch checks' "bites" tests share: a copy
 # of some source folders, a line planted at the end of one file, the check
 # run on the copy, the file put back. A planted NAME must make the check exit
-# 1 naming the file; a planted "clean" line (the same words in a comment or a
+# 1 naming the file ("FILE:" or "FILE "); a planted "clean" line (the same words in a comment or a
 # string) must leave it passing: the check can fail, and does not fail on prose.
 #
 #   . bites_lib.sh
@@ -41,7 +41,7 @@ bites_plant() {
 		else
 			echo "ok: not caught in a comment or string: $line"
 		fi
-	elif [ "$rc" != 1 ] || ! grep -q "$(basename "$file"):" <<<"$out"; then
+	elif [ "$rc" != 1 ] || ! grep -q "$(basename "$file")[: ]" <<<"$out"; then
 		echo "FAIL: planted $name not caught in $file (exit $rc): $line"
 		echo "$out"
 		bites_fail=1

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/arch/layers.sh [SRCDIR] - the layers of docs/design.md, by include:
 #   nicnuma/core < nicnuma/state < irq, hugepages, boot, ports < nicnuma/discover
-#     < nicnuma/obs, nicnuma/telemetry < nicnuma/plan < nicnuma/act < nicnuma/cli
+#     < nicnuma/obs, nicnuma/telemetry < nicnuma/plan < nicnuma/emit < nicnuma/act
+#     < nicnuma/service < nicnuma/cli
 #   dpdk-app may include core, state, irq, hugepages, boot, ports, discover, obs,
 #   telemetry and plan
 # A file may include headers of its own folder and of lower ranks, never
@@ -22,10 +23,13 @@ cd "$src" || exit 2
 # folder -> rank; a folder may include folders of rank <= its own, except
 # where max_rank caps it (dpdk-app: up to plan). obs (the packet-work
 # sampler) and telemetry (the DPDK telemetry client) share a rank: neither
-# uses the other.
+# uses the other. emit (files and processes made for others) sits under act
+# (apply --verify observes through it); the service (watcher, claims, hook,
+# enable/disable) sits over act, so a transaction never calls it.
 declare -A rank=([nicnuma/core]=1 [nicnuma/state]=2 [irq]=3 [hugepages]=3 [boot]=3 [ports]=3
 		 [nicnuma/discover]=4 [nicnuma/obs]=5 [nicnuma/telemetry]=5
-		 [nicnuma/plan]=6 [nicnuma/act]=7 [nicnuma/cli]=8 [dpdk-app]=8)
+		 [nicnuma/plan]=6 [nicnuma/emit]=7 [nicnuma/act]=8 [nicnuma/service]=9
+		 [nicnuma/cli]=10 [dpdk-app]=10)
 declare -A max_rank=([dpdk-app]=6)
 
 folder_of() {	# the source folder of a repo path, "" when it is none
@@ -78,4 +82,4 @@ for e in "${!edge[@]}"; do
 	fi
 done
 [ "$fail" = 0 ] || { echo "see docs/design.md, 'Layers'" >&2; exit 1; }
-echo "ok: every include goes down the layers (core < state < irq, hugepages < discover < obs, telemetry < plan < act < cli; dpdk-app <= plan)"
+echo "ok: every include goes down the layers (core < state < irq, hugepages < discover < obs, telemetry < plan < emit < act < service < cli; dpdk-app <= plan)"

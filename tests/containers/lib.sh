@@ -9,6 +9,9 @@
 # another device's).
 
 oci_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# nn_forget_watcher CONF: a killed watcher's /run/nicnuma files of this test's config
+# shellcheck source=../lib/watcher.sh
+. "$oci_top/tests/lib/watcher.sh"
 
 # oci_packages: the runtimes and busybox-static from the project's list
 # (scripts/lib.sh NN_CONTAINER_PACKAGES), installed when missing; 77 when
@@ -17,6 +20,82 @@ oci_packages() {
 	# shellcheck source=../../scripts/lib.sh
 	. "$oci_top/scripts/lib.sh"
 	(nn_install "${NN_CONTAINER_PACKAGES[@]}") || return 77
+}
+
+# oci_setup NICNUMA WHAT TOOL...: what the runtimes' tests (WHAT: runc,
+# podman) start with, or exit 77 with the reason: root, 2 CPUs, the packages,
+# TOOLs and busybox-static, no irqbalance, eth0's queue IRQs. Sets nn, irqs,
+# orig (each IRQ's list now), cpu (1), run (a private directory under /run),
+# state, watcher (none yet), fails.
+oci_setup() {
+	local what=$2 t i pid
+	nn=$1
+	shift 2
+	[ "$(id -u)" -eq 0 ] || { echo "skip: needs root ($what, /proc/irq)"; exit 77; }
+	[ "$(nproc)" -ge 2 ] || { echo "skip: one CPU: nothing to claim"; exit 77; }
+	oci_packages || { echo "skip: cannot install ${NN_CONTAINER_PACKAGES[*]}"; exit 77; }
+	for t in "$@"; do command -v "$t" >/dev/null || { echo "skip: $t is not installed"; exit 77; }; done
+	[ -x /bin/busybox ] || { echo "skip: busybox-static is not installed"; exit 77; }
+	if pid=$(pgrep -r R,S,D -x irqbalance); then
+		echo "skip: irqbalance (pid ${pid//$'\n'/,}) runs: the watcher refuses to share eth0's IRQs with it"
+		exit 77
+	fi
+	mapfile -t irqs < <(oci_nic_irqs "$nn")
+	[ "${#irqs[@]}" -gt 0 ] || { echo "skip: eth0 has no queue IRQs here"; exit 77; }
+	cpu=1
+	run=$(mktemp -d "/run/nicnuma-$what-test.XXXXXX") || exit 2
+	state=$run/state
+	watcher=
+	fails=0
+	declare -gA orig=()
+	for i in "${irqs[@]}"; do orig[$i]=$(cat "/proc/irq/$i/smp_affinity_list"); done
+}
+
+pass() { printf 'ok   %s\n' "$*"; }
+fail() { printf 'FAIL %s\n' "$*"; fails=$((fails + 1)); }
+# wait_for COND_FN MS: poll every 5 ms; 0 when it held, 1 after MS
+wait_for() {
+	local fn=$1 ms=$2 t=0
+	while ! "$fn"; do
+		[ "$t" -ge "$ms" ] && return 1
+		sleep 0.005
+		t=$((t + 5))
+	done
+}
+# at_base: eth0's queue IRQs are where the watcher put them with no claim ($base)
+at_base() { [ "$(oci_affinities "${irqs[@]}")" = "$base" ]; }
+
+# oci_start_watcher: the watcher of $run/conf started in the background
+# (its pid in watcher, its output in $run/watch.log).
+oci_start_watcher() {
+	"$nn" watch --config "$run/conf" --state-dir "$state" --settle 10 >>"$run/watch.log" 2>&1 &
+	watcher=$!
+}
+
+# oci_first_watcher: the first watcher started and its first reconcile
+# waited for, base set to its placement; exit 77 when another test's watcher
+# holds the host (one per host: watch.lock), 1 when it did not start.
+oci_first_watcher() {
+	oci_start_watcher
+	if oci_watcher_ready "$watcher"; then
+		base=$(oci_affinities "${irqs[@]}")
+		return 0
+	fi
+	grep -q "another nicnuma watch is running" "$run/watch.log" \
+		&& { echo "skip: $(grep -m1 "another nicnuma watch" "$run/watch.log")"; exit 77; }
+	echo "FAIL the watcher did not start: $(tail -n 5 "$run/watch.log")"
+	exit 1
+}
+
+# oci_restore: after the runtime's own cleanup, the test's watcher killed
+# first: every snapshot rolled back, the watcher's /run/nicnuma files gone,
+# eth0's IRQs back on their lists and the private directory removed.
+oci_restore() {
+	local i
+	oci_rollback "$nn" "$state"
+	nn_forget_watcher "$run/conf"
+	for i in "${irqs[@]}"; do echo "${orig[$i]}" >"/proc/irq/$i/smp_affinity_list" 2>/dev/null; done
+	rm -rf "$run"
 }
 
 # oci_rootfs DIR: a busybox-static rootfs in DIR/rootfs.
@@ -110,15 +189,6 @@ oci_rollback() {
 	done
 }
 
-# oci_forget_watcher CONF: what a SIGKILLed watcher of this test's config
-# leaves in /run/nicnuma (watch.json naming CONF, its lock, an empty claims
-# directory) goes, so the host is as found; another's is left alone.
-oci_forget_watcher() {
-	jq -e --arg c "$1" '.config == $c' /run/nicnuma/watch.json >/dev/null 2>&1 || return 0
-	rm -f /run/nicnuma/watch.json /run/nicnuma/watch.lock
-	rmdir /run/nicnuma/claims /run/nicnuma 2>/dev/null
-	return 0
-}
 
 # oci_watcher_ready PID: wait (up to 10 s) until watcher PID has done its
 # first reconcile (its /run/nicnuma/watch.json names it and a last action).

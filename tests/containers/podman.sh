@@ -19,31 +19,11 @@
 # shellcheck disable=SC2015  # pass/fail only print
 set -uo pipefail
 
-nn=$(readlink -f "${1:?usage: podman.sh NICNUMA}")
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
-[ "$(id -u)" -eq 0 ] || { echo "skip: needs root (podman, /proc/irq)"; exit 77; }
-[ "$(nproc)" -ge 2 ] || { echo "skip: one CPU: nothing to claim"; exit 77; }
-oci_packages || { echo "skip: cannot install ${NN_CONTAINER_PACKAGES[*]}"; exit 77; }
-for t in podman runc jq; do command -v "$t" >/dev/null || { echo "skip: $t is not installed"; exit 77; }; done
-if pid=$(pgrep -r R,S,D -x irqbalance); then
-	echo "skip: irqbalance (pid ${pid//$'\n'/,}) runs: the watcher refuses to share eth0's IRQs with it"
-	exit 77
-fi
-mapfile -t irqs < <(oci_nic_irqs "$nn")
-[ "${#irqs[@]}" -gt 0 ] || { echo "skip: eth0 has no queue IRQs here"; exit 77; }
-
-cpu=1
-run=$(mktemp -d /run/nicnuma-podman-test.XXXXXX) || exit 2
-state=$run/state
-watcher=
-fails=0
+oci_setup "$(readlink -f "${1:?usage: podman.sh NICNUMA}")" podman podman runc jq
 cids=()
-declare -A orig
-for i in "${irqs[@]}"; do orig[$i]=$(cat "/proc/irq/$i/smp_affinity_list"); done
-pass() { printf 'ok   %s\n' "$*"; }
-fail() { printf 'FAIL %s\n' "$*"; fails=$((fails + 1)); }
 pm() {
 	podman --root "$run/root" --runroot "$run/runroot" --runtime runc --cgroup-manager cgroupfs \
 		--events-backend file --hooks-dir "$run/hooks.d" "$@"
@@ -54,25 +34,13 @@ cleanup() {
 	[ -z "$watcher" ] || kill -9 "$watcher" 2>/dev/null
 	pm rm -a -f >/dev/null 2>&1
 	for i in "${cids[@]}"; do rm -f "/run/nicnuma/claims/oci-$i.json"; done
-	oci_rollback "$nn" "$state"
-	oci_forget_watcher "$run/conf"
-	for i in "${irqs[@]}"; do echo "${orig[$i]}" >"/proc/irq/$i/smp_affinity_list" 2>/dev/null; done
 	# podman's overlay/shm mounts below the private root
 	grep -o "${run}[^ ]*" /proc/mounts | sort -r | while read -r m; do umount -l "$m" 2>/dev/null; done
-	rm -rf "$run"
+	oci_restore
 }
 trap cleanup EXIT
 trap 'exit 2' HUP INT TERM
-wait_for() {
-	local fn=$1 ms=$2 t=0
-	while ! "$fn"; do
-		[ "$t" -ge "$ms" ] && return 1
-		sleep 0.005
-		t=$((t + 5))
-	done
-}
 off_cpu() { [ -z "$(oci_irqs_on "$cpu" "${irqs[@]}")" ]; }
-at_base() { [ "$(oci_affinities "${irqs[@]}")" = "$base" ]; }
 claims_of() { find /run/nicnuma/claims -name "oci-$1*.json" 2>/dev/null | wc -l; }
 
 mkdir -p "$run/hooks.d" "$state"
@@ -92,16 +60,7 @@ fi
 pm rm -f nnt-probe >/dev/null 2>&1
 
 oci_conf "$nn" >"$run/conf" || { echo "skip: eth0 has no PCI address here"; exit 77; }
-"$nn" watch --config "$run/conf" --state-dir "$state" --settle 10 >>"$run/watch.log" 2>&1 &
-watcher=$!
-if ! oci_watcher_ready "$watcher"; then
-	# another test's watcher on this host (one per host: watch.lock)
-	grep -q "another nicnuma watch is running" "$run/watch.log" \
-		&& { echo "skip: $(grep -m1 "another nicnuma watch" "$run/watch.log")"; exit 77; }
-	echo "FAIL the watcher did not start: $(tail -n 5 "$run/watch.log")"
-	exit 1
-fi
-base=$(oci_affinities "${irqs[@]}")
+oci_first_watcher
 [ -n "$(oci_irqs_on "$cpu" "${irqs[@]}")" ] \
 	|| { echo "skip: the watcher's placement leaves CPU $cpu without eth0 IRQs ($base)"; exit 77; }
 

@@ -24,66 +24,29 @@
 # shellcheck disable=SC2015  # pass/fail only print
 set -uo pipefail
 
-nn=$(readlink -f "${1:?usage: runc.sh NICNUMA}")
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
-[ "$(id -u)" -eq 0 ] || { echo "skip: needs root (runc, /proc/irq)"; exit 77; }
-[ "$(nproc)" -ge 2 ] || { echo "skip: one CPU: nothing to claim"; exit 77; }
-oci_packages || { echo "skip: cannot install ${NN_CONTAINER_PACKAGES[*]}"; exit 77; }
-for t in runc jq; do command -v "$t" >/dev/null || { echo "skip: $t is not installed"; exit 77; }; done
-[ -x /bin/busybox ] || { echo "skip: busybox-static is not installed"; exit 77; }
-if pid=$(pgrep -r R,S,D -x irqbalance); then
-	echo "skip: irqbalance (pid ${pid//$'\n'/,}) runs: the watcher refuses to share eth0's IRQs with it"
-	exit 77
-fi
-mapfile -t irqs < <(oci_nic_irqs "$nn")
-[ "${#irqs[@]}" -gt 0 ] || { echo "skip: eth0 has no MSI-X IRQs here"; exit 77; }
+oci_setup "$(readlink -f "${1:?usage: runc.sh NICNUMA}")" runc runc jq
 
 serial=${NN_OCI_SERIAL:-25}
 parallel=${NN_OCI_PARALLEL:-20}
 [ "$serial" -eq 200 ] && [ "$parallel" -eq 20 ] \
 	|| echo "note: $serial starts in a row and $parallel at once (the issue's counts: NN_OCI_SERIAL=200 NN_OCI_PARALLEL=20)"
-cpu=1
-run=$(mktemp -d /run/nicnuma-oci-test.XXXXXX) || exit 2
-state=$run/state
 rroot=$run/runc
-watcher=
-fails=0
-declare -A orig
-for i in "${irqs[@]}"; do orig[$i]=$(cat "/proc/irq/$i/smp_affinity_list"); done
-pass() { printf 'ok   %s\n' "$*"; }
-fail() { printf 'FAIL %s\n' "$*"; fails=$((fails + 1)); }
 rr() { runc --root "$rroot" "$@"; }
 # shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
-	local id i
+	local id
 	[ -z "$watcher" ] || kill -9 "$watcher" 2>/dev/null
 	for id in $(rr list -q 2>/dev/null); do rr delete -f "$id" >/dev/null 2>&1; done
 	rm -f /run/nicnuma/claims/oci-nnt-* 2>/dev/null
-	oci_rollback "$nn" "$state"
-	oci_forget_watcher "$run/conf"
-	for i in "${irqs[@]}"; do echo "${orig[$i]}" >"/proc/irq/$i/smp_affinity_list" 2>/dev/null; done
-	rm -rf "$run"
+	oci_restore
 }
 trap cleanup EXIT
 trap 'exit 2' HUP INT TERM
 
-start_watcher() {
-	"$nn" watch --config "$run/conf" --state-dir "$state" --settle 10 >>"$run/watch.log" 2>&1 &
-	watcher=$!
-}
-# wait_for COND_FN MS: poll every 5 ms; 0 when it held, 1 after MS
-wait_for() {
-	local fn=$1 ms=$2 t=0
-	while ! "$fn"; do
-		[ "$t" -ge "$ms" ] && return 1
-		sleep 0.005
-		t=$((t + 5))
-	done
-}
 off_cpu() { [ -z "$(oci_irqs_on "$cpu" "${irqs[@]}")" ] && [ -z "$(oci_napi_on "$cpu")" ]; }
-at_base() { [ "$(oci_affinities "${irqs[@]}")" = "$base" ]; }
 has_record() { [ -e "/run/nicnuma/claims/oci-$1.json" ]; }
 
 oci_conf "$nn" >"$run/conf" || { echo "skip: eth0 has no PCI address here"; exit 77; }
@@ -93,15 +56,7 @@ oci_bundle "$run/b" "$nn" "$state" "$cpu" '{"nicnuma.io/claim":"true"}' \
 	|| { echo "FAIL cannot write config.json"; exit 1; }
 
 # 1. baseline: the watcher's placement with no claim
-start_watcher
-if ! oci_watcher_ready "$watcher"; then
-	# another test's watcher on this host (one per host: watch.lock)
-	grep -q "another nicnuma watch is running" "$run/watch.log" \
-		&& { echo "skip: $(grep -m1 "another nicnuma watch" "$run/watch.log")"; exit 77; }
-	echo "FAIL the watcher did not start: $(tail -n 5 "$run/watch.log")"
-	exit 1
-fi
-base=$(oci_affinities "${irqs[@]}")
+oci_first_watcher
 [ -n "$(oci_irqs_on "$cpu" "${irqs[@]}")" ] && pass "baseline: $base (CPU $cpu takes IRQs)" \
 	|| { echo "skip: the watcher's placement leaves CPU $cpu without eth0 IRQs ($base): nothing to move off"; exit 77; }
 napi=$(oci_napi_on "$cpu")
@@ -154,7 +109,7 @@ kill -9 "$watcher"; wait "$watcher" 2>/dev/null; watcher=
 kill -9 "$(rr state nnt-k1 | jq .pid)"
 sleep 0.2
 has_record nnt-k1 || fail "the record of nnt-k1 went before any watcher saw its owner die"
-start_watcher
+oci_start_watcher
 wait_for at_base 4000 && ! has_record nnt-k1 \
 	&& pass "container and watcher SIGKILLed: the new watcher pruned oci-nnt-k1 and put the IRQs back" \
 	|| fail "after SIGKILLs: record $(has_record nnt-k1 && echo left || echo gone), $(oci_affinities "${irqs[@]}") (baseline $base)"
@@ -164,7 +119,7 @@ rr delete -f nnt-k1 >/dev/null 2>&1
 rr run -d --bundle "$run/b" nnt-k2 >"$run/out" 2>&1 </dev/null
 wait_for off_cpu 2000 || fail "nnt-k2 did not claim: $(cat "$run/out")"
 kill -9 "$watcher"; wait "$watcher" 2>/dev/null; watcher=
-start_watcher
+oci_start_watcher
 oci_watcher_ready "$watcher" || fail "the restarted watcher did not reconcile: $(tail -n 5 "$run/watch.log")"
 off_cpu && has_record nnt-k2 && pass "watcher SIGKILLed and restarted: the claim of nnt-k2 holds" \
 	|| fail "after the watcher's restart: $(oci_affinities "${irqs[@]}"), record $(has_record nnt-k2 && echo yes || echo no)"

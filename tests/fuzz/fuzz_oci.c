@@ -7,7 +7,7 @@
 #include <errno.h>
 
 #include "fuzz.h"
-#include "nicnuma/act/oci_hook.h"
+#include "nicnuma/service/oci_hook.h"
 #include "nicnuma/state/claims_store.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

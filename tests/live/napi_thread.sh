@@ -35,6 +35,8 @@
 set -uo pipefail
 
 nn=${1:?usage: napi_thread.sh NICNUMA}
+# shellcheck source=../lib/watcher.sh
+. "$(dirname "$0")/../lib/watcher.sh"
 [ "$(id -u)" -eq 0 ] || { echo "skip: needs root (netns, sched_setaffinity)"; exit 77; }
 for t in ip ethtool taskset strace python3; do
 	command -v "$t" >/dev/null || { echo "skip: $t is not installed"; exit 77; }
@@ -59,10 +61,7 @@ cleanup() {
 	ip netns del "$ns2" 2>/dev/null
 	ip netns del "$ns3" 2>/dev/null
 	# what watch --once (step 7) leaves in /run/nicnuma, when it names our config
-	if grep -qs "\"config\":\"$run/conf\"" /run/nicnuma/watch.json; then
-		rm -f /run/nicnuma/watch.json /run/nicnuma/watch.lock
-		rmdir /run/nicnuma 2>/dev/null
-	fi
+	nn_forget_watcher "$run/conf"
 	rm -rf "$tmp" "$run"
 }
 trap cleanup EXIT

@@ -100,7 +100,7 @@ for mode in stop ban; do
 	[ ! -e "$st/irqbalance-ban.sh" ] || bad "apply --irqbalance $mode fenced an impostor"
 done
 
-# The generated script's own rules (nicnuma/act/script_lib.c): the impostors are
+# The generated script's own rules (nicnuma/plan/script_lib.c): the impostors are
 # not irqbalance to it either, and its restore script restarts only the
 # system binary with irqbalance's options, whatever its lines say.
 "$nn" script --plan "$w/plan.json" -o "$w/s.sh" >/dev/null 2>&1	# 1: warnings only

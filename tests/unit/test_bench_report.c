@@ -20,7 +20,7 @@
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/plan/bench.h"
 #include "nicnuma/plan/bench_html.h"
-#include "nicnuma/act/bench_save.h"
+#include "nicnuma/emit/bench_save.h"
 #include "nicnuma/plan/bench_svg.h"
 #include "tmptree.h"
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* test_cmd_exec.c - the bounded command of apply --verify-cmd (act/cmd_exec.c):
- * its capture capped, its whole process group ended at the deadline */
+/* test_cmd_exec.c - the bounded child run of apply --verify-cmd and the bench
+ * (core/cmd_exec.c): its capture capped, an argument vector run without a
+ * shell, a function child (the OCI hook's), its whole process group ended at
+ * the deadline and on an interrupt, SIGKILL after the caller's grace */
 #include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
@@ -15,7 +17,6 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "nicnuma/act/bench_exec.h"
 #include "nicnuma/core/cmd_exec.h"
 
 static double mono(void)
@@ -54,17 +55,27 @@ static int group_live(pid_t pgid)
 	return n;
 }
 
-static int run(const char *cmd, double timeout, char **out, struct nn_cmd_result *res)
+static int runv(char *const argv[], double timeout, double grace, bool group, char **out,
+		struct nn_cmd_result *res)
 {
+	const struct nn_cmd_limits lim = { timeout, grace, NN_CMD_OUT_MAX, NN_CMD_ERR_MAX, group, false };
+	const struct nn_cmd_child c = { .argv = argv };
 	sigset_t old;
 	char *err = NULL;
 	int e;
 
-	assert_int_equal(nn_bench_signals_block(&old), 0);
-	e = nn_cmd_run(cmd, &old, timeout, out, &err, res);
+	assert_int_equal(nn_cmd_signals_block(&old), 0);
+	e = nn_cmd_run(&c, &old, &lim, out, &err, res);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	free(err);
 	return e;
+}
+
+static int run(const char *cmd, double timeout, char **out, struct nn_cmd_result *res)
+{
+	char *const argv[] = { "/bin/sh", "-c", (char *)cmd, NULL };
+
+	return runv(argv, timeout, 2.0, true, out, res);
 }
 
 static void test_capture_capped(void **state)
@@ -101,11 +112,138 @@ static void test_deadline_ends_group(void **state)
 	free(out);
 }
 
+/* The bench's forwarder: its words reach it as they are, no shell between. */
+static void test_argv_no_shell(void **state)
+{
+	char *const argv[] = { "/bin/echo", "$HOME;", "a  b", NULL };
+	struct nn_cmd_result res;
+	char *out = NULL;
+
+	(void)state;
+	assert_int_equal(runv(argv, 30, 2.0, false, &out, &res), 0);
+	assert_int_equal(res.status, 0);
+	assert_string_equal(out, "$HOME; a  b\n");
+	free(out);
+}
+
+/* A binary that is not there: exit 127 and a message naming it. */
+static void test_argv_missing(void **state)
+{
+	char *const argv[] = { "/nonexistent/nicnuma-fwd", NULL };
+	const struct nn_cmd_limits lim = { 30, 2.0, NN_CMD_OUT_MAX, NN_CMD_ERR_MAX, false, false };
+	const struct nn_cmd_child c = { .argv = argv };
+	struct nn_cmd_result res;
+	char *out = NULL, *err = NULL;
+	sigset_t old;
+
+	(void)state;
+	assert_int_equal(nn_cmd_signals_block(&old), 0);
+	assert_int_equal(nn_cmd_run(&c, &old, &lim, &out, &err, &res), 0);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	assert_int_equal(res.status, 127);
+	assert_non_null(strstr(err, "cannot run /nonexistent/nicnuma-fwd"));
+	free(out);
+	free(err);
+}
+
+/* A SIGTERM to this process while the child runs: the child gets SIGTERM
+ * (the bench's stop), the run says interrupted; a child that ignores it is
+ * killed after the caller's grace. */
+static void test_interrupt_then_grace(void **state)
+{
+	char *const argv[] = { "/bin/sh", "-c", "trap '' TERM; sleep 30", NULL };
+	struct nn_cmd_result res;
+	sigset_t term, old;
+	char *out = NULL;
+	double t;
+
+	(void)state;
+	t = mono();
+	/* pending before the run: runv keeps it blocked, the run takes it at once */
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, &old);
+	kill(getpid(), SIGTERM);
+	assert_int_equal(runv(argv, 30, 0.5, false, &out, &res), 0);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	assert_true(res.interrupted);
+	assert_false(res.timed_out);
+	assert_int_equal(res.status, 128 + SIGKILL);
+	assert_true(mono() - t < 10);
+	free(out);
+}
+
+/* The child's process group: its own where asked (ended whole), else
+ * the caller's (a kill of the caller's group reaches it). */
+static void test_group_choice(void **state)
+{
+	char *const argv[] = { "/bin/sh", "-c", "cut -d' ' -f1,5 /proc/$$/stat", NULL };
+	struct nn_cmd_result res;
+	long pid, pgrp;
+	char *out = NULL;
+
+	(void)state;
+	assert_int_equal(runv(argv, 30, 2.0, true, &out, &res), 0);
+	assert_int_equal(sscanf(out, "%ld %ld", &pid, &pgrp), 2);
+	assert_int_equal(pgrp, pid);
+	free(out);
+	assert_int_equal(runv(argv, 30, 2.0, false, &out, &res), 0);
+	assert_int_equal(sscanf(out, "%ld %ld", &pid, &pgrp), 2);
+	assert_int_equal(pgrp, (long)getpgrp());
+	free(out);
+}
+
+static void say_hello(void *arg)
+{
+	(void)arg;
+	(void)!write(STDOUT_FILENO, "hel\0lo", 6);
+}
+
+static void hang(void *arg)
+{
+	(void)arg;
+	pause();
+}
+
+/* A function child (the OCI hook's read of config.json): its output and its
+ * length kept, NUL bytes and all; one that hangs is SIGKILLed at the
+ * deadline and not waited for (abandon). */
+static void test_fn_child(void **state)
+{
+	const struct nn_cmd_limits lim = { 30, 0, 64, 64, false, true };
+	const struct nn_cmd_limits short_lim = { 0.3, 0, 64, 64, false, true };
+	const struct nn_cmd_child hello = { .fn = say_hello }, hung = { .fn = hang };
+	struct nn_cmd_result res;
+	char *out = NULL, *err = NULL;
+	sigset_t mask;
+	double t;
+
+	(void)state;
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	assert_int_equal(nn_cmd_run(&hello, &mask, &lim, &out, &err, &res), 0);
+	assert_int_equal(res.status, 0);
+	assert_int_equal(res.out_len, 6);
+	assert_memory_equal(out, "hel\0lo", 6);
+	free(out);
+	free(err);
+	t = mono();
+	assert_int_equal(nn_cmd_run(&hung, &mask, &short_lim, &out, &err, &res), 0);
+	assert_true(res.timed_out);
+	assert_true(mono() - t < 5);
+	free(out);
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_capture_capped),
 		cmocka_unit_test(test_deadline_ends_group),
+		cmocka_unit_test(test_argv_no_shell),
+		cmocka_unit_test(test_argv_missing),
+		cmocka_unit_test(test_interrupt_then_grace),
+		cmocka_unit_test(test_group_choice),
+		cmocka_unit_test(test_fn_child),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "nicnuma/discover/coexist.h"
-#include "nicnuma/act/watch.h"
+#include "nicnuma/service/watch.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/host.h"
 #include "tmptree.h"

@@ -16,7 +16,7 @@
 
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/ctx.h"
-#include "nicnuma/act/desired_io.h"
+#include "nicnuma/service/desired_io.h"
 #include "tmptree.h"
 
 static const char good[] =

@@ -11,8 +11,8 @@
 #include <cmocka.h>
 
 #include "nicnuma/core/strbuf.h"
-#include "nicnuma/act/metrics.h"
-#include "nicnuma/act/persist.h"
+#include "nicnuma/service/metrics.h"
+#include "nicnuma/service/persist.h"
 
 static void check_escape(const char *in, const char *want)
 {

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "nicnuma/act/oci_hook.h"
+#include "nicnuma/service/oci_hook.h"
 #include "nicnuma/core/ctx.h"
 
 #define ID64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"

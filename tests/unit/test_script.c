@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "nicnuma/act/script.h"
+#include "nicnuma/emit/script.h"
 #include "tmptree.h"
 #include "nicnuma/core/strbuf.h"
 

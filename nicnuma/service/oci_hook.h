@@ -5,7 +5,7 @@
  * state on stdin (OCI runtime spec, "State": ociVersion, id, status, pid,
  * bundle, annotations); the bundle's config.json holds the cpuset
  * (linux.resources.cpu.cpus) and the annotations. At a create stage the hook
- * claims the CPUs through the one door (act/claim.h, nn_claim_add); at
+ * claims the CPUs through the one door (service/claim.h, nn_claim_add); at
  * poststop it releases them. docs/claims.md says which annotations ask for it.
  *
  * The parsers and the decision are pure (text in, struct out; fuzzed by

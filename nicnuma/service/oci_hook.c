@@ -13,7 +13,7 @@
  * waits behind every runnable task of a loaded host, and the watcher acts
  * on the record the moment it is written.
  */
-#include "nicnuma/act/oci_hook.h"
+#include "nicnuma/service/oci_hook.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,8 +29,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nicnuma/act/claim.h"
-#include "nicnuma/act/sd_notify.h"
+#include "nicnuma/service/claim.h"
+#include "nicnuma/service/sd_notify.h"
+#include "nicnuma/core/cmd_exec.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
@@ -177,71 +178,49 @@ static void config_child(struct hook *h, const char *path, int out)
 	_exit(0);
 }
 
-/* config.json, read in a child under the deadline: on a hung bundle file
- * system (a dead NFS or FUSE server) open and read block where no
- * O_NONBLOCK helps, and the runtime waits for the hook. Past the deadline
- * the child is killed and left to the kernel; the hook goes on without. */
+struct config_read {
+	struct hook *h;
+	const char *path;
+};
+
+static void config_fn(void *arg)
+{
+	const struct config_read *r = arg;
+
+	config_child(r->h, r->path, STDOUT_FILENO);
+}
+
+/* config.json, read in a child under the deadline (core's nn_cmd_run): on a
+ * hung bundle file system (a dead NFS or FUSE server) open and read block
+ * where no O_NONBLOCK helps, and the runtime waits for the hook. Past the
+ * deadline the child is killed and left to the kernel; the hook goes on
+ * without. */
 static int read_config(struct hook *h, char *why, size_t whylen)
 {
-	struct nn_sb path = NN_SB_INIT, text = NN_SB_INIT;
-	int p[2], status = 0, ret = 0;
-	bool open = true;
-	pid_t pid;
+	const struct nn_cmd_limits lim = { left_ms(h) / 1000.0, 0, NN_OCI_CONFIG_MAX, 256, false, true };
+	struct config_read r = { .h = h };
+	const struct nn_cmd_child c = { .fn = config_fn, .arg = &r };
+	struct nn_sb path = NN_SB_INIT;
+	struct nn_cmd_result res;
+	char *text = NULL, *err = NULL;
+	sigset_t mask;
+	int ret;
 
 	nn_sb_printf(&path, "%s/config.json", h->st.bundle);
 	if (!path.buf)
 		return -ENOMEM;
-	if (pipe2(p, O_CLOEXEC)) {
-		ret = -errno;
-		snprintf(why, whylen, "%s: %s", path.buf, strerror(-ret));
-		goto out;
-	}
+	r.path = path.buf;
+	sigprocmask(SIG_SETMASK, NULL, &mask);
 	fflush(NULL);
-	pid = fork();
-	if (!pid) {
-		close(p[0]);
-		config_child(h, path.buf, p[1]);
-	}
-	close(p[1]);
-	if (pid < 0) {
-		ret = -errno;
-		close(p[0]);
-		snprintf(why, whylen, "%s: %s", path.buf, strerror(-ret));
-		goto out;
-	}
-	while (open && !ret) {
-		struct pollfd pf = { .fd = p[0], .events = POLLIN };
-		char buf[65536];
-		int r = poll(&pf, 1, left_ms(h));
-		ssize_t n;
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			ret = -ETIMEDOUT;
-			break;
-		}
-		n = read(p[0], buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			open = false;
-		else if (text.len + (size_t)n > NN_OCI_CONFIG_MAX)
-			ret = -EFBIG;
-		else
-			nn_sb_putn(&text, buf, (size_t)n);
-	}
-	close(p[0]);
-	if (ret) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, WNOHANG);
-	} else if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
+	ret = nn_cmd_run(&c, &mask, &lim, &text, &err, &res);
+	if (!ret && res.timed_out)
+		ret = -ETIMEDOUT;
+	else if (!ret && res.out_dropped)
+		ret = -EFBIG;
+	else if (!ret && res.status >= 128)
 		ret = -ECHILD;
-	} else if (WEXITSTATUS(status)) {
-		ret = -WEXITSTATUS(status);
-	} else if (nn_sb_error(&text)) {
-		ret = -ENOMEM;
-	}
+	else if (!ret)
+		ret = -res.status;
 	if (ret == -EINVAL)
 		snprintf(why, whylen, "%s is not a regular file", path.buf);
 	else if (ret == -ETIMEDOUT)
@@ -249,9 +228,9 @@ static int read_config(struct hook *h, char *why, size_t whylen)
 	else if (ret)
 		snprintf(why, whylen, "%s: %s", path.buf, ret == -EFBIG ? "larger than its bound" : strerror(-ret));
 	else
-		ret = nn_oci_config_parse(text.buf ? text.buf : "", text.len, &h->cfg, why, whylen);
-out:
-	nn_sb_free(&text);
+		ret = nn_oci_config_parse(text, res.out_len, &h->cfg, why, whylen);
+	free(text);
+	free(err);
 	nn_sb_free(&path);
 	return ret;
 }

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "nicnuma/act/layout_write.h"
+#include "nicnuma/emit/layout_write.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/print.h"

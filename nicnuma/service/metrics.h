@@ -4,7 +4,7 @@
  * node_exporter's textfile collector reads *.prom files from a directory;
  * nicnuma metrics renders one from a host snapshot, a check run against a
  * plan, the irqbalance inspection, the NICs' PCIe links (discover/pcie.h)
- * and the watcher's state (act/persist.h). Every family
+ * and the watcher's state (service/persist.h). Every family
  * is one row of a table (metrics.c): name, HELP, TYPE, what it is per (host,
  * NIC, node pool) and a getter that says whether a sample exists.
  *
@@ -27,7 +27,7 @@ struct nn_check_report;
 struct nn_obs_report;
 struct nn_boot_assessed;
 
-/* What the watcher's state says (act/persist.h's one reader). */
+/* What the watcher's state says (service/persist.h's one reader). */
 struct nn_metrics_watch {
 	bool running;		/* a watcher holds /run/nicnuma/watch.lock */
 	bool has_time;

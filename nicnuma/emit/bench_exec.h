@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_exec.h - the bench's host side: the forwarder binary, the child run,
- * signals and the hugepages it needs (act layer; the pure rows, report
+ * and the hugepages it needs (emit layer; the pure rows, report
  * parsing and statistics are plan/bench.h) */
 #ifndef NICNUMA_ACT_BENCH_EXEC_H
 #define NICNUMA_ACT_BENCH_EXEC_H
@@ -22,20 +22,12 @@ int nn_bench_find_fwd(struct nn_ctx *ctx, const char *opt, char *buf, size_t siz
  * message when a device does not exist. A second port elsewhere warns. */
 int nn_bench_port_node(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg);
 
-/* Blocks SIGINT/SIGTERM/SIGCHLD; @old receives the previous mask (children get it back). */
-int nn_bench_signals_block(sigset_t *old);
-/* True when a SIGINT/SIGTERM is pending (consumes it). */
-bool nn_bench_interrupted(void);
-
-/* One child run: argv vector, no shell. stdout and stderr are captured whole
- * (memfd) and returned NUL-terminated. SIGINT/SIGTERM/SIGCHLD must be blocked
- * by the caller (nn_bench_signals_block); a SIGINT or SIGTERM received while
- * waiting is passed on to the child as SIGTERM (so it stops, drains and
- * closes its ports) and sets *interrupted. After @timeout_s the child gets
- * SIGTERM, 5 s later SIGKILL. Returns 0 with *status = the exit code (128+N
- * for signal N), or a negative errno when it could not run. */
-int nn_bench_exec(char *const argv[], const sigset_t *child_mask, double timeout_s,
-		  char **out, char **err, int *status, bool *interrupted);
+/* The forwarder's run (core/cmd_exec.h): its report and its EAL log kept up
+ * to 16 MiB each (the warning quotes the log's last lines), SIGKILL 5 s
+ * after a SIGTERM that it turns into stop, drain, close ports; in the
+ * bench's process group, so a kill of that group ends it too. */
+#define NN_BENCH_CAPTURE_MAX (16u << 20)
+#define NN_BENCH_GRACE_S 5.0
 
 /* Runs @r cfg->repeat times (stops early on an interrupt), parsing each
  * report; a failed run, a forwarder on another CPU or pages off their node

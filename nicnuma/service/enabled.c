@@ -11,11 +11,11 @@
 
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/ctx.h"
-#include "nicnuma/act/enabled.h"
+#include "nicnuma/service/enabled.h"
 #include "nicnuma/core/fsroot.h"
 #include "nicnuma/state/tx.h"
 #include "nicnuma/act/change_kinds.h"
-#include "nicnuma/act/persist.h"
+#include "nicnuma/service/persist.h"
 #include "nicnuma/core/print.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/trust.h"

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nicnuma/act/hostview_save.h"
-#include "nicnuma/act/observe.h"
+#include "nicnuma/emit/hostview_save.h"
+#include "nicnuma/emit/observe.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
 

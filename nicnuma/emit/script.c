@@ -20,7 +20,7 @@
 #include "irq/affinity.h"
 #include "irq/napi_conf.h"
 #include "irq/rps.h"
-#include "nicnuma/act/script.h"
+#include "nicnuma/emit/script.h"
 #include "nicnuma/plan/script_text.h"
 
 #define NN_BANNED_DROPIN "/etc/systemd/system/irqbalance.service.d/nicnuma-ban.conf"

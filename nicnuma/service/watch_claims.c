@@ -12,7 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "nicnuma/act/watch_claims.h"
+#include "nicnuma/service/watch_claims.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"

@@ -12,7 +12,7 @@
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/fsroot.h"
 #include "nicnuma/core/strbuf.h"
-#include "nicnuma/act/desired_io.h"
+#include "nicnuma/service/desired_io.h"
 #include "nicnuma/discover/coexist.h"
 
 /* "/etc/nicnuma/nicnuma.conf" -> dir "/etc/nicnuma", base "nicnuma.conf" */

@@ -7,9 +7,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nicnuma/act/claim.h"
-#include "nicnuma/act/desired_io.h"
-#include "nicnuma/act/watch.h"
+#include "nicnuma/service/claim.h"
+#include "nicnuma/service/desired_io.h"
+#include "nicnuma/service/watch.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/print.h"
 #include "nicnuma/core/strbuf.h"

@@ -18,10 +18,10 @@
 #include "nicnuma/plan/desired.h"
 #include "nicnuma/core/fsroot.h"
 #include "nicnuma/core/trust.h"
-#include "nicnuma/act/persist.h"
-#include "nicnuma/act/sd_notify.h"
+#include "nicnuma/service/persist.h"
+#include "nicnuma/service/sd_notify.h"
 #include "nicnuma/core/unitfile.h"
-#include "nicnuma/act/watch.h"
+#include "nicnuma/service/watch.h"
 #include "nn_version.h"
 
 bool nn_watch_notify_supported(void)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* oci_parse.c - the OCI state and config.json the hook reads, and what to do (pure) */
-#include "nicnuma/act/oci_hook.h"
+#include "nicnuma/service/oci_hook.h"
 
 #include <errno.h>
 #include <limits.h>

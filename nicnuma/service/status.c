@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "nicnuma/act/apply.h"
-#include "nicnuma/act/desired_io.h"
-#include "nicnuma/act/persist.h"
-#include "nicnuma/act/status.h"
+#include "nicnuma/service/desired_io.h"
+#include "nicnuma/service/persist.h"
+#include "nicnuma/service/status.h"
 #include "nicnuma/core/print.h"
 #include "nicnuma/discover/claims.h"
 #include "nicnuma/discover/coexist.h"

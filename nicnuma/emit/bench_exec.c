@@ -2,165 +2,26 @@
 /* bench_exec.c - run nicnuma-fwd as a child, lend it hugepages reversibly,
  * and the host lookups the bench needs (its binary, the ports' node)
  *
- * fork + execv with an argument vector (never a shell), stdout/stderr into
- * memfds so a large report cannot block the child on a full pipe. Signals are
- * taken synchronously (sigtimedwait) instead of through a handler, so no
- * global flag is needed: an interrupt is forwarded to the child as SIGTERM,
- * which nicnuma-fwd turns into stop traffic, drain, close ports.
+ * The child is core's bounded run (cmd_exec.h) of an argument vector (never
+ * a shell): an interrupt is forwarded to it as SIGTERM, which nicnuma-fwd
+ * turns into stop traffic, drain, close ports.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "nicnuma/act/bench_exec.h"
+#include "nicnuma/emit/bench_exec.h"
+#include "nicnuma/core/cmd_exec.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/nic.h"
 #include "nicnuma/core/pathf.h"
 #include "nicnuma/core/print.h"
 #include "nicnuma/state/tx.h"
 #include "hugepages/hp_set.h"
-
-int nn_bench_signals_block(sigset_t *old)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGCHLD);
-	if (sigprocmask(SIG_BLOCK, &set, old) < 0)
-		return -errno;
-	return 0;
-}
-
-bool nn_bench_interrupted(void)
-{
-	struct timespec zero = { 0, 0 };
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	return sigtimedwait(&set, NULL, &zero) > 0;
-}
-
-static int slurp(int fd, char **out)
-{
-	struct stat st;
-	char *buf;
-	ssize_t n;
-	size_t got = 0;
-
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf)
-		return -ENOMEM;
-	while (got < (size_t)st.st_size) {
-		n = pread(fd, buf + got, (size_t)st.st_size - got, (off_t)got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	buf[got] = '\0';
-	*out = buf;
-	return 0;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-int nn_bench_exec(char *const argv[], const sigset_t *child_mask, double timeout_s,
-		  char **out, char **err, int *status, bool *interrupted)
-{
-	int ofd = -1, efd = -1, ret = 0, wst, sig;
-	double deadline = now_s() + timeout_s, killed_at = 0;
-	struct timespec tick = { 0, 200 * 1000 * 1000 };
-	sigset_t wait_set;
-	pid_t pid;
-
-	*out = *err = NULL;
-	ofd = memfd_create("nnbench-out", MFD_CLOEXEC);
-	efd = memfd_create("nnbench-err", MFD_CLOEXEC);
-	if (ofd < 0 || efd < 0) {
-		ret = -errno;
-		goto out;
-	}
-	pid = fork();
-	if (pid < 0) {
-		ret = -errno;
-		goto out;
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY);
-
-		if (devnull >= 0)
-			dup2(devnull, STDIN_FILENO);
-		dup2(ofd, STDOUT_FILENO);
-		dup2(efd, STDERR_FILENO);
-		sigprocmask(SIG_SETMASK, child_mask, NULL);
-		execv(argv[0], argv);
-		dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	sigemptyset(&wait_set);
-	sigaddset(&wait_set, SIGCHLD);
-	sigaddset(&wait_set, SIGINT);
-	sigaddset(&wait_set, SIGTERM);
-	for (;;) {
-		pid_t w = waitpid(pid, &wst, WNOHANG);
-
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR) {
-			ret = -errno;
-			goto out;
-		}
-		sig = sigtimedwait(&wait_set, NULL, &tick);
-		if (sig == SIGINT || sig == SIGTERM) {
-			*interrupted = true;
-			kill(pid, SIGTERM);
-			if (!killed_at)
-				killed_at = now_s();
-		}
-		if (!killed_at && now_s() > deadline) {
-			kill(pid, SIGTERM);
-			killed_at = now_s();
-		} else if (killed_at && now_s() > killed_at + 5.0) {
-			kill(pid, SIGKILL);
-		}
-	}
-	*status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
-	if ((ret = slurp(ofd, out)) < 0 || (ret = slurp(efd, err)) < 0)
-		goto out;
-out:
-	if (ofd >= 0)
-		close(ofd);
-	if (efd >= 0)
-		close(efd);
-	if (ret < 0) {
-		free(*out);
-		free(*err);
-		*out = *err = NULL;
-	}
-	return ret;
-}
 
 /* Free pages of one node's pool, -1 unknown (hugepages/hp_state.c reads and warns). */
 static long pool_free(struct nn_ctx *ctx, int node, unsigned long size_kb)
@@ -290,6 +151,9 @@ static void last_lines(const char *err, char *buf, size_t size)
 int nn_bench_run_row(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg, struct nn_bench_row *r,
 		     const sigset_t *child_mask, bool *interrupted)
 {
+	const struct nn_cmd_limits lim = { cfg->duration + 60, NN_BENCH_GRACE_S, NN_BENCH_CAPTURE_MAX,
+					   NN_BENCH_CAPTURE_MAX, false, false };
+	const struct nn_cmd_child c = { .argv = r->argv };
 	unsigned int i;
 	int ret;
 
@@ -299,12 +163,14 @@ int nn_bench_run_row(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg, struct 
 	for (i = 0; i < cfg->repeat && !*interrupted; i++) {
 		struct nn_bench_run *res = &r->runs[r->nruns++];
 		char *out = NULL, *err = NULL, tail[512];
+		struct nn_cmd_result cres = { 0 };
 
 		if (!ctx->out.json)
 			nn_fprintf_text(stderr, "  run %u/%u: lcores %s (node %d, cpu %d), mbufs %s (node %d)\n",
 				i + 1, cfg->repeat, r->lsel, r->lcore_node, r->fwd_cpu, r->msel, r->mbuf_node);
-		ret = nn_bench_exec(r->argv, child_mask, cfg->duration + 60, &out, &err, &res->status,
-				    interrupted);
+		ret = nn_cmd_run(&c, child_mask, &lim, &out, &err, &cres);
+		*interrupted = *interrupted || cres.interrupted;
+		res->status = cres.status;
 		if (ret < 0) {
 			nn_warn(ctx, r->argv[0], "cannot run: %s", strerror(-ret));
 			continue;

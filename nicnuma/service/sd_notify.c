@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* sd_notify.c - libsystemd's sd_notify/sd_watchdog_enabled, dlopen'ed (see
  * sd_notify.h for why) */
-#include "nicnuma/act/sd_notify.h"
+#include "nicnuma/service/sd_notify.h"
 
 #include <dlfcn.h>
 #include <errno.h>

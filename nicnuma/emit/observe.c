@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "nicnuma/act/observe.h"
+#include "nicnuma/emit/observe.h"
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/utc.h"
 #include "nicnuma/plan/plan.h"

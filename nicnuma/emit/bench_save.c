@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* bench_save.c - the bench report's files (see bench_save.h) */
-#include "nicnuma/act/bench_save.h"
+#include "nicnuma/emit/bench_save.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 
-#include "nicnuma/act/metrics.h"
+#include "nicnuma/service/metrics.h"
 #include "nicnuma/obs/obs.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
@@ -20,12 +20,12 @@
 #include "nicnuma/discover/host.h"
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/act/apply.h"
-#include "nicnuma/act/desired_io.h"
+#include "nicnuma/service/desired_io.h"
 #include "nicnuma/discover/coexist.h"
 #include "hugepages/hugepages.h"
 #include "nicnuma/discover/pcie.h"
-#include "nicnuma/act/persist.h"
-#include "nicnuma/act/watch.h"
+#include "nicnuma/service/persist.h"
+#include "nicnuma/service/watch.h"
 #include "boot/boot_print.h"
 
 /* ---- the families ------------------------------------------------------- */

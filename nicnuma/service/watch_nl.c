@@ -17,7 +17,7 @@
 #include <linux/rtnetlink.h>
 
 #include "nicnuma/discover/uevent.h"
-#include "nicnuma/act/watch_nl.h"
+#include "nicnuma/service/watch_nl.h"
 
 struct family {
 	unsigned int id, monitor;
