@@ -395,6 +395,12 @@ void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep)
 	if (rep->on_claimed)
 		nn_print_uint(o, PRINT_FP, NULL, "%llu IRQs sit on claimed CPUs (see nicnuma claims)\n",
 			      rep->on_claimed);
+	nn_open_object(o, "placements");
+	nn_print_int(o, PRINT_ANY, "local", "queue IRQs: %lld on their NIC's node", rep->places.local);
+	nn_print_int(o, PRINT_ANY, "spill", ", %lld spilled to a near node as planned", rep->places.spill);
+	nn_print_int(o, PRINT_ANY, "off", ", %lld off the node against the plan", rep->places.off);
+	nn_print_int(o, PRINT_ANY, "unknown", ", %lld unknown\n", rep->places.unknown);
+	nn_close_object(o);
 	nn_printf(o, "%zu values checked, %zu drifted%s\n", rep->nvals,
 		  rep->ndrift - rep->ports_drift - (rep->irqb_drift ? 1 : 0),
 		  rep->ndrift ? "" : ": aligned with the plan");
