@@ -34,6 +34,9 @@ bool nn_bench_interrupted(void);
  * closes its ports) and sets *interrupted. After @timeout_s the child gets
  * SIGTERM, 5 s later SIGKILL. Returns 0 with *status = the exit code (128+N
  * for signal N), or a negative errno when it could not run. */
+/* The last three lines of a forwarder's stderr @err as one line (" | "
+ * between them) in @buf: a warning's text, which has no newlines. */
+void nn_bench_err_tail(const char *err, char *buf, size_t size);
 int nn_bench_exec(char *const argv[], const sigset_t *child_mask, double timeout_s,
 		  char **out, char **err, int *status, bool *interrupted);
 
