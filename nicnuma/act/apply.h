@@ -171,6 +171,7 @@ struct nn_check_report {
 	bool irqb_left;		/* runs unfenced, and the plan leaves it alone: not drift */
 	size_t ndrift;
 	size_t on_claimed;	/* IRQs whose current CPUs touch the plan's claimed CPUs (drift) */
+	int *claimed_irqs;	/* those IRQs' numbers (on_claimed of them) */
 	struct nn_place_count places;	/* the queue IRQs' verdicts against the plan (irq_place.h) */
 };
 
