@@ -16,6 +16,7 @@
 
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/discover/host.h"
+#include "nicnuma/discover/irq_place.h"
 #include "nicnuma/plan/plan.h"
 #include "irq/irqbalance.h"
 #include "boot/boot_write.h"
@@ -175,6 +176,8 @@ struct nn_check_report {
 	bool irqb_left;		/* runs unfenced, and the plan leaves it alone: not drift */
 	size_t ndrift;
 	size_t on_claimed;	/* IRQs whose current CPUs touch the plan's claimed CPUs (drift) */
+	int *claimed_irqs;	/* those IRQs' numbers (on_claimed of them) */
+	struct nn_place_count places;	/* the queue IRQs' verdicts against the plan (irq_place.h) */
 };
 
 int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check_report *rep);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* check.c - the plan's values read, never written: drift, and whether irqbalance is fenced */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nicnuma/core/ctx.h"
@@ -81,7 +83,12 @@ int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check
 		/* A queue IRQ on a claimed CPU is drift even where a plan (an
 		 * older --plan FILE) put it there: a claim outranks a plan. */
 		if (v->kind == NN_VAL_IRQ && v->before && on_claimed(plan, v->before)) {
-			rep->on_claimed++;
+			int *irqs = realloc(rep->claimed_irqs, (rep->on_claimed + 1) * sizeof(*irqs));
+
+			if (!irqs)
+				return -ENOMEM;
+			rep->claimed_irqs = irqs;
+			irqs[rep->on_claimed++] = v->irq;
 			if (v->status != NN_VAL_MANAGED) {
 				v->status = NN_VAL_DRIFT;
 				snprintf(v->note, sizeof(v->note), "on claimed CPUs");

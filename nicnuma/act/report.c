@@ -448,8 +448,19 @@ void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep)
 	nn_print_uint(o, PRINT_JSON, "drift_count", NULL, rep->ndrift);
 	nn_print_uint(o, PRINT_JSON, "on_claimed", NULL, rep->on_claimed);
 	if (rep->on_claimed)
-		nn_print_uint(o, PRINT_FP, NULL, "%llu IRQs sit on claimed CPUs (see nicnuma claims)\n",
-			      rep->on_claimed);
+		nn_print_uint(o, PRINT_FP, NULL, "%llu IRQs sit on claimed CPUs:", rep->on_claimed);
+	nn_open_array(o, "on_claimed_irqs");
+	for (i = 0; i < rep->on_claimed; i++)
+		nn_print_int(o, PRINT_ANY, NULL, " %lld", rep->claimed_irqs[i]);
+	nn_close_array(o);
+	if (rep->on_claimed)
+		nn_printf(o, " (see nicnuma claims)\n");
+	nn_open_object(o, "placements");
+	nn_print_int(o, PRINT_ANY, "local", "queue IRQs: %lld on their NIC's node", rep->places.local);
+	nn_print_int(o, PRINT_ANY, "spill", ", %lld spilled to a near node as planned", rep->places.spill);
+	nn_print_int(o, PRINT_ANY, "off", ", %lld off the node against the plan", rep->places.off);
+	nn_print_int(o, PRINT_ANY, "unknown", ", %lld unknown\n", rep->places.unknown);
+	nn_close_object(o);
 	nn_printf(o, "%zu values checked, %zu drifted%s\n", rep->nvals,
 		  rep->ndrift - rep->ports_drift - (rep->irqb_drift ? 1 : 0),
 		  rep->ndrift ? "" : ": aligned with the plan");
@@ -458,6 +469,7 @@ void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep)
 void nn_check_report_free(struct nn_check_report *rep)
 {
 	nn_apply_vals_free(rep->vals, rep->nvals);
+	free(rep->claimed_irqs);
 	free(rep->ports);
 	nn_irqb_proc_free(&rep->irqb);
 	memset(rep, 0, sizeof(*rep));

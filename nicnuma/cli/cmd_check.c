@@ -149,6 +149,7 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "check failed: %s", strerror(-err));
 		goto out;
 	}
+	nn_host_place_count(&host, nn_plan_irq_cpus, &plan, &rep.places);
 	if (traffic > 0) {
 		err = nn_obs_once(ctx, &host, NULL, traffic, &obs);
 		if (err < 0) {

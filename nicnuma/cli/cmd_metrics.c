@@ -31,7 +31,9 @@ const struct nn_cmd_desc nn_desc_metrics = {
 	.intro =
 "Render the host's NIC/NUMA placement as Prometheus metrics in the text format\n"
 "node_exporter's textfile collector reads: per NIC its NUMA node, queue IRQs,\n"
-"those off the NIC's node and those off the plan, drifted values; per node its\n"
+"those off the NIC's node against the plan (a planned spill to a near node is\n"
+"counted apart: nicnuma_nic_queue_irqs_spilled) and those off the plan, drifted\n"
+"values; per node its\n"
 "hugepage pools; each NIC's PCIe link (width and speed, current and max,\n"
 "down-trained, healthy as 'nicnuma nics' judges it); irqbalance; and nicnuma\n"
 "watch: running (its lock) and its last action (/run/nicnuma/watch.json, as\n"

@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "plan_opts.h"
 #include "nicnuma/discover/nic_print.h"
+#include "nicnuma/plan/plan.h"
 
 enum { OPT_BRIEF = NN_OPT_OWN };
 
@@ -25,7 +27,11 @@ const struct nn_cmd_desc nn_desc_nics = {
 "NUMA node -1 is the kernel saying it does not know; the device's local_cpulist\n"
 "then tells whether locality is really unknown (it spans every CPU) or still\n"
 "narrower. Such devices are reported with 'unknown locality', never as node 0.\n"
-"An IRQ whose affinity is not within the device's local CPUs is marked 'REMOTE'.\n"
+"Each IRQ is judged where it fires (effective affinity, else its mask) against\n"
+"the device's node and the default plan ('nicnuma plan'): 'local', 'spill' (off\n"
+"the node, where the plan puts it: its node has too few cores or claims hold\n"
+"them) or 'REMOTE' (off the node where the plan does not put it), the verdict\n"
+"report, check and metrics give too.\n"
 "Software devices (lo, veth, bridge, dummy, tun, ifb...) are marked virtual\n"
 "with their kind and have no PCI address, driver or IRQs.\n"
 "\n"
@@ -56,12 +62,35 @@ const struct nn_cmd_desc nn_desc_nics = {
 "option).\n",
 };
 
+/* The plan the IRQs' placement is judged against: this host's default plan.
+ * Its discovery reads every CPU's files; what it finds wrong there is topo's
+ * and plan's to say, not this listing's. */
+static int default_plan(struct nn_ctx *ctx, struct nn_plan_opts *popts, struct nn_plan *plan)
+{
+	size_t nwarns = ctx->nwarns, nnotes = ctx->nnotes;
+	struct nn_host full;
+	int err;
+
+	memset(plan, 0, sizeof(*plan));
+	err = nn_host_discover(ctx, &full);
+	if (!err) {
+		err = nn_plan_opts_check(ctx, &full, popts);
+		if (!err)
+			err = nn_plan_make(&full, popts, plan);
+		nn_host_free(&full);
+	}
+	nn_warnings_keep(ctx, nwarns, nnotes);
+	return err;
+}
+
 int nn_cmd_nics(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	struct nn_out *o = &ctx->out;
+	struct nn_plan_opts popts = { 0 };
+	struct nn_plan plan;
 	struct nn_host h;
-	bool brief = false;
+	bool brief = false, planned;
 	int c, err, i, status = 0;
 
 	while ((c = nn_opt_next(ctx, &nn_desc_nics, &st)) > 0) {
@@ -97,8 +126,13 @@ int nn_cmd_nics(struct nn_ctx *ctx, int argc, char **argv)
 	err = nn_host_bound_ports_read(ctx, &h);
 	if (err)
 		nn_warn(ctx, NULL, "nics: cannot read the functions on vfio-pci: %s", strerror(-err));
-	nn_nics_print(o, &h, argv + st.ind, (size_t)(argc - st.ind), brief);
+	planned = default_plan(ctx, &popts, &plan) == 0;
+	nn_nics_print(o, &h, argv + st.ind, (size_t)(argc - st.ind), brief,
+		      planned ? nn_plan_irq_cpus : NULL, planned ? &plan : NULL);
 	nn_print_warnings(ctx);
+	if (planned)
+		nn_plan_free(&plan);
+	nn_plan_opts_free(&popts);
 	nn_host_free(&h);
 	return nn_cli_status(ctx, 0);
 }

@@ -57,8 +57,21 @@ static int width_of(const struct nn_cpuset *s, int w)
 	return n > w ? n : w;
 }
 
-static void print_irqs(struct nn_out *o, const struct nn_nic *nic, bool table)
+/* The plan the placement verdict (irq_place.h) is judged against. */
+struct judge {
+	const struct nn_topo *t;
+	nn_planned_cpus_fn planned;	/* NULL: no plan */
+	const void *plan;
+};
+
+static enum nn_irq_place judge_irq(const struct judge *j, int home, const struct nn_irq *q)
 {
+	return nn_irq_place(j->t, home, nn_irq_where(q), j->planned ? j->planned(j->plan, q->irq) : NULL);
+}
+
+static void print_irqs(struct nn_out *o, const struct nn_nic *nic, const struct judge *j, bool table)
+{
+	int home = nn_irq_place_home(j->t, nic);
 	int t = PRINT_JSON | (table ? PRINT_FP : 0);
 	int wa = 8, we = 9;
 	char fa[16], fe[16];
@@ -80,6 +93,7 @@ static void print_irqs(struct nn_out *o, const struct nn_nic *nic, bool table)
 		const struct nn_irq *q = &nic->irqs[i];
 		int loc = affinity_local(nic, &q->affinity, q->has_affinity);
 		int eloc = affinity_local(nic, &q->effective, q->has_effective);
+		enum nn_irq_place place;
 		const char *placed;
 
 		nn_open_object(o, NULL);
@@ -96,10 +110,10 @@ static void print_irqs(struct nn_out *o, const struct nn_nic *nic, bool table)
 		print_cpuset_or_null(o, t, "effective_affinity", fe, &q->effective, q->has_effective);
 		print_opt_bool(o, "affinity_local", loc);
 		print_opt_bool(o, "effective_local", eloc);
-		/* What counts is where it really fires: effective, else the mask. */
-		if (eloc >= 0)
-			loc = eloc;
-		placed = loc < 0 ? "?" : loc ? "local" : "REMOTE";
+		/* What counts is where it really fires, judged as every command does. */
+		place = judge_irq(j, home, q);
+		nn_print_string(o, PRINT_JSON, "placement", NULL, nn_irq_place_name(place));
+		placed = place == NN_PLACE_OFF ? "REMOTE" : place == NN_PLACE_UNKNOWN ? "?" : nn_irq_place_name(place);
 		/* a down NIC's vectors: its driver requests them when the link is opened */
 		if (table && !q->name && nic->link_down)
 			nn_printf(o, "%-7s %s\n", "down", "(link down: no IRQ until the link is up)");
@@ -376,9 +390,12 @@ static void print_parent(struct nn_out *o, const struct nn_nic *nic)
 	nn_close_object(o);
 }
 
-static void print_nic(struct nn_out *o, const struct nn_nic *nic, const struct nn_topo *t, bool brief)
+static void print_nic(struct nn_out *o, const struct nn_nic *nic, const struct judge *j, bool brief)
 {
-	unsigned int remote = 0, queues = 0;
+	const struct nn_topo *t = j->t;
+	int home = nn_irq_place_home(t, nic);
+	unsigned int queues = 0, remote = 0, spill = 0;
+	struct nn_place_count pc;
 	size_t i;
 
 	nn_open_object(o, NULL);
@@ -430,19 +447,31 @@ static void print_nic(struct nn_out *o, const struct nn_nic *nic, const struct n
 		nn_printf(o, "%3d/%-3d  ", nic->channels_combined, nic->channels_max);
 	else
 		nn_printf(o, "%-9s", "-");
+	/* the column counts every IRQ, judged as the PLACED column judges it */
 	for (i = 0; i < nic->nirqs; i++) {
-		const struct nn_irq *q = &nic->irqs[i];
-		const struct nn_cpuset *a = q->has_effective ? &q->effective : &q->affinity;
+		enum nn_irq_place p = judge_irq(j, home, &nic->irqs[i]);
 
-		if (q->queue >= 0)
-			queues++;
-		if ((q->has_effective || q->has_affinity) &&
-		    affinity_local(nic, a, true) == 0)
-			remote++;
+		queues += nic->irqs[i].queue >= 0;
+		remote += p == NN_PLACE_OFF;
+		spill += p == NN_PLACE_SPILL;
+	}
+	/* the queue IRQs' verdicts, the numbers metrics and report give */
+	nn_nic_place_count(t, nic, j->planned, j->plan, &pc);
+	if (!nic->is_virtual && home >= 0) {
+		nn_open_object(o, "placements");
+		nn_print_int(o, PRINT_JSON, "local", NULL, pc.local);
+		nn_print_int(o, PRINT_JSON, "spill", NULL, pc.spill);
+		nn_print_int(o, PRINT_JSON, "off", NULL, pc.off);
+		nn_print_int(o, PRINT_JSON, "unknown", NULL, pc.unknown);
+		nn_close_object(o);
+	} else {
+		nn_print_null(o, PRINT_JSON, "placements", NULL);
 	}
 	nn_printf(o, "%zu", nic->nirqs);
 	if (remote)
 		nn_printf(o, " (%u REMOTE)", remote);
+	if (spill)
+		nn_printf(o, " (%u spill)", spill);
 	nn_printf(o, "\n");
 
 	if (!brief && !nic->is_virtual) {
@@ -456,7 +485,7 @@ static void print_nic(struct nn_out *o, const struct nn_nic *nic, const struct n
 	}
 	print_pcie(o, nic, !brief && !nic->is_virtual);
 	print_queues(o, nic, !brief && !nic->is_virtual);
-	print_irqs(o, nic, !brief && !nic->is_virtual && nic->nirqs);
+	print_irqs(o, nic, j, !brief && !nic->is_virtual && nic->nirqs);
 	if (!brief && !nic->is_virtual)
 		nn_printf(o, "\n");
 	nn_close_object(o);
@@ -506,8 +535,9 @@ static void print_ports(struct nn_out *o, const struct nn_host *h)
 }
 
 void nn_nics_print(struct nn_out *o, const struct nn_host *h, char *const *names, size_t nnames,
-		   bool brief)
+		   bool brief, nn_planned_cpus_fn planned, const void *plan)
 {
+	const struct judge j = { &h->topo, planned, plan };
 	size_t k, i;
 
 	nn_printf(o, "%-16s %-22s %-13s %-8s %-9s %-8s %-8s %s\n", "NIC", "DRIVER/KIND", "PCI",
@@ -521,7 +551,7 @@ void nn_nics_print(struct nn_out *o, const struct nn_host *h, char *const *names
 		for (i = 0; i < nnames && !want; i++)
 			want = !strcmp(names[i], h->nics[k].name);
 		if (want)
-			print_nic(o, &h->nics[k], &h->topo, brief);
+			print_nic(o, &h->nics[k], &j, brief);
 	}
 	nn_close_array(o);
 	print_ports(o, h);

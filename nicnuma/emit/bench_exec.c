@@ -134,9 +134,9 @@ int nn_bench_port_node(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg)
 }
 
 /* The last three lines of a child's stderr, for a warning. */
-static void last_lines(const char *err, char *buf, size_t size)
+void nn_bench_err_tail(const char *err, char *buf, size_t size)
 {
-	size_t n = strlen(err);
+	size_t n = strlen(err), k = 0;
 	const char *p;
 	int lines = 0;
 
@@ -145,7 +145,18 @@ static void last_lines(const char *err, char *buf, size_t size)
 	for (p = err + n; p > err; p--)
 		if (p[-1] == '\n' && ++lines == 3)
 			break;
-	snprintf(buf, size, "%.*s", (int)(err + n - p), p);
+	/* one line: a warning shows a raw newline as \x0a */
+	for (; p < err + n && k + 3 < size; p++) {
+		if (*p == '\n') {
+			buf[k++] = ' ';
+			buf[k++] = '|';
+			buf[k++] = ' ';
+		} else {
+			buf[k++] = *p;
+		}
+	}
+	if (size)
+		buf[k < size ? k : size - 1] = '\0';
 }
 
 int nn_bench_run_row(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg, struct nn_bench_row *r,
@@ -178,7 +189,7 @@ int nn_bench_run_row(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg, struct 
 		if (res->status == 0 || res->status == 1)
 			nn_bench_parse_report(out, res);
 		if (!res->ok) {
-			last_lines(err ? err : "", tail, sizeof(tail));
+			nn_bench_err_tail(err ? err : "", tail, sizeof(tail));
 			nn_warn(ctx, r->argv[0], "lcores %s/mbufs %s run %u: exit %d: %s", r->lsel, r->msel,
 				i + 1, res->status, tail);
 		} else if (res->fwd_cpu_seen != r->fwd_cpu) {

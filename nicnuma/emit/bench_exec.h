@@ -29,6 +29,10 @@ int nn_bench_port_node(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg);
 #define NN_BENCH_CAPTURE_MAX (16u << 20)
 #define NN_BENCH_GRACE_S 5.0
 
+/* The last three lines of a forwarder's stderr @err as one line (" | "
+ * between them) in @buf: a warning's text, which has no newlines. */
+void nn_bench_err_tail(const char *err, char *buf, size_t size);
+
 /* Runs @r cfg->repeat times (stops early on an interrupt), parsing each
  * report; a failed run, a forwarder on another CPU or pages off their node
  * become warnings. Returns 0 or -ENOMEM. */

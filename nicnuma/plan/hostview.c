@@ -23,6 +23,7 @@
 #define C_CLAIM "#7b3294"	/* a claimed CPU's outline */
 #define C_RED "#c8102e"
 #define C_BLUE "#1f5fa8"
+#define C_AMBER "#b36b00"	/* a planned spill: off the node, by the plan's choice */
 
 /* ---- the model ---- */
 
@@ -36,32 +37,19 @@ static bool nic_planned(const struct nn_plan *p, const char *name)
 	return false;
 }
 
-static const struct nn_plan_irq *plan_irq(const struct nn_plan *p, int irq)
-{
-	size_t i;
-
-	for (i = 0; p && i < p->nirqs; i++)
-		if (p->irqs[i].irq == irq)
-			return &p->irqs[i];
-	return NULL;
-}
-
 /* Where a mark for CPU set @s goes: its first CPU off @home (the mark that
- * must be seen), else its first CPU; *@off whether any CPU is off @home. */
-static int place(const struct nn_topo *t, const struct nn_cpuset *s, int home, bool *off)
+ * must be seen), else its first CPU. */
+static int place(const struct nn_topo *t, const struct nn_cpuset *s, int home)
 {
 	int c, first = nn_cpuset_first(s);
 
-	*off = false;
 	if (home < 0)
 		return first;
 	for (c = first; c >= 0; c = nn_cpuset_next(s, c)) {
 		int n = nn_topo_cpu_node(t, c);
 
-		if (n >= 0 && n != home) {
-			*off = true;
+		if (n >= 0 && n != home)
 			return c;
-		}
 	}
 	return first;
 }
@@ -96,7 +84,9 @@ int nn_hostview_make(const struct nn_host *host, const struct nn_plan *plan,
 		v->unknown_nics += home < 0;
 		for (k = 0; k < nic->nirqs; k++) {
 			const struct nn_irq *q = &nic->irqs[k];
-			const struct nn_plan_irq *pq = plan_irq(plan, q->irq);
+			const struct nn_plan_irq *pq = nn_plan_irq_find(plan, q->irq);
+			const struct nn_cpuset *planned;
+			enum nn_irq_place now, later;
 			struct nn_hv_irq *m;
 
 			if (q->queue < 0)
@@ -108,16 +98,25 @@ int nn_hostview_make(const struct nn_host *host, const struct nn_plan *plan,
 			m->nic_node = home;
 			m->now_cpu = m->plan_cpu = -1;
 			if (q->has_effective && !nn_cpuset_empty(&q->effective))
-				m->now_cpu = place(t, &q->effective, home, &m->now_off);
+				m->now_cpu = place(t, &q->effective, home);
 			else if (q->has_affinity && nn_cpuset_count(&q->affinity) == 1)
-				m->now_cpu = place(t, &q->affinity, home, &m->now_off);
-			if (pq && !nn_cpuset_empty(&pq->cpus))
-				m->plan_cpu = place(t, &pq->cpus, home, &m->plan_off);
+				m->now_cpu = place(t, &q->affinity, home);
+			planned = pq && !nn_cpuset_empty(&pq->cpus) ? &pq->cpus : NULL;
+			if (planned)
+				m->plan_cpu = place(t, planned, home);
+			now = nn_irq_place(t, home, nn_irq_where(q), planned);
+			later = nn_irq_place(t, home, planned, planned);
+			m->now_off = now == NN_PLACE_OFF;
+			m->now_spill = now == NN_PLACE_SPILL;
+			m->plan_off = later == NN_PLACE_OFF;
+			m->plan_spill = later == NN_PLACE_SPILL;
 			m->now_node = m->now_cpu >= 0 ? nn_topo_cpu_node(t, m->now_cpu) : -1;
 			m->plan_node = m->plan_cpu >= 0 ? nn_topo_cpu_node(t, m->plan_cpu) : -1;
 			m->moved = m->plan_cpu >= 0 && m->plan_cpu != m->now_cpu;
 			v->now_off += m->now_off;
 			v->plan_off += m->plan_off;
+			v->now_spill += m->now_spill;
+			v->plan_spill += m->plan_spill;
 			v->now_unplaced += m->now_cpu < 0;
 			v->moves += m->moved;
 		}
@@ -380,6 +379,7 @@ static void draw_panel(struct nn_sb *sb, const struct nn_hostview *v, const stru
 		const struct nn_hv_irq *m = &v->irqs[i];
 		int c = planned ? m->plan_cpu : m->now_cpu, slot;
 		bool off = planned ? m->plan_off : m->now_off;
+		bool spill = planned ? m->plan_spill : m->now_spill;
 		double x, y;
 
 		if (c < 0 || c >= L->maxcpu || L->cbox[c] < 0)
@@ -388,10 +388,11 @@ static void draw_panel(struct nn_sb *sb, const struct nn_hostview *v, const stru
 		x = ox + L->boxes[L->cbox[c]].x + L->cx[c] + L->cell / 6.0 + slot * (L->cell / 4.6);
 		y = oy + L->boxes[L->cbox[c]].y + L->cy[c] + L->cell * 0.8;
 		nn_sb_printf(sb, "<circle class=\"irq %s\" data-irq=\"%d\" data-nic=\"",
-			     off ? "off" : m->nic_node < 0 ? "unknown" : "local", m->irq);
+			     off ? "off" : spill ? "spill" : m->nic_node < 0 ? "unknown" : "local", m->irq);
 		nn_xml_escape(sb, m->nic);
 		nn_sb_printf(sb, "\" data-queue=\"%d\" data-cpu=\"%d\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"/>\n",
-			     m->queue, c, x, y, L->cell / 9.0, off ? C_RED : m->nic_node < 0 ? "#555555" : C_BLUE);
+			     m->queue, c, x, y, L->cell / 9.0,
+			     off ? C_RED : spill ? C_AMBER : m->nic_node < 0 ? "#555555" : C_BLUE);
 	}
 	/* red cells outlined last, large, so they show at any size */
 	for (i = 0; i < t->ncpus; i++) {
@@ -484,6 +485,12 @@ static void side_list(struct side *s, const struct nn_hostview *v, bool planned)
 	if (total > shown) {
 		snprintf(buf, sizeof(buf), "... and %zu more (the HTML page lists them all)", total - shown);
 		side_line(s, NULL, "#555555", 11, false, buf);
+	}
+	total = planned ? v->plan_spill : v->now_spill;
+	if (total) {
+		snprintf(buf, sizeof(buf), "Spilled to a near node %s, as the plan puts them: %zu",
+			 planned ? "as planned" : "today", total);
+		side_line(s, "spilllist", C_AMBER, 11, false, buf);
 	}
 }
 
@@ -680,7 +687,7 @@ static const char style[] =
 	"body{font-family:sans-serif;margin:1em;color:#222}h1{font-size:1.4em}"
 	"table{border-collapse:collapse;margin:.5em 0;font-size:.85em}td,th{border:1px solid #ccc;"
 	"padding:.2em .5em;text-align:left;vertical-align:top}th{background:#f0f0f0}td.n{text-align:right}"
-	".off{color:#c8102e;font-weight:bold}.bad{color:#c8102e}.muted{color:#666}.pic{overflow-x:auto}"
+	".off{color:#c8102e;font-weight:bold}.spill{color:#b36b00}.bad{color:#c8102e}.muted{color:#666}.pic{overflow-x:auto}"
 	"svg{display:block;margin:.5em 0}";
 
 static void td_node(struct nn_sb *sb, int node)
@@ -730,13 +737,24 @@ static void html_nics(struct nn_sb *sb, const struct nn_hostview *v)
 	nn_sb_puts(sb, "</table>\n");
 }
 
+static bool listed(const struct nn_hv_irq *m)
+{
+	return m->now_off || m->plan_off || m->now_spill || m->plan_spill || m->moved;
+}
+
+static const char *cell_class(bool off, bool spill)
+{
+	return off ? " off" : spill ? " spill" : "";
+}
+
 static void html_irqs(struct nn_sb *sb, const struct nn_hostview *v)
 {
 	size_t i, n = 0;
 
-	nn_sb_puts(sb, "<h2>Queue IRQs off their NIC's node or moved by the plan</h2>\n");
+	nn_sb_puts(sb, "<h2>Queue IRQs off their NIC's node (misplaced, or spilled as planned) or moved by "
+		   "the plan</h2>\n");
 	for (i = 0; i < v->nirqs; i++)
-		n += v->irqs[i].now_off || v->irqs[i].plan_off || v->irqs[i].moved;
+		n += listed(&v->irqs[i]);
 	if (!n) {
 		nn_sb_puts(sb, "<p>None: every queue IRQ is on its NIC's node and stays where it is.</p>\n");
 		return;
@@ -746,19 +764,20 @@ static void html_irqs(struct nn_sb *sb, const struct nn_hostview *v)
 	for (i = 0; i < v->nirqs; i++) {
 		const struct nn_hv_irq *m = &v->irqs[i];
 
-		if (!m->now_off && !m->plan_off && !m->moved)
+		if (!listed(m))
 			continue;
 		nn_sb_printf(sb, "<tr class=\"irq\" data-irq=\"%d\"><td class=\"n\">%d</td><td>", m->irq, m->irq);
 		nn_xml_escape(sb, m->nic);
 		nn_sb_printf(sb, "</td><td class=\"n\">%d</td>", m->queue);
 		td_node(sb, m->nic_node);
 		if (m->now_cpu >= 0)
-			nn_sb_printf(sb, "<td class=\"n%s\">%d</td>", m->now_off ? " off" : "", m->now_cpu);
+			nn_sb_printf(sb, "<td class=\"n%s\">%d</td>", cell_class(m->now_off, m->now_spill), m->now_cpu);
 		else
 			nn_sb_puts(sb, "<td class=\"muted\">no single CPU</td>");
 		td_node(sb, m->now_node);
 		if (m->plan_cpu >= 0)
-			nn_sb_printf(sb, "<td class=\"n%s\">%d</td>", m->plan_off ? " off" : "", m->plan_cpu);
+			nn_sb_printf(sb, "<td class=\"n%s\">%d</td>", cell_class(m->plan_off, m->plan_spill),
+				     m->plan_cpu);
 		else
 			nn_sb_puts(sb, "<td class=\"muted\">not planned</td>");
 		td_node(sb, m->plan_node);
@@ -793,10 +812,11 @@ void nn_hostview_html(const struct nn_hostview *v, const char *title, struct nn_
 	nn_sb_puts(sb, "<h1>");
 	nn_xml_escape(sb, title);
 	nn_sb_printf(sb, "</h1>\n<p>%zu NUMA node%s, %zu online CPUs, %zu NIC%s, %zu queue IRQs. Today %zu of "
-		     "them run on a CPU off their NIC's node", t->nnodes, t->nnodes == 1 ? "" : "s", t->ncpus,
-		     v->nnics, v->nnics == 1 ? "" : "s", v->nirqs, v->now_off);
+		     "them run on a CPU off their NIC's node where no plan puts them, %zu on a near node where "
+		     "the plan spills them", t->nnodes, t->nnodes == 1 ? "" : "s", t->ncpus,
+		     v->nnics, v->nnics == 1 ? "" : "s", v->nirqs, v->now_off, v->now_spill);
 	if (v->plan)
-		nn_sb_printf(sb, "; the plan moves %zu and leaves %zu off-node", v->moves, v->plan_off);
+		nn_sb_printf(sb, "; the plan moves %zu and spills %zu to a near node", v->moves, v->plan_spill);
 	nn_sb_puts(sb, ".");
 	if (v->unknown_nics)
 		nn_sb_printf(sb, " %zu NIC%s of unknown locality: the kernel does not say which node, so "

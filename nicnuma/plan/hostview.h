@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "nicnuma/discover/host.h"
+#include "nicnuma/discover/irq_place.h"
 #include "nicnuma/plan/plan.h"
 
 struct nn_out;
@@ -45,7 +46,8 @@ struct nn_hv_irq {
 	int nic_node;			/* the NIC's node; -1 unknown locality */
 	int now_cpu, now_node;		/* the effective CPU today (-1: no single CPU known) */
 	int plan_cpu, plan_node;	/* the first planned CPU (-1: not planned) */
-	bool now_off, plan_off;		/* on a CPU off the NIC's (known) node */
+	bool now_off, plan_off;		/* misplaced: off the NIC's node where no plan puts it */
+	bool now_spill, plan_spill;	/* off the node where the plan spills it (irq_place.h) */
 	bool moved;			/* planned CPU differs from today's */
 };
 
@@ -58,6 +60,7 @@ struct nn_hostview {
 	const struct nn_nic **nics;	/* drawn NICs (non-virtual ones and planned ones) */
 	size_t nnics;
 	size_t now_off, plan_off;	/* red marks today and as planned */
+	size_t now_spill, plan_spill;	/* amber marks: planned spills to a near node */
 	size_t now_unplaced;		/* IRQs without a single known CPU today */
 	size_t moves;
 	size_t unknown_nics;		/* drawn NICs of unknown locality */

@@ -14,10 +14,7 @@
 
 int nn_hostview_nic_node(const struct nn_topo *t, const struct nn_nic *nic)
 {
-	bool assumed;
-	int home = nn_nic_home_node(t, nic, &assumed);
-
-	return assumed ? -1 : home;
+	return nn_irq_place_home(t, nic);
 }
 
 /* ---- text extents ---- */
@@ -136,11 +133,12 @@ void nn__hv_nic_texts(const struct nn_nic *n, char *name, size_t nsize, char *re
 void nn__hv_title(const struct nn_hostview *v, bool planned, char *buf, size_t size)
 {
 	if (planned)
-		snprintf(buf, size, "As planned: %zu queue IRQ%s move, %zu off the NIC's node", v->moves,
-			 v->moves == 1 ? "" : "s", v->plan_off);
+		snprintf(buf, size, "As planned: %zu queue IRQ%s move, %zu off the NIC's node, %zu spilled "
+			 "to a near node", v->moves, v->moves == 1 ? "" : "s", v->plan_off, v->plan_spill);
 	else
-		snprintf(buf, size, "Today: %zu queue IRQ%s (effective affinity), %zu off the NIC's node",
-			 v->nirqs, v->nirqs == 1 ? "" : "s", v->now_off);
+		snprintf(buf, size, "Today: %zu queue IRQ%s (effective affinity), %zu off the NIC's node "
+			 "against the plan, %zu spilled as planned", v->nirqs, v->nirqs == 1 ? "" : "s",
+			 v->now_off, v->now_spill);
 }
 
 /* ---- the boxes drawn ---- */

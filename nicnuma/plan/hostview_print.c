@@ -6,6 +6,11 @@
 #include "nicnuma/core/print.h"
 #include "nicnuma/plan/hostview.h"
 
+static const char *mark(bool off, bool spill)
+{
+	return off ? " OFF" : spill ? " spill" : "";
+}
+
 static void print_off(struct nn_out *o, const struct nn_hv_irq *m)
 {
 	nn_open_object(o, NULL);
@@ -19,11 +24,13 @@ static void print_off(struct nn_out *o, const struct nn_hv_irq *m)
 	nn_print_opt_int(o, PRINT_JSON, "planned_cpu", NULL, m->plan_cpu, NULL);
 	nn_print_opt_int(o, PRINT_JSON, "planned_node", NULL, m->plan_node, NULL);
 	nn_print_bool(o, PRINT_JSON, "planned_off", NULL, m->plan_off);
+	nn_print_bool(o, PRINT_JSON, "now_spill", NULL, m->now_spill);
+	nn_print_bool(o, PRINT_JSON, "planned_spill", NULL, m->plan_spill);
 	nn_close_object(o);
 	if (!o->json)
 		nn_printf(o, "  IRQ %-6d %-16s queue %-3d NIC node %-3d today CPU %d (node %d)%s, planned CPU %d "
 			  "(node %d)%s\n", m->irq, m->nic, m->queue, m->nic_node, m->now_cpu, m->now_node,
-			  m->now_off ? " OFF" : "", m->plan_cpu, m->plan_node, m->plan_off ? " OFF" : "");
+			  mark(m->now_off, m->now_spill), m->plan_cpu, m->plan_node, mark(m->plan_off, m->plan_spill));
 }
 
 void nn_hostview_summary_print(struct nn_out *o, const struct nn_hostview *v, const char *file, bool svg,
@@ -40,8 +47,10 @@ void nn_hostview_summary_print(struct nn_out *o, const struct nn_hostview *v, co
 	nn_print_uint(o, PRINT_ANY, "nics", ", %llu NICs", v->nnics);
 	nn_print_uint(o, PRINT_ANY, "queue_irqs", ", %llu queue IRQs", v->nirqs);
 	nn_print_uint(o, PRINT_ANY, "moves", ", %llu moved by the plan\n", v->moves);
-	nn_print_uint(o, PRINT_ANY, "off_node_now", "  off the NIC's node: %llu today", v->now_off);
+	nn_print_uint(o, PRINT_ANY, "off_node_now", "  off the NIC's node against the plan: %llu today", v->now_off);
 	nn_print_uint(o, PRINT_ANY, "off_node_planned", ", %llu as planned", v->plan_off);
+	nn_print_uint(o, PRINT_ANY, "spill_now", "; spilled to a near node by the plan: %llu today", v->now_spill);
+	nn_print_uint(o, PRINT_ANY, "spill_planned", ", %llu as planned", v->plan_spill);
 	nn_print_uint(o, PRINT_ANY, "unplaced_now", "; %llu without one known CPU today\n", v->now_unplaced);
 	nn_print_cpuset(o, PRINT_JSON, "claimed", NULL, nn_host_claimed_cpus(v->host));
 	if (!nn_cpuset_empty(nn_host_claimed_cpus(v->host)))
@@ -70,7 +79,7 @@ void nn_hostview_summary_print(struct nn_out *o, const struct nn_hostview *v, co
 	nn_close_array(o);
 	nn_open_array(o, "off_node");
 	for (i = 0; i < v->nirqs; i++)
-		if (v->irqs[i].now_off || v->irqs[i].plan_off)
+		if (v->irqs[i].now_off || v->irqs[i].plan_off || v->irqs[i].now_spill || v->irqs[i].plan_spill)
 			print_off(o, &v->irqs[i]);
 	nn_close_array(o);
 	nn_open_array(o, "plan_warnings");

@@ -1191,6 +1191,23 @@ int nn_plan_nic_names(const struct nn_plan *plan, char ***out, size_t *nout)
 	return 0;
 }
 
+const struct nn_plan_irq *nn_plan_irq_find(const struct nn_plan *plan, int irq)
+{
+	size_t i;
+
+	for (i = 0; plan && i < plan->nirqs; i++)
+		if (plan->irqs[i].irq == irq)
+			return &plan->irqs[i];
+	return NULL;
+}
+
+const struct nn_cpuset *nn_plan_irq_cpus(const void *plan, int irq)
+{
+	const struct nn_plan_irq *pq = nn_plan_irq_find(plan, irq);
+
+	return pq && !nn_cpuset_empty(&pq->cpus) ? &pq->cpus : NULL;
+}
+
 void nn_plan_free(struct nn_plan *plan)
 {
 	size_t i;

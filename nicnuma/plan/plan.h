@@ -316,6 +316,10 @@ int nn_plan_usable_cpus(const struct nn_topo *t, const struct nn_cpuset *cpus,
  * -ENODEV when opts->nics names a NIC the host does not have, -ENOMEM. */
 int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, struct nn_plan *plan);
 void nn_plan_free(struct nn_plan *plan);
+/* The plan's entry for IRQ @irq; NULL when @plan is NULL or leaves it alone. */
+const struct nn_plan_irq *nn_plan_irq_find(const struct nn_plan *plan, int irq);
+/* Its CPUs, as irq_place.h's nn_planned_cpus_fn (@plan: a struct nn_plan). */
+const struct nn_cpuset *nn_plan_irq_cpus(const void *plan, int irq);
 /* Every NIC name @plan's entries use, once each: an array the caller frees
  * (free(*@out)) of pointers into @plan. 0 or -ENOMEM. Pure. */
 int nn_plan_nic_names(const struct nn_plan *plan, char ***out, size_t *nout);

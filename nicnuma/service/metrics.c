@@ -18,6 +18,7 @@
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/host.h"
+#include "nicnuma/discover/irq_place.h"
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/service/desired_io.h"
@@ -85,6 +86,12 @@ static bool nic_off_node(const struct nn_metrics *m, const void *it, double *v)
 {
 	*v = (double)NIC(it)->off_node;
 	return NIC(it)->off_node >= 0;
+}
+
+static bool nic_spill(const struct nn_metrics *m, const void *it, double *v)
+{
+	*v = (double)NIC(it)->spill;
+	return NIC(it)->spill >= 0;
 }
 
 static bool nic_drift(const struct nn_metrics *m, const void *it, double *v)
@@ -345,8 +352,11 @@ static const struct mfamily families[] = {
 	  "IRQs of the NIC that neither netdev netlink nor the driver name table gives a role "
 	  "(planned like queue IRQs, never onto housekeeping)", nic_unknown_role },
 	{ "nicnuma_nic_queue_irqs_off_node", "gauge", M_NIC,
-	  "Queue IRQs that may run on a CPU outside the NIC's NUMA node (effective affinity)",
-	  nic_off_node },
+	  "Queue IRQs that may run on a CPU outside the NIC's NUMA node where the plan does not put "
+	  "them (effective affinity; without a plan every one off the node)", nic_off_node },
+	{ "nicnuma_nic_queue_irqs_spilled", "gauge", M_NIC,
+	  "Queue IRQs on a near node where the plan spills them (the NIC's node has too few cores, "
+	  "or claims hold them): not misplaced", nic_spill },
 	{ "nicnuma_nic_queue_irqs_off_plan", "gauge", M_NIC,
 	  "Queue IRQs whose affinity differs from the plan", nic_off_plan },
 	{ "nicnuma_nic_drift_values", "gauge", M_NIC,
@@ -587,37 +597,20 @@ void nn_metrics_print_json(struct nn_ctx *ctx, const struct nn_metrics *m)
 
 /* ---- collecting ------------------------------------------------------------ */
 
-/* Queue IRQs that may fire outside @n's node: the effective affinity where
- * the kernel shows it (what really happens), else the requested one. */
-static long count_off_node(const struct nn_topo *t, const struct nn_nic *n)
+/* Queue IRQs off @n's node against @plan (NULL: none, every one off the
+ * node counts) and those the plan spills to a near node: irq_place.h's
+ * verdict, as nics, report and check give it. -1 both: node unknown. */
+static void count_places(const struct nn_topo *t, const struct nn_nic *n, const struct nn_plan *plan,
+			 struct nn_metrics_nic *mn)
 {
-	long off = 0;
+	struct nn_place_count c;
 
-	if (n->numa_node < 0)
-		return -1;
-	for (size_t i = 0; i < n->nirqs; i++) {
-		const struct nn_irq *q = &n->irqs[i];
-		const struct nn_cpuset *set;
-		int cpu = -1;
-
-		if (q->queue < 0)
-			continue;
-		if (q->has_effective && !nn_cpuset_empty(&q->effective))
-			set = &q->effective;
-		else if (q->has_affinity)
-			set = &q->affinity;
-		else
-			continue;
-		while ((cpu = nn_cpuset_next(set, cpu)) >= 0) {
-			int node = nn_topo_cpu_node(t, cpu);
-
-			if (node >= 0 && node != n->numa_node) {
-				off++;
-				break;
-			}
-		}
-	}
-	return off;
+	mn->off_node = mn->spill = -1;
+	if (nn_irq_place_home(t, n) < 0)
+		return;
+	nn_nic_place_count(t, n, plan ? nn_plan_irq_cpus : NULL, plan, &c);
+	mn->off_node = c.off;
+	mn->spill = c.spill;
 }
 
 static void count_check(struct nn_metrics *m, const struct nn_check_report *rep)
@@ -766,7 +759,7 @@ int nn_metrics_collect(struct nn_ctx *ctx, const struct nn_host *host, const str
 		for (size_t q = 0; q < nic->nirqs; q++)
 			mn->queue_irqs += nic->irqs[q].queue >= 0;
 		mn->unknown_role = (long)nn_nic_irqs_unknown_role(nic);
-		mn->off_node = count_off_node(&host->topo, nic);
+		count_places(&host->topo, nic, plan, mn);
 		mn->off_plan = mn->drift = -1;
 		n++;
 	}

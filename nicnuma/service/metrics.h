@@ -50,7 +50,8 @@ struct nn_metrics_nic {
 	const struct nn_nic *nic;	/* borrowed from the host */
 	long queue_irqs;
 	long unknown_role;	/* IRQs of no recognised role (placed like queues) */
-	long off_node;		/* -1: the NIC's node is unknown */
+	long off_node;		/* misplaced (irq_place.h); -1: the NIC's node is unknown */
+	long spill;		/* planned spills to a near node; -1 likewise */
 	long off_plan;		/* -1: no check ran (no plan) */
 	long drift;		/* -1: no check ran */
 };

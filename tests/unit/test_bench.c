@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "nicnuma/act/bench_exec.h"
 #include "nicnuma/plan/bench.h"
 #include "nicnuma/discover/topo.h"
 #include "tmptree.h"
@@ -207,6 +208,22 @@ static void test_parse_report(void **state)
 	assert_false(r.ok);
 }
 
+/* The failed run's warning: its stderr's last lines joined, no newline left
+ * for the warning printer to show as \x0a. */
+static void test_err_tail(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	nn_bench_err_tail("one\ntwo\nEAL: no hugepages\nfwd: port 0 down\n\n", buf, sizeof(buf));
+	assert_string_equal(buf, "two | EAL: no hugepages | fwd: port 0 down");
+	nn_bench_err_tail("", buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	nn_bench_err_tail("a\nbbbbbbbbbbbbbbbbbbbb", buf, 8);
+	assert_null(strchr(buf, '\n'));
+	assert_string_equal(buf, "a | b");	/* cut to fit, never past @size */
+}
+
 static void test_stats(void **state)
 {
 	struct nn_bench_run runs[4] = {
@@ -259,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_plan_one_node),
 		cmocka_unit_test(test_parse_report),
 		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_err_tail),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -133,6 +133,8 @@ static void add_pnic(struct nn_plan *p, const char *nic, int node)
 
 /* The hostile NIC on node 1: queue IRQs 100-103 today on CPUs 0, 5, 1, 6
  * (100 and 102 off node), planned on 4, 5, 1, 0 (102 and 103 off node).
+ * So 100 is misplaced (off the node where the plan does not put it), 102 a
+ * planned spill today and as planned, 103 a planned spill as planned.
  * unk0 (numa_node -1): 201, 202 today on 2 and 7, planned on 3 and 7.
  * veth0: virtual, not planned, not drawn. */
 struct fx {
@@ -205,25 +207,30 @@ static void test_model(void **state)
 	assert_int_equal(nn_hostview_make(&f->h, &f->p, NULL, &v), 0);
 	assert_int_equal(v.nnics, 2);		/* veth0 is virtual and not planned */
 	assert_int_equal(v.nirqs, 6);		/* queue IRQs only: not 99, not veth0's */
-	assert_int_equal(v.now_off, 2);
-	assert_int_equal(v.plan_off, 2);
+	assert_int_equal(v.now_off, 1);
+	assert_int_equal(v.now_spill, 1);
+	assert_int_equal(v.plan_off, 0);
+	assert_int_equal(v.plan_spill, 2);
 	assert_int_equal(v.moves, 3);		/* 100: 0->4, 103: 6->0, 201: 2->3 */
 	assert_int_equal(v.unknown_nics, 1);
 	for (i = 0; i < v.nirqs; i++) {
 		const struct nn_hv_irq *m = &v.irqs[i];
 
-		assert_int_equal(m->now_off, m->irq == 100 || m->irq == 102);
-		assert_int_equal(m->plan_off, m->irq == 102 || m->irq == 103);
+		assert_int_equal(m->now_off, m->irq == 100);
+		assert_int_equal(m->now_spill, m->irq == 102);
+		assert_false(m->plan_off);
+		assert_int_equal(m->plan_spill, m->irq == 102 || m->irq == 103);
 		if (m->irq >= 200) {
 			assert_int_equal(m->nic_node, -1);	/* unknown: never red */
-			assert_false(m->now_off || m->plan_off);
+			assert_false(m->now_off || m->plan_off || m->now_spill || m->plan_spill);
 		}
 	}
 	nn_hostview_free(&v);
-	/* without a plan: today only, nothing planned or moved */
+	/* without a plan: today only, every IRQ off the node misplaced */
 	assert_int_equal(nn_hostview_make(&f->h, NULL, NULL, &v), 0);
 	assert_int_equal(v.nnics, 2);
 	assert_int_equal(v.now_off, 2);
+	assert_int_equal(v.now_spill, 0);
 	assert_int_equal(v.plan_off, 0);
 	assert_int_equal(v.moves, 0);
 	nn_hostview_free(&v);
@@ -257,17 +264,17 @@ static void test_svg_marks(void **state)
 	}
 	assert_null(strstr(svg, "data-irq=\"99\""));
 	assert_null(strstr(svg, "data-irq=\"301\""));
-	/* red exactly where today's CPU / the plan's CPU is off the NIC's node */
-	assert_int_equal(count(now, "<circle class=\"irq off\""), 2);
-	assert_true(has_mark(now, "off", 100) && has_mark(now, "off", 102));
-	assert_int_equal(count(planned, "<circle class=\"irq off\""), 2);
-	assert_true(has_mark(planned, "off", 102) && has_mark(planned, "off", 103));
+	/* red exactly where an IRQ is off the NIC's node against the plan,
+	 * amber where the plan spills it */
+	assert_int_equal(count(now, "<circle class=\"irq off\""), 1);
+	assert_true(has_mark(now, "off", 100) && has_mark(now, "spill", 102));
+	assert_int_equal(count(planned, "<circle class=\"irq off\""), 0);
+	assert_true(has_mark(planned, "spill", 102) && has_mark(planned, "spill", 103));
 	assert_true(has_mark(planned, "local", 100) && has_mark(planned, "local", 101));
-	/* the red cells outlined: today CPUs 0 and 1, planned CPUs 1 and 0 */
-	assert_int_equal(count(now, "class=\"offmark\""), 2);
+	/* the red cell outlined: today CPU 0; none as planned */
+	assert_int_equal(count(now, "class=\"offmark\""), 1);
 	assert_non_null(strstr(now, "class=\"offmark\" data-cpu=\"0\""));
-	assert_non_null(strstr(now, "class=\"offmark\" data-cpu=\"1\""));
-	assert_int_equal(count(planned, "class=\"offmark\""), 2);
+	assert_int_equal(count(planned, "class=\"offmark\""), 0);
 	/* the NIC of unknown node: grey marks, said in words */
 	assert_int_equal(count(svg, "<circle class=\"irq unknown\""), 4);
 	assert_non_null(strstr(svg, "unk0: the kernel does not say its NUMA node"));
@@ -308,7 +315,7 @@ static void test_html_page(void **state)
 	assert_null(strstr(html, "src="));
 	assert_null(strstr(html, HOSTILE));
 	assert_int_equal(count(html, "<svg "), 1);
-	/* the text lists: both NICs, and the four IRQs off node or moved */
+	/* the text lists: both NICs, and the four IRQs off node (misplaced or spilled) or moved */
 	assert_int_equal(count(html, "<tr class=\"nic\">"), 2);
 	assert_int_equal(count(html, "<tr class=\"irq\""), 4);	/* 100, 102, 103, 201 */
 	assert_non_null(strstr(html, "<td>" HOSTILE_ESC "</td>"));
