@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "nicnuma/act/bench_exec.h"
+#include "nicnuma/emit/bench_exec.h"
 #include "nicnuma/plan/bench.h"
 #include "nicnuma/discover/topo.h"
 #include "tmptree.h"
