@@ -48,7 +48,7 @@ _nicnuma_opts() {
 	claims) echo --help ;;
 	hook) echo --deadline-ms --dry-run --help --stage --state-dir ;;
 	watch) echo --cgroup-watches --coexist --config --count --duration --events --exec --help --interval --once \
-		--print-unit --settle --state-dir ;;
+		--print-unit --sched --settle --state-dir ;;
 	esac
 }
 

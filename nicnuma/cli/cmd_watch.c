@@ -13,7 +13,8 @@
 #include "nicnuma/service/watch.h"
 
 enum { OPT_INTERVAL = NN_OPT_OWN, OPT_SETTLE, OPT_ONCE, OPT_CONFIG, OPT_COEXIST, OPT_EVENTS,
-       OPT_COUNT, OPT_DURATION, OPT_STATE_DIR, OPT_PRINT_UNIT, OPT_EXEC, OPT_CGROUP_WATCHES };
+       OPT_COUNT, OPT_DURATION, OPT_STATE_DIR, OPT_PRINT_UNIT, OPT_EXEC, OPT_CGROUP_WATCHES,
+       OPT_SCHED };
 
 static const struct nn_opt opts[] = {
 	{ "interval", 0, NN_ARG_REQUIRED, "SECONDS", "periodic re-check (default: the desired state's, 60)", OPT_INTERVAL },
@@ -28,6 +29,8 @@ static const struct nn_opt opts[] = {
 	{ "cgroup-watches", 0, NN_ARG_REQUIRED, "N", "the most inotify watches on the cgroup tree, two per cpuset "
 	  "cgroup (default 8192); past it cpuset partitions are polled every second; 0: poll only",
 	  OPT_CGROUP_WATCHES },
+	{ "sched", 0, NN_ARG_REQUIRED, "POLICY", "fifo (default): run at SCHED_FIFO priority 1, so that a claim's "
+	  "move does not wait behind a loaded host's threads; other: leave it as started", OPT_SCHED },
 	{ "events", 0, NN_ARG_NONE, NULL, "live only, writes nothing: print each decoded netlink event and each "
 	  "reconcile it would trigger", OPT_EVENTS,
 	  NN_STORE_BOOL(struct nn_watch_opts, events_only) },
@@ -47,6 +50,7 @@ const struct nn_cmd_desc nn_desc_watch = {
 	.name = "watch",
 	.usage = "nicnuma [--root DIR] watch [--interval SECONDS] [--settle MS] [--once]\n"
 		 "               [--config FILE] [--coexist] [--state-dir DIR] [--cgroup-watches N]\n"
+		 "               [--sched fifo|other]\n"
 		 "       nicnuma watch --events [--count N] [--duration SECONDS]\n"
 		 "       nicnuma watch --print-unit [--exec PATH] [--config FILE]",
 	.intro =
@@ -173,6 +177,12 @@ int nn_cmd_watch(struct nn_ctx *ctx, int argc, char **argv)
 			if (number(ctx, "--cgroup-watches", st.arg, 0, 1000000, &v))
 				return NN_EXIT_ERROR;
 			o.cgroup_watches = v ? (long)v : -1;
+			break;
+		case OPT_SCHED:
+			if (nn_watch_sched_parse(st.arg, &o.sched)) {
+				nn_err(ctx, "--sched: expected fifo or other, got '%s'", st.arg);
+				return NN_EXIT_ERROR;
+			}
 			break;
 		case OPT_PRINT_UNIT:
 			print = true;

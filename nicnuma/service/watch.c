@@ -34,6 +34,7 @@
 #include "nicnuma/plan/watch_decide.h"
 #include "nicnuma/service/watch_nl.h"
 #include "nicnuma/service/watch_claims.h"
+#include "nicnuma/service/watch_sched.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/act/pipeline.h"
 
@@ -921,6 +922,7 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 	struct loop l;
 	int err, lock = -1, holder;
 	bool live = nn_root_is_live(&ctx->root);
+	char sched[128] = "other (fake root)";
 
 	memset(&w, 0, sizeof(w));
 	w.tx = (struct nn_tx)NN_TX_INIT;
@@ -972,6 +974,11 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 		if (err)
 			goto out;
 		w.ethtool = l.nl_open && l.nl.ethtool_family;
+		/* before the first reconcile: a claim made while it runs waits
+		 * on this process too */
+		if (live || o->sched != NN_WATCH_SCHED_DEFAULT)
+			nn_watch_sched_apply(o->sched == NN_WATCH_SCHED_DEFAULT ? NN_WATCH_SCHED_FIFO : o->sched,
+					     sched, sizeof(sched));
 	}
 	/* At start: reserves the hugepages and puts back whatever the boot or
 	 * a previous run left; nothing to write writes no snapshot. Other
@@ -997,11 +1004,11 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 	notify(&w, "READY=1");
 	nn_fprintf_text(stderr, "%s: watching %zu NICs (%s%s; settle %u ms, re-check every %u s); "
 			"claims: records by inotify, cpuset partitions by %s (%zu watches), owners "
-			"by %s\n",
+			"by %s; scheduling %s\n",
 		ctx->prog, w.d.nnics, live ? "link, uevent" : "fake root: timer only",
 		w.ethtool ? ", ethtool" : "", w.d.settle_ms, w.d.interval_s,
 		nn_cf_tree_mode(&w.cf), nn_cf_watches(&w.cf),
-		w.cf.owners_polled ? "poll" : live ? "pidfd" : "poll (fake root)");
+		w.cf.owners_polled ? "poll" : live ? "pidfd" : "poll (fake root)", sched);
 	boot_report(ctx);
 	err = run_loop(&w, &l, false);
 	notify(&w, "STOPPING=1");

@@ -18,6 +18,8 @@
 
 #include <stdbool.h>
 
+#include "nicnuma/service/watch_sched.h"
+
 struct nn_ctx;
 
 struct nn_watch_opts {
@@ -27,6 +29,7 @@ struct nn_watch_opts {
 	bool once;			/* one reconcile, then exit */
 	const char *trigger;		/* the first reconcile's name in its line; NULL "start" */
 	bool coexist;			/* go on beside other owners (warnings) */
+	enum nn_watch_sched sched;	/* the service's scheduling (watch_sched.h) */
 	/* The cap on inotify watches on the cgroup tree (watch_claims.h):
 	 * 0 NN_CGROUP_WATCHES_DEFAULT; < 0 none (partitions by poll only). */
 	long cgroup_watches;

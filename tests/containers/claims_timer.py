@@ -3,13 +3,15 @@
 """tests/containers/claims_timer.py - the timer of `scripts/bench claims`
 
   claims_timer.py hook NICNUMA STATE_DIR BUNDLE CPU IRQ... : one run of the hook
+  claims_timer.py claim NICNUMA STATE_DIR CPU IRQ...       : one run of `claim --cpus CPU --pid P`
   claims_timer.py irqbalance ENVFILE CPU IRQ...            : one run of the restart method
 
 Each prints one line: the milliseconds from the method's start (the hook's
 exec; the banned list's write) until no IRQ's smp_affinity_list holds CPU,
 polled every 0.2 ms; "timeout" after 30 s (then why, on stderr). The hook's
 line has a second number: the milliseconds until the hook process exited
-(the runtime waits that long; the IRQs may be off before). The hook
+(the runtime waits that long; the IRQs may be off before); the claim's
+likewise, until `nicnuma claim` exited. The hook (claim)
 run then releases (poststop) and waits for the IRQs to come back, untimed.
 The irqbalance run bans every other IRQ (--banirq: it touches the NIC's
 only), kills the daemon it started and leaves the NIC's IRQs where
@@ -94,6 +96,27 @@ def run_hook(nn, state_dir, bundle, cpu, irqs):
             time.sleep(0.001)
 
 
+def run_claim(nn, state_dir, cpu, irqs):
+    owner = subprocess.Popen(["sleep", "1000"])
+    name = "nnbench-%d" % os.getpid()
+    try:
+        t0 = time.monotonic()
+        hook = Hook(subprocess.Popen([nn, "claim", "--cpus", str(cpu), "--name", name, "--pid", str(owner.pid),
+                                      "--state-dir", state_dir], stdout=subprocess.DEVNULL))
+        ms = wait_off(cpu, irqs, t0, hook=hook)
+        hook.proc.wait()
+        if hook.exit_ms is None:
+            hook.exit_ms = (time.monotonic() - t0) * 1e3
+        print("%.2f %.2f" % (ms, hook.exit_ms) if ms is not None else "timeout", flush=True)
+    finally:
+        subprocess.run([nn, "release", name, "--state-dir", state_dir], stdout=subprocess.DEVNULL)
+        owner.kill()
+        owner.wait()
+        t1 = time.monotonic()
+        while not on_cpu(cpu, irqs) and time.monotonic() - t1 < 5:
+            time.sleep(0.001)
+
+
 def run_irqbalance(envfile, cpu, irqs):
     t0 = time.monotonic()
     # the write CRI-O does, then the restart (no systemd here: the daemon is
@@ -138,10 +161,12 @@ def run_irqbalance(envfile, cpu, irqs):
 def main():
     if sys.argv[1] == "hook":
         run_hook(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6:])
+    elif sys.argv[1] == "claim":
+        run_claim(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5:])
     elif sys.argv[1] == "irqbalance":
         run_irqbalance(sys.argv[2], int(sys.argv[3]), sys.argv[4:])
     else:
-        sys.exit("usage: claims_timer.py hook|irqbalance ...")
+        sys.exit("usage: claims_timer.py hook|claim|irqbalance ...")
 
 
 if __name__ == "__main__":

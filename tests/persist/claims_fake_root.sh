@@ -69,6 +69,9 @@ echo "ok: release: the enabled placement is back"
 "$nn" --root "$R" watch --interval 3600 --settle 5000 >"$tmp/watch.log" 2>&1 & wpid=$!
 for _ in $(seq 100); do grep -q watching "$tmp/watch.log" && break; sleep 0.05; done
 grep -q watching "$tmp/watch.log" || fail "watcher: $(cat "$tmp/watch.log")"
+# a fake root's watcher keeps the class it was started with (tests share CPUs)
+grep -q 'scheduling other (fake root)$' "$tmp/watch.log" || fail "fake-root scheduling: $(cat "$tmp/watch.log")"
+[ "$(awk '{ print $41 }' "/proc/$wpid/stat")" = 0 ] || fail "fake-root watcher not SCHED_OTHER"
 out=$(n claim --cpus 1 --name web2 2>&1) || fail "claim (watcher): $out"
 grep -q "applied by the running watcher" <<<"$out" || fail "claim output: $out"
 for _ in $(seq 100); do off1 && break; sleep 0.02; done
@@ -83,6 +86,18 @@ for _ in $(seq 100); do [ "$(snap)" = "$enabled" ] && break; sleep 0.02; done
 [ "$(snap)" = "$enabled" ] || fail "release (watcher): not back"
 echo "ok: release followed by the watcher"
 kill -TERM "$wpid"; wait "$wpid" 2>/dev/null; wpid=
+# --sched fifo: SCHED_FIFO priority 1 (what a live watcher takes by
+# default), with reset-on-fork; a bad policy is refused by name
+"$nn" --root "$R" watch --interval 3600 --sched fifo >"$tmp/watch.log" 2>&1 & wpid=$!
+for _ in $(seq 100); do grep -q watching "$tmp/watch.log" && break; sleep 0.05; done
+grep -q 'scheduling fifo 1$' "$tmp/watch.log" || fail "--sched fifo: $(cat "$tmp/watch.log")"
+[ "$(awk '{ print $40, $41 }' "/proc/$wpid/stat")" = "1 1" ] || fail "--sched fifo: not SCHED_FIFO priority 1"
+python3 -c 'import os,sys; sys.exit(0 if os.sched_getscheduler(int(sys.argv[1])) & 0x40000000 else 1)' "$wpid" ||
+	fail "--sched fifo: children would inherit the class (no reset-on-fork)"
+kill -TERM "$wpid"; wait "$wpid" 2>/dev/null; wpid=
+out=$(n watch --sched rr 2>&1); rc=$?
+[ $rc = 2 ] && grep -q "^nicnuma: --sched: expected fifo or other, got 'rr'" <<<"$out" || fail "--sched rr: rc $rc: $out"
+echo "ok: --sched fifo runs the watcher at SCHED_FIFO 1 (reset on fork); a fake root's default leaves it"
 
 # 3. cpuset partitions in the tree's cgroup v2 mount, a member cgroup beside
 cg=$R/sys/fs/cgroup

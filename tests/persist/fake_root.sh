@@ -29,6 +29,11 @@ grep -q '^Conflicts=shutdown.target irqbalance.service$' "$R/etc/systemd/system/
 	fail "unit Conflicts"
 grep -q '^ConditionPathExists=/etc/nicnuma/nicnuma.conf$' "$R/etc/systemd/system/nicnuma-watch.service" ||
 	fail "unit ConditionPathExists"
+# a claim's move does not wait behind a loaded host's threads (issue 40.1):
+# the lowest real-time priority, not inherited by children
+for k in CPUSchedulingPolicy=fifo CPUSchedulingPriority=1 CPUSchedulingResetOnFork=yes; do
+	grep -qx "$k" "$R/etc/systemd/system/nicnuma-watch.service" || fail "unit lacks $k"
+done
 # one template: the packaged unit (watch --print-unit, what meson installs)
 # is enable's but for the header comments and Conflicts=irqbalance.service
 n watch --print-unit --exec "$(readlink -f "$nn")" >"$tmp/pkg.unit" || fail "watch --print-unit"
