@@ -34,6 +34,7 @@ struct nn_unit_opts {
 	bool conflicts_irqbalance;	/* desired irqbalance = stop */
 	bool notify;		/* built with libsystemd: Type=notify, else simple */
 	bool packaged;		/* the package's generic unit (header says so) */
+	bool load_vfio;		/* the desired state has DPDK ports: vfio-pci loaded before the start */
 };
 
 /* Pure: the unit file text. -EINVAL when exe or config is not absolute, or

@@ -231,7 +231,8 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 			r.en.snapshot);
 	/* the watcher must be able to take the state lock at once */
 	nn_pipeline_unlock(&pl);
-	u = nn_enable_unit(ctx, r.a.exe, r.d.irqbalance == NN_DIRQB_STOP, r.a.no_start, &r.en);
+	u = nn_enable_unit(ctx, r.a.exe, r.d.irqbalance == NN_DIRQB_STOP, r.d.nports > 0, r.a.no_start,
+			   &r.en);
 	if (nn_enabled_write(ctx, &r.en) || u < 0)
 		ret = NN_EXIT_ERROR;
 	else if (u > 0 && ret == NN_EXIT_OK)
