@@ -62,11 +62,16 @@ nn_install() {
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   [ "$(id -u)" -eq 0 ] || nn_die "missing packages (${missing[*]}); run as root or install them"
+  # One install at a time (scripts/test runs the guest suite beside others);
+  # the lock is dropped when this shell ends or the install is done.
+  local lock
+  exec {lock}>/run/lock/nicnuma-apt.lock && flock "$lock"
   nn_log "installing: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -q >/dev/null || nn_die "apt-get update failed"
-  apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null \
+  apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=300 "${missing[@]}" >/dev/null \
     || nn_die "apt-get install ${missing[*]} failed"
+  exec {lock}>&-
 }
 
 nn_deps() { nn_install "${NN_PACKAGES[@]}"; }

@@ -22,17 +22,17 @@
 
 /* Per NIC, its planned CPUs: where an IRQ goes when its own CPU is out of
  * vectors. Built once per apply (one pass over the values), not per IRQ. */
-struct nic_fb {
+struct nic_cpus {
 	const char *nic;
 	struct nn_cpuset cpus;
 };
 
-struct fb_table {
-	struct nic_fb *v;
+struct nic_cpus_table {
+	struct nic_cpus *v;
 	size_t n;
 };
 
-static void fb_table_free(struct fb_table *t)
+static void nic_cpus_free(struct nic_cpus_table *t)
 {
 	size_t i;
 
@@ -42,7 +42,7 @@ static void fb_table_free(struct fb_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static struct nic_fb *fb_find(const struct fb_table *t, const char *nic)
+static struct nic_cpus *nic_cpus_find(const struct nic_cpus_table *t, const char *nic)
 {
 	size_t i;
 
@@ -52,7 +52,7 @@ static struct nic_fb *fb_find(const struct fb_table *t, const char *nic)
 	return NULL;
 }
 
-static int fb_table_build(const struct nn_apply_report *rep, struct fb_table *t)
+static int nic_cpus_build(const struct nn_apply_report *rep, struct nic_cpus_table *t)
 {
 	size_t i;
 	int err;
@@ -60,13 +60,13 @@ static int fb_table_build(const struct nn_apply_report *rep, struct fb_table *t)
 	memset(t, 0, sizeof(*t));
 	for (i = 0; i < rep->nvals; i++) {
 		const struct nn_apply_val *o = &rep->vals[i];
-		struct nic_fb *f;
+		struct nic_cpus *f;
 
 		if (o->kind != NN_VAL_IRQ || o->queue < 0 || !o->nic)
 			continue;
-		f = fb_find(t, o->nic);
+		f = nic_cpus_find(t, o->nic);
 		if (!f) {
-			struct nic_fb *nv = realloc(t->v, (t->n + 1) * sizeof(*nv));
+			struct nic_cpus *nv = realloc(t->v, (t->n + 1) * sizeof(*nv));
 
 			if (!nv)
 				return -ENOMEM;
@@ -94,66 +94,92 @@ static void set_after(struct nn_apply_val *v, const struct nn_aff_result *r, boo
 	v->effective = r->has_effective ? nn_cpuset_format_list(&r->effective) : NULL;
 }
 
-static const struct nn_change_ops *val_ops(const struct nn_apply_val *v);
+/* The write order, one pass per domain so that irq/ is entered once:
+ * channels first (a new count renumbers the queue IRQs), then irq/'s
+ * values (irqbalance before them, then IRQs, XPS, NAPI threads), then the
+ * RSS tables (they spread over the queues just placed); hugepages/ after all
+ * of them. The report keeps the collect order. tests/arch/apply_order.py
+ * checks this order. */
+enum write_phase { PHASE_CHANNELS, PHASE_IRQ, PHASE_RSS, NPHASES };
 
-/* The detail @v is logged with (its kind's, in @buf of @len >= 96), or NULL. */
-static char *val_detail(const struct nn_apply_val *v, char *buf, size_t len)
+/* What a write needs beyond its value: the views it writes through, each
+ * NIC's planned CPUs and the online ones for the IRQs and XPS masks, and
+ * whether a channel change has renumbered the queue IRQs. */
+struct write_pass {
+	struct nn_ctx *ctx;
+	struct nn_apply_views *views;
+	const struct nic_cpus_table *nic_cpus;
+	const struct nn_cpuset *online;
+	bool channels_changed;
+};
+
+static const struct nn_change_ops *val_ops(const struct nn_apply_val *v);
+static char *val_detail(const struct nn_apply_val *v, char *buf, size_t len);
+
+static void detail_rss(const struct nn_apply_val *v, char *buf, size_t len)
 {
-	if (v->kind == NN_VAL_RSS)
-		nn_rss_detail(buf, len, v->rss_rings ? v->rss_rings : v->rss_n);
-	else if (v->kind == NN_VAL_NAPI)
-		nn_napi_detail(buf, len, v->nic, v->napi_id);
-	else if (v->kind == NN_VAL_NAPI_CONF)
-		nn_napi_conf_detail(buf, len, v->ifindex);
-	else
-		return NULL;
-	return buf;
+	nn_rss_detail(buf, len, v->rss_rings ? v->rss_rings : v->rss_n);
 }
 
-/* Puts one value back as it was; used when a fatal error stops the apply.
- * The same routine as `nicnuma rollback` (nn_value_restore). */
-static void undo_val(struct nn_ctx *ctx, struct nn_apply_val *v)
+static void detail_napi(const struct nn_apply_val *v, char *buf, size_t len)
 {
-	char why[160], *cur = NULL, *now = NULL;
-	int err;
+	nn_napi_detail(buf, len, v->nic, v->napi_id);
+}
 
-	if (v->kind == NN_VAL_RSS) {
-		err = v->before ? nn_rss_put_back(ctx, v->path, v->before, &cur, why, sizeof(why)) : -EINVAL;
-		free(cur);
-		if (err < 0)
-			snprintf(v->note, sizeof(v->note), "ROLLBACK FAILED: %.120s", why);
-		else
-			v->status = NN_VAL_ROLLED_BACK;
-		return;
-	}
-	if (v->kind == NN_VAL_NAPI || v->kind == NN_VAL_NAPI_CONF || v->kind == NN_VAL_ETH) {
-		const struct nn_change_ops *ops = val_ops(v);
-		struct nn_restore res = { 0 };
-		char detail[96];
-		struct nn_change c = { .ops = ops, .path = v->path, .before = v->before, .after = v->planned,
-				       .detail = val_detail(v, detail, sizeof(detail)) };
+static void detail_napi_conf(const struct nn_apply_val *v, char *buf, size_t len)
+{
+	nn_napi_conf_detail(buf, len, v->ifindex);
+}
 
-		err = v->before ? ops->restore(ctx, &c, &res) : -EINVAL;
-		free(res.current);
-		if (err < 0)
-			snprintf(v->note, sizeof(v->note), "ROLLBACK FAILED: %.120s", res.why);
-		else
-			v->status = NN_VAL_ROLLED_BACK;
-		return;
-	}
-	if (v->kind == NN_VAL_CHANNELS) {
-		long n;
+/* The undo of one value, used when a fatal error stops the apply: the same
+ * routines as `nicnuma rollback`. A failure is the value's note. */
+static void undone(struct nn_apply_val *v, int err, const char *why)
+{
+	if (err < 0)
+		snprintf(v->note, sizeof(v->note), "ROLLBACK FAILED: %.120s", why);
+	else
+		v->status = NN_VAL_ROLLED_BACK;
+}
 
-		if (!v->before || nn_parse_long(v->before, &n))
-			return;
-		err = nn_channels_set(ctx, v->path, (int)n, why, sizeof(why));
-		if (err)
-			snprintf(v->note, sizeof(v->note), "ROLLBACK FAILED: %.120s", why);
-		else
-			v->status = NN_VAL_ROLLED_BACK;
+static void undo_rss(struct nn_ctx *ctx, struct nn_apply_val *v)
+{
+	char why[160], *cur = NULL;
+	int err = v->before ? nn_rss_put_back(ctx, v->path, v->before, &cur, why, sizeof(why)) : -EINVAL;
+
+	free(cur);
+	undone(v, err, why);
+}
+
+/* A setting put back through its undo kind's restore. */
+static void undo_setting(struct nn_ctx *ctx, struct nn_apply_val *v)
+{
+	const struct nn_change_ops *ops = val_ops(v);
+	struct nn_restore res = { 0 };
+	char detail[96];
+	struct nn_change c = { .ops = ops, .path = v->path, .before = v->before, .after = v->planned,
+			       .detail = val_detail(v, detail, sizeof(detail)) };
+	int err = v->before ? ops->restore(ctx, &c, &res) : -EINVAL;
+
+	free(res.current);
+	undone(v, err, res.why);
+}
+
+static void undo_channels(struct nn_ctx *ctx, struct nn_apply_val *v)
+{
+	char why[160];
+	long n;
+
+	if (!v->before || nn_parse_long(v->before, &n))
 		return;
-	}
-	err = nn_value_restore(ctx, v->path, v->before, &cur, &now);
+	undone(v, nn_channels_set(ctx, v->path, (int)n, why, sizeof(why)), why);
+}
+
+/* A value in one file (nn_value_restore): what was read back is kept. */
+static void undo_file(struct nn_ctx *ctx, struct nn_apply_val *v)
+{
+	char *cur = NULL, *now = NULL;
+	int err = nn_value_restore(ctx, v->path, v->before, &cur, &now);
+
 	if (err < 0) {
 		v->status = NN_VAL_FAILED;
 		snprintf(v->note, sizeof(v->note), "ROLLBACK FAILED (%s): still %.40s, was %.40s",
@@ -171,99 +197,6 @@ static void undo_val(struct nn_ctx *ctx, struct nn_apply_val *v)
 	}
 	free(cur);
 	free(now);
-}
-
-/* The write order, one pass per domain so that irq/ is entered once:
- * channels first (a new count renumbers the queue IRQs), then irq/'s
- * values (irqbalance before them, then IRQs, XPS, NAPI threads), then the
- * RSS tables (they spread over the queues just placed); hugepages/ after all
- * of them. The report keeps the collect order. tests/arch/apply_order.py
- * checks this order. */
-enum write_phase { PHASE_CHANNELS, PHASE_IRQ, PHASE_RSS, NPHASES };
-
-static enum write_phase val_phase(const struct nn_apply_val *v)
-{
-	switch (v->kind) {
-	case NN_VAL_CHANNELS:
-		return PHASE_CHANNELS;
-	case NN_VAL_RSS:
-		return PHASE_RSS;
-	case NN_VAL_IRQ:
-	case NN_VAL_XPS:
-	case NN_VAL_NAPI:
-	case NN_VAL_RPS:
-	case NN_VAL_NAPI_CONF:
-	case NN_VAL_NAPI_DEV:
-	case NN_VAL_ETH:
-	case NN_VAL_SYSCTL:
-		break;
-	}
-	return PHASE_IRQ;
-}
-
-static void count_status(struct nn_apply_report *rep)
-{
-	size_t i;
-
-	memset(rep->counts, 0, sizeof(rep->counts));
-	for (i = 0; i < rep->nvals; i++)
-		rep->counts[rep->vals[i].status]++;
-}
-
-void nn_apply_report_rolled_back(struct nn_apply_report *rep, const char *by)
-{
-	size_t i;
-
-	for (i = 0; i < rep->nvals; i++) {
-		struct nn_apply_val *v = &rep->vals[i];
-
-		if (v->status == NN_VAL_CHANGED || (v->status == NN_VAL_FAILED && v->written)) {
-			v->status = NN_VAL_ROLLED_BACK;
-			free(v->after);
-			v->after = v->before ? strdup(v->before) : NULL;	/* NULL: shown as unknown */
-		}
-	}
-	for (i = 0; i < rep->nhp; i++)
-		if (rep->hp[i].changed && !rep->hp[i].restored) {
-			rep->hp[i].restored = true;
-			rep->hp[i].after = rep->hp[i].before;
-		}
-	if (rep->irqb_done && !rep->irqb.noop)
-		snprintf(rep->irqb.status, sizeof(rep->irqb.status), "restored (%s)", rep->irqb.before);
-	rep->rolled_back = true;
-	rep->rolled_back_by = by;
-	count_status(rep);
-}
-
-/* Undoes every written value, in reverse write order, then irqbalance. */
-static void rollback_all(struct nn_ctx *ctx, struct nn_apply_report *rep, struct nn_undo *u)
-{
-	char why[256];
-	size_t i;
-	int ph;
-
-	for (ph = NPHASES; ph-- > 0;)
-		for (i = rep->nvals; i-- > 0;)
-			if (rep->vals[i].written && val_phase(&rep->vals[i]) == (enum write_phase)ph) {
-				undo_val(ctx, &rep->vals[i]);
-				if (val_ops(&rep->vals[i])->moves_napis)
-					ctx->napi_epoch++;
-			}
-	if (rep->irqb_done && !rep->irqb.noop) {
-		if (nn_irqb_restore(ctx, rep->irqb.before, rep->irqb.detail, why, sizeof(why))) {
-			snprintf(rep->irqb.status, sizeof(rep->irqb.status), "ROLLBACK FAILED: %.120s", why);
-			nn_warn(ctx, "irqbalance", "rollback failed: %s", why);
-		} else {
-			snprintf(rep->irqb.status, sizeof(rep->irqb.status), "restored (%s)",
-				 rep->irqb.before);
-		}
-	}
-	rep->rolled_back = true;
-	rep->rolled_back_by = "failure";
-	/* Replayed already: the next `nicnuma rollback` must not replay it again.
-	 * (@u NULL: a shared log whose older values stay to be rolled back.) */
-	if (u && u->nchanges)
-		nn_undo_mark_rolled_back(ctx, u);
 }
 
 /* The one report of an IRQ or XPS value's write (irq/affinity.c's @r,
@@ -310,11 +243,10 @@ static int aff_outcome(struct nn_ctx *ctx, const struct nn_root *root, struct nn
 	return ret;
 }
 
-/* @root: the view to write @v through (views_for). */
-static int write_irq(struct nn_ctx *ctx, const struct nn_root *root, const struct fb_table *fbt,
-		     struct nn_apply_val *v, const struct nn_cpuset *online, bool after_channels)
+static int write_irq(struct write_pass *w, struct nn_apply_val *v)
 {
-	const struct nic_fb *fb = v->nic ? fb_find(fbt, v->nic) : NULL;
+	const struct nn_root *root = nn_apply_views_for(w->views, v);
+	const struct nic_cpus *nc = v->nic ? nic_cpus_find(w->nic_cpus, v->nic) : NULL;
 	struct nn_aff_result r;
 	int err;
 
@@ -322,7 +254,7 @@ static int write_irq(struct nn_ctx *ctx, const struct nn_root *root, const struc
 	 * (nn_irq_set_affinity: a managed IRQ refuses it, EIO/EPERM, and keeps
 	 * its mask), which halves the writes. After one, the IRQ may be gone or
 	 * renumbered: the current value written back finds that first. */
-	if (after_channels) {
+	if (w->channels_changed) {
 		err = nn_irq_probe(root, v->irq, v->before);
 		if (nn_probe_managed(root, err)) {
 			v->status = NN_VAL_MANAGED;
@@ -342,23 +274,24 @@ static int write_irq(struct nn_ctx *ctx, const struct nn_root *root, const struc
 			return nn_aff_classify(err) == NN_AFF_FATAL ? err : 1;
 		}
 	}
-	nn_irq_set_affinity(root, v->irq, &v->want, online, fb ? &fb->cpus : NULL, &r);
-	return aff_outcome(ctx, root, v, &r);
+	nn_irq_set_affinity(root, v->irq, &v->want, w->online, nc ? &nc->cpus : NULL, &r);
+	return aff_outcome(w->ctx, root, v, &r);
 }
 
-static int write_xps(struct nn_ctx *ctx, const struct nn_root *root, struct nn_apply_val *v,
-		     const struct nn_cpuset *online)
+static int write_xps(struct write_pass *w, struct nn_apply_val *v)
 {
+	const struct nn_root *root = nn_apply_views_for(w->views, v);
 	struct nn_aff_result r;
 
-	nn_xps_set(root, v->nic, v->queue, &v->want, online, &r);
-	return aff_outcome(ctx, root, v, &r);
+	nn_xps_set(root, v->nic, v->queue, &v->want, w->online, &r);
+	return aff_outcome(w->ctx, root, v, &r);
 }
 
 /* A NAPI kthread: refused or gone is a warning, never a rollback of the
  * IRQs (the packets still flow; the thread just runs where it ran). */
-static int write_napi(struct nn_ctx *ctx, struct nn_apply_val *v)
+static int write_napi(struct write_pass *w, struct nn_apply_val *v)
 {
+	struct nn_ctx *ctx = w->ctx;
 	struct nn_cpuset after = NN_CPUSET_INIT;
 	char why[160] = "";
 	int err;
@@ -391,8 +324,9 @@ static int write_napi(struct nn_ctx *ctx, struct nn_apply_val *v)
 /* An RPS/RFS or device-wide NAPI file: one write, read back as the kernel
  * prints it. A refusal is this value's failure (a warning): the IRQs stand
  * without it. */
-static int write_sysval(struct nn_ctx *ctx, struct nn_apply_val *v)
+static int write_sysval(struct write_pass *w, struct nn_apply_val *v)
 {
+	struct nn_ctx *ctx = w->ctx;
 	char buf[4096];
 	int err;
 
@@ -447,80 +381,194 @@ static int setting_done(struct nn_ctx *ctx, struct nn_apply_val *v, int err, lon
 
 /* One per-NAPI setting through napi-set (irq/napi_conf.c: the NAPI must
  * still be the interface's before and after); a NAPI gone is skipped. */
-static int write_napi_conf(struct nn_ctx *ctx, struct nn_apply_val *v)
+static int write_napi_conf(struct write_pass *w, struct nn_apply_val *v)
 {
+	struct nn_ctx *ctx = w->ctx;
 	char why[160] = "";
 	long long after = -1;
 	int err;
 
 	v->written = true;
-	err = nn_napi_conf_set(ctx, &nn_napi_genl_io, v->nic, v->ifindex, v->napi_id, (enum nn_napi_attr)v->attr,
+	err = nn_napi_conf_set(ctx, &nn_napi_genl_io, v->nic, v->ifindex, v->napi_id, v->napi_attr,
 			       v->want_ll, &after, why, sizeof(why));
 	return setting_done(ctx, v, err, after, why, err == -ENOENT, false);
 }
 
 /* One coalescing value or ring size; the driver's refusal comes with its
  * own extended ack message. */
-static int write_eth(struct nn_ctx *ctx, struct nn_apply_val *v)
+static int write_eth(struct write_pass *w, struct nn_apply_val *v)
 {
+	struct nn_ctx *ctx = w->ctx;
 	char why[192] = "";
 	long long after = -1;
 	int err;
 
 	v->written = true;
-	err = nn_eth_set(ctx, v->nic, (enum nn_eth_setting)v->attr, v->want_ll, &after, why, sizeof(why));
+	err = nn_eth_set(ctx, v->nic, v->eth_setting, v->want_ll, &after, why, sizeof(why));
 	return setting_done(ctx, v, err, after, why, false, err != -EIO);
 }
 
-/* Writes the pending value @v: 0 done, >0 a warning, <0 fatal. */
-static int write_val(struct nn_ctx *ctx, struct nn_apply_views *views, const struct fb_table *fbt,
-		     struct nn_apply_val *v, const struct nn_cpuset *online, bool *channels_changed)
+static int write_channels(struct write_pass *w, struct nn_apply_val *v)
 {
-	int r = 0;
+	char why[192];
+	int err;
 
-	if (v->kind == NN_VAL_CHANNELS) {
-		char why[192];
-
-		v->written = true;
-		r = nn_channels_set(ctx, v->path, v->want_n, why, sizeof(why));
-		if (r) {
-			v->status = NN_VAL_FAILED;
-			snprintf(v->note, sizeof(v->note), "%s", why);
-		} else {
-			v->status = NN_VAL_CHANGED;
-			v->after = strdup(v->planned);
-			*channels_changed = true;
-			snprintf(v->note, sizeof(v->note), "queue IRQs renumbered: run apply "
-				 "again to place new ones");
-		}
-	} else if (v->kind == NN_VAL_RSS) {
-		char why[192];
-
-		v->written = true;
-		r = nn_rss_set(ctx, v->path, v->rss_want, v->rss_n, why, sizeof(why));
-		if (r) {
-			v->status = NN_VAL_FAILED;
-			snprintf(v->note, sizeof(v->note), "%s", why);
-			nn_warn(ctx, v->path, "RSS table: %s", why);
-			r = 1;	/* the IRQs stand without it */
-		} else {
-			v->status = NN_VAL_CHANGED;
-			v->after = strdup(v->planned);
-		}
-	} else if (v->kind == NN_VAL_NAPI) {
-		r = write_napi(ctx, v);
-	} else if (v->kind == NN_VAL_RPS || v->kind == NN_VAL_NAPI_DEV || v->kind == NN_VAL_SYSCTL) {
-		r = write_sysval(ctx, v);
-	} else if (v->kind == NN_VAL_NAPI_CONF) {
-		r = write_napi_conf(ctx, v);
-	} else if (v->kind == NN_VAL_ETH) {
-		r = write_eth(ctx, v);
-	} else if (v->kind == NN_VAL_IRQ) {
-		r = write_irq(ctx, nn_apply_views_for(views, v), fbt, v, online, *channels_changed);
-	} else {
-		r = write_xps(ctx, nn_apply_views_for(views, v), v, online);
+	v->written = true;
+	err = nn_channels_set(w->ctx, v->path, v->want_n, why, sizeof(why));
+	if (err) {
+		v->status = NN_VAL_FAILED;
+		snprintf(v->note, sizeof(v->note), "%s", why);
+		return err;
 	}
-	return r;
+	v->status = NN_VAL_CHANGED;
+	v->after = strdup(v->planned);
+	w->channels_changed = true;
+	snprintf(v->note, sizeof(v->note), "queue IRQs renumbered: run apply again to place new ones");
+	return 0;
+}
+
+/* A refused RSS table is a warning: the IRQs stand without it. */
+static int write_rss(struct write_pass *w, struct nn_apply_val *v)
+{
+	char why[192];
+
+	v->written = true;
+	if (nn_rss_set(w->ctx, v->path, v->rss_want, v->rss_n, why, sizeof(why))) {
+		v->status = NN_VAL_FAILED;
+		snprintf(v->note, sizeof(v->note), "%s", why);
+		nn_warn(w->ctx, v->path, "RSS table: %s", why);
+		return 1;
+	}
+	v->status = NN_VAL_CHANGED;
+	v->after = strdup(v->planned);
+	return 0;
+}
+
+/* What apply does with each kind of value, one row per kind: the pass it
+ * is written in, the undo kind it is logged as (a ring size's is
+ * nn_rings_change_ops, val_ops), whether it is logged with its interface's
+ * device (act/dev_ident.h: an IRQ and a NAPI thread have their own
+ * identity), its write (0 done, >0 a warning, <0 fatal), its undo on a
+ * failed apply, and the detail it is logged with (NULL: none). */
+struct val_kind {
+	enum write_phase phase;
+	const struct nn_change_ops *ops;
+	bool of_device;
+	int (*write)(struct write_pass *w, struct nn_apply_val *v);
+	void (*undo)(struct nn_ctx *ctx, struct nn_apply_val *v);
+	void (*detail)(const struct nn_apply_val *v, char *buf, size_t len);
+};
+
+static const struct val_kind kinds[] = {
+	[NN_VAL_IRQ] = { PHASE_IRQ, &nn_file_change_ops, false, write_irq, undo_file, NULL },
+	[NN_VAL_XPS] = { PHASE_IRQ, &nn_file_change_ops, true, write_xps, undo_file, NULL },
+	[NN_VAL_CHANNELS] = { PHASE_CHANNELS, &nn_channels_change_ops, true, write_channels, undo_channels, NULL },
+	[NN_VAL_RSS] = { PHASE_RSS, &nn_rss_change_ops, true, write_rss, undo_rss, detail_rss },
+	[NN_VAL_NAPI] = { PHASE_IRQ, &nn_napi_change_ops, false, write_napi, undo_setting, detail_napi },
+	[NN_VAL_RPS] = { PHASE_IRQ, &nn_rps_change_ops, true, write_sysval, undo_file, NULL },
+	[NN_VAL_NAPI_CONF] = { PHASE_IRQ, &nn_napi_conf_change_ops, true, write_napi_conf, undo_setting, detail_napi_conf },
+	[NN_VAL_NAPI_DEV] = { PHASE_IRQ, &nn_napi_dev_change_ops, true, write_sysval, undo_file, NULL },
+	[NN_VAL_ETH] = { PHASE_IRQ, &nn_coalesce_change_ops, true, write_eth, undo_setting, NULL },
+	[NN_VAL_SYSCTL] = { PHASE_IRQ, &nn_busy_poll_change_ops, true, write_sysval, undo_file, NULL },
+};
+_Static_assert(sizeof(kinds) / sizeof(kinds[0]) == NN_VAL_SYSCTL + 1, "a row per enum nn_val_kind");
+
+static enum write_phase val_phase(const struct nn_apply_val *v)
+{
+	return kinds[v->kind].phase;
+}
+
+/* The undo kind a value is logged as. */
+static const struct nn_change_ops *val_ops(const struct nn_apply_val *v)
+{
+	if (v->kind == NN_VAL_ETH && nn_eth_setting_is_ring(v->eth_setting))
+		return &nn_rings_change_ops;
+	return kinds[v->kind].ops;
+}
+
+/* The detail @v is logged with (its kind's, in @buf of @len >= 96), or NULL. */
+static char *val_detail(const struct nn_apply_val *v, char *buf, size_t len)
+{
+	if (!kinds[v->kind].detail)
+		return NULL;
+	kinds[v->kind].detail(v, buf, len);
+	return buf;
+}
+
+/* Writes the pending value @v: 0 done, >0 a warning, <0 fatal. */
+static int write_val(struct write_pass *w, struct nn_apply_val *v)
+{
+	return kinds[v->kind].write(w, v);
+}
+
+static void undo_val(struct nn_ctx *ctx, struct nn_apply_val *v)
+{
+	kinds[v->kind].undo(ctx, v);
+}
+
+static void count_status(struct nn_apply_report *rep)
+{
+	size_t i;
+
+	memset(rep->counts, 0, sizeof(rep->counts));
+	for (i = 0; i < rep->nvals; i++)
+		rep->counts[rep->vals[i].status]++;
+}
+
+void nn_apply_report_rolled_back(struct nn_apply_report *rep, enum nn_rollback_cause by)
+{
+	size_t i;
+
+	for (i = 0; i < rep->nvals; i++) {
+		struct nn_apply_val *v = &rep->vals[i];
+
+		if (v->status == NN_VAL_CHANGED || (v->status == NN_VAL_FAILED && v->written)) {
+			v->status = NN_VAL_ROLLED_BACK;
+			free(v->after);
+			v->after = v->before ? strdup(v->before) : NULL;	/* NULL: shown as unknown */
+		}
+	}
+	for (i = 0; i < rep->nhp; i++)
+		if (rep->hp[i].changed && !rep->hp[i].restored) {
+			rep->hp[i].restored = true;
+			rep->hp[i].after = rep->hp[i].before;
+		}
+	if (rep->irqb_done && !rep->irqb.noop)
+		snprintf(rep->irqb.status, sizeof(rep->irqb.status), "restored (%s)", rep->irqb.before);
+	rep->rolled_back = true;
+	rep->rolled_back_by = by;
+	count_status(rep);
+}
+
+/* Undoes every written value, in reverse write order, then irqbalance. */
+static void rollback_all(struct nn_ctx *ctx, struct nn_apply_report *rep, struct nn_undo *u)
+{
+	char why[256];
+	size_t i;
+	int ph;
+
+	for (ph = NPHASES; ph-- > 0;)
+		for (i = rep->nvals; i-- > 0;)
+			if (rep->vals[i].written && val_phase(&rep->vals[i]) == (enum write_phase)ph) {
+				undo_val(ctx, &rep->vals[i]);
+				if (val_ops(&rep->vals[i])->moves_napis)
+					ctx->napi_epoch++;
+			}
+	if (rep->irqb_done && !rep->irqb.noop) {
+		if (nn_irqb_restore(ctx, rep->irqb.before, rep->irqb.detail, why, sizeof(why))) {
+			snprintf(rep->irqb.status, sizeof(rep->irqb.status), "ROLLBACK FAILED: %.120s", why);
+			nn_warn(ctx, "irqbalance", "rollback failed: %s", why);
+		} else {
+			snprintf(rep->irqb.status, sizeof(rep->irqb.status), "restored (%s)",
+				 rep->irqb.before);
+		}
+	}
+	rep->rolled_back = true;
+	rep->rolled_back_by = NN_ROLLBACK_FAILURE;
+	/* Replayed already: the next `nicnuma rollback` must not replay it again.
+	 * (@u NULL: a shared log whose older values stay to be rolled back.) */
+	if (u && u->nchanges)
+		nn_undo_mark_rolled_back(ctx, u);
 }
 
 static int *planned_irqs(const struct nn_plan *plan, size_t *n)
@@ -573,34 +621,13 @@ static int cmp_val_path(const void *a, const void *b, void *arg)
 	return c ? c : (x > y) - (x < y);
 }
 
-/* The undo kind a value is logged as. */
-static const struct nn_change_ops *val_ops(const struct nn_apply_val *v)
-{
-	switch (v->kind) {
-	case NN_VAL_CHANNELS: return &nn_channels_change_ops;
-	case NN_VAL_RSS: return &nn_rss_change_ops;
-	case NN_VAL_NAPI: return &nn_napi_change_ops;
-	case NN_VAL_RPS: return &nn_rps_change_ops;
-	case NN_VAL_NAPI_CONF: return &nn_napi_conf_change_ops;
-	case NN_VAL_NAPI_DEV: return &nn_napi_dev_change_ops;
-	case NN_VAL_SYSCTL: return &nn_busy_poll_change_ops;
-	case NN_VAL_ETH:
-		return nn_eth_setting_is_ring((enum nn_eth_setting)v->attr) ? &nn_rings_change_ops
-									   : &nn_coalesce_change_ops;
-	case NN_VAL_IRQ:
-	case NN_VAL_XPS:
-		break;
-	}
-	return &nn_file_change_ops;
-}
-
 /* The device of @v's interface with its just-logged change, so rollback
  * writes nothing into another device of that name (act/dev_ident.h). */
 static int log_device(const struct nn_host *host, const struct nn_apply_val *v, struct nn_undo *u)
 {
 	char dev[128];
 
-	if (!host || !v->nic || v->kind == NN_VAL_IRQ || v->kind == NN_VAL_NAPI ||
+	if (!host || !v->nic || !kinds[v->kind].of_device ||
 	    nn_dev_ident_text(nn_nic_find(host->nics, host->nnics, v->nic), dev, sizeof(dev)))
 		return 0;
 	return nn_undo_set_device(u, u->nchanges - 1, dev);
@@ -809,119 +836,146 @@ static void ports_unbind(struct nn_ctx *ctx, struct nn_apply_report *rep)
 	}
 }
 
-int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
-		 const struct nn_apply_opts *opts, struct nn_apply_report *rep)
-{
-	struct nn_cpuset online = NN_CPUSET_INIT;
-	struct nn_tx own = NN_TX_INIT, *tx = opts->tx ? opts->tx : &own;
-	/* an extended log (enable, the watcher) or this run's own */
-	struct nn_undo *ext = tx->begun ? &tx->log : NULL, *up = &tx->log;
-	struct fb_table fbt = { 0 };
-	struct nn_apply_views views;
-	struct nn_hp_walk hpw = NN_HP_WALK_INIT;
-	struct nn_napi_answers napi = { 0 };	/* one napi-get dump for every NAPI thread */
-	bool pending = false, soft_fail = false, channels_changed = false, hp_pending = false;
-	bool boot_pending = false, ports_pending = false;
-	int *irqs = NULL, err, ph;
-	size_t i, nirqs = 0, n0 = up->nchanges;
-	bool *dup = NULL;
+/* One apply's state from the pools' check to their write, each step of
+ * nn_apply_run a function of it. */
+struct run {
+	struct nn_ctx *ctx;
+	const struct nn_plan *plan;
+	const struct nn_apply_opts *opts;
+	struct nn_apply_report *rep;
+	struct nn_tx own, *tx;
+	/* an extended log (enable, the watcher) or NULL; the log written, and
+	 * how many changes it held before this run */
+	struct nn_undo *ext, *up;
+	size_t n0;
+	bool *dup;			/* dup_marks */
+	struct nn_cpuset online;
+	struct nic_cpus_table nic_cpus;
+	struct nn_hp_walk hpw;
+	bool pending, hp_pending, boot_pending, ports_pending, soft_fail;
+};
 
-	memset(rep, 0, sizeof(*rep));
-	rep->dry_run = opts->dry_run;
-	nn_napi_answers_begin(ctx, &napi);
-	/* hugepages/ is entered twice, one walk over the pools: its state read
-	 * and every target checked here, before anything is read or written,
-	 * and the pools' write after every other value. */
+/* Before any value is read: the pools' walk up to its check (hugepages/ is
+ * entered twice, one walk over the pools: its state read and every target
+ * checked here, the pools' write after every other value), the boot
+ * arguments, the ports. 0 or -errno, printed. */
+static int run_check(struct run *r)
+{
+	struct nn_ctx *ctx = r->ctx;
+	const struct nn_plan *plan = r->plan;
+	struct nn_apply_report *rep = r->rep;
+	size_t i;
+	int err;
+
 	if (plan->nhugepages) {
 		rep->hp = calloc(plan->nhugepages, sizeof(*rep->hp));
-		if (!rep->hp) {
-			err = -ENOMEM;
-			goto out;
-		}
+		if (!rep->hp)
+			return -ENOMEM;
 		rep->nhp = plan->nhugepages;
 		/* Checked before any write: a pool the host cannot hold stops it all. */
-		err = hp_check(ctx, &hpw, plan, rep);
+		err = hp_check(ctx, &r->hpw, plan, rep);
 		if (err)
-			goto out;
+			return err;
 		for (i = 0; i < rep->nhp; i++)
 			if (rep->hp[i].before != rep->hp[i].target)
-				hp_pending = true;
+				r->hp_pending = true;
 	}
-	if (opts->boot && plan->boot_mode != NN_BOOT_NONE) {
-		err = boot_check(ctx, plan, opts, rep);
+	if (r->opts->boot && plan->boot_mode != NN_BOOT_NONE) {
+		err = boot_check(ctx, plan, r->opts, rep);
 		if (err)
-			goto out;
+			return err;
 	}
-	if (opts->ports) {
-		err = nn_apply_ports_read(ctx, plan, &rep->ports, &rep->nports, &ports_pending);
-		if (err)
-			goto out;
-	}
-	/* irq/ from here to the end of the write passes, act's snapshot between. */
-	nn_apply_read_online(ctx, &online);
-	err = nn_apply_collect(ctx, plan, &online, opts->host, false, &rep->vals, &rep->nvals);
+	if (r->opts->ports)
+		return nn_apply_ports_read(ctx, plan, &rep->ports, &rep->nports, &r->ports_pending);
+	return 0;
+}
+
+/* irq/ from here to the end of the write passes, act's snapshot between:
+ * the values and irqbalance read, each value left pending, planned (a dry
+ * run) or as collected. 0 or -errno, printed. */
+static int run_read(struct run *r)
+{
+	struct nn_ctx *ctx = r->ctx;
+	const struct nn_apply_opts *opts = r->opts;
+	struct nn_apply_report *rep = r->rep;
+	size_t i, nirqs = 0;
+	int *irqs, err;
+
+	nn_apply_read_online(ctx, &r->online);
+	err = nn_apply_collect(ctx, r->plan, &r->online, opts->host, false, &rep->vals, &rep->nvals);
 	if (err)
-		goto out;
-	irqs = planned_irqs(plan, &nirqs);
-	if (!irqs) {
-		err = -ENOMEM;
-		goto out;
-	}
+		return err;
+	irqs = planned_irqs(r->plan, &nirqs);
+	if (!irqs)
+		return -ENOMEM;
 	/* Kept in the report even for a dry run: it says what would happen. */
 	if (opts->irqbalance == NN_IRQB_NONE && opts->host)
 		nn_irqb_prepare_ignore(ctx, opts->host->irqbalance.pid, opts->host->irqbalance.systemd,
 				       irqs, nirqs, &rep->irqb);
 	else
 		err = nn_irqb_prepare(ctx, opts->irqbalance, irqs, nirqs, &rep->irqb);
+	free(irqs);
 	if (err) {
 		nn_err(ctx, "cannot inspect irqbalance: %s", strerror(-err));
-		goto out;
+		return err;
 	}
 	for (i = 0; i < rep->nvals; i++) {
 		struct nn_apply_val *v = &rep->vals[i];
 
 		if (v->status == NN_VAL_FAILED)
-			soft_fail = true;
+			r->soft_fail = true;
 		if (v->status != NN_VAL_PENDING)
 			continue;
 		if (opts->dry_run)
 			v->status = NN_VAL_PLANNED;
 		else
-			pending = true;
+			r->pending = true;
 	}
-	if (opts->dry_run) {
-		for (i = 0; i < rep->nports; i++)
-			if (!strcmp(rep->ports[i].status, "pending"))
-				rep->ports[i].status = "would_bind";
-		if (!rep->irqb.noop)
-			snprintf(rep->irqb.status, sizeof(rep->irqb.status), "would %s it (pid %d)",
-				 nn_irqbalance_action_name(rep->irqb.action), rep->irqb.proc.pid);
-		goto count;
-	}
-	boot_pending = rep->boot && !rep->boot_skipped && rep->boot_prep.write;
-	if (!pending && rep->irqb.noop && !hp_pending && !boot_pending && !ports_pending &&
-	    !new_to_log(ext, rep, n0))
-		goto count;	/* aligned already: no snapshot, no lock needed */
+	return 0;
+}
 
-	err = fb_table_build(rep, &fbt);
+/* A dry run's ports and irqbalance: what would be done. */
+static void run_dry(struct nn_apply_report *rep)
+{
+	size_t i;
+
+	for (i = 0; i < rep->nports; i++)
+		if (!strcmp(rep->ports[i].status, "pending"))
+			rep->ports[i].status = "would_bind";
+	if (!rep->irqb.noop)
+		snprintf(rep->irqb.status, sizeof(rep->irqb.status), "would %s it (pid %d)",
+			 nn_irqbalance_action_name(rep->irqb.action), rep->irqb.proc.pid);
+}
+
+/* The state lock taken and the log begun (held and begun already for an
+ * extended log), with its host and the duplicates marked. 0 or -errno. */
+static int run_begin(struct run *r)
+{
+	int err = nic_cpus_build(r->rep, &r->nic_cpus);
+
+	if (!err)
+		err = nn_tx_lock(r->ctx, r->tx);	/* held already when the caller took it */
+	if (!err && !r->ext)
+		err = nn_tx_begin(r->ctx, r->tx, "apply");
 	if (err)
-		goto out;
-	err = nn_tx_lock(ctx, tx);	/* held already when the caller took it */
-	if (!err && !ext)
-		err = nn_tx_begin(ctx, tx, "apply");
-	if (err)
-		goto out;
-	if (!up->host)
-		up->host = log_host(opts->shape, plan);
-	dup = dup_marks(rep, ext);
-	if (!up->host || !dup) {
-		err = -ENOMEM;
-		goto out;
-	}
-	/* The values are logged in write order; irqbalance's entry comes first
-	 * so that rollback, running the log backwards, restores it last, after
-	 * every value it could have fought. */
-	if (!rep->irqb.noop && !log_has(up, n0, &nn_irqb_change_ops, "irqbalance"))
+		return err;
+	if (!r->up->host)
+		r->up->host = log_host(r->opts->shape, r->plan);
+	r->dup = dup_marks(r->rep, r->ext);
+	return r->up->host && r->dup ? 0 : -ENOMEM;
+}
+
+/* The log's entries, in write order; irqbalance's comes first so that
+ * rollback, running the log backwards, restores it last, after every
+ * value it could have fought. 0 or -errno. */
+static int run_log(struct run *r)
+{
+	struct nn_apply_report *rep = r->rep;
+	struct nn_tx *tx = r->tx;
+	size_t i;
+	int err = 0, ph;
+
+	if (!rep->irqb.noop && !log_has(r->up, r->n0, &nn_irqb_change_ops, "irqbalance"))
 		err = nn_tx_add(tx, &nn_irqb_change_ops, "irqbalance", rep->irqb.before,
 				  rep->irqb.after, rep->irqb.detail);
 	for (ph = 0; ph < NPHASES; ph++)
@@ -930,30 +984,43 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			const struct nn_change_ops *ops = val_ops(v);
 			char detail[96];
 
-			if (val_phase(v) != (enum write_phase)ph || !to_log(ext, v) || dup[i] ||
-			    log_has(up, n0, ops, v->path))
+			if (val_phase(v) != (enum write_phase)ph || !to_log(r->ext, v) || r->dup[i] ||
+			    log_has(r->up, r->n0, ops, v->path))
 				continue;
 			err = nn_tx_add(tx, ops, v->path, v->before, v->planned,
 					val_detail(v, detail, sizeof(detail)));
 			if (!err)
-				err = log_device(opts->host, v, &tx->log);
+				err = log_device(r->opts->host, v, &tx->log);
 		}
 	/* a port the extended log holds already (enable's bind, replayed by
 	 * the watcher after a reboot) keeps its first, original driver */
 	for (i = 0; i < rep->nports && !err; i++)
 		if (!strcmp(rep->ports[i].status, "pending") &&
-		    !log_has(up, n0, &nn_port_change_ops, rep->ports[i].pci))
+		    !log_has(r->up, r->n0, &nn_port_change_ops, rep->ports[i].pci))
 			err = nn_tx_add(tx, &nn_port_change_ops, rep->ports[i].pci, rep->ports[i].before,
 					rep->ports[i].driver, rep->ports[i].override);
-	/* Before any write: -EFBIG when rollback could not read it back. An
-	 * extended log that gained nothing is already on disk as it is. */
-	if (!err && (!ext || up->nchanges > n0))
-		err = nn_tx_save(tx);
-	if (err) {
-		nn_err(ctx, "no snapshot, so nothing was changed");
-		goto out;
-	}
-	rep->snapshot = up->file ? strdup(up->file) : NULL;
+	return err;
+}
+
+/* Stops the apply on @err: everything written so far rolled back. */
+static void run_fatal(struct run *r, int err)
+{
+	r->rep->fatal = err;
+	rollback_all(r->ctx, r->rep, r->ext ? NULL : r->up);
+}
+
+/* The write passes, phase by phase; irqbalance acted on at the start of
+ * the irq pass. A fatal failure rolls back (rep->fatal) unless
+ * --keep-going; a value's failure is a warning. */
+static void run_write(struct run *r)
+{
+	struct nn_ctx *ctx = r->ctx;
+	struct nn_apply_report *rep = r->rep;
+	struct nn_apply_views views;
+	struct write_pass wp = { .ctx = ctx, .views = &views, .nic_cpus = &r->nic_cpus,
+				 .online = &r->online };
+	size_t i;
+	int err, ph;
 
 	nn_apply_views_open(&ctx->root, &views);
 	for (ph = 0; ph < NPHASES && !rep->fatal; ph++) {
@@ -965,80 +1032,121 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			if (err) {
 				snprintf(rep->irqb.status, sizeof(rep->irqb.status), "failed: %s", why);
 				nn_err(ctx, "irqbalance: %s", why);
-				if (!opts->keep_going) {
-					rollback_all(ctx, rep, ext ? NULL : up);
-					rep->fatal = err;
+				if (!r->opts->keep_going) {
+					run_fatal(r, err);
 					break;
 				}
-				err = 0;
-				soft_fail = true;
+				r->soft_fail = true;
 			}
 		}
 		for (i = 0; i < rep->nvals; i++) {
 			struct nn_apply_val *v = &rep->vals[i];
-			int r;
 
 			if (val_phase(v) != (enum write_phase)ph || v->status != NN_VAL_PENDING)
 				continue;
-			r = write_val(ctx, &views, &fbt, v, &online, &channels_changed);
+			err = write_val(&wp, v);
 			if (v->written && val_ops(v)->moves_napis)
 				ctx->napi_epoch++;	/* the next NAPI thread asks napi-get again */
-			if (r > 0)
-				soft_fail = true;
-			if (r < 0) {
-				if (opts->keep_going) {
-					soft_fail = true;
-					continue;
-				}
+			if (err > 0 || (err < 0 && r->opts->keep_going))
+				r->soft_fail = true;
+			if (err < 0 && !r->opts->keep_going) {
 				nn_err(ctx, "%s: %s; rolling back everything changed so far", v->path, v->note);
-				rep->fatal = r;
-				rollback_all(ctx, rep, ext ? NULL : up);
+				run_fatal(r, err);
 				break;
 			}
 		}
 	}
 	nn_apply_views_close(&views);
-	/* The next boot's arguments after this boot's values (a failure puts
-	 * back what it wrote and rolls the rest back), before the pools, whose
-	 * shortfall is no rollback. */
-	if (boot_pending && !rep->fatal) {
-		err = nn_boot_write(ctx, up, rep->boot_host, &rep->boot_prep, &rep->boot_res);
+}
+
+/* After the kernel's values: the next boot's arguments (a failure puts
+ * back what it wrote and rolls the rest back), then the ports (a bind that
+ * fails puts the ports bound back and rolls the rest back), then packet
+ * memory last: all or nothing over the pools, in the same log; a
+ * shortfall puts every pool back and is a warning, not a rollback of IRQs. */
+static void run_finish(struct run *r)
+{
+	struct nn_ctx *ctx = r->ctx;
+	struct nn_apply_report *rep = r->rep;
+	size_t i;
+	int err;
+
+	if (r->boot_pending && !rep->fatal) {
+		err = nn_boot_write(ctx, r->up, rep->boot_host, &rep->boot_prep, &rep->boot_res);
 		if (err) {
 			nn_err(ctx, "boot arguments: %s; rolling back everything changed so far", rep->boot_res.note);
-			rep->fatal = err;
-			rollback_all(ctx, rep, ext ? NULL : up);
+			run_fatal(r, err);
 		}
 	}
-	/* The ports after the kernel's values, before the pools: a bind that
-	 * fails puts the ports bound back and rolls the rest back. */
-	if (ports_pending && !rep->fatal) {
+	if (r->ports_pending && !rep->fatal) {
 		err = ports_bind(ctx, rep);
 		if (err) {
 			for (i = 0; i < rep->nports; i++)
 				if (!strcmp(rep->ports[i].status, "failed"))
 					nn_err(ctx, "port %s: %s; rolling back everything changed so far",
 					       rep->ports[i].pci, rep->ports[i].note);
-			rep->fatal = err;
 			ports_unbind(ctx, rep);
-			rollback_all(ctx, rep, ext ? NULL : up);
+			run_fatal(r, err);
 		}
 	}
-	/* Packet memory last: all or nothing over the pools, in the same log; a
-	 * shortfall puts every pool back and is a warning, not a rollback of IRQs. */
-	if (hp_pending && !rep->fatal && nn_hp_walk_write(ctx, &hpw, up, 0)) {
-		nn_hp_walk_warn(ctx, &hpw);
-		soft_fail = true;
+	if (r->hp_pending && !rep->fatal && nn_hp_walk_write(ctx, &r->hpw, r->up, 0)) {
+		nn_hp_walk_warn(ctx, &r->hpw);
+		r->soft_fail = true;
 	}
+}
+
+int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
+		 const struct nn_apply_opts *opts, struct nn_apply_report *rep)
+{
+	struct run r = { .ctx = ctx, .plan = plan, .opts = opts, .rep = rep, .own = NN_TX_INIT,
+			 .online = NN_CPUSET_INIT, .hpw = NN_HP_WALK_INIT };
+	struct nn_napi_answers napi = { 0 };	/* one napi-get dump for every NAPI thread */
+	int err;
+
+	r.tx = opts->tx ? opts->tx : &r.own;
+	r.ext = r.tx->begun ? &r.tx->log : NULL;
+	r.up = &r.tx->log;
+	r.n0 = r.up->nchanges;
+	memset(rep, 0, sizeof(*rep));
+	rep->dry_run = opts->dry_run;
+	nn_napi_answers_begin(ctx, &napi);
+	err = run_check(&r);
+	if (!err)
+		err = run_read(&r);
+	if (err)
+		goto out;
+	if (opts->dry_run) {
+		run_dry(rep);
+		goto count;
+	}
+	r.boot_pending = rep->boot && !rep->boot_skipped && rep->boot_prep.write;
+	if (!r.pending && rep->irqb.noop && !r.hp_pending && !r.boot_pending && !r.ports_pending &&
+	    !new_to_log(r.ext, rep, r.n0))
+		goto count;	/* aligned already: no snapshot, no lock needed */
+	err = run_begin(&r);
+	if (err)
+		goto out;
+	/* Before any write: -EFBIG when rollback could not read it back. An
+	 * extended log that gained nothing is already on disk as it is. */
+	err = run_log(&r);
+	if (!err && (!r.ext || r.up->nchanges > r.n0))
+		err = nn_tx_save(r.tx);
+	if (err) {
+		nn_err(ctx, "no snapshot, so nothing was changed");
+		goto out;
+	}
+	rep->snapshot = r.up->file ? strdup(r.up->file) : NULL;
+	run_write(&r);
+	run_finish(&r);
 count:
 	count_status(rep);
-	err = rep->fatal ? rep->fatal : soft_fail ? 1 : 0;
+	err = rep->fatal ? rep->fatal : r.soft_fail ? 1 : 0;
 out:
 	nn_napi_answers_end(ctx, &napi);
-	nn_hp_walk_free(&hpw);
-	nn_tx_end(&own);
-	free(dup);
-	fb_table_free(&fbt);
-	nn_cpuset_free(&online);
-	free(irqs);
+	nn_hp_walk_free(&r.hpw);
+	nn_tx_end(&r.own);
+	free(r.dup);
+	nic_cpus_free(&r.nic_cpus);
+	nn_cpuset_free(&r.online);
 	return err;
 }

@@ -39,6 +39,10 @@ struct nn_tx;
 enum nn_val_kind { NN_VAL_IRQ, NN_VAL_XPS, NN_VAL_CHANNELS, NN_VAL_RSS, NN_VAL_NAPI,
 		   NN_VAL_RPS, NN_VAL_NAPI_CONF, NN_VAL_NAPI_DEV, NN_VAL_ETH, NN_VAL_SYSCTL };
 
+/* Why an apply's values were put back: its own failure, or --verify
+ * judged the host worse (JSON "failure", "verify"; NONE: not rolled back). */
+enum nn_rollback_cause { NN_ROLLBACK_NONE, NN_ROLLBACK_FAILURE, NN_ROLLBACK_VERIFY };
+
 enum nn_val_status {
 	NN_VAL_PENDING = 0,	/* read, not yet written */
 	NN_VAL_PLANNED,		/* dry run: would change */
@@ -67,7 +71,8 @@ struct nn_apply_val {
 	int pid;			/* napi: the kthread */
 	long long napi_id;		/* napi, napi_conf */
 	int ifindex;			/* napi_conf */
-	int attr;			/* napi_conf: enum nn_napi_attr; eth: enum nn_eth_setting */
+	enum nn_napi_attr napi_attr;	/* NN_VAL_NAPI_CONF, NN_VAL_NAPI_DEV */
+	enum nn_eth_setting eth_setting;	/* NN_VAL_ETH */
 	long long want_ll;		/* napi_conf, eth: the value */
 	bool at_least;			/* rps_sock_flow_entries: a larger value is kept */
 	char *after;			/* read back */
@@ -127,7 +132,7 @@ struct nn_apply_report {
 	char *snapshot;			/* log path, NULL when nothing was written */
 	bool dry_run;
 	bool rolled_back;		/* every value written was put back (rolled_back_by says why) */
-	const char *rolled_back_by;	/* "failure" (apply's own), "verify" (--verify judged it worse); NULL */
+	enum nn_rollback_cause rolled_back_by;
 	size_t counts[NN_VAL_DRIFT + 1];
 	int fatal;			/* negative errno that stopped the apply, or 0 */
 	struct nn_hp_result *hp;	/* one per plan hugepage entry */
@@ -151,8 +156,8 @@ void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep);
 /* After the caller put back everything @rep's run wrote (apply --verify's
  * nn_pipeline_abort, which replays the log): the report says so truthfully -
  * every changed value, hugepage pool and irqbalance action "rolled_back",
- * the counts again, rolled_back true with @by ("verify"). */
-void nn_apply_report_rolled_back(struct nn_apply_report *rep, const char *by);
+ * the counts again, rolled_back true with @by (NN_ROLLBACK_VERIFY). */
+void nn_apply_report_rolled_back(struct nn_apply_report *rep, enum nn_rollback_cause by);
 void nn_apply_report_free(struct nn_apply_report *rep);
 
 /* check: the same values, read only. Returns the number of drifted values
@@ -181,5 +186,7 @@ void nn_check_print_ports(struct nn_out *o, const struct nn_check_report *rep);
 void nn_check_report_free(struct nn_check_report *rep);
 
 const char *nn_val_status_name(enum nn_val_status s);
+/* "failure", "verify"; NULL for NN_ROLLBACK_NONE. */
+const char *nn_rollback_cause_name(enum nn_rollback_cause c);
 
 #endif

@@ -333,7 +333,7 @@ static int collect_rps(struct nn_ctx *ctx, const struct nn_plan_rps *r, const st
  * a fake root the capture's answer says what was, not what may be written,
  * so it is skipped (1). 0 to read it, -ENOMEM. */
 static int setting_head(struct nn_ctx *ctx, struct nn_apply_val *v, enum nn_val_kind kind, const char *nic,
-			int attr, long long want, const char *key)
+			long long want, const char *key)
 {
 	char buf[32];
 
@@ -341,7 +341,6 @@ static int setting_head(struct nn_ctx *ctx, struct nn_apply_val *v, enum nn_val_
 	v->irq = -1;
 	v->queue = -1;
 	v->nic = nic;
-	v->attr = attr;
 	v->want_ll = want;
 	v->path = strdup(key);
 	snprintf(buf, sizeof(buf), "%lld", want);
@@ -385,7 +384,8 @@ static int collect_napi_conf(struct nn_ctx *ctx, const struct nn_plan_napi_conf 
 	v->napi_id = c->napi_id;
 	v->ifindex = c->ifindex;
 	nn_napi_conf_key(buf, sizeof(buf), c->nic, c->napi_id, c->attr);
-	err = setting_head(ctx, v, NN_VAL_NAPI_CONF, c->nic, (int)c->attr, c->value, buf);
+	v->napi_attr = c->attr;
+	err = setting_head(ctx, v, NN_VAL_NAPI_CONF, c->nic, c->value, buf);
 	if (err)
 		return err < 0 ? err : 0;
 	err = nn_napi_conf_owner(ctx, &nn_napi_genl_io, c->nic, c->ifindex, c->napi_id, &now, why, sizeof(why));
@@ -418,7 +418,8 @@ static int collect_eth(struct nn_ctx *ctx, const struct nn_plan_eth *e, bool che
 	int err;
 
 	nn_eth_key(buf, sizeof(buf), e->nic, e->setting);
-	err = setting_head(ctx, v, NN_VAL_ETH, e->nic, (int)e->setting, e->value, buf);
+	v->eth_setting = e->setting;
+	err = setting_head(ctx, v, NN_VAL_ETH, e->nic, e->value, buf);
 	if (err)
 		return err < 0 ? err : 0;
 	err = nn_eth_conf_get(ctx, e->nic, &now);
@@ -616,7 +617,7 @@ int nn_apply_collect(struct nn_ctx *ctx, const struct nn_plan *plan, const struc
 			err = -EINVAL;
 		} else {
 			snprintf(buf, sizeof(buf), "%lld", c->value);
-			vals[k].attr = (int)c->attr;
+			vals[k].napi_attr = c->attr;
 			err = collect_sysval(ctx, NN_VAL_NAPI_DEV, c->nic, -1, path, buf, check, &vals[k++]);
 		}
 		if (err)

@@ -168,7 +168,7 @@ out:
  * (inotify) and re-applies at once; without one, the desired state's
  * reconcile runs here, as `nicnuma watch --once` does, under the state
  * lock and into the before-enable log. Not enabled: nothing to re-apply. */
-static void apply(struct nn_ctx *ctx, const char *what, unsigned int flags, struct nn_claim_result *res)
+static void reapply(struct nn_ctx *ctx, const char *what, unsigned int flags, struct nn_claim_result *res)
 {
 	struct nn_watch_opts wo = { .once = true, .trigger = what,
 				    .coexist = (flags & NN_CLAIM_COEXIST) != 0 };
@@ -208,7 +208,7 @@ void nn_claim_reapply(struct nn_ctx *ctx, const char *name, bool release, unsign
 	char what[NN_CLAIM_NAME_MAX + 16];
 
 	snprintf(what, sizeof(what), "%s %s", release ? "release" : "claim", name);
-	apply(ctx, what, flags & ~(unsigned int)NN_CLAIM_NO_APPLY, res);
+	reapply(ctx, what, flags & ~(unsigned int)NN_CLAIM_NO_APPLY, res);
 }
 
 int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *in, unsigned int flags,
@@ -287,7 +287,7 @@ int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *in, unsigned int fla
 		goto out;
 	res->recorded = true;
 	snprintf(what, sizeof(what), "claim %s", c.name);
-	apply(ctx, what, flags, res);
+	reapply(ctx, what, flags, res);
 out:
 	if (lock >= 0)
 		close(lock);
@@ -361,7 +361,7 @@ int nn_claim_release(struct nn_ctx *ctx, const char *name, unsigned int flags,
 		return err;
 	res->recorded = true;
 	snprintf(what, sizeof(what), "release %s", name);
-	apply(ctx, what, flags, res);
+	reapply(ctx, what, flags, res);
 	return 0;
 }
 

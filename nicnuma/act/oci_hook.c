@@ -91,7 +91,9 @@ static void say(struct hook *h, int prio, const char *fmt, ...)
 	nn_sb_free(&sb);
 }
 
-/* All of @fd up to @max bytes, or until the deadline. */
+/* The OCI state: all of the hook's input (h->o->in_fd) into *@out, not
+ * NUL-terminated, *@len bytes. 0, or -EFBIG past NN_OCI_STATE_MAX,
+ * -ETIMEDOUT at the deadline, -errno. */
 static int read_state(struct hook *h, char **out, size_t *len)
 {
 	size_t cap = 0, n = 0;
@@ -443,26 +445,36 @@ static void child_wait(struct hook *h, pid_t pid, int msgfd, int resfd)
 	h->rc = -ETIMEDOUT;
 }
 
-static int act(struct hook *h)
+static void close_pair(int p[2])
 {
-	int msg[2], res[2], devnull;
+	close(p[0]);
+	close(p[1]);
+}
+
+/* Records the claim, then re-applies in a child the hook waits for up to
+ * its deadline (child_wait): 0, or -errno when the child cannot start. */
+static int record_and_reapply(struct hook *h)
+{
+	int msg[2], res[2], devnull, err;
 	pid_t pid;
 
 	record_relayed(h);
 	/* refused, nothing recorded, or the watcher re-applies: done */
 	if (h->rc || !h->res.recorded || h->res.applied == NN_CLAIM_BY_WATCHER)
 		return 0;
-	if (pipe2(msg, O_CLOEXEC) || pipe2(res, O_CLOEXEC))
+	if (pipe2(msg, O_CLOEXEC))
 		return -errno;
+	if (pipe2(res, O_CLOEXEC)) {
+		err = -errno;
+		close_pair(msg);
+		return err;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		int err = -errno;
-
-		close(msg[0]);
-		close(msg[1]);
-		close(res[0]);
-		close(res[1]);
+		err = -errno;
+		close_pair(msg);
+		close_pair(res);
 		return err;
 	}
 	if (!pid) {
@@ -580,7 +592,7 @@ int nn_hook_run(struct nn_ctx *ctx, const struct nn_hook_opts *o)
 		h.outcome = "dry run: nothing changed";
 		goto done;
 	}
-	ret = act(&h);
+	ret = record_and_reapply(&h);
 	if (ret) {
 		say(&h, LOG_ERR, "cannot start the claim: %s; nothing claimed", strerror(-ret));
 		goto fail;

@@ -144,9 +144,10 @@ struct nn_hook_opts {
 };
 
 /* The hook: reads the state (bounded by size and deadline), the bundle's
- * config.json through the fs root, decides, claims or releases in a child
- * it waits for until the deadline (then leaves it to finish: the container
- * is not held up). Prints what it did; every failure is a message on stderr
+ * config.json through the fs root, decides, records the claim or its
+ * release here and, when no watcher runs to act on the record, re-applies
+ * in a child it waits for until the deadline (then leaves it to finish:
+ * the container is not held up). Prints what it did; every failure is a message on stderr
  * and in the journal. Returns 0 acted or nothing to do, 1 refused or failed
  * (the CLI still exits 0: a hook never stops a container). */
 int nn_hook_run(struct nn_ctx *ctx, const struct nn_hook_opts *o);

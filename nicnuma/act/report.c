@@ -29,21 +29,14 @@ const char *nn_val_status_name(enum nn_val_status s)
 	return (unsigned int)s <= NN_VAL_DRIFT ? status_names[s] : "unknown";
 }
 
-static const char *kind_name(enum nn_val_kind k)
+const char *nn_rollback_cause_name(enum nn_rollback_cause c)
 {
-	switch (k) {
-	case NN_VAL_IRQ: return "irq";
-	case NN_VAL_XPS: return "xps";
-	case NN_VAL_RSS: return "rss";
-	case NN_VAL_NAPI: return "napi";
-	case NN_VAL_RPS: return "rps";
-	case NN_VAL_NAPI_CONF: return "napi_conf";
-	case NN_VAL_NAPI_DEV: return "napi_dev";
-	case NN_VAL_ETH: return "ethtool";
-	case NN_VAL_SYSCTL: return "sysctl";
-	case NN_VAL_CHANNELS: break;
+	switch (c) {
+	case NN_ROLLBACK_FAILURE: return "failure";
+	case NN_ROLLBACK_VERIFY: return "verify";
+	case NN_ROLLBACK_NONE: break;
 	}
-	return "channels";
+	return NULL;
 }
 
 static void val_free(struct nn_apply_val *v)
@@ -98,50 +91,112 @@ static void print_cpus_col(struct nn_out *o, const struct nn_apply_val *v, const
 	nn_print_string(o, PRINT_FP, NULL, fmt, shown(v, val, buf, sizeof(buf)));
 }
 
+/* Each kind's target column (text) and its own JSON keys. */
+static void irq_target(const struct nn_apply_val *v, char *buf, size_t len)
+{
+	if (v->queue < 0)
+		snprintf(buf, len, "%d %s", v->irq, v->nic ? v->nic : "-");
+	else
+		snprintf(buf, len, "%d %s q%d", v->irq, v->nic ? v->nic : "-", v->queue);
+}
+
+static void irq_keys(struct nn_out *o, const struct nn_apply_val *v)
+{
+	nn_print_int(o, PRINT_JSON, "irq", NULL, v->irq);
+}
+
+static void xps_target(const struct nn_apply_val *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s tx-%d", v->nic, v->queue);
+}
+
+static void nic_target(const struct nn_apply_val *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", v->nic);
+}
+
+static void napi_target(const struct nn_apply_val *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s napi %lld", v->nic, v->napi_id);
+}
+
+static void napi_keys(struct nn_out *o, const struct nn_apply_val *v)
+{
+	nn_print_int(o, PRINT_JSON, "pid", NULL, v->pid);
+	nn_print_int(o, PRINT_JSON, "napi_id", NULL, v->napi_id);
+}
+
+static void rps_target(const struct nn_apply_val *v, char *buf, size_t len)
+{
+	if (!v->nic)
+		snprintf(buf, len, "rps_sock_flow_entries");
+	else
+		snprintf(buf, len, "%s rx-%d %s", v->nic, v->queue, strstr(v->path, "flow_cnt") ? "flow_cnt" : "cpus");
+}
+
+static void path_target(const struct nn_apply_val *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", v->path);
+}
+
+static void napi_conf_keys(struct nn_out *o, const struct nn_apply_val *v)
+{
+	nn_print_int(o, PRINT_JSON, "napi_id", NULL, v->napi_id);
+	nn_print_int(o, PRINT_JSON, "ifindex", NULL, v->ifindex);
+	nn_print_string(o, PRINT_JSON, "attr", NULL, nn_napi_attr_name(v->napi_attr));
+}
+
+static void napi_dev_target(const struct nn_apply_val *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %s", v->nic, strrchr(v->path, '/') + 1);
+}
+
+static void napi_dev_keys(struct nn_out *o, const struct nn_apply_val *v)
+{
+	nn_print_string(o, PRINT_JSON, "attr", NULL, nn_napi_attr_name(v->napi_attr));
+}
+
+static void eth_keys(struct nn_out *o, const struct nn_apply_val *v)
+{
+	nn_print_string(o, PRINT_JSON, "setting", NULL, nn_eth_setting_name(v->eth_setting));
+}
+
+static void sysctl_target(const struct nn_apply_val *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "net.core.%s", strrchr(v->path, '/') + 1);
+}
+
+/* How each kind of value is reported: its JSON "kind", its target column,
+ * the keys only it has (NULL: none). */
+static const struct {
+	const char *name;
+	void (*target)(const struct nn_apply_val *v, char *buf, size_t len);
+	void (*keys)(struct nn_out *o, const struct nn_apply_val *v);
+} report_kinds[] = {
+	[NN_VAL_IRQ] = { "irq", irq_target, irq_keys },
+	[NN_VAL_XPS] = { "xps", xps_target, NULL },
+	[NN_VAL_CHANNELS] = { "channels", nic_target, NULL },
+	[NN_VAL_RSS] = { "rss", nic_target, NULL },
+	[NN_VAL_NAPI] = { "napi", napi_target, napi_keys },
+	[NN_VAL_RPS] = { "rps", rps_target, NULL },
+	[NN_VAL_NAPI_CONF] = { "napi_conf", path_target, napi_conf_keys },
+	[NN_VAL_NAPI_DEV] = { "napi_dev", napi_dev_target, napi_dev_keys },
+	[NN_VAL_ETH] = { "ethtool", path_target, eth_keys },
+	[NN_VAL_SYSCTL] = { "sysctl", sysctl_target, NULL },
+};
+_Static_assert(sizeof(report_kinds) / sizeof(report_kinds[0]) == NN_VAL_SYSCTL + 1, "a row per enum nn_val_kind");
+
 static void print_val(struct nn_ctx *ctx, const struct nn_apply_val *v, bool check)
 {
 	struct nn_out *o = &ctx->out;
 	char target[96];
 
-	if (v->kind == NN_VAL_IRQ)
-		snprintf(target, sizeof(target), "%d %s%s%d", v->irq, v->nic ? v->nic : "-",
-			 v->queue >= 0 ? " q" : "", v->queue >= 0 ? v->queue : 0);
-	else if (v->kind == NN_VAL_XPS)
-		snprintf(target, sizeof(target), "%s tx-%d", v->nic, v->queue);
-	else if (v->kind == NN_VAL_NAPI)
-		snprintf(target, sizeof(target), "%s napi %lld", v->nic, v->napi_id);
-	else if (v->kind == NN_VAL_RPS && !v->nic)
-		snprintf(target, sizeof(target), "rps_sock_flow_entries");
-	else if (v->kind == NN_VAL_RPS)
-		snprintf(target, sizeof(target), "%s rx-%d %s", v->nic, v->queue,
-			 strstr(v->path, "flow_cnt") ? "flow_cnt" : "cpus");
-	else if (v->kind == NN_VAL_NAPI_CONF || v->kind == NN_VAL_ETH)
-		snprintf(target, sizeof(target), "%s", v->path);
-	else if (v->kind == NN_VAL_SYSCTL)
-		snprintf(target, sizeof(target), "net.core.%s", strrchr(v->path, '/') + 1);
-	else if (v->kind == NN_VAL_NAPI_DEV)
-		snprintf(target, sizeof(target), "%s %s", v->nic, strrchr(v->path, '/') + 1);
-	else
-		snprintf(target, sizeof(target), "%s", v->nic);
-	if (v->kind == NN_VAL_IRQ && v->queue < 0)
-		snprintf(target, sizeof(target), "%d %s", v->irq, v->nic ? v->nic : "-");
+	report_kinds[v->kind].target(v, target, sizeof(target));
 	nn_open_object(o, NULL);
-	nn_print_string(o, PRINT_ANY, "kind", "%-8s ", kind_name(v->kind));
+	nn_print_string(o, PRINT_ANY, "kind", "%-8s ", report_kinds[v->kind].name);
 	nn_print_string(o, PRINT_FP, NULL, "%-20s ", target);
-	if (v->kind == NN_VAL_IRQ)
-		nn_print_int(o, PRINT_JSON, "irq", NULL, v->irq);
-	if (v->kind == NN_VAL_NAPI) {
-		nn_print_int(o, PRINT_JSON, "pid", NULL, v->pid);
-		nn_print_int(o, PRINT_JSON, "napi_id", NULL, v->napi_id);
-	}
-	if (v->kind == NN_VAL_NAPI_CONF) {
-		nn_print_int(o, PRINT_JSON, "napi_id", NULL, v->napi_id);
-		nn_print_int(o, PRINT_JSON, "ifindex", NULL, v->ifindex);
-	}
-	if (v->kind == NN_VAL_NAPI_CONF || v->kind == NN_VAL_NAPI_DEV)
-		nn_print_string(o, PRINT_JSON, "attr", NULL, nn_napi_attr_name((enum nn_napi_attr)v->attr));
-	if (v->kind == NN_VAL_ETH)
-		nn_print_string(o, PRINT_JSON, "setting", NULL, nn_eth_setting_name((enum nn_eth_setting)v->attr));
+	if (report_kinds[v->kind].keys)
+		report_kinds[v->kind].keys(o, v);
 	if (v->nic)
 		nn_print_string(o, PRINT_JSON, "nic", NULL, v->nic);
 	else
@@ -314,7 +369,7 @@ void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
 		nn_printf(o, "%zu values would change\n", rep->counts[NN_VAL_PLANNED]);
 	nn_print_bool(o, PRINT_JSON, "rolled_back", NULL, rep->rolled_back);
 	nn_print_string(o, PRINT_ANY, "rolled_back_by", rep->rolled_back_by ? "rolled back by: %s\n" : NULL,
-			rep->rolled_back ? rep->rolled_back_by : NULL);
+			rep->rolled_back ? nn_rollback_cause_name(rep->rolled_back_by) : NULL);
 	nn_print_string(o, PRINT_ANY, "snapshot", rep->snapshot ? "snapshot: %s" : NULL,
 			rep->snapshot);
 	/* under --root the snapshot is a file of the tree: name it there too */

@@ -153,7 +153,7 @@ int nn_verify_finish(struct nn_ctx *ctx, struct nn_pipeline *pl, struct nn_apply
 			nn_err(ctx, "--verify: rolling back failed: %s; see 'nicnuma rollback'", strerror(-err));
 		} else {
 			/* the apply report says it too: its values are no longer "changed" */
-			nn_apply_report_rolled_back(rep, "verify");
+			nn_apply_report_rolled_back(rep, NN_ROLLBACK_VERIFY);
 			nn_warn(ctx, "--verify", "the host got worse: every value put back as it was");
 		}
 	}

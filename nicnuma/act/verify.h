@@ -78,7 +78,7 @@ int nn_verify_after(struct nn_ctx *ctx, const struct nn_host *host, const struct
  * changed something, the judgement, and a worse host put back through the
  * pipeline's transaction (nn_pipeline_abort), after which @rep says so
  * (nn_apply_report_rolled_back: its values "rolled_back", rolled_back true,
- * rolled_back_by "verify"). Prints nothing: the caller prints @rep, then
+ * rolled_back_by NN_ROLLBACK_VERIFY). Prints nothing: the caller prints @rep, then
  * the "verify" object (nn_verify_print). 0 kept, 1 rolled back, or a
  * negative errno (the window could not be measured, or the rollback failed:
  * then 'nicnuma rollback' is named). */

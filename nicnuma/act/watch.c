@@ -52,7 +52,7 @@ struct watcher {
 	struct nn_desired d;
 	struct nn_enabled en;
 	struct nn_tx tx;	/* locked per reconcile; its log, once begun, is the before-enable one */
-	struct nn_wd wd;
+	struct nn_wd decide;	/* when to reconcile (plan/watch_decide.h) */
 	char started[32];
 	bool ethtool;
 	bool have_action;
@@ -140,8 +140,8 @@ static struct json_object *state_json(const struct watcher *w)
 		json_object_object_add(cf, "claims_reads", json_object_new_uint64(w->claims_reads));
 		json_object_object_add(doc, "claims_follow", cf);
 	}
-	json_object_object_add(c, "events", json_object_new_uint64(w->wd.events));
-	json_object_object_add(c, "relevant", json_object_new_uint64(w->wd.relevant));
+	json_object_object_add(c, "events", json_object_new_uint64(w->decide.events));
+	json_object_object_add(c, "relevant", json_object_new_uint64(w->decide.relevant));
 	json_object_object_add(c, "applies", json_object_new_uint64(w->applies));
 	json_object_object_add(c, "values_written", json_object_new_uint64(w->values_written));
 	json_object_object_add(doc, "counters", c);
@@ -232,7 +232,7 @@ static int set_targets(struct watcher *w, const struct nn_plan_opts *po)
 	for (i = 0; i < w->d.nnics; i++)
 		if (w->d.nics[i].pci)
 			pcis[n++] = w->d.nics[i].pci;
-	err = nn_wd_set_targets(&w->wd, pcis, n, po->nics, po->nnics);
+	err = nn_wd_set_targets(&w->decide, pcis, n, po->nics, po->nnics);
 	free(pcis);
 	return err;
 }
@@ -450,6 +450,8 @@ struct loop {
 	struct nn_watch_nl nl;
 	bool nl_open;
 	uint64_t next_periodic, watchdog_ms, next_watchdog;
+	bool events_only;	/* --events: print them, reconcile nothing */
+	unsigned long seen;	/* netlink events taken, for --events' count */
 };
 
 static void loop_close(struct loop *l)
@@ -466,16 +468,18 @@ static void loop_close(struct loop *l)
 		close(l->ep);
 }
 
-static int add_fd(struct loop *l, int fd, uint32_t tag)
+/* The loop's event sources, each with its own handler (handlers[], as
+ * sd-event gives each source its callback); an fd's epoll data is its source. */
+enum source { SRC_SIGNAL, SRC_TIMER, SRC_CLAIMS, SRC_CGROUP, SRC_OWNERS, SRC_RTNL, SRC_ETHTOOL, SRC_UEVENT };
+
+static int add_fd(struct loop *l, int fd, enum source src)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = tag };
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = src };
 
 	if (fd < 0)
 		return 0;
 	return epoll_ctl(l->ep, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
 }
-
-enum { TAG_SIG = 100, TAG_TIMER, TAG_CLAIMS, TAG_CGROUP, TAG_OWNERS };
 
 /* inotify on /run/nicnuma/claims (inside the root): a record written
  * (renamed into place by the atomic writer) or removed is a claim event the
@@ -543,21 +547,21 @@ static int loop_open(struct nn_ctx *ctx, struct loop *l, bool live, bool claims,
 				"by the one-second poll only\n", ctx->prog);
 	if (claims)
 		nn_cf_open(ctx, cf, cgroup_watches);
-	err = add_fd(l, l->sfd, TAG_SIG);
+	err = add_fd(l, l->sfd, SRC_SIGNAL);
 	if (!err)
-		err = add_fd(l, l->tfd, TAG_TIMER);
+		err = add_fd(l, l->tfd, SRC_TIMER);
 	if (!err)
-		err = add_fd(l, l->ifd, TAG_CLAIMS);
+		err = add_fd(l, l->ifd, SRC_CLAIMS);
 	if (!err && claims)
-		err = add_fd(l, nn_cf_tree_fd(cf), TAG_CGROUP);
+		err = add_fd(l, nn_cf_tree_fd(cf), SRC_CGROUP);
 	if (!err && claims)
-		err = add_fd(l, nn_cf_owners_fd(cf), TAG_OWNERS);
+		err = add_fd(l, nn_cf_owners_fd(cf), SRC_OWNERS);
 	if (!err && l->nl_open) {
-		err = add_fd(l, nn_watch_nl_fd(&l->nl, NN_WSRC_RTNL), NN_WSRC_RTNL);
+		err = add_fd(l, nn_watch_nl_fd(&l->nl, NN_WSRC_RTNL), SRC_RTNL);
 		if (!err)
-			err = add_fd(l, nn_watch_nl_fd(&l->nl, NN_WSRC_ETHTOOL), NN_WSRC_ETHTOOL);
+			err = add_fd(l, nn_watch_nl_fd(&l->nl, NN_WSRC_ETHTOOL), SRC_ETHTOOL);
 		if (!err)
-			err = add_fd(l, nn_watch_nl_fd(&l->nl, NN_WSRC_UEVENT), NN_WSRC_UEVENT);
+			err = add_fd(l, nn_watch_nl_fd(&l->nl, NN_WSRC_UEVENT), SRC_UEVENT);
 	}
 	return err;
 }
@@ -610,14 +614,14 @@ static int drain(struct watcher *w, struct loop *l, enum nn_wsrc src, bool print
 
 			nn_fprintf_text(stderr, "%s: netlink overrun: events were dropped; rediscovering\n",
 				w->ctx->prog);
-			nn_wd_event(&w->wd, &ev, now_ms());
+			nn_wd_event(&w->decide, &ev, now_ms());
 			continue;
 		}
 		if (got <= 0)
 			return got < 0 && got != -EAGAIN ? (int)got : 0;
 		n = nn_watch_nl_decode(src, l->nl.ethtool_family, buf, (size_t)got, evs, 32);
 		for (i = 0; i < n; i++) {
-			rel = nn_wd_event(&w->wd, &evs[i], now_ms());
+			rel = nn_wd_event(&w->decide, &evs[i], now_ms());
 			if (rel < 0)
 				return rel;
 			if (print)
@@ -627,7 +631,7 @@ static int drain(struct watcher *w, struct loop *l, enum nn_wsrc src, bool print
 }
 
 /* A record came or went: one claim event for the whole batch read. */
-static void on_claims(struct watcher *w, struct loop *l)
+static int on_claims(struct watcher *w, struct loop *l)
 {
 	union {
 		struct inotify_event ev;
@@ -655,7 +659,8 @@ static void on_claims(struct watcher *w, struct loop *l)
 		}
 	}
 	if (any)
-		nn_wd_event(&w->wd, &ev, now_ms());
+		nn_wd_event(&w->decide, &ev, now_ms());
+	return 0;
 }
 
 /* Reads the claims (the poll, or after a cgroup event: @why says which).
@@ -679,7 +684,7 @@ static void check_claims(struct watcher *w, const char *why)
 	again = nn_cf_sync(w->ctx, &w->cf, &cl);
 	if (!nn_cpuset_equal(&cl.cpus, &w->claimed)) {
 		snprintf(ev.what, sizeof(ev.what), "%s", why);
-		nn_wd_event(&w->wd, &ev, now_ms());
+		nn_wd_event(&w->decide, &ev, now_ms());
 	} else if (again) {
 		w->recheck = true;
 	}
@@ -688,12 +693,14 @@ static void check_claims(struct watcher *w, const char *why)
 }
 
 /* A pidfd polled readable: the claim ends now (the reconcile prunes it). */
-static void on_owners(struct watcher *w)
+static int on_owners(struct watcher *w, struct loop *l)
 {
 	struct nn_wev ev = { .type = NN_WEV_CLAIM };
 
+	(void)l;
 	if (nn_cf_owners_drain(&w->cf, ev.what, sizeof(ev.what)))
-		nn_wd_event(&w->wd, &ev, now_ms());
+		nn_wd_event(&w->decide, &ev, now_ms());
+	return 0;
 }
 
 /* Returns 1 to stop (SIGTERM/SIGINT), 0 to go on. */
@@ -717,29 +724,87 @@ static int on_signal(struct watcher *w, struct loop *l)
 			}
 			nn_desired_free(&w->d);
 			w->d = nd;
-			nn_wd_event(&w->wd, &ev, now_ms());
+			nn_wd_event(&w->decide, &ev, now_ms());
 		}
 	}
 	return 0;
 }
 
+/* Partition files changed: rate limited, the check runs when the gate says. */
+static int on_cgroup(struct watcher *w, struct loop *l)
+{
+	char what[96] = "";
+
+	(void)l;
+	if (nn_cf_tree_drain(w->ctx, &w->cf, what, sizeof(what))) {
+		snprintf(w->cg_what, sizeof(w->cg_what), "%s", what[0] ? what : "cgroup tree given up");
+		w->cg_read = true;
+		nn_wd_gate_event(&w->cg_gate, now_ms());
+	} else if (nn_cf_dirty(&w->cf)) {
+		nn_wd_gate_event(&w->cg_gate, now_ms());
+	}
+	return 0;
+}
+
+/* The deadline passed: the loop's wake-up only, what is due runs after. */
+static int on_timer(struct watcher *w, struct loop *l)
+{
+	uint64_t x;
+
+	(void)w;
+	return read(l->tfd, &x, sizeof(x)) < 0 && errno != EAGAIN ? -errno : 0;
+}
+
+/* One netlink socket's datagrams, its events counted. */
+static int on_netlink(struct watcher *w, struct loop *l, enum nn_wsrc src)
+{
+	unsigned long before = w->decide.events;
+	int err = drain(w, l, src, l->events_only);
+
+	l->seen += w->decide.events - before;
+	return err;
+}
+
+static int on_rtnl(struct watcher *w, struct loop *l)
+{
+	return on_netlink(w, l, NN_WSRC_RTNL);
+}
+
+static int on_ethtool(struct watcher *w, struct loop *l)
+{
+	return on_netlink(w, l, NN_WSRC_ETHTOOL);
+}
+
+static int on_uevent(struct watcher *w, struct loop *l)
+{
+	return on_netlink(w, l, NN_WSRC_UEVENT);
+}
+
+/* Each returns 1 to stop the loop (a signal), 0 to go on, or -errno. */
+static int (*const handlers[])(struct watcher *w, struct loop *l) = {
+	[SRC_SIGNAL] = on_signal, [SRC_TIMER] = on_timer, [SRC_CLAIMS] = on_claims,
+	[SRC_CGROUP] = on_cgroup, [SRC_OWNERS] = on_owners, [SRC_RTNL] = on_rtnl,
+	[SRC_ETHTOOL] = on_ethtool, [SRC_UEVENT] = on_uevent,
+};
+
 static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 {
 	uint64_t start = now_ms(), interval = (uint64_t)w->d.interval_s * 1000;
-	unsigned long seen = 0;
 	int err = 0;
 
+	l->events_only = events_only;
+	l->seen = 0;
 	l->next_periodic = events_only ? 0 : start + interval;
 	/* armed from the start: 0 is "no deadline" to min_nz(), so a poll left
-	 * at 0 would wait for some other wake-up (the guest test found a new
-	 * partition ignored for the whole --interval) */
+	 * at 0 would wait for some other wake-up, a new partition unseen for
+	 * the whole --interval */
 	l->next_claims_poll = events_only ? 0 : start + CLAIMS_POLL_MS;
 	for (;;) {
 		struct epoll_event evs[8];
 		uint64_t now, next;
 		int n, i;
 
-		next = min_nz(nn_wd_deadline(&w->wd), min_nz(l->next_periodic, l->next_watchdog));
+		next = min_nz(nn_wd_deadline(&w->decide), min_nz(l->next_periodic, l->next_watchdog));
 		if (!events_only)
 			next = min_nz(next, min_nz(l->next_claims_poll, nn_wd_gate_deadline(&w->cg_gate)));
 		if (events_only && w->o->timeout_s)
@@ -752,52 +817,20 @@ static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 		if (n < 0)
 			return -errno;
 		for (i = 0; i < n; i++) {
-			uint32_t tag = evs[i].data.u32;
-
-			if (tag == TAG_SIG && on_signal(w, l))
-				return 0;
-			if (tag == TAG_CLAIMS)
-				on_claims(w, l);
-			if (tag == TAG_OWNERS)
-				on_owners(w);
-			if (tag == TAG_CGROUP) {
-				char what[96] = "";
-
-				/* rate limited: the check runs below when the gate says */
-				if (nn_cf_tree_drain(w->ctx, &w->cf, what, sizeof(what))) {
-					snprintf(w->cg_what, sizeof(w->cg_what), "%s",
-						 what[0] ? what : "cgroup tree given up");
-					w->cg_read = true;
-					nn_wd_gate_event(&w->cg_gate, now_ms());
-				} else if (nn_cf_dirty(&w->cf)) {
-					nn_wd_gate_event(&w->cg_gate, now_ms());
-				}
-			}
-			if (tag == TAG_TIMER) {
-				uint64_t x;
-
-				if (read(l->tfd, &x, sizeof(x)) < 0 && errno != EAGAIN)
-					return -errno;
-			}
-			if (tag <= NN_WSRC_UEVENT) {
-				unsigned long before = w->wd.events;
-
-				err = drain(w, l, (enum nn_wsrc)tag, events_only);
-				if (err)
-					return err;
-				seen += w->wd.events - before;
-			}
+			err = handlers[evs[i].data.u32](w, l);
+			if (err)
+				return err > 0 ? 0 : err;
 		}
 		now = now_ms();
 		if (events_only) {
-			if ((w->o->count && seen >= w->o->count) ||
+			if ((w->o->count && l->seen >= w->o->count) ||
 			    (w->o->timeout_s && now >= start + (uint64_t)w->o->timeout_s * 1000))
 				return 0;
-			if (nn_wd_due(&w->wd, now)) {
-				nn_fprintf_text(stdout, "reconcile trigger=\"%s\" coalesced=%u\n", w->wd.trigger,
-				       w->wd.npending);
+			if (nn_wd_due(&w->decide, now)) {
+				nn_fprintf_text(stdout, "reconcile trigger=\"%s\" coalesced=%u\n", w->decide.trigger,
+				       w->decide.npending);
 				fflush(stdout);
-				nn_wd_ran(&w->wd, now);
+				nn_wd_ran(&w->decide, now);
 			}
 			continue;
 		}
@@ -836,28 +869,28 @@ static int run_loop(struct watcher *w, struct loop *l, bool events_only)
 		if (now >= l->next_periodic) {
 			struct nn_wev ev = { .type = NN_WEV_PERIODIC };
 
-			nn_wd_event(&w->wd, &ev, now);
+			nn_wd_event(&w->decide, &ev, now);
 			l->next_periodic = now + interval;
 		}
-		if (nn_wd_due(&w->wd, now)) {
+		if (nn_wd_due(&w->decide, now)) {
 			char trig[200];
-			bool periodic = !strcmp(w->wd.trigger, "periodic check");
+			bool periodic = !strcmp(w->decide.trigger, "periodic check");
 
-			snprintf(trig, sizeof(trig), "%s%s", w->wd.trigger,
-				 w->wd.npending > 1 ? " and more" : "");
+			snprintf(trig, sizeof(trig), "%s%s", w->decide.trigger,
+				 w->decide.npending > 1 ? " and more" : "");
 			err = reconcile(w, trig, periodic, false);
 			if (err == -EBUSY) {
-				nn_wd_retry(&w->wd, now);
+				nn_wd_retry(&w->decide, now);
 				continue;
 			}
-			nn_wd_ran(&w->wd, now_ms());
+			nn_wd_ran(&w->decide, now_ms());
 			write_state(w);
 			{
 				char st[256];
 
 				snprintf(st, sizeof(st), "STATUS=%s: %s, %zu values (%lu applies, %lu events)",
 					 w->last.trigger, w->last.result, w->last.changed, w->applies,
-					 w->wd.events);
+					 w->decide.events);
 				notify(w, st);
 			}
 			err = 0;	/* one failed reconcile does not stop the watcher */
@@ -872,7 +905,7 @@ static void watcher_free(struct watcher *w)
 	nn_desired_free(&w->d);
 	nn_enabled_free(&w->en);
 	nn_tx_end(&w->tx);
-	nn_wd_free(&w->wd);
+	nn_wd_free(&w->decide);
 	nn_cpuset_free(&w->claimed);
 	nn_cpuset_free(&w->cg_complete);
 	nn_cf_close(&w->cf);
@@ -967,7 +1000,7 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 	nn_cf_init(&w.cf);
 	iso_now(w.started, sizeof(w.started));
 	nn_desired_init(&w.d);
-	nn_wd_init(&w.wd, o->settle_ms ? o->settle_ms : 300);
+	nn_wd_init(&w.decide, o->settle_ms ? o->settle_ms : 300);
 	nn_wd_gate_init(&w.cg_gate, NN_WD_CGROUP_GAP_MS);
 	if (o->events_only) {
 		err = nn_require_live(ctx, "watch --events");
@@ -1000,7 +1033,7 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 		w.d.interval_s = o->interval_s;
 	if (o->settle_ms)
 		w.d.settle_ms = o->settle_ms;
-	w.wd.settle_ms = w.d.settle_ms;
+	w.decide.settle_ms = w.d.settle_ms;
 	if (!o->once) {
 		err = loop_open(ctx, &l, live, true, &w.cf,
 				o->cgroup_watches < 0 ? 0 : o->cgroup_watches ?

@@ -325,7 +325,7 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	nn_close_object(&ctx->out);
 	nn_print_warnings(ctx);
 	nn_close_object(&ctx->out);
-	if (rep.rolled_back && rep.rolled_back_by && !strcmp(rep.rolled_back_by, "failure"))
+	if (rep.rolled_back && rep.rolled_back_by == NN_ROLLBACK_FAILURE)
 		nn_err(ctx, "apply failed and was rolled back: every value is as it was");
 	ret = nn_cli_status(ctx, err);
 out:

@@ -16,6 +16,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include "nicnuma/core/cleanup.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/netlink.h"
 
@@ -222,12 +223,19 @@ static int cmp_link(const void *a, const void *b)
 	return (x->ifindex > y->ifindex) - (x->ifindex < y->ifindex);
 }
 
+/* For NN_CLEANUP: the socket, if one was opened. */
+static void socket_closep(struct mnl_socket **nl)
+{
+	if (*nl)
+		mnl_socket_close(*nl);
+}
+
 int nn_nl_links(struct nn_ctx *ctx, struct nn_link **links, size_t *n)
 {
-	struct dump d = { 0 };
-	struct mnl_socket *nl;
+	NN_CLEANUP(dump_reset) struct dump d = { 0 };
+	NN_CLEANUP(socket_closep) struct mnl_socket *nl = NULL;
+	NN_CLEANUP(nn_freep) char *buf = NULL;
 	unsigned int seq;
-	char *buf;
 	int one = 1, err, tries;
 
 	*links = NULL;
@@ -239,14 +247,8 @@ int nn_nl_links(struct nn_ctx *ctx, struct nn_link **links, size_t *n)
 	if (!buf)
 		return -ENOMEM;
 	nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
-	if (!nl) {
-		err = -errno;
-		goto out;
-	}
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		err = -errno;
-		goto out_close;
-	}
+	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
+		return -errno;
 	/* Best effort: older kernels just don't add the message text. */
 	mnl_socket_setsockopt(nl, NETLINK_EXT_ACK, &one, sizeof(one));
 	seq = (unsigned int)time(NULL);
@@ -267,7 +269,7 @@ int nn_nl_links(struct nn_ctx *ctx, struct nn_link **links, size_t *n)
 			nn_warn(ctx, "rtnetlink", "RTM_GETLINK dump failed: %s (%s)", strerror(-err), d.extack);
 		else
 			nn_warn(ctx, "rtnetlink", "RTM_GETLINK dump failed: %s", strerror(-err));
-		goto out_close;
+		return err;
 	}
 	if (d.n > 1)
 		qsort(d.links, d.n, sizeof(*d.links), cmp_link);
@@ -275,12 +277,7 @@ int nn_nl_links(struct nn_ctx *ctx, struct nn_link **links, size_t *n)
 	*n = d.n;
 	d.links = NULL;
 	d.n = 0;
-out_close:
-	mnl_socket_close(nl);
-out:
-	dump_reset(&d);
-	free(buf);
-	return err;
+	return 0;
 }
 
 void nn_nl_links_free(struct nn_link *links, size_t n)

@@ -1256,7 +1256,7 @@ int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned in
 
 			if (!nv) {
 				err = -ENOMEM;
-				goto fail;
+				goto out;
 			}
 			nics = nv;
 			cap = ncap;
@@ -1265,7 +1265,7 @@ int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned in
 		nics[n].name = strdup(de->d_name);
 		if (!nics[n].name) {
 			err = -ENOMEM;
-			goto fail;
+			goto out;
 		}
 		n++;
 	}
@@ -1276,27 +1276,27 @@ int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned in
 
 	err = load_interrupts(&s);
 	if (err)
-		goto fail;
+		goto out;
 	nn_root_view_open(&ctx->root, NN_PROC_IRQ, &s.irqs);
 	s.nics = nics;
 	s.msi_dir = calloc(n ? n : 1, sizeof(*s.msi_dir));
 	if (!s.msi_dir) {
 		err = -ENOMEM;
-		goto fail;
+		goto out;
 	}
 	for (i = 0; i < n; i++) {
 		err = read_nic(&s, &nics[i]);
 		if (err)
-			goto fail;
+			goto out;
 	}
 	err = read_all_irqs(&s, n);
 	if (err)
-		goto fail;
+		goto out;
 	for (i = 0; i < n; i++)
 		name_halves(&nics[i]);
 	err = genl_pass(&s, nics, n);
 	if (err)
-		goto fail;
+		goto out;
 	split_shared(&s, nics, n);
 	/* unknown stays -1: a driver without the operation, a capture without it */
 	if (!(flags & NN_NICS_SHAPE))
@@ -1304,27 +1304,23 @@ int nn_nics_discover(struct nn_ctx *ctx, const struct nn_topo *topo, unsigned in
 	if (nn_root_is_live(&ctx->root) && !(flags & NN_NICS_SHAPE)) {
 		err = netlink_check(&s, nics, n);
 		if (err)
-			goto fail;
+			goto out;
 		ethtool_check(&s, nics, n);
 	}
 	err = nn_pcie_assess(nics, n);
-	if (err)
-		goto fail;
-	nn_root_view_close(&s.irqs);
-	nn_interrupts_free(s.intr, s.nintr);
-	free_dirs(s.msi_dir, n);
-	nn_cpuset_free(&s.missing);
-	*out = nics;
-	*nout = n;
-	return 0;
-fail:
+	if (!err) {
+		*out = nics;
+		*nout = n;
+	}
+out:
 	if (d)
 		closedir(d);
 	nn_root_view_close(&s.irqs);
 	nn_interrupts_free(s.intr, s.nintr);
 	free_dirs(s.msi_dir, n);
 	nn_cpuset_free(&s.missing);
-	nn_nics_free(nics, n);
+	if (err)
+		nn_nics_free(nics, n);
 	return err;
 }
 

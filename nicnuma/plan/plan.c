@@ -105,7 +105,7 @@ static int push_int(int **v, size_t *n, int x)
 
 /* Same physical core: the kernel lists one in the other's thread siblings, or
  * package/die/core ids match. Either alone survives one unreadable file. */
-static bool same_core(const struct core *c, const struct nn_cpu *cpu)
+static bool same_core(const struct cpu_core *c, const struct nn_cpu *cpu)
 {
 	size_t k;
 
@@ -121,7 +121,7 @@ static bool same_core(const struct core *c, const struct nn_cpu *cpu)
 
 static int core_cmp(const void *a, const void *b)
 {
-	const struct core *x = a, *y = b;
+	const struct cpu_core *x = a, *y = b;
 	long lx = x->l3 < 0 ? INT_MAX : x->l3, ly = y->l3 < 0 ? INT_MAX : y->l3;
 
 	if (x->node != y->node)
@@ -131,14 +131,14 @@ static int core_cmp(const void *a, const void *b)
 	return x->thr[0] < y->thr[0] ? -1 : x->thr[0] > y->thr[0];
 }
 
-static int build_cores(struct state *st)
+static int build_cores(struct plan_state *st)
 {
 	const struct nn_topo *t = st->topo;
 	size_t i, j;
 
 	for (i = 0; i < t->ncpus; i++) {
 		const struct nn_cpu *cpu = &t->cpus[i];
-		struct core *c = NULL;
+		struct cpu_core *c = NULL;
 
 		for (j = 0; j < st->ncores; j++)
 			if (same_core(&st->cores[j], cpu)) {
@@ -166,12 +166,12 @@ static int build_cores(struct state *st)
 	return 0;
 }
 
-static int fill_usable(struct state *st, bool with_hk)
+static int fill_usable(struct plan_state *st, bool with_hk)
 {
 	size_t i, k, total = 0;
 
 	for (i = 0; i < st->ncores; i++) {
-		struct core *c = &st->cores[i];
+		struct cpu_core *c = &st->cores[i];
 
 		c->nuse = 0;
 		for (k = 0; k < c->nthr; k++) {
@@ -207,7 +207,7 @@ static bool nic_selected(const struct nn_plan_opts *o, const struct nn_nic *n)
  * role is not moved to housekeeping (where a whole NIC's queues could pile
  * up on one core) but placed like one more queue IRQ, after the recognised
  * queues, so it spreads over the NIC's CPUs like them (docs/discovery.md). */
-static int effective_queues(struct nicst *ns)
+static int effective_queues(struct nic_state *ns)
 {
 	const struct nn_nic *n = ns->nic;
 	int next = 0;
@@ -242,7 +242,7 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int queue_slots(struct nicst *ns)
+static int queue_slots(struct nic_state *ns)
 {
 	const struct nn_nic *n = ns->nic;
 	size_t i, j;
@@ -298,7 +298,7 @@ int nn__plan_cpus_node(const struct nn_topo *t, const struct nn_cpuset *s)
 	return node == -2 ? -1 : node;
 }
 
-int nn__plan_node_has_usable(const struct state *st, int node)
+int nn__plan_node_has_usable(const struct plan_state *st, int node)
 {
 	size_t i;
 
@@ -315,7 +315,7 @@ static bool usable_filter(const struct nn_topo *t, int node, void *arg)
 }
 
 /* Picks the group kind for one NIC; warnings explain every fallback. */
-static int classify(struct state *st, struct nicst *ns, struct group *key)
+static int classify(struct plan_state *st, struct nic_state *ns, struct group *key)
 {
 	const struct nn_nic *n = ns->nic;
 	const struct nn_topo *t = st->topo;
@@ -324,9 +324,10 @@ static int classify(struct state *st, struct nicst *ns, struct group *key)
 	memset(key, 0, sizeof(*key));
 	key->node = -1;
 	key->from = -1;
-	if (n->numa_node >= 0 && !node_ok)
-		WARN(st, "%s: numa_node %d is not a node of this host: unknown locality",
-		     n->name, n->numa_node);
+	if (n->numa_node >= 0 && !node_ok &&
+	    nn__plan_warn(st, "%s: numa_node %d is not a node of this host: unknown locality",
+			  n->name, n->numa_node))
+		return -ENOMEM;
 	if (st->opts->policy == NN_POLICY_SPREAD) {
 		key->kind = G_ALL;
 		return 0;
@@ -335,13 +336,15 @@ static int classify(struct state *st, struct nicst *ns, struct group *key)
 		int far = nn_topo_farthest_node(t, n->numa_node, 0, usable_filter, st);
 
 		if (far < 0) {
-			WARN(st, "%s: no node distances: remote policy spreads over all nodes", n->name);
+			if (nn__plan_warn(st, "%s: no node distances: remote policy spreads over all nodes", n->name))
+				return -ENOMEM;
 			key->kind = G_ALL;
 			return 0;
 		}
-		if (far == n->numa_node)
-			WARN(st, "%s: no other node with CPUs: remote policy stays on node %d",
-			     n->name, far);
+		if (far == n->numa_node &&
+		    nn__plan_warn(st, "%s: no other node with CPUs: remote policy stays on node %d",
+				  n->name, far))
+			return -ENOMEM;
 		key->kind = G_REMOTE;
 		key->node = far;
 		key->from = n->numa_node;
@@ -356,14 +359,16 @@ static int classify(struct state *st, struct nicst *ns, struct group *key)
 	    nn_cpuset_intersects(&n->local_cpus, &st->allowed)) {
 		key->kind = G_LOCALCPUS;
 		key->mask = &n->local_cpus;
-		if (st->opts->policy == NN_POLICY_REMOTE)
-			WARN(st, "%s: NUMA node unknown: remote policy uses its local_cpus", n->name);
+		if (st->opts->policy == NN_POLICY_REMOTE &&
+		    nn__plan_warn(st, "%s: NUMA node unknown: remote policy uses its local_cpus", n->name))
+			return -ENOMEM;
 		return 0;
 	}
 	key->kind = G_ALL;
 	key->unknown = true;
 	/* a fact of the host (a VM, the firmware) no option changes: a note */
-	NOTE(st, "%s: unknown locality: spread over all nodes", n->name);
+	if (nn__plan_note(st, "%s: unknown locality: spread over all nodes", n->name))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -384,7 +389,7 @@ static bool same_group(const struct group *g, const struct group *k)
 	return false;
 }
 
-static size_t core_usable_in(const struct core *c, const struct nn_cpuset *mask)
+static size_t core_usable_in(const struct cpu_core *c, const struct nn_cpuset *mask)
 {
 	size_t k, n = 0;
 
@@ -397,7 +402,7 @@ static size_t core_usable_in(const struct core *c, const struct nn_cpuset *mask)
 
 static int pool_push(struct group *g, size_t core, enum entry_kind kind, int dist)
 {
-	struct entry *e = realloc(g->pool, (g->npool + 1) * sizeof(*e));
+	struct pool_entry *e = realloc(g->pool, (g->npool + 1) * sizeof(*e));
 
 	if (!e)
 		return -ENOMEM;
@@ -412,14 +417,14 @@ static int pool_push(struct group *g, size_t core, enum entry_kind kind, int dis
 /* Appends @node's usable cores: ones no earlier group took first, so groups
  * that overlap (a spill into a node with its own NICs) stay disjoint while
  * they can, without giving up locality order. */
-static int pool_add_node(struct state *st, struct group *g, int node, enum entry_kind kind, int dist)
+static int pool_add_node(struct plan_state *st, struct group *g, int node, enum entry_kind kind, int dist)
 {
 	int pass;
 	size_t i;
 
 	for (pass = 0; pass < 2; pass++)
 		for (i = 0; i < st->ncores; i++) {
-			const struct core *c = &st->cores[i];
+			const struct cpu_core *c = &st->cores[i];
 
 			if (c->node != node || !core_usable_in(c, g->mask) || c->used != (pass == 1))
 				continue;
@@ -429,17 +434,17 @@ static int pool_add_node(struct state *st, struct group *g, int node, enum entry
 	return 0;
 }
 
-size_t nn__plan_group_demand(const struct state *st, const struct group *g)
+size_t nn__plan_group_demand(const struct plan_state *st, const struct group *g)
 {
 	size_t i, d = 0;
 
-	for (i = 0; i < g->nn; i++)
+	for (i = 0; i < g->nnics; i++)
 		d += st->nics[g->nics[i]].demand;
 	return d;
 }
 
 /* Usable cores of @node (within the group's mask), in core order. */
-static size_t node_cores(const struct state *st, const struct group *g, int node, size_t *out)
+static size_t node_cores(const struct plan_state *st, const struct group *g, int node, size_t *out)
 {
 	size_t i, n = 0;
 
@@ -454,7 +459,7 @@ static size_t node_cores(const struct state *st, const struct group *g, int node
 
 /* The last @count usable cores of @node: a node's own NICs take its cores
  * from the front, so what another node borrows comes from the back. */
-static int pool_add_tail(struct state *st, struct group *g, int node, size_t count, int dist)
+static int pool_add_tail(struct plan_state *st, struct group *g, int node, size_t count, int dist)
 {
 	size_t *idx = calloc(st->ncores ? st->ncores : 1, sizeof(*idx));
 	size_t n, i, ix = (size_t)nn_topo_node_index(st->topo, node), end;
@@ -479,7 +484,7 @@ static int pool_add_tail(struct state *st, struct group *g, int node, size_t cou
  * do not need (st->spare): to the nearest node with CPUs when the node has
  * none (sharing that node's cores when it has no spare ones), and to near
  * nodes (same package: NPS/SNC) while cores are fewer than queues. */
-static int pool_by_distance(struct state *st, struct group *g, int base, enum entry_kind own)
+static int pool_by_distance(struct plan_state *st, struct group *g, int base, enum entry_kind own)
 {
 	const struct nn_topo *t = st->topo;
 	size_t demand = nn__plan_group_demand(st, g), i;
@@ -518,7 +523,7 @@ static int pool_by_distance(struct state *st, struct group *g, int base, enum en
 }
 
 /* Spare cores per node: usable cores its own NICs' queues leave free. */
-static int compute_spare(struct state *st)
+static int compute_spare(struct plan_state *st)
 {
 	const struct nn_topo *t = st->topo;
 	size_t i, j;
@@ -540,7 +545,7 @@ static int compute_spare(struct state *st)
 }
 
 /* All nodes, interleaved core by core, so consecutive queues land on different nodes. */
-static int pool_all(struct state *st, struct group *g, enum entry_kind kind)
+static int pool_all(struct plan_state *st, struct group *g, enum entry_kind kind)
 {
 	size_t round, i, added = 1;
 
@@ -551,7 +556,7 @@ static int pool_all(struct state *st, struct group *g, enum entry_kind kind)
 			size_t k, seen = 0;
 
 			for (k = 0; k < st->ncores; k++) {
-				const struct core *c = &st->cores[k];
+				const struct cpu_core *c = &st->cores[k];
 
 				if (c->node != node || !c->nuse)
 					continue;
@@ -572,7 +577,7 @@ static int pool_all(struct state *st, struct group *g, enum entry_kind kind)
 	return 0;
 }
 
-static int pool_localcpus(struct state *st, struct group *g)
+static int pool_localcpus(struct plan_state *st, struct group *g)
 {
 	size_t i;
 
@@ -613,7 +618,7 @@ static void fair_share(const size_t *want, size_t k, size_t c, size_t *got)
 	}
 }
 
-static int order_push(struct nicst *ns, int cpu, const struct entry *e, int thr)
+static int order_push(struct nic_state *ns, int cpu, const struct pool_entry *e, int thr)
 {
 	if (ns->norder == ns->order_cap) {
 		size_t cap = ns->order_cap ? ns->order_cap * 2 : 8;
@@ -629,7 +634,7 @@ static int order_push(struct nicst *ns, int cpu, const struct entry *e, int thr)
 }
 
 /* Primary threads of the NIC's cores first, then second threads, and so on. */
-static int build_order(struct state *st, struct group *g, struct nicst *ns)
+static int build_order(struct plan_state *st, struct group *g, struct nic_state *ns)
 {
 	size_t t, i, maxt = 0;
 
@@ -641,8 +646,8 @@ static int build_order(struct state *st, struct group *g, struct nicst *ns)
 	}
 	for (t = 0; t < maxt; t++)
 		for (i = 0; i < ns->nshare; i++) {
-			const struct entry *e = &g->pool[ns->share[i]];
-			const struct core *c = &st->cores[e->core];
+			const struct pool_entry *e = &g->pool[ns->share[i]];
+			const struct cpu_core *c = &st->cores[e->core];
 			size_t k, seen = 0;
 
 			for (k = 0; k < c->nuse; k++) {
@@ -658,9 +663,9 @@ static int build_order(struct state *st, struct group *g, struct nicst *ns)
 	return 0;
 }
 
-static int allocate_group(struct state *st, struct group *g)
+static int allocate_group(struct plan_state *st, struct group *g)
 {
-	size_t k = g->nn, demand = nn__plan_group_demand(st, g), i, j, off = 0;
+	size_t k = g->nnics, demand = nn__plan_group_demand(st, g), i, j, off = 0;
 	size_t *want = NULL, *got = NULL;
 	int ret = -ENOMEM;
 
@@ -681,7 +686,7 @@ static int allocate_group(struct state *st, struct group *g)
 			got[i] = SIZE_MAX;
 	}
 	for (i = 0; i < k; i++) {
-		struct nicst *ns = &st->nics[g->nics[i]];
+		struct nic_state *ns = &st->nics[g->nics[i]];
 		size_t n = got[i] == SIZE_MAX ? g->npool : got[i];
 
 		if (!ns->nslots)
@@ -711,7 +716,7 @@ out:
 	return ret;
 }
 
-static int build_groups(struct state *st)
+static int build_groups(struct plan_state *st)
 {
 	size_t i, j;
 
@@ -733,12 +738,12 @@ static int build_groups(struct state *st)
 		g = &st->groups[j];
 		st->nics[i].group = j;
 		{
-			size_t *v = realloc(g->nics, (g->nn + 1) * sizeof(*v));
+			size_t *v = realloc(g->nics, (g->nnics + 1) * sizeof(*v));
 
 			if (!v)
 				return -ENOMEM;
 			g->nics = v;
-			v[g->nn++] = i;
+			v[g->nnics++] = i;
 		}
 	}
 	if (compute_spare(st))
@@ -774,7 +779,7 @@ static int build_groups(struct state *st)
 	return 0;
 }
 
-static void state_free(struct state *st)
+static void state_free(struct plan_state *st)
 {
 	size_t i;
 
@@ -784,7 +789,7 @@ static void state_free(struct state *st)
 	}
 	free(st->cores);
 	for (i = 0; i < st->nnics; i++) {
-		struct nicst *ns = &st->nics[i];
+		struct nic_state *ns = &st->nics[i];
 
 		free(ns->slots);
 		free(ns->effq);
@@ -843,7 +848,7 @@ out:
  * when none is usable), with a warning, rather than have nowhere to go.
  * The plan's claimed set is what it honours; the node spill below still
  * applies to the rest. */
-static int claims_hand_back(struct state *st)
+static int claims_hand_back(struct plan_state *st)
 {
 	struct nn_cpuset back = NN_CPUSET_INIT;
 	char *held = NULL, *shared = NULL;
@@ -873,7 +878,7 @@ out:
 /* The one decision "which CPUs may take NIC work" (st->allowed):
  * nn_plan_usable_cpus() with the host's claims. The plan lists both sets
  * left out. */
-static int usable_cpus(struct state *st)
+static int usable_cpus(struct plan_state *st)
 {
 	const struct nn_topo *t = st->topo;
 	const struct nn_plan_opts *o = st->opts;
@@ -924,7 +929,7 @@ static int usable_cpus(struct state *st)
 
 /* Housekeeping is NIC work too (non-queue IRQs): never on a claimed CPU.
  * When the claims took it all, the lowest usable CPU keeps the role. */
-static int housekeeping_unclaimed(struct state *st)
+static int housekeeping_unclaimed(struct plan_state *st)
 {
 	const struct nn_cpuset *claimed = &st->plan->claimed;
 
@@ -940,7 +945,7 @@ static int housekeeping_unclaimed(struct state *st)
  * profile's lcores) keeps its NIC work at home on its housekeeping CPUs
  * (sharing them, as a host of only housekeeping CPUs does) rather than
  * send it across the interconnect. */
-static int claims_share_housekeeping(struct state *st)
+static int claims_share_housekeeping(struct plan_state *st)
 {
 	const struct nn_topo *t = st->topo;
 	size_t i, k, c;
@@ -957,7 +962,7 @@ static int claims_share_housekeeping(struct state *st)
 		     !nn_cpuset_intersects(&t->nodes[i].cpus, &st->plan->isolate)))
 			continue;
 		for (c = 0; c < st->ncores; c++) {
-			struct core *co = &st->cores[c];
+			struct cpu_core *co = &st->cores[c];
 
 			if (co->node != node)
 				continue;
@@ -968,9 +973,10 @@ static int claims_share_housekeeping(struct state *st)
 					hit = true;
 				}
 		}
-		if (hit && claims)
-			WARN(st, "claims leave node %d only its housekeeping CPUs: its queue IRQs share them",
-			     node);
+		if (hit && claims &&
+		    nn__plan_warn(st, "claims leave node %d only its housekeeping CPUs: its queue IRQs share them",
+				  node))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -978,7 +984,7 @@ static int claims_share_housekeeping(struct state *st)
 /* A claim that leaves a NIC's node without a usable CPU: the allocation
  * spills it by the distance matrix (never onto a claim: claimed CPUs are
  * not in st->allowed); say so. */
-static int claims_spill_check(struct state *st)
+static int claims_spill_check(struct plan_state *st)
 {
 	const struct nn_topo *t = st->topo;
 	size_t i, k;
@@ -997,13 +1003,14 @@ static int claims_spill_check(struct state *st)
 		if (!claimed_here)
 			continue;
 		st->plan->claim_spills++;
-		WARN(st, "%s: claims leave node %d no CPU for NIC work: it spills to the nearest node "
-		     "with a free CPU", n->name, n->numa_node);
+		if (nn__plan_warn(st, "%s: claims leave node %d no CPU for NIC work: it spills to the nearest node "
+				  "with a free CPU", n->name, n->numa_node))
+			return -ENOMEM;
 	}
 	return 0;
 }
 
-static int setup(struct state *st)
+static int setup(struct plan_state *st)
 {
 	const struct nn_topo *t = st->topo;
 	const struct nn_plan_opts *o = st->opts;
@@ -1052,8 +1059,9 @@ static int setup(struct state *st)
 		return r;
 	if (!r) {
 		/* the dpdk profile's lcores left them alone: its reason says so */
-		if (nn_cpuset_empty(&st->plan->dpdk_lcores))
-			WARN(st, "every allowed CPU is a housekeeping CPU: queue IRQs share them");
+		if (nn_cpuset_empty(&st->plan->dpdk_lcores) &&
+		    nn__plan_warn(st, "every allowed CPU is a housekeeping CPU: queue IRQs share them"))
+			return -ENOMEM;
 		if (fill_usable(st, true) < 0)
 			return -ENOMEM;
 	} else {
@@ -1099,7 +1107,7 @@ static int setup(struct state *st)
 /* NICs in name order (discovery sorts them; a hand-built snapshot may not). */
 static int nicst_cmp(const void *a, const void *b)
 {
-	const struct nicst *x = a, *y = b;
+	const struct nic_state *x = a, *y = b;
 
 	return strcmp(x->nic->name, y->nic->name);
 }
@@ -1107,7 +1115,7 @@ static int nicst_cmp(const void *a, const void *b)
 int nn_plan_make(const struct nn_host *host, const struct nn_plan_opts *opts, struct nn_plan *plan)
 {
 	struct nn_plan_opts defopts;
-	struct state st;
+	struct plan_state st;
 	int ret;
 
 	memset(plan, 0, sizeof(*plan));

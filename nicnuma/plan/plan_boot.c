@@ -36,7 +36,7 @@
 #define GIB_KB 1048576ul
 
 struct bctx {
-	struct state *st;
+	struct plan_state *st;
 	const struct nn_boot_kernel *k;	/* NULL: the kernel was not read */
 	unsigned int want;		/* NN_BARG_* asked for */
 	bool named;			/* named in --boot-args, not auto */
@@ -315,7 +315,7 @@ void nn_plan_boot_mode_text(enum nn_boot_mode m, unsigned int names, char *buf, 
 		snprintf(buf, len, "%s", m == NN_BOOT_AUTO ? "auto" : "none");
 }
 
-int nn__plan_boot(struct state *st)
+int nn__plan_boot(struct plan_state *st)
 {
 	const struct nn_plan_opts *o = st->opts;
 	const struct nn_host *h = st->host;
@@ -333,9 +333,10 @@ int nn__plan_boot(struct state *st)
 	b.by = b.named ? "--boot-args" : o->profile != NN_PROFILE_NONE ? (o->profile == NN_PROFILE_DPDK ?
 									  "profile dpdk" : "profile latency")
 		: "--boot-args auto";
-	if (!b.k)
-		WARN(st, "boot arguments: the running kernel was not read: its release and configuration are "
-		     "unknown");
+	if (!b.k &&
+	    nn__plan_warn(st, "boot arguments: the running kernel was not read: its release and configuration are "
+			  "unknown"))
+		return -ENOMEM;
 	r = (b.want & NN_BARG_HUGEPAGES) ? plan_hugepages(&b) : 0;
 	if (!r && (b.want & NN_BARG_IOMMU))
 		r = plan_iommu(&b);
@@ -346,7 +347,7 @@ int nn__plan_boot(struct state *st)
 
 int nn_plan_boot(const struct nn_host *host, const struct nn_plan_opts *opts, struct nn_plan *plan)
 {
-	struct state st;
+	struct plan_state st;
 
 	memset(&st, 0, sizeof(st));
 	st.host = host;
@@ -361,7 +362,7 @@ int nn_plan_boot(const struct nn_host *host, const struct nn_plan_opts *opts, st
 	return nn__plan_boot(&st);
 }
 
-int nn__plan_isolate(struct state *st)
+int nn__plan_isolate(struct plan_state *st)
 {
 	const struct nn_plan_opts *o = st->opts;
 	struct nn_plan *plan = st->plan;

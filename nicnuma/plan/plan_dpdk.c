@@ -44,7 +44,7 @@ static int lcores_reason(const struct nn_layout *l, char **out)
 	return nn_sb_steal(&sb, out);
 }
 
-int nn__plan_dpdk_lcores(struct state *st)
+int nn__plan_dpdk_lcores(struct plan_state *st)
 {
 	struct nn_layout_opts lo = { .service = "dpdk", .dpdk = true };
 	struct nn_cpuset rest = NN_CPUSET_INIT;
@@ -61,8 +61,9 @@ int nn__plan_dpdk_lcores(struct state *st)
 	if (err == -ENOMEM)
 		return err;
 	if (err) {
-		WARN(st, "profile dpdk: layout --dpdk hands out no lcores (%s): the NIC work is placed as "
-		     "without the profile", why);
+		if (nn__plan_warn(st, "profile dpdk: layout --dpdk hands out no lcores (%s): the NIC work is placed as "
+				  "without the profile", why))
+			return -ENOMEM;
 		return 0;
 	}
 	for (i = 0; i < l.ninst && !err; i++)

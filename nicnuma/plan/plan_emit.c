@@ -10,7 +10,7 @@
 #include "nicnuma/plan/plan_internal.h"
 #include "nicnuma/plan/plan_state.h"
 
-static char *fmt_core(const struct core *c, int cpu, char *buf, size_t len)
+static char *fmt_core(const struct cpu_core *c, int cpu, char *buf, size_t len)
 {
 	if (c->core_id >= 0)
 		snprintf(buf, len, "core %d", c->core_id);
@@ -19,11 +19,11 @@ static char *fmt_core(const struct core *c, int cpu, char *buf, size_t len)
 	return buf;
 }
 
-static char *slot_reason(const struct state *st, const struct nicst *ns, size_t slot)
+static char *slot_reason(const struct plan_state *st, const struct nic_state *ns, size_t slot)
 {
 	size_t pos = slot % ns->norder;
 	const struct pick *pk = &ns->order[pos];
-	const struct core *c = &st->cores[pk->core];
+	const struct cpu_core *c = &st->cores[pk->core];
 	int dist = pk->dist;
 	char core[48], *r = NULL;
 	const char *sib = pk->thr ? " (SMT sibling)" : "";
@@ -57,7 +57,7 @@ static char *slot_reason(const struct state *st, const struct nicst *ns, size_t 
 }
 
 /* The slot of the largest queue index <= @queue (slots ascend); -1 none. */
-static int slot_floor(const struct nicst *ns, int queue)
+static int slot_floor(const struct nic_state *ns, int queue)
 {
 	size_t lo = 0, hi = ns->nslots;
 
@@ -72,7 +72,7 @@ static int slot_floor(const struct nicst *ns, int queue)
 	return lo ? (int)lo - 1 : -1;
 }
 
-static int slot_of(const struct nicst *ns, int queue)
+static int slot_of(const struct nic_state *ns, int queue)
 {
 	int s = slot_floor(ns, queue);
 
@@ -82,7 +82,7 @@ static int slot_of(const struct nicst *ns, int queue)
 /* The slot whose CPU serves @queue: its own; on a NIC whose vectors serve
  * ranges of rings (out-of-tree ice), the vector of the range it falls in;
  * else the slots in turn. */
-static int queue_slot(const struct nicst *ns, int queue)
+static int queue_slot(const struct nic_state *ns, int queue)
 {
 	int s = ns->ranges ? slot_floor(ns, queue) : slot_of(ns, queue);
 
@@ -91,7 +91,7 @@ static int queue_slot(const struct nicst *ns, int queue)
 
 /* Housekeeping CPUs for a NIC's non-queue IRQs: those of its node, else of
  * the nearest node that has some, else (unknown) all of them. */
-static int housekeeping_for(struct state *st, const struct nicst *ns, struct nn_cpuset *out, char **why)
+static int housekeeping_for(struct plan_state *st, const struct nic_state *ns, struct nn_cpuset *out, char **why)
 {
 	const struct group *g = &st->groups[ns->group];
 	const struct nn_topo *t = st->topo;
@@ -155,7 +155,7 @@ static bool nic_has_irq_files(const struct nn_nic *n)
 
 /* More queues than CPUs. Under --profile dpdk the lcores took the rest of
  * the node: say so and what the user can do about it. */
-static int share_warning(struct state *st, const struct nicst *ns)
+static int share_warning(struct plan_state *st, const struct nic_state *ns)
 {
 	const char *nic = ns->nic->name;
 	char *lc;
@@ -175,7 +175,7 @@ static int share_warning(struct state *st, const struct nicst *ns)
 	return r;
 }
 
-static int emit_nic(struct state *st, struct nicst *ns)
+static int emit_nic(struct plan_state *st, struct nic_state *ns)
 {
 	struct nn_plan *plan = st->plan;
 	const struct nn_nic *n = ns->nic;
@@ -225,7 +225,7 @@ static int emit_nic(struct state *st, struct nicst *ns)
 	}
 	if (ok < 0)
 		return -ENOMEM;
-	if (ns->nshare && ns->nshare < ns->demand && g->nn > 1 && ns->nshare < g->npool) {
+	if (ns->nshare && ns->nshare < ns->demand && g->nnics > 1 && ns->nshare < g->npool) {
 		char *r;
 
 		if (asprintf(&r, "%s, even share of %zu cores", pn->reason, ns->nshare) < 0)
@@ -240,16 +240,20 @@ static int emit_nic(struct state *st, struct nicst *ns)
 			local += g->pool[i].kind != E_SPILL;
 		for (i = 0; i < ns->demand; i++)
 			spilled += ns->order[i % ns->norder].kind == E_SPILL;
-		WARN(st, "%s: node %d has %zu usable core%s for %zu queue%s: %zu spilled to the nearest nodes by distance",
-		     n->name, g->node, local, local == 1 ? "" : "s", nn__plan_group_demand(st, g),
-		     nn__plan_group_demand(st, g) == 1 ? "" : "s", spilled);
+		if (nn__plan_warn(st, "%s: node %d has %zu usable core%s for %zu queue%s: %zu spilled to the nearest nodes by distance",
+				  n->name, g->node, local, local == 1 ? "" : "s", nn__plan_group_demand(st, g),
+				  nn__plan_group_demand(st, g) == 1 ? "" : "s", spilled))
+			return -ENOMEM;
 	}
-	if (ns->nslots && !ns->norder)
-		WARN(st, "%s: no usable CPU for its queues", n->name);
-	else if (ns->demand > ns->norder && share_warning(st, ns))
+	if (ns->nslots && !ns->norder) {
+		if (nn__plan_warn(st, "%s: no usable CPU for its queues", n->name))
+			return -ENOMEM;
+	} else if (ns->demand > ns->norder && share_warning(st, ns)) {
 		return -ENOMEM;
-	if (!ns->nslots && n->nirqs && !(n->link_down && !nic_has_irq_files(n)))
-		WARN(st, "%s: no queue IRQs recognised: only its other IRQs are planned", n->name);
+	}
+	if (!ns->nslots && n->nirqs && !(n->link_down && !nic_has_irq_files(n)) &&
+	    nn__plan_warn(st, "%s: no queue IRQs recognised: only its other IRQs are planned", n->name))
+		return -ENOMEM;
 	if (ns->nunknown) {
 		char *list = NULL;
 		size_t len = 0;
@@ -276,7 +280,7 @@ static int emit_nic(struct state *st, struct nicst *ns)
 	return 0;
 }
 
-static int emit_irqs(struct state *st, struct nicst *ns)
+static int emit_irqs(struct plan_state *st, struct nic_state *ns)
 {
 	struct nn_plan *plan = st->plan;
 	const struct nn_nic *n = ns->nic;
@@ -351,7 +355,7 @@ out:
 	return ret;
 }
 
-static int emit_xps(struct state *st, struct nicst *ns)
+static int emit_xps(struct plan_state *st, struct nic_state *ns)
 {
 	struct nn_plan *plan = st->plan;
 	const struct nn_nic *n = ns->nic;
@@ -419,7 +423,7 @@ static const struct nn_cpuset *irq_cpus(const struct nn_plan *plan, const struct
  * IRQ-less, its queue's planned CPU (its rx queue, else tx), else the NIC's
  * planned CPUs, else every CPU the plan may use. The joins are sorted
  * (napi_index.h, irq_cpus): a capture may hold 100k NAPIs and queues. */
-static int emit_napi(struct state *st, struct nicst *ns, size_t irq0)
+static int emit_napi(struct plan_state *st, struct nic_state *ns, size_t irq0)
 {
 	struct nn_plan *plan = st->plan;
 	const struct nn_nic *n = ns->nic;
@@ -500,7 +504,7 @@ out:
 /* Each kthread of a NAPI without an id (TX only, irq/napi_thread.h): no
  * IRQ or queue to follow, so the NIC's planned CPUs (which hold no claimed
  * or isolated CPU), else every CPU the plan may use. */
-static int emit_napi_tx(struct state *st, struct nicst *ns)
+static int emit_napi_tx(struct plan_state *st, struct nic_state *ns)
 {
 	struct nn_plan *plan = st->plan;
 	const struct nn_nic *n = ns->nic;
@@ -532,7 +536,7 @@ static int emit_napi_tx(struct state *st, struct nicst *ns)
 	return 0;
 }
 
-static int emit_channels(struct state *st, struct nicst *ns)
+static int emit_channels(struct plan_state *st, struct nic_state *ns)
 {
 	struct nn_plan *plan = st->plan;
 	const struct nn_nic *n = ns->nic;
@@ -555,8 +559,9 @@ static int emit_channels(struct state *st, struct nicst *ns)
 	plan->nchannels++;
 	c->current = n->channels_combined;
 	c->target = (int)target;
-	if (n->channels_combined < 0)
-		NOTE(st, "%s: current channel count unknown (ethtool is live-only)", n->name);
+	if (n->channels_combined < 0 &&
+	    nn__plan_note(st, "%s: current channel count unknown (ethtool is live-only)", n->name))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -573,7 +578,7 @@ static long node_hugepages(const struct nn_topo *t, int node, unsigned long size
 	return -1;
 }
 
-static int add_hugepage_node(struct state *st, int node)
+static int add_hugepage_node(struct plan_state *st, int node)
 {
 	struct nn_plan *plan = st->plan;
 	struct nn_plan_hugepages *h;
@@ -602,7 +607,7 @@ static int add_hugepage_node(struct state *st, int node)
 	return 0;
 }
 
-static int emit_hugepages(struct state *st)
+static int emit_hugepages(struct plan_state *st)
 {
 	const struct nn_topo *t = st->topo;
 	bool all = false;
@@ -623,7 +628,8 @@ static int emit_hugepages(struct state *st)
 		}
 	}
 	if (all) {
-		NOTE(st, "hugepages: a NIC's node is unknown: reserving on every node with memory");
+		if (nn__plan_note(st, "hugepages: a NIC's node is unknown: reserving on every node with memory"))
+			return -ENOMEM;
 		for (i = 0; i < t->nnodes; i++)
 			if (t->nodes[i].mem_total_kb != 0 && add_hugepage_node(st, t->nodes[i].id))
 				return -ENOMEM;
@@ -636,7 +642,7 @@ static int str_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int emit_shape(struct state *st)
+static int emit_shape(struct plan_state *st)
 {
 	struct nn_plan_shape *s = &st->plan->shape;
 	size_t i;
@@ -659,7 +665,7 @@ static int emit_shape(struct state *st)
 
 /* Every selected NIC's entries in name order, then the hugepage pools and
  * the plan's shape. */
-int nn__plan_emit(struct state *st)
+int nn__plan_emit(struct plan_state *st)
 {
 	const struct nn_plan_opts *opts = st->opts;
 	struct nn_plan *plan = st->plan;

@@ -58,7 +58,7 @@ static int add_entry(struct nn_plan *plan, const struct nn_nic *n, long long id,
 	return !c->nic || !c->reason ? -ENOMEM : 0;
 }
 
-int nn__plan_emit_napi_conf(struct state *st, struct nicst *ns)
+int nn__plan_emit_napi_conf(struct plan_state *st, struct nic_state *ns)
 {
 	const struct nn_nic *n = ns->nic;
 	const struct nn_plan_opts *o = st->opts;
@@ -97,12 +97,14 @@ int nn__plan_emit_napi_conf(struct state *st, struct nicst *ns)
 		if (per)
 			continue;
 		if (!nn_napi_attr_sysfs(at)) {
-			WARN(st, "%s: %s: the kernel reports no per-NAPI setting and there is no device-wide "
-			     "file: not set", n->name, nn_napi_attr_name(at));
+			if (nn__plan_warn(st, "%s: %s: the kernel reports no per-NAPI setting and there is no device-wide "
+					  "file: not set", n->name, nn_napi_attr_name(at)))
+				return -ENOMEM;
 			continue;
 		}
-		NOTE(st, "%s: %s: the kernel reports no per-NAPI setting: the device-wide file %s",
-		     n->name, nn_napi_attr_name(at), nn_napi_attr_sysfs(at));
+		if (nn__plan_note(st, "%s: %s: the kernel reports no per-NAPI setting: the device-wide file %s",
+				  n->name, nn_napi_attr_name(at), nn_napi_attr_sysfs(at)))
+			return -ENOMEM;
 		snprintf(reason, sizeof(reason), "%s %s %lld (device-wide: no per-NAPI setting reported)",
 			 asked, nn_napi_attr_name(at), v);
 		if (add_entry(st->plan, n, -1, at, v, reason))

@@ -53,7 +53,7 @@ static char *port_reason(const struct nn_port *p, const struct nn_vfio_host *v, 
 	return nn_sb_steal(&sb, &out) ? NULL : out;
 }
 
-int nn__plan_ports(struct state *st)
+int nn__plan_ports(struct plan_state *st)
 {
 	const struct nn_plan_opts *o = st->opts;
 	struct nn_plan *plan = st->plan;

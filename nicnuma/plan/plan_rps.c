@@ -89,7 +89,7 @@ static int add_entry(struct nn_plan *plan, const char *nic, int queue, const str
 	return 0;
 }
 
-int nn__plan_emit_rps(struct state *st, struct nicst *ns, size_t irq0)
+int nn__plan_emit_rps(struct plan_state *st, struct nic_state *ns, size_t irq0)
 {
 	const struct nn_nic *n = ns->nic;
 	struct nn_cpuset local = NN_CPUSET_INIT, irqs = NN_CPUSET_INIT, to = NN_CPUSET_INIT;
@@ -105,7 +105,8 @@ int nn__plan_emit_rps(struct state *st, struct nicst *ns, size_t irq0)
 	home = nn_nic_home_node(st->topo, n, &assumed);
 	node = home >= 0 ? nn_topo_node(st->topo, home) : NULL;
 	if (!node) {
-		NOTE(st, "%s: rps: locality unknown: no RPS (it would steer off the NIC's node)", n->name);
+		if (nn__plan_note(st, "%s: rps: locality unknown: no RPS (it would steer off the NIC's node)", n->name))
+			return -ENOMEM;
 		return 0;
 	}
 	if (nn_cpuset_copy(&local, &node->cpus))
@@ -211,7 +212,7 @@ static bool has_entry(const struct nn_plan *plan, const char *nic, int queue)
 	return false;
 }
 
-int nn__plan_emit_rps_keep_off(struct state *st, struct nicst *ns)
+int nn__plan_emit_rps_keep_off(struct plan_state *st, struct nic_state *ns)
 {
 	const struct nn_nic *n = ns->nic;
 	struct nn_plan *plan = st->plan;

@@ -64,7 +64,7 @@ int nn_qbind_parse(const char *s, unsigned int *bit)
 /* What the kernel reports bound to the rx queue of each slot of @ns
  * (queue-get): @held[slot] gets NN_QBIND_*. One pass over the queues, each
  * slot found by binary search (slots ascend): a capture may hold 100k. */
-static void slots_bound(const struct nicst *ns, unsigned int *held)
+static void slots_bound(const struct nic_state *ns, unsigned int *held)
 {
 	const struct nn_nic *n = ns->nic;
 	size_t i;
@@ -161,7 +161,7 @@ static int rss_weights(struct nn_plan_rss *r, struct nn_cpuset *qcpus)
 }
 
 /* --rss local: after emit_irqs placed this NIC's IRQs (plan->irqs[@irq0..]). */
-int nn__plan_emit_rss(struct state *st, struct nicst *ns, size_t irq0)
+int nn__plan_emit_rss(struct plan_state *st, struct nic_state *ns, size_t irq0)
 {
 	struct nn_plan *plan = st->plan;
 	const struct nn_nic *n = ns->nic;
@@ -176,21 +176,25 @@ int nn__plan_emit_rss(struct state *st, struct nicst *ns, size_t irq0)
 	if (n->is_virtual || !ns->nslots)
 		return 0;
 	if (n->rss.state == NN_RSS_UNSUPPORTED) {
-		WARN(st, "%s: rss: not supported by this driver: no table planned", n->name);
+		if (nn__plan_warn(st, "%s: rss: not supported by this driver: no table planned", n->name))
+			return -ENOMEM;
 		return 0;
 	}
 	if (n->rss.state == NN_RSS_ERROR) {
-		WARN(st, "%s: rss: the indirection table is unreadable: no table planned", n->name);
+		if (nn__plan_warn(st, "%s: rss: the indirection table is unreadable: no table planned", n->name))
+			return -ENOMEM;
 		return 0;
 	}
 	if (g->kind != G_NODE) {
-		WARN(st, "%s: rss local: its queues are not placed by its node (%s): no table planned",
-		     n->name, g->kind == G_REMOTE ? "policy remote" : g->kind == G_LOCALCPUS ?
-		     "node unknown" : g->unknown ? "locality unknown" : "policy spread");
+		if (nn__plan_warn(st, "%s: rss local: its queues are not placed by its node (%s): no table planned",
+				  n->name, g->kind == G_REMOTE ? "policy remote" : g->kind == G_LOCALCPUS ?
+				  "node unknown" : g->unknown ? "locality unknown" : "policy spread"))
+			return -ENOMEM;
 		return 0;
 	}
 	if (!ns->norder) {
-		WARN(st, "%s: rss local: no usable CPU for its queues: no table planned", n->name);
+		if (nn__plan_warn(st, "%s: rss local: no usable CPU for its queues: no table planned", n->name))
+			return -ENOMEM;
 		return 0;
 	}
 	/* A node without a usable CPU: its queues went to the nearest nodes,

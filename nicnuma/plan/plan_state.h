@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* plan_state.h - the planner's working state, shared by plan.c, plan_emit.c and plan_rss.c only */
+/* plan_state.h - the planner's working state, shared by plan/'s planning files (plan*.c, profile.c) only */
 #ifndef NICNUMA_PLAN_STATE_H
 #define NICNUMA_PLAN_STATE_H
 
@@ -9,7 +9,7 @@
 #include "nicnuma/plan/plan.h"
 #include "nicnuma/plan/plan_internal.h"
 
-struct core {
+struct cpu_core {
 	int node, package, die, core_id, l3;
 	int sibkey;			/* first thread sibling, -1 unknown */
 	int *thr;			/* all online threads, ascending */
@@ -21,7 +21,7 @@ struct core {
 
 enum entry_kind { E_LOCAL, E_SPILL, E_REMOTE, E_SPREAD, E_LOCALCPUS, E_UNKNOWN };
 
-struct entry {
+struct pool_entry {
 	size_t core;
 	enum entry_kind kind;
 	int dist;			/* from the group's base node, -1 n/a */
@@ -36,8 +36,8 @@ struct group {
 	const struct nn_cpuset *mask;	/* G_LOCALCPUS: the NICs' local_cpus */
 	bool unknown;			/* G_ALL because locality is unknown */
 	size_t *nics;			/* indices into st->nics */
-	size_t nn;
-	struct entry *pool;
+	size_t nnics;
+	struct pool_entry *pool;
 	size_t npool;
 };
 
@@ -50,7 +50,7 @@ struct pick {
 	int dist;			/* from the group's base node, -1 n/a */
 };
 
-struct nicst {
+struct nic_state {
 	const struct nn_nic *nic;
 	int *effq;			/* per IRQ: the queue slot it is placed as, -1 housekeeping */
 	size_t nunknown;		/* IRQs of no recognised role, placed like queues */
@@ -67,16 +67,16 @@ struct nicst {
 	bool spilled;
 };
 
-struct state {
+struct plan_state {
 	const struct nn_host *host;
 	const struct nn_topo *topo;
 	const struct nn_plan_opts *opts;
 	struct nn_plan *plan;
 	struct nn_cpuset allowed;	/* online, within --cpus */
 	struct nn_cpuset hk;		/* housekeeping, online */
-	struct core *cores;
+	struct cpu_core *cores;
 	size_t ncores;
-	struct nicst *nics;
+	struct nic_state *nics;
 	size_t nnics;
 	struct group *groups;
 	size_t ngroups;
@@ -85,39 +85,40 @@ struct state {
 	bool rfs_warned;		/* the "no RFS table in this netns" warning is given once */
 };
 
-#define WARN(st, ...) do { if (nn__plan_add_warning((st)->plan, __VA_ARGS__)) return -ENOMEM; } while (0)
-/* A fact of the host no option changes (exit 0); WARN is for what the user can change. */
-#define NOTE(st, ...) do { if (nn__plan_add_note((st)->plan, __VA_ARGS__)) return -ENOMEM; } while (0)
+/* The plan's warning (what the user can change) or note (a fact of the host
+ * no option changes, exit 0): 0 or -ENOMEM, which the caller returns. */
+#define nn__plan_warn(st, ...) nn__plan_add_warning((st)->plan, __VA_ARGS__)
+#define nn__plan_note(st, ...) nn__plan_add_note((st)->plan, __VA_ARGS__)
 
 /* plan.c: node of a set of CPUs, -1 when several or unknown. */
 int nn__plan_cpus_node(const struct nn_topo *t, const struct nn_cpuset *s);
 /* plan.c: whether @node has a core with a CPU usable for queue IRQs. */
-int nn__plan_node_has_usable(const struct state *st, int node);
+int nn__plan_node_has_usable(const struct plan_state *st, int node);
 /* plan.c: the cores a group's NICs ask for (their active queues). */
-size_t nn__plan_group_demand(const struct state *st, const struct group *g);
+size_t nn__plan_group_demand(const struct plan_state *st, const struct group *g);
 /* plan_emit.c: the plan's entries, after the allocation (build_groups). */
-int nn__plan_emit(struct state *st);
+int nn__plan_emit(struct plan_state *st);
 /* plan_rss.c: --rss local for @ns, after its IRQs (plan->irqs[@irq0..]) were placed. */
-int nn__plan_emit_rss(struct state *st, struct nicst *ns, size_t irq0);
+int nn__plan_emit_rss(struct plan_state *st, struct nic_state *ns, size_t irq0);
 
 /* plan_rps.c: --rps auto for @ns, after its IRQs (plan->irqs[@irq0..]) were placed. */
-int nn__plan_emit_rps(struct state *st, struct nicst *ns, size_t irq0);
+int nn__plan_emit_rps(struct plan_state *st, struct nic_state *ns, size_t irq0);
 /* plan_rps.c: an rps_cpus found on a DPDK lcore, isolated or claimed CPU
  * loses them (every profile; the rule is in plan_rps.c's header). */
-int nn__plan_emit_rps_keep_off(struct state *st, struct nicst *ns);
+int nn__plan_emit_rps_keep_off(struct plan_state *st, struct nic_state *ns);
 /* plan_napi_conf.c: the NAPI settings asked for, for @ns. */
-int nn__plan_emit_napi_conf(struct state *st, struct nicst *ns);
+int nn__plan_emit_napi_conf(struct plan_state *st, struct nic_state *ns);
 /* plan_dpdk.c: --profile dpdk takes layout --dpdk's lcores out of st->allowed. */
-int nn__plan_dpdk_lcores(struct state *st);
+int nn__plan_dpdk_lcores(struct plan_state *st);
 /* plan_boot.c: --profile latency --isolate's CPUs leave st->allowed and housekeeping. */
-int nn__plan_isolate(struct state *st);
+int nn__plan_isolate(struct plan_state *st);
 /* plan_boot.c: the kernel arguments (--boot-args, the profiles), after the hugepages. */
-int nn__plan_boot(struct state *st);
+int nn__plan_boot(struct plan_state *st);
 /* plan_ports.c: plan->ports from --dpdk-ports and host->ports. */
-int nn__plan_ports(struct state *st);
+int nn__plan_ports(struct plan_state *st);
 /* profile.c: the busy-poll sysctls of latency with --busy-poll. */
-int nn__plan_emit_busy(struct state *st);
+int nn__plan_emit_busy(struct plan_state *st);
 /* profile.c: the profile's coalescing and ring sizes for @ns. */
-int nn__plan_emit_eth(struct state *st, struct nicst *ns);
+int nn__plan_emit_eth(struct plan_state *st, struct nic_state *ns);
 
 #endif

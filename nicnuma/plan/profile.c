@@ -148,7 +148,7 @@ static int add_eth(struct nn_plan *plan, const char *nic, enum nn_eth_setting s,
 	return !e->nic || !e->reason ? -ENOMEM : 0;
 }
 
-int nn__plan_emit_busy(struct state *st)
+int nn__plan_emit_busy(struct plan_state *st)
 {
 	struct nn_plan *plan = st->plan;
 	char reason[256];
@@ -182,7 +182,7 @@ const char *nn_profile_why(enum nn_profile p, const char *what)
 	return "";
 }
 
-int nn__plan_emit_eth(struct state *st, struct nicst *ns)
+int nn__plan_emit_eth(struct plan_state *st, struct nic_state *ns)
 {
 	enum nn_profile p = st->opts->profile;
 	const struct nn_eth_conf *c = &ns->nic->eth;
@@ -204,9 +204,10 @@ int nn__plan_emit_eth(struct state *st, struct nicst *ns)
 		want[n].s = NN_ETH_ADAPTIVE_TX, want[n++].v = 0;
 		want[n].s = NN_ETH_RX_USECS, want[n++].v = 0;
 	}
-	if (n && c->coalesce_err && c->rings_err)
-		WARN(st, "%s: coalescing and ring sizes unknown (%s): the profile's are not planned", nic,
-		     strerror(-c->coalesce_err));
+	if (n && c->coalesce_err && c->rings_err &&
+	    nn__plan_warn(st, "%s: coalescing and ring sizes unknown (%s): the profile's are not planned", nic,
+			  strerror(-c->coalesce_err)))
+		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		const char *name = nn_eth_setting_name(want[i].s);
 		bool ring = nn_eth_setting_is_ring(want[i].s);

@@ -4,7 +4,7 @@
 hugepages/ once each, in the documented order (man/nicnuma-apply.8.scd).
 
 Reads nicnuma/act/apply.c (comments and strings left out) and checks:
-  - nn_apply_run: the pools' walk up to its check (hp_check: the hugepage
+  - nn_apply_run, its steps (run_*) read where it calls them: the pools' walk up to its check (hp_check: the hugepage
     state read and every target checked, nothing written), read the values
     (nn_apply_collect), inspect irqbalance, save the snapshot (nn_tx_save),
     then the write passes (write_val, irqbalance acted on in the irq pass),
@@ -13,8 +13,10 @@ Reads nicnuma/act/apply.c (comments and strings left out) and checks:
     nothing (nn_hp_walk_plan: read, drift, check; no nn_hp_walk_write);
   - the write passes run phase by phase (for ph ... NPHASES, each value only
     in its val_phase) and the phases are channels, irq, rss in that order,
-    with IRQ, XPS and NAPI values in the irq phase: irq/ is entered once;
-  - write_irq, write_xps and write_napi are called from write_val only.
+    with IRQ, XPS and NAPI values in the irq phase (their rows of the kinds
+    table): irq/ is entered once;
+  - write_irq, write_xps and write_napi are called from write_val only
+    (through the kinds table: no direct call).
 With --bites it plants breakages in a copy of apply.c's text and exits 1
 unless every one of them is caught: the check can fail.
 """
@@ -60,6 +62,18 @@ def function(text, name):
     return text[m.end():end if end >= 0 else len(text)]
 
 
+def expand(text, body, depth=0):
+    """@body with each call of one of nn_apply_run's steps (run_*, functions
+    of apply.c) replaced by that step's body, in place: the order read is
+    the order run."""
+    def step(m):
+        inner = function(text, m.group(1))
+        if inner is None or depth > 3:
+            return m.group(0)
+        return "{" + expand(text, inner, depth + 1) + "}"
+    return re.sub(r"\b(run_\w+)\s*\([^;{]*?\)", step, body)
+
+
 def check(src):
     """The list of problems with apply.c's text @src (empty: ok)."""
     text = strip(src)
@@ -67,6 +81,7 @@ def check(src):
     run = function(text, "nn_apply_run")
     if run is None:
         return ["no nn_apply_run in nicnuma/act/apply.c"]
+    run = expand(text, run)
 
     def at(pattern, what):
         pos = [m.start() for m in re.finditer(pattern, run)]
@@ -128,19 +143,11 @@ def check(src):
             ["PHASE_CHANNELS", "PHASE_IRQ", "PHASE_RSS", "NPHASES"]:
         bad.append("enum write_phase is not { PHASE_CHANNELS, PHASE_IRQ, PHASE_RSS, NPHASES }")
     vp = function(text, "val_phase")
-    if vp is None:
-        bad.append("no val_phase in nicnuma/act/apply.c")
+    if vp is None or not re.search(r"\breturn\s+kinds\s*\[\s*v->kind\s*\]\s*\.phase\s*;", vp):
+        bad.append("no val_phase reading the kinds table in nicnuma/act/apply.c")
     else:
-        kinds, phase, labels = {}, None, []
-        default = re.findall(r"\breturn\s+(\w+)\s*;\s*$", vp.strip())
-        for tok in re.finditer(r"\bcase\s+(\w+)\s*:|\breturn\s+(\w+)\s*;|\bbreak\s*;", vp):
-            if tok.group(1):
-                labels.append(tok.group(1))
-                continue
-            phase = tok.group(2) if tok.group(2) else (default[0] if default else None)
-            for k in labels:
-                kinds[k] = phase
-            labels = []
+        kinds = {m.group(1): m.group(2) for m in
+                 re.finditer(r"\[\s*(NN_VAL_\w+)\s*\]\s*=\s*\{\s*(\w+)", text)}
         want = {"NN_VAL_CHANNELS": "PHASE_CHANNELS", "NN_VAL_IRQ": "PHASE_IRQ",
                 "NN_VAL_XPS": "PHASE_IRQ", "NN_VAL_NAPI": "PHASE_IRQ", "NN_VAL_RSS": "PHASE_RSS"}
         for k, p in want.items():
@@ -159,7 +166,7 @@ def check(src):
 def move_hp_write(src):
     """apply.c with the hugepage write cut from the end and put before the
     write passes."""
-    m = re.search(r"\tif \(hp_pending && !rep->fatal && nn_hp_walk_write\(ctx, &hpw, up, 0\)\) \{\n[^}]*\}\n", src)
+    m = re.search(r"\tif \(r->hp_pending && !rep->fatal && nn_hp_walk_write\(ctx, &r->hpw, r->up, 0\)\) \{\n[^}]*\}\n", src)
     if not m:
         return src
     cut = src[:m.start()] + src[m.end():]
@@ -177,9 +184,9 @@ def bites(src):
         ("an irq/ call after the hugepage write",
          lambda s: s.replace("count:\n", "\tnn_irq_probe(&ctx->root, 0, NULL);\ncount:\n", 1)),
         ("NAPI threads in the RSS pass",
-         lambda s: s.replace("\tcase NN_VAL_RSS:\n\t\treturn PHASE_RSS;",
-                             "\tcase NN_VAL_RSS:\n\tcase NN_VAL_NAPI:\n\t\treturn PHASE_RSS;", 1)
-         .replace("\tcase NN_VAL_XPS:\n\tcase NN_VAL_NAPI:\n", "\tcase NN_VAL_XPS:\n", 1)),
+         lambda s: s.replace("[NN_VAL_NAPI] = { PHASE_IRQ,", "[NN_VAL_NAPI] = { PHASE_RSS,", 1)),
+        ("val_phase not reading the table",
+         lambda s: s.replace("\treturn kinds[v->kind].phase;", "\treturn PHASE_IRQ;", 1)),
         ("RSS before the irq pass",
          lambda s: s.replace("enum write_phase { PHASE_CHANNELS, PHASE_IRQ, PHASE_RSS, NPHASES };",
                              "enum write_phase { PHASE_CHANNELS, PHASE_RSS, PHASE_IRQ, NPHASES };", 1)),
@@ -190,14 +197,14 @@ def bites(src):
          lambda s: s.replace("if (val_phase(v) != (enum write_phase)ph || v->status != NN_VAL_PENDING)",
                              "if (v->status != NN_VAL_PENDING)", 1)),
         ("snapshot saved after the writes",
-         lambda s: re.sub(r"(\tif \(!err && \(!ext \|\| up->nchanges > n0\)\)\n\t\terr = nn_tx_save\(tx\);\n)",
-                          "", s, count=1).replace("count:\n", "\tnn_tx_save(tx);\ncount:\n", 1)),
+         lambda s: re.sub(r"(\tif \(!err && \(!r\.ext \|\| r\.up->nchanges > r\.n0\)\)\n\t\terr = nn_tx_save\(r\.tx\);\n)",
+                          "", s, count=1).replace("count:\n", "\tnn_tx_save(r.tx);\ncount:\n", 1)),
         ("the pools written in the check",
          lambda s: s.replace("\tint err = nn_hp_walk_plan(ctx, w, plan->hugepages, rep->nhp, rep->hp, why, sizeof(why));\n",
                              "\tint err = nn_hp_walk_plan(ctx, w, plan->hugepages, rep->nhp, rep->hp, why, sizeof(why));\n"
                              "\tif (!err)\n\t\terr = nn_hp_walk_write(ctx, w, NULL, NN_HP_DRY_RUN);\n", 1)),
         ("the hugepage write twice",
-         lambda s: s.replace("count:\n", "\tnn_hp_walk_write(ctx, &hpw, up, 0);\ncount:\n", 1)),
+         lambda s: s.replace("count:\n", "\tnn_hp_walk_write(ctx, &r.hpw, r.up, 0);\ncount:\n", 1)),
         ("a NAPI thread written outside write_val",
          lambda s: s + "\nstatic int x(struct nn_ctx *c, struct nn_apply_val *v)\n{\n"
                        "\treturn write_napi(c, v);\n}\n"),

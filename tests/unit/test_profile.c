@@ -344,7 +344,7 @@ static void test_verify_rolled_back_report(void **state)
 	assert_null(x);
 	json_object_put(doc);
 
-	nn_apply_report_rolled_back(&rep, "verify");
+	nn_apply_report_rolled_back(&rep, NN_ROLLBACK_VERIFY);
 	doc = apply_json(&rep);
 	assert_true(json_object_object_get_ex(doc, "apply", &a));
 	assert_true(json_object_object_get_ex(a, "rolled_back", &x));
