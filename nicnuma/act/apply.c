@@ -992,8 +992,11 @@ static int run_log(struct run *r)
 			if (!err)
 				err = log_device(r->opts->host, v, &tx->log);
 		}
+	/* a port the extended log holds already (enable's bind, replayed by
+	 * the watcher after a reboot) keeps its first, original driver */
 	for (i = 0; i < rep->nports && !err; i++)
-		if (!strcmp(rep->ports[i].status, "pending"))
+		if (!strcmp(rep->ports[i].status, "pending") &&
+		    !log_has(r->up, r->n0, &nn_port_change_ops, rep->ports[i].pci))
 			err = nn_tx_add(tx, &nn_port_change_ops, rep->ports[i].pci, rep->ports[i].before,
 					rep->ports[i].driver, rep->ports[i].override);
 	return err;

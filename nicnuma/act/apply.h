@@ -182,6 +182,10 @@ struct nn_check_report {
 
 int nn_check_run(struct nn_ctx *ctx, const struct nn_plan *plan, struct nn_check_report *rep);
 void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep);
+/* The ports' part of it (check, status): a table "ports (driver now,
+ * planned)" and JSON "ports":[{"pci","driver","planned","status":
+ * "in_place|drift"}] (always; [] without ports), "ports_drift". */
+void nn_check_print_ports(struct nn_out *o, const struct nn_check_report *rep);
 void nn_check_report_free(struct nn_check_report *rep);
 
 const char *nn_val_status_name(enum nn_val_status s);

@@ -391,7 +391,7 @@ void nn_apply_report_free(struct nn_apply_report *rep)
 }
 
 /* The planned ports' drivers: "ports" always in JSON ([] without ports). */
-static void print_check_ports(struct nn_out *o, const struct nn_check_report *rep)
+void nn_check_print_ports(struct nn_out *o, const struct nn_check_report *rep)
 {
 	size_t i;
 
@@ -430,7 +430,7 @@ void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep)
 		print_val(ctx, &rep->vals[i], true);
 	}
 	nn_close_array(o);
-	print_check_ports(o, rep);
+	nn_check_print_ports(o, rep);
 	nn_open_object(o, "irqbalance");
 	nn_print_bool(o, PRINT_JSON, "running", NULL, rep->irqb.pid > 0);
 	if (rep->irqb.pid > 0)

@@ -42,6 +42,7 @@ struct bench {
 	const char *state_dir;		/* --state-dir, NULL: the default */
 	struct nn_bench_lend lend;	/* lock and log of the pages added, when any were */
 	bool interrupted;
+	char picked[32];		/* without --pci: the bound port taken */
 };
 
 #define STR_(x) #x
@@ -91,7 +92,9 @@ const struct nn_cmd_desc nn_desc_bench = {
 "move_pages(2); a row is called mismatched only when they are on the other node.\n"
 "On a one-NUMA-node host the remote rows say 'skipped: one NUMA node'.\n"
 "\n"
-"Ports: without --pci, two net_ring virtual ports in one process: a generator\n"
+"Ports: without --pci, a function bound to vfio-pci now (as 'nicnuma nics'\n"
+"lists them; the first on the node under test, else the first; named on\n"
+"stderr), else two net_ring virtual ports in one process: a generator\n"
 "lcore sends stamped frames through the forwarder and back (needs no NIC). With\n"
 "--pci, the given DPDK-bound ports (vfio-pci) forward a seeded burst between them\n"
 "(cable them back to back or feed them from a traffic generator); latency then\n"
@@ -269,6 +272,24 @@ int nn_cmd_bench(struct nn_ctx *ctx, int argc, char **argv)
 	}
 	b.topo_read = true;
 	b.r.topo = &b.topo;
+	/* Without --pci: a port on vfio-pci where there is one (on the node
+	 * under test first), said; else the virtual ports. */
+	if (!b.r.cfg.npci) {
+		int node = -1;
+
+		ret = nn_bench_bound_port(ctx, nn_bench_ref_node(&b.topo, -1), b.picked, sizeof(b.picked),
+					  &node);
+		if (ret == -ENOMEM) {
+			nn_err(ctx, "bench: out of memory");
+			goto out;
+		}
+		if (!ret) {
+			b.r.cfg.pci[0] = b.picked;
+			b.r.cfg.npci = 1;
+			nn_fprintf_text(stderr, "nicnuma bench: no --pci: using %s, bound to vfio-pci on node %d "
+					"(nicnuma nics lists the bound ports; --pci picks another)\n", b.picked, node);
+		}
+	}
 	b.r.port_node = nn_bench_port_node(ctx, &b.r.cfg);
 	if (b.r.port_node == -ENODEV)
 		goto out;

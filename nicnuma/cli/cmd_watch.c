@@ -77,7 +77,13 @@ const struct nn_cmd_desc nn_desc_watch = {
 "\n"
 "Rates: a reconcile runs --settle ms after the last event, at most 5 s after\n"
 "the first of a storm, and never within 1 s of the previous one (at most one\n"
-"apply per second, whatever the event rate).\n",
+"apply per second, whatever the event rate).\n"
+"\n"
+"DPDK ports (the desired state's dpdk_port, enable --dpdk-ports): at start the\n"
+"watcher binds each to vfio-pci again (the kernel forgot driver_override at\n"
+"reboot) after apply's checks; a port that became a management path or whose\n"
+"IOMMU group is no longer viable is refused, said and left on its driver\n"
+"(forced only with force_port = yes). Later reconciles leave the ports alone.\n",
 	.opts = opts,
 	.outro =
 "One line per action on stderr (journald keeps it), e.g.\n"
@@ -91,7 +97,8 @@ const struct nn_cmd_desc nn_desc_watch = {
 "only the timer, signals and the inotify watches on the tree's files run.\n"
 "\n"
 "Exit status: 0 stopped by a signal, or --once applied cleanly; 1 --once with\n"
-"failed values; 2 error (no desired state, another watcher, another owner).\n",
+"failed values or a refused port; 2 error (no desired state, another watcher,\n"
+"another owner).\n",
 };
 
 static int number(struct nn_ctx *ctx, const char *opt, const char *arg, unsigned long lo,

@@ -22,6 +22,7 @@
 #include "nicnuma/core/print.h"
 #include "nicnuma/state/tx.h"
 #include "hugepages/hp_set.h"
+#include "ports/port.h"
 
 /* Free pages of one node's pool, -1 unknown (hugepages/hp_state.c reads and warns). */
 static long pool_free(struct nn_ctx *ctx, int node, unsigned long size_kb)
@@ -131,6 +132,33 @@ int nn_bench_port_node(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg)
 				cfg->pci[i], v, cfg->pci[0], node, cfg->pci[0]);
 	}
 	return node;
+}
+
+int nn_bench_bound_port(struct nn_ctx *ctx, int prefer_node, char *pci, size_t len, int *node)
+{
+	char **bound = NULL, path[PATH_MAX];
+	size_t n = 0, i;
+	int *nodes = NULL, k, err = nn_vfio_bound_list(ctx, &bound, &n);
+
+	if (!err && !n)
+		err = -ENOENT;
+	if (!err && !(nodes = calloc(n, sizeof(*nodes))))
+		err = -ENOMEM;
+	for (i = 0; !err && i < n; i++) {
+		long v;
+
+		nodes[i] = pci_numa_node(ctx, bound[i], &v, path, sizeof(path)) < 0 || v < 0 ? -1 : (int)v;
+	}
+	if (!err) {
+		k = nn_bench_pick_port(nodes, n, prefer_node);
+		snprintf(pci, len, "%s", bound[k]);
+		*node = nodes[k];
+	}
+	for (i = 0; i < n; i++)
+		free(bound[i]);
+	free(bound);
+	free(nodes);
+	return err;
 }
 
 /* The last three lines of a child's stderr, for a warning. */

@@ -21,6 +21,11 @@ int nn_bench_find_fwd(struct nn_ctx *ctx, const char *opt, char *buf, size_t siz
 /* The node of the --pci ports (-1 unknown or virtual ports); -ENODEV with a
  * message when a device does not exist. A second port elsewhere warns. */
 int nn_bench_port_node(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg);
+/* Without --pci: a function on vfio-pci now (nn_vfio_bound_list, the
+ * reader 'nics' uses), the first on @prefer_node where one is
+ * (nn_bench_pick_port), into @pci with its node (-1 unknown). 0, -ENOENT
+ * none bound, -ENOMEM. */
+int nn_bench_bound_port(struct nn_ctx *ctx, int prefer_node, char *pci, size_t len, int *node);
 
 /* The forwarder's run (core/cmd_exec.h): its report and its EAL log kept up
  * to 16 MiB each (the warning quotes the log's last lines), SIGKILL 5 s

@@ -32,6 +32,16 @@ int nn_bench_ref_node(const struct nn_topo *t, int port_node)
 	return -1;
 }
 
+int nn_bench_pick_port(const int *nodes, size_t n, int node)
+{
+	size_t i;
+
+	for (i = 0; node >= 0 && i < n; i++)
+		if (nodes[i] == node)
+			return (int)i;
+	return n ? 0 : -1;
+}
+
 static int pick_cpu(const struct nn_topo *t, int node, int avoid, bool last)
 {
 	const struct nn_node *n = nn_topo_node(t, node);

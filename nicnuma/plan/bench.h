@@ -69,6 +69,10 @@ struct nn_bench_row {
 
 /* 'local': the port's node, else the first node with CPUs; -1 none. */
 int nn_bench_ref_node(const struct nn_topo *t, int port_node);
+/* Of @n ports bound to vfio-pci (sorted) on @nodes (-1 unknown), the one
+ * bench mismatch takes without --pci: the first on @node (the node under
+ * test), else the first. Its index, -1 when @n is 0. Pure. */
+int nn_bench_pick_port(const int *nodes, size_t n, int node);
 /* The four rows (local/local, local/remote, remote/local, remote/remote):
  * nodes, CPUs and the child's argv, or why a row cannot run on this host
  * ("skipped: one NUMA node"). 'remote' is the farthest node by distance.

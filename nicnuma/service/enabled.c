@@ -186,8 +186,8 @@ int nn_enable_exe(struct nn_ctx *ctx, char *exe, size_t size)
 }
 
 /* enable's step 3, the unit (enabled.h). Returns 0, or 1 when it was skipped with a warning. */
-int nn_enable_unit(struct nn_ctx *ctx, const char *exe, bool conflicts_irqbalance, bool no_start,
-		   struct nn_enabled *en)
+int nn_enable_unit(struct nn_ctx *ctx, const char *exe, bool conflicts_irqbalance, bool load_vfio,
+		   bool no_start, struct nn_enabled *en)
 {
 	struct nn_unit_opts uo = { 0 };
 	struct nn_sb sb = NN_SB_INIT;
@@ -203,6 +203,7 @@ int nn_enable_unit(struct nn_ctx *ctx, const char *exe, bool conflicts_irqbalanc
 		nn_printf(&ctx->out, "unit: overrides the packaged %s\n", packaged);
 	uo.exe = exe;
 	uo.conflicts_irqbalance = conflicts_irqbalance;
+	uo.load_vfio = load_vfio;
 	uo.notify = nn_watch_notify_supported();
 	err = nn_watch_unit_text(&uo, &sb);
 	if (!err)

@@ -47,11 +47,12 @@ int nn_enabled_note_log(struct nn_ctx *ctx, struct nn_enabled *e, const struct n
 int nn_enable_exe(struct nn_ctx *ctx, char *exe, size_t size);
 /* enable's last step: the nicnuma-watch unit running @exe written (it
  * overrides a packaged one; Conflicts=irqbalance.service with
- * @conflicts_irqbalance) and, on a live host under systemd, reloaded,
+ * @conflicts_irqbalance; with @load_vfio, ExecStartPre= loading vfio-pci
+ * outside the sandbox for the desired DPDK ports) and, on a live host under systemd, reloaded,
  * enabled and (unless @no_start) restarted; @e->unit names it once written.
  * Printed (JSON "unit"). 0, 1 when skipped with a warning (systemd is not
  * PID 1), -1 failed (message printed). */
-int nn_enable_unit(struct nn_ctx *ctx, const char *exe, bool conflicts_irqbalance, bool no_start,
-		   struct nn_enabled *e);
+int nn_enable_unit(struct nn_ctx *ctx, const char *exe, bool conflicts_irqbalance, bool load_vfio,
+		   bool no_start, struct nn_enabled *e);
 
 #endif

@@ -31,7 +31,7 @@
 
 /* ---- the families ------------------------------------------------------- */
 
-enum mscope { M_HOST, M_NIC, M_POOL, M_PLAN, M_BOOT };
+enum mscope { M_HOST, M_NIC, M_POOL, M_PLAN, M_BOOT, M_PORT };
 
 /* A per-node hugepage pool as a sample's item. */
 struct mpool {
@@ -335,6 +335,13 @@ static bool boot_arg_status(const struct nn_metrics *m, const void *it, double *
 	return it != NULL;
 }
 
+static bool port_bound(const struct nn_metrics *m, const void *it, double *v)
+{
+	(void)m;
+	*v = ((const struct nn_metrics_port *)it)->bound;
+	return true;
+}
+
 /* Order here is the order in the file. A new family is one row (and a
  * getter); NIC rows get the labels name, pci, driver. */
 static const struct mfamily families[] = {
@@ -440,6 +447,10 @@ static const struct mfamily families[] = {
 	  "Each kernel argument nicnuma configured, with its status (in_effect, pending_reboot, drift, "
 	  "not_configured, not_planned, removed_pending_reboot, removed_still_running): always 1",
 	  boot_arg_status },
+	{ "nicnuma_port_bound", "gauge", M_PORT,
+	  "Each DPDK port of the plan (the desired state's dpdk_port): 1 on its planned driver "
+	  "(vfio-pci), 0 in drift (another driver or none: refused or not yet bound by the watcher "
+	  "at boot); labels pci, node (\"\" unknown), driver (now, \"\" none), planned", port_bound },
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
@@ -492,6 +503,19 @@ static void walk(const struct nn_metrics *m, emit_fn emit, void *arg)
 
 			if (f->get(m, &m->boot[i], &v)) {
 				emit(arg, f, first, l, 2, v);
+				first = false;
+			}
+		}
+		for (size_t i = 0; f->scope == M_PORT && i < m->nports; i++) {
+			const struct nn_metrics_port *p = &m->ports[i];
+			char node[16] = "";
+			struct mlabel l[4] = { { "pci", p->pci }, { "node", node }, { "driver", p->driver },
+					       { "planned", p->planned } };
+
+			if (p->node >= 0)
+				snprintf(node, sizeof(node), "%d", p->node);
+			if (f->get(m, p, &v)) {
+				emit(arg, f, first, l, 4, v);
 				first = false;
 			}
 		}
@@ -636,6 +660,28 @@ static void count_check(struct nn_metrics *m, const struct nn_check_report *rep)
 	m->irqb_fenced = rep->irqb.pid > 0 && rep->irqb_fenced;
 }
 
+/* The check's ports: bound is its in_place (status "unchanged"). */
+static int copy_ports(struct nn_metrics *m, const struct nn_plan *plan, const struct nn_check_report *rep)
+{
+	if (!rep->nports)
+		return 0;
+	m->ports = calloc(rep->nports, sizeof(*m->ports));
+	if (!m->ports)
+		return -ENOMEM;
+	for (size_t i = 0; i < rep->nports; i++) {
+		struct nn_metrics_port *p = &m->ports[i];
+		const struct nn_apply_port *c = &rep->ports[i];
+
+		snprintf(p->pci, sizeof(p->pci), "%s", c->pci);
+		snprintf(p->driver, sizeof(p->driver), "%s", c->before);
+		snprintf(p->planned, sizeof(p->planned), "%s", c->driver);
+		p->bound = !strcmp(c->status, "unchanged");
+		p->node = i < plan->nports ? plan->ports[i].node : -1;
+	}
+	m->nports = rep->nports;
+	return 0;
+}
+
 /* "2024-05-01T12:00:00[.123](Z|+02:00)" -> seconds since the epoch. */
 static int parse_rfc3339(const char *s, double *out)
 {
@@ -773,6 +819,9 @@ int nn_metrics_collect(struct nn_ctx *ctx, const struct nn_host *host, const str
 		if (err < 0)
 			goto fail;
 		count_check(m, &rep);
+		err = copy_ports(m, plan, &rep);
+		if (err)
+			goto fail;
 		m->claim_spills = plan->claim_spills;
 		m->on_claimed = (long)rep.on_claimed;
 		m->checked = true;
@@ -796,6 +845,9 @@ void nn_metrics_free(struct nn_metrics *m)
 	free(m->boot);
 	m->boot = NULL;
 	m->nboot = 0;
+	free(m->ports);
+	m->ports = NULL;
+	m->nports = 0;
 }
 
 int nn_metrics_write_file(const char *path, const char *text, size_t len)
@@ -819,6 +871,9 @@ int nn_metrics_desired_plan(struct nn_ctx *ctx, struct nn_host *host, struct nn_
 	if (err)
 		return err;
 	err = nn_desired_claims(ctx, &d, host);
+	/* the ports' facts (node) for their labels; unreadable ones stay unknown */
+	if (!err && d.nports && nn_host_ports_read(ctx, host, d.ports, d.nports) == -ENOMEM)
+		err = -ENOMEM;
 	if (!err)
 		err = nn_desired_make_plan(&d, host, plan, &missing, &nmissing);
 	if (!err || err == -ENOENT) {

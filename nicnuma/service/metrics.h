@@ -56,6 +56,15 @@ struct nn_metrics_nic {
 	long drift;		/* -1: no check ran */
 };
 
+/* A planned DPDK port as the check found it (check's one verdict). */
+struct nn_metrics_port {
+	char pci[16];
+	int node;		/* -1 unknown: the label is "" */
+	char driver[32];	/* now; "" none */
+	char planned[32];
+	bool bound;		/* on its planned driver (check: in_place) */
+};
+
 struct nn_metrics {
 	const struct nn_host *host;	/* borrowed */
 	struct nn_metrics_nic *nics;
@@ -87,6 +96,9 @@ struct nn_metrics {
 	long boot_drift;
 	struct nn_boot_assessed *boot;
 	size_t nboot;
+	/* The plan's DPDK ports (the desired state's dpdk_port) from the check. */
+	struct nn_metrics_port *ports;
+	size_t nports;
 };
 
 /* Fills @m from @host (not virtual NICs: their queue and PCIe families)

@@ -98,6 +98,7 @@ int nn_watch_unit_text(const struct nn_unit_opts *o, struct nn_sb *sb)
 "[Service]\n"
 "Type=%s\n"
 "# The first reconcile (hugepages reserved, IRQs placed) runs before READY=1.\n"
+"%s"
 "ExecStart=%s watch%s%s\n"
 "ExecReload=/bin/kill -HUP $MAINPID\n"
 "Restart=on-failure\n"
@@ -154,7 +155,13 @@ int nn_watch_unit_text(const struct nn_unit_opts *o, struct nn_sb *sb)
 "[Install]\n"
 "WantedBy=multi-user.target\n",
 		o->conflicts_irqbalance ? " irqbalance.service" : "", nn_sb_str(&cond),
-		o->notify ? "notify" : "simple", exe, cfg ? " --config " : "", cfg ? cfg : "",
+		o->notify ? "notify" : "simple",
+		/* the sandbox below keeps the watcher from loading modules: the
+		 * DPDK ports' driver is loaded first, outside it ('+'); a failure
+		 * ('-') leaves the ports to the watcher's checks */
+		o->load_vfio ? "# vfio-pci for the desired DPDK ports (dpdk_port), outside the sandbox.\n"
+			       "ExecStartPre=-+/sbin/modprobe vfio-pci\n" : "",
+		exe, cfg ? " --config " : "", cfg ? cfg : "",
 		o->notify ? "WatchdogSec=" : "", o->notify ? NN_WATCH_WATCHDOG_SEC : 0,
 		o->notify ? "\n" : "");
 	free(exe);

@@ -20,10 +20,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "nicnuma/plan/desired.h"	/* NN_WATCH_UNIT */
+
 struct nn_ctx;
 struct nn_sb;
 
-#define NN_WATCH_UNIT "nicnuma-watch.service"
 #define NN_WATCH_UNIT_PATH "/etc/systemd/system/" NN_WATCH_UNIT
 #define NN_WATCH_WATCHDOG_SEC 60
 
@@ -33,6 +34,7 @@ struct nn_unit_opts {
 	bool conflicts_irqbalance;	/* desired irqbalance = stop */
 	bool notify;		/* built with libsystemd: Type=notify, else simple */
 	bool packaged;		/* the package's generic unit (header says so) */
+	bool load_vfio;		/* the desired state has DPDK ports: vfio-pci loaded before the start */
 };
 
 /* Pure: the unit file text. -EINVAL when exe or config is not absolute, or

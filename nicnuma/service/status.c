@@ -29,12 +29,17 @@ int nn_status_desired(struct nn_ctx *ctx)
 	err = nn_desired_read(ctx, NULL, &d);
 	if (err == -ENOENT) {
 		nn_print_null(&ctx->out, PRINT_ANY, "matches_desired", "matches desired: %s (no desired state)\n");
+		nn_print_null(&ctx->out, PRINT_JSON, "ports", NULL);
+		nn_print_null(&ctx->out, PRINT_JSON, "ports_drift", NULL);
 		return -1;
 	}
 	if (err)
 		return -2;
 	nn_open_array(&ctx->out, "drift");
 	err = nn_host_discover_flags(ctx, &host, NN_NICS_NO_EFFECTIVE, nn_desired_claim_flags(&d));
+	/* the ports' facts for the plan's nodes; unreadable ones stay unknown */
+	if (!err && d.nports && nn_host_ports_read(ctx, &host, d.ports, d.nports) == -ENOMEM)
+		err = -ENOMEM;
 	if (!err)
 		err = nn_desired_make_plan(&d, &host, &plan, &missing, &nmissing);
 	for (i = 0; i < nmissing; i++)
@@ -54,6 +59,15 @@ int nn_status_desired(struct nn_ctx *ctx)
 				 v->planned ? v->planned : "?");
 			nn_print_string(&ctx->out, PRINT_ANY, NULL, "drift: %s\n", line);
 		}
+		for (i = 0; i < rep.nports; i++) {
+			char line[128];
+
+			if (!strcmp(rep.ports[i].status, "unchanged"))
+				continue;
+			snprintf(line, sizeof(line), "port %s: %s, want %s", rep.ports[i].pci,
+				 rep.ports[i].before[0] ? rep.ports[i].before : "no driver", rep.ports[i].driver);
+			nn_print_string(&ctx->out, PRINT_ANY, NULL, "drift: %s\n", line);
+		}
 		if (rep.irqb_drift)
 			nn_print_string(&ctx->out, PRINT_ANY, NULL, "drift: %s\n",
 					"irqbalance runs and is not fenced");
@@ -62,6 +76,8 @@ int nn_status_desired(struct nn_ctx *ctx)
 		nn_err(ctx, "status: cannot compare with the desired state: %s", strerror(-err));
 	}
 	nn_close_array(&ctx->out);
+	/* each desired port, check's verdict ("ports": [] without) */
+	nn_check_print_ports(&ctx->out, &rep);
 	/* Into the document's one "notes" list (nn_print_warnings) */
 	if (err >= 0 && rep.irqb_left)
 		nn_note(ctx, NULL, "irqbalance runs, left alone (irqbalance = ignore): not drift");

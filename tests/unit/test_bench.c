@@ -268,10 +268,25 @@ static void test_stats(void **state)
 	assert_true(s.med == 16);
 }
 
+/* Without --pci: the first bound port on the node under test, else the first. */
+static void test_pick_port(void **state)
+{
+	const int nodes[] = { 0, -1, 1, 1 };
+
+	(void)state;
+	assert_int_equal(nn_bench_pick_port(nodes, 4, 1), 2);
+	assert_int_equal(nn_bench_pick_port(nodes, 4, 0), 0);
+	assert_int_equal(nn_bench_pick_port(nodes, 4, 3), 0);	/* none there: the first */
+	assert_int_equal(nn_bench_pick_port(nodes, 4, -1), 0);
+	assert_int_equal(nn_bench_pick_port(nodes + 1, 3, 1), 1);
+	assert_int_equal(nn_bench_pick_port(nodes, 0, 0), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_two_nodes),
+		cmocka_unit_test(test_pick_port),
 		cmocka_unit_test(test_plan_farthest_and_pci),
 		cmocka_unit_test(test_plan_one_node),
 		cmocka_unit_test(test_parse_report),
