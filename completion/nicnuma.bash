@@ -38,9 +38,10 @@ _nicnuma_opts() {
 		--policy --reserve --traffic ;;
 	report) echo --channels --cpus --help --hugepages --irqbalance --nics --no-xps --output --plan \
 		--policy --reserve --svg --title --traffic ;;
-	enable) echo --busy-poll --channels --coexist --cpus --dry-run --gro-flush-timeout --help \
-		--hugepages --interval --irq-suspend-timeout --irqbalance --napi-defer-hard-irqs --napi-threaded \
-		--nics --no-start --no-xps --policy --profile --reserve --rps --settle --state-dir ;;
+	enable) echo --busy-poll --channels --coexist --cpus --dpdk-ports --dry-run --force-port --gro-flush-timeout \
+		--help --hugepages --interval --irq-suspend-timeout --irqbalance --napi-defer-hard-irqs \
+		--napi-threaded --nics --no-start --no-xps --noiommu --policy --profile --reserve --rps --settle \
+		--state-dir ;;
 	disable) echo --help --keep-config --state-dir ;;
 	status) echo --help --state-dir ;;
 	claim) echo --coexist --cpus --dry-run --help --name --pid --reason --state-dir ;;

@@ -938,8 +938,11 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 			if (!err)
 				err = log_device(opts->host, v, &tx->log);
 		}
+	/* a port the extended log holds already (enable's bind, replayed by
+	 * the watcher after a reboot) keeps its first, original driver */
 	for (i = 0; i < rep->nports && !err; i++)
-		if (!strcmp(rep->ports[i].status, "pending"))
+		if (!strcmp(rep->ports[i].status, "pending") &&
+		    !log_has(up, n0, &nn_port_change_ops, rep->ports[i].pci))
 			err = nn_tx_add(tx, &nn_port_change_ops, rep->ports[i].pci, rep->ports[i].before,
 					rep->ports[i].driver, rep->ports[i].override);
 	/* Before any write: -EFBIG when rollback could not read it back. An

@@ -20,10 +20,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "nicnuma/plan/desired.h"	/* NN_WATCH_UNIT */
+
 struct nn_ctx;
 struct nn_sb;
 
-#define NN_WATCH_UNIT "nicnuma-watch.service"
 #define NN_WATCH_UNIT_PATH "/etc/systemd/system/" NN_WATCH_UNIT
 #define NN_WATCH_WATCHDOG_SEC 60
 

@@ -36,6 +36,7 @@
 #include "nicnuma/act/watch_claims.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/act/pipeline.h"
+#include "nicnuma/act/ports_gate.h"
 
 struct last_action {
 	char time[32];
@@ -70,6 +71,7 @@ struct watcher {
 	const char *mode_written;	/* the claims_follow mode watch.json says */
 	bool poll_written;		/* and whether it says the one-second poll */
 	unsigned long claims_reads;	/* check_claims' reads of every source */
+	size_t ports_refused;		/* desired ports the start's checks refused */
 };
 
 /* How often the watcher reads the claims itself (docs/claims.md, "How the
@@ -262,7 +264,60 @@ struct reconcile_run {
 	bool check_owners;
 	struct nn_plan_opts po;
 	int skipped;		/* -ENOENT: set_targets' value */
+	size_t ports_refused;	/* desired ports the start's checks refused */
 };
+
+/* The desired ports (dpdk_port) in @r->po: at start (@bind) checked as
+ * apply checks them (a port that became the management path, or whose
+ * group is no longer viable, is refused and reported, forced only where
+ * enable was given --force-port) and the rest bound through apply's own
+ * port code; later reconciles leave them out (the binding holds until the
+ * next boot). */
+static int watch_ports(struct nn_ctx *ctx, struct nn_pipeline *pl, struct reconcile_run *r, bool bind)
+{
+	struct nn_plan_opts *po = &r->po;
+	bool *refused;
+	size_t i, n = 0;
+	int err;
+
+	if (!po->ndpdk_ports)
+		return 0;
+	refused = calloc(po->ndpdk_ports, sizeof(*refused));
+	if (!refused)
+		return -ENOMEM;
+	if (bind) {
+		bool any = false;
+
+		err = nn_ports_check(ctx, &pl->host, po->dpdk_ports, po->ndpdk_ports, po->noiommu,
+				     po->force_port, "dpdk_port", refused);
+		if (err == -ENOMEM)
+			goto out;
+		for (i = 0; i < po->ndpdk_ports; i++)
+			any |= refused[i];
+		/* facts that could not be read (said) bind none */
+		for (i = 0; err && !any && i < po->ndpdk_ports; i++)
+			refused[i] = true;
+	}
+	for (i = 0; i < po->ndpdk_ports; i++) {
+		if (!bind || refused[i]) {
+			r->ports_refused += bind;
+			if (bind)
+				nn_fprintf_text(stderr, "%s: dpdk_port %s: refused at start, left on its "
+						"driver (see the error above)\n", ctx->prog, po->dpdk_ports[i]);
+			free(po->dpdk_ports[i]);
+			continue;
+		}
+		po->dpdk_ports[n++] = po->dpdk_ports[i];
+	}
+	po->ndpdk_ports = n;
+	if (!n)
+		po->noiommu = po->force_port = false;
+	pl->ao.ports = n > 0;
+	err = 0;
+out:
+	free(refused);
+	return err;
+}
 
 /* The desired state over the host just discovered: the NICs it names (the
  * host's own; CPUs offline now are left out by the planner itself). */
@@ -297,6 +352,10 @@ static int reconcile_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 	pl->nics = r->po.nics;
 	pl->nnics = r->po.nnics;
 	pl->ao.irqbalance = r->po.irqbalance;
+	/* the start reconcile (the one that looks for other owners) binds */
+	err = watch_ports(ctx, pl, r, r->check_owners);
+	if (err)
+		return err;
 	err = nn_plan_make(&pl->host, &r->po, &pl->plan);
 	if (err)
 		nn_err(ctx, "planning failed: %s", strerror(-err));
@@ -326,6 +385,7 @@ static int reconcile(struct watcher *w, const char *trigger, bool periodic, bool
 				  .claim_flags = nn_desired_claim_flags(&w->d) | NN_CLAIMS_PRUNE };
 	struct nn_apply_report rep = { 0 };
 	uint64_t t0 = now_ms();
+	size_t i;
 	int err;
 
 	nn_pipeline_init(&pl);
@@ -349,6 +409,15 @@ static int reconcile(struct watcher *w, const char *trigger, bool periodic, bool
 		nn_enabled_note_log(ctx, &w->en, &w->tx.log);
 	w->last.ms = (double)(now_ms() - t0);
 	w->last.result = err < 0 ? "failed" : w->last.changed || rep.irqb_done ? "applied" : "unchanged";
+	for (i = 0; i < rep.nports; i++)
+		if (!strcmp(rep.ports[i].status, "bound")) {
+			nn_fprintf_text(stderr, "%s: dpdk_port %s: bound to %s (was %s)\n", ctx->prog,
+					rep.ports[i].pci, rep.ports[i].driver,
+					rep.ports[i].before[0] ? rep.ports[i].before : "no driver");
+			w->last.result = "applied";
+		}
+	if (check_owners)
+		w->ports_refused = r.ports_refused;
 	if (w->last.changed || rep.irqb_done) {
 		w->applies++;
 		if (periodic)
@@ -946,7 +1015,7 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 	err = reconcile(&w, o->trigger ? o->trigger : "start", false, true);
 	write_state(&w);
 	if (err || o->once) {
-		if (!err && w.last.result && !strcmp(w.last.result, "failed"))
+		if (!err && ((w.last.result && !strcmp(w.last.result, "failed")) || w.ports_refused))
 			err = 1;
 		goto out;
 	}

@@ -62,9 +62,13 @@ const struct nn_cmd_desc nn_desc_enable = {
 "Another owner of IRQ placement (a tuned profile with [irq], [irqbalance] or\n"
 "[scheduler], or cpu-partitioning; a systemd .link file setting IRQAffinity*=\n"
 "for a planned NIC; an irqbalance ban list or foreign policyscript) stops it\n"
-"before anything is written, naming the owner, unless --coexist.\n",
+"before anything is written, naming the owner, unless --coexist.\n"
+"--dpdk-ports: the ports are checked and bound to vfio-pci as apply binds them,\n"
+"recorded in the desired state (dpdk_port =), and bound again by the watcher at\n"
+"each start (the kernel forgets driver_override at reboot) after the same\n"
+"checks; disable binds each back to its original driver.\n",
 	.opts = opts,
-	.groups = NN_GROUP_PLAN | NN_GROUP_NET,
+	.groups = NN_GROUP_PLAN | NN_GROUP_NET | NN_GROUP_PORTS,
 	.group_title = "Plan options (as for 'nicnuma plan'; --irqbalance is the one above):\n",
 	.outro =
 "Plan options (as for 'nicnuma plan'; --irqbalance is the one above):\n"
@@ -139,6 +143,11 @@ static int enable_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 	}
 	if (nn_desired_from_plan(&r->d, &pl->plan, &r->a.popts))
 		return -EINVAL;
+	if (!r->d.nnics) {
+		nn_err(ctx, "enable: no NIC to keep beside the --dpdk-ports (a port's netdev goes with "
+		       "its bind; name the kernel's NICs with --nics)");
+		return -EINVAL;
+	}
 	r->d.irqbalance = r->a.irqb;
 	if (r->a.interval)
 		r->d.interval_s = (unsigned int)r->a.interval;
@@ -147,6 +156,8 @@ static int enable_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 	pl->nics = r->a.popts.nics;
 	pl->nnics = r->a.popts.nnics;
 	pl->ao.irqbalance = r->a.popts.irqbalance;
+	/* bound now as apply binds them; the watcher binds them again at each start */
+	pl->ao.ports = pl->plan.nports > 0;
 	return 0;
 }
 

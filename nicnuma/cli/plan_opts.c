@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "plan_opts.h"
 #include "nicnuma/act/plan_file.h"
+#include "nicnuma/act/ports_gate.h"
 
 int nn_cli_read_plan(struct nn_ctx *ctx, const char *path, struct nn_plan *plan)
 {
@@ -34,7 +35,7 @@ static int plan_ports_check(struct nn_ctx *ctx, struct nn_host *host, const stru
 		pci[i] = (char *)plan->ports[i].pci;
 		noiommu |= plan->ports[i].noiommu;
 	}
-	ret = nn_cli_ports_check(ctx, host, pci, plan->nports, noiommu, false);
+	ret = nn_ports_check(ctx, host, pci, plan->nports, noiommu, false, "--dpdk-ports", NULL);
 	free(pci);
 	return ret;
 }
@@ -64,30 +65,6 @@ static int boot_facts(struct nn_ctx *ctx, struct nn_host *host)
 	return ret;
 }
 
-int nn_cli_ports_check(struct nn_ctx *ctx, struct nn_host *host, char *const *pci, size_t npci, bool noiommu,
-		       bool force)
-{
-	struct nn_port_ask ask = { .noiommu = noiommu, .force = force, .ports = pci, .nports = npci };
-	char why[512], note[256];
-	size_t i;
-	int ret = nn_host_ports_read(ctx, host, pci, npci), bad = 0;
-
-	if (ret) {
-		nn_err(ctx, "--dpdk-ports: cannot read the ports under %s: %s", ctx->root.path, strerror(-ret));
-		return ret;
-	}
-	for (i = 0; i < host->nports; i++) {
-		ret = nn_port_verdict(&host->ports[i], &host->vfio, &ask, why, sizeof(why), note, sizeof(note));
-		if (ret) {
-			nn_err(ctx, "--dpdk-ports: %s", why);
-			bad = ret;
-		} else if (note[0]) {
-			nn_warn(ctx, NULL, "--dpdk-ports: %s", note);
-		}
-	}
-	return bad;
-}
-
 int nn_cli_get_plan(struct nn_ctx *ctx, struct nn_host *host, const char *planfile,
 		    struct nn_plan_opts *o, struct nn_plan *plan)
 {
@@ -103,7 +80,8 @@ int nn_cli_get_plan(struct nn_ctx *ctx, struct nn_host *host, const char *planfi
 	}
 	ret = nn_plan_opts_check(ctx, host, o);
 	if (!ret && o->ndpdk_ports)
-		ret = nn_cli_ports_check(ctx, host, o->dpdk_ports, o->ndpdk_ports, o->noiommu, o->force_port);
+		ret = nn_ports_check(ctx, host, o->dpdk_ports, o->ndpdk_ports, o->noiommu, o->force_port,
+				     "--dpdk-ports", NULL);
 	if (!ret && o->boot_mode != NN_BOOT_NONE)
 		ret = boot_facts(ctx, host);
 	if (ret)

@@ -12,15 +12,10 @@
 /* Reads a plan file ("-" stdin) strictly; messages name the file and key. */
 int nn_cli_read_plan(struct nn_ctx *ctx, const char *path, struct nn_plan *plan);
 /* The host shape check of a plan read from a file, and its ports checked
- * again on the host as it is now (nn_cli_ports_check: no --force-port,
+ * again on the host as it is now (nn_ports_check: no --force-port,
  * no-IOMMU mode where the plan chose it); the plan is freed when it fails. */
 int nn_cli_check_plan_shape(struct nn_ctx *ctx, struct nn_host *host, const char *planfile,
 			    struct nn_plan *plan);
-/* --dpdk-ports (or a plan file's ports): each port's facts read into
- * host->ports and checked (ports/port_check.c); every refusal printed,
- * naming what was found. 0 or the last refusal's -errno. */
-int nn_cli_ports_check(struct nn_ctx *ctx, struct nn_host *host, char *const *pci, size_t npci, bool noiommu,
-		       bool force);
 /* The plan a command works on: read from @planfile ("-" stdin) and checked
  * against @host's shape, or made from @o. A plan with boot arguments gets
  * the host's boot facts read (host->boot: the planner's input, and the

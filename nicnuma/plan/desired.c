@@ -31,6 +31,9 @@ void nn_desired_free(struct nn_desired *d)
 		free(d->nics[i].name);
 	}
 	free(d->nics);
+	for (i = 0; i < d->nports; i++)
+		free(d->ports[i]);
+	free(d->ports);
 	nn_cpuset_free(&d->cpus);
 	nn_cpuset_free(&d->reserve);
 	nn_desired_init(d);
@@ -53,6 +56,27 @@ int nn_desired_add_nic(struct nn_desired *d, const char *pci, const char *name)
 		return -ENOMEM;
 	}
 	d->nnics++;
+	return 0;
+}
+
+int nn_desired_add_port(struct nn_desired *d, const char *pci)
+{
+	char **v;
+	size_t i;
+
+	for (i = 0; i < d->nports; i++)
+		if (!strcmp(d->ports[i], pci))
+			return -EEXIST;
+	if (d->nports >= NN_DESIRED_MAX_PORTS)
+		return -E2BIG;
+	v = realloc(d->ports, (d->nports + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	d->ports = v;
+	v[d->nports] = strdup(pci);
+	if (!v[d->nports])
+		return -ENOMEM;
+	d->nports++;
 	return 0;
 }
 
@@ -142,11 +166,13 @@ static bool parse_uint(const char *v, unsigned int lo, unsigned int hi, unsigned
 }
 
 enum { K_NIC, K_POLICY, K_CPUS, K_RESERVE, K_CHANNELS, K_XPS, K_HUGEPAGES, K_IRQB,
-       K_INTERVAL, K_SETTLE, K_CLAIM_ROOT, K_RPS, K_PROFILE, K_BUSY_POLL, K_NAPI0,
+       K_INTERVAL, K_SETTLE, K_CLAIM_ROOT, K_RPS, K_PROFILE, K_BUSY_POLL, K_DPDK_PORT,
+       K_NOIOMMU, K_FORCE_PORT, K_NAPI0,
        K_N = K_NAPI0 + NN_NAPI_NATTR };
 static const char *const keys[K_N] = { "nic", "policy", "cpus", "reserve", "channels", "xps",
 				       "hugepages", "irqbalance", "interval", "settle_ms",
 				       "claim_root_partitions", "rps", "profile", "busy_poll",
+				       "dpdk_port", "noiommu", "force_port",
 				       "napi_defer_hard_irqs", "gro_flush_timeout", "irq_suspend_timeout",
 				       "napi_threaded" };
 
@@ -216,6 +242,27 @@ static int set_value(struct nn_desired *d, int k, char *v, const char **msg)
 	switch (k) {
 	case K_NIC:
 		return nic_value(d, v, msg);
+	case K_DPDK_PORT:
+		if (!pci_valid(v)) {
+			*msg = "expected a PCI address (0000:af:00.0, lower-case)";
+			return -EINVAL;
+		}
+		err = nn_desired_add_port(d, v);
+		if (err == -EEXIST)
+			*msg = "this port is listed twice";
+		else if (err == -E2BIG)
+			*msg = "too many ports";
+		else if (err)
+			return err;
+		break;
+	case K_NOIOMMU:
+		if (!parse_bool(v, &d->noiommu))
+			*msg = "expected yes or no";
+		break;
+	case K_FORCE_PORT:
+		if (!parse_bool(v, &d->force_port))
+			*msg = "expected yes or no";
+		break;
 	case K_POLICY:
 		if (nn_policy_parse(v, &d->policy))
 			*msg = "expected local, spread or remote";
@@ -371,7 +418,7 @@ int nn_desired_parse(const char *name, const char *text, size_t len, struct nn_d
 		if (k == K_N) {
 			msg = "unknown key";
 			err = -EINVAL;
-		} else if (seen[k] && k != K_NIC) {
+		} else if (seen[k] && k != K_NIC && k != K_DPDK_PORT) {
 			msg = "given twice";
 			err = -EINVAL;
 		} else if (!*v) {
@@ -387,6 +434,10 @@ int nn_desired_parse(const char *name, const char *text, size_t len, struct nn_d
 		err = -EINVAL;
 	} else if (!err && !d->nnics) {
 		snprintf(why, whylen, "%s: no 'nic =' line: the desired state names no NIC", name);
+		err = -EINVAL;
+	} else if (!err && !d->nports && (d->noiommu || d->force_port)) {
+		snprintf(why, whylen, "%s: '%s' without a 'dpdk_port =' line", name,
+			 d->noiommu ? "noiommu" : "force_port");
 		err = -EINVAL;
 	} else if (err == -EINVAL && msg) {
 		/* the key is from the file: escape it for the message */
@@ -461,6 +512,13 @@ int nn_desired_format(const struct nn_desired *d, struct nn_sb *sb)
 	/* Only when asked: the files enable wrote before the key stay the same. */
 	if (d->claim_root_partitions)
 		nn_sb_printf(sb, "claim_root_partitions = yes\n");
+	/* DPDK ports (vfio-pci), bound again by the watcher at each start */
+	for (i = 0; i < d->nports; i++)
+		nn_sb_printf(sb, "dpdk_port = %s\n", d->ports[i]);
+	if (d->noiommu)
+		nn_sb_puts(sb, "noiommu = yes\n");
+	if (d->force_port)
+		nn_sb_puts(sb, "force_port = yes\n");
 	return nn_sb_error(sb);
 }
 
@@ -517,6 +575,16 @@ int nn_desired_plan_opts(const struct nn_desired *d, const struct nn_host *host,
 	o->has_reserve = d->has_reserve;
 	if (nn_cpuset_copy(&o->cpus, &d->cpus) || nn_cpuset_copy(&o->reserve, &d->reserve))
 		goto fail;
+	if (d->nports && !(o->dpdk_ports = calloc(d->nports, sizeof(*o->dpdk_ports))))
+		goto fail;
+	for (i = 0; i < d->nports; i++) {
+		o->dpdk_ports[i] = strdup(d->ports[i]);
+		if (!o->dpdk_ports[i])
+			goto fail;
+		o->ndpdk_ports++;
+	}
+	o->noiommu = d->noiommu;
+	o->force_port = d->force_port;
 	return o->nnics ? 0 : -ENOENT;
 fail:
 	nn_plan_opts_free(o);
@@ -526,6 +594,16 @@ fail:
 	return err;
 }
 
+static bool is_port(const struct nn_plan *plan, const char *pci)
+{
+	size_t i;
+
+	for (i = 0; pci && i < plan->nports; i++)
+		if (!strcmp(plan->ports[i].pci, pci))
+			return true;
+	return false;
+}
+
 int nn_desired_from_plan(struct nn_desired *d, const struct nn_plan *plan,
 			 const struct nn_plan_opts *o)
 {
@@ -533,8 +611,10 @@ int nn_desired_from_plan(struct nn_desired *d, const struct nn_plan *plan,
 	int err = 0;
 
 	nn_desired_init(d);
+	/* a DPDK port's netdev goes with its bind: kept as a port, not a NIC */
 	for (i = 0; i < plan->nnics && !err; i++)
-		err = nn_desired_add_nic(d, plan->nics[i].pci, plan->nics[i].nic);
+		if (!is_port(plan, plan->nics[i].pci))
+			err = nn_desired_add_nic(d, plan->nics[i].pci, plan->nics[i].nic);
 	d->policy = o->policy;
 	d->channels = o->channels;
 	d->xps = !o->no_xps;
@@ -548,6 +628,10 @@ int nn_desired_from_plan(struct nn_desired *d, const struct nn_plan *plan,
 	d->busy_poll_us = o->busy_poll_us;
 	memcpy(d->napi_value, o->napi_value, sizeof(d->napi_value));
 	d->napi_set = o->napi_set;
+	for (i = 0; i < plan->nports && !err; i++)
+		err = nn_desired_add_port(d, plan->ports[i].pci);
+	d->noiommu = o->noiommu && plan->nports;
+	d->force_port = o->force_port && plan->nports;
 	if (!err && (nn_cpuset_copy(&d->cpus, &o->cpus) || nn_cpuset_copy(&d->reserve, &o->reserve)))
 		err = -ENOMEM;
 	if (err)

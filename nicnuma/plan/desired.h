@@ -19,6 +19,9 @@
  *   interval = SECONDS (1..86400)    settle_ms = MS (10..60000)
  *   claim_root_partitions = yes|no   `root` cpuset partitions claim their
  *                               exclusive CPUs too (docs/claims.md; default no)
+ *   dpdk_port = PCI             one a line: a port the watcher binds to vfio-pci
+ *                               at each start (docs/ports.md); noiommu = yes,
+ *                               force_port = yes as enable --noiommu/--force-port
  * The parser is pure (fuzzed: tests/fuzz/fuzz_conf.c) and strict: an unknown
  * key, a repeated one or a bad value is an error naming the line.
  */
@@ -35,9 +38,13 @@ struct nn_ctx;
 struct nn_sb;
 
 #define NN_DESIRED_PATH "/etc/nicnuma/nicnuma.conf"
+/* The unit that keeps it (act/persist.h writes it); layout --dpdk's units
+ * come After= it: the watcher binds the DPDK ports at boot. */
+#define NN_WATCH_UNIT "nicnuma-watch.service"
 /* A larger file is refused before it is parsed. */
 #define NN_DESIRED_MAX_BYTES (256u << 10)
 #define NN_DESIRED_MAX_NICS 4096
+#define NN_DESIRED_MAX_PORTS 64		/* --dpdk-ports' own limit */
 
 enum nn_desired_irqb { NN_DIRQB_STOP = 0, NN_DIRQB_BAN, NN_DIRQB_LEAVE };
 
@@ -66,12 +73,19 @@ struct nn_desired {
 	unsigned int interval_s;
 	unsigned int settle_ms;
 	bool claim_root_partitions;	/* root cpuset partitions are claims too */
+	char **ports;			/* dpdk_port: PCI addresses kept on vfio-pci */
+	size_t nports;
+	bool noiommu;			/* vfio's no-IOMMU mode allowed (enable --noiommu) */
+	bool force_port;		/* a port in use is bound anyway (enable --force-port) */
 };
 
 /* Defaults: local, xps yes, irqbalance stop, interval 60, settle 300. */
 void nn_desired_init(struct nn_desired *d);
 void nn_desired_free(struct nn_desired *d);
 int nn_desired_add_nic(struct nn_desired *d, const char *pci, const char *name);
+/* A dpdk_port (a PCI address, not checked here): -EEXIST named already,
+ * -E2BIG past NN_DESIRED_MAX_PORTS, -ENOMEM. */
+int nn_desired_add_port(struct nn_desired *d, const char *pci);
 
 /* Parses @len bytes of @text (file @name for messages). 0, or -EINVAL/-EFBIG
  * with @why "NAME:LINE: ...", or -ENOMEM. @d is initialised here. */

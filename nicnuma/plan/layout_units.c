@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nicnuma/plan/desired.h"
 #include "nicnuma/plan/layout.h"
 #include "nicnuma/core/unitfile.h"
 
@@ -81,7 +82,9 @@ static char *render_template(const struct nn_layout *l, const struct nn_layout_r
 		fprintf(fp, " %s", l->inst[i].unit);
 	fprintf(fp, "\n\n[Unit]\n");
 	fprintf(fp, "Description=%s on NUMA node %%i\n", l->service);
-	fprintf(fp, "After=network-online.target\nWants=network-online.target\n\n");
+	/* a DPDK application starts after the watcher bound its ports at boot */
+	fprintf(fp, "After=network-online.target%s\nWants=network-online.target\n\n",
+		l->dpdk ? " " NN_WATCH_UNIT : "");
 	fprintf(fp, "[Service]\nType=simple\n");
 	fprintf(fp, "ExecStart=");
 	if (ro->numactl) {

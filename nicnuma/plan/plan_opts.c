@@ -316,8 +316,9 @@ static bool plan_takes(unsigned int groups, const struct nn_opt *o)
 		return groups & NN_GROUP_PLAN_IRQB;
 	if (o->id == NN_OPT_RSS)
 		return groups & NN_GROUP_RSS;
-	if (o->id == NN_OPT_BOOT_ARGS || o->id == NN_OPT_ISOLATE || o->id == NN_OPT_DPDK_PORTS ||
-	    o->id == NN_OPT_NOIOMMU || o->id == NN_OPT_FORCE_PORT)
+	if (o->id == NN_OPT_DPDK_PORTS || o->id == NN_OPT_NOIOMMU || o->id == NN_OPT_FORCE_PORT)
+		return groups & (NN_GROUP_BOOT | NN_GROUP_PORTS);
+	if (o->id == NN_OPT_BOOT_ARGS || o->id == NN_OPT_ISOLATE)
 		return groups & NN_GROUP_BOOT;
 	if (o->id >= NN_OPT_RPS && o->id <= NN_OPT_BUSY_POLL)
 		return groups & NN_GROUP_NET;

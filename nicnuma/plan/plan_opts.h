@@ -43,6 +43,7 @@ enum {
 	NN_GROUP_NET = 1 << 3,		/* --rps, the NAPI settings, --profile, --busy-poll: plan, apply, check, script, enable */
 	NN_GROUP_BOOT = 1 << 4,		/* --boot-args, --isolate, --dpdk-ports, --noiommu, --force-port:
 					 * plan, apply, check (the kernel's arguments, the ports' driver) */
+	NN_GROUP_PORTS = 1 << 5,	/* --dpdk-ports, --noiommu, --force-port alone: enable (kept by the watcher) */
 };
 
 /* The plan_given bit of a plan option id (nn_optstate.plan_given). */

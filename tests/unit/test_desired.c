@@ -128,6 +128,49 @@ static void test_rps_napi_keys(void **state)
 	nn_sb_free(&a);
 }
 
+/* dpdk_port (enable --dpdk-ports): one a line, into the plan options with
+ * noiommu and force_port, written back; a file without them reads as before. */
+static void test_dpdk_ports(void **state)
+{
+	static const char text[] = "[nicnuma]\nnic = - eth0\ndpdk_port = 0000:af:00.0\n"
+				   "dpdk_port = 0000:af:00.1\nforce_port = yes\n";
+	struct nn_desired d, e;
+	struct nn_plan_opts o;
+	struct nn_sb a = NN_SB_INIT;
+	struct nn_host host;
+	const char **missing = NULL;
+	size_t nmissing = 0;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(nn_desired_parse("t", text, strlen(text), &d, why, sizeof(why)), 0);
+	assert_int_equal(d.nports, 2);
+	assert_string_equal(d.ports[1], "0000:af:00.1");
+	assert_true(d.force_port);
+	assert_false(d.noiommu);
+	assert_int_equal(nn_desired_format(&d, &a), 0);
+	assert_contains(a.buf, "dpdk_port = 0000:af:00.0\ndpdk_port = 0000:af:00.1\nforce_port = yes\n");
+	assert_null(strstr(a.buf, "noiommu"));
+	assert_int_equal(nn_desired_parse("t", a.buf, a.len, &e, why, sizeof(why)), 0);
+	assert_int_equal(e.nports, 2);
+	memset(&host, 0, sizeof(host));
+	host.nics = calloc(1, sizeof(*host.nics));
+	assert_non_null(host.nics);
+	host.nics[0].name = (char *)"eth0";
+	host.nnics = 1;
+	assert_int_equal(nn_desired_plan_opts(&e, &host, &o, &missing, &nmissing), 0);
+	assert_int_equal(o.ndpdk_ports, 2);
+	assert_string_equal(o.dpdk_ports[0], "0000:af:00.0");
+	assert_true(o.force_port);
+	assert_false(o.noiommu);
+	nn_plan_opts_free(&o);
+	free(missing);
+	free(host.nics);
+	nn_desired_free(&d);
+	nn_desired_free(&e);
+	nn_sb_free(&a);
+}
+
 static void expect_bad(const char *text, const char *needle)
 {
 	struct nn_desired d;
@@ -163,6 +206,11 @@ static void test_parse_bad(void **state)
 	expect_bad("[nicnuma]\nnic = - eth0\ngro_flush_timeout = -1\n", "a number in range");
 	expect_bad("[nicnuma]\nnic = - eth0\nbusy_poll = 0\n", "microseconds from 1 to 1000000");
 	expect_bad("[nicnuma]\nnic = - eth0\nbusy_poll = 1000001\n", "microseconds from 1 to 1000000");
+	expect_bad("[nicnuma]\nnic = - eth0\ndpdk_port = ens5f0\n", "'dpdk_port': expected a PCI address");
+	expect_bad("[nicnuma]\nnic = - eth0\ndpdk_port = 0000:af:00.0\ndpdk_port = 0000:af:00.0\n",
+		   "x.conf:4: 'dpdk_port': this port is listed twice");
+	expect_bad("[nicnuma]\nnic = - eth0\nnoiommu = yes\n", "'noiommu' without a 'dpdk_port =' line");
+	expect_bad("[nicnuma]\nnic = - eth0\ndpdk_port = 0000:af:00.0\nforce_port = maybe\n", "expected yes or no");
 }
 
 static void test_plan_opts(void **state)
@@ -318,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_parse_good),
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_rps_napi_keys),
+		cmocka_unit_test(test_dpdk_ports),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_plan_opts),
 		cmocka_unit_test(test_keeps),
