@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/guest/ports.sh NICNUMA WORKDIR - issue 38's DPDK ports on a real
-# kernel: the e1000e on the NIC node's pxb (machine pc: no IOMMU).
+# kernel: the e1000e on the NIC node's pxb (machine pc: no IOMMU), or behind
+# a root port of it with the virtual IOMMU on (scripts/testhost --iommu).
 #
-#   1. plan --dpdk-ports PCI is refused (exit 2) naming the missing IOMMU,
-#      the port left on e1000e;
+#   1. no IOMMU on (machine pc, or --iommu with intel_iommu=off): plan
+#      --dpdk-ports PCI is refused (exit 2) naming the missing IOMMU, the
+#      port left on e1000e; with the IOMMU on, 1 and 2 are replaced by
+#      apply --dpdk-ports PCI behind it: the port's own IOMMU group,
+#      /dev/vfio/GROUP, then 3 and 4 as below;
 #   2. --noiommu on a kernel without vfio's no-IOMMU mode (Debian's 6.1 and
 #      6.12: no CONFIG_VFIO_NOIOMMU) refused, the port left alone, and the
 #      rest skipped saying why; where the kernel has the mode, it is turned
@@ -60,8 +64,15 @@ print(v)' "$1" "$2"
 # IRQs are other tests').
 opts=(--dpdk-ports "$pci" --irqbalance ignore)
 
-# 1. no IOMMU on machine pc
-[ -z "$(ls /sys/class/iommu 2>/dev/null)" ] || { echo "SKIP ports: this guest has an IOMMU ($(ls /sys/class/iommu))"; exit 0; }
+iommu=$(ls /sys/class/iommu 2>/dev/null | tr '\n' ' ')
+# how apply binds: behind the IOMMU, or in vfio's no-IOMMU mode
+mode=(); vfio_dev=
+if [ -n "$iommu" ]; then
+  group=$(readlink "$dev/iommu_group"); group=${group##*/}
+  echo "    IOMMU on: $iommu; $pci in group $group ($(ls "/sys/kernel/iommu_groups/$group/devices" | tr '\n' ' ')), domain type $(cat "/sys/kernel/iommu_groups/$group/type" 2>/dev/null)"
+  vfio_dev=/dev/vfio/$group
+else
+# 1. no IOMMU on (machine pc; --iommu with intel_iommu=off)
 "$nn" plan "${opts[@]}" >"$work/ports-plan.out" 2>"$work/ports-plan.err"; rc=$?
 [ "$rc" = 2 ] && grep -q "no IOMMU is on" "$work/ports-plan.err" && pass "no IOMMU: refused, exit 2, named" ||
   fail "no IOMMU: exit $rc, $(tail -n 2 "$work/ports-plan.err" | tr '\n' ' ')"
@@ -76,21 +87,27 @@ if [ ! -e "$noiommu" ]; then
     pass "--noiommu on a kernel without vfio's no-IOMMU mode: refused, exit 2, named" ||
     fail "--noiommu without the mode: exit $rc, $(tail -n 2 "$work/ports-noiommu.err" | tr '\n' ' ')"
   [ "$(drv)" = "$kdrv" ] && pass "that refusal left $pci on $kdrv" || fail "after the --noiommu refusal $pci is on $(drv)"
-  echo "SKIP ports: bind, forward and rollback on vfio-pci: $(uname -r) has no vfio no-IOMMU mode and machine pc no IOMMU"
+  echo "SKIP ports: bind, forward and rollback on vfio-pci: $(uname -r) has no vfio no-IOMMU mode and no IOMMU is on"
   exit 0
 fi
 noiommu_before=$(cat "$noiommu")
 echo 1 >"$noiommu"
-"$nn" --json apply "${opts[@]}" --noiommu >"$work/ports-apply.json" 2>"$work/ports-apply.err"; rc=$?
+mode=(--noiommu)
+fi
+"$nn" --json apply "${opts[@]}" "${mode[@]}" >"$work/ports-apply.json" 2>"$work/ports-apply.err"; rc=$?
 { [ "$rc" = 0 ] || [ "$rc" = 1 ]; } && js "$work/ports-apply.json" '[p["status"] for p in d["apply"]["ports"]] == ["bound"]' >/dev/null &&
-  pass "apply --noiommu: exit $rc, the port bound" ||
-  fail "apply --noiommu: exit $rc, $(js "$work/ports-apply.json" 'd["apply"].get("ports")') $(tail -n 2 "$work/ports-apply.err" | tr '\n' ' ')"
+  pass "apply ${mode[*]:-behind the IOMMU}: exit $rc, the port bound" ||
+  fail "apply ${mode[*]}: exit $rc, $(js "$work/ports-apply.json" 'd["apply"].get("ports")') $(tail -n 2 "$work/ports-apply.err" | tr '\n' ' ')"
 [ "$(drv)" = vfio-pci ] && pass "the kernel's driver link: vfio-pci (was $kdrv)" || fail "driver after apply: $(drv)"
-ls /dev/vfio/noiommu-* >/dev/null 2>&1 && pass "vfio made $(ls /dev/vfio/noiommu-* | tr '\n' ' ')" || fail "no /dev/vfio/noiommu-N"
+if [ -n "$iommu" ]; then
+  [ -c "$vfio_dev" ] && pass "vfio made $vfio_dev (the port's IOMMU group)" || fail "no $vfio_dev: $(ls /dev/vfio | tr '\n' ' ')"
+else
+  ls /dev/vfio/noiommu-* >/dev/null 2>&1 && pass "vfio made $(ls /dev/vfio/noiommu-* | tr '\n' ' ')" || fail "no /dev/vfio/noiommu-N"
+fi
 "$nn" --json nics >"$work/ports-nics.json" 2>/dev/null
 js "$work/ports-nics.json" "[(p['pci'], p['driver'], p['node']) for p in d['ports'] if p['pci'] == '$pci'] == [('$pci', 'vfio-pci', $node)]" >/dev/null &&
   pass "nics: $pci on vfio-pci, node $node" || fail "nics' ports: $(js "$work/ports-nics.json" 'd.get("ports")')"
-"$nn" --json apply "${opts[@]}" --noiommu >"$work/ports-again.json" 2>/dev/null
+"$nn" --json apply "${opts[@]}" "${mode[@]}" >"$work/ports-again.json" 2>/dev/null
 js "$work/ports-again.json" '[p["status"] for p in d["apply"]["ports"]] == ["unchanged"]' >/dev/null &&
   pass "a second apply binds nothing" || fail "second apply: $(js "$work/ports-again.json" 'd["apply"].get("ports")')"
 
