@@ -46,7 +46,7 @@ _nicnuma_opts() {
 	status) echo --help --state-dir ;;
 	claim) echo --coexist --cpus --dry-run --help --name --pid --reason --state-dir ;;
 	release) echo --coexist --dry-run --help --name --state-dir ;;
-	claims) echo --help ;;
+	claims) echo --prune --help ;;
 	hook) echo --deadline-ms --dry-run --help --stage --state-dir ;;
 	watch) echo --cgroup-watches --coexist --config --count --duration --events --exec --help --interval --once \
 		--print-unit --sched --settle --state-dir ;;

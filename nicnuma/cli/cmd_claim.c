@@ -11,7 +11,7 @@
 #include "nicnuma/core/limits.h"
 #include "nicnuma/core/names.h"
 
-enum { OPT_CPUS = NN_OPT_OWN, OPT_NAME, OPT_PID, OPT_REASON, OPT_COEXIST };
+enum { OPT_CPUS = NN_OPT_OWN, OPT_NAME, OPT_PID, OPT_REASON, OPT_COEXIST, OPT_PRUNE };
 
 static const struct nn_opt claim_opts[] = {
 	{ "cpus", 0, NN_ARG_REQUIRED, "CPULIST", "the CPUs claimed (kernel form: 1,4-7); each must be "
@@ -83,28 +83,32 @@ const struct nn_cmd_desc nn_desc_release = {
 };
 
 static const struct nn_opt claims_opts[] = {
+	{ "prune", 0, NN_ARG_NONE, NULL, "remove the stale records (their owners are gone) and list them as "
+	  "pruned; root on the live host only", OPT_PRUNE },
 	{ 0 },
 };
 
 const struct nn_cmd_desc nn_desc_claims = {
 	.name = "claims",
-	.usage = "nicnuma [--root DIR] [--json] claims",
+	.usage = "nicnuma [--root DIR] [--json] claims [--prune]",
 	.intro =
 "Every claim now: the records of 'nicnuma claim' and of the OCI hook, and\n"
 "the cgroup v2 cpuset partitions (an isolated partition's CPUs, the root's\n"
 "cpuset.cpus.isolated; root partitions when the desired state says\n"
 "claim_root_partitions = yes), each with its source, owner, CPUs and whether\n"
-"it is live or stale (its process is gone). Run as root it removes the\n"
-"stale records it finds. A record that breaks the trust rule (not root's,\n"
+"it is live or stale (its process is gone). A stale record claims nothing\n"
+"and is listed as such; --prune removes it (as the watcher does) and lists\n"
+"it as pruned. A record that breaks the trust rule (not root's,\n"
 "not 0600, not one link, too big, not valid) is ignored with a warning.\n",
 	.opts = claims_opts,
 	.outro =
 "--json: {\"claims\":{\"claimed\",\"cgroup\":{\"mount\",\"cpuset\",\"note\",\n"
 "\"invalid_partitions\"},\"items\":[{\"name\",\"source\" (record, partition,\n"
-"cgroup_isolated),\"owner\" (claim, hook, cpuset),\"cpus\",\"live\",\"stale_reason\",\n"
+"cgroup_isolated),\"owner\" (claim, hook, cpuset),\"cpus\",\"live\",\"pruned\",\"stale_reason\",\n"
 "\"pid\",\"container_id\",\"reason\",\"created\"}]},\"warnings\":[..],\"notes\":[..]}.\n"
 "\n"
-"Exit status: 0, 1 with warnings (a refused record), 2 an error.\n",
+"Exit status: 0, 1 with warnings (a refused record), 2 an error (--prune\n"
+"when not root on the live host).\n",
 };
 
 static const char *applied_name(enum nn_claim_applied a)
@@ -126,6 +130,9 @@ static void print_result(struct nn_ctx *ctx, const struct nn_claim_result *res, 
 	else if (res->applied == NN_CLAIM_BY_SELF)
 		nn_printf(o, "applied here under the state lock (no watcher runs)%s\n",
 			  res->apply_rc ? ": some values failed" : "");
+	else if (res->recorded && res->not_enabled)
+		nn_printf(o, "nothing moved: nicnuma is not enabled and no watcher runs ('nicnuma apply' "
+			  "places NIC work by the claims now; 'nicnuma enable' and its watcher keep doing so)\n");
 	else if (res->recorded)
 		nn_printf(o, "recorded, not applied now%s\n", res->apply_rc < 0 ?
 			  ": the re-apply failed (see above); the watcher or the next apply takes it" : "");
@@ -256,13 +263,16 @@ int nn_cmd_claims(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	struct nn_claims cl;
+	bool prune = false;
 	int opt, err;
 
 	while ((opt = nn_opt_next(ctx, &nn_desc_claims, &st)) > 0)
-		;
+		prune = prune || opt == OPT_PRUNE;
 	if (opt < 0)
 		return nn_opt_exit(opt);
-	err = nn_claims_list(ctx, &cl);
+	err = nn_claims_list(ctx, prune, &cl);
+	if (err == -EPERM)
+		return NN_EXIT_ERROR;
 	if (err) {
 		nn_err(ctx, "claims: %s", strerror(-err));
 		return NN_EXIT_ERROR;

@@ -128,11 +128,14 @@ static int read_records(struct nn_ctx *ctx, unsigned int flags, struct nn_claims
 		char why[128] = "";
 		bool live = nn_claim_owner_alive(ctx, &recs.v[i], why, sizeof(why));
 
-		if (!live && prune && !nn_claim_store_remove_read(ctx, &recs.v[i])) {
+		bool pruned = !live && prune && !nn_claim_store_remove_read(ctx, &recs.v[i]);
+
+		if (pruned)
 			nn_note(ctx, NN_CLAIMS_DIR, "claim %s ended: %s", recs.v[i].name, why);
-			continue;
-		}
+		/* a pruned record stays in the list, marked, so whoever pruned it can say so */
 		err = add_item(cl, &recs.v[i], NN_CLAIM_SRC_RECORD, live, live ? NULL : why);
+		if (!err && pruned)
+			cl->items[cl->n - 1].pruned = true;
 	}
 	nn_claim_records_free(&recs);
 out:

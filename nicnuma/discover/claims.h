@@ -38,6 +38,7 @@ struct nn_claim_item {
 	enum nn_claim_source source;
 	bool live;			/* false: a stale record (its owner is gone); not a claim */
 	char *stale;			/* why it is stale, NULL when live */
+	bool pruned;			/* a stale record this read removed (NN_CLAIMS_PRUNE) */
 };
 
 struct nn_claims {

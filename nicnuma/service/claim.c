@@ -184,6 +184,7 @@ static void reapply(struct nn_ctx *ctx, const char *what, unsigned int flags, st
 		return;
 	err = nn_desired_read(ctx, NULL, &d);
 	if (err) {
+		res->not_enabled = err == -ENOENT;
 		if (err == -ENOENT)
 			nn_note(ctx, NULL, "%s: nicnuma is not enabled and no watcher runs: nothing "
 				"re-applied now (plan, apply and check take the claims from now on)", what);
@@ -365,11 +366,16 @@ int nn_claim_release(struct nn_ctx *ctx, const char *name, unsigned int flags,
 	return 0;
 }
 
-int nn_claims_list(struct nn_ctx *ctx, struct nn_claims *out)
+int nn_claims_list(struct nn_ctx *ctx, bool prune, struct nn_claims *out)
 {
 	unsigned int flags = read_flags(ctx);
 
-	if (geteuid() == 0)
+	if (prune && (!nn_root_is_live(&ctx->root) || geteuid() != 0)) {
+		nn_err(ctx, "claims --prune: only root on the live host removes claim records%s",
+		       nn_root_is_live(&ctx->root) ? "" : " (--root given: nothing is removed under a root)");
+		return -EPERM;
+	}
+	if (prune)
 		flags |= NN_CLAIMS_PRUNE;
 	return nn_claims_read(ctx, flags, out);
 }
@@ -377,7 +383,7 @@ int nn_claims_list(struct nn_ctx *ctx, struct nn_claims *out)
 void nn_claims_print(struct nn_ctx *ctx, const struct nn_claims *cl)
 {
 	struct nn_out *o = &ctx->out;
-	size_t i;
+	size_t i, stale = 0, pruned = 0;
 
 	nn_open_object(o, "claims");
 	nn_print_cpuset(o, PRINT_JSON, "claimed", NULL, &cl->cpus);
@@ -412,7 +418,10 @@ void nn_claims_print(struct nn_ctx *ctx, const struct nn_claims *cl)
 		nn_print_string(o, PRINT_ANY, "owner", " %-6s", c->owner);
 		nn_print_cpuset(o, PRINT_ANY, "cpus", " %-12s", &c->cpus);
 		nn_print_bool(o, PRINT_JSON, "live", NULL, it->live);
-		nn_print_string(o, PRINT_FP, NULL, " %-6s", it->live ? "live" : "stale");
+		nn_print_bool(o, PRINT_JSON, "pruned", NULL, it->pruned);
+		nn_print_string(o, PRINT_FP, NULL, " %-6s", it->live ? "live" : it->pruned ? "pruned" : "stale");
+		stale += !it->live && !it->pruned && it->source == NN_CLAIM_SRC_RECORD;
+		pruned += it->pruned;
 		if (it->stale)
 			nn_print_string(o, PRINT_JSON, "stale_reason", NULL, it->stale);
 		else
@@ -438,5 +447,11 @@ void nn_claims_print(struct nn_ctx *ctx, const struct nn_claims *cl)
 	nn_close_array(o);
 	if (!cl->n)
 		nn_printf(o, "no claims\n");
+	if (pruned)
+		nn_printf(o, "%zu stale record%s removed (pruned)\n", pruned, pruned == 1 ? "" : "s");
+	if (stale)
+		nn_printf(o, "%zu stale record%s kept: their owners are gone and they claim nothing; "
+			  "'nicnuma claims --prune' (root) removes them, as the watcher does\n",
+			  stale, stale == 1 ? "" : "s");
 	nn_close_object(o);
 }

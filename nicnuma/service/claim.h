@@ -48,6 +48,7 @@ struct nn_claim_result {
 					 * negative errno); 0 otherwise */
 	bool existed;			/* release: there was such a record */
 	bool watcher;			/* a watcher was running */
+	bool not_enabled;		/* nothing re-applied: not enabled and no watcher */
 };
 
 /* Records claim @c (c->owner, c->pid set by the caller; c->pid_start and
@@ -67,9 +68,10 @@ int nn_claim_release(struct nn_ctx *ctx, const char *name, unsigned int flags,
  * its deadline). Fills @res->applied, watcher, apply_rc. */
 void nn_claim_reapply(struct nn_ctx *ctx, const char *name, bool release, unsigned int flags,
 		      struct nn_claim_result *res);
-/* Every claim (records and cpuset partitions), liveness judged; as root on
- * the live host stale records are pruned as they are read. */
-int nn_claims_list(struct nn_ctx *ctx, struct nn_claims *out);
+/* Every claim (records and cpuset partitions), liveness judged; with
+ * @prune (root on the live host only: -EPERM otherwise, printed) stale
+ * records are removed as they are read and listed as pruned. */
+int nn_claims_list(struct nn_ctx *ctx, bool prune, struct nn_claims *out);
 /* `nicnuma claims`: the table (name, source, owner, CPUs, live/stale,
  * pid, reason) or the JSON "claims" object. */
 void nn_claims_print(struct nn_ctx *ctx, const struct nn_claims *cl);

@@ -5,6 +5,8 @@
 # eth0 (virtio, IRQs 37-39) on a 2-CPU host, enabled for eth0 only with a
 # private state directory (enable writes /etc/nicnuma/nicnuma.conf and the
 # unit file; disable at the end removes both and puts every value back):
+#  0. before enable: a claim says on stdout that nothing moved, and how to
+#     make it move;
 #  1. no watcher: `claim --cpus 1` applies itself under the state lock: eth0's
 #     queue IRQs leave CPU 1; `release` brings them back;
 #  2. a watcher runs: the claim is recorded and the watcher moves them (the
@@ -12,7 +14,8 @@
 #     release: back;
 #  3. `claim --pid` of a process, SIGKILL it: the claim ends (the watcher's pidfd of
 #     the owner), the IRQs come back; the same after a SIGKILL of the watcher itself and
-#     a restart (the start prunes the stale record);
+#     a restart (the start prunes the stale record; before it, `claims` lists it
+#     as stale and removes nothing, `claims --prune` removes it);
 #  4. disable: every /proc/irq/*/smp_affinity_list as before, IRQs 40-43
 #     (another device's) never touched.
 # Needs root, eth0 with IRQs 38 and 39, 2+ CPUs, no desired state of its own
@@ -88,6 +91,13 @@ start_watcher() {
 
 before=$(affinities)
 others_before=$(for i in 40 41 42 43; do echo "$i $(aff $i 2>/dev/null)"; done)
+
+# 0. not enabled, no watcher: the claim is recorded and says on stdout that nothing moved
+out=$("$nn" claim --cpus 1 --name live-a --reason "live test" 2>/dev/null)
+grep -q "^nothing moved: nicnuma is not enabled and no watcher runs ('nicnuma apply'" <<<"$out" &&
+	[ "$before" = "$(affinities)" ] && pass "claim (not enabled): stdout says nothing moved, nothing did" ||
+	fail "claim (not enabled): $out"
+"$nn" release live-a >/dev/null 2>&1 || fail "release live-a (not enabled)"
 
 "$nn" enable --nics eth0 --irqbalance ignore --coexist --state-dir "$state" >"$run/enable" 2>&1
 [ -s /etc/nicnuma/nicnuma.conf ] || { fail "enable wrote no desired state: $(cat "$run/enable")"; exit 1; }
@@ -171,8 +181,15 @@ kill -KILL "$wpid"; wait "$wpid" 2>/dev/null; wpid=
 kill -KILL "$owner"; wait "$owner" 2>/dev/null; owner=
 off1 && pass "watcher and owner SIGKILLed: nothing moved yet" || fail "moved without a watcher"
 "$nn" claims >"$run/claims" 2>&1
-grep -q "^live-pid2 " "$run/claims" && fail "claims (root) kept the stale record: $(cat "$run/claims")" ||
-	pass "claims as root pruned the stale record of a gone owner"
+grep -Eq "^live-pid2 +record +claim +1 +stale " "$run/claims" && grep -q "^1 stale record kept" "$run/claims" &&
+	[ -e /run/nicnuma/claims/live-pid2.json ] &&
+	pass "claims (root, no --prune) lists the stale record and removes nothing" ||
+	fail "claims without --prune: $(cat "$run/claims")"
+"$nn" claims --prune >"$run/claims" 2>&1
+grep -Eq "^live-pid2 +record +claim +1 +pruned " "$run/claims" && grep -q "^1 stale record removed" "$run/claims" &&
+	[ ! -e /run/nicnuma/claims/live-pid2.json ] &&
+	pass "claims --prune removed the stale record of a gone owner and said so" ||
+	fail "claims --prune: $(cat "$run/claims")"
 start_watcher || fail "watcher did not restart: $(cat "$run/watch.log")"
 wait_for on1 2 && pass "restarted watcher: IRQs back on CPU 1" || fail "after restart: 38=$(aff 38) 39=$(aff 39)"
 kill -TERM "$wpid"; wait "$wpid" 2>/dev/null; wpid=
