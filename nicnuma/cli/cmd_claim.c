@@ -57,7 +57,12 @@ const struct nn_cmd_desc nn_desc_claim = {
 	.opts = claim_opts,
 	.outro =
 "Output: what was claimed and how it was applied: by the watcher, here, or\n"
-"not (not enabled, or --dry-run). --json: {\"claim\":{\"name\",\"cpus\",\"pid\",\n"
+"not (not enabled, or --dry-run). --dry-run previews the placement that would\n"
+"follow: the plan (the desired state's, or the default one 'apply' makes)\n"
+"with and without this claim, and each IRQ that would move (from, to, its\n"
+"reason) and how many leave their NIC's node. --json: {\"claim\":{\"name\",\n"
+"\"cpus\",\"pid\",\"preview\" (--dry-run: {\"plan\" (desired, default),\"enabled\",\n"
+"\"moves\":[{\"irq\",\"nic\",\"queue\",\"from\",\"to\",\"spill\",\"reason\"}],\"spills\"}),\n"
 "\"recorded\",\"applied\" (watcher, self, none),\"apply_status\"},\"warnings\":[..],\n"
 "\"notes\":[..]}.\n"
 "\n"

@@ -18,6 +18,7 @@
 #include "nicnuma/discover/topo.h"
 #include "nicnuma/plan/desired.h"
 #include "nicnuma/plan/plan.h"
+#include "nicnuma/plan/plan_moves.h"
 
 /* Only root may change what NIC work avoids. Under a fake root nothing
  * live changes: a user's test tree is theirs (the store's trust rule then
@@ -164,6 +165,101 @@ out:
 	return err;
 }
 
+static void print_moves(struct nn_out *o, const struct nn_irq_move *mv, size_t n)
+{
+	size_t i;
+
+	if (n)
+		nn_printf(o, "  %-5s %-16s %-5s %-12s %-12s %s\n", "IRQ", "NIC", "QUEUE", "FROM", "TO", "REASON");
+	nn_open_array(o, "moves");
+	for (i = 0; i < n; i++) {
+		const struct nn_plan_irq *a = mv[i].after;
+
+		nn_open_object(o, NULL);
+		nn_print_int(o, PRINT_ANY, "irq", "  %-5lld", a->irq);
+		nn_print_string(o, PRINT_ANY, "nic", " %-16s", a->nic ? a->nic : "?");
+		nn_print_opt_int(o, PRINT_ANY, "queue", " %-5lld", a->queue, "-");
+		if (mv[i].before)
+			nn_print_cpuset(o, PRINT_ANY, "from", " %-12s", &mv[i].before->cpus);
+		else
+			nn_print_null(o, PRINT_ANY, "from", " %-12s");
+		nn_print_cpuset(o, PRINT_ANY, "to", " %-12s", &a->cpus);
+		nn_print_bool(o, PRINT_JSON, "spill", NULL, mv[i].spill);
+		nn_print_string(o, PRINT_ANY, "reason", " %s\n", a->reason ? a->reason : "");
+		nn_close_object(o);
+	}
+	nn_close_array(o);
+}
+
+/* `claim --dry-run`: the plan with the claims now and with this one too -
+ * the desired state's plan when enabled, else the default plan `apply`
+ * makes - and the IRQs that would move between the two. Nothing written. */
+static int preview(struct nn_ctx *ctx, const struct nn_cpuset *cpus)
+{
+	struct nn_out *o = &ctx->out;
+	struct nn_host host;
+	struct nn_plan before, after;
+	struct nn_plan_opts po = { 0 };
+	struct nn_desired d;
+	struct nn_irq_move *mv = NULL;
+	const char **missing = NULL;
+	size_t n = 0, nmissing = 0, i, spills = 0;
+	bool enabled;
+	int err;
+
+	memset(&host, 0, sizeof(host));
+	memset(&before, 0, sizeof(before));
+	memset(&after, 0, sizeof(after));
+	enabled = !nn_desired_read(ctx, NULL, &d);
+	err = nn_host_discover_flags(ctx, &host, 0, enabled ? nn_desired_claim_flags(&d) : 0);
+	if (!err && enabled)
+		err = nn_desired_plan_opts(&d, &host, &po, &missing, &nmissing);
+	if (!err)
+		err = nn_plan_make(&host, &po, &before);
+	if (!err)
+		err = nn_cpuset_or(&host.claims.cpus, cpus);
+	if (!err)
+		err = nn_plan_make(&host, &po, &after);
+	if (!err)
+		err = nn_plan_irq_moves(&before, &after, &mv, &n);
+	/* the host's own warnings are other commands' to give; this one previews */
+	nn_warnings_clear(ctx);
+	nn_open_object(o, "preview");
+	nn_print_string(o, PRINT_JSON, "plan", NULL, enabled ? "desired" : "default");
+	nn_print_bool(o, PRINT_JSON, "enabled", NULL, enabled);
+	if (err == -ENOENT) {
+		nn_printf(o, "preview: no NIC of the desired state is on the host: nothing would move\n");
+		err = 0;
+	} else if (err) {
+		nn_err(ctx, "claim --dry-run: cannot plan the preview: %s", strerror(-err));
+	} else {
+		for (i = 0; i < n; i++)
+			spills += mv[i].spill;
+		nn_printf(o, "preview (%s): ", enabled ? "the desired state's plan" :
+			  "the default plan 'nicnuma apply' makes");
+		if (n)
+			nn_printf(o, "%zu IRQ%s would move, %zu of them off their NIC's node\n", n,
+				  n == 1 ? "" : "s", spills);
+		else
+			nn_printf(o, "no IRQ would move\n");
+		print_moves(o, mv, n);
+		nn_print_uint(o, PRINT_JSON, "spills", NULL, spills);
+		if (!enabled)
+			nn_printf(o, "not enabled: the claim alone moves nothing; 'nicnuma apply' would place "
+				  "them so\n");
+	}
+	nn_close_object(o);
+	free(mv);
+	free(missing);
+	nn_plan_free(&before);
+	nn_plan_free(&after);
+	nn_plan_opts_free(&po);
+	nn_host_free(&host);
+	if (enabled)
+		nn_desired_free(&d);
+	return err;
+}
+
 /* Gets the placement re-applied: the running watcher sees the record
  * (inotify) and re-applies at once; without one, the desired state's
  * reconcile runs here, as `nicnuma watch --once` does, under the state
@@ -278,7 +374,7 @@ int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *in, unsigned int fla
 		goto out;
 	}
 	if (flags & NN_CLAIM_DRY_RUN) {
-		err = 0;
+		err = preview(ctx, &c.cpus);
 		goto out;
 	}
 	err = nn_claim_store_write(ctx, &c);
