@@ -18,7 +18,7 @@ _nicnuma_opts() {
 		--gro-flush-timeout --help --hugepages --irq-suspend-timeout --irqbalance --isolate --keep-going --napi-defer-hard-irqs --napi-threaded \
 		--nics --no-xps --noiommu --plan --policy --profile --reserve --rps --rss --state-dir --verify \
 		--verify-better --verify-cmd --verify-margin --verify-runs --verify-strict ;;
-	check) echo --boot-args --busy-poll --channels --count --cpus --dpdk --dpdk-ports --file-prefix \
+	check) echo --boot-args --busy-poll --channels --count --cpus --dpdk --dpdk-ports --file-prefix --fresh \
 		--force-port --gro-flush-timeout --help --hugepages --interval --irq-suspend-timeout --irqbalance --isolate --min-memory --napi-defer-hard-irqs \
 		--napi-threaded --nics --no-xps --noiommu --pid --plan --policy --profile --reserve --rps --rss --socket \
 		--threshold --timeout --traffic --vdev-node ;;

@@ -11,6 +11,7 @@
 #include "plan_opts.h"
 #include "nicnuma/act/apply.h"
 #include "nicnuma/service/desired_io.h"
+#include "nicnuma/service/metrics.h"
 #include "nicnuma/emit/observe.h"
 #include "nicnuma/discover/host.h"
 #include "nicnuma/discover/pcie.h"
@@ -18,12 +19,14 @@
 #include "nicnuma/discover/coexist.h"
 #include "boot/boot_print.h"
 
-enum { OPT_TRAFFIC = NN_OPT_OWN };
+enum { OPT_TRAFFIC = NN_OPT_OWN, OPT_FRESH };
 
 static const struct nn_opt opts[] = {
 	{ "plan", 0, NN_ARG_REQUIRED, "FILE", "the plan to check against ('-' for stdin)", NN_OPT_PLAN },
 	{ "traffic", 0, NN_ARG_REQUIRED, "SECONDS", "observe the packet work for SECONDS (0.1-3600) "
 	  "too, as 'nicnuma observe' does", OPT_TRAFFIC },
+	{ "fresh", 0, NN_ARG_NONE, NULL, "check against a fresh plan of this host even where nicnuma "
+	  "is enabled (plan options imply it)", OPT_FRESH },
 	{ 0 },
 };
 
@@ -35,8 +38,10 @@ const struct nn_cmd_desc nn_desc_check = {
 	.intro =
 "Compare the host's IRQ affinities, XPS masks (and channel counts, when the plan\n"
 "sets them) with a plan: the given --plan FILE (checked against this host's\n"
-"shape), or, without one, a fresh plan of this host by the locality rule with\n"
-"the plan options below. Nothing is written.\n"
+"shape); else, where nicnuma is enabled, the desired state's plan (what the\n"
+"watcher keeps and 'nicnuma status' compares against); else, or with --fresh\n"
+"or plan options, a fresh plan of this host by the locality rule with the plan\n"
+"options below. The first line names which. Nothing is written.\n"
 "\n"
 "Each drifted value is listed with its current and expected value (-v lists the\n"
 "aligned ones too). Kernel-managed IRQs (debugfs says IRQD_AFFINITY_MANAGED)\n"
@@ -74,10 +79,57 @@ const struct nn_cmd_desc nn_desc_check = {
 "plan's; a port off its planned driver is drift, counted in drift_count too\n"
 "(docs/ports.md).\n"
 "\n"
+"The plan line: a file's path, \"desired state (/etc/nicnuma/nicnuma.conf)\" or\n"
+"\"fresh (locality rule)\"; --json \"plan\" the same words and \"plan_source\"\n"
+"(file, desired, default: metrics' words).\n"
+"\n"
 "Exit status: 0 aligned, 1 drift or warnings (such as a PCIe link down-trained\n"
 "or narrower than its ports), 2 error (bad plan, plan for another host,\n"
 "unreadable tree).\n",
 };
+
+/* Where nicnuma is enabled, the desired state's plan options (its NICs found
+ * on the host now, its claims read as the watcher reads them) replace @o's
+ * (--irqbalance, @irqb_given, still decides):
+ * 1. No desired state: 0, @o as given (a fresh plan). A desired state none
+ * of whose NICs is here: a warning, 0. A broken one: its error, -errno. */
+static int desired_opts(struct nn_ctx *ctx, struct nn_host *host, struct nn_plan_opts *o, bool irqb_given)
+{
+	struct nn_desired d;
+	struct nn_plan_opts dopts = { 0 };
+	const char **missing = NULL;
+	size_t nmissing = 0, i;
+	int err = nn_desired_read(ctx, NULL, &d);
+
+	if (err == -ENOENT)
+		return 0;
+	if (err)
+		return err;
+	err = nn_desired_claims(ctx, &d, host);
+	if (!err)
+		err = nn_desired_plan_opts(&d, host, &dopts, &missing, &nmissing);
+	for (i = 0; i < nmissing; i++)
+		nn_warn(ctx, NN_DESIRED_PATH, "desired NIC %s is not on the host", missing[i]);
+	free(missing);
+	nn_desired_free(&d);
+	if (err == -ENOENT) {
+		nn_warn(ctx, NN_DESIRED_PATH, "none of the desired NICs is on the host: checked against "
+			"a fresh plan");
+		nn_plan_opts_free(&dopts);
+		return 0;
+	}
+	if (err) {
+		nn_err(ctx, "check: cannot plan the desired state: %s", strerror(-err));
+		nn_plan_opts_free(&dopts);
+		return err;
+	}
+	dopts.boot_cmd = o->boot_cmd;
+	if (irqb_given)
+		dopts.irqbalance = o->irqbalance;
+	nn_plan_opts_free(o);
+	*o = dopts;
+	return 1;
+}
 
 int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 {
@@ -85,7 +137,7 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	struct nn_check_report rep = { 0 };
 	const char *plan_file = NULL;
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
-	bool plan_opts = false;
+	bool plan_opts = false, fresh = false, desired = false;
 	double traffic = 0;
 	struct nn_obs_report obs = { 0 };
 	struct nn_boot_report boot = { 0 };
@@ -116,6 +168,8 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	while ((opt = nn_opt_next(ctx, &nn_desc_check, &st)) > 0) {
 		if (opt == NN_OPT_PLAN) {
 			plan_file = st.arg;
+		} else if (opt == OPT_FRESH) {
+			fresh = true;
 		} else if (opt == OPT_TRAFFIC) {
 			if (nn_opt_seconds(ctx, "--traffic", st.arg, 0.1, 3600, &traffic))
 				goto out;
@@ -136,7 +190,17 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
 		goto out;
 	}
+	if (plan_file && fresh) {
+		nn_err(ctx, "check: --fresh makes a new plan; it cannot change --plan %s", plan_file);
+		goto out;
+	}
 	nn_pcie_warn(ctx, &host);
+	if (!plan_file && !plan_opts && !fresh) {
+		err = desired_opts(ctx, &host, &popts, st.plan_given & NN_PLAN_GIVEN(NN_OPT_IRQBALANCE));
+		if (err < 0)
+			goto out;
+		desired = err > 0;
+	}
 	if (nn_cli_get_plan(ctx, &host, plan_file, &popts, &plan))
 		goto out;
 	/* Other owners of IRQ placement: warnings (exit 1), never a refusal.
@@ -159,8 +223,11 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	}
 	nn_open_object(&ctx->out, NULL);
 	nn_open_object(&ctx->out, "check");
-	nn_print_string(&ctx->out, PRINT_ANY, "plan", "plan: %s\n",
-			plan_file ? plan_file : "fresh (locality rule)");
+	nn_print_string(&ctx->out, PRINT_ANY, "plan", "plan: %s\n", plan_file ? plan_file :
+			desired ? "desired state (" NN_DESIRED_PATH ")" : "fresh (locality rule)");
+	nn_print_string(&ctx->out, PRINT_JSON, "plan_source", NULL,
+			nn_metrics_plan_source_name(plan_file ? NN_METRICS_PLAN_FILE : desired ?
+						    NN_METRICS_PLAN_DESIRED : NN_METRICS_PLAN_DEFAULT));
 	nn_check_print(ctx, &rep);
 	nn_plan_print_roles(&ctx->out, &host, &plan);
 	if (plan.boot_mode != NN_BOOT_NONE) {

@@ -69,6 +69,15 @@ jq -e '.enabled and .service == null and (.watcher.pid > 0) and .matches_desired
 	.watcher.counters.applies >= 1 and .watcher.counters.values_written >= 1 and
 	.watcher.counters.events >= 0 and .watcher.counters.relevant >= 0' \
 	"$tmp/st" >/dev/null || fail "status: $(cat "$tmp/st")"
+# check with no plan given compares with the desired state, as status does
+# (issue 41 item 3): both agree; --fresh re-plans and says so
+n check >"$tmp/ck" 2>"$tmp/err"; rc=$?
+[ $rc = 0 ] && [ "$(head -n1 "$tmp/ck")" = "plan: desired state (/etc/nicnuma/nicnuma.conf)" ] ||
+	fail "check (enabled, no plan given): rc $rc $(head -n3 "$tmp/ck") $(cat "$tmp/err")"
+n --json check 2>/dev/null | jq -e '.check.plan_source == "desired" and .check.drift_count == 0' >/dev/null ||
+	fail "check --json: not the desired state's plan, or drift"
+n check --fresh >"$tmp/ck" 2>/dev/null
+[ "$(head -n1 "$tmp/ck")" = "plan: fresh (locality rule)" ] || fail "check --fresh: $(head -n1 "$tmp/ck")"
 n apply --nics eth1 >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "refusing: nicnuma watch (/run/nicnuma/watch.lock) is running" "$tmp/err" ||
 	fail "apply beside the watcher: rc $rc $(cat "$tmp/err")"
