@@ -42,14 +42,18 @@ skip() { echo "SKIP $*" | tee -a "$results"; }
 truth() { python3 "$here/truth.py" "$@" | tee -a "$results"; }
 section() { printf '\n== %s (%s, %d s)\n' "$*" "$shape" "$SECONDS"; }
 # run NAME WANT_RC... -- CMD: run, keep output in $work/NAME.{out,err}, check the status.
+step_limit=${NN_GUEST_STEP_LIMIT:-300}
 run() {
   local name=$1; shift
   local want=() rc
   while [ "$1" != -- ]; do want+=("$1"); shift; done
   shift
-  "$@" >"$work/$name.out" 2>"$work/$name.err"; rc=$?
+  # Bounded: a step that hangs fails alone, and the rest of the run (and its
+  # result line) still comes.
+  timeout -k 10 "$step_limit" "$@" >"$work/$name.out" 2>"$work/$name.err"; rc=$?
   for w in "${want[@]}"; do [ "$rc" -eq "$w" ] && { pass "$name: exit $rc"; return 0; }; done
-  fail "$name: exit $rc (wanted ${want[*]}): $*"
+  if [ "$rc" -eq 124 ]; then fail "$name: timed out after $step_limit s: $*"
+  else fail "$name: exit $rc (wanted ${want[*]}): $*"; fi
   sed 's/^/    /' "$work/$name.err" | tail -n 15
   sed 's/^/    out: /' "$work/$name.out" | tail -n 10
   return 1

@@ -90,17 +90,35 @@ tp=0 tf=0 ts=0 bad=0
 # tally NAME RC LOG: adds the "NAME: N passed, N failed, N skipped" line of LOG
 # to the totals; no such line is a failure. Exits 77 when RC says the guest
 # cannot run here.
+# Each run's row for the recap at the end (CI shows a log's tail only).
+recap=() recap_logs=()
 tally() {
-  local name=$1 rc=$2 log=$3 line p f sk
+  local name=$1 rc=$2 log=$3 line p f sk secs=$(( $(date +%s) - t1 ))
   [ "$rc" -eq 77 ] && { echo "skip: the $name guest cannot run here" >&2; exit 77; }
   line=$(grep -E "^$name: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$" "$log" | tail -n1)
   if [ -z "$line" ]; then
     echo "FAIL $name guest: no result line (exit $rc)"
+    recap+=("$(printf '%-16s %-8s %6s %6s %7s %7s' "$name" "no-line" - - - "$secs") exit $rc")
+    recap_logs+=("$log")
     bad=1; tf=$((tf + 1)); return 1
   fi
   read -r p f sk < <(sed -E 's/^[^:]*: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/' <<<"$line")
   tp=$((tp + p)); tf=$((tf + f)); ts=$((ts + sk))
+  local res=ok; { [ "$rc" -eq 0 ] && [ "$f" -eq 0 ]; } || { res=FAILED; recap_logs+=("$log"); }
+  recap+=("$(printf '%-16s %-8s %6s %6s %7s %7s' "$name" "$res" "$p" "$f" "$sk" "$secs") exit $rc")
   [ "$rc" -eq 0 ] || bad=1
+}
+# print_recap: one row per guest run, then each failed run's FAIL lines (or,
+# with no result line, its log's last lines: the hang or crash).
+print_recap() {
+  local r log
+  printf '\n%-16s %-8s %6s %6s %7s %7s\n' run result passed failed skipped seconds
+  for r in "${recap[@]}"; do echo "$r"; done
+  for log in "${recap_logs[@]}"; do
+    echo "--- $(basename "$log" .log): what failed"
+    if grep -q '^FAIL' "$log"; then grep '^FAIL' "$log" | head -n 40
+    else tail -n 30 "$log"; fi
+  done
 }
 for s in "${shapes[@]}"; do
   t1=$(date +%s)
@@ -109,8 +127,10 @@ for s in "${shapes[@]}"; do
   # 2node runs the whole flow; 4node (twice the vCPUs to emulate) the
   # discovery, capture, plan, script, hugepages and forwarder part, where
   # its shape (NIC on node 3, two distances) matters.
-  mode=full; limit=660
-  [ "$s" = 4node ] && { mode=quick; limit=420; }
+  # The limits are for a stuck guest, about twice a run at load 20 (a hung
+  # step fails sooner: checks.sh bounds each by NN_GUEST_STEP_LIMIT).
+  mode=full; limit=1200
+  [ "$s" = 4node ] && { mode=quick; limit=900; }
   "$testhost" --shape "$s" --build "$build" --out "$out" --timeout "$limit" \
     run bash tests/guest/checks.sh "$mode" 2>&1 | tee "$log"
   tally "$s" "${PIPESTATUS[0]}" "$log" || continue
@@ -132,7 +152,7 @@ if [ "$k612" = 1 ]; then
   t1=$(date +%s)
   log=$out/2node-6.12.log
   # systemd: its boot, and 50 claims cycles at ~3x busybox's seconds each
-  lim=540; [ "$init612" = systemd ] && lim=1200
+  lim=900; [ "$init612" = systemd ] && lim=1500
   "$testhost" --init "$init612" --shape 2node --kernel 6.12 --append "isolcpus=managed_irq,domain,1" --build "$build" \
     --out "$out" --timeout "$lim" run bash tests/guest/checks.sh kernel 2>&1 | tee "$log"
   tally 2node-6.12 "${PIPESTATUS[0]}" "$log" && echo "guest 2node-6.12: $(( $(date +%s) - t1 )) s"
@@ -170,6 +190,7 @@ if [ "$k61sd" = 1 ]; then
     tally 2node-bootargs "${PIPESTATUS[0]}" "$log"
   else
     echo "FAIL 2node-bootargs guest: testhost prepare named no kernel image ('$vmlinuz')"
+    recap+=("$(printf '%-16s %-8s' 2node-bootargs no-kernel)")
     bad=1; tf=$((tf + 1))
   fi
   echo "guest 2node-bootargs: $(( $(date +%s) - t1 )) s"
@@ -182,6 +203,7 @@ if [ "$k61sd" = 1 ]; then
   tally fleet "${PIPESTATUS[0]}" "$log"
   echo "guest fleet: $(( $(date +%s) - t1 )) s"
 fi
+print_recap
 echo "guest suite: prepare ${t_prep} s, total $(( $(date +%s) - t0 )) s"
 echo "$tp passed, $tf failed, $ts skipped"
 [ "$bad" -eq 0 ] && [ "$tf" -eq 0 ]
