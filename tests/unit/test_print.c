@@ -462,55 +462,6 @@ static void test_stream(void **state)
 	close(nul);
 }
 
-/* The warnings and notes lists into another output than ctx->out (bench's
- * saved report): both keys always, [] when empty, each entry {file, message}. */
-static void test_warnings_json(void **state)
-{
-	struct nn_ctx ctx;
-	struct json_object *doc, *w, *n, *v;
-	int round;
-
-	(void)state;
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.prog = "nicnuma";
-	for (round = 0; round < 2; round++) {
-		struct nn_out o;
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *fp = open_memstream(&buf, &len);
-
-		assert_non_null(fp);
-		if (round) {
-			nn_warn(&ctx, "/sys/x", "a warning");
-			nn_note(&ctx, NULL, "a note");
-		}
-		nn_out_init(&o, fp, true);
-		nn_open_object(&o, NULL);
-		nn_warnings_json(&ctx, &o);
-		nn_close_object(&o);
-		assert_int_equal(nn_out_flush(&o), 0);
-		fclose(fp);
-		nn_out_free(&o);
-		doc = json_tokener_parse(buf);
-		assert_non_null(doc);
-		assert_true(json_object_object_get_ex(doc, "warnings", &w));
-		assert_true(json_object_object_get_ex(doc, "notes", &n));
-		assert_int_equal(json_object_array_length(w), (size_t)round);
-		assert_int_equal(json_object_array_length(n), (size_t)round);
-		if (round) {
-			assert_true(json_object_object_get_ex(json_object_array_get_idx(w, 0), "file", &v));
-			assert_string_equal(json_object_get_string(v), "/sys/x");
-			assert_true(json_object_object_get_ex(json_object_array_get_idx(n, 0), "message", &v));
-			assert_string_equal(json_object_get_string(v), "a note");
-		}
-		json_object_put(doc);
-		free(buf);
-	}
-	nn_warnings_clear(&ctx);
-	free(ctx.warns);
-	free(ctx.notes);
-}
-
 /* nn_end_report (enable's and disable's end): the command's object closed,
  * the warnings beside it in the document; a warning turns a clean status
  * into 1, a note does not, an error stays an error. */
@@ -562,6 +513,55 @@ static void test_end_report(void **state)
 		free(ctx.warns);
 		free(ctx.notes);
 	}
+}
+
+/* The warnings and notes lists into another output than ctx->out (bench's
+ * saved report): both keys always, [] when empty, each entry {file, message}. */
+static void test_warnings_json(void **state)
+{
+	struct nn_ctx ctx;
+	struct json_object *doc, *w, *n, *v;
+	int round;
+
+	(void)state;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.prog = "nicnuma";
+	for (round = 0; round < 2; round++) {
+		struct nn_out o;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&buf, &len);
+
+		assert_non_null(fp);
+		if (round) {
+			nn_warn(&ctx, "/sys/x", "a warning");
+			nn_note(&ctx, NULL, "a note");
+		}
+		nn_out_init(&o, fp, true);
+		nn_open_object(&o, NULL);
+		nn_warnings_json(&ctx, &o);
+		nn_close_object(&o);
+		assert_int_equal(nn_out_flush(&o), 0);
+		fclose(fp);
+		nn_out_free(&o);
+		doc = json_tokener_parse(buf);
+		assert_non_null(doc);
+		assert_true(json_object_object_get_ex(doc, "warnings", &w));
+		assert_true(json_object_object_get_ex(doc, "notes", &n));
+		assert_int_equal(json_object_array_length(w), (size_t)round);
+		assert_int_equal(json_object_array_length(n), (size_t)round);
+		if (round) {
+			assert_true(json_object_object_get_ex(json_object_array_get_idx(w, 0), "file", &v));
+			assert_string_equal(json_object_get_string(v), "/sys/x");
+			assert_true(json_object_object_get_ex(json_object_array_get_idx(n, 0), "message", &v));
+			assert_string_equal(json_object_get_string(v), "a note");
+		}
+		json_object_put(doc);
+		free(buf);
+	}
+	nn_warnings_clear(&ctx);
+	free(ctx.warns);
+	free(ctx.notes);
 }
 
 int main(void)
