@@ -46,6 +46,15 @@ static int parse_digits(const char **p, unsigned long long *val)
 	return 0;
 }
 
+/* A value's number: blanks, then digits; *p after them. */
+static int lead_digits(const char *str, const char **p, unsigned long long *val)
+{
+	if (!str)
+		return -EINVAL;
+	*p = skip_ws(str);
+	return parse_digits(p, val);
+}
+
 /* Binary unit suffix in kB: K/k -> 1, M -> 1024, G, T, P; optional "B",
  * "iB" after it ("2MB", "4GiB", "2048kB"). 0 when @s is not a unit. */
 static unsigned long long unit_kb(const char *s)
@@ -75,10 +84,7 @@ static int parse_amount_kb(const char *str, unsigned long long *kb)
 	unsigned long long v, mult;
 	int err;
 
-	if (!str)
-		return -EINVAL;
-	p = skip_ws(str);
-	err = parse_digits(&p, &v);
+	err = lead_digits(str, &p, &v);
 	if (err)
 		return err;
 	mult = unit_kb(p);
@@ -160,10 +166,7 @@ int nn_hp_parse_count(const char *str, long *count)
 	unsigned long long v;
 	int err;
 
-	if (!str)
-		return -EINVAL;
-	p = skip_ws(str);
-	err = parse_digits(&p, &v);
+	err = lead_digits(str, &p, &v);
 	if (err)
 		return err;
 	if (!only_ws(p))

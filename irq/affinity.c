@@ -216,6 +216,23 @@ static int finish(struct nn_aff_result *res, int err)
 	return err;
 }
 
+/* The write went through but the value is not there: read back as @a
+ * though @w was written (formatted; NULL shows as "?", both freed), or
+ * unreadable (@err). Not a class the kernel reports: fatal to the caller;
+ * -EIO where the value read back differs. */
+static int not_kept(struct nn_aff_result *res, int err, char *a, char *w)
+{
+	if (err)
+		snprintf(res->note, sizeof(res->note), "cannot read back: %s", strerror(-err));
+	else
+		snprintf(res->note, sizeof(res->note), "wrote %s, read back %s", w ? w : "?", a ? a : "?");
+	free(a);
+	free(w);
+	res->err = err ? err : -EIO;
+	res->cls = NN_AFF_FATAL;
+	return res->err;
+}
+
 int nn_irq_set_affinity(const struct nn_root *root, int irq, const struct nn_cpuset *planned,
 			const struct nn_cpuset *online, const struct nn_cpuset *fallback,
 			struct nn_aff_result *res)
@@ -285,24 +302,14 @@ int nn_irq_set_affinity(const struct nn_root *root, int irq, const struct nn_cpu
 	err = rerr <= 0 ? rerr : nn_read_cpulist(root, path, &res->after);
 	res->read_back = !err;
 	if (!err && !nn_cpuset_equal(&res->after, &res->written)) {
-		char *a = nn_cpuset_format_list(&res->after), *w = nn_cpuset_format_list(&res->written);
-
-		snprintf(res->note, sizeof(res->note), "wrote %s, read back %s", w ? w : "?", a ? a : "?");
-		free(a);
-		free(w);
-		/* Accepted but not kept: something else writes this IRQ. Not a
-		 * class the kernel reports, so the caller treats it as fatal. */
-		res->err = -EIO;
-		res->cls = NN_AFF_FATAL;
+		/* Accepted but not kept: something else writes this IRQ. */
+		err = not_kept(res, 0, nn_cpuset_format_list(&res->after),
+			       nn_cpuset_format_list(&res->written));
 		readback(root, irq, res);
-		return -EIO;
-	}
-	if (err) {
-		snprintf(res->note, sizeof(res->note), "cannot read back: %s", strerror(-err));
-		res->err = err;
-		res->cls = NN_AFF_FATAL;
 		return err;
 	}
+	if (err)
+		return not_kept(res, err, NULL, NULL);
 	readback(root, irq, res);
 	return finish(res, 0);
 }
@@ -326,22 +333,10 @@ int nn_xps_set(const struct nn_root *root, const char *nic, int queue, const str
 		return finish(res, err);
 	err = rerr <= 0 ? rerr : nn_read_cpumask(root, path, &res->after);
 	res->read_back = !err;
-	if (!err && !nn_cpuset_equal(&res->after, &res->written)) {
-		char *a = nn_cpuset_format_mask(&res->after, 0);
-		char *w = nn_cpuset_format_mask(&res->written, 0);
-
-		snprintf(res->note, sizeof(res->note), "wrote %s, read back %s", w ? w : "?", a ? a : "?");
-		free(a);
-		free(w);
-		res->err = -EIO;
-		res->cls = NN_AFF_FATAL;
-		return -EIO;
-	}
-	if (err) {
-		snprintf(res->note, sizeof(res->note), "cannot read back: %s", strerror(-err));
-		res->err = err;
-		res->cls = NN_AFF_FATAL;
-		return err;
-	}
+	if (!err && !nn_cpuset_equal(&res->after, &res->written))
+		return not_kept(res, 0, nn_cpuset_format_mask(&res->after, 0),
+				nn_cpuset_format_mask(&res->written, 0));
+	if (err)
+		return not_kept(res, err, NULL, NULL);
 	return finish(res, 0);
 }

@@ -238,11 +238,7 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 	else if (u > 0 && ret == NN_EXIT_OK)
 		ret = NN_EXIT_WARN;
 close:
-	nn_close_object(&ctx->out);
-	nn_print_warnings(ctx);
-	nn_close_object(&ctx->out);
-	if (ret == NN_EXIT_OK && ctx->nwarns)
-		ret = NN_EXIT_WARN;
+	ret = nn_end_report(ctx, ret);
 out:
 	nn_apply_report_free(&rep);
 	nn_pipeline_free(&pl);

@@ -168,6 +168,14 @@ void nn_print_warnings(struct nn_ctx *ctx)
 	nn_warnings_stderr(ctx);
 }
 
+int nn_end_report(struct nn_ctx *ctx, int status)
+{
+	nn_close_object(&ctx->out);
+	nn_print_warnings(ctx);
+	nn_close_object(&ctx->out);
+	return status == NN_EXIT_OK && ctx->nwarns ? NN_EXIT_WARN : status;
+}
+
 int nn_require_live(struct nn_ctx *ctx, const char *what)
 {
 	if (nn_root_is_live(&ctx->root))

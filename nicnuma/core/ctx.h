@@ -68,6 +68,11 @@ void nn_err(struct nn_ctx *ctx, const char *fmt, ...) __attribute__((format(prin
  * message}] into the current JSON object in JSON mode; then the notes, the
  * same way ("notes":[{file, message}], [] when there are none). */
 void nn_print_warnings(struct nn_ctx *ctx);
+/* The end of a command whose report is one object inside the document
+ * (enable, disable): closes it, prints the warnings into the document and
+ * closes that; returns @status, NN_EXIT_WARN for NN_EXIT_OK where warnings
+ * were recorded. */
+int nn_end_report(struct nn_ctx *ctx, int status);
 /* Its two halves, for a command whose output is not ctx->out (a saved
  * report, a daemon's log): the "warnings" and "notes" arrays into @o's
  * current object; the lines on stderr ("PROG: warning: FILE: MSG", then

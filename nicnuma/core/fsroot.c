@@ -711,6 +711,28 @@ static int grow(char **buf, size_t *cap)
 	return 0;
 }
 
+/* One read(2) of @fd into @buf after its first @used bytes, the buffer
+ * grown first where it is full (up to grow's limit) and one byte kept for a
+ * NUL; EINTR retried. Returns the bytes read, 0 at EOF, or -errno. */
+static ssize_t read_more(int fd, char **buf, size_t *cap, size_t used)
+{
+	for (;;) {
+		ssize_t n;
+		int err;
+
+		if (used + 1 >= *cap) {
+			err = grow(buf, cap);
+			if (err)
+				return err;
+		}
+		n = read(fd, *buf + used, *cap - used - 1);
+		if (n >= 0)
+			return n;
+		if (errno != EINTR)
+			return -errno;
+	}
+}
+
 int nn_read_file(const struct nn_root *r, const char *path, char **out, size_t *len)
 {
 	size_t cap = 4096, used = 0;
@@ -726,18 +748,10 @@ int nn_read_file(const struct nn_root *r, const char *path, char **out, size_t *
 		goto out;
 	}
 	for (;;) {
-		ssize_t n;
+		ssize_t n = read_more(fd, &buf, &cap, used);
 
-		if (used + 1 >= cap) {
-			err = grow(&buf, &cap);
-			if (err)
-				goto out;
-		}
-		n = read(fd, buf + used, cap - used - 1);
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
+			err = (int)n;
 			goto out;
 		}
 		if (n == 0)
@@ -794,22 +808,14 @@ int nn_read_lines_buf(const struct nn_root *r, const char *path, char **bufp, si
 	}
 	while (!eof) {
 		char *p, *end;
-		ssize_t n;
+		/* A line that fills the buffer grows it (nn_read_file's limit).
+		 * The byte kept for the NUL after the data lets strchrnul() find
+		 * the line's end and a NUL in the text in one pass (text ends at
+		 * EOF or at a NUL, as it would for a string parser). */
+		ssize_t n = read_more(fd, &buf, &cap, used);
 
-		if (used + 1 >= cap) {
-			/* One line fills the buffer: same limit as nn_read_file. */
-			err = grow(&buf, &cap);
-			if (err)
-				goto out;
-		}
-		/* One byte kept for the NUL after the data: strchrnul() finds the
-		 * line's end and a NUL in the text in one pass (text ends at EOF
-		 * or at a NUL, as it would for a string parser). */
-		n = read(fd, buf + used, cap - used - 1);
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
+			err = (int)n;
 			goto out;
 		}
 		eof = n == 0;

@@ -57,6 +57,17 @@ static const char *token_end(const char *p, const char *end)
 	return p;
 }
 
+/* The next token of [*p, end): false at the end; else *p is its start and
+ * *e its end (the caller goes on from *e). */
+static bool next_token(const char **p, const char *end, const char **e)
+{
+	*p = skip_ws(*p, end);
+	if (*p >= end)
+		return false;
+	*e = token_end(*p, end);
+	return true;
+}
+
 static bool all_digits(const char *p, const char *e)
 {
 	if (p == e)
@@ -71,18 +82,11 @@ static bool all_digits(const char *p, const char *e)
 static size_t count_cpu_columns(const char *p, const char *end)
 {
 	size_t n = 0;
+	const char *e;
 
-	for (;;) {
-		const char *e;
-
-		p = skip_ws(p, end);
-		if (p >= end)
-			break;
-		e = token_end(p, end);
+	for (; next_token(&p, end, &e); p = e)
 		if (e - p > 3 && !strncmp(p, "CPU", 3) && all_digits(p + 3, e))
 			n++;
-		p = e;
-	}
 	return n;
 }
 
@@ -101,21 +105,15 @@ static char *dup_range(const char *p, const char *e)
 static char *join_tokens(const char *p, const char *end)
 {
 	char *s = malloc((size_t)(end - p) + 1), *o = s;
+	const char *e;
 
 	if (!s)
 		return NULL;
-	for (;;) {
-		const char *e;
-
-		p = skip_ws(p, end);
-		if (p >= end)
-			break;
-		e = token_end(p, end);
+	for (; next_token(&p, end, &e); p = e) {
 		if (o != s)
 			*o++ = ' ';
 		memcpy(o, p, (size_t)(e - p));
 		o += e - p;
-		p = e;
 	}
 	*o = '\0';
 	return s;

@@ -96,11 +96,7 @@ int nn_disable(struct nn_ctx *ctx, bool keep)
 		goto close;
 	ret = NN_EXIT_OK;
 close:
-	nn_close_object(&ctx->out);
-	nn_print_warnings(ctx);
-	nn_close_object(&ctx->out);
-	if (ret == NN_EXIT_OK && ctx->nwarns)
-		ret = NN_EXIT_WARN;
+	ret = nn_end_report(ctx, ret);
 out:
 	nn_tx_end(&tx);
 	nn_enabled_free(&en);

@@ -78,139 +78,145 @@ static void test_roundtrip(void **state)
 	nn_sb_free(&b);
 }
 
+/* A text through the round trip: parsed (d), formatted (a), the format
+ * parsed again (e), and e's plan options (o) on a host whose one NIC is
+ * eth0; trip_free releases all of it. */
+struct trip {
+	struct nn_desired d, e;
+	struct nn_sb a;
+	struct nn_plan_opts o;
+	struct nn_nic nic;
+	struct nn_host host;
+	const char **missing;
+	size_t nmissing;
+};
+
+static void trip_run(struct trip *t, const char *text)
+{
+	char why[256] = "";
+
+	memset(t, 0, sizeof(*t));
+	t->a = (struct nn_sb)NN_SB_INIT;
+	if (nn_desired_parse("t", text, strlen(text), &t->d, why, sizeof(why)) != 0)
+		fail_msg("parse: %s", why);
+	assert_int_equal(nn_desired_format(&t->d, &t->a), 0);
+	if (nn_desired_parse("t", t->a.buf, t->a.len, &t->e, why, sizeof(why)) != 0)
+		fail_msg("parse of the format: %s", why);
+	t->nic.name = "eth0";
+	t->host.nics = &t->nic;
+	t->host.nnics = 1;
+	assert_int_equal(nn_desired_plan_opts(&t->e, &t->host, &t->o, &t->missing, &t->nmissing), 0);
+}
+
+static void trip_free(struct trip *t)
+{
+	nn_plan_opts_free(&t->o);
+	free(t->missing);
+	nn_desired_free(&t->d);
+	nn_desired_free(&t->e);
+	nn_sb_free(&t->a);
+}
+
 /* rps and the NAPI settings: parsed, into the plan options, written back
  * only when set (a file without them reads as before). */
 static void test_rps_napi_keys(void **state)
 {
-	static const char text[] = "[nicnuma]\nnic = - eth0\nrps = auto\nnapi_defer_hard_irqs = 2\n"
-				   "gro_flush_timeout = none\nirq_suspend_timeout = 2000000\nnapi_threaded = off\n"
-				   "profile = latency\nbusy_poll = 50\n";
-	struct nn_desired d, e;
-	struct nn_plan_opts o;
-	struct nn_sb a = NN_SB_INIT;
-	struct nn_host host;
-	const char **missing = NULL;
-	size_t nmissing = 0;
-	char why[256];
+	struct trip t;
 
 	(void)state;
-	assert_int_equal(nn_desired_parse("t", text, strlen(text), &d, why, sizeof(why)), 0);
-	assert_int_equal(d.rps, NN_RPS_AUTO);
-	assert_int_equal(d.napi_set, (1u << NN_NAPI_DEFER_HARD_IRQS) | (1u << NN_NAPI_IRQ_SUSPEND_TIMEOUT) |
-				     (1u << NN_NAPI_THREADED));
-	assert_int_equal(d.napi_value[NN_NAPI_DEFER_HARD_IRQS], 2);
-	assert_int_equal(d.napi_value[NN_NAPI_IRQ_SUSPEND_TIMEOUT], 2000000);
-	assert_int_equal(d.napi_value[NN_NAPI_THREADED], 0);
-	assert_int_equal(nn_desired_format(&d, &a), 0);
-	assert_contains(a.buf, "rps = auto\n");
-	assert_contains(a.buf, "napi_defer_hard_irqs = 2\n");
-	assert_contains(a.buf, "napi_threaded = off\n");
-	assert_contains(a.buf, "busy_poll = 50\n");
-	assert_null(strstr(a.buf, "gro_flush_timeout"));
-	assert_int_equal(nn_desired_parse("t", a.buf, a.len, &e, why, sizeof(why)), 0);
-	assert_int_equal(e.napi_set, d.napi_set);
-	memset(&host, 0, sizeof(host));
-	host.nics = calloc(1, sizeof(*host.nics));
-	assert_non_null(host.nics);
-	host.nics[0].name = (char *)"eth0";
-	host.nnics = 1;
-	assert_int_equal(nn_desired_plan_opts(&e, &host, &o, &missing, &nmissing), 0);
-	assert_int_equal(o.rps, NN_RPS_AUTO);
-	assert_int_equal(o.napi_set, d.napi_set);
-	assert_int_equal(o.napi_value[NN_NAPI_IRQ_SUSPEND_TIMEOUT], 2000000);
-	assert_int_equal(o.profile, NN_PROFILE_LATENCY);
-	assert_int_equal(o.busy_poll_us, 50);	/* enable's plan sets the sysctls again */
-	nn_plan_opts_free(&o);
-	free(missing);
-	free(host.nics);
-	nn_desired_free(&d);
-	nn_desired_free(&e);
-	nn_sb_free(&a);
+	trip_run(&t, "[nicnuma]\nnic = - eth0\nrps = auto\nnapi_defer_hard_irqs = 2\n"
+		     "gro_flush_timeout = none\nirq_suspend_timeout = 2000000\nnapi_threaded = off\n"
+		     "profile = latency\nbusy_poll = 50\n");
+	assert_int_equal(t.d.rps, NN_RPS_AUTO);
+	assert_int_equal(t.d.napi_set, (1u << NN_NAPI_DEFER_HARD_IRQS) | (1u << NN_NAPI_IRQ_SUSPEND_TIMEOUT) |
+				       (1u << NN_NAPI_THREADED));
+	assert_int_equal(t.d.napi_value[NN_NAPI_DEFER_HARD_IRQS], 2);
+	assert_int_equal(t.d.napi_value[NN_NAPI_IRQ_SUSPEND_TIMEOUT], 2000000);
+	assert_int_equal(t.d.napi_value[NN_NAPI_THREADED], 0);
+	assert_contains(t.a.buf, "rps = auto\n");
+	assert_contains(t.a.buf, "napi_defer_hard_irqs = 2\n");
+	assert_contains(t.a.buf, "napi_threaded = off\n");
+	assert_contains(t.a.buf, "busy_poll = 50\n");
+	assert_null(strstr(t.a.buf, "gro_flush_timeout"));
+	assert_int_equal(t.e.napi_set, t.d.napi_set);
+	assert_int_equal(t.o.rps, NN_RPS_AUTO);
+	assert_int_equal(t.o.napi_set, t.d.napi_set);
+	assert_int_equal(t.o.napi_value[NN_NAPI_IRQ_SUSPEND_TIMEOUT], 2000000);
+	assert_int_equal(t.o.profile, NN_PROFILE_LATENCY);
+	assert_int_equal(t.o.busy_poll_us, 50);	/* enable's plan sets the sysctls again */
+	trip_free(&t);
 }
 
 /* dpdk_port (enable --dpdk-ports): one a line, into the plan options with
  * noiommu and force_port, written back; a file without them reads as before. */
 static void test_dpdk_ports(void **state)
 {
-	static const char text[] = "[nicnuma]\nnic = - eth0\ndpdk_port = 0000:af:00.0\n"
-				   "dpdk_port = 0000:af:00.1\nforce_port = yes\n";
-	struct nn_desired d, e;
-	struct nn_plan_opts o;
-	struct nn_sb a = NN_SB_INIT;
-	struct nn_host host;
-	const char **missing = NULL;
-	size_t nmissing = 0;
-	char why[256];
+	struct trip t;
 
 	(void)state;
-	assert_int_equal(nn_desired_parse("t", text, strlen(text), &d, why, sizeof(why)), 0);
-	assert_int_equal(d.nports, 2);
-	assert_string_equal(d.ports[1], "0000:af:00.1");
-	assert_true(d.force_port);
-	assert_false(d.noiommu);
-	assert_int_equal(nn_desired_format(&d, &a), 0);
-	assert_contains(a.buf, "dpdk_port = 0000:af:00.0\ndpdk_port = 0000:af:00.1\nforce_port = yes\n");
-	assert_null(strstr(a.buf, "noiommu"));
-	assert_int_equal(nn_desired_parse("t", a.buf, a.len, &e, why, sizeof(why)), 0);
-	assert_int_equal(e.nports, 2);
-	memset(&host, 0, sizeof(host));
-	host.nics = calloc(1, sizeof(*host.nics));
-	assert_non_null(host.nics);
-	host.nics[0].name = (char *)"eth0";
-	host.nnics = 1;
-	assert_int_equal(nn_desired_plan_opts(&e, &host, &o, &missing, &nmissing), 0);
-	assert_int_equal(o.ndpdk_ports, 2);
-	assert_string_equal(o.dpdk_ports[0], "0000:af:00.0");
-	assert_true(o.force_port);
-	assert_false(o.noiommu);
-	nn_plan_opts_free(&o);
-	free(missing);
-	free(host.nics);
-	nn_desired_free(&d);
-	nn_desired_free(&e);
-	nn_sb_free(&a);
+	trip_run(&t, "[nicnuma]\nnic = - eth0\ndpdk_port = 0000:af:00.0\n"
+		     "dpdk_port = 0000:af:00.1\nforce_port = yes\n");
+	assert_int_equal(t.d.nports, 2);
+	assert_string_equal(t.d.ports[1], "0000:af:00.1");
+	assert_true(t.d.force_port);
+	assert_false(t.d.noiommu);
+	assert_contains(t.a.buf, "dpdk_port = 0000:af:00.0\ndpdk_port = 0000:af:00.1\nforce_port = yes\n");
+	assert_null(strstr(t.a.buf, "noiommu"));
+	assert_int_equal(t.e.nports, 2);
+	assert_int_equal(t.o.ndpdk_ports, 2);
+	assert_string_equal(t.o.dpdk_ports[0], "0000:af:00.0");
+	assert_true(t.o.force_port);
+	assert_false(t.o.noiommu);
+	trip_free(&t);
 }
 
-static void expect_bad(const char *text, const char *needle)
-{
-	struct nn_desired d;
-	char why[256] = "";
-
-	assert_int_equal(nn_desired_parse("x.conf", text, strlen(text), &d, why, sizeof(why)), -EINVAL);
-	if (!strstr(why, needle))
-		fail_msg("'%s' lacks '%s'", why, needle);
-}
+/* Each bad file: refused (-EINVAL) with a message naming the file, the
+ * line and what is wrong. */
+static const struct {
+	const char *text, *why;
+} bad_files[] = {
+	{ "nic = 0000:65:00.0\n", "x.conf:1: 'nic = 0000:65:00.0': a key before the [nicnuma] header" },
+	{ "[nicnuma]\nnic = 0000:65:00.0\nfoo = 1\n", "x.conf:3: 'foo': unknown key" },
+	{ "[nicnuma]\nnic = 0000:65:00.0\npolicy = x\n", "x.conf:3: 'policy': expected local" },
+	{ "[nicnuma]\nnic = 0000:65:00.0\npolicy = local\npolicy = spread\n", "given twice" },
+	{ "[nicnuma]\nnic = eth0\n", "expected a PCI address" },
+	{ "[nicnuma]\nnic = 0000:65:00.0 a/b\n", "'/'" },
+	{ "[nicnuma]\nnic = -\n", "needs the NIC's name" },
+	{ "[nicnuma]\nnic = 0000:65:00.0\nnic = 0000:65:00.0 x\n", "listed twice" },
+	{ "[nicnuma]\nnic = 0000:65:00.0\ninterval = 0\n", "seconds from 1" },
+	{ "[nicnuma]\nnic = 0000:65:00.0\nsettle_ms = 99999999999\n", "milliseconds" },
+	{ "[nicnuma]\nnic = 0000:65:00.0\nhugepages = 3M:1\n", "SIZE:COUNT" },
+	{ "[nicnuma]\nnic = 0000:65:00.0\ncpus = \n", "empty value" },
+	{ "[nicnuma]\npolicy = local\n", "no 'nic =' line" },
+	{ "[other]\n", "unknown section" },
+	{ "", "no [nicnuma] section" },
+	/* a control byte in a key reaches the message escaped */
+	{ "[nicnuma]\n\x1b[2J = 1\n", "\\x1b" },
+	{ "[nicnuma]\nnic = - eth0\nrps = on\n", "expected off or auto" },
+	{ "[nicnuma]\nnic = - eth0\nnapi_threaded = 1\n", "expected none, on or off" },
+	{ "[nicnuma]\nnic = - eth0\nnapi_defer_hard_irqs = 2147483648\n", "a number in range" },
+	{ "[nicnuma]\nnic = - eth0\ngro_flush_timeout = -1\n", "a number in range" },
+	{ "[nicnuma]\nnic = - eth0\nbusy_poll = 0\n", "microseconds from 1 to 1000000" },
+	{ "[nicnuma]\nnic = - eth0\nbusy_poll = 1000001\n", "microseconds from 1 to 1000000" },
+	{ "[nicnuma]\nnic = - eth0\ndpdk_port = ens5f0\n", "'dpdk_port': expected a PCI address" },
+	{ "[nicnuma]\nnic = - eth0\ndpdk_port = 0000:af:00.0\ndpdk_port = 0000:af:00.0\n",
+	  "x.conf:4: 'dpdk_port': this port is listed twice" },
+	{ "[nicnuma]\nnic = - eth0\nnoiommu = yes\n", "'noiommu' without a 'dpdk_port =' line" },
+	{ "[nicnuma]\nnic = - eth0\ndpdk_port = 0000:af:00.0\nforce_port = maybe\n", "expected yes or no" },
+};
 
 static void test_parse_bad(void **state)
 {
-	expect_bad("nic = 0000:65:00.0\n", "x.conf:1: 'nic = 0000:65:00.0': a key before the [nicnuma] header");
-	expect_bad("[nicnuma]\nnic = 0000:65:00.0\nfoo = 1\n", "x.conf:3: 'foo': unknown key");
-	expect_bad("[nicnuma]\nnic = 0000:65:00.0\npolicy = x\n", "x.conf:3: 'policy': expected local");
-	expect_bad("[nicnuma]\nnic = 0000:65:00.0\npolicy = local\npolicy = spread\n", "given twice");
-	expect_bad("[nicnuma]\nnic = eth0\n", "expected a PCI address");
-	expect_bad("[nicnuma]\nnic = 0000:65:00.0 a/b\n", "'/'");
-	expect_bad("[nicnuma]\nnic = -\n", "needs the NIC's name");
-	expect_bad("[nicnuma]\nnic = 0000:65:00.0\nnic = 0000:65:00.0 x\n", "listed twice");
-	expect_bad("[nicnuma]\nnic = 0000:65:00.0\ninterval = 0\n", "seconds from 1");
-	expect_bad("[nicnuma]\nnic = 0000:65:00.0\nsettle_ms = 99999999999\n", "milliseconds");
-	expect_bad("[nicnuma]\nnic = 0000:65:00.0\nhugepages = 3M:1\n", "SIZE:COUNT");
-	expect_bad("[nicnuma]\nnic = 0000:65:00.0\ncpus = \n", "empty value");
-	expect_bad("[nicnuma]\npolicy = local\n", "no 'nic =' line");
-	expect_bad("[other]\n", "unknown section");
-	expect_bad("", "no [nicnuma] section");
-	/* a control byte in a key reaches the message escaped */
-	expect_bad("[nicnuma]\n\x1b[2J = 1\n", "\\x1b");
-	expect_bad("[nicnuma]\nnic = - eth0\nrps = on\n", "expected off or auto");
-	expect_bad("[nicnuma]\nnic = - eth0\nnapi_threaded = 1\n", "expected none, on or off");
-	expect_bad("[nicnuma]\nnic = - eth0\nnapi_defer_hard_irqs = 2147483648\n", "a number in range");
-	expect_bad("[nicnuma]\nnic = - eth0\ngro_flush_timeout = -1\n", "a number in range");
-	expect_bad("[nicnuma]\nnic = - eth0\nbusy_poll = 0\n", "microseconds from 1 to 1000000");
-	expect_bad("[nicnuma]\nnic = - eth0\nbusy_poll = 1000001\n", "microseconds from 1 to 1000000");
-	expect_bad("[nicnuma]\nnic = - eth0\ndpdk_port = ens5f0\n", "'dpdk_port': expected a PCI address");
-	expect_bad("[nicnuma]\nnic = - eth0\ndpdk_port = 0000:af:00.0\ndpdk_port = 0000:af:00.0\n",
-		   "x.conf:4: 'dpdk_port': this port is listed twice");
-	expect_bad("[nicnuma]\nnic = - eth0\nnoiommu = yes\n", "'noiommu' without a 'dpdk_port =' line");
-	expect_bad("[nicnuma]\nnic = - eth0\ndpdk_port = 0000:af:00.0\nforce_port = maybe\n", "expected yes or no");
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad_files) / sizeof(bad_files[0]); i++) {
+		struct nn_desired d;
+		char why[256] = "";
+		int rc = nn_desired_parse("x.conf", bad_files[i].text, strlen(bad_files[i].text), &d, why,
+					  sizeof(why));
+
+		if (rc != -EINVAL || !strstr(why, bad_files[i].why))
+			fail_msg("bad_files[%zu]: %d '%s', want %d and '%s'", i, rc, why, -EINVAL, bad_files[i].why);
+	}
 }
 
 static void test_plan_opts(void **state)

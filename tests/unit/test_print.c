@@ -462,6 +462,59 @@ static void test_stream(void **state)
 	close(nul);
 }
 
+/* nn_end_report (enable's and disable's end): the command's object closed,
+ * the warnings beside it in the document; a warning turns a clean status
+ * into 1, a note does not, an error stays an error. */
+static void test_end_report(void **state)
+{
+	static const struct {
+		bool warn;
+		int status, want;
+	} rows[] = {
+		{ false, NN_EXIT_OK, NN_EXIT_OK },
+		{ true, NN_EXIT_OK, NN_EXIT_WARN },
+		{ true, NN_EXIT_ERROR, NN_EXIT_ERROR },
+		{ false, NN_EXIT_WARN, NN_EXIT_WARN },
+	};
+	struct json_object *doc, *cmd, *w;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct nn_ctx ctx;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&buf, &len);
+
+		assert_non_null(fp);
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.prog = "nicnuma";
+		nn_out_init(&ctx.out, fp, true);
+		nn_note(&ctx, NULL, "a note");
+		if (rows[i].warn)
+			nn_warn(&ctx, "/sys/x", "a warning");
+		nn_open_object(&ctx.out, NULL);
+		nn_open_object(&ctx.out, "cmd");
+		nn_print_bool(&ctx.out, PRINT_ANY, "done", "done: %s\n", true);
+		assert_int_equal(nn_end_report(&ctx, rows[i].status), rows[i].want);
+		assert_int_equal(nn_out_flush(&ctx.out), 0);
+		fclose(fp);
+		nn_out_free(&ctx.out);
+		doc = json_tokener_parse(buf);
+		assert_non_null(doc);
+		assert_true(json_object_object_get_ex(doc, "cmd", &cmd));
+		assert_true(json_object_object_get_ex(cmd, "done", NULL));
+		assert_false(json_object_object_get_ex(cmd, "warnings", NULL));
+		assert_true(json_object_object_get_ex(doc, "warnings", &w));
+		assert_int_equal(json_object_array_length(w), rows[i].warn ? 1 : 0);
+		assert_true(json_object_object_get_ex(doc, "notes", NULL));
+		json_object_put(doc);
+		free(buf);
+		nn_warnings_clear(&ctx);
+		free(ctx.warns);
+		free(ctx.notes);
+	}
+}
+
 /* The warnings and notes lists into another output than ctx->out (bench's
  * saved report): both keys always, [] when empty, each entry {file, message}. */
 static void test_warnings_json(void **state)
@@ -522,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_json_edges),
 		cmocka_unit_test(test_fixed_digits),
 		cmocka_unit_test(test_warnings_json),
+		cmocka_unit_test(test_end_report),
 		cmocka_unit_test(test_stream),
 	};
 
