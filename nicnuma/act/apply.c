@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "nicnuma/core/ctx.h"
+#include "nicnuma/state/applied_plan.h"
 #include "nicnuma/state/tx.h"
 #include "hugepages/hp_set.h"
 #include "irq/affinity.h"
@@ -1095,6 +1096,28 @@ static void run_finish(struct run *r)
 	}
 }
 
+/* The plan beside its own log, for check to compare with while nicnuma is
+ * not enabled (an extended log is enable's or the watcher's: the desired
+ * state is their plan). A failure is a warning: the values are written. */
+static void run_save_plan(struct run *r)
+{
+	struct json_object *doc;
+	const char *text;
+	int err = -ENOMEM;
+
+	if (r->ext || !r->up->file || r->rep->fatal)
+		return;
+	doc = nn_plan_to_json(r->plan);
+	text = doc ? json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+						    JSON_C_TO_STRING_NOSLASHESCAPE) : NULL;
+	if (text)
+		err = nn_applied_plan_save(r->ctx, r->up, text, strlen(text));
+	if (err)
+		nn_warn(r->ctx, r->up->file, "cannot save the plan beside it: %s (check compares with a "
+			"fresh plan)", strerror(-err));
+	json_object_put(doc);
+}
+
 int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 		 const struct nn_apply_opts *opts, struct nn_apply_report *rep)
 {
@@ -1138,6 +1161,7 @@ int nn_apply_run(struct nn_ctx *ctx, const struct nn_plan *plan,
 	rep->snapshot = r.up->file ? strdup(r.up->file) : NULL;
 	run_write(&r);
 	run_finish(&r);
+	run_save_plan(&r);
 count:
 	count_status(rep);
 	err = rep->fatal ? rep->fatal : r.soft_fail ? 1 : 0;

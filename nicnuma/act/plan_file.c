@@ -11,6 +11,7 @@
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/limits.h"
 #include "nicnuma/act/plan_file.h"
+#include "nicnuma/state/applied_plan.h"
 
 int nn_plan_read_file(const char *path, struct nn_plan *plan, char *why, size_t whylen)
 {
@@ -39,3 +40,21 @@ int nn_plan_read_file(const char *path, struct nn_plan *plan, char *why, size_t 
 	return ret;
 }
 
+
+int nn_plan_read_applied(struct nn_ctx *ctx, struct nn_plan *plan, char **path, char *why, size_t whylen)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	memset(plan, 0, sizeof(*plan));
+	ret = nn_applied_plan_read(ctx, &text, &len, path, why, whylen);
+	if (!ret)
+		ret = nn_plan_parse(*path, text, len, plan, why, whylen);
+	if (ret && ret != -ENODATA) {
+		free(*path);
+		*path = NULL;
+	}
+	free(text);
+	return ret;
+}

@@ -11,4 +11,11 @@
  * NN_DOC_MAX_BYTES. Returns 0 or a negative errno with the reason in @why. */
 int nn_plan_read_file(const char *path, struct nn_plan *plan, char *why, size_t whylen);
 
+struct nn_ctx;
+
+/* The plan of the newest apply not rolled back (state/applied_plan.h),
+ * parsed; its path in @path (malloc'd). -ENODATA when there is none; another
+ * negative errno with the reason in @why. */
+int nn_plan_read_applied(struct nn_ctx *ctx, struct nn_plan *plan, char **path, char *why, size_t whylen);
+
 #endif

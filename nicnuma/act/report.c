@@ -83,12 +83,12 @@ static const char *shown(const struct nn_apply_val *v, const char *val, char *bu
 
 /* One value column: the kernel's value in JSON, the CPU list in text. */
 static void print_cpus_col(struct nn_out *o, const struct nn_apply_val *v, const char *key,
-			   const char *fmt, const char *val)
+			   const struct nn_cols *c, size_t col, const char *val)
 {
 	char buf[256];
 
 	nn_print_string(o, PRINT_JSON, key, NULL, val);
-	nn_print_string(o, PRINT_FP, NULL, fmt, shown(v, val, buf, sizeof(buf)));
+	nn_print_cell(o, PRINT_FP, NULL, c, col, shown(v, val, buf, sizeof(buf)));
 }
 
 /* Each kind's target column (text) and its own JSON keys. */
@@ -186,15 +186,40 @@ static const struct {
 };
 _Static_assert(sizeof(report_kinds) / sizeof(report_kinds[0]) == NN_VAL_SYSCTL + 1, "a row per enum nn_val_kind");
 
-static void print_val(struct nn_ctx *ctx, const struct nn_apply_val *v, bool check)
+/* The value table's columns: check's and apply's (hugepages rows share
+ * apply's), at least as wide as they always were, wider for long names
+ * and CPU lists. */
+enum { COL_KIND, COL_TARGET, COL_A, COL_B, COL_C, COL_EFFECTIVE, COL_STATUS };
+enum { CHECK_STATUS = COL_C, CHECK_NCOLS = COL_C + 1, APPLY_NCOLS = COL_STATUS + 1 };
+static const int check_min[CHECK_NCOLS] = { 8, 20, 12, 12, 12 };
+static const int apply_min[APPLY_NCOLS] = { 8, 20, 12, 12, 12, 10, 12 };
+
+/* Widens @c to one value's row as print_val prints it. */
+static void fit_val(struct nn_cols *c, const struct nn_apply_val *v, bool check)
+{
+	const char *vals[3] = { v->before, v->planned, check ? NULL : v->after };
+	char target[96], buf[256];
+	size_t i;
+
+	report_kinds[v->kind].target(v, target, sizeof(target));
+	nn_cols_fit(c, COL_KIND, report_kinds[v->kind].name);
+	nn_cols_fit(c, COL_TARGET, target);
+	for (i = 0; i < (check ? 2u : 3u); i++)
+		nn_cols_fit(c, COL_A + i, shown(v, vals[i], buf, sizeof(buf)));
+	if (!check)
+		nn_cols_fit(c, COL_EFFECTIVE, v->effective);
+	nn_cols_fit(c, check ? CHECK_STATUS : COL_STATUS, nn_val_status_name(v->status));
+}
+
+static void print_val(struct nn_ctx *ctx, const struct nn_cols *c, const struct nn_apply_val *v, bool check)
 {
 	struct nn_out *o = &ctx->out;
 	char target[96];
 
 	report_kinds[v->kind].target(v, target, sizeof(target));
 	nn_open_object(o, NULL);
-	nn_print_string(o, PRINT_ANY, "kind", "%-8s ", report_kinds[v->kind].name);
-	nn_print_string(o, PRINT_FP, NULL, "%-20s ", target);
+	nn_print_cell(o, PRINT_ANY, "kind", c, COL_KIND, report_kinds[v->kind].name);
+	nn_print_cell(o, PRINT_FP, NULL, c, COL_TARGET, target);
 	if (report_kinds[v->kind].keys)
 		report_kinds[v->kind].keys(o, v);
 	if (v->nic)
@@ -207,18 +232,18 @@ static void print_val(struct nn_ctx *ctx, const struct nn_apply_val *v, bool che
 		nn_print_null(o, PRINT_JSON, "queue", NULL);
 	nn_print_string(o, PRINT_JSON, "path", NULL, v->path);
 	if (check) {
-		print_cpus_col(o, v, "current", "%-12s ", v->before);
-		print_cpus_col(o, v, "expected", "%-12s ", v->planned);
+		print_cpus_col(o, v, "current", c, COL_A, v->before);
+		print_cpus_col(o, v, "expected", c, COL_B, v->planned);
 		/* apply's word for the plan's value (docs/cli.md); "expected"
 		 * stays for one release */
 		nn_print_string(o, PRINT_JSON, "planned", NULL, v->planned);
 	} else {
-		print_cpus_col(o, v, "before", "%-12s ", v->before);
-		print_cpus_col(o, v, "planned", "%-12s ", v->planned);
-		print_cpus_col(o, v, "after", "%-12s ", v->after);
-		nn_print_string(o, PRINT_ANY, "effective", "%-10s ", v->effective);
+		print_cpus_col(o, v, "before", c, COL_A, v->before);
+		print_cpus_col(o, v, "planned", c, COL_B, v->planned);
+		print_cpus_col(o, v, "after", c, COL_C, v->after);
+		nn_print_cell(o, PRINT_ANY, "effective", c, COL_EFFECTIVE, v->effective);
 	}
-	nn_print_string(o, PRINT_ANY, "status", "%-12s", nn_val_status_name(v->status));
+	nn_print_cell(o, PRINT_ANY, "status", c, check ? CHECK_STATUS : COL_STATUS, nn_val_status_name(v->status));
 	nn_print_string(o, PRINT_ANY, "note", v->note[0] ? " %s" : NULL, v->note[0] ? v->note : NULL);
 	nn_printf(o, "\n");
 	nn_close_object(o);
@@ -237,7 +262,32 @@ static const char *hp_status(const struct nn_apply_report *rep, const struct nn_
 	return r->changed ? "changed" : "skipped";
 }
 
-static void print_hugepages(struct nn_ctx *ctx, const struct nn_apply_report *rep)
+/* A pool's row: its cells as text (before, planned, after; "?" unknown). */
+static void hp_cells(const struct nn_apply_report *rep, const struct nn_hp_result *r, char path[96],
+		     char num[3][24])
+{
+	const long long v[3] = { r->before, r->target, rep->dry_run ? -2 : r->after };
+	size_t i;
+
+	snprintf(path, 96, "node%d %lukB", r->node, r->size_kb);
+	for (i = 0; i < 3; i++)
+		snprintf(num[i], 24, v[i] == -2 ? "-" : v[i] < 0 ? "?" : "%lld", v[i]);
+}
+
+static void fit_hugepages(struct nn_cols *c, const struct nn_apply_report *rep)
+{
+	char path[96], num[3][24];
+	size_t i, k;
+
+	for (i = 0; i < rep->nhp; i++) {
+		hp_cells(rep, &rep->hp[i], path, num);
+		nn_cols_fit(c, COL_TARGET, path);
+		for (k = 0; k < 3; k++)
+			nn_cols_fit(c, COL_A + k, num[k]);
+	}
+}
+
+static void print_hugepages(struct nn_ctx *ctx, const struct nn_cols *c, const struct nn_apply_report *rep)
 {
 	struct nn_out *o = &ctx->out;
 	size_t i;
@@ -247,20 +297,24 @@ static void print_hugepages(struct nn_ctx *ctx, const struct nn_apply_report *re
 	nn_open_array(o, "hugepages");
 	for (i = 0; i < rep->nhp; i++) {
 		const struct nn_hp_result *r = &rep->hp[i];
-		char path[96];
+		char path[96], num[3][24];
 
-		snprintf(path, sizeof(path), "node%d %lukB", r->node, r->size_kb);
+		hp_cells(rep, r, path, num);
 		nn_open_object(o, NULL);
-		nn_printf(o, "%-8s %-20s ", "hugepg", path);
+		nn_print_cell(o, PRINT_FP, NULL, c, COL_KIND, "hugepg");
+		nn_print_cell(o, PRINT_FP, NULL, c, COL_TARGET, path);
 		nn_print_int(o, PRINT_JSON, "node", NULL, r->node);
 		nn_print_uint(o, PRINT_JSON, "size_kb", NULL, r->size_kb);
-		nn_print_opt_int(o, PRINT_ANY, "before", "%-12lld ", r->before, "?");
-		nn_print_opt_int(o, PRINT_ANY, "planned", "%-12lld ", r->target, "?");
+		nn_print_opt_int(o, PRINT_JSON, "before", NULL, r->before, NULL);
+		nn_print_cell(o, PRINT_FP, NULL, c, COL_A, num[0]);
+		nn_print_opt_int(o, PRINT_JSON, "planned", NULL, r->target, NULL);
+		nn_print_cell(o, PRINT_FP, NULL, c, COL_B, num[1]);
 		if (rep->dry_run)
-			nn_print_null(o, PRINT_ANY, "after", "%-12s ");
+			nn_print_null(o, PRINT_JSON, "after", NULL);
 		else
-			nn_print_opt_int(o, PRINT_ANY, "after", "%-12lld ", r->after, "?");
-		nn_printf(o, "%-10s ", "");
+			nn_print_opt_int(o, PRINT_JSON, "after", NULL, r->after, NULL);
+		nn_print_cell(o, PRINT_FP, NULL, c, COL_C, num[2]);
+		nn_print_cell(o, PRINT_FP, NULL, c, COL_EFFECTIVE, "");
 		nn_print_string(o, PRINT_ANY, "status", "%s\n", hp_status(rep, r));
 		nn_close_object(o);
 	}
@@ -334,13 +388,20 @@ void nn_apply_print(struct nn_ctx *ctx, const struct nn_apply_report *rep)
 	size_t i;
 
 	nn_print_bool(o, PRINT_JSON, "dry_run", NULL, rep->dry_run);
-	nn_printf(o, "%-8s %-20s %-12s %-12s %-12s %-10s %s\n", "KIND", "TARGET", "BEFORE",
-		  "PLANNED", "AFTER", "EFFECTIVE", "STATUS");
+	static const char *const titles[APPLY_NCOLS] = { "KIND", "TARGET", "BEFORE", "PLANNED", "AFTER",
+							  "EFFECTIVE", "STATUS" };
+	struct nn_cols c;
+
+	nn_cols_init(&c, APPLY_NCOLS, apply_min);
+	for (i = 0; i < rep->nvals; i++)
+		fit_val(&c, &rep->vals[i], false);
+	fit_hugepages(&c, rep);
+	nn_print_cols_header(o, &c, titles);
 	nn_open_array(o, "values");
 	for (i = 0; i < rep->nvals; i++)
-		print_val(ctx, &rep->vals[i], false);
+		print_val(ctx, &c, &rep->vals[i], false);
 	nn_close_array(o);
-	print_hugepages(ctx, rep);
+	print_hugepages(ctx, &c, rep);
 	print_boot(ctx, rep);
 	print_ports(ctx, rep);
 	nn_open_object(o, "irqbalance");
@@ -421,13 +482,20 @@ void nn_check_print(struct nn_ctx *ctx, const struct nn_check_report *rep)
 	struct nn_out *o = &ctx->out;
 	size_t i;
 
-	nn_printf(o, "%-8s %-20s %-12s %-12s %s\n", "KIND", "TARGET", "CURRENT", "PLANNED", "STATUS");
+	static const char *const titles[CHECK_NCOLS] = { "KIND", "TARGET", "CURRENT", "PLANNED", "STATUS" };
+	struct nn_cols c;
+
+	/* Text shows what needs attention; JSON has every value. */
+	nn_cols_init(&c, CHECK_NCOLS, check_min);
+	for (i = 0; i < rep->nvals; i++)
+		if (ctx->out.json || rep->vals[i].status != NN_VAL_ALIGNED || ctx->verbose)
+			fit_val(&c, &rep->vals[i], true);
+	nn_print_cols_header(o, &c, titles);
 	nn_open_array(o, "values");
 	for (i = 0; i < rep->nvals; i++) {
-		/* Text shows what needs attention; JSON has every value. */
 		if (!ctx->out.json && rep->vals[i].status == NN_VAL_ALIGNED && !ctx->verbose)
 			continue;
-		print_val(ctx, &rep->vals[i], true);
+		print_val(ctx, &c, &rep->vals[i], true);
 	}
 	nn_close_array(o);
 	nn_check_print_ports(o, rep);

@@ -39,9 +39,10 @@ const struct nn_cmd_desc nn_desc_check = {
 "Compare the host's IRQ affinities, XPS masks (and channel counts, when the plan\n"
 "sets them) with a plan: the given --plan FILE (checked against this host's\n"
 "shape); else, where nicnuma is enabled, the desired state's plan (what the\n"
-"watcher keeps and 'nicnuma status' compares against); else, or with --fresh\n"
-"or plan options, a fresh plan of this host by the locality rule with the plan\n"
-"options below. The first line names which. Nothing is written.\n"
+"watcher keeps and 'nicnuma status' compares against); else the plan of the\n"
+"newest 'nicnuma apply' not rolled back (kept beside its snapshot); else, or\n"
+"with --fresh or plan options, a fresh plan of this host by the locality rule\n"
+"with the plan options below. The first line names which. Nothing is written.\n"
 "\n"
 "Each drifted value is listed with its current and expected value (-v lists the\n"
 "aligned ones too). Kernel-managed IRQs (debugfs says IRQD_AFFINITY_MANAGED)\n"
@@ -79,9 +80,10 @@ const struct nn_cmd_desc nn_desc_check = {
 "plan's; a port off its planned driver is drift, counted in drift_count too\n"
 "(docs/ports.md).\n"
 "\n"
-"The plan line: a file's path, \"desired state (/etc/nicnuma/nicnuma.conf)\" or\n"
-"\"fresh (locality rule)\"; --json \"plan\" the same words and \"plan_source\"\n"
-"(file, desired, default: metrics' words).\n"
+"The plan line: a file's path, \"desired state (/etc/nicnuma/nicnuma.conf)\",\n"
+"\"last apply (STATE_DIR/SNAPSHOT.plan)\" or \"fresh (locality rule)\"; --json\n"
+"\"plan\" the same (the saved plan's path for the last apply) and \"plan_source\"\n"
+"(file, desired, applied, default: metrics' words; metrics never uses applied).\n"
 "\n"
 "Exit status: 0 aligned, 1 drift or warnings (such as a PCIe link down-trained\n"
 "or narrower than its ports), 2 error (bad plan, plan for another host,\n"
@@ -138,6 +140,7 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	const char *plan_file = NULL;
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	bool plan_opts = false, fresh = false, desired = false;
+	char *applied = NULL;	/* the last apply's plan, where check compares with it */
 	double traffic = 0;
 	struct nn_obs_report obs = { 0 };
 	struct nn_boot_report boot = { 0 };
@@ -201,7 +204,10 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 			goto out;
 		desired = err > 0;
 	}
-	if (nn_cli_get_plan(ctx, &host, plan_file, &popts, &plan))
+	if (!plan_file && !plan_opts && !fresh && !desired &&
+	    nn_cli_get_applied_plan(ctx, &host, &plan, &applied) < 0)
+		goto out;
+	if (!applied && nn_cli_get_plan(ctx, &host, plan_file, &popts, &plan))
 		goto out;
 	/* Other owners of IRQ placement: warnings (exit 1), never a refusal.
 	 * The watcher is one only for a plan it does not keep. */
@@ -223,11 +229,15 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	}
 	nn_open_object(&ctx->out, NULL);
 	nn_open_object(&ctx->out, "check");
-	nn_print_string(&ctx->out, PRINT_ANY, "plan", "plan: %s\n", plan_file ? plan_file :
-			desired ? "desired state (" NN_DESIRED_PATH ")" : "fresh (locality rule)");
+	if (applied)
+		nn_print_string(&ctx->out, PRINT_ANY, "plan", "plan: last apply (%s)\n", applied);
+	else
+		nn_print_string(&ctx->out, PRINT_ANY, "plan", "plan: %s\n", plan_file ? plan_file :
+				desired ? "desired state (" NN_DESIRED_PATH ")" : "fresh (locality rule)");
 	nn_print_string(&ctx->out, PRINT_JSON, "plan_source", NULL,
 			nn_metrics_plan_source_name(plan_file ? NN_METRICS_PLAN_FILE : desired ?
-						    NN_METRICS_PLAN_DESIRED : NN_METRICS_PLAN_DEFAULT));
+						    NN_METRICS_PLAN_DESIRED : applied ? NN_METRICS_PLAN_APPLIED :
+						    NN_METRICS_PLAN_DEFAULT));
 	nn_check_print(ctx, &rep);
 	nn_plan_print_roles(&ctx->out, &host, &plan);
 	if (plan.boot_mode != NN_BOOT_NONE) {
@@ -254,6 +264,7 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	if (ret == NN_EXIT_OK && (rep.ndrift || boot.ndrift))
 		ret = NN_EXIT_WARN;
 out:
+	free(applied);
 	nn_obs_report_free(&obs);
 	nn_check_report_free(&rep);
 	nn_plan_free(&plan);

@@ -50,6 +50,12 @@ const struct nn_cmd_desc nn_desc_script = {
 "    xps_cpus and nr_hugepages, reading each back and reporting mismatches;\n"
 "    an IRQ that refuses even its current value is kernel-managed and is\n"
 "    reported and skipped;\n"
+"  - sets the plan's coalescing and ring sizes (a profile's) with ethtool -C\n"
+"    and -G, the old values read from the host going into the restore script;\n"
+"    with no ethtool (or ROOT set) each is left alone with a message;\n"
+"  - leaves out what sh cannot restore or set, each named in its header:\n"
+"    per-NAPI settings, RSS indirection tables, ports' driver bindings and\n"
+"    kernel arguments (nicnuma apply sets them);\n"
 "  - leaves values already in place alone (running it twice is harmless) and\n"
 "    exits 1 when any value failed.\n"
 "Every interface name and path in it is single-quoted: names such as\n"
@@ -59,8 +65,8 @@ const struct nn_cmd_desc nn_desc_script = {
 	.groups = NN_GROUP_PLAN | NN_GROUP_PLAN_IRQB | NN_GROUP_NET,
 	.group_title = "Planning options, when no --plan is given (see `nicnuma plan --help`):\n",
 	.outro =
-"With --json (needs -o): {\"script\":{\"file\",\"irqs\",\"xps\",\"channels\",\n"
-"\"hugepages\",\"irqbalance\"},\"warnings\":[..]}.\n"
+"With --json (needs -o): {\"script\":{\"file\",\"irqs\",\"xps\",\"napi_threads\",\n"
+"\"channels\",\"coalesce_rings\",\"hugepages\",\"irqbalance\"},\"warnings\":[..]}.\n"
 "\n"
 "Examples:\n"
 "  nicnuma script -o bind.sh && scp bind.sh host2: && ssh host2 sh bind.sh\n"
@@ -155,6 +161,7 @@ int nn_cmd_script(struct nn_ctx *ctx, int argc, char **argv)
 		nn_print_uint(o, PRINT_ANY, "xps", "%llu XPS masks, ", p.nxps);
 		nn_print_uint(o, PRINT_ANY, "napi_threads", "%llu NAPI threads, ", p.nnapi_threads);
 		nn_print_uint(o, PRINT_ANY, "channels", "%llu channel counts, ", p.nchannels);
+		nn_print_uint(o, PRINT_ANY, "coalesce_rings", "%llu coalescing and ring values, ", p.neth);
 		nn_print_uint(o, PRINT_ANY, "hugepages", "%llu hugepage counts; ", p.nhugepages);
 		nn_print_string(o, PRINT_ANY, "irqbalance", "irqbalance: %s\n",
 				nn_irqbalance_action_name(p.irqbalance.action));

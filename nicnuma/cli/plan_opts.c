@@ -92,6 +92,31 @@ int nn_cli_get_plan(struct nn_ctx *ctx, struct nn_host *host, const char *planfi
 	return ret;
 }
 
+int nn_cli_get_applied_plan(struct nn_ctx *ctx, struct nn_host *host, struct nn_plan *plan, char **path)
+{
+	char why[640];
+	int ret = nn_plan_read_applied(ctx, plan, path, why, sizeof(why));
+
+	if (ret == -ENODATA)
+		return 0;
+	if (ret) {
+		nn_warn(ctx, NULL, "the last apply's plan cannot be read: %s; checked against a fresh plan", why);
+		return 0;
+	}
+	ret = nn_plan_check_shape(plan, host, why, sizeof(why));
+	if (ret) {
+		nn_warn(ctx, *path, "the last apply's plan was made for another host shape (%s); checked "
+			"against a fresh plan", why);
+	} else if (plan->boot_mode == NN_BOOT_NONE || !(ret = boot_facts(ctx, host))) {
+		return 1;
+	}
+	nn_plan_free(plan);
+	memset(plan, 0, sizeof(*plan));
+	free(*path);
+	*path = NULL;
+	return ret == -ENOMEM ? ret : 0;
+}
+
 void nn_cli_plan_findings(struct nn_ctx *ctx, const struct nn_plan *plan)
 {
 	size_t i;

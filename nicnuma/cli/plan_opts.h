@@ -22,6 +22,11 @@ int nn_cli_check_plan_shape(struct nn_ctx *ctx, struct nn_host *host, const char
  * three columns). Messages printed; 0 or -errno. */
 int nn_cli_get_plan(struct nn_ctx *ctx, struct nn_host *host, const char *planfile,
 		    struct nn_plan_opts *o, struct nn_plan *plan);
+/* The plan of the newest apply not rolled back, checked against this host's
+ * shape: 1 with @plan and @path (malloc'd) set; 0 when there is none or it
+ * cannot be used (a warning names why: check then makes a fresh plan);
+ * -ENOMEM. */
+int nn_cli_get_applied_plan(struct nn_ctx *ctx, struct nn_host *host, struct nn_plan *plan, char **path);
 /* The plan's warnings as the command's warnings (exit 1) and its notes as
  * notes (exit 0), "plan: " before each: one status for one fact. */
 void nn_cli_plan_findings(struct nn_ctx *ctx, const struct nn_plan *plan);

@@ -131,6 +131,28 @@ void nn_fmt_skip(const char *fmt, ...);
 #define nn_print_cpuset(o, t, k, fmt, v) (NN_FMT_CHECK(fmt, "0-3"), (nn_print_cpuset)(o, t, k, fmt, v))
 #endif
 
+/* A text table's columns sized to its rows: each column as wide as its
+ * widest cell as printed (escaped), never narrower than its minimum (the
+ * header's width, or the width the table always had). A table measures its
+ * rows with nn_cols_fit, then prints its header (nn_print_cols_header) and
+ * its cells (nn_print_cell); the last column's title is not padded. */
+#define NN_COLS_MAX 12
+
+struct nn_cols {
+	size_t n;
+	int w[NN_COLS_MAX];
+};
+
+void nn_cols_init(struct nn_cols *c, size_t n, const int *min);
+void nn_cols_fit(struct nn_cols *c, size_t col, const char *cell);
+/* Text only: the titles, one per column, and a newline. */
+void nn_print_cols_header(struct nn_out *o, const struct nn_cols *c, const char *const *titles);
+/* @val (NULL: "-" in text, null in JSON) padded to column @col's width, and
+ * a space after it unless it is the last; JSON: under @key where @type has
+ * PRINT_JSON. */
+void nn_print_cell(struct nn_out *o, int type, const char *key, const struct nn_cols *c, size_t col,
+		   const char *val);
+
 /* Text-only formatted output. */
 void nn_printf(struct nn_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -390,9 +390,20 @@ static void print_parent(struct nn_out *o, const struct nn_nic *nic)
 	nn_close_object(o);
 }
 
-static void print_nic(struct nn_out *o, const struct nn_nic *nic, const struct judge *j, bool brief)
+/* The DRIVER/KIND cell: the driver, or a virtual device's kind. */
+static const char *driver_cell(const struct nn_nic *nic, char *buf, size_t len)
+{
+	if (!nic->is_virtual)
+		return nic->driver ? nic->driver : "?";
+	snprintf(buf, len, "virtual %s", nic->kind ? nic->kind : "(kind unknown)");
+	return buf;
+}
+
+static void print_nic(struct nn_out *o, const struct nn_cols *c, const struct nn_nic *nic, const struct judge *j,
+		      bool brief)
 {
 	const struct nn_topo *t = j->t;
+	char kind[80];
 	int home = nn_irq_place_home(t, nic);
 	unsigned int queues = 0, remote = 0, spill = 0;
 	struct nn_place_count pc;
@@ -422,14 +433,12 @@ static void print_nic(struct nn_out *o, const struct nn_nic *nic, const struct j
 	print_rss_json(o, &nic->rss);
 
 	/* Text: one summary row, then (unless --brief) the device's IRQs. */
-	nn_printf(o, "%-16s ", nic->name);
+	nn_print_cell(o, PRINT_FP, NULL, c, 0, nic->name);
+	nn_print_cell(o, PRINT_FP, NULL, c, 1, driver_cell(nic, kind, sizeof(kind)));
 	if (nic->is_virtual) {
-		char kind[40];
-
-		snprintf(kind, sizeof(kind), "virtual %s", nic->kind ? nic->kind : "(kind unknown)");
-		nn_printf(o, "%-22s %-13s %-8s ", kind, "-", "-");
+		nn_printf(o, "%-13s %-8s ", "-", "-");
 	} else {
-		nn_printf(o, "%-22s %-13s ", nic->driver ? nic->driver : "?", nic->pci ? nic->pci : "-");
+		nn_printf(o, "%-13s ", nic->pci ? nic->pci : "-");
 		if (nic->numa_node >= 0)
 			nn_printf(o, "%-8d ", nic->numa_node);
 		else
@@ -537,21 +546,38 @@ static void print_ports(struct nn_out *o, const struct nn_host *h)
 void nn_nics_print(struct nn_out *o, const struct nn_host *h, char *const *names, size_t nnames,
 		   bool brief, nn_planned_cpus_fn planned, const void *plan)
 {
+	static const char *const titles[] = { "NIC", "DRIVER/KIND", "PCI", "NODE", "SPEED", "RXQ/TXQ",
+					      "CHANNELS", "IRQS" };
+	/* NIC and DRIVER/KIND as wide as their longest (the others are fixed) */
+	static const int min[] = { 16, 22, 13, 8, 9, 8, 8, 0 };
 	const struct judge j = { &h->topo, planned, plan };
+	struct nn_cols c;
+	char kind[80];
 	size_t k, i;
+	int pass;
 
-	nn_printf(o, "%-16s %-22s %-13s %-8s %-9s %-8s %-8s %s\n", "NIC", "DRIVER/KIND", "PCI",
-		  "NODE", "SPEED", "RXQ/TXQ", "CHANNELS", "IRQS");
-	if (!brief)
-		nn_printf(o, "\n");
-	nn_open_array(o, "nics");
-	for (k = 0; k < h->nnics; k++) {
-		bool want = !nnames;
+	nn_cols_init(&c, sizeof(min) / sizeof(min[0]), min);
+	for (pass = 0; pass < 2; pass++) {
+		if (pass) {
+			nn_print_cols_header(o, &c, titles);
+			if (!brief)
+				nn_printf(o, "\n");
+			nn_open_array(o, "nics");
+		}
+		for (k = 0; k < h->nnics; k++) {
+			bool want = !nnames;
 
-		for (i = 0; i < nnames && !want; i++)
-			want = !strcmp(names[i], h->nics[k].name);
-		if (want)
-			print_nic(o, &h->nics[k], &j, brief);
+			for (i = 0; i < nnames && !want; i++)
+				want = !strcmp(names[i], h->nics[k].name);
+			if (!want)
+				continue;
+			if (pass) {
+				print_nic(o, &c, &h->nics[k], &j, brief);
+			} else {
+				nn_cols_fit(&c, 0, h->nics[k].name);
+				nn_cols_fit(&c, 1, driver_cell(&h->nics[k], kind, sizeof(kind)));
+			}
+		}
 	}
 	nn_close_array(o);
 	print_ports(o, h);

@@ -16,6 +16,7 @@
 
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
+#include "nicnuma/discover/ethtool_nl.h"
 #include "hugepages/hugepages.h"
 #include "irq/affinity.h"
 #include "irq/napi_conf.h"
@@ -79,6 +80,27 @@ static void comment_text(struct w *w, const char *s)
 	put(w, buf);
 }
 
+/* What a plan holds that the script does not carry, each named with what sets it. */
+static void left_out(struct w *w, const struct nn_plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nrss; i++) {
+		put(w, "# Left out: the RSS indirection table of ");
+		comment_text(w, p->rss[i].nic);
+		putf(w, " (%zu rx queues): its restore needs\n"
+			"# the whole old table; nicnuma apply sets it.\n", p->rss[i].nqueues);
+	}
+	for (i = 0; i < p->nports; i++) {
+		put(w, "# Left out: the driver binding of port ");
+		comment_text(w, p->ports[i].pci);
+		put(w, "; nicnuma apply binds it.\n");
+	}
+	if (p->nboot_args)
+		putf(w, "# Left out: %zu kernel arguments; they need the boot loader and a reboot\n"
+			"# (nicnuma apply writes them through the boot loader).\n", p->nboot_args);
+}
+
 static void header(struct w *w, const struct nn_plan *p, const struct nn_script_opts *o)
 {
 	size_t i, n;
@@ -87,8 +109,8 @@ static void header(struct w *w, const struct nn_plan *p, const struct nn_script_
 	       "# shellcheck disable=SC2317 # helpers stay unused when nothing of their kind is planned\n"
 	       "# shellcheck disable=SC2016 # names such as a$(x) are single-quoted to stay literal\n"
 	       "#\n"
-	       "# nicnuma script: puts queue IRQs, XPS masks, channel counts and hugepages\n"
-	       "# where a nicnuma plan says, on a host without nicnuma.\n");
+	       "# nicnuma script: puts queue IRQs, XPS masks, channel counts, coalescing,\n"
+	       "# ring sizes and hugepages where a nicnuma plan says, on a host without nicnuma.\n");
 	put(w, "# Made by nicnuma ");
 	comment_text(w, o && o->version ? o->version : "");
 	put(w, " from ");
@@ -104,8 +126,8 @@ static void header(struct w *w, const struct nn_plan *p, const struct nn_script_
 	}
 	put(w, "; it refuses any other.\n");
 	putf(w, "# Values: %zu IRQ affinities, %zu XPS masks, %zu NAPI threads, %zu channel counts,\n"
-		"# %zu hugepage counts; irqbalance: %s.\n", p->nirqs, p->nxps, p->nnapi_threads,
-	     p->nchannels, p->nhugepages,
+		"# %zu coalescing and ring values (ethtool -C/-G), %zu hugepage counts; irqbalance: %s.\n",
+	     p->nirqs, p->nxps, p->nnapi_threads, p->nchannels, p->neth, p->nhugepages,
 	     nn_irqbalance_action_name(p->irqbalance.action));
 	if (p->nrps && p->rps_sock_flow_entries > 0)
 		putf(w, "# RPS/RFS: %zu rx queues, rps_sock_flow_entries at least %ld.\n", p->nrps,
@@ -120,6 +142,7 @@ static void header(struct w *w, const struct nn_plan *p, const struct nn_script_
 	if (n)
 		putf(w, "# Left out: %zu per-NAPI settings. They need netdev netlink (napi-set),\n"
 			"# which sh cannot speak; nicnuma apply sets them. Device-wide NAPI files are in.\n", n);
+	left_out(w, p);
 	put(w, "#\n"
 	       "# Usage, as root:\n"
 	       "#   sh SCRIPT                  check the host, save a restore script, apply,\n"
@@ -191,7 +214,7 @@ static void check_extra(struct w *w, const struct nn_plan *p, const char *nic, c
 
 static void checks(struct w *w, const struct nn_plan *p)
 {
-	size_t i, nseen = 0, cap = p->nirqs + p->nxps + p->nchannels + 1;
+	size_t i, nseen = 0, cap = p->nirqs + p->nxps + p->nchannels + p->neth + 1;
 	const char **seen = calloc(cap, sizeof(*seen));
 
 	if (!seen) {
@@ -211,6 +234,8 @@ static void checks(struct w *w, const struct nn_plan *p)
 		check_extra(w, p, p->xps[i].nic, seen, &nseen);
 	for (i = 0; i < p->nchannels; i++)
 		check_extra(w, p, p->channels[i].nic, seen, &nseen);
+	for (i = 0; i < p->neth; i++)
+		check_extra(w, p, p->eth[i].nic, seen, &nseen);
 	for (i = 0; i < p->nirqs; i++) {
 		put(w, "\tcheck_irq ");
 		word(w, p->irqs[i].nic, "");
@@ -358,6 +383,26 @@ next:
 		putf(w, " %d\n", p->channels[i].target);
 	}
 	put(w, "\t:\n}\n\n");
+	/* "$1" NIC C|G NAME VALUE: ethtool's option (-C coalescing, -G rings),
+	 * its name and the value as ethtool -c/-g print it (on/off for the
+	 * adaptive flags). */
+	put(w, "eths() {\n");
+	for (i = 0; i < p->neth && !w->err; i++) {
+		const struct nn_plan_eth *e = &p->eth[i];
+
+		if (e->value < 0 || e->value > nn_eth_setting_max(e->setting)) {
+			w->err = -ERANGE;
+			break;
+		}
+		put(w, "\t\"$1\" ");
+		word(w, e->nic, " ");
+		putf(w, "%s %s ", nn_eth_setting_is_ring(e->setting) ? "G" : "C", nn_eth_setting_name(e->setting));
+		if (e->setting == NN_ETH_ADAPTIVE_RX || e->setting == NN_ETH_ADAPTIVE_TX)
+			put(w, e->value ? "on\n" : "off\n");
+		else
+			putf(w, "%lld\n", e->value);
+	}
+	put(w, "\t:\n}\n\n");
 	put(w, "napis() {\n");
 	for (i = 0; i < p->nnapi_threads && !w->err; i++) {
 		const struct nn_plan_napi *t = &p->napi_threads[i];
@@ -432,6 +477,7 @@ static const char script_main[] =
 	"\texit 2\n"
 	"fi\n"	"if [ \"$MODE\" != apply ]; then\n"
 	"\tchans chan_preview\n"
+	"\teths eth_preview\n"
 	"\titems preview\n"
 	"\tnapis napi_preview\n"
 	"\t[ \"$IRQBALANCE\" = none ] || say \"irqbalance: a real run would $IRQBALANCE it if it runs\"\n"
@@ -452,6 +498,7 @@ static const char script_main[] =
 	"\texit 2\n"
 	"fi\n"
 	"chans chan_snap\n"
+	"eths eth_snap\n"
 	"items snap\n"
 	"napis napi_snap\n"
 	"irqb_snap\n"
@@ -476,6 +523,7 @@ static const char script_main[] =
 	"say \"restore script: $RESTORE ($nchange values; sh it to put them back)\"\n"
 	"irqb_do\n"
 	"chans chan_apply\n"
+	"eths eth_apply\n"
 	"items apply\n"
 	"napis napi_apply\n"
 	"say \"done: $nset changed, $nsame already in place, $nmanaged managed by the kernel, $nfail failed\"\n"

@@ -751,6 +751,7 @@ const char *nn_metrics_plan_source_name(enum nn_metrics_plan_source s)
 	case NN_METRICS_PLAN_FILE: return "file";
 	case NN_METRICS_PLAN_DESIRED: return "desired";
 	case NN_METRICS_PLAN_DEFAULT: return "default";
+	case NN_METRICS_PLAN_APPLIED: return "applied";
 	default: return "none";
 	}
 }

@@ -43,6 +43,7 @@ enum nn_metrics_plan_source {
 	NN_METRICS_PLAN_FILE,		/* --plan FILE */
 	NN_METRICS_PLAN_DESIRED,	/* enabled: /etc/nicnuma/nicnuma.conf */
 	NN_METRICS_PLAN_DEFAULT,	/* a fresh plan by the locality rule (plan options) */
+	NN_METRICS_PLAN_APPLIED,	/* check: the newest apply's plan (state/applied_plan.h) */
 };
 
 /* Per NIC, what the families show (counts from the check run). */

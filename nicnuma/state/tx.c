@@ -2,6 +2,8 @@
 /* tx.c - the transaction every writing command runs in: lock, undo log, save, mark, unlock */
 #include <errno.h>
 
+#include "nicnuma/core/ctx.h"
+#include "nicnuma/state/applied_plan.h"
 #include "nicnuma/state/tx.h"
 
 int nn_tx_lock(struct nn_ctx *ctx, struct nn_tx *tx)
@@ -87,6 +89,9 @@ int nn_tx_replay(struct nn_tx *tx, int flags)
 	tx->restored = true;
 	/* The file replayed is the one marked, wherever it is. */
 	err = nn_undo_mark_rolled_back(tx->ctx, &tx->log);
+	/* check no longer compares with a plan rolled back (the mark already says so) */
+	if (!err && nn_applied_plan_drop(tx->ctx, &tx->log))
+		nn_warn(tx->ctx, tx->log.file, "cannot remove its applied plan: check skips it (rolled back)");
 	if (!err && (flags & NN_TX_PRUNE))
 		nn_undo_prune(tx->ctx);
 	return err;

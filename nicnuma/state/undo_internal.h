@@ -27,6 +27,10 @@ int nn_state_trusted(const struct stat *st, char *why, size_t whylen);
 int nn_state_open_dir(struct nn_ctx *ctx, const char *dir, int create);
 /* Splits a log path "DIR/NAME" into its directory (malloc'd) and name. */
 int nn_undo_split_path(const char *path, char **dir, const char **name);
+/* The log names in @dfd, newest first (free with nn_undo_names_free). */
+int nn_undo_list_at(int dfd, char ***out, size_t *nout);
+/* Whether log @name says it was rolled back (1, 0); -errno when it cannot tell. */
+int nn_undo_is_rolled_back(int dfd, const char *name);
 /* Runs every change's validate(); @ctx NULL for the document-only checks. */
 int nn_undo_validate_all(struct nn_ctx *ctx, const struct nn_undo *u, char *why, size_t whylen);
 

@@ -217,8 +217,7 @@ static void names_free(char **names, size_t n)
 	free(names);
 }
 
-/* The log names in @dfd, newest first. */
-static int list_logs(int dfd, char ***out, size_t *nout)
+int nn_undo_list_at(int dfd, char ***out, size_t *nout)
 {
 	char **names = NULL;
 	size_t n = 0, cap = 0;
@@ -264,7 +263,7 @@ int nn_undo_list(struct nn_ctx *ctx, char ***names, size_t *n)
 	*n = 0;
 	if (dfd < 0)
 		return dfd;
-	err = list_logs(dfd, names, n);
+	err = nn_undo_list_at(dfd, names, n);
 	close(dfd);
 	return err;
 }
@@ -322,7 +321,7 @@ int nn_undo_load(struct nn_ctx *ctx, const char *file, const struct nn_change_op
 		       strerror(-dfd));
 		return dfd;
 	}
-	err = list_logs(dfd, &names, &n);
+	err = nn_undo_list_at(dfd, &names, &n);
 	if (err)
 		nn_err(ctx, "cannot list %s: %s", ctx->state_dir, strerror(-err));
 	for (i = 0; !err && i < n; i++) {
@@ -345,8 +344,7 @@ out:
 	return err;
 }
 
-/* Whether log @name says it was rolled back; -errno when it cannot tell. */
-static int is_rolled_back(int dfd, const char *name)
+int nn_undo_is_rolled_back(int dfd, const char *name)
 {
 	struct json_object *doc, *v;
 	char why[128], *text;
@@ -373,10 +371,10 @@ int nn_undo_prune(struct nn_ctx *ctx)
 	dfd = nn_state_dir_open(ctx, 0);
 	if (dfd < 0)
 		return dfd;
-	err = list_logs(dfd, &names, &n);
+	err = nn_undo_list_at(dfd, &names, &n);
 	for (i = 0; !err && i < n; i++) {
 		/* Only rolled-back logs go; one we cannot read is left alone. */
-		if (is_rolled_back(dfd, names[i]) != 1 || kept++ < NN_UNDO_KEEP)
+		if (nn_undo_is_rolled_back(dfd, names[i]) != 1 || kept++ < NN_UNDO_KEEP)
 			continue;
 		if (unlinkat(dfd, names[i], 0) < 0)
 			nn_warn(ctx, ctx->state_dir, "cannot prune %s: %s", names[i], strerror(errno));

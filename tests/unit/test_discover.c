@@ -19,6 +19,7 @@
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/host.h"
 #include "nicnuma/discover/nic.h"
+#include "nicnuma/discover/nic_print.h"
 #include "nicnuma/discover/topo.h"
 #include "tmptree.h"
 
@@ -415,6 +416,53 @@ static void nics(void **state)
 	nn_ctx_free(&ctx);
 }
 
+/* The nics table's NIC and DRIVER/KIND columns widen to their longest cell
+ * (an out-of-tree driver's long name): every row's PCI column starts where
+ * the header's does. */
+static void nics_table_widths(void **state)
+{
+	struct nn_nic *n;
+	struct nn_ctx ctx;
+	struct nn_host h;
+	struct nn_out o;
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	const char *hdr;
+	long col;
+	FILE *fp;
+	int rows = 0;
+
+	(void)state;
+	nic_tree();
+	assert_int_equal(nn_ctx_init(&ctx, tmp, false), 0);
+	assert_int_equal(nn_host_discover(&ctx, &h), 0);
+	n = (struct nn_nic *)nn_nic_find(h.nics, h.nnics, "ens5");
+	assert_non_null(n);
+	free(n->driver);
+	n->driver = strdup("ice_vendor_oot_build_1.13");
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	nn_out_init(&o, fp, false);
+	nn_nics_print(&o, &h, NULL, 0, true, NULL, NULL);
+	assert_int_equal(nn_out_flush(&o), 0);
+	fclose(fp);
+	hdr = strstr(buf, "PCI");
+	assert_non_null(hdr);
+	col = hdr - buf;
+	assert_true(col > 16 + 1 + 22);	/* wider than the fixed 16 + 22 */
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "ens5 ", 5) && strncmp(line, "br0 ", 4))
+			continue;
+		rows++;
+		assert_true((long)strlen(line) > col);
+		assert_true(line[col - 1] == ' ' && line[col] != ' ');
+	}
+	assert_int_equal(rows, 2);
+	free(buf);
+	nn_host_free(&h);
+	nn_ctx_free(&ctx);
+}
+
 static bool noted(const struct nn_ctx *ctx, const char *file, const char *text)
 {
 	for (size_t i = 0; i < ctx->nnotes; i++)
@@ -759,6 +807,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(group_lists_read_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(package_die_lists_read_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(nics, setup, teardown),
+		cmocka_unit_test_setup_teardown(nics_table_widths, setup, teardown),
 		cmocka_unit_test_setup_teardown(down_nic_notes, setup, teardown),
 		cmocka_unit_test_setup_teardown(online_from_cpu_dirs, setup, teardown),
 		cmocka_unit_test_setup_teardown(sparse_nodes_rows, setup, teardown),

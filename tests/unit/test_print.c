@@ -564,12 +564,76 @@ static void test_warnings_json(void **state)
 	free(ctx.notes);
 }
 
+/* Table columns are as wide as their widest cell as printed (an escaped
+ * byte counts 4), never narrower than their minimum; the last column's
+ * title is not padded; JSON gets the cells under their keys. */
+static void test_cols(void **state)
+{
+	static const char *const titles[3] = { "NIC", "CPUS", "STATUS" };
+	static const char *const rows[3][3] = {
+		{ "eth0", "0-3", "ok" },
+		{ "enx0c42a1b2c3d4", "0,2,4,6,8,10,12", "drift" },
+		{ "e\x1b", "1", "ok" },
+	};
+	static const int min[3] = { 4, 6, 6 };
+	struct nn_cols c;
+	struct nn_out o;
+	char *buf = NULL;
+	size_t len = 0, i, k;
+	FILE *fp;
+
+	(void)state;
+	nn_cols_init(&c, 3, min);
+	for (i = 0; i < 3; i++)
+		for (k = 0; k < 3; k++)
+			nn_cols_fit(&c, k, rows[i][k]);
+	assert_int_equal(c.w[0], 15);
+	assert_int_equal(c.w[1], 15);
+	assert_int_equal(c.w[2], 6);
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	nn_out_init(&o, fp, false);
+	nn_print_cols_header(&o, &c, titles);
+	for (i = 0; i < 3; i++) {
+		for (k = 0; k < 3; k++)
+			nn_print_cell(&o, PRINT_ANY, titles[k], &c, k, rows[i][k]);
+		nn_printf(&o, "|\n");
+	}
+	assert_int_equal(nn_out_flush(&o), 0);
+	fclose(fp);
+	assert_string_equal(buf, "NIC             CPUS            STATUS\n"
+			    "eth0            0-3             ok    |\n"
+			    "enx0c42a1b2c3d4 0,2,4,6,8,10,12 drift |\n"
+			    "e\\x1b           1               ok    |\n");
+	free(buf);
+
+	buf = NULL;
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	nn_out_init(&o, fp, true);
+	nn_open_object(&o, NULL);
+	nn_print_cols_header(&o, &c, titles);
+	nn_print_cell(&o, PRINT_ANY, "nic", &c, 0, rows[1][0]);
+	nn_print_cell(&o, PRINT_FP, "cpus", &c, 1, rows[1][1]);
+	nn_print_cell(&o, PRINT_ANY, "status", &c, 2, NULL);
+	nn_close_object(&o);
+	assert_int_equal(nn_out_flush(&o), 0);
+	fclose(fp);
+	assert_non_null(strstr(buf, "\"nic\""));
+	assert_non_null(strstr(buf, "enx0c42a1b2c3d4"));
+	assert_null(strstr(buf, "cpus"));
+	assert_non_null(strstr(buf, "\"status\": null"));
+	assert_null(strstr(buf, "NIC"));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_cols),
 		cmocka_unit_test(test_value_lines),
 		cmocka_unit_test(test_jsonc_layout),
 		cmocka_unit_test(test_json_edges),
