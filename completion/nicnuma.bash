@@ -44,8 +44,8 @@ _nicnuma_opts() {
 		--state-dir ;;
 	disable) echo --help --keep-config --state-dir ;;
 	status) echo --help --state-dir ;;
-	claim) echo --coexist --cpus --dry-run --help --name --pid --reason --state-dir ;;
-	release) echo --coexist --dry-run --help --name --state-dir ;;
+	claim) echo --coexist --cpus --dry-run --help --name --pid --reason --sched --state-dir ;;
+	release) echo --coexist --dry-run --help --name --sched --state-dir ;;
 	claims) echo --prune --help ;;
 	hook) echo --deadline-ms --dry-run --help --stage --state-dir ;;
 	watch) echo --cgroup-watches --coexist --config --count --duration --events --exec --help --interval --once \

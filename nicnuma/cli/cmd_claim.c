@@ -8,10 +8,11 @@
 #include "cli.h"
 #include "plan_opts.h"
 #include "nicnuma/service/claim.h"
+#include "nicnuma/service/claim_sched.h"
 #include "nicnuma/core/limits.h"
 #include "nicnuma/core/names.h"
 
-enum { OPT_CPUS = NN_OPT_OWN, OPT_NAME, OPT_PID, OPT_REASON, OPT_COEXIST, OPT_PRUNE };
+enum { OPT_CPUS = NN_OPT_OWN, OPT_NAME, OPT_PID, OPT_REASON, OPT_COEXIST, OPT_PRUNE, OPT_SCHED };
 
 static const struct nn_opt claim_opts[] = {
 	{ "cpus", 0, NN_ARG_REQUIRED, "CPULIST", "the CPUs claimed (kernel form: 1,4-7); each must be "
@@ -28,6 +29,9 @@ static const struct nn_opt claim_opts[] = {
 	  "(warnings)", OPT_COEXIST },
 	{ "state-dir", 0, NN_ARG_REQUIRED, "DIR", "snapshots, the lock and enabled.json (the "
 	  "re-apply's)", NN_OPT_STATE_DIR },
+	{ "sched", 0, NN_ARG_REQUIRED, "POLICY", "fifo (default as root on the live host): SCHED_FIFO "
+	  "priority 1 (else nice -20) until the record is written and re-applied, so that a loaded "
+	  "host's threads do not hold the claim up; other: leave it as started", OPT_SCHED },
 	{ 0 },
 };
 
@@ -43,7 +47,8 @@ static const struct nn_opt claim_opts[] = {
 const struct nn_cmd_desc nn_desc_claim = {
 	.name = "claim",
 	.usage = "nicnuma [--root DIR] [--json] claim --cpus CPULIST --name NAME [--pid PID]\n"
-		 "               [--reason TEXT] [--dry-run] [--coexist] [--state-dir DIR]",
+		 "               [--reason TEXT] [--dry-run] [--coexist] [--state-dir DIR]\n"
+		 "               [--sched fifo|other]",
 	.intro =
 "Claim CPUs for a workload: no NIC work (queue IRQs, NAPI threads, XPS,\n"
 "housekeeping IRQs) may use them while the claim lasts. The claim is a\n"
@@ -72,7 +77,8 @@ const struct nn_cmd_desc nn_desc_claim = {
 
 const struct nn_cmd_desc nn_desc_release = {
 	.name = "release",
-	.usage = "nicnuma [--root DIR] [--json] release [--dry-run] [--coexist] [--state-dir DIR] --name NAME | NAME",
+	.usage = "nicnuma [--root DIR] [--json] release [--dry-run] [--coexist] [--state-dir DIR]\n"
+		 "               [--sched fifo|other] --name NAME | NAME",
 	.intro =
 "End claim NAME (--name NAME, as claim takes it, or NAME alone): its record\n"
 "is removed and the placement re-applied as for 'nicnuma claim' (by the\n"
@@ -116,6 +122,14 @@ const struct nn_cmd_desc nn_desc_claims = {
 "when not root on the live host).\n",
 };
 
+static int parse_sched(struct nn_ctx *ctx, const char *arg, enum nn_watch_sched *out)
+{
+	if (!nn_watch_sched_parse(arg, out))
+		return 0;
+	nn_err(ctx, "--sched: expected fifo or other, got '%s'", arg);
+	return -EINVAL;
+}
+
 static const char *applied_name(enum nn_claim_applied a)
 {
 	return a == NN_CLAIM_BY_WATCHER ? "watcher" : a == NN_CLAIM_BY_SELF ? "self" : "none";
@@ -157,6 +171,8 @@ int nn_cmd_claim(struct nn_ctx *ctx, int argc, char **argv)
 	struct nn_optstate st = NN_OPTSTATE(argc, argv);
 	struct nn_claim c = NN_CLAIM_INIT;
 	struct nn_claim_result res = { 0 };
+	enum nn_watch_sched sched = NN_WATCH_SCHED_DEFAULT;
+	struct nn_claim_sched saved;
 	unsigned int flags = 0;
 	unsigned long pid;
 	const char *why = NULL;
@@ -196,6 +212,10 @@ int nn_cmd_claim(struct nn_ctx *ctx, int argc, char **argv)
 		case NN_OPT_STATE_DIR:
 			ctx->state_dir = st.arg;
 			break;
+		case OPT_SCHED:
+			if (parse_sched(ctx, st.arg, &sched))
+				goto out;
+			break;
 		}
 	}
 	if (opt < 0) {
@@ -211,7 +231,9 @@ int nn_cmd_claim(struct nn_ctx *ctx, int argc, char **argv)
 	nn_print_string(&ctx->out, PRINT_ANY, "name", "claim %s", c.name);
 	nn_print_cpuset(&ctx->out, PRINT_ANY, "cpus", ": CPUs %s", &c.cpus);
 	nn_print_opt_int(&ctx->out, PRINT_ANY, "pid", ", pid %lld\n", c.pid, "none");
+	nn_claim_sched_raise(sched, nn_root_is_live(&ctx->root), &saved);
 	err = nn_claim_add(ctx, &c, flags, &res);
+	nn_claim_sched_drop(&saved);
 	if (!err)
 		print_result(ctx, &res, flags & NN_CLAIM_DRY_RUN);
 	nn_close_object(&ctx->out);
@@ -228,6 +250,8 @@ int nn_cmd_release(struct nn_ctx *ctx, int argc, char **argv)
 	struct nn_claim_result res = { 0 };
 	unsigned int flags = 0;
 	const char *name = NULL;
+	enum nn_watch_sched sched = NN_WATCH_SCHED_DEFAULT;
+	struct nn_claim_sched saved;
 	int opt, err;
 
 	while ((opt = nn_opt_next(ctx, &nn_desc_release, &st)) > 0) {
@@ -244,6 +268,10 @@ int nn_cmd_release(struct nn_ctx *ctx, int argc, char **argv)
 		case OPT_NAME:
 			name = st.arg;
 			break;
+		case OPT_SCHED:
+			if (parse_sched(ctx, st.arg, &sched))
+				return NN_EXIT_ERROR;
+			break;
 		}
 	}
 	if (opt < 0)
@@ -257,7 +285,9 @@ int nn_cmd_release(struct nn_ctx *ctx, int argc, char **argv)
 	nn_open_object(&ctx->out, NULL);
 	nn_open_object(&ctx->out, "release");
 	nn_print_string(&ctx->out, PRINT_ANY, "name", "release %s\n", name);
+	nn_claim_sched_raise(sched, nn_root_is_live(&ctx->root), &saved);
 	err = nn_claim_release(ctx, name, flags, &res);
+	nn_claim_sched_drop(&saved);
 	if (!err)
 		print_result(ctx, &res, flags & NN_CLAIM_DRY_RUN);
 	nn_close_object(&ctx->out);

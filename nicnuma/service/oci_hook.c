@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "nicnuma/service/claim.h"
+#include "nicnuma/service/claim_sched.h"
 #include "nicnuma/service/sd_notify.h"
 #include "nicnuma/core/cmd_exec.h"
 #include "nicnuma/core/ctx.h"
@@ -50,6 +51,7 @@ struct hook {
 	struct nn_claim_result res;
 	int rc;				/* nn_claim_add/release's value */
 	bool background;		/* the deadline passed with the child still working */
+	struct nn_claim_sched sched;	/* raised from the start to the record's write */
 };
 
 static long long now_ms(void)
@@ -438,6 +440,8 @@ static int record_and_reapply(struct hook *h)
 	pid_t pid;
 
 	record_relayed(h);
+	/* the child (reset on fork) and the wait for it need no raise */
+	nn_claim_sched_drop(&h->sched);
 	/* refused, nothing recorded, or the watcher re-applies: done */
 	if (h->rc || !h->res.recorded || h->res.applied == NN_CLAIM_BY_WATCHER)
 		return 0;
@@ -520,6 +524,10 @@ int nn_hook_run(struct nn_ctx *ctx, const struct nn_hook_opts *o)
 	int ret;
 
 	h.t0 = now_ms();
+	/* the runtime starts the hook among the host's threads: on a loaded
+	 * host a nice-0 hook waits slices before its record is written */
+	nn_claim_sched_raise(o->dry_run ? NN_WATCH_SCHED_OTHER : NN_WATCH_SCHED_DEFAULT,
+			     nn_root_is_live(&ctx->root), &h.sched);
 	h.deadline = h.t0 + (o->deadline_ms ? o->deadline_ms : NN_HOOK_DEADLINE_MS);
 	/* the claim door's cgroup walk stops there too */
 	ctx->deadline_ms = h.deadline;
@@ -602,6 +610,7 @@ done:
 fail:
 	ret = 1;
 out:
+	nn_claim_sched_drop(&h.sched);
 	nn_cpuset_free(&h.claim);
 	nn_oci_state_free(&h.st);
 	nn_oci_config_free(&h.cfg);

@@ -98,6 +98,34 @@ kill -TERM "$wpid"; wait "$wpid" 2>/dev/null; wpid=
 out=$(n watch --sched rr 2>&1); rc=$?
 [ $rc = 2 ] && grep -q "^nicnuma: --sched: expected fifo or other, got 'rr'" <<<"$out" || fail "--sched rr: rc $rc: $out"
 echo "ok: --sched fifo runs the watcher at SCHED_FIFO 1 (reset on fork); a fake root's default leaves it"
+# claim/release --sched fifo: SCHED_FIFO 1 with reset-on-fork (no child
+# inherits it) from before the record's write, dropped after it and its
+# re-apply, before the output; a fake root's default touches no class
+st() { strace -f -qq -e trace=sched_setscheduler,setpriority,rename,renameat,renameat2,unlink,unlinkat,write \
+	-o "$tmp/st" "$nn" --root "$R" "$@" >/dev/null 2>&1; }
+# the first line matching ERE $1 in the trace, 0 when none
+at() { grep -nE "$1" "$tmp/st" | head -n 1 | cut -d: -f1 | grep . || echo 0; }
+raise='sched_setscheduler\(0, (0x40000001 /\* SCHED_\?\?\? \*/|SCHED_FIFO\|SCHED_RESET_ON_FORK), \[1\]\) = 0'
+drop='sched_setscheduler\(0, SCHED_OTHER, \[0\]\) = 0'
+command -v strace >/dev/null || fail "strace is not installed (scripts/lib.sh installs it)"
+st claim --cpus 1 --name fifo --sched fifo || fail "claim --sched fifo: $(tail -n 5 "$tmp/st")"
+r=$(at "$raise") w=$(at 'rename.*"fifo\.json"') d=$(at "$drop") o=$(at '^[0-9]+ +write\(1,')
+{ [ "$r" -gt 0 ] && [ "$w" -gt "$r" ] && [ "$d" -gt "$w" ] && [ "$o" -gt "$d" ]; } ||
+	fail "claim --sched fifo: raise $r, record $w, drop $d, output $o: $(cat "$tmp/st")"
+st release fifo --sched fifo || fail "release --sched fifo: $(tail -n 5 "$tmp/st")"
+r=$(at "$raise") w=$(at 'unlink.*"fifo\.json"') d=$(at "$drop") o=$(at '^[0-9]+ +write\(1,')
+{ [ "$r" -gt 0 ] && [ "$w" -gt "$r" ] && [ "$d" -gt "$w" ] && [ "$o" -gt "$d" ]; } ||
+	fail "release --sched fifo: raise $r, record $w, drop $d, output $o: $(cat "$tmp/st")"
+for args in "claim --cpus 1 --name other" "release other" "claim --cpus 1 --name other --sched other" \
+	"release other --sched other"; do
+	# shellcheck disable=SC2086  # the words are the command's arguments
+	st $args || fail "$args: $(tail -n 5 "$tmp/st")"
+	! grep -Eq 'sched_setscheduler|setpriority' "$tmp/st" || fail "$args touched the class: $(grep sched "$tmp/st")"
+done
+out=$(n claim --cpus 1 --name x --sched rr 2>&1); rc=$?
+[ $rc = 2 ] && grep -q "^nicnuma: --sched: expected fifo or other, got 'rr'" <<<"$out" || fail "claim --sched rr: rc $rc: $out"
+[ "$(snap)" = "$enabled" ] || fail "claims with --sched: the enabled placement is not back"
+echo "ok: claim/release --sched fifo run at SCHED_FIFO 1 (reset on fork) over the record's write, dropped before the output; the default under a fake root and --sched other leave the class"
 
 # 3. cpuset partitions in the tree's cgroup v2 mount, a member cgroup beside
 cg=$R/sys/fs/cgroup

@@ -15,14 +15,15 @@
 #   and one with part of a CPU (only what CRI-O would isolate claims);
 # and the same valid, annotated state run by `nobody`: refused (not root),
 # nothing recorded. The last case runs it as root: it claims (the check can
-# tell); poststop leaves the claim while its process lives (another
+# tell), at SCHED_FIFO 1 with reset-on-fork from its start until the
+# record is written, then back (strace); poststop leaves the claim while its process lives (another
 # container took the name) and releases it once the process is gone.
 # shellcheck disable=SC2015  # ok/bad only print
 set -uo pipefail
 
 nn=$(realpath "${1:?usage: oci_hook.sh NICNUMA}")
 [ "$(id -u)" -eq 0 ] || { echo "skip: needs root (nobody is the attacker)"; exit 77; }
-for t in setpriv timeout python3; do command -v "$t" >/dev/null || { echo "skip: $t is not installed"; exit 77; }; done
+for t in setpriv timeout python3 strace; do command -v "$t" >/dev/null || { echo "skip: $t is not installed"; exit 77; }; done
 [ "$(nproc)" -ge 2 ] || { echo "skip: one CPU: a claim of CPU 1 cannot be made"; exit 77; }
 tmp=$(mktemp -d /tmp/nn-ocihook.XXXXXX) || exit 2
 chmod 0755 "$tmp"
@@ -116,9 +117,19 @@ rc=$?
 
 # root, the same state: it does claim (so the refusals above are not a
 # hook that never claims), and poststop releases
-timeout 20 "$nn" hook --state-dir "$tmp/state" <"$tmp/s15" >"$tmp/out" 2>"$tmp/err"
+timeout 20 strace -qq -e trace=sched_setscheduler,rename,renameat,renameat2 -o "$tmp/st" \
+	"$nn" hook --state-dir "$tmp/state" <"$tmp/s15" >"$tmp/out" 2>"$tmp/err"
 [ -e /run/nicnuma/claims/oci-nnsec-n1.json ] && ok "root: the same state claims oci-nnsec-n1" \
 	|| { bad "root: no claim"; sed 's/^/    /' "$tmp/err" "$tmp/out"; }
+# the hook's turn on a loaded host (docs/oci-hook.md): raised before the
+# record's write, reset on fork (the re-apply child does not inherit it),
+# dropped after
+at() { grep -nE "$1" "$tmp/st" | head -n 1 | cut -d: -f1 | grep . || echo 0; }
+r=$(at 'sched_setscheduler\(0, (0x40000001 /\* SCHED_\?\?\? \*/|SCHED_FIFO\|SCHED_RESET_ON_FORK), \[1\]\) = 0')
+w=$(at 'rename.*"oci-nnsec-n1\.json"') d=$(at 'sched_setscheduler\(0, SCHED_OTHER, \[0\]\) = 0')
+[ "$r" -gt 0 ] && [ "$w" -gt "$r" ] && [ "$d" -gt "$w" ] \
+	&& ok "root: the hook ran at SCHED_FIFO 1 (reset on fork) until its record was written, then dropped it" \
+	|| { bad "root: the hook's class: raise $r, record $w, drop $d"; sed 's/^/    /' "$tmp/st"; }
 # poststop releases oci-ID only when the record's process is gone: while
 # it lives (pid and start time) the name is another container's now
 printf '{"ociVersion":"1.0.2","id":"nnsec-n1","status":"stopped","pid":%s}' "$owner" >"$tmp/s18"
