@@ -13,6 +13,7 @@
 #include "nicnuma/act/dev_ident.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/nic.h"
+#include "ports/port.h"
 
 int nn_dev_ident_text(const struct nn_nic *nic, char *buf, size_t len)
 {
@@ -153,8 +154,21 @@ static void warn_skipped(struct nn_ctx *ctx, const struct nn_undo *u, char names
 	}
 }
 
+/* Whether @pci is among the @n functions on vfio-pci now. */
+static bool on_vfio(char **vfio, size_t n, const char *pci)
+{
+	size_t i;
+
+	for (i = 0; i < n && *pci; i++)
+		if (!strcmp(vfio[i], pci))
+			return true;
+	return false;
+}
+
 int nn_dev_ident_mark(struct nn_ctx *ctx, struct nn_undo *u)
 {
+	char **vfio = NULL;
+	size_t nvfio = 0;
 	char (*names)[16] = calloc(NAMES_MAX, sizeof(*names));
 	char *only[NAMES_MAX];
 	struct nn_nic *nics = NULL;
@@ -170,6 +184,9 @@ int nn_dev_ident_mark(struct nn_ctx *ctx, struct nn_undo *u)
 	 * of their locality or IRQs is not this rollback's to report */
 	if (n && (err = nn_nics_discover(ctx, NULL, NN_NICS_SHAPE | NN_NICS_NO_GENL, only, n, &nics, &nnics)) == 0)
 		nn_warnings_keep(ctx, nwarns, nnotes);
+	/* a function bound to vfio-pci since (a DPDK port) has no netdev to write */
+	if (!err && n)
+		err = nn_vfio_bound_list(ctx, &vfio, &nvfio);
 	if (err) {
 		nn_err(ctx, "rollback: cannot tell which devices the logged interfaces are now: %s; "
 		       "nothing was restored", strerror(-err));
@@ -185,7 +202,11 @@ int nn_dev_ident_mark(struct nn_ctx *ctx, struct nn_undo *u)
 			unchecked += per_interface(c);
 			continue;
 		}
-		if (parse(c->device, &l, why, sizeof(why)) ||
+		if (!parse(c->device, &l, why, sizeof(why)) && on_vfio(vfio, nvfio, l.pci)) {
+			snprintf(why, sizeof(why), "its PCI function %s is on vfio-pci now (a DPDK port): the "
+				 "netdev went with the bind; not written", l.pci);
+			r = 1;
+		} else if (parse(c->device, &l, why, sizeof(why)) ||
 		    (r = nn_dev_ident_compare(c->device, nn_nic_find(nics, nnics, l.nic), why, sizeof(why))) < 0) {
 			nn_err(ctx, "cannot use snapshot %s: change %zu (%s %s): %s; nothing was restored",
 			       u->file, i, c->ops->name, c->path ? c->path : "-", why);
@@ -205,6 +226,9 @@ int nn_dev_ident_mark(struct nn_ctx *ctx, struct nn_undo *u)
 		nn_warn(ctx, u->file, "%zu interface values were logged without their device (a log "
 			"older than this nicnuma): restored by interface name, unchecked", unchecked);
 out:
+	while (nvfio)
+		free(vfio[--nvfio]);
+	free(vfio);
 	nn_nics_free(nics, nnics);
 	free(names);
 	return err;

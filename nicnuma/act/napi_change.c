@@ -125,6 +125,16 @@ static int napi_restore(struct nn_ctx *ctx, const struct nn_change *c, struct nn
 	if (err)
 		goto out;
 	err = nn_napi_identify(ctx, NULL, 0, pid, nic, id, res->why, sizeof(res->why));
+	/* The pid is another task now: a pid is reused only after its task
+	 * ended (across a reboot, always), so the logged thread is gone too.
+	 * Nothing is written to that task either way. */
+	if (err == -EPERM && nn_napi_thread_verify(&ctx->root, pid, nic, id, res->why, sizeof(res->why)) == -EPERM) {
+		nn_warn(ctx, c->path, "NAPI thread of %s (NAPI %lld) is gone (%s): not restored", nic, id, res->why);
+		res->unchanged = true;
+		res->why[0] = '\0';
+		err = 0;
+		goto out;
+	}
 	if (err == -ESRCH) {
 		/* The thread went with threaded NAPI or the device: nothing to put back. */
 		nn_warn(ctx, c->path, "NAPI thread of %s (NAPI %lld) is gone: not restored", nic, id);

@@ -137,7 +137,8 @@ static int enable_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 
 	if (nn_cli_get_plan(ctx, &pl->host, NULL, &r->a.popts, &pl->plan))
 		return -EINVAL;
-	if (!pl->plan.nnics) {
+	/* with ports, the message below says why their netdevs are none */
+	if (!pl->plan.nnics && !pl->plan.nports) {
 		nn_err(ctx, "enable: no NIC to keep (none planned; name them with --nics)");
 		return -EINVAL;
 	}

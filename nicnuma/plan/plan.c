@@ -203,6 +203,19 @@ static bool nic_selected(const struct nn_plan_opts *o, const struct nn_nic *n)
 	return false;
 }
 
+/* The --dpdk-ports entry naming @n's PCI function (or, in a hand-built
+ * option set, its name), else NULL: apply unbinds that function, so a
+ * kernel-side value of its netdev would be written only to vanish. */
+static const char *dpdk_port_of(const struct nn_plan_opts *o, const struct nn_nic *n)
+{
+	size_t i;
+
+	for (i = 0; i < o->ndpdk_ports; i++)
+		if ((n->pci && !strcmp(o->dpdk_ports[i], n->pci)) || !strcmp(o->dpdk_ports[i], n->name))
+			return o->dpdk_ports[i];
+	return NULL;
+}
+
 /* Never worse than before: an IRQ neither netlink nor the name table gives a
  * role is not moved to housekeeping (where a whole NIC's queues could pile
  * up on one core) but placed like one more queue IRQ, after the recognised
@@ -1084,9 +1097,18 @@ static int setup(struct plan_state *st)
 		return -ENOMEM;
 	for (i = 0; i < st->host->nnics; i++) {
 		const struct nn_nic *n = &st->host->nics[i];
+		const char *port;
 
 		if (!nic_selected(o, n))
 			continue;
+		if ((port = dpdk_port_of(o, n))) {
+			if (nn__plan_note(st, "%s: its PCI function %s is planned for vfio-pci (--dpdk-ports): "
+					  "no kernel-side value of it is planned (queue IRQs, RPS/XPS, NAPI, "
+					  "coalescing, rings, channels), the DPDK application drives the port",
+					  n->name, n->pci ? n->pci : port))
+				return -ENOMEM;
+			continue;
+		}
 		st->nics[st->nnics].nic = n;
 		st->nics[st->nnics].home = -1;
 		r = queue_slots(&st->nics[st->nnics++]);
@@ -1166,7 +1188,7 @@ static void add_name(char **v, size_t *n, char *name)
 int nn_plan_nic_names(const struct nn_plan *plan, char ***out, size_t *nout)
 {
 	size_t cap = plan->nnics + plan->nirqs + plan->nxps + plan->nchannels + plan->nnapi_threads +
-		     plan->nrss + plan->nrps + plan->nnapi_conf + plan->neth;
+		     plan->nrss + plan->nrps + plan->nnapi_conf + plan->neth + plan->nports;
 	char **v = calloc(cap ? cap : 1, sizeof(*v));
 	size_t n = 0, i;
 
@@ -1186,6 +1208,10 @@ int nn_plan_nic_names(const struct nn_plan *plan, char ***out, size_t *nout)
 	NAMES(napi_conf, nnapi_conf);
 	NAMES(eth, neth);
 #undef NAMES
+	/* a port's netdev is planned nothing, but its checks ask whether it is up */
+	for (i = 0; i < plan->nports; i++)
+		if (plan->ports[i].ifname[0])
+			add_name(v, &n, (char *)plan->ports[i].ifname);
 	*out = v;
 	*nout = n;
 	return 0;

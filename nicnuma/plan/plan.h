@@ -320,7 +320,7 @@ void nn_plan_free(struct nn_plan *plan);
 const struct nn_plan_irq *nn_plan_irq_find(const struct nn_plan *plan, int irq);
 /* Its CPUs, as irq_place.h's nn_planned_cpus_fn (@plan: a struct nn_plan). */
 const struct nn_cpuset *nn_plan_irq_cpus(const void *plan, int irq);
-/* Every NIC name @plan's entries use, once each: an array the caller frees
+/* Every NIC name @plan's entries use (a port's netdev too), once each: an array the caller frees
  * (free(*@out)) of pointers into @plan. 0 or -ENOMEM. Pure. */
 int nn_plan_nic_names(const struct nn_plan *plan, char ***out, size_t *nout);
 void nn_plan_opts_free(struct nn_plan_opts *opts);

@@ -163,6 +163,7 @@ case $boot in
   [ -e /etc/kernel/cmdline ] && fail "/etc/kernel/cmdline exists before apply" || pass "no /etc/kernel/cmdline before apply"
 
   section "plan and apply"
+  [ -n "$port" ] && nic_port=$(ls "/sys/bus/pci/devices/$port/net" | head -n1)
   run plan 0 1 -- "$nn" --json plan "${opts[@]}"
   pj "$st/plan.out" 'd["boot"]["bootloader"]["kind"] if isinstance(d["boot"].get("bootloader"), dict) else d["boot"]["bootloader"]' \
     >"$st/bl.txt" 2>&1
@@ -208,6 +209,19 @@ print(",".join(out))')
       [ "$(drv)" = vfio-pci ] && pass "apply bound $port: the kernel's driver link says vfio-pci" ||
       fail "apply's ports: $(pj "$st/apply.out" 'd["apply"].get("ports")'), driver $(drv)"
   fi
+  if [ -n "$port" ]; then
+    # The plan leaves the port's netdev alone: apply unbinds it.
+    pj "$st/plan.out" '[n for n in d.get("plan", d)["notes"] if n.startswith("'"$nic_port: its PCI function $port is planned for vfio-pci"'")]' >/dev/null &&
+      pass "the plan leaves $port's netdev $nic_port alone, with a note" || fail "no note on $port's netdev $nic_port in the plan"
+    # What lasts across the reboot: the desired state and the watcher's unit.
+    # node 0's virtio NIC (its netdev under the virtio device)
+    keep=$(ls -d "/sys/bus/pci/devices/$NN_GUEST_NIC_NODE0"/virtio*/net/* 2>/dev/null | head -n1)
+    keep=${keep##*/}
+    run enable 0 1 -- "$nn" enable --dpdk-ports "$port" --nics "$keep" --irqbalance ignore --coexist &&
+      grep -qx "dpdk_port = $port" /etc/nicnuma/nicnuma.conf && systemctl is-enabled --quiet nicnuma-watch.service &&
+      pass "enable --dpdk-ports $port (kept beside $keep): dpdk_port in the desired state, the watcher's unit enabled" ||
+      fail "enable: $(grep dpdk_port /etc/nicnuma/nicnuma.conf 2>&1), unit $(systemctl is-enabled nicnuma-watch.service 2>&1)"
+  fi
   cmdline=$(cat /etc/kernel/cmdline 2>/dev/null)
   eo=$(entry_opts)
   while read -r w; do
@@ -248,10 +262,10 @@ print(",".join(out))')
     [ "$(own_domain)" = identity ] && pass "iommu=pt: the host's own devices in passthrough (identity domain; $(cat "$st/domain-before") before)" ||
       fail "the host's own devices' domain: $(own_domain), want identity"
     echo "    $port after the reboot: $(drv)"
-    # apply's binding is that boot's (the kernel forgets driver_override);
-    # enable --dpdk-ports and the watcher's unit keep it, and this guest has
-    # no unit (persist.sh installs the .deb): the second apply binds again.
-    skip "$port after the reboot: on $(drv); bootargs.sh binds with apply only (enable --dpdk-ports needs the watcher's unit)"
+    # apply's binding was that boot's (the kernel forgets driver_override):
+    # the watcher's start bound it again (enable --dpdk-ports).
+    [ "$(drv)" = vfio-pci ] && pass "$port on vfio-pci after the reboot: bound by the watcher's start (enable --dpdk-ports)" ||
+      fail "$port on '$(drv)' after the reboot; nicnuma-watch: $(systemctl is-active nicnuma-watch.service 2>&1); $(journalctl -b -u nicnuma-watch.service --no-pager 2>&1 | tail -n 5 | tr '\n' ' ')"
   fi
   run check-effect 0 1 -- "$nn" --json check "${opts[@]}"
   pj "$st/check-effect.out" 'd["check"]["boot"]["args"] and all(a["status"] == "in_effect" for a in d["check"]["boot"]["args"] if a.get("planned"))' >/dev/null &&
@@ -273,6 +287,11 @@ print(",".join(out))')
 
 
   section "rollback"
+  if [ -n "$port" ]; then
+    # The watcher's log first: disable binds the port back to its driver.
+    run disable 0 1 -- "$nn" disable
+    [ "$(drv)" = e1000e ] && pass "disable: $port back on e1000e" || fail "disable: $port on '$(drv)'"
+  fi
   # The newest snapshot first (the second apply may have left one of its
   # own), until the entry holds none of the words; at most three.
   for i in 1 2 3; do

@@ -162,8 +162,9 @@ static int restore_one(int pid, const char *nic, long long id, struct nn_restore
 	return err;
 }
 
-/* Restore checks the thread as apply does: gone is skipped with a warning,
- * another task refused, nothing written. */
+/* Restore checks the thread as apply does: gone, or its pid another task
+ * now (reused: the thread ended), is skipped with a warning; nothing is
+ * written. */
 static void test_restore(void **state)
 {
 	struct nn_restore res;
@@ -175,10 +176,16 @@ static void test_restore(void **state)
 	assert_int_equal(ctx.nwarns, nw + 1);
 	assert_contains(ctx.warns[nw].msg, "is gone");
 	free(res.current);
-	assert_int_equal(restore_one(501, "eth0", 8194, &res), -EPERM);
-	assert_contains(res.why, "not a kernel thread");
+	assert_int_equal(restore_one(501, "eth0", 8194, &res), 0);
+	assert_true(res.unchanged);
+	assert_int_equal(ctx.nwarns, nw + 2);
+	assert_contains(ctx.warns[nw + 1].msg, "is gone (pid 501 is not a kernel thread");
 	free(res.current);
-	assert_int_equal(restore_one(504, "eth0", 8193, &res), -EPERM);
+	/* another device's thread at the logged pid (a reboot's pids) */
+	assert_int_equal(restore_one(504, "eth0", 8193, &res), 0);
+	assert_true(res.unchanged);
+	assert_int_equal(ctx.nwarns, nw + 3);
+	assert_contains(ctx.warns[nw + 2].msg, "not eth0's NAPI thread 'napi/eth0-8193'");
 	free(res.current);
 	/* the right thread, under a fake root: found, not touched */
 	assert_int_equal(restore_one(500, "eth0", 8193, &res), -EOPNOTSUPP);
