@@ -138,8 +138,8 @@ struct apply_run {
 static int apply_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 {
 	struct apply_run *r = arg;
-	int err = r->plan_file ? nn_cli_check_plan_shape(ctx, &pl->host, r->plan_file, &pl->plan)
-			       : nn_cli_get_plan(ctx, &pl->host, NULL, &r->popts, &pl->plan);
+	int err = r->plan_file ? nn_plan_check_host(ctx, &pl->host, r->plan_file, &pl->plan)
+			       : nn_plan_get(ctx, &pl->host, NULL, &r->popts, &pl->plan);
 
 	/* the gate looks at the NICs named (as the planner resolved them) */
 	pl->nics = r->popts.nics;
@@ -291,7 +291,7 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	r.verify = verify.o.seconds ? &verify : NULL;
 	/* A plan file is read (and refused) before anything else: bad input
 	 * never takes the lock or creates the state directory. */
-	if (r.plan_file && nn_cli_read_plan(ctx, r.plan_file, &pl.plan))
+	if (r.plan_file && nn_plan_load(ctx, r.plan_file, &pl.plan))
 		goto out;
 	/* A plan file names its NICs: discovery reads those alone (the shape
 	 * check still refuses one missing here). */

@@ -201,7 +201,7 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 			goto out;
 		desired = err > 0;
 	}
-	if (nn_cli_get_plan(ctx, &host, plan_file, &popts, &plan))
+	if (nn_plan_get(ctx, &host, plan_file, &popts, &plan))
 		goto out;
 	/* Other owners of IRQ placement: warnings (exit 1), never a refusal.
 	 * The watcher is one only for a plan it does not keep. */

@@ -135,7 +135,7 @@ static int enable_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 {
 	struct enable_run *r = arg;
 
-	if (nn_cli_get_plan(ctx, &pl->host, NULL, &r->a.popts, &pl->plan))
+	if (nn_plan_get(ctx, &pl->host, NULL, &r->a.popts, &pl->plan))
 		return -EINVAL;
 	if (!pl->plan.nnics) {
 		nn_err(ctx, "enable: no NIC to keep (none planned; name them with --nics)");
