@@ -15,8 +15,8 @@
  * (bad name, empty/huge list, CPUs that do not exist or are offline, a
  * missing pid) is refused with a clear message and changes nothing.
  */
-#ifndef NICNUMA_ACT_CLAIM_H
-#define NICNUMA_ACT_CLAIM_H
+#ifndef NICNUMA_SERVICE_CLAIM_H
+#define NICNUMA_SERVICE_CLAIM_H
 
 #include <stdbool.h>
 
