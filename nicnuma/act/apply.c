@@ -954,8 +954,9 @@ static int run_begin(struct run *r)
 {
 	int err = nic_cpus_build(r->rep, &r->nic_cpus);
 
-	if (!err)
-		err = nn_tx_lock(r->ctx, r->tx);	/* held already when the caller took it */
+	/* a caller's transaction was locked before its discovery */
+	if (!err && r->tx == &r->own)
+		err = nn_tx_lock(r->ctx, r->tx);
 	if (!err && !r->ext)
 		err = nn_tx_begin(r->ctx, r->tx, "apply");
 	if (err)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* pipeline.c - lock, discover, plan, gates, apply: the one path apply, enable and the watcher take */
+/* pipeline.c - lock and discover, gates, apply: the steps apply, enable and the watcher take, in order */
 #include <errno.h>
 #include <string.h>
 
@@ -20,7 +20,7 @@ void nn_pipeline_init(struct nn_pipeline *pl)
 	pl->own = (struct nn_tx)NN_TX_INIT;
 }
 
-int nn_pipeline_run(struct nn_ctx *ctx, struct nn_pipeline *pl, struct nn_apply_report *rep)
+int nn_pipeline_discover(struct nn_ctx *ctx, struct nn_pipeline *pl)
 {
 	int err;
 
@@ -42,9 +42,13 @@ int nn_pipeline_run(struct nn_ctx *ctx, struct nn_pipeline *pl, struct nn_apply_
 		return err;
 	}
 	pl->stage = NN_PIPE_PLAN;
-	err = pl->make_plan(ctx, pl, pl->arg);
-	if (err)
-		return err;
+	return 0;
+}
+
+int nn_pipeline_gate(struct nn_ctx *ctx, struct nn_pipeline *pl)
+{
+	int err;
+
 	/* a plan file's boot arguments: the kernel and bootloader they go to */
 	if (pl->ao.boot && pl->plan.boot_mode != NN_BOOT_NONE && !pl->host.boot.read) {
 		err = nn_host_boot_read(ctx, &pl->host, true);
@@ -66,11 +70,11 @@ int nn_pipeline_run(struct nn_ctx *ctx, struct nn_pipeline *pl, struct nn_apply_
 			return err;
 	}
 	pl->stage = NN_PIPE_BEFORE_APPLY;
-	if (pl->before_apply) {
-		err = pl->before_apply(ctx, pl, pl->arg);
-		if (err)
-			return err;
-	}
+	return 0;
+}
+
+int nn_pipeline_apply(struct nn_ctx *ctx, struct nn_pipeline *pl, struct nn_apply_report *rep)
+{
 	pl->shape = nn_plan_shape_to_json(&pl->plan);
 	pl->ao.shape = pl->shape;
 	pl->ao.host = &pl->host;

@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pipeline.h - the one apply pipeline: lock, discover, plan, gates, apply
  *
- * apply, enable and the watcher run a plan the same way: the state lock
- * (the caller's transaction) before the host is read, so the values read
- * become the undo log's before-values; one discovery (no effective
- * affinities: apply never shows them); the plan (the caller's stage: a plan
- * file checked against the host, plan options, the desired state); the
- * gates (another owner of IRQ placement refuses unless allowed; the
- * caller's own checks and output in @before_apply, where irqbalance's
- * action is settled); then nn_apply_run with the discovery and the plan's
- * host shape.
+ * apply, enable and the watcher run a plan the same way, calling down
+ * three steps in order (nothing here calls back up into its caller):
+ *   nn_pipeline_discover  the state lock (the caller's transaction, taken
+ *                         here once) before the host is read, so the values
+ *                         read become the undo log's before-values; one
+ *                         discovery (no effective affinities: apply never
+ *                         shows them);
+ *   (the caller makes pl->plan from pl->host: a plan file checked against
+ *    the host, plan options, the desired state; apply's request does it in
+ *    act/apply_request.c)
+ *   nn_pipeline_gate      a plan file's boot facts; the gates (another owner
+ *                         of IRQ placement refuses unless allowed);
+ *   (the caller's own checks, with the lock still held)
+ *   nn_pipeline_apply     nn_apply_run with the discovery and the plan's
+ *                         host shape.
  */
 #ifndef NICNUMA_ACT_PIPELINE_H
 #define NICNUMA_ACT_PIPELINE_H
@@ -36,14 +42,6 @@ struct nn_pipeline {
 	 * runs (the watcher) passes it in @tx instead. Neither: no lock (dry run). */
 	bool lock;
 	struct nn_tx *tx;		/* locked here before discovery */
-	/* Makes pl->plan from pl->host (and may set pl->nics for the gate).
-	 * 0, or a negative errno with the message printed (-ENOENT is passed
-	 * back as it is: the watcher's "nothing to keep yet"). */
-	int (*make_plan)(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg);
-	/* After the gates, before the apply: the caller's output and checks;
-	 * nonzero stops the run with that value. May be NULL. */
-	int (*before_apply)(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg);
-	void *arg;
 	bool gate;			/* check other owners of IRQ placement */
 	unsigned int gate_flags;	/* NN_COEXIST_* */
 	bool gate_allow;		/* owners are warnings (--coexist, dry run) */
@@ -59,17 +57,23 @@ struct nn_pipeline {
 	struct nn_host host;
 	struct nn_plan plan;
 	struct json_object *shape;	/* the plan's host shape, kept in the log */
-	enum nn_pipe_stage stage;	/* the stage reached */
+	enum nn_pipe_stage stage;	/* the stage reached: the next one to run, or the one that failed */
 	struct nn_tx own;		/* @lock's transaction (private) */
 };
 
-/* Before nn_pipeline_run: zeroes @pl's outputs and its own transaction. */
+/* Before nn_pipeline_discover: zeroes @pl's outputs and its own transaction. */
 void nn_pipeline_init(struct nn_pipeline *pl);
-/* Runs the stages; @rep is filled when the apply ran (stage
- * NN_PIPE_APPLIED): then nn_apply_run's value (0, 1 failed values, or a
- * negative errno). Before that: the stage's negative errno (or the
- * before_apply value), its message printed. */
-int nn_pipeline_run(struct nn_ctx *ctx, struct nn_pipeline *pl, struct nn_apply_report *rep);
+/* The lock (@lock or @tx), then the host read once into pl->host. 0 (stage
+ * NN_PIPE_PLAN: the caller makes pl->plan next), or the negative errno
+ * with its message printed. */
+int nn_pipeline_discover(struct nn_ctx *ctx, struct nn_pipeline *pl);
+/* After the caller's plan: the boot facts a plan with boot arguments
+ * needs, then the gate. 0 (stage NN_PIPE_BEFORE_APPLY), or the negative
+ * errno with its message printed. */
+int nn_pipeline_gate(struct nn_ctx *ctx, struct nn_pipeline *pl);
+/* Applies pl->plan (stage NN_PIPE_APPLIED); @rep filled: nn_apply_run's
+ * value (0, 1 failed values, or a negative errno). */
+int nn_pipeline_apply(struct nn_ctx *ctx, struct nn_pipeline *pl, struct nn_apply_report *rep);
 /* The undo log the run wrote (NULL without a transaction). */
 const struct nn_undo *nn_pipeline_log(const struct nn_pipeline *pl);
 /* Puts back everything the run's log holds through its transaction, and

@@ -8,8 +8,7 @@
 
 #include "cli.h"
 #include "plan_opts.h"
-#include "nicnuma/act/pipeline.h"
-#include "nicnuma/act/verify.h"
+#include "nicnuma/act/apply_request.h"
 
 enum { OPT_KEEP_GOING = NN_OPT_OWN, OPT_COEXIST, OPT_VERIFY, OPT_VERIFY_CMD, OPT_VERIFY_BETTER, OPT_VERIFY_RUNS,
        OPT_VERIFY_MARGIN, OPT_VERIFY_STRICT };
@@ -126,49 +125,22 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* apply's plan stage and its options (the pipeline's @arg). */
-struct apply_run {
-	struct nn_plan_opts popts;
-	const char *plan_file;
-	bool irqb_given;
-	struct nn_verify *verify;	/* NULL: no --verify */
-};
-
-/* The plan file read already, checked against this host; or a new plan. */
-static int apply_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
+/* What the run's plan says before the values: its warnings and notes (the
+ * output opens here; nn_cmd_apply closes it). */
+static void print_plan_head(struct nn_ctx *ctx, const struct nn_plan *plan)
 {
-	struct apply_run *r = arg;
-	int err = r->plan_file ? nn_cli_check_plan_shape(ctx, &pl->host, r->plan_file, &pl->plan)
-			       : nn_cli_get_plan(ctx, &pl->host, NULL, &r->popts, &pl->plan);
-
-	/* the gate looks at the NICs named (as the planner resolved them) */
-	pl->nics = r->popts.nics;
-	pl->nnics = r->popts.nnics;
-	return err;
-}
-
-/* irqbalance's action (the option, else the plan file's); the output opens. */
-static int apply_begin(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
-{
-	struct apply_run *r = arg;
 	size_t i;
 
-	pl->ao.irqbalance = r->irqb_given || !r->plan_file ? r->popts.irqbalance
-							   : pl->plan.irqbalance.action;
 	nn_open_object(&ctx->out, NULL);
 	nn_open_object(&ctx->out, "apply");
 	nn_open_array(&ctx->out, "plan_warnings");
-	for (i = 0; i < pl->plan.nwarnings; i++)
-		nn_print_string(&ctx->out, PRINT_ANY, NULL, "plan: %s\n", pl->plan.warnings[i]);
+	for (i = 0; i < plan->nwarnings; i++)
+		nn_print_string(&ctx->out, PRINT_ANY, NULL, "plan: %s\n", plan->warnings[i]);
 	nn_close_array(&ctx->out);
 	nn_open_array(&ctx->out, "plan_notes");
-	for (i = 0; i < pl->plan.nnotes; i++)
-		nn_print_string(&ctx->out, PRINT_ANY, NULL, "plan: note: %s\n", pl->plan.notes[i]);
+	for (i = 0; i < plan->nnotes; i++)
+		nn_print_string(&ctx->out, PRINT_ANY, NULL, "plan: note: %s\n", plan->notes[i]);
 	nn_close_array(&ctx->out);
-	/* the window before, with the lock held and nothing written yet */
-	if (r->verify && !pl->ao.dry_run)
-		return nn_verify_before(ctx, &pl->host, &pl->plan, r->verify) ? NN_EXIT_ERROR : 0;
-	return 0;
 }
 
 /* --verify SECONDS and its --verify-* options: 0 or -1 with the message printed. */
@@ -221,9 +193,9 @@ static int verify_opt(struct nn_ctx *ctx, int opt, const char *arg, struct nn_ve
 
 int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 {
-	struct apply_run r = { 0 };
-	struct nn_pipeline pl = { .make_plan = apply_plan, .before_apply = apply_begin, .arg = &r,
-				  .gate = true };
+	struct nn_plan_opts popts = { 0 };
+	struct nn_apply_request r = { .popts = &popts };
+	struct nn_pipeline pl = { .gate = true };
 	struct nn_apply_report rep = { 0 };
 	bool plan_opts = false, coexist = false;
 	double t0 = now_ms();
@@ -236,8 +208,8 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	nn_pipeline_init(&pl);
 	memset(&verify, 0, sizeof(verify));
 	nn_verify_opts_init(&verify.o);
-	r.popts.boot_cmd = true;
-	st.plan = &r.popts;
+	popts.boot_cmd = true;
+	st.plan = &popts;
 	while ((opt = nn_opt_next(ctx, &nn_desc_apply, &st)) > 0) {
 		switch (opt) {
 		case NN_OPT_PLAN:
@@ -291,7 +263,7 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	r.verify = verify.o.seconds ? &verify : NULL;
 	/* A plan file is read (and refused) before anything else: bad input
 	 * never takes the lock or creates the state directory. */
-	if (r.plan_file && nn_cli_read_plan(ctx, r.plan_file, &pl.plan))
+	if (r.plan_file && nn_plan_load(ctx, r.plan_file, &pl.plan))
 		goto out;
 	/* A plan file names its NICs: discovery reads those alone (the shape
 	 * check still refuses one missing here). */
@@ -306,16 +278,11 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	pl.ao.boot = true;
 	pl.ao.ports = true;
 	pl.gate_allow = coexist || pl.ao.dry_run;
-	err = nn_pipeline_run(ctx, &pl, &rep);
+	err = nn_apply_request_run(ctx, &r, &pl, &rep);
+	if (pl.stage >= NN_PIPE_BEFORE_APPLY)
+		print_plan_head(ctx, &pl.plan);
 	if (pl.stage < NN_PIPE_APPLIED)
 		goto out;
-	/* judged (and rolled back) before the report is printed, so that the
-	 * report says what the host holds now */
-	if (r.verify && err >= 0 && !rep.rolled_back) {
-		int v = nn_verify_finish(ctx, &pl, &rep, &verify);
-
-		err = v < 0 ? v : v > 0 ? 1 : err;
-	}
 	nn_apply_print(ctx, &rep);
 	if (r.verify && verify.reason[0])
 		nn_verify_print(ctx, &verify);
@@ -331,7 +298,7 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 out:
 	nn_apply_report_free(&rep);
 	nn_pipeline_free(&pl);
-	nn_plan_opts_free(&r.popts);
+	nn_plan_opts_free(&popts);
 	free(only);
 	return ret;
 }

@@ -205,9 +205,9 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 		desired = err > 0;
 	}
 	if (!plan_file && !plan_opts && !fresh && !desired &&
-	    nn_cli_get_applied_plan(ctx, &host, &plan, &applied) < 0)
+	    nn_plan_get_applied(ctx, &host, &plan, &applied) < 0)
 		goto out;
-	if (!applied && nn_cli_get_plan(ctx, &host, plan_file, &popts, &plan))
+	if (!applied && nn_plan_get(ctx, &host, plan_file, &popts, &plan))
 		goto out;
 	/* Other owners of IRQ placement: warnings (exit 1), never a refusal.
 	 * The watcher is one only for a plan it does not keep. */

@@ -120,8 +120,7 @@ static int parse(struct nn_ctx *ctx, int argc, char **argv, struct enable_args *
 	return 0;
 }
 
-/* enable's run: its options, the desired state and the record (the
- * pipeline's @arg). */
+/* enable's run: its options, the desired state and the record. */
 struct enable_run {
 	struct enable_args a;
 	struct nn_desired d;
@@ -131,11 +130,10 @@ struct enable_run {
 };
 
 /* A new plan of the NICs to keep, and the desired state made of it. */
-static int enable_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
+static int enable_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, struct enable_run *r)
 {
-	struct enable_run *r = arg;
 
-	if (nn_cli_get_plan(ctx, &pl->host, NULL, &r->a.popts, &pl->plan))
+	if (nn_plan_get(ctx, &pl->host, NULL, &r->a.popts, &pl->plan))
 		return -EINVAL;
 	/* with ports, the message below says why their netdevs are none */
 	if (!pl->plan.nnics && !pl->plan.nports) {
@@ -162,10 +160,10 @@ static int enable_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 	return 0;
 }
 
-/* The desired state shown and written, the before-enable log opened. */
-static int enable_begin(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
+/* The desired state shown and written, the before-enable log opened,
+ * with the lock held since discovery. */
+static int enable_begin(struct nn_ctx *ctx, struct nn_pipeline *pl, struct enable_run *r)
 {
-	struct enable_run *r = arg;
 	int err;
 
 	if (nn_desired_format(&r->d, &r->text))
@@ -195,8 +193,7 @@ static int enable_begin(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 {
 	struct enable_run r = { .text = NN_SB_INIT };
-	struct nn_pipeline pl = { .make_plan = enable_plan, .before_apply = enable_begin, .arg = &r,
-				  .gate = true, .gate_flags = NN_COEXIST_NO_WATCHER };
+	struct nn_pipeline pl = { .gate = true, .gate_flags = NN_COEXIST_NO_WATCHER };
 	struct nn_apply_report rep = { 0 };
 	int err, ret = NN_EXIT_ERROR, u;
 
@@ -213,7 +210,16 @@ int nn_cmd_enable(struct nn_ctx *ctx, int argc, char **argv)
 	pl.lock = !r.a.dry_run;
 	pl.ao.dry_run = r.a.dry_run;
 	pl.gate_allow = r.a.coexist;
-	err = nn_pipeline_run(ctx, &pl, &rep);
+	/* one lock from discovery to the end of the apply */
+	err = nn_pipeline_discover(ctx, &pl);
+	if (!err)
+		err = enable_plan(ctx, &pl, &r);
+	if (!err)
+		err = nn_pipeline_gate(ctx, &pl);
+	if (!err)
+		err = enable_begin(ctx, &pl, &r);
+	if (!err)
+		err = nn_pipeline_apply(ctx, &pl, &rep);
 	if (pl.stage < NN_PIPE_APPLIED) {
 		if (r.opened)
 			goto close;

@@ -198,7 +198,7 @@ int nn_cmd_layout(struct nn_ctx *ctx, int argc, char **argv)
 		nn_err(ctx, "--service: %s", why);
 		goto out;
 	}
-	if (nn_cli_get_plan(ctx, &host, a.planfile, &a.po, &plan))
+	if (nn_plan_get(ctx, &host, a.planfile, &a.po, &plan))
 		goto out;
 	have_plan = true;
 	/* --dpdk: each node's ports on vfio-pci go to its instance's -a. */

@@ -123,7 +123,7 @@ int nn_cmd_metrics(struct nn_ctx *ctx, int argc, char **argv)
 		if (err < 0)
 			goto out;
 		source = err ? NN_METRICS_PLAN_NONE : NN_METRICS_PLAN_DESIRED;
-	} else if (nn_cli_get_plan(ctx, &host, plan_file, &popts, &plan) == 0) {
+	} else if (nn_plan_get(ctx, &host, plan_file, &popts, &plan) == 0) {
 		source = plan_file ? NN_METRICS_PLAN_FILE : NN_METRICS_PLAN_DEFAULT;
 	} else if (plan_file || plan_opts) {
 		goto out;

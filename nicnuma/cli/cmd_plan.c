@@ -139,7 +139,7 @@ int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv)
 	}
 	/* No placement helps a port its PCIe link cannot carry: say so. */
 	nn_pcie_warn(ctx, &h);
-	if (nn_cli_get_plan(ctx, &h, NULL, &po, &p))
+	if (nn_plan_get(ctx, &h, NULL, &po, &p))
 		goto out;
 	err = nn_plan_print(ctx, &p, &h);
 	if (err == -ENOMEM) {

@@ -141,7 +141,7 @@ int nn_cmd_report(struct nn_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	nn_pcie_warn(ctx, &h);
-	if (nn_cli_get_plan(ctx, &h, planfile, &po, &p))
+	if (nn_plan_get(ctx, &h, planfile, &po, &p))
 		goto out_warn;
 	if (traffic) {
 		err = nn_hv_traffic_observe(ctx, &h, (double)traffic, &tr);

@@ -123,7 +123,7 @@ int nn_cmd_script(struct nn_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (planfile) {
-		if (nn_cli_read_plan(ctx, planfile, &p))
+		if (nn_plan_load(ctx, planfile, &p))
 			goto out;
 		if (asprintf(&source, "plan file %s", planfile) < 0)
 			source = NULL;
@@ -136,7 +136,7 @@ int nn_cmd_script(struct nn_ctx *ctx, int argc, char **argv)
 			goto out;
 		}
 		have_host = true;
-		if (nn_cli_get_plan(ctx, &h, NULL, &po, &p))
+		if (nn_plan_get(ctx, &h, NULL, &po, &p))
 			goto out;
 		source = strdup("a plan of the host it was made on");
 	}

@@ -2,8 +2,8 @@
 /* bench_exec.h - the bench's host side: the forwarder binary, the child run,
  * and the hugepages it needs (emit layer; the pure rows, report
  * parsing and statistics are plan/bench.h) */
-#ifndef NICNUMA_ACT_BENCH_EXEC_H
-#define NICNUMA_ACT_BENCH_EXEC_H
+#ifndef NICNUMA_EMIT_BENCH_EXEC_H
+#define NICNUMA_EMIT_BENCH_EXEC_H
 
 #include <signal.h>
 #include <stdbool.h>

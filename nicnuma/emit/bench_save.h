@@ -2,8 +2,8 @@
 /* bench_save.h - "bench mismatch --report DIR" on disk: report.json and the
  * page plan/bench_html.c renders, written into a directory nobody else could
  * have pointed elsewhere */
-#ifndef NICNUMA_ACT_BENCH_SAVE_H
-#define NICNUMA_ACT_BENCH_SAVE_H
+#ifndef NICNUMA_EMIT_BENCH_SAVE_H
+#define NICNUMA_EMIT_BENCH_SAVE_H
 
 struct json_object;
 struct nn_bench_result;

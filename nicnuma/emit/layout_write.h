@@ -6,8 +6,8 @@
  * (nn_layout_write_unit: nn_mkdirat_p and nn_write_atomic_at, never through
  * a symlink). Nothing here goes through the fs root: DIR is the user's.
  */
-#ifndef NICNUMA_ACT_LAYOUT_WRITE_H
-#define NICNUMA_ACT_LAYOUT_WRITE_H
+#ifndef NICNUMA_EMIT_LAYOUT_WRITE_H
+#define NICNUMA_EMIT_LAYOUT_WRITE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -7,8 +7,8 @@
  * does not move by itself: a session under one never sleeps (its samples are
  * /.observe/K snapshots on a nominal clock).
  */
-#ifndef NICNUMA_ACT_OBSERVE_H
-#define NICNUMA_ACT_OBSERVE_H
+#ifndef NICNUMA_EMIT_OBSERVE_H
+#define NICNUMA_EMIT_OBSERVE_H
 
 #include <signal.h>
 #include <stdbool.h>

@@ -8,8 +8,8 @@
  * an IRQ that refuses even its current value as kernel-managed, handles
  * irqbalance as planned, is idempotent and exits non-zero on any failure.
  */
-#ifndef NICNUMA_IRQ_SCRIPT_H
-#define NICNUMA_IRQ_SCRIPT_H
+#ifndef NICNUMA_EMIT_SCRIPT_H
+#define NICNUMA_EMIT_SCRIPT_H
 
 #include <stdio.h>
 

@@ -2,7 +2,7 @@
 /* plan_ports.c - --dpdk-ports: each port's driver, planned with its reason (pure)
  *
  * The checks (ports/port_check.c) ran on the host's facts before the plan
- * was made (nn_cli_get_plan refuses there, naming what it found); here each
+ * was made (nn_plan_get refuses there, naming what it found); here each
  * port gets vfio-pci and a reason saying what was found: the node, the
  * IOMMU group and its other members, the IOMMU or no-IOMMU mode. A port the
  * host facts lack (not read) is planned with its node and group unknown.

@@ -112,19 +112,16 @@ out:
 /* Every CPU exists and is online, and the claims together leave NIC work a
  * CPU by the planner's own rule (nn_plan_usable_cpus: within the desired
  * --cpus, less the isolated CPUs): a claim that takes the last one is
- * refused, naming the NICs it would strand. */
-static int check_cpus(struct nn_ctx *ctx, const struct nn_claim *c)
+ * refused, naming the NICs it would strand. @d: the desired state, NULL
+ * when not enabled. */
+static int check_cpus(struct nn_ctx *ctx, const struct nn_claim *c, const struct nn_desired *d)
 {
 	struct nn_topo t;
 	struct nn_claims cl;
-	struct nn_desired d;
 	struct nn_cpuset bad = NN_CPUSET_INIT, all = NN_CPUSET_INIT, usable = NN_CPUSET_INIT;
-	bool enabled;
 	int err;
 
 	memset(&t, 0, sizeof(t));
-	enabled = !nn_desired_read(ctx, NULL, &d);
-	nn_warnings_clear(ctx);
 	/* the isolated CPUs come with BASIC; SHAPE leaves them unknown */
 	err = nn_topo_discover_depth(ctx, &t, NN_TOPO_BASIC);
 	if (err) {
@@ -139,7 +136,7 @@ static int check_cpus(struct nn_ctx *ctx, const struct nn_claim *c)
 		err = say_cpus(ctx, "CPUs ", &bad, " are not online CPUs of this host");
 		goto out;
 	}
-	err = nn_claims_read(ctx, enabled ? nn_desired_claim_flags(&d) : 0, &cl);
+	err = nn_claims_read(ctx, d ? nn_desired_claim_flags(d) : 0, &cl);
 	if (err)
 		goto out;
 	err = nn_cpuset_copy(&all, &cl.cpus);
@@ -147,17 +144,15 @@ static int check_cpus(struct nn_ctx *ctx, const struct nn_claim *c)
 	if (!err)
 		err = nn_cpuset_or(&all, &c->cpus);
 	if (!err)
-		err = nn_plan_usable_cpus(&t, enabled ? &d.cpus : NULL, &all, &usable, NULL);
+		err = nn_plan_usable_cpus(&t, d ? &d->cpus : NULL, &all, &usable, NULL);
 	if (err)
 		goto out;
 	if (nn_cpuset_empty(&usable)) {
-		err = nn_plan_usable_cpus(&t, enabled ? &d.cpus : NULL, NULL, &usable, NULL);
+		err = nn_plan_usable_cpus(&t, d ? &d->cpus : NULL, NULL, &usable, NULL);
 		if (!err)
-			err = say_no_room(ctx, &t, enabled ? &d : NULL, &usable);
+			err = say_no_room(ctx, &t, d, &usable);
 	}
 out:
-	if (enabled)
-		nn_desired_free(&d);
 	nn_cpuset_free(&bad);
 	nn_cpuset_free(&all);
 	nn_cpuset_free(&usable);
@@ -193,27 +188,26 @@ static void print_moves(struct nn_out *o, const struct nn_irq_move *mv, size_t n
 
 /* `claim --dry-run`: the plan with the claims now and with this one too -
  * the desired state's plan when enabled, else the default plan `apply`
- * makes - and the IRQs that would move between the two. Nothing written. */
-static int preview(struct nn_ctx *ctx, const struct nn_cpuset *cpus)
+ * makes - and the IRQs that would move between the two. Nothing written.
+ * @d: the desired state, NULL when not enabled. */
+static int preview(struct nn_ctx *ctx, const struct nn_cpuset *cpus, const struct nn_desired *d)
 {
 	struct nn_out *o = &ctx->out;
 	struct nn_host host;
 	struct nn_plan before, after;
 	struct nn_plan_opts po = { 0 };
-	struct nn_desired d;
 	struct nn_irq_move *mv = NULL;
 	const char **missing = NULL;
 	size_t n = 0, nmissing = 0, i, spills = 0;
-	bool enabled;
+	bool enabled = d != NULL;
 	int err;
 
 	memset(&host, 0, sizeof(host));
 	memset(&before, 0, sizeof(before));
 	memset(&after, 0, sizeof(after));
-	enabled = !nn_desired_read(ctx, NULL, &d);
-	err = nn_host_discover_flags(ctx, &host, 0, enabled ? nn_desired_claim_flags(&d) : 0);
+	err = nn_host_discover_flags(ctx, &host, 0, enabled ? nn_desired_claim_flags(d) : 0);
 	if (!err && enabled)
-		err = nn_desired_plan_opts(&d, &host, &po, &missing, &nmissing);
+		err = nn_desired_plan_opts(d, &host, &po, &missing, &nmissing);
 	if (!err)
 		err = nn_plan_make(&host, &po, &before);
 	if (!err)
@@ -255,20 +249,30 @@ static int preview(struct nn_ctx *ctx, const struct nn_cpuset *cpus)
 	nn_plan_free(&after);
 	nn_plan_opts_free(&po);
 	nn_host_free(&host);
-	if (enabled)
-		nn_desired_free(&d);
+	return err;
+}
+
+/* The desired state, read once per request: 0 with @d filled, -ENOENT
+ * not enabled, or the read's error (printed). Its warnings are other
+ * commands' to give. */
+static int read_desired(struct nn_ctx *ctx, struct nn_desired *d)
+{
+	int err = nn_desired_read(ctx, NULL, d);
+
+	nn_warnings_clear(ctx);
 	return err;
 }
 
 /* Gets the placement re-applied: the running watcher sees the record
- * (inotify) and re-applies at once; without one, the desired state's
- * reconcile runs here, as `nicnuma watch --once` does, under the state
- * lock and into the before-enable log. Not enabled: nothing to re-apply. */
-static void reapply(struct nn_ctx *ctx, const char *what, unsigned int flags, struct nn_claim_result *res)
+ * (inotify) and re-applies at once; without one, one reconcile of the
+ * desired state runs here under the state lock and into the before-enable
+ * log. @d: the desired state read already by the caller (@derr its read's
+ * value), taken over; NULL: read here, only when needed. Not enabled:
+ * nothing to re-apply. */
+static void reapply(struct nn_ctx *ctx, const char *what, unsigned int flags, struct nn_desired *d, int derr,
+		    struct nn_claim_result *res)
 {
-	struct nn_watch_opts wo = { .once = true, .trigger = what,
-				    .coexist = (flags & NN_CLAIM_COEXIST) != 0 };
-	struct nn_desired d;
+	struct nn_desired own;
 	int holder = 0, err;
 
 	if (nn_watch_lock_held(ctx, &holder) > 0) {
@@ -278,16 +282,20 @@ static void reapply(struct nn_ctx *ctx, const char *what, unsigned int flags, st
 	}
 	if (flags & NN_CLAIM_NO_APPLY)
 		return;
-	err = nn_desired_read(ctx, NULL, &d);
-	if (err) {
-		res->not_enabled = err == -ENOENT;
-		if (err == -ENOENT)
+	if (!d) {
+		d = &own;
+		derr = nn_desired_read(ctx, NULL, d);
+	}
+	if (derr) {
+		res->not_enabled = derr == -ENOENT;
+		if (derr == -ENOENT)
 			nn_note(ctx, NULL, "%s: nicnuma is not enabled and no watcher runs: nothing "
 				"re-applied now (plan, apply and check take the claims from now on)", what);
 		return;
 	}
-	nn_desired_free(&d);
-	err = nn_watch_run(ctx, &wo);
+	err = nn_watch_reconcile_once(ctx, d, what, (flags & NN_CLAIM_COEXIST) != 0);
+	if (d == &own)
+		nn_desired_free(&own);
 	/* -EBUSY is also another owner at the gate, or the state lock: only
 	 * a watcher that started meanwhile makes it the watcher's. */
 	if (err == -EBUSY && nn_watch_lock_held(ctx, &holder) > 0) {
@@ -305,17 +313,19 @@ void nn_claim_reapply(struct nn_ctx *ctx, const char *name, bool release, unsign
 	char what[NN_CLAIM_NAME_MAX + 16];
 
 	snprintf(what, sizeof(what), "%s %s", release ? "release" : "claim", name);
-	reapply(ctx, what, flags & ~(unsigned int)NN_CLAIM_NO_APPLY, res);
+	reapply(ctx, what, flags & ~(unsigned int)NN_CLAIM_NO_APPLY, NULL, 0, res);
 }
 
 int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *in, unsigned int flags,
 		 struct nn_claim_result *res)
 {
 	struct nn_claim c, old;
+	struct nn_desired d;		/* read once: the checks, the preview, the reconcile */
 	char why[160], what[NN_CLAIM_NAME_MAX + 16];
-	int err, lock = -1;
+	int err, derr, lock = -1;
 
 	memset(res, 0, sizeof(*res));
+	nn_desired_init(&d);
 	err = require_root(ctx, "claim");
 	if (err)
 		return err;
@@ -346,7 +356,8 @@ int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *in, unsigned int fla
 		err = -EINVAL;
 		goto out;
 	}
-	err = check_cpus(ctx, &c);
+	derr = read_desired(ctx, &d);
+	err = check_cpus(ctx, &c, derr ? NULL : &d);
 	if (err)
 		goto out;
 	/* from judging the old record to writing the new one: no pruner
@@ -374,7 +385,7 @@ int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *in, unsigned int fla
 		goto out;
 	}
 	if (flags & NN_CLAIM_DRY_RUN) {
-		err = preview(ctx, &c.cpus);
+		err = preview(ctx, &c.cpus, derr ? NULL : &d);
 		goto out;
 	}
 	err = nn_claim_store_write(ctx, &c);
@@ -384,11 +395,12 @@ int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *in, unsigned int fla
 		goto out;
 	res->recorded = true;
 	snprintf(what, sizeof(what), "claim %s", c.name);
-	reapply(ctx, what, flags, res);
+	reapply(ctx, what, flags, &d, derr, res);
 out:
 	if (lock >= 0)
 		close(lock);
 	nn_claim_free(&c);
+	nn_desired_free(&d);
 	return err;
 }
 
@@ -458,7 +470,7 @@ int nn_claim_release(struct nn_ctx *ctx, const char *name, unsigned int flags,
 		return err;
 	res->recorded = true;
 	snprintf(what, sizeof(what), "release %s", name);
-	reapply(ctx, what, flags, res);
+	reapply(ctx, what, flags, NULL, 0, res);
 	return 0;
 }
 

@@ -4,7 +4,7 @@
  * The one door every claimer goes through: `nicnuma claim` / `release` /
  * `claims` and the OCI hook (`nicnuma hook`). A claim is recorded under
  * /run/nicnuma/claims (state/claims_store.h) and then the placement is
- * re-applied through the one pipeline (nn_pipeline_run) and transaction:
+ * re-applied through the one pipeline (act/pipeline.h) and transaction:
  *  - a running watcher (it holds /run/nicnuma/watch.lock) sees the record
  *    through inotify and re-applies at once (no settle): the caller only
  *    records (res->applied = NN_CLAIM_BY_WATCHER);
@@ -15,8 +15,8 @@
  * (bad name, empty/huge list, CPUs that do not exist or are offline, a
  * missing pid) is refused with a clear message and changes nothing.
  */
-#ifndef NICNUMA_ACT_CLAIM_H
-#define NICNUMA_ACT_CLAIM_H
+#ifndef NICNUMA_SERVICE_CLAIM_H
+#define NICNUMA_SERVICE_CLAIM_H
 
 #include <stdbool.h>
 

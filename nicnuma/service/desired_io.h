@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* desired_io.h - the desired-state file on disk (plan/desired.h parses it) */
-#ifndef NICNUMA_ACT_DESIRED_IO_H
-#define NICNUMA_ACT_DESIRED_IO_H
+#ifndef NICNUMA_SERVICE_DESIRED_IO_H
+#define NICNUMA_SERVICE_DESIRED_IO_H
 
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/plan/desired.h"

@@ -14,8 +14,8 @@
  * stderr (and in the journal where libsystemd is there) and the exit status
  * is 0.
  */
-#ifndef NICNUMA_ACT_OCI_HOOK_H
-#define NICNUMA_ACT_OCI_HOOK_H
+#ifndef NICNUMA_SERVICE_OCI_HOOK_H
+#define NICNUMA_SERVICE_OCI_HOOK_H
 
 #include <stdbool.h>
 #include <stddef.h>

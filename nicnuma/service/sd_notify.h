@@ -9,8 +9,8 @@
  * by the watcher when $NOTIFY_SOCKET is set, and its prototypes come from
  * its own header at build time.
  */
-#ifndef NICNUMA_ACT_SD_NOTIFY_H
-#define NICNUMA_ACT_SD_NOTIFY_H
+#ifndef NICNUMA_SERVICE_SD_NOTIFY_H
+#define NICNUMA_SERVICE_SD_NOTIFY_H
 
 #include <stdbool.h>
 #include <stdint.h>

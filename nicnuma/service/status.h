@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* status.h - the parts of "nicnuma status", each read and printed on ctx->out (table and JSON) */
-#ifndef NICNUMA_ACT_STATUS_H
-#define NICNUMA_ACT_STATUS_H
+#ifndef NICNUMA_SERVICE_STATUS_H
+#define NICNUMA_SERVICE_STATUS_H
 
 #include <stdbool.h>
 

@@ -259,7 +259,7 @@ static int keep_complete(struct watcher *w, struct nn_claims *cl)
 	return nn_claims_cgroup_cpus(cl, &w->cg_complete);
 }
 
-/* One reconcile's plan stage and its state (the pipeline's @arg). */
+/* One reconcile's plan stage and its state. */
 struct reconcile_run {
 	struct watcher *w;
 	bool check_owners;
@@ -322,9 +322,8 @@ out:
 
 /* The desired state over the host just discovered: the NICs it names (the
  * host's own; CPUs offline now are left out by the planner itself). */
-static int reconcile_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
+static int reconcile_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, struct reconcile_run *r)
 {
-	struct reconcile_run *r = arg;
 	const char **missing = NULL;
 	size_t nmissing = 0;
 	int err;
@@ -363,23 +362,14 @@ static int reconcile_plan(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
 	return err;
 }
 
-/* The before-enable log, opened once and extended by every reconcile. */
-static int reconcile_log(struct nn_ctx *ctx, struct nn_pipeline *pl, void *arg)
-{
-	struct reconcile_run *r = arg;
-
-	return ensure_log(r->w);
-}
-
-/* Rediscover, re-plan, apply what differs (nn_pipeline_run). -EBUSY:
+/* Rediscover, re-plan, apply what differs (the pipeline's steps, under
+ * the watcher's transaction: one lock for the whole reconcile). -EBUSY:
  * another run holds the state lock (retry later). Fills w->last. */
 static int reconcile(struct watcher *w, const char *trigger, bool periodic, bool check_owners)
 {
 	struct nn_ctx *ctx = w->ctx;
 	struct reconcile_run r = { .w = w, .check_owners = check_owners };
-	struct nn_pipeline pl = { .tx = &w->tx, .make_plan = reconcile_plan,
-				  .before_apply = reconcile_log, .arg = &r,
-				  .gate_flags = NN_COEXIST_NO_WATCHER, .gate_allow = w->o->coexist,
+	struct nn_pipeline pl = { .tx = &w->tx, .gate_flags = NN_COEXIST_NO_WATCHER, .gate_allow = w->o->coexist,
 				  /* the claims as the planner takes them: root partitions
 				   * when the desired state asks, records whose owner is
 				   * gone removed */
@@ -390,20 +380,30 @@ static int reconcile(struct watcher *w, const char *trigger, bool periodic, bool
 	int err;
 
 	nn_pipeline_init(&pl);
-	err = nn_tx_lock(ctx, &w->tx);
-	if (err)
+	err = nn_pipeline_discover(ctx, &pl);
+	if (pl.stage == NN_PIPE_LOCK)	/* another run holds the state lock: nothing ran */
 		return err;
 	w->last.result = "failed";
 	w->last.changed = 0;
 	snprintf(w->last.trigger, sizeof(w->last.trigger), "%s", trigger);
 	iso_now(w->last.time, sizeof(w->last.time));
 	w->have_action = true;
-	err = nn_pipeline_run(ctx, &pl, &rep);
-	if (pl.stage != NN_PIPE_APPLIED) {
-		if (pl.stage == NN_PIPE_PLAN && err == -ENOENT)
-			err = r.skipped;
+	if (err)
+		goto out;
+	err = reconcile_plan(ctx, &pl, &r);
+	if (err == -ENOENT) {	/* nothing to keep yet */
+		err = r.skipped;
 		goto out;
 	}
+	/* the before-enable log, opened once and extended by every reconcile */
+	if (!err)
+		err = nn_pipeline_gate(ctx, &pl);
+	if (!err)
+		err = ensure_log(w);
+	if (!err)
+		err = nn_pipeline_apply(ctx, &pl, &rep);
+	if (pl.stage != NN_PIPE_APPLIED)
+		goto out;
 	w->last.changed = rep.counts[NN_VAL_CHANGED];
 	w->values_written += w->last.changed;
 	if (rep.snapshot)
@@ -985,6 +985,43 @@ int nn_watch_lock(struct nn_ctx *ctx, int *holder)
 	return fd;
 }
 
+static void watcher_init(struct watcher *w, struct nn_ctx *ctx, const struct nn_watch_opts *o)
+{
+	memset(w, 0, sizeof(*w));
+	w->tx = (struct nn_tx)NN_TX_INIT;
+	w->ctx = ctx;
+	w->o = o;
+	nn_cf_init(&w->cf);
+	iso_now(w->started, sizeof(w->started));
+	nn_desired_init(&w->d);
+	nn_wd_init(&w->decide, o->settle_ms ? o->settle_ms : 300);
+	nn_wd_gate_init(&w->cg_gate, NN_WD_CGROUP_GAP_MS);
+}
+
+/* The value of a --once run or a one-shot reconcile: 1 when values failed
+ * or desired ports were refused. */
+static int once_result(const struct watcher *w, int err)
+{
+	if (!err && ((w->last.result && !strcmp(w->last.result, "failed")) || w->ports_refused))
+		return 1;
+	return err;
+}
+
+int nn_watch_reconcile_once(struct nn_ctx *ctx, struct nn_desired *d, const char *trigger, bool coexist)
+{
+	const struct nn_watch_opts o = { .once = true, .trigger = trigger, .coexist = coexist };
+	struct watcher w;
+	int err;
+
+	watcher_init(&w, ctx, &o);
+	w.d = *d;
+	nn_desired_init(d);
+	/* like a start: other owners looked for, desired ports bound */
+	err = once_result(&w, reconcile(&w, trigger, false, true));
+	watcher_free(&w);
+	return err;
+}
+
 int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 {
 	struct watcher w;
@@ -993,17 +1030,9 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 	bool live = nn_root_is_live(&ctx->root);
 	char sched[128] = "other (fake root)";
 
-	memset(&w, 0, sizeof(w));
-	w.tx = (struct nn_tx)NN_TX_INIT;
+	watcher_init(&w, ctx, o);
 	memset(&l, 0, sizeof(l));
 	l.ep = l.sfd = l.tfd = l.ifd = -1;
-	w.ctx = ctx;
-	w.o = o;
-	nn_cf_init(&w.cf);
-	iso_now(w.started, sizeof(w.started));
-	nn_desired_init(&w.d);
-	nn_wd_init(&w.decide, o->settle_ms ? o->settle_ms : 300);
-	nn_wd_gate_init(&w.cg_gate, NN_WD_CGROUP_GAP_MS);
 	if (o->events_only) {
 		err = nn_require_live(ctx, "watch --events");
 		if (!err)
@@ -1055,8 +1084,7 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o)
 	err = reconcile(&w, o->trigger ? o->trigger : "start", false, true);
 	write_state(&w);
 	if (err || o->once) {
-		if (!err && ((w.last.result && !strcmp(w.last.result, "failed")) || w.ports_refused))
-			err = 1;
+		err = once_result(&w, err);
 		goto out;
 	}
 	if (nn_sd_open(&w.sd))

@@ -21,6 +21,7 @@
 #include "nicnuma/service/watch_sched.h"
 
 struct nn_ctx;
+struct nn_desired;
 
 struct nn_watch_opts {
 	const char *config;		/* NULL: NN_DESIRED_PATH */
@@ -44,6 +45,14 @@ struct nn_watch_opts {
 /* 0 clean (SIGTERM/SIGINT, or --once with nothing failed), 1 --once with
  * failed values or warnings, negative errno on an error (printed). */
 int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o);
+
+/* One reconcile for a claimer with no watcher running (claim, release, the
+ * OCI hook): desired state @d, read once by the caller, is taken over (*@d
+ * is left empty); the state lock for the reconcile alone - no watcher
+ * lock, no watch.json, no event loop. Values as nn_watch_run's --once:
+ * 0, 1 failed values or refused ports, negative errno (-EBUSY: the state
+ * lock is held, or another owner at the gate). */
+int nn_watch_reconcile_once(struct nn_ctx *ctx, struct nn_desired *d, const char *trigger, bool coexist);
 
 /* Takes the watcher lock, /run/nicnuma/watch.lock inside the root (created
  * 0600 and owned by the euid, so nobody else can open it to hold it;

@@ -22,8 +22,8 @@
  * drain says something relevant happened; watches are always added before
  * that read, so a change is either in the read or in a later event.
  */
-#ifndef NICNUMA_ACT_WATCH_CLAIMS_H
-#define NICNUMA_ACT_WATCH_CLAIMS_H
+#ifndef NICNUMA_SERVICE_WATCH_CLAIMS_H
+#define NICNUMA_SERVICE_WATCH_CLAIMS_H
 
 #include <stdbool.h>
 #include <stddef.h>

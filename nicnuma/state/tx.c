@@ -28,7 +28,7 @@ void nn_tx_unlock(struct nn_tx *tx)
 
 int nn_tx_begin(struct nn_ctx *ctx, struct nn_tx *tx, const char *command)
 {
-	int err = nn_tx_lock(ctx, tx);
+	int err = nn_tx_locked(tx) ? 0 : nn_tx_lock(ctx, tx);
 
 	if (err)
 		return err;
@@ -64,7 +64,7 @@ int nn_tx_save(struct nn_tx *tx)
 int nn_tx_load(struct nn_ctx *ctx, struct nn_tx *tx, const char *file,
 	       const struct nn_change_ops *const *kinds, int flags)
 {
-	int err = nn_tx_lock(ctx, tx);
+	int err = nn_tx_locked(tx) ? 0 : nn_tx_lock(ctx, tx);
 
 	if (err)
 		return err;

@@ -4,7 +4,8 @@
 # a fake root (nothing live): a vm-virtio tree (4 CPUs, eth0's queue IRQs
 # 28-35 planned on CPUs 1-3) enabled, then
 #  1. no watcher: `claim --cpus 1` re-applies here: no queue IRQ, XPS mask
-#     or housekeeping role on CPU 1; `release`: back;
+#     or housekeeping role on CPU 1, and no watcher lock or watch.json left
+#     (one reconcile, not the watcher); `release`: back;
 #  2. a watcher runs (fake root: its timer, signals and the inotify watch on
 #     the tree's /run/nicnuma/claims): a record written by `claim` is seen
 #     and applied long before the 3600 s re-check could; release: back;
@@ -56,6 +57,12 @@ out=$(n claim --cpus 1 --name web --reason test 2>&1) || fail "claim: $out"
 grep -q "applied here under the state lock" <<<"$out" || fail "claim did not apply itself: $out"
 off1 || fail "after claim: something on CPU 1: 28=$(aff 28) 34=$(aff 34)"
 echo "ok: claim without a watcher re-applied: nothing on CPU 1"
+# one reconcile, not the daemon run as a library: no watcher lock taken, no
+# watcher state left behind for status to show as the watcher's
+for f in watch.json watch.lock; do
+	[ ! -e "$R/run/nicnuma/$f" ] || fail "claim without a watcher left /run/nicnuma/$f: $(cat "$R/run/nicnuma/$f")"
+done
+echo "ok: claim without a watcher took no watcher lock and wrote no watch.json"
 out=$(n --json plan 2>/dev/null)
 python3 -c 'import json,sys; p=json.loads(sys.argv[1])["plan"]; sys.exit(0 if p["claimed"]=="1" and p["claims"][0]["name"]=="web" else 1)' "$out" ||
 	fail "plan JSON lacks the claim"
