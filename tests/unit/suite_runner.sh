@@ -46,10 +46,11 @@ overlap() {
 }
 scenario overlap overlap
 r=$(row overlap bg)
-[[ $r == "ok 3 a,b" || $r == "ok 4 a,b" ]] && ok "background suite: its own verdict and seconds, a and b beside it ($r)" ||
+# (seconds: the sleeps' own, plus up to 3 s of a loaded machine's scheduling)
+[[ $r =~ ^ok\ [3-6]\ a,b$ ]] && ok "background suite: its own verdict and seconds, a and b beside it ($r)" ||
   bad "background suite row: '$r'"
 r=$(row overlap a)
-[[ $r == "ok 2 bg" || $r == "ok 3 bg" ]] && ok "foreground suite beside it: '$r'" || bad "foreground row a: '$r'"
+[[ $r =~ ^ok\ [2-5]\ bg$ ]] && ok "foreground suite beside it: '$r'" || bad "foreground row a: '$r'"
 [ "$(row overlap b)" = "FAILED 0 bg" ] && ok "a failing foreground suite keeps its verdict" || bad "row b: '$(row overlap b)'"
 [ "$(row overlap c)" = "ok 0 -" ] && ok "a suite after beside_wait ran beside nothing" || bad "row c: '$(row overlap c)'"
 grep -q '^counts 3 1 0 1$' "$tmp/overlap.out" && ok "counts: 3 passed, 1 failed; the run fails" ||
@@ -85,7 +86,12 @@ else bad "mtest args: $(cat "$tmp/meson.args")"; fi
 
 # A suite started after the background one ended (before beside_wait) ran
 # beside nothing: the table does not say otherwise.
-late() { beside bg true; sleep 2; suite after true; beside_wait; }
+late() {
+  local i
+  beside bg true
+  for ((i = 0; i < 300; i++)); do beside_alive || break; sleep 0.1; done
+  suite after true; beside_wait
+}
 scenario late late
 [ "$(row late after)" = "ok 0 -" ] && [ "$(row late bg)" = "ok 0 -" ] &&
   ok "a suite after the background one ended: beside nothing" || bad "late: $(row late after) / $(row late bg)"
