@@ -17,8 +17,7 @@ static int request_plan(struct nn_ctx *ctx, const struct nn_apply_request *req, 
 	return err;
 }
 
-int nn_apply_request_run(struct nn_ctx *ctx, const struct nn_apply_request *req, struct nn_pipeline *pl,
-			 struct nn_apply_report *rep)
+int nn_apply_request_prepare(struct nn_ctx *ctx, const struct nn_apply_request *req, struct nn_pipeline *pl)
 {
 	int err = nn_pipeline_discover(ctx, pl);
 
@@ -33,7 +32,14 @@ int nn_apply_request_run(struct nn_ctx *ctx, const struct nn_apply_request *req,
 	/* the window before, with the lock held and nothing written yet */
 	if (req->verify && !pl->ao.dry_run && nn_verify_before(ctx, &pl->host, &pl->plan, req->verify))
 		return -EIO;
-	err = nn_pipeline_apply(ctx, pl, rep);
+	return 0;
+}
+
+int nn_apply_request_apply(struct nn_ctx *ctx, const struct nn_apply_request *req, struct nn_pipeline *pl,
+			   struct nn_apply_report *rep)
+{
+	int err = nn_pipeline_apply(ctx, pl, rep);
+
 	/* judged (and rolled back) before the command prints the report, so
 	 * that the report says what the host holds now */
 	if (req->verify && err >= 0 && !rep->rolled_back) {

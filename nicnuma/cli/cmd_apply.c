@@ -278,9 +278,11 @@ int nn_cmd_apply(struct nn_ctx *ctx, int argc, char **argv)
 	pl.ao.boot = true;
 	pl.ao.ports = true;
 	pl.gate_allow = coexist || pl.ao.dry_run;
-	err = nn_apply_request_run(ctx, &r, &pl, &rep);
+	err = nn_apply_request_prepare(ctx, &r, &pl);
 	if (pl.stage >= NN_PIPE_BEFORE_APPLY)
 		print_plan_head(ctx, &pl.plan);
+	if (!err)
+		err = nn_apply_request_apply(ctx, &r, &pl, &rep);
 	if (pl.stage < NN_PIPE_APPLIED)
 		goto out;
 	nn_apply_print(ctx, &rep);
