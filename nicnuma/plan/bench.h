@@ -51,6 +51,7 @@ struct nn_bench_run {
 	long long stamp_every;		/* latency samples one TX burst in this many; -1 unknown */
 	long long lat_samples;		/* stamped frames the percentiles are over; -1 unknown */
 	int fwd_cpu_seen;		/* the CPU the child says its forwarder ran on */
+	long long rx;			/* frames the forwarder received (with --pci: what fed the port); -1 unknown */
 	unsigned long long drops, loss;
 };
 

@@ -248,6 +248,7 @@ static void print_row(struct nn_out *o, const struct nn_bench_row *r, const stru
 		nn_print_opt_int(o, PRINT_JSON, "fwd_cpu", NULL, x->fwd_cpu_seen, NULL);
 		nn_print_uint(o, PRINT_JSON, "drops", NULL, x->drops);
 		nn_print_uint(o, PRINT_JSON, "loss", NULL, x->loss);
+		nn_print_opt_int(o, PRINT_JSON, "rx", NULL, x->rx, NULL);
 		nn_open_object(o, "latency_ns");
 		for (k = 0; k < NN_BENCH_NPCT; k++)
 			if (x->lat[k] >= 0)

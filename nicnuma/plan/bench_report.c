@@ -83,6 +83,7 @@ void nn_bench_parse_report(const char *text, struct nn_bench_run *res)
 	bool ok = true;
 
 	res->fwd_cpu_seen = -1;
+	res->rx = -1;
 	res->stamp_every = res->lat_samples = -1;
 	for (int k = 0; k < NN_BENCH_NCDF; k++)
 		res->cdf[k] = -1;
@@ -94,6 +95,9 @@ void nn_bench_parse_report(const char *text, struct nn_bench_run *res)
 	res->drops = (unsigned long long)jdouble(doc, "drops", &ok);
 	if (json_object_object_get_ex(doc, "loss", &v) && v)
 		res->loss = (unsigned long long)json_object_get_int64(v);
+	/* With --pci, rx > 0 is the proof that traffic reached the port. */
+	if (json_object_object_get_ex(doc, "rx", &v) && v)
+		res->rx = json_object_get_int64(v);
 	if (json_object_object_get_ex(doc, "config", &v) && v) {
 		struct json_object *cpus;
 

@@ -17,7 +17,10 @@
 #      vfio-pci, /dev/vfio/noiommu-N is there, nics --json lists the port on
 #      vfio-pci with the kernel's node, a second apply binds nothing;
 #   3. bench mismatch --pci PCI forwards on it with DPDK's e1000 PMD
-#      (QEMU's 82574): every row run, pools checked with move_pages
+#      (QEMU's 82574): every row run, pools checked with move_pages; fed by
+#      flood.py from node 0's virtio NIC (a kernel netdev whose tap is on the
+#      same bridge) to the port's MAC while the bench runs, the matched row's
+#      forwarder received frames (rx > 0) and each row's Mpps is printed
 #      (TCG: placement, not cost);
 #   4. rollback: the port back on e1000e with its netdev, driver_override
 #      empty.
@@ -36,11 +39,15 @@ dev=/sys/bus/pci/devices/$pci
 drv() { local d; d=$(readlink "$dev/driver" 2>/dev/null) && echo "${d##*/}"; }
 kdrv=$(drv)
 node=$(cat "$dev/numa_node")
+# the port's MAC while its kernel driver has it: the flood's destination
+mac=$(cat "$dev"/net/*/address 2>/dev/null | head -n 1)
+flood_pid=
 noiommu=/sys/module/vfio/parameters/enable_unsafe_noiommu_mode
 noiommu_before=
 declare -A hp_before=()
 restore() {
   local f
+  [ -n "$flood_pid" ] && kill -TERM "$flood_pid" 2>/dev/null
   if [ "$(drv)" != "$kdrv" ]; then
     echo >"$dev/driver_override" 2>/dev/null
     [ -e "$dev/driver" ] && echo "$pci" >"$dev/driver/unbind" 2>/dev/null
@@ -115,12 +122,31 @@ js "$work/ports-again.json" '[p["status"] for p in d["apply"]["ports"]] == ["unc
 for f in /sys/devices/system/node/node*/hugepages/hugepages-2048kB/nr_hugepages; do
   hp_before[$f]=$(cat "$f"); echo $((hp_before[$f] + 64)) >"$f"
 done
+# The port has no cable: the forwarder's --tx-first burst leaves over the
+# tap's bridge and nothing comes back. Frames to its MAC out of node 0's
+# virtio NIC (its tap on the same bridge) feed it for the whole bench; the
+# flood starts before the first row and stops after the last.
+src=$(basename "$(ls -d /sys/bus/pci/devices/"${NN_GUEST_NIC_NODE0:-none}"/virtio*/net/* 2>/dev/null | head -n 1)")
+fed=
+if [ -n "$src" ] && [ -n "$mac" ] && ip link set "$src" up 2>"$work/ports-flood.err"; then
+  python3 "$(dirname "$0")/flood.py" "$src" "$mac" 300 2000000000 >"$work/ports-flood.sent" 2>>"$work/ports-flood.err" &
+  flood_pid=$!
+  for ((i = 0; i < 300; i++)); do grep -q flooding "$work/ports-flood.err" && break; sleep 0.1; done
+  grep -q flooding "$work/ports-flood.err" && fed="$src to $mac" ||
+    fail "flood.py out of $src did not start: $(tail -n 2 "$work/ports-flood.err" | tr '\n' ' ')"
+elif [ -n "$src" ] && [ -n "$mac" ]; then
+  fail "cannot set $src up for the flood: $(tr '\n' ' ' <"$work/ports-flood.err")"
+fi
 timeout 300 "$nn" --json bench mismatch --pci "$pci" --duration 1 --repeat 1 --in-memory \
   >"$work/ports-bench.json" 2>"$work/ports-bench.err"; rc=$?
+if [ -n "$flood_pid" ]; then
+  kill -TERM "$flood_pid" 2>/dev/null; wait "$flood_pid" 2>/dev/null; flood_pid=
+  echo "    flood.py out of $src to $pci's MAC ${mac:-?}: $(cat "$work/ports-flood.sent") frames sent"
+fi
 if [ "$rc" -le 1 ]; then
-  python3 - "$work/ports-bench.json" "$node" <<'EOF'
+  python3 - "$work/ports-bench.json" "$node" "$fed" <<'EOF'
 import json, sys
-d = json.load(open(sys.argv[1])); node = int(sys.argv[2])
+d = json.load(open(sys.argv[1])); node = int(sys.argv[2]); fed = sys.argv[3]
 def check(name, ok, why=''):
     print(('PASS' if ok else 'FAIL') + f' ports: bench mismatch --pci: {name}' + ('' if ok else f': {why}'))
 rows = d.get('rows', [])
@@ -132,9 +158,18 @@ check(f'the matched row: lcores and mbufs on the port\'s node {node}',
       [(r.get('lcores'), r.get('lcore_node'), r.get('mbufs'), r.get('mbuf_node')) for r in ran])
 check('every row\'s pool pages checked with move_pages', all(r.get('placement_verified') is True for r in ran),
       [(r.get('lcores'), r.get('mbufs'), r.get('placement_verified')) for r in ran])
-for r in m:
-    print(f"    matched row on the vfio-pci port: mpps {r.get('mpps')} (no cable: the tap's bridge does not "
-          "send the burst back; TCG: placement, not cost)")
+if fed:
+    rx = [x.get('rx') for r in m for x in r.get('runs', [])]
+    check(f'the matched row\'s forwarder received the flood ({fed}): rx {rx}',
+          len(m) == 1 and rx and all(isinstance(v, int) and v > 0 for v in rx), 'want rx > 0 in every run')
+else:
+    print('SKIP ports: bench mismatch --pci: rx on the port: no flood (no node-0 virtio netdev or no MAC '
+          'for the port); the forwarder\'s --tx-first burst alone never comes back')
+for r in ran:
+    mp = (r.get('mpps') or {}).get('median')
+    rx = [x.get('rx') for x in r.get('runs', [])]
+    print(f"    lcores {r.get('lcores')}/mbufs {r.get('mbufs')} (node {r.get('lcore_node')}/{r.get('mbuf_node')}) "
+          f"on the vfio-pci port: {'-' if mp is None else '%.4f' % mp} Mpps, rx {rx} (TCG: placement, not cost)")
 EOF
 else
   fail "bench mismatch --pci $pci: exit $rc: $(grep -v '^EAL' "$work/ports-bench.err" | tail -n 3 | tr '\n' ' ')"

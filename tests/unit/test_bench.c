@@ -184,6 +184,8 @@ static void test_parse_report(void **state)
 	assert_int_equal(r.fwd_cpu_seen, 7);
 	assert_int_equal(r.drops, 250);
 	assert_int_equal(r.loss, 3);
+	/* what fed the port (with --pci the only sign traffic arrived) */
+	assert_int_equal(r.rx, 6503250);
 	assert_true(r.lat[0] == 1200);
 	assert_true(r.lat[2] == 2100);
 	assert_true(r.lat[4] == 41000);
@@ -200,6 +202,7 @@ static void test_parse_report(void **state)
 	assert_false(r.ok);
 	assert_int_equal(r.fwd_cpu_seen, -1);
 	assert_int_equal(r.stamp_every, -1);
+	assert_int_equal(r.rx, -1);
 	memset(&r, 0, sizeof(r));
 	nn_bench_parse_report("{\"drops\": 1}", &r);
 	assert_false(r.ok);
