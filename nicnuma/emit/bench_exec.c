@@ -204,6 +204,7 @@ int nn_bench_run_row(struct nn_ctx *ctx, const struct nn_bench_cfg *cfg, struct 
 		char *out = NULL, *err = NULL, tail[512];
 		struct nn_cmd_result cres = { 0 };
 
+		nn_bench_run_unknown(res);
 		if (!ctx->out.json)
 			nn_fprintf_text(stderr, "  run %u/%u: lcores %s (node %d, cpu %d), mbufs %s (node %d)\n",
 				i + 1, cfg->repeat, r->lsel, r->lcore_node, r->fwd_cpu, r->msel, r->mbuf_node);

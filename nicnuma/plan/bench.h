@@ -82,6 +82,9 @@ int nn_bench_plan(const struct nn_topo *t, const struct nn_bench_cfg *cfg, int r
 		  struct nn_bench_row rows[NN_BENCH_ROWS]);
 void nn_bench_rows_free(struct nn_bench_row rows[NN_BENCH_ROWS]);
 
+/* Marks @res's counters unknown (-1, JSON null): a run that could not
+ * start or whose report is not read says so, never 0. */
+void nn_bench_run_unknown(struct nn_bench_run *res);
 /* Parses nicnuma-fwd's --json report into @res (ok false when it is not one). */
 void nn_bench_parse_report(const char *text, struct nn_bench_run *res);
 

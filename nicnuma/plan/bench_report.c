@@ -77,16 +77,21 @@ static void parse_cdf(struct json_object *doc, double *out)
 	}
 }
 
-void nn_bench_parse_report(const char *text, struct nn_bench_run *res)
+void nn_bench_run_unknown(struct nn_bench_run *res)
 {
-	struct json_object *doc = text ? json_tokener_parse(text) : NULL, *v;
-	bool ok = true;
-
 	res->fwd_cpu_seen = -1;
 	res->rx = -1;
 	res->stamp_every = res->lat_samples = -1;
 	for (int k = 0; k < NN_BENCH_NCDF; k++)
 		res->cdf[k] = -1;
+}
+
+void nn_bench_parse_report(const char *text, struct nn_bench_run *res)
+{
+	struct json_object *doc = text ? json_tokener_parse(text) : NULL, *v;
+	bool ok = true;
+
+	nn_bench_run_unknown(res);
 	if (!doc)
 		return;
 	res->mpps = jdouble(doc, "mpps", &ok);

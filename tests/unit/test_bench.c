@@ -172,6 +172,22 @@ static const char report[] =
 	"    \"max\": null, \"samples\": 0 }\n"
 	"}\n";
 
+/* A run with no report read (it could not start, or exited 2): its counters
+ * are unknown, printed as null, not 0. */
+static void test_run_unknown(void **state)
+{
+	struct nn_bench_run r = { 0 };
+
+	(void)state;
+	nn_bench_run_unknown(&r);
+	assert_int_equal(r.fwd_cpu_seen, -1);
+	assert_int_equal(r.rx, -1);
+	assert_int_equal(r.stamp_every, -1);
+	assert_int_equal(r.lat_samples, -1);
+	assert_int_equal(r.cdf[0], -1);
+	assert_false(r.ok);
+}
+
 static void test_parse_report(void **state)
 {
 	struct nn_bench_run r = { 0 };
@@ -292,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_pick_port),
 		cmocka_unit_test(test_plan_farthest_and_pci),
 		cmocka_unit_test(test_plan_one_node),
+		cmocka_unit_test(test_run_unknown),
 		cmocka_unit_test(test_parse_report),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_err_tail),
