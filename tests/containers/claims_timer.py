@@ -5,10 +5,11 @@
   claims_timer.py hook NICNUMA STATE_DIR BUNDLE CPU IRQ... : one run of the hook
   claims_timer.py claim NICNUMA STATE_DIR CPU IRQ...       : one run of `claim --cpus CPU --pid P`
   claims_timer.py irqbalance ENVFILE CPU IRQ...            : one run of the restart method
+  claims_timer.py start CMD [ARG...]                       : one start of CMD, until it exited
 
 Each prints one line: the milliseconds from the method's start (the hook's
 exec; the banned list's write) until no IRQ's smp_affinity_list holds CPU,
-polled every 0.2 ms; "timeout" after 30 s (then why, on stderr). The hook's
+polled every 0.5 ms (NN_TIMER_POLL_MS); "timeout" after 30 s (then why, on stderr). The hook's
 line has a second number: the milliseconds until the hook process exited
 (the runtime waits that long; the IRQs may be off before); the claim's
 likewise, until `nicnuma claim` exited (NN_TIMER_CLAIM_SCHED=POLICY: with
@@ -20,6 +21,12 @@ than its fair share) would see the move a scheduling round late, and its
 lateness would be timed as the method's. Reset on fork: every method runs
 at the class of a command started from a shell (SCHED_OTHER, nice 0).
 NN_TIMER_POLL_SCHED=other leaves the poller at nice 0 (the timer before).
+NN_TIMER_START_SCHED=fifo starts the method at SCHED_FIFO 1 instead (a
+real-time caller: a runtime or agent under a unit with
+CPUSchedulingPolicy=fifo): the fork itself is real-time, not only the
+process once it runs. `start` times a command from its start until it
+exited: the floor of any method started the same way (`start /bin/true`
+beside 48 busy loops is what a process start alone costs there).
 The irqbalance run bans every other IRQ (--banirq: it touches the NIC's
 only), kills the daemon it started and leaves the NIC's IRQs where
 irqbalance put them: the caller resets them.
@@ -32,6 +39,21 @@ import sys
 import time
 
 TIMEOUT = 30.0
+POLL_S = float(os.environ.get("NN_TIMER_POLL_MS", "0.5")) / 1e3
+
+
+def spawn(argv, **kw):
+    """Starts a method's process at the class NN_TIMER_START_SCHED names:
+    a shell's (SCHED_OTHER nice 0, through the poller's reset-on-fork) or
+    a real-time caller's (the poller drops reset-on-fork around the fork,
+    so the child is SCHED_FIFO 1 from its first instruction)."""
+    if os.environ.get("NN_TIMER_START_SCHED", "other") != "fifo":
+        return subprocess.Popen(argv, **kw)
+    os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+    try:
+        return subprocess.Popen(argv, **kw)
+    finally:
+        poll_sched()
 
 
 def cpus_of(text):
@@ -62,7 +84,7 @@ def wait_off(cpu, irqs, t0, proc=None, hook=None):
             # the daemon is gone (irqbalance may quit by itself on a host it
             # finds nothing to balance on): nothing will move the IRQs now
             return None
-        time.sleep(0.0002)
+        time.sleep(POLL_S)
     return (time.monotonic() - t0) * 1e3
 
 
@@ -80,7 +102,7 @@ def run_hook(nn, state_dir, bundle, cpu, irqs):
     st = {"ociVersion": "1.0.2", "id": cid, "status": "creating", "pid": owner.pid, "bundle": bundle}
     try:
         t0 = time.monotonic()
-        hook = Hook(subprocess.Popen([nn, "hook", "--stage", "createRuntime", "--state-dir", state_dir],
+        hook = Hook(spawn([nn, "hook", "--stage", "createRuntime", "--state-dir", state_dir],
                                      stdin=subprocess.PIPE, stdout=subprocess.DEVNULL))
         hook.proc.stdin.write(json.dumps(st).encode())
         hook.proc.stdin.close()
@@ -110,7 +132,7 @@ def run_claim(nn, state_dir, cpu, irqs):
     extra = ["--sched", sched] if sched else []
     try:
         t0 = time.monotonic()
-        hook = Hook(subprocess.Popen([nn, "claim", "--cpus", str(cpu), "--name", name, "--pid", str(owner.pid),
+        hook = Hook(spawn([nn, "claim", "--cpus", str(cpu), "--name", name, "--pid", str(owner.pid),
                                       "--state-dir", state_dir] + extra, stdout=subprocess.DEVNULL))
         ms = wait_off(cpu, irqs, t0, hook=hook)
         hook.proc.wait()
@@ -170,8 +192,16 @@ def run_irqbalance(envfile, cpu, irqs):
 def poll_sched():
     """The poller's class (module docstring); its children never get it."""
     if os.environ.get("NN_TIMER_POLL_SCHED", "fifo") != "fifo":
+        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
         return
     os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, os.sched_param(1))
+
+
+def run_start(argv):
+    t0 = time.monotonic()
+    proc = spawn(argv, stdout=subprocess.DEVNULL)
+    proc.wait()
+    print("%.2f %.2f" % (((time.monotonic() - t0) * 1e3,) * 2), flush=True)
 
 
 def main():
@@ -182,8 +212,10 @@ def main():
         run_claim(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5:])
     elif sys.argv[1] == "irqbalance":
         run_irqbalance(sys.argv[2], int(sys.argv[3]), sys.argv[4:])
+    elif sys.argv[1] == "start":
+        run_start(sys.argv[2:])
     else:
-        sys.exit("usage: claims_timer.py hook|claim|irqbalance ...")
+        sys.exit("usage: claims_timer.py hook|claim|irqbalance|start ...")
 
 
 if __name__ == "__main__":
