@@ -192,9 +192,11 @@ void nn_napi_answers_begin(struct nn_ctx *ctx, struct nn_napi_answers *a);
 void nn_napi_answers_end(struct nn_ctx *ctx, struct nn_napi_answers *a);
 /* A write may have added, removed or renumbered NAPI threads (channels,
  * rings, coalescing, threaded): the run's answers, if any, are asked again
- * at the next question. Called by every writer of such a value: discover's
- * own setters (nn_channels_set, nn_eth_set, nn_genl_napi_set) and the
- * device-wide NAPI files' write and restore (act/napi_dev_change.c). */
+ * at the next question. Called where such a value is written: discover's
+ * own setters (nn_channels_set, nn_eth_set, nn_genl_napi_set: every kernel
+ * request, whatever it answers) and the device-wide NAPI files (the
+ * napi_dev kind's restore in act/napi_dev_change.c, apply's write and
+ * undo of them). */
 void nn_napi_answers_stale(struct nn_ctx *ctx);
 
 #endif
