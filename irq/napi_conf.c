@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* napi_conf.c - NAPI settings (per NAPI through the io handed down, or the
- * device-wide sysfs files) with their trust rule, and the undo kinds
- * "napi_conf" and "napi_dev" */
+ * device-wide sysfs files) with their trust rule, and the rules of the undo
+ * kinds "napi_conf" (with its restore) and "napi_dev"; act/ defines both */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -308,8 +308,8 @@ int nn_napi_conf_restore(struct nn_ctx *ctx, const struct nn_napi_io *io, const 
 	return nn_napi_conf_set(ctx, io, nic, ifindex, id, a, before, &after, res->why, sizeof(res->why));
 }
 
-static int dev_validate(struct nn_ctx *ctx, const struct nn_undo *u, const struct nn_change *c,
-			char *why, size_t whylen)
+int nn_napi_dev_validate(struct nn_ctx *ctx, const struct nn_undo *u, const struct nn_change *c,
+			 char *why, size_t whylen)
 {
 	char nic[16];
 	size_t n;
@@ -328,16 +328,3 @@ static int dev_validate(struct nn_ctx *ctx, const struct nn_undo *u, const struc
 	nic[n] = '\0';
 	return nn_undo_nic_check(u, nic, why, whylen) ? -EINVAL : 0;
 }
-
-static int dev_restore(struct nn_ctx *ctx, const struct nn_change *c, struct nn_restore *res)
-{
-	return nn_value_restore_change(ctx, c, false, res);
-}
-
-const struct nn_change_ops nn_napi_dev_change_ops = {
-	.name = "napi_dev",
-	.live_only = false,
-	.moves_napis = true,
-	.validate = dev_validate,
-	.restore = dev_restore,
-};

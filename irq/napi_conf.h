@@ -103,7 +103,10 @@ int nn_napi_conf_validate(struct nn_ctx *ctx, const struct nn_undo *u, const str
 int nn_napi_conf_restore(struct nn_ctx *ctx, const struct nn_napi_io *io, const struct nn_change *c,
 			 struct nn_restore *res);
 
-/* The device-wide files' kind. */
-extern const struct nn_change_ops nn_napi_dev_change_ops;
+/* The "napi_dev" kind's validate (the device-wide files; pure): a path
+ * nicnuma writes, a before of that file's form, a NIC the log's host
+ * names. act/napi_dev_change.c defines the kind. */
+int nn_napi_dev_validate(struct nn_ctx *ctx, const struct nn_undo *u, const struct nn_change *c,
+			 char *why, size_t whylen);
 
 #endif

@@ -354,6 +354,24 @@ static int write_sysval(struct write_pass *w, struct nn_apply_val *v)
 	return 0;
 }
 
+/* A device-wide NAPI file: threaded on or off starts or stops the threads,
+ * so the run's napi-get answers are asked again after (as the napi_dev
+ * kind's restore does for rollback). */
+static int write_napi_dev(struct write_pass *w, struct nn_apply_val *v)
+{
+	int ret = write_sysval(w, v);
+
+	if (v->written)
+		nn_napi_answers_stale(w->ctx);
+	return ret;
+}
+
+static void undo_napi_dev(struct nn_ctx *ctx, struct nn_apply_val *v)
+{
+	undo_file(ctx, v);
+	nn_napi_answers_stale(ctx);
+}
+
 /* The end of a setting's write (napi-set, ethtool netlink): @err, the value
  * read back (@after, -1: none) and the kernel's or driver's word (@why). A
  * refusal is this value's warning (1): the rest of the plan still applies.
@@ -468,7 +486,7 @@ static const struct val_kind kinds[] = {
 	[NN_VAL_NAPI] = { PHASE_IRQ, &nn_napi_change_ops, false, write_napi, undo_setting, detail_napi },
 	[NN_VAL_RPS] = { PHASE_IRQ, &nn_rps_change_ops, true, write_sysval, undo_file, NULL },
 	[NN_VAL_NAPI_CONF] = { PHASE_IRQ, &nn_napi_conf_change_ops, true, write_napi_conf, undo_setting, detail_napi_conf },
-	[NN_VAL_NAPI_DEV] = { PHASE_IRQ, &nn_napi_dev_change_ops, true, write_sysval, undo_file, NULL },
+	[NN_VAL_NAPI_DEV] = { PHASE_IRQ, &nn_napi_dev_change_ops, true, write_napi_dev, undo_napi_dev, NULL },
 	[NN_VAL_ETH] = { PHASE_IRQ, &nn_coalesce_change_ops, true, write_eth, undo_setting, NULL },
 	[NN_VAL_SYSCTL] = { PHASE_IRQ, &nn_busy_poll_change_ops, true, write_sysval, undo_file, NULL },
 };
@@ -550,11 +568,8 @@ static void rollback_all(struct nn_ctx *ctx, struct nn_apply_report *rep, struct
 
 	for (ph = NPHASES; ph-- > 0;)
 		for (i = rep->nvals; i-- > 0;)
-			if (rep->vals[i].written && val_phase(&rep->vals[i]) == (enum write_phase)ph) {
+			if (rep->vals[i].written && val_phase(&rep->vals[i]) == (enum write_phase)ph)
 				undo_val(ctx, &rep->vals[i]);
-				if (val_ops(&rep->vals[i])->moves_napis)
-					ctx->napi_epoch++;
-			}
 	if (rep->irqb_done && !rep->irqb.noop) {
 		if (nn_irqb_restore(ctx, rep->irqb.before, rep->irqb.detail, why, sizeof(why))) {
 			snprintf(rep->irqb.status, sizeof(rep->irqb.status), "ROLLBACK FAILED: %.120s", why);
@@ -1047,8 +1062,6 @@ static void run_write(struct run *r)
 			if (val_phase(v) != (enum write_phase)ph || v->status != NN_VAL_PENDING)
 				continue;
 			err = write_val(&wp, v);
-			if (v->written && val_ops(v)->moves_napis)
-				ctx->napi_epoch++;	/* the next NAPI thread asks napi-get again */
 			if (err > 0 || (err < 0 && r->opts->keep_going))
 				r->soft_fail = true;
 			if (err < 0 && !r->opts->keep_going) {

@@ -8,7 +8,8 @@
  * (nicnuma/act/: they ask discovery), irqbalance in irq/irqb_change.c,
  * coalescing and ring sizes in coalesce_change.c and rings_change.c,
  * RPS/RFS values in irq/rps.c, NAPI settings in irq/napi_conf.c (the genl
- * kind's io in napi_conf_change.c), a
+ * kind's io in napi_conf_change.c, the device-wide files' kind in
+ * napi_dev_change.c), a
  * hugetlbfs mount in hugepages/hp_mount.c, kernel arguments in the bootloader's
  * configuration in boot/boot_write.c. The table is here, in act/, because
  * it names every kind, and act is the lowest layer that sees them all; the
@@ -44,6 +45,11 @@ int nn_rss_put_back(struct nn_ctx *ctx, const char *ifname, const char *before, 
 		    char *why, size_t whylen);
 /* The detail text an rss change is recorded with ({"rings":N}); @buf >= 32. */
 void nn_rss_detail(char *buf, size_t len, unsigned int rings);
+
+/* A device-wide NAPI file (/sys/class/net/IF/threaded, ...; irq/napi_conf.h
+ * nn_napi_dev_path): a restore that writes marks the run's napi-get
+ * answers stale (threaded starts or stops the threads). */
+extern const struct nn_change_ops nn_napi_dev_change_ops;
 
 /* A threaded NAPI's kthread's CPUs; path = its pid, detail =
  * {"nic":"IF","napi_id":N} (nn_napi_detail), before/after = CPU lists. */

@@ -51,7 +51,6 @@ static int channels_restore(struct nn_ctx *ctx, const struct nn_change *c, struc
 const struct nn_change_ops nn_channels_change_ops = {
 	.name = "channels",
 	.live_only = true,
-	.moves_napis = true,
 	.validate = channels_validate,
 	.restore = channels_restore,
 };

@@ -89,7 +89,6 @@ static int coalesce_restore(struct nn_ctx *ctx, const struct nn_change *c, struc
 const struct nn_change_ops nn_coalesce_change_ops = {
 	.name = "coalesce",
 	.live_only = true,
-	.moves_napis = true,
 	.validate = coalesce_validate,
 	.restore = coalesce_restore,
 };

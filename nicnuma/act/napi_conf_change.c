@@ -54,7 +54,6 @@ static int conf_restore(struct nn_ctx *ctx, const struct nn_change *c, struct nn
 const struct nn_change_ops nn_napi_conf_change_ops = {
 	.name = "napi_conf",
 	.live_only = true,
-	.moves_napis = true,
 	.validate = nn_napi_conf_validate,
 	.restore = conf_restore,
 };

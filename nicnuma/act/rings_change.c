@@ -19,7 +19,6 @@ static int rings_restore(struct nn_ctx *ctx, const struct nn_change *c, struct n
 const struct nn_change_ops nn_rings_change_ops = {
 	.name = "rings",
 	.live_only = true,
-	.moves_napis = true,
 	.validate = rings_validate,
 	.restore = rings_restore,
 };

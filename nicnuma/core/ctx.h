@@ -39,12 +39,10 @@ struct nn_ctx {
 	const char *prog;		/* for messages: "nicnuma" */
 	const char *state_dir;		/* snapshots and lock: /var/lib/nicnuma */
 	/* The kernel's napi-get answers of the run under way (one dump for
-	 * every threaded NAPI it checks: discover/nic.h nn_napi_answers), or
-	 * NULL: each question asks afresh. napi_epoch counts the writes that
-	 * may add, remove or renumber NAPI threads (a kind's moves_napis):
-	 * answers read before the last one are asked again. */
+	 * every threaded NAPI it checks), or NULL: each question asks afresh.
+	 * Touched only by discover/napi_pid.c's functions (discover/nic.h
+	 * nn_napi_answers_begin, _end, _stale; tests/arch/napi_answers.sh). */
 	struct nn_napi_answers *napi_answers;
-	unsigned int napi_epoch;
 	/* The run's deadline (CLOCK_MONOTONIC ms; 0 none): the OCI hook's,
 	 * which the runtime waits for. Long walks (the claims' cgroup tree)
 	 * stop there with a warning. */

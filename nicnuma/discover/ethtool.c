@@ -23,6 +23,7 @@
 #include "nicnuma/core/strbuf.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/ethtool.h"
+#include "nicnuma/discover/nic.h"
 
 int nn_ethtool_open(struct nn_ctx *ctx)
 {
@@ -315,6 +316,8 @@ int nn_channels_set(struct nn_ctx *ctx, const char *ifname, int combined, char *
 	fd = open_for_write(ctx, "setting channels", ifname, why, whylen);
 	if (fd < 0)
 		return fd;
+	/* new channels are new NAPIs, even where the driver stops part way */
+	nn_napi_answers_stale(ctx);
 	err = set_channels(fd, ifname, combined, why, whylen);
 	close(fd);
 	return err;

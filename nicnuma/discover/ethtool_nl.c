@@ -20,6 +20,7 @@
 #include "nicnuma/discover/ethtool.h"
 #include "nicnuma/discover/ethtool_nl.h"
 #include "nicnuma/discover/netdev_genl.h"
+#include "nicnuma/discover/nic.h"
 
 #define CAPTURE_DIR "/nicnuma-capture/ethtool"
 
@@ -392,6 +393,8 @@ int nn_eth_set(struct nn_ctx *ctx, const char *ifname, enum nn_eth_setting s, lo
 	}
 	if (strlen(ifname) >= IF_NAMESIZE)
 		return -ENAMETOOLONG;
+	/* a driver may rebuild its queues, and their NAPIs, for either */
+	nn_napi_answers_stale(ctx);
 	err = nl_open(&r, cmd);
 	if (err == -EOPNOTSUPP) {
 		err = nn_eth_ioctl_set(ifname, s, value);

@@ -4,6 +4,8 @@
  * napi-get answers for nicnuma's own network namespace only, so a device of
  * the same name in another namespace (a user's veth in their own user+net
  * namespace) is never taken for ours; a comm proves nothing of the kind.
+ * The run's answers hang on ctx->napi_answers, which only this file's
+ * functions touch: begin and end hang and take them, stale drops them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -53,18 +55,23 @@ void nn_napi_answers_end(struct nn_ctx *ctx, struct nn_napi_answers *a)
 	nn_genl_free(&a->g);
 }
 
+void nn_napi_answers_stale(struct nn_ctx *ctx)
+{
+	if (ctx->napi_answers)
+		ctx->napi_answers->read = false;
+}
+
 /* The run's dump, asked when there is none yet or a write since may have
- * changed the NAPIs. */
+ * changed the NAPIs (nn_napi_answers_stale). */
 static int answers(struct nn_ctx *ctx, struct nn_napi_answers *a)
 {
-	if (a->read && a->epoch == ctx->napi_epoch)
+	if (a->read)
 		return a->err;
 	nn_genl_free(&a->g);
 	a->ndumps++;
 	a->err = a->dump ? a->dump(ctx, &a->g, a->arg) : nn_genl_read(ctx, &a->g, NULL, 0);
 	/* a kernel without napi-get stays so; anything else may pass */
 	a->read = !a->err || a->err == -EOPNOTSUPP;
-	a->epoch = ctx->napi_epoch;
 	return a->err;
 }
 

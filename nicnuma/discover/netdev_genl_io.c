@@ -17,6 +17,7 @@
 
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/discover/netdev_genl.h"
+#include "nicnuma/discover/nic.h"
 
 #define GENL_BUF_SIZE 32768
 #define GENL_DUMP_TRIES 3
@@ -470,6 +471,7 @@ int nn_genl_napi_set(struct nn_ctx *ctx, long long napi_id, int attr, unsigned l
 		snprintf(why, whylen, "the kernel's netdev family has no napi-set");
 	if (err)
 		return err;
+	nn_napi_answers_stale(ctx);	/* threaded on or off starts or stops its thread */
 	req = put_request(&s, family, NLM_F_REQUEST | NLM_F_ACK, NN_NETDEV_CMD_NAPI_SET);
 	mnl_attr_put_u32(req, NN_NETDEV_A_NAPI_ID, (uint32_t)napi_id);
 	if (attr == NN_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT || attr == NN_NETDEV_A_NAPI_IRQ_SUSPEND_TIMEOUT)

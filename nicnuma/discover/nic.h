@@ -172,17 +172,17 @@ int nn_napi_tx_find(struct nn_ctx *ctx, struct nn_nic *nics, size_t nnics);
 /* One napi-get dump for a whole run (apply, rollback) instead of one per
  * threaded NAPI: nn_napi_kernel_pid asks it once and answers every later
  * question of the run from it (nicnuma's own network namespace, every
- * interface), until ctx->napi_epoch moves. The per-thread half of the trust
- * rule (/proc, the pidfd) stays right before each write. A stack object of
- * the run: nn_napi_answers_begin hangs it on @ctx unless an outer run's
- * hangs there already (then that one serves), nn_napi_answers_end takes it
- * off again and frees the dump. A failed dump is not kept (asked again). */
+ * interface), until a write marks it stale. The per-thread half of the
+ * trust rule (/proc, the pidfd) stays right before each write. A stack
+ * object of the run: nn_napi_answers_begin hangs it on @ctx unless an outer
+ * run's hangs there already (then that one serves), nn_napi_answers_end
+ * takes it off again and frees the dump. A failed dump is not kept (asked
+ * again). ctx->napi_answers is napi_pid.c's alone (tests/arch). */
 struct nn_napi_answers {
 	struct nn_genl g;
-	bool read;
+	bool read;			/* g holds the answers (err 0 or -EOPNOTSUPP) */
 	bool owner;			/* hung on the ctx by its begin */
 	int err;			/* the kept dump's result: 0 or -EOPNOTSUPP */
-	unsigned int epoch;		/* ctx->napi_epoch when read */
 	unsigned int ndumps;		/* times the kernel was asked */
 	/* The dump; NULL: nn_genl_read (live only). A test's stand-in. */
 	int (*dump)(struct nn_ctx *ctx, struct nn_genl *g, void *arg);
@@ -190,5 +190,13 @@ struct nn_napi_answers {
 };
 void nn_napi_answers_begin(struct nn_ctx *ctx, struct nn_napi_answers *a);
 void nn_napi_answers_end(struct nn_ctx *ctx, struct nn_napi_answers *a);
+/* A write may have added, removed or renumbered NAPI threads (channels,
+ * rings, coalescing, threaded): the run's answers, if any, are asked again
+ * at the next question. Called where such a value is written: discover's
+ * own setters (nn_channels_set, nn_eth_set, nn_genl_napi_set: every kernel
+ * request, whatever it answers) and the device-wide NAPI files (the
+ * napi_dev kind's restore in act/napi_dev_change.c, apply's write and
+ * undo of them). */
+void nn_napi_answers_stale(struct nn_ctx *ctx);
 
 #endif

@@ -59,10 +59,6 @@ struct nn_restore {
 struct nn_change_ops {
 	const char *name;	/* the "kind" in the log: "file", "channels", ... */
 	bool live_only;		/* acts on the running kernel: skipped under a fake root */
-	/* A write of it may add, remove or renumber NAPI threads (channels,
-	 * rings, coalescing, threaded): napi-get answers read before are
-	 * stale (ctx->napi_epoch). */
-	bool moves_napis;
 	/* Checks a change of a log before anything is replayed: 0, or -EINVAL
 	 * with the reason in @why. @ctx NULL: the document alone (pure, what the
 	 * fuzzer sees); with @ctx also the state it would act on (a mount). */

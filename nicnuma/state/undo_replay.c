@@ -73,8 +73,6 @@ int nn_undo_rollback(struct nn_ctx *ctx, const struct nn_undo *u)
 			continue;
 		}
 		err = c->ops->restore(ctx, c, &res);
-		if (c->ops->moves_napis && !res.unchanged)
-			ctx->napi_epoch++;
 		report(ctx, c, res.current, err ? "failed" : res.unchanged ? "unchanged" : "restored",
 		       err ? (res.why[0] ? res.why : strerror(-err)) : NULL);
 		free(res.current);

@@ -19,6 +19,10 @@
 #include "nicnuma/act/change_kinds.h"
 #include "irq/napi_thread.h"
 #include "nicnuma/discover/nic.h"
+#include "nicnuma/discover/ethtool.h"
+#include "nicnuma/discover/ethtool_nl.h"
+#include "nicnuma/discover/netdev_genl.h"
+#include "nicnuma/plan/plan.h"
 #include "tmptree.h"
 
 static char tmp[PATH_MAX];
@@ -404,13 +408,27 @@ static int fake_dump(struct nn_ctx *c, struct nn_genl *g, void *arg)
 	return 0;
 }
 
+/* A plan of one device-wide NAPI setting: eth0's threaded file, on. */
+static void plan_threaded(struct nn_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->napi_conf = calloc(1, sizeof(*p->napi_conf));
+	assert_non_null(p->napi_conf);
+	p->nnapi_conf = 1;
+	p->napi_conf[0] = (struct nn_plan_napi_conf){ .nic = strdup("eth0"), .ifindex = 3, .napi_id = -1,
+						       .attr = NN_NAPI_THREADED, .value = 1 };
+}
+
 /* apply and rollback ask napi-get once per run, not once per thread; every
  * thread is still checked on its own (/proc), and a write that may move
- * NAPIs (ctx->napi_epoch) makes the next question ask again. */
+ * NAPIs (nn_napi_answers_stale) makes the next question ask again. */
 static void test_answers_one_dump(void **state)
 {
 	struct nn_napi_answers a = { .dump = fake_dump }, inner = { 0 };
+	struct nn_apply_opts ao = { 0 };
+	struct nn_apply_report ar;
 	struct nn_restore res;
+	struct nn_plan p;
 	struct nn_undo u;
 	char why[256], doc[512];
 	int calls = 0;
@@ -419,7 +437,6 @@ static void test_answers_one_dump(void **state)
 	a.arg = &calls;
 	assert_int_equal(tmptree_put(tmp, "sys/class/net/eth0/ifindex", "3\n"), 0);
 	nn_napi_answers_begin(&ctx, &a);
-	assert_ptr_equal(ctx.napi_answers, &a);
 	assert_int_equal(calls, 0);	/* asked when first needed */
 	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 500, "eth0", 8193, why, sizeof(why)), 0);
 	/* the kernel names these pids, /proc refuses them: each thread checked */
@@ -441,13 +458,13 @@ static void test_answers_one_dump(void **state)
 
 	/* an inner run (apply's own failure rollback) uses the outer's */
 	nn_napi_answers_begin(&ctx, &inner);
-	assert_ptr_equal(ctx.napi_answers, &a);
 	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 500, "eth0", 8193, why, sizeof(why)), 0);
 	nn_napi_answers_end(&ctx, &inner);
-	assert_ptr_equal(ctx.napi_answers, &a);
+	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 500, "eth0", 8193, why, sizeof(why)), 0);
+	assert_int_equal(inner.ndumps, 0);
 	assert_int_equal(calls, 1);
 
-	/* a rollback that writes a moves_napis kind (napi_dev) makes them stale */
+	/* a rollback that writes a kind that moves NAPIs (napi_dev) makes them stale */
 	assert_int_equal(tmptree_put(tmp, "sys/class/net/eth0/threaded", "1\n"), 0);
 	snprintf(doc, sizeof(doc), "%s{\"kind\":\"napi_dev\",\"path\":\"/sys/class/net/eth0/threaded\","
 		 "\"before\":\"0\",\"after\":\"1\"}]}", LOG_HEAD);
@@ -466,11 +483,69 @@ static void test_answers_one_dump(void **state)
 	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 500, "eth0", 8193, why, sizeof(why)), 0);
 	assert_int_equal(calls, 2);
 
+	/* apply's write of the threaded file makes them stale too (the run
+	 * inside is served by these answers, as apply's pipeline is) */
+	assert_int_equal(tmptree_put(tmp, "sys/class/net/eth0/threaded", "0\n"), 0);
+	plan_threaded(&p);
+	ctx.state_dir = "/state";
+	assert_true(nn_apply_run(&ctx, &p, &ao, &ar) >= 0);
+	assert_int_equal(ar.nvals, 1);
+	assert_int_equal(ar.vals[0].status, NN_VAL_CHANGED);
+	nn_apply_report_free(&ar);
+	nn_plan_free(&p);
+	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 500, "eth0", 8193, why, sizeof(why)), 0);
+	assert_int_equal(calls, 3);
+	/* ... and a second apply, aligned already, writes nothing and leaves them */
+	plan_threaded(&p);
+	assert_true(nn_apply_run(&ctx, &p, &ao, &ar) >= 0);
+	assert_int_equal(ar.vals[0].status, NN_VAL_UNCHANGED);
+	nn_apply_report_free(&ar);
+	nn_plan_free(&p);
+	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 500, "eth0", 8193, why, sizeof(why)), 0);
+	assert_int_equal(calls, 3);
+	assert_int_equal(tmptree_put(tmp, "sys/class/net/eth0/threaded", "0\n"), 0);
+
 	nn_napi_answers_end(&ctx, &a);
-	assert_null(ctx.napi_answers);
 	/* no run's answers under a fake root: no dump at all */
 	assert_int_equal(nn_napi_identify(&ctx, NULL, 0, 500, "eth0", 8193, why, sizeof(why)), 0);
+	assert_int_equal(calls, 3);
+}
+
+/* The kernel writes that may move NAPIs (channels, ring sizes and
+ * coalescing, napi-set) mark the run's answers stale in discover's own
+ * setters, whatever the kernel answers: here the live kernel, asked about
+ * a device and a NAPI that do not exist, so nothing changes. The answers'
+ * question is about lo (every namespace has it). */
+static void test_answers_stale_writers(void **state)
+{
+	struct nn_napi_answers a = { .dump = fake_dump };
+	struct nn_ctx live;
+	long long after;
+	char why[256];
+	int calls = 0, pid, err;
+
+	(void)state;
+	a.arg = &calls;
+	assert_int_equal(nn_ctx_init(&live, "/", false), 0);
+	nn_napi_answers_begin(&live, &a);
+	assert_int_equal(nn_napi_kernel_pid(&live, NULL, 0, "lo", 8193, &pid), -ENOENT);
+	assert_int_equal(nn_napi_kernel_pid(&live, NULL, 0, "lo", 8193, &pid), -ENOENT);
+	assert_int_equal(calls, 1);
+
+	assert_true(nn_channels_set(&live, "nnabsent9z", 2, why, sizeof(why)) < 0);
+	assert_int_equal(nn_napi_kernel_pid(&live, NULL, 0, "lo", 8193, &pid), -ENOENT);
 	assert_int_equal(calls, 2);
+	assert_true(nn_eth_set(&live, "nnabsent9z", NN_ETH_RX_USECS, 8, &after, why, sizeof(why)) < 0);
+	assert_int_equal(nn_napi_kernel_pid(&live, NULL, 0, "lo", 8193, &pid), -ENOENT);
+	assert_int_equal(calls, 3);
+	/* a kernel without napi-set sends nothing: nothing to ask again */
+	err = nn_genl_napi_set(&live, 0x7ffffff0, NN_NETDEV_A_NAPI_THREADED, 1, why, sizeof(why));
+	assert_true(err < 0);
+	assert_int_equal(nn_napi_kernel_pid(&live, NULL, 0, "lo", 8193, &pid), -ENOENT);
+	assert_int_equal(calls, err == -EOPNOTSUPP ? 3 : 4);
+
+	nn_napi_answers_end(&live, &a);
+	nn_ctx_free(&live);
 }
 
 /* Threads of NAPIs without an id (TX only): napi-get never names them, so
@@ -530,6 +605,7 @@ int main(void)
 		cmocka_unit_test(test_identify),
 		cmocka_unit_test(test_set_pidfd),
 		cmocka_unit_test(test_answers_one_dump),
+		cmocka_unit_test(test_answers_stale_writers),
 		cmocka_unit_test(test_tx_find),
 	};
 
