@@ -94,7 +94,10 @@ int nn_owner_text(const struct nn_owner *o, char **out);
 /* The watcher lock, /run/nicnuma/watch.lock inside the root, taken by the
  * watcher (service/watch.h, nn_watch_lock) and only looked at here: opened
  * O_NOFOLLOW read-only, must be a regular file with one link.
- * 1 with *@holder when a watcher holds it, 0 when none, -errno. */
+ * 1 with *@holder when a watcher holds it, 0 when none, -errno. @holder
+ * NULL: whether, not who - reading /proc/locks waits for an RCU grace
+ * period (the kernel's lock-table rwsem), which on a CPU-starved host is
+ * the longest wait of a claim. */
 #define NN_WATCH_RUNDIR "/run/nicnuma"
 int nn_watch_lock_held(struct nn_ctx *ctx, int *holder);
 /* The pid holding the flock on @fd: the kernel's /proc/locks entry for that

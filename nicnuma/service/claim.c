@@ -273,9 +273,10 @@ static void reapply(struct nn_ctx *ctx, const char *what, unsigned int flags, st
 		    struct nn_claim_result *res)
 {
 	struct nn_desired own;
-	int holder = 0, err;
+	int err;
 
-	if (nn_watch_lock_held(ctx, &holder) > 0) {
+	/* whether a watcher runs, not who: no /proc/locks read here */
+	if (nn_watch_lock_held(ctx, NULL) > 0) {
 		res->watcher = true;
 		res->applied = NN_CLAIM_BY_WATCHER;
 		return;
@@ -298,7 +299,7 @@ static void reapply(struct nn_ctx *ctx, const char *what, unsigned int flags, st
 		nn_desired_free(&own);
 	/* -EBUSY is also another owner at the gate, or the state lock: only
 	 * a watcher that started meanwhile makes it the watcher's. */
-	if (err == -EBUSY && nn_watch_lock_held(ctx, &holder) > 0) {
+	if (err == -EBUSY && nn_watch_lock_held(ctx, NULL) > 0) {
 		res->watcher = true;
 		res->applied = NN_CLAIM_BY_WATCHER;
 		return;

@@ -107,9 +107,8 @@ bool nn_desired_watcher_keeps(struct nn_ctx *ctx, const struct nn_host *host, co
 	const char **missing = NULL;
 	size_t nmissing = 0;
 	bool keeps = false;
-	int holder = 0;
 
-	if (nn_watch_lock_held(ctx, &holder) <= 0)
+	if (nn_watch_lock_held(ctx, NULL) <= 0)
 		return false;
 	memset(&dp, 0, sizeof(dp));
 	/* An unreadable or bad config is said by nn_desired_read; the watcher

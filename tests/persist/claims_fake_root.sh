@@ -92,6 +92,21 @@ n release web2 >/dev/null 2>&1 || fail "release (watcher)"
 for _ in $(seq 100); do [ "$(snap)" = "$enabled" ] && break; sleep 0.02; done
 [ "$(snap)" = "$enabled" ] || fail "release (watcher): not back"
 echo "ok: release followed by the watcher"
+# whether a watcher runs, not who: a claim never reads /proc/locks (its
+# read waits for an RCU grace period, on a starved host the claim's
+# longest wait); status still names the holder
+command -v strace >/dev/null || fail "strace is not installed (scripts/lib.sh installs it)"
+for args in "claim --cpus 1 --name web3" "release web3"; do
+	# shellcheck disable=SC2086  # the words are the command's arguments
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -e trace=openat,open \
+		-o "$tmp/st-locks" "$nn" --root "$R" $args >"$tmp/out-locks" 2>&1 || fail "$args (watcher): $(cat "$tmp/out-locks")"
+	grep -q "applied by the running watcher\|released" "$tmp/out-locks" || fail "$args (watcher): $(cat "$tmp/out-locks")"
+	! grep -q '"/proc/locks"' "$tmp/st-locks" || fail "$args read /proc/locks: $(grep locks "$tmp/st-locks")"
+done
+for _ in $(seq 100); do [ "$(snap)" = "$enabled" ] && break; sleep 0.02; done
+n status --json 2>/dev/null | python3 -c 'import json,sys; w=json.load(sys.stdin)["watcher"]; sys.exit(0 if w.get("pid") == int(sys.argv[1]) else 1)' "$wpid" ||
+	fail "status does not name the watcher's pid $wpid: $(n status --json 2>&1 | head -c 600)"
+echo "ok: claim and release with a watcher running read no /proc/locks; status names the watcher's pid"
 kill -TERM "$wpid"; wait "$wpid" 2>/dev/null; wpid=
 # --sched fifo: SCHED_FIFO priority 1 (what a live watcher takes by
 # default), with reset-on-fork; a bad policy is refused by name
