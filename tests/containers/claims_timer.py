@@ -114,12 +114,14 @@ def run_hook(nn, state_dir, bundle, cpu, irqs):
             hook.exit_ms = (time.monotonic() - t0) * 1e3
         print("%.2f %.2f" % (ms, hook.exit_ms) if ms is not None else "timeout", flush=True)
     finally:
+        # the container is gone before its poststop hook runs (the release
+        # refuses a claim whose owner still lives)
+        owner.kill()
+        owner.wait()
         st["status"] = "stopped"
         del st["pid"]
         subprocess.run([nn, "hook", "--stage", "poststop", "--state-dir", state_dir],
                        input=json.dumps(st).encode(), stdout=subprocess.DEVNULL)
-        owner.kill()
-        owner.wait()
         t1 = time.monotonic()
         while not on_cpu(cpu, irqs) and time.monotonic() - t1 < 5:
             time.sleep(0.001)
