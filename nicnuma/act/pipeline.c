@@ -38,8 +38,7 @@ int nn_pipeline_discover(struct nn_ctx *ctx, struct nn_pipeline *pl)
 	err = pl->only ? nn_host_discover_for_plan(ctx, &pl->host, NN_NICS_NO_EFFECTIVE, pl->only, pl->nonly)
 		       : nn_host_discover_flags(ctx, &pl->host, NN_NICS_NO_EFFECTIVE, pl->claim_flags);
 	if (err) {
-		nn_err(ctx, "cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
-		return err;
+		return nn_host_discover_failed(ctx, NULL, err);
 	}
 	pl->stage = NN_PIPE_PLAN;
 	return 0;

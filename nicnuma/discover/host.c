@@ -107,6 +107,13 @@ int nn_host_discover(struct nn_ctx *ctx, struct nn_host *host)
 	return host_discover(ctx, host, NN_TOPO_FULL, 0, 0, NULL, 0);
 }
 
+int nn_host_discover_failed(struct nn_ctx *ctx, const char *what, int err)
+{
+	nn_err(ctx, "%s%scannot discover the host under %s: %s", what ? what : "", what ? ": " : "",
+	       ctx->root.path, strerror(-err));
+	return err;
+}
+
 int nn_host_discover_flags(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags,
 			   unsigned int claim_flags)
 {

@@ -56,6 +56,10 @@ int nn_host_discover_flags(struct nn_ctx *ctx, struct nn_host *host, unsigned in
 int nn_host_discover_for_plan(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags,
 			      char *const *only, size_t nonly);
 void nn_host_free(struct nn_host *host);
+/* Says a discovery failed, as every command says it ("[@what: ]cannot
+ * discover the host under ROOT: REASON"; @what NULL: no prefix), and
+ * returns @err (negative errno). */
+int nn_host_discover_failed(struct nn_ctx *ctx, const char *what, int err);
 /* Re-reads host->claims with NN_CLAIMS_* @flags (the desired state's
  * claim_root_partitions, the watcher's pruning). 0 or -ENOMEM. */
 int nn_host_claims_read(struct nn_ctx *ctx, struct nn_host *host, unsigned int flags);
