@@ -89,10 +89,14 @@ static void drain(struct capture *c)
 }
 
 static void child(const struct nn_cmd_child *c, const sigset_t *mask, const struct nn_cmd_limits *lim,
-		  int ofd, int efd)
+		  const int op[2], const int ep[2])
 {
 	int devnull = open("/dev/null", O_RDONLY);
 
+	/* a function child runs on without an exec: holding the read ends, its
+	 * writes would fill its own pipes rather than fail once the caller is gone */
+	close(op[0]);
+	close(ep[0]);
 	if (lim->detach) {
 		/* it may outlive the caller: a write to a closed capture fails
 		 * (EPIPE) instead of killing it halfway */
@@ -103,8 +107,8 @@ static void child(const struct nn_cmd_child *c, const sigset_t *mask, const stru
 	}
 	if (devnull >= 0)
 		dup2(devnull, STDIN_FILENO);
-	dup2(ofd, STDOUT_FILENO);
-	dup2(efd, STDERR_FILENO);
+	dup2(op[1], STDOUT_FILENO);
+	dup2(ep[1], STDERR_FILENO);
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	if (!c->argv) {
 		c->fn(c->arg);
@@ -244,7 +248,7 @@ int nn_cmd_run(const struct nn_cmd_child *c, const sigset_t *child_mask, const s
 		goto out;
 	}
 	if (pid == 0)
-		child(c, child_mask, lim, op[1], ep[1]);
+		child(c, child_mask, lim, op, ep);
 	res->pid = pid;
 	/* both sides set the group, so a kill(-pid) never races the child's own
 	 * call (a detached child's setsid would fail in a group of its own) */

@@ -46,6 +46,11 @@ int nn_host_discover(struct nn_ctx *ctx, struct nn_host *host);
  * and NN_CLAIMS_* flags for the claims (nn_desired_claim_flags). */
 int nn_host_discover_flags(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags,
 			   unsigned int claim_flags);
+/* The same over topology @topo (nn_topo_discover: everything) read already
+ * by the caller for its own checks, taken over (*@topo left empty): a
+ * request reads the topology once. */
+int nn_host_discover_topo(struct nn_ctx *ctx, struct nn_host *host, struct nn_topo *topo, unsigned int nic_flags,
+			  unsigned int claim_flags);
 /* What applying a plan file needs, and no more: the CPUs, the nodes and
  * their CPUs (NN_TOPO_SHAPE: the shape check, a NIC's node), irqbalance,
  * and the shape (NN_NICS_SHAPE) of only the netdevs named in @only (a

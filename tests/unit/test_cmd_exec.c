@@ -277,6 +277,46 @@ static void test_detach_outlives(void **state)
 	free(out);
 }
 
+static void write_late(void *arg)
+{
+	static char buf[256 * 1024];
+	ssize_t n;
+
+	(void)arg;
+	usleep(800 * 1000);
+	n = write(STDOUT_FILENO, buf, sizeof(buf));
+	_exit(n < 0 && errno == EPIPE ? 7 : 1);
+}
+
+/* The same for a function child (the hook's re-apply): more than a pipe
+ * holds, written after the return, fails at once with EPIPE; it neither
+ * dies of SIGPIPE nor blocks on a pipe it holds itself. */
+static void test_detach_fn_epipe(void **state)
+{
+	const struct nn_cmd_limits lim = { 0.3, 0, 64, 64, false, false, true };
+	const struct nn_cmd_child c = { .fn = write_late };
+	struct nn_cmd_result res;
+	char *out = NULL, *err = NULL;
+	sigset_t mask;
+	int wst = 0, i;
+
+	(void)state;
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	assert_int_equal(nn_cmd_run(&c, &mask, &lim, &out, &err, &res), 0);
+	assert_true(res.detached);
+	assert_int_equal(kill(res.pid, 0), 0);
+	for (i = 0; i < 50 && waitpid(res.pid, &wst, WNOHANG) == 0; i++)
+		usleep(100 * 1000);
+	if (i == 50) {
+		kill(res.pid, SIGKILL);
+		waitpid(res.pid, &wst, 0);
+	}
+	assert_true(WIFEXITED(wst));
+	assert_int_equal(WEXITSTATUS(wst), 7);
+	free(out);
+	free(err);
+}
+
 /* detach with a child done before the deadline: an ordinary run. */
 static void test_detach_in_time(void **state)
 {
@@ -304,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_group_choice),
 		cmocka_unit_test(test_fn_child),
 		cmocka_unit_test(test_detach_outlives),
+		cmocka_unit_test(test_detach_fn_epipe),
 		cmocka_unit_test(test_detach_in_time),
 	};
 
