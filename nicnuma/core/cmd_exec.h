@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd_exec.h - a child run with a deadline: apply --verify-cmd's shell
- * command, the bench's forwarder
+ * command, the bench's forwarder, the OCI hook's config.json read and
+ * re-apply
  *
  * The child runs an argument vector (execv, no shell of its own: a shell
  * command is {"/bin/sh", "-c", CMD}) or a function of this process that
