@@ -607,14 +607,15 @@ int nn_watch_lock_held(struct nn_ctx *ctx, int *holder)
 {
 	int fd = lock_open(ctx), ret = 0;
 
-	*holder = 0;
+	if (holder)
+		*holder = 0;
 	if (fd == -ENOENT)
 		return 0;
 	if (fd < 0)
 		return fd;
 	if (flock(fd, LOCK_SH | LOCK_NB) < 0) {
 		ret = errno == EWOULDBLOCK ? 1 : -errno;
-		if (ret == 1)
+		if (ret == 1 && holder)
 			*holder = nn_watch_lock_holder(fd);
 	} else {
 		flock(fd, LOCK_UN);

@@ -94,7 +94,9 @@ int nn_owner_text(const struct nn_owner *o, char **out);
 /* The watcher lock, /run/nicnuma/watch.lock inside the root, taken by the
  * watcher (service/watch.h, nn_watch_lock) and only looked at here: opened
  * O_NOFOLLOW read-only, must be a regular file with one link.
- * 1 with *@holder when a watcher holds it, 0 when none, -errno. */
+ * 1 with *@holder when a watcher holds it, 0 when none, -errno. @holder
+ * NULL: not looked up (the kernel's lock table is slow to read on a busy
+ * host: a claim asks before its record only whether one runs). */
 #define NN_WATCH_RUNDIR "/run/nicnuma"
 int nn_watch_lock_held(struct nn_ctx *ctx, int *holder);
 /* The pid holding the flock on @fd: the kernel's /proc/locks entry for that

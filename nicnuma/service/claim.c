@@ -263,9 +263,7 @@ void nn_claim_inputs_free(struct nn_claim_inputs *in)
 
 enum nn_topo_depth nn_claim_depth(struct nn_ctx *ctx, unsigned int flags)
 {
-	int holder = 0;
-
-	return (flags & NN_CLAIM_DRY_RUN) || nn_watch_lock_held(ctx, &holder) > 0 ? NN_TOPO_BASIC : NN_TOPO_FULL;
+	return (flags & NN_CLAIM_DRY_RUN) || nn_watch_lock_held(ctx, NULL) > 0 ? NN_TOPO_BASIC : NN_TOPO_FULL;
 }
 
 /* The desired state, unless read already; with @quiet its warnings are
