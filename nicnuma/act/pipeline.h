@@ -52,6 +52,9 @@ struct nn_pipeline {
 	char *const *only;
 	size_t nonly;
 	unsigned int claim_flags;	/* NN_CLAIMS_* the host's claims are read with */
+	/* The full topology the caller read already (a claimer's CPU check),
+	 * taken over by the discovery; NULL: read there. Not with @only. */
+	struct nn_topo *topo;
 	struct nn_apply_opts ao;	/* dry_run, keep_going, irqbalance; tx, host, shape set here */
 	/* out */
 	struct nn_host host;

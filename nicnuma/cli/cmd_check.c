@@ -190,7 +190,7 @@ int nn_cmd_check(struct nn_ctx *ctx, int argc, char **argv)
 	}
 	err = nn_host_discover(ctx, &host);
 	if (err) {
-		nn_err(ctx, "cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
+		nn_host_discover_failed(ctx, NULL, err);
 		goto out;
 	}
 	if (plan_file && fresh) {

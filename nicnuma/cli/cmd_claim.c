@@ -232,7 +232,7 @@ int nn_cmd_claim(struct nn_ctx *ctx, int argc, char **argv)
 	nn_print_cpuset(&ctx->out, PRINT_ANY, "cpus", ": CPUs %s", &c.cpus);
 	nn_print_opt_int(&ctx->out, PRINT_ANY, "pid", ", pid %lld\n", c.pid, "none");
 	nn_claim_sched_raise(sched, nn_root_is_live(&ctx->root), &saved);
-	err = nn_claim_add(ctx, &c, flags, &res);
+	err = nn_claim_add(ctx, &c, flags, NULL, &res);
 	nn_claim_sched_drop(&saved);
 	if (!err)
 		print_result(ctx, &res, flags & NN_CLAIM_DRY_RUN);

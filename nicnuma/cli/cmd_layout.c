@@ -187,8 +187,7 @@ int nn_cmd_layout(struct nn_ctx *ctx, int argc, char **argv)
 	err = nn_host_discover(ctx, &host);
 	if (err) {
 		nn_print_warnings(ctx);
-		nn_err(ctx, "layout: cannot discover the host under %s: %s", ctx->root.path,
-		       strerror(-err));
+		nn_host_discover_failed(ctx, "layout", err);
 		goto out;
 	}
 	have_host = true;

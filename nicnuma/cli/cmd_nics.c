@@ -108,8 +108,7 @@ int nn_cmd_nics(struct nn_ctx *ctx, int argc, char **argv)
 	nn_open_object(o, NULL);
 	if (err) {
 		nn_print_warnings(ctx);
-		nn_err(ctx, "nics: cannot discover the host under %s: %s", ctx->root.path,
-		       strerror(-err));
+		nn_host_discover_failed(ctx, "nics", err);
 		return NN_EXIT_ERROR;
 	}
 	for (i = st.ind; i < argc; i++)

@@ -133,7 +133,7 @@ int nn_cmd_plan(struct nn_ctx *ctx, int argc, char **argv)
 	nn_open_object(o, NULL);
 	if (err) {
 		nn_print_warnings(ctx);
-		nn_err(ctx, "plan: cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
+		nn_host_discover_failed(ctx, "plan", err);
 		nn_plan_opts_free(&po);
 		return NN_EXIT_ERROR;
 	}

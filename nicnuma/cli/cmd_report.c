@@ -137,7 +137,7 @@ int nn_cmd_report(struct nn_ctx *ctx, int argc, char **argv)
 	nn_open_object(o, NULL);
 	if (err) {
 		nn_print_warnings(ctx);
-		nn_err(ctx, "report: cannot discover the host under %s: %s", ctx->root.path, strerror(-err));
+		nn_host_discover_failed(ctx, "report", err);
 		goto out;
 	}
 	nn_pcie_warn(ctx, &h);

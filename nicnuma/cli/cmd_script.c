@@ -131,8 +131,7 @@ int nn_cmd_script(struct nn_ctx *ctx, int argc, char **argv)
 		err = nn_host_discover(ctx, &h);
 		if (err) {
 			nn_print_warnings(ctx);
-			nn_err(ctx, "script: cannot discover the host under %s: %s", ctx->root.path,
-			       strerror(-err));
+			nn_host_discover_failed(ctx, "script", err);
 			goto out;
 		}
 		have_host = true;

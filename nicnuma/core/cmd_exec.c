@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@
 #include "nicnuma/core/cmd_exec.h"
 
 #define READ_PER_TURN (1 << 20)	/* a fast writer still lets the deadline be checked */
+#define TICK_MS 50		/* how often signals are looked at while nothing happens */
 
 struct capture {
 	int fd;
@@ -86,16 +88,27 @@ static void drain(struct capture *c)
 	}
 }
 
-static void child(const struct nn_cmd_child *c, const sigset_t *mask, bool own_group, int ofd, int efd)
+static void child(const struct nn_cmd_child *c, const sigset_t *mask, const struct nn_cmd_limits *lim,
+		  const int op[2], const int ep[2])
 {
 	int devnull = open("/dev/null", O_RDONLY);
 
-	if (own_group)
+	/* a function child runs on without an exec: holding the read ends, its
+	 * writes would fill its own pipes rather than fail once the caller is gone */
+	close(op[0]);
+	close(ep[0]);
+	if (lim->detach) {
+		/* it may outlive the caller: a write to a closed capture fails
+		 * (EPIPE) instead of killing it halfway */
+		signal(SIGPIPE, SIG_IGN);
+		setsid();
+	} else if (lim->own_group) {
 		setpgid(0, 0);
+	}
 	if (devnull >= 0)
 		dup2(devnull, STDIN_FILENO);
-	dup2(ofd, STDOUT_FILENO);
-	dup2(efd, STDERR_FILENO);
+	dup2(op[1], STDOUT_FILENO);
+	dup2(ep[1], STDERR_FILENO);
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	if (!c->argv) {
 		c->fn(c->arg);
@@ -104,6 +117,26 @@ static void child(const struct nn_cmd_child *c, const sigset_t *mask, bool own_g
 	execv(c->argv[0], c->argv);
 	dprintf(STDERR_FILENO, "cannot run %s: %s\n", c->argv[0], strerror(errno));
 	_exit(127);
+}
+
+/* A descriptor that polls readable when child @pid ends, so its end is
+ * seen at once; -1 on a kernel without pidfd_open (the tick finds it). */
+static int pidfd_of(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/* How long the next poll may sleep: a tick, less up to the deadline. */
+static int sleep_ms(double deadline, double now, bool waiting)
+{
+	double left = (deadline - now) * 1000.0 + 1.0;
+
+	return waiting && left < TICK_MS ? (left > 0 ? (int)left : 0) : TICK_MS;
 }
 
 /* True while a process of group @pgid is left. */
@@ -132,25 +165,27 @@ static bool child_left(pid_t pid, bool own_group, bool reaped)
 static void supervise(pid_t pid, const struct nn_cmd_limits *lim, struct capture *o, struct capture *e,
 		      struct nn_cmd_result *res)
 {
-	double deadline = mono_s() + lim->timeout_s, term_at = 0, kill_at = 0, now;
+	double deadline = mono_s() + lim->timeout_s, term_at = 0, kill_at = 0, now = mono_s();
 	struct timespec zero = { 0, 0 };
 	bool reaped = false;
 	sigset_t sigs;
-	int wst = 0, sig;
+	int wst = 0, sig, pfd = pidfd_of(pid);
 
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGCHLD);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
 	for (;;) {
-		struct pollfd p[2];
+		struct pollfd p[3];
 		nfds_t n = 0;
 
 		if (o->fd >= 0)
 			p[n++] = (struct pollfd){ .fd = o->fd, .events = POLLIN };
 		if (e->fd >= 0)
 			p[n++] = (struct pollfd){ .fd = e->fd, .events = POLLIN };
-		poll(n ? p : NULL, n, 50);
+		if (pfd >= 0 && !reaped)
+			p[n++] = (struct pollfd){ .fd = pfd, .events = POLLIN };
+		poll(n ? p : NULL, n, sleep_ms(deadline, now, !term_at && !reaped));
 		drain(o);
 		drain(e);
 		if (!reaped && waitpid(pid, &wst, WNOHANG) == pid) {
@@ -163,6 +198,12 @@ static void supervise(pid_t pid, const struct nn_cmd_limits *lim, struct capture
 		now = mono_s();
 		if (!term_at && !reaped && now > deadline)
 			res->timed_out = true;
+		/* past the deadline a detached child goes on alone, and a
+		 * returned one's leftovers holding the pipes are not waited for */
+		if (lim->detach && now > deadline) {
+			res->detached = res->timed_out;
+			break;
+		}
 		if (res->timed_out && lim->abandon) {
 			signal_child(pid, lim->own_group, reaped, SIGKILL);
 			waitpid(pid, NULL, WNOHANG);
@@ -183,6 +224,8 @@ static void supervise(pid_t pid, const struct nn_cmd_limits *lim, struct capture
 		if (reaped && (kill_at || !lim->own_group) && now > (kill_at ? kill_at : term_at + lim->grace_s) + 1.0)
 			break;
 	}
+	if (pfd >= 0)
+		close(pfd);
 }
 
 int nn_cmd_run(const struct nn_cmd_child *c, const sigset_t *child_mask, const struct nn_cmd_limits *lim,
@@ -205,9 +248,11 @@ int nn_cmd_run(const struct nn_cmd_child *c, const sigset_t *child_mask, const s
 		goto out;
 	}
 	if (pid == 0)
-		child(c, child_mask, lim->own_group, op[1], ep[1]);
-	/* both sides set the group, so a kill(-pid) never races the child's own call */
-	if (lim->own_group)
+		child(c, child_mask, lim, op, ep);
+	res->pid = pid;
+	/* both sides set the group, so a kill(-pid) never races the child's own
+	 * call (a detached child's setsid would fail in a group of its own) */
+	if (lim->own_group && !lim->detach)
 		setpgid(pid, pid);
 	close(op[1]);
 	close(ep[1]);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd_exec.h - a child run with a deadline: apply --verify-cmd's shell
- * command, the bench's forwarder
+ * command, the bench's forwarder, the OCI hook's config.json read and
+ * re-apply
  *
  * The child runs an argument vector (execv, no shell of its own: a shell
  * command is {"/bin/sh", "-c", CMD}) or a function of this process that
@@ -13,7 +14,11 @@
  * chatty command neither blocks on a full pipe nor grows this process);
  * stderr likewise. At the deadline, on a SIGINT or SIGTERM to this process,
  * and as soon as the child returns, the child (its whole group, when it has
- * one) gets SIGTERM, then SIGKILL after a grace.
+ * one) gets SIGTERM, then SIGKILL after a grace. A child the caller lets
+ * outlive it (detach: the OCI hook's re-apply, which must not be cut
+ * halfway while the runtime may not wait) runs in a session of its own with
+ * SIGPIPE ignored: at the deadline the run returns without a signal or a
+ * wait, and the child's later writes to the closed captures fail with EPIPE.
  */
 #ifndef NICNUMA_CORE_CMD_EXEC_H
 #define NICNUMA_CORE_CMD_EXEC_H
@@ -33,6 +38,9 @@ struct nn_cmd_limits {
 	bool own_group;		/* a process group of its own, ended whole */
 	bool abandon;		/* at the deadline SIGKILL and return, not waiting
 				 * for it (a read blocked in the kernel) */
+	bool detach;		/* at the deadline neither kill nor wait: return
+				 * with res->detached, the child left running in
+				 * its own session (setsid) */
 };
 
 /* What the child runs: @argv (argv[0] a path), else @fn(@arg). */
@@ -46,6 +54,8 @@ struct nn_cmd_result {
 	int status;		/* exit code, 128+N for signal N */
 	bool timed_out;		/* ended at the deadline */
 	bool interrupted;	/* a SIGINT/SIGTERM came while waiting */
+	bool detached;		/* the deadline passed and the child goes on (detach) */
+	int pid;		/* the child's pid: still running when detached */
 	size_t out_len;		/* stdout bytes kept */
 	size_t out_dropped;	/* stdout bytes past the cap, read and discarded */
 };

@@ -58,7 +58,7 @@ int nn_host_find_irqbalance(struct nn_ctx *ctx, struct nn_irqbalance_state *st)
  * their CPUs, which is all a NIC report and a plan file's check use (the
  * nodes' memory, pools, distances, knobs and isolation are topo's to show).
  * @nic_flags says how much of each NIC (NN_NICS_SHAPE for a plan file). */
-static int host_discover(struct nn_ctx *ctx, struct nn_host *host, enum nn_topo_depth depth,
+static int host_discover(struct nn_ctx *ctx, struct nn_host *host, enum nn_topo_depth depth, struct nn_topo *topo,
 			 unsigned int nic_flags, unsigned int claim_flags, char *const *only, size_t nonly)
 {
 	bool cpu_detail = depth == NN_TOPO_FULL;
@@ -67,9 +67,14 @@ static int host_discover(struct nn_ctx *ctx, struct nn_host *host, enum nn_topo_
 	memset(host, 0, sizeof(*host));
 	host->irqbalance.pid = -1;
 	host->rps_sock_flow_entries = -1;
-	err = nn_topo_discover_depth(ctx, &host->topo, depth);
-	if (err)
-		return err;
+	if (topo) {
+		host->topo = *topo;
+		memset(topo, 0, sizeof(*topo));
+	} else {
+		err = nn_topo_discover_depth(ctx, &host->topo, depth);
+		if (err)
+			return err;
+	}
 	err = nn_nics_discover(ctx, &host->topo, nic_flags, only, nonly, &host->nics, &host->nnics);
 	if (err == -ENOMEM)
 		goto fail;
@@ -104,24 +109,37 @@ fail:
 
 int nn_host_discover(struct nn_ctx *ctx, struct nn_host *host)
 {
-	return host_discover(ctx, host, NN_TOPO_FULL, 0, 0, NULL, 0);
+	return host_discover(ctx, host, NN_TOPO_FULL, NULL, 0, 0, NULL, 0);
+}
+
+int nn_host_discover_failed(struct nn_ctx *ctx, const char *what, int err)
+{
+	nn_err(ctx, "%s%scannot discover the host under %s: %s", what ? what : "", what ? ": " : "",
+	       ctx->root.path, strerror(-err));
+	return err;
 }
 
 int nn_host_discover_flags(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags,
 			   unsigned int claim_flags)
 {
-	return host_discover(ctx, host, NN_TOPO_FULL, nic_flags, claim_flags, NULL, 0);
+	return host_discover(ctx, host, NN_TOPO_FULL, NULL, nic_flags, claim_flags, NULL, 0);
+}
+
+int nn_host_discover_topo(struct nn_ctx *ctx, struct nn_host *host, struct nn_topo *topo, unsigned int nic_flags,
+			  unsigned int claim_flags)
+{
+	return host_discover(ctx, host, NN_TOPO_FULL, topo, nic_flags, claim_flags, NULL, 0);
 }
 
 int nn_host_discover_for_plan(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags,
 			      char *const *only, size_t nonly)
 {
-	return host_discover(ctx, host, NN_TOPO_SHAPE, nic_flags | NN_NICS_SHAPE, 0, only, nonly);
+	return host_discover(ctx, host, NN_TOPO_SHAPE, NULL, nic_flags | NN_NICS_SHAPE, 0, only, nonly);
 }
 
 int nn_host_discover_nics(struct nn_ctx *ctx, struct nn_host *host)
 {
-	return host_discover(ctx, host, NN_TOPO_SHAPE, 0, 0, NULL, 0);
+	return host_discover(ctx, host, NN_TOPO_SHAPE, NULL, 0, 0, NULL, 0);
 }
 
 int nn_host_claims_read(struct nn_ctx *ctx, struct nn_host *host, unsigned int flags)

@@ -46,6 +46,11 @@ int nn_host_discover(struct nn_ctx *ctx, struct nn_host *host);
  * and NN_CLAIMS_* flags for the claims (nn_desired_claim_flags). */
 int nn_host_discover_flags(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags,
 			   unsigned int claim_flags);
+/* The same over topology @topo (nn_topo_discover: everything) read already
+ * by the caller for its own checks, taken over (*@topo left empty): a
+ * request reads the topology once. */
+int nn_host_discover_topo(struct nn_ctx *ctx, struct nn_host *host, struct nn_topo *topo, unsigned int nic_flags,
+			  unsigned int claim_flags);
 /* What applying a plan file needs, and no more: the CPUs, the nodes and
  * their CPUs (NN_TOPO_SHAPE: the shape check, a NIC's node), irqbalance,
  * and the shape (NN_NICS_SHAPE) of only the netdevs named in @only (a
@@ -56,6 +61,10 @@ int nn_host_discover_flags(struct nn_ctx *ctx, struct nn_host *host, unsigned in
 int nn_host_discover_for_plan(struct nn_ctx *ctx, struct nn_host *host, unsigned int nic_flags,
 			      char *const *only, size_t nonly);
 void nn_host_free(struct nn_host *host);
+/* Says a discovery failed, as every command says it ("[@what: ]cannot
+ * discover the host under ROOT: REASON"; @what NULL: no prefix), and
+ * returns @err (negative errno). */
+int nn_host_discover_failed(struct nn_ctx *ctx, const char *what, int err);
 /* Re-reads host->claims with NN_CLAIMS_* @flags (the desired state's
  * claim_root_partitions, the watcher's pruning). 0 or -ENOMEM. */
 int nn_host_claims_read(struct nn_ctx *ctx, struct nn_host *host, unsigned int flags);

@@ -112,26 +112,21 @@ out:
 /* Every CPU exists and is online, and the claims together leave NIC work a
  * CPU by the planner's own rule (nn_plan_usable_cpus: within the desired
  * --cpus, less the isolated CPUs): a claim that takes the last one is
- * refused, naming the NICs it would strand. @d: the desired state, NULL
+ * refused, naming the NICs it would strand. @t: the topology (BASIC or
+ * deeper: the isolated CPUs come with BASIC); @d: the desired state, NULL
  * when not enabled. */
-static int check_cpus(struct nn_ctx *ctx, const struct nn_claim *c, const struct nn_desired *d)
+static int check_cpus(struct nn_ctx *ctx, const struct nn_claim *c, const struct nn_topo *topo,
+		      const struct nn_desired *d)
 {
-	struct nn_topo t;
+	const struct nn_topo *t = topo;
 	struct nn_claims cl;
 	struct nn_cpuset bad = NN_CPUSET_INIT, all = NN_CPUSET_INIT, usable = NN_CPUSET_INIT;
 	int err;
 
-	memset(&t, 0, sizeof(t));
-	/* the isolated CPUs come with BASIC; SHAPE leaves them unknown */
-	err = nn_topo_discover_depth(ctx, &t, NN_TOPO_BASIC);
-	if (err) {
-		nn_err(ctx, "cannot read the host's CPUs: %s", strerror(-err));
-		goto out;
-	}
 	err = nn_cpuset_copy(&bad, &c->cpus);
 	if (err)
 		goto out;
-	nn_cpuset_andnot(&bad, &t.online);
+	nn_cpuset_andnot(&bad, &t->online);
 	if (!nn_cpuset_empty(&bad)) {
 		err = say_cpus(ctx, "CPUs ", &bad, " are not online CPUs of this host");
 		goto out;
@@ -144,19 +139,18 @@ static int check_cpus(struct nn_ctx *ctx, const struct nn_claim *c, const struct
 	if (!err)
 		err = nn_cpuset_or(&all, &c->cpus);
 	if (!err)
-		err = nn_plan_usable_cpus(&t, d ? &d->cpus : NULL, &all, &usable, NULL);
+		err = nn_plan_usable_cpus(t, d ? &d->cpus : NULL, &all, &usable, NULL);
 	if (err)
 		goto out;
 	if (nn_cpuset_empty(&usable)) {
-		err = nn_plan_usable_cpus(&t, d ? &d->cpus : NULL, NULL, &usable, NULL);
+		err = nn_plan_usable_cpus(t, d ? &d->cpus : NULL, NULL, &usable, NULL);
 		if (!err)
-			err = say_no_room(ctx, &t, d, &usable);
+			err = say_no_room(ctx, t, d, &usable);
 	}
 out:
 	nn_cpuset_free(&bad);
 	nn_cpuset_free(&all);
 	nn_cpuset_free(&usable);
-	nn_topo_free(&t);
 	return err;
 }
 
@@ -252,27 +246,61 @@ static int preview(struct nn_ctx *ctx, const struct nn_cpuset *cpus, const struc
 	return err;
 }
 
-/* The desired state, read once per request: 0 with @d filled, -ENOENT
- * not enabled, or the read's error (printed). Its warnings are other
- * commands' to give. */
-static int read_desired(struct nn_ctx *ctx, struct nn_desired *d)
+void nn_claim_inputs_init(struct nn_claim_inputs *in)
 {
-	int err = nn_desired_read(ctx, NULL, d);
+	memset(in, 0, sizeof(*in));
+	nn_desired_init(&in->d);
+	in->derr = 1;
+	in->depth = -1;
+}
 
-	nn_warnings_clear(ctx);
+void nn_claim_inputs_free(struct nn_claim_inputs *in)
+{
+	nn_desired_free(&in->d);
+	nn_topo_free(&in->topo);
+	nn_claim_inputs_init(in);
+}
+
+enum nn_topo_depth nn_claim_depth(struct nn_ctx *ctx, unsigned int flags)
+{
+	return (flags & NN_CLAIM_DRY_RUN) || nn_watch_lock_held(ctx, NULL) > 0 ? NN_TOPO_BASIC : NN_TOPO_FULL;
+}
+
+/* The desired state, unless read already; with @quiet its warnings are
+ * dropped (the claim's checks: other commands' to give). */
+static void read_desired(struct nn_ctx *ctx, struct nn_claim_inputs *in, bool quiet)
+{
+	if (in->derr != 1)
+		return;
+	in->derr = nn_desired_read(ctx, NULL, &in->d);
+	if (quiet)
+		nn_warnings_clear(ctx);
+}
+
+int nn_claim_inputs_read(struct nn_ctx *ctx, struct nn_claim_inputs *in, enum nn_topo_depth depth)
+{
+	int err;
+
+	read_desired(ctx, in, true);
+	if (in->depth >= (int)depth)
+		return 0;
+	nn_topo_free(&in->topo);
+	memset(&in->topo, 0, sizeof(in->topo));
+	in->depth = -1;
+	err = nn_topo_discover_depth(ctx, &in->topo, depth);
+	if (!err)
+		in->depth = (int)depth;
 	return err;
 }
 
 /* Gets the placement re-applied: the running watcher sees the record
  * (inotify) and re-applies at once; without one, one reconcile of the
  * desired state runs here under the state lock and into the before-enable
- * log. @d: the desired state read already by the caller (@derr its read's
- * value), taken over; NULL: read here, only when needed. Not enabled:
- * nothing to re-apply. */
-static void reapply(struct nn_ctx *ctx, const char *what, unsigned int flags, struct nn_desired *d, int derr,
+ * log, over the request's inputs @in (the desired state read here only
+ * when needed; both taken over). Not enabled: nothing to re-apply. */
+static void reapply(struct nn_ctx *ctx, const char *what, unsigned int flags, struct nn_claim_inputs *in,
 		    struct nn_claim_result *res)
 {
-	struct nn_desired own;
 	int err;
 
 	/* whether a watcher runs, not who: no /proc/locks read here */
@@ -283,20 +311,18 @@ static void reapply(struct nn_ctx *ctx, const char *what, unsigned int flags, st
 	}
 	if (flags & NN_CLAIM_NO_APPLY)
 		return;
-	if (!d) {
-		d = &own;
-		derr = nn_desired_read(ctx, NULL, d);
-	}
-	if (derr) {
-		res->not_enabled = derr == -ENOENT;
-		if (derr == -ENOENT)
+	read_desired(ctx, in, false);
+	if (in->derr) {
+		res->not_enabled = in->derr == -ENOENT;
+		if (in->derr == -ENOENT)
 			nn_note(ctx, NULL, "%s: nicnuma is not enabled and no watcher runs: nothing "
 				"re-applied now (plan, apply and check take the claims from now on)", what);
 		return;
 	}
-	err = nn_watch_reconcile_once(ctx, d, what, (flags & NN_CLAIM_COEXIST) != 0);
-	if (d == &own)
-		nn_desired_free(&own);
+	err = nn_watch_reconcile_once(ctx, &in->d, in->depth == NN_TOPO_FULL ? &in->topo : NULL, what,
+				      (flags & NN_CLAIM_COEXIST) != 0);
+	/* taken over: nothing left to hand down */
+	nn_claim_inputs_free(in);
 	/* -EBUSY is also another owner at the gate, or the state lock: only
 	 * a watcher that started meanwhile makes it the watcher's. */
 	if (err == -EBUSY && nn_watch_lock_held(ctx, NULL) > 0) {
@@ -309,28 +335,29 @@ static void reapply(struct nn_ctx *ctx, const char *what, unsigned int flags, st
 }
 
 void nn_claim_reapply(struct nn_ctx *ctx, const char *name, bool release, unsigned int flags,
-		      struct nn_claim_result *res)
+		      struct nn_claim_inputs *in, struct nn_claim_result *res)
 {
 	char what[NN_CLAIM_NAME_MAX + 16];
 
 	snprintf(what, sizeof(what), "%s %s", release ? "release" : "claim", name);
-	reapply(ctx, what, flags & ~(unsigned int)NN_CLAIM_NO_APPLY, NULL, 0, res);
+	reapply(ctx, what, flags & ~(unsigned int)NN_CLAIM_NO_APPLY, in, res);
 }
 
-int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *in, unsigned int flags,
+int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *req, unsigned int flags, struct nn_claim_inputs *given,
 		 struct nn_claim_result *res)
 {
 	struct nn_claim c, old;
-	struct nn_desired d;		/* read once: the checks, the preview, the reconcile */
+	/* read once: the checks, the preview, the reconcile */
+	struct nn_claim_inputs own, *in = given ? given : &own;
 	char why[160], what[NN_CLAIM_NAME_MAX + 16];
-	int err, derr, lock = -1;
+	int err, lock = -1;
 
 	memset(res, 0, sizeof(*res));
-	nn_desired_init(&d);
+	nn_claim_inputs_init(&own);
 	err = require_root(ctx, "claim");
 	if (err)
 		return err;
-	err = nn_claim_copy(&c, in);
+	err = nn_claim_copy(&c, req);
 	if (err)
 		return err;
 	if (!c.owner && !(c.owner = strdup("claim"))) {
@@ -357,8 +384,12 @@ int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *in, unsigned int fla
 		err = -EINVAL;
 		goto out;
 	}
-	derr = read_desired(ctx, &d);
-	err = check_cpus(ctx, &c, derr ? NULL : &d);
+	err = nn_claim_inputs_read(ctx, in, nn_claim_depth(ctx, flags));
+	if (err) {
+		nn_err(ctx, "cannot read the host's CPUs: %s", strerror(-err));
+		goto out;
+	}
+	err = check_cpus(ctx, &c, &in->topo, in->derr ? NULL : &in->d);
 	if (err)
 		goto out;
 	/* from judging the old record to writing the new one: no pruner
@@ -386,7 +417,7 @@ int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *in, unsigned int fla
 		goto out;
 	}
 	if (flags & NN_CLAIM_DRY_RUN) {
-		err = preview(ctx, &c.cpus, derr ? NULL : &d);
+		err = preview(ctx, &c.cpus, in->derr ? NULL : &in->d);
 		goto out;
 	}
 	err = nn_claim_store_write(ctx, &c);
@@ -396,12 +427,12 @@ int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *in, unsigned int fla
 		goto out;
 	res->recorded = true;
 	snprintf(what, sizeof(what), "claim %s", c.name);
-	reapply(ctx, what, flags, &d, derr, res);
+	reapply(ctx, what, flags, in, res);
 out:
 	if (lock >= 0)
 		close(lock);
 	nn_claim_free(&c);
-	nn_desired_free(&d);
+	nn_claim_inputs_free(&own);
 	return err;
 }
 
@@ -446,6 +477,7 @@ int nn_claim_release(struct nn_ctx *ctx, const char *name, unsigned int flags,
 		     struct nn_claim_result *res)
 {
 	char what[NN_CLAIM_NAME_MAX + 16];
+	struct nn_claim_inputs in;
 	int err, lock;
 
 	memset(res, 0, sizeof(*res));
@@ -471,7 +503,9 @@ int nn_claim_release(struct nn_ctx *ctx, const char *name, unsigned int flags,
 		return err;
 	res->recorded = true;
 	snprintf(what, sizeof(what), "release %s", name);
-	reapply(ctx, what, flags, NULL, 0, res);
+	nn_claim_inputs_init(&in);
+	reapply(ctx, what, flags, &in, res);
+	nn_claim_inputs_free(&in);
 	return 0;
 }
 

@@ -21,6 +21,8 @@
 #include <stdbool.h>
 
 #include "nicnuma/discover/claims.h"
+#include "nicnuma/discover/topo.h"
+#include "nicnuma/plan/desired.h"
 #include "nicnuma/state/claims_store.h"
 
 struct nn_ctx;
@@ -51,11 +53,33 @@ struct nn_claim_result {
 	bool not_enabled;		/* nothing re-applied: not enabled and no watcher */
 };
 
+/* What one request reads once and hands down - the CPU check, the hook's
+ * housekeeping siblings, the re-apply's reconcile: the desired state and
+ * the topology. nn_claim_inputs_init, filled by nn_claim_inputs_read
+ * (what is not read yet), nn_claim_inputs_free. */
+struct nn_claim_inputs {
+	struct nn_desired d;
+	int derr;			/* d's read: 0, -ENOENT not enabled, -errno; 1 not read */
+	struct nn_topo topo;
+	int depth;			/* enum nn_topo_depth read; -1 none */
+};
+
+void nn_claim_inputs_init(struct nn_claim_inputs *in);
+void nn_claim_inputs_free(struct nn_claim_inputs *in);
+/* The depth a claim's topology is read at: everything when the re-apply
+ * runs here (no watcher, no dry run under @flags: its reconcile plans from
+ * the same read), else what the CPU check needs (NN_TOPO_BASIC). */
+enum nn_topo_depth nn_claim_depth(struct nn_ctx *ctx, unsigned int flags);
+/* The desired state and the topology at @depth or deeper, each read only
+ * if not yet. 0, or the topology read's negative errno (nothing printed). */
+int nn_claim_inputs_read(struct nn_ctx *ctx, struct nn_claim_inputs *in, enum nn_topo_depth depth);
+
 /* Records claim @c (c->owner, c->pid set by the caller; c->pid_start and
- * c->created filled here when 0) and gets it applied. 0, or a negative
- * errno with the message printed (-EPERM not root, -EINVAL bad input,
- * -EEXIST the name is taken, -ESRCH no such pid). */
-int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *c, unsigned int flags,
+ * c->created filled here when 0) and gets it applied; @in: the request's
+ * inputs (read here what is missing, the caller frees), NULL: read and
+ * freed here. 0, or a negative errno with the message printed (-EPERM not
+ * root, -EINVAL bad input, -EEXIST the name is taken, -ESRCH no such pid). */
+int nn_claim_add(struct nn_ctx *ctx, const struct nn_claim *c, unsigned int flags, struct nn_claim_inputs *in,
 		 struct nn_claim_result *res);
 /* Removes record @name and gets the placement re-applied. -ENOENT (printed)
  * when there is no such record; -EBUSY (printed) under NN_CLAIM_IF_OWNER_GONE
@@ -65,9 +89,11 @@ int nn_claim_release(struct nn_ctx *ctx, const char *name, unsigned int flags,
 /* The re-apply of a claim (@release false) or release of record @name
  * that nn_claim_add/nn_claim_release skipped under NN_CLAIM_NO_APPLY with
  * no watcher running (the hook: the record at once, this in a child under
- * its deadline). Fills @res->applied, watcher, apply_rc. */
+ * its deadline), over the inputs @in the record's checks read (what is
+ * missing read here; the reconcile takes them over). Fills @res->applied,
+ * watcher, apply_rc. */
 void nn_claim_reapply(struct nn_ctx *ctx, const char *name, bool release, unsigned int flags,
-		      struct nn_claim_result *res);
+		      struct nn_claim_inputs *in, struct nn_claim_result *res);
 /* Every claim (records and cpuset partitions), liveness judged; with
  * @prune (root on the live host only: -EPERM otherwise, printed) stale
  * records are removed as they are read and listed as pruned. */

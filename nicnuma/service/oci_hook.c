@@ -5,10 +5,11 @@
  * nothing here may take long or fail it: the state is read with a deadline;
  * the record is written here (reads of a few kernel and /run files and one
  * atomic write, nothing that waits on a lock); what can wait - the re-apply
- * under the state lock when no watcher runs - runs in a child this process
- * waits for until the deadline and then leaves to finish. The child writes
- * its messages into a pipe this process relays (runc waits for EOF on the
- * hook's stderr, so the child must not hold it) and its result into another.
+ * under the state lock when no watcher runs - runs in a child of core's
+ * runner (nn_cmd_run, detach), waited for until the deadline and then left
+ * to finish in a session of its own. Its messages come back through the
+ * runner's stderr capture and are relayed (runc waits for EOF on the hook's
+ * stderr, so the child must not hold it), its result through the stdout one.
  * With a watcher running nothing is forked: a forked child's first run
  * waits behind every runnable task of a loaded host, and the watcher acts
  * on the record the moment it is written.
@@ -24,7 +25,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,6 +52,7 @@ struct hook {
 	int rc;				/* nn_claim_add/release's value */
 	bool background;		/* the deadline passed with the child still working */
 	struct nn_claim_sched sched;	/* raised from the start to the record's write */
+	struct nn_claim_inputs in;	/* read once: housekeeping, the record's checks, the re-apply */
 };
 
 static long long now_ms(void)
@@ -238,34 +239,33 @@ static int read_config(struct hook *h, char *why, size_t whylen)
 }
 
 /* Housekeeping keeps the container's first CPU and its SMT siblings for
- * IRQs: the siblings are topo's answer (thread_siblings_list). */
+ * IRQs: the siblings are topo's answer (thread_siblings_list), read into
+ * the request's inputs the record's checks and the re-apply use too. */
 static int claim_cpus(struct hook *h)
 {
 	struct nn_cpuset sib = NN_CPUSET_INIT;
-	struct nn_topo topo;
 	int ret;
 
-	if (h->d.mode == NN_OCI_MODE_HOUSEKEEPING) {
-		memset(&topo, 0, sizeof(topo));
-		if (!nn_topo_discover(h->ctx, &topo)) {
-			const struct nn_cpu *c = nn_topo_cpu(&topo, nn_cpuset_first(&h->cfg.cpus));
+	if (h->d.mode == NN_OCI_MODE_HOUSEKEEPING && !nn_claim_inputs_read(h->ctx, &h->in, NN_TOPO_FULL)) {
+		const struct nn_cpu *c = nn_topo_cpu(&h->in.topo, nn_cpuset_first(&h->cfg.cpus));
 
-			if (c && nn_cpuset_copy(&sib, &c->siblings)) {
-				nn_topo_free(&topo);
-				return -ENOMEM;
-			}
-			nn_topo_free(&topo);
-		}
+		if (c && nn_cpuset_copy(&sib, &c->siblings))
+			return -ENOMEM;
 	}
 	ret = nn_oci_claim_cpus(&h->cfg.cpus, h->d.mode, &sib, &h->claim);
 	nn_cpuset_free(&sib);
 	return ret;
 }
 
+/* What the re-apply child says back on its stdout. */
 struct child_result {
 	int rc;
 	struct nn_claim_result res;
 };
+
+/* The re-apply child's messages kept for the relay: far more than a
+ * reconcile's warnings; the rest is read and dropped (core's runner). */
+#define HOOK_MSG_MAX (64 * 1024)
 
 /* The context's warnings and notes as lines on stderr, then cleared. */
 static void say_warnings(struct nn_ctx *ctx)
@@ -297,7 +297,7 @@ static void record(struct hook *h)
 		c.reason = reason;
 		c.pid = h->st.pid;
 		c.container_id = h->st.id;
-		h->rc = nn_claim_add(h->ctx, &c, flags | NN_CLAIM_REPLACE, &h->res);
+		h->rc = nn_claim_add(h->ctx, &c, flags | NN_CLAIM_REPLACE, &h->in, &h->res);
 	} else {
 		char why[160];
 
@@ -307,20 +307,6 @@ static void record(struct hook *h)
 			h->rc = nn_claim_release(h->ctx, h->name, flags | NN_CLAIM_IF_OWNER_GONE, &h->res);
 		nn_claim_free(&c);
 	}
-}
-
-/* In the child: the re-apply no watcher makes; its messages go to fd 2 (a
- * pipe to the parent), the result to @resfd. */
-static void child_run(struct hook *h, int resfd)
-{
-	struct child_result r = { .rc = h->rc, .res = h->res };
-
-	h->ctx->deadline_ms = 0;	/* the re-apply may finish past it, in the background */
-	nn_claim_reapply(h->ctx, h->name, h->d.action != NN_OCI_CLAIM, NN_CLAIM_QUIET, &r.res);
-	say_warnings(h->ctx);
-	if (write(resfd, &r, sizeof(r)) != (ssize_t)sizeof(r))
-		_exit(1);
-	_exit(0);
 }
 
 /* Messages (the child's, the record's) to stderr and, on the live host,
@@ -377,67 +363,41 @@ static void record_relayed(struct hook *h)
 	nn_sb_free(&line);
 }
 
-/* Relays the child's messages line by line until both pipes close or the
- * deadline; reads its result. */
-static void child_wait(struct hook *h, pid_t pid, int msgfd, int resfd)
+/* In the child (core's runner): the re-apply no watcher makes. Its
+ * messages go to stderr (the runner's capture), the result to stdout, which
+ * nothing else may write: the rest of the child's stdout is /dev/null. */
+static void reapply_child(void *arg)
 {
-	struct child_result r;
-	struct nn_sb line = NN_SB_INIT;
-	bool msg_open = true, res_open = true, got = false;
-	char buf[4096];
+	struct hook *h = arg;
+	struct child_result r = { .rc = h->rc, .res = h->res };
+	int resfd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
-	while ((msg_open || res_open) && left_ms(h) > 0) {
-		struct pollfd p[2] = { { .fd = msg_open ? msgfd : -1, .events = POLLIN },
-				       { .fd = res_open ? resfd : -1, .events = POLLIN } };
-		ssize_t n;
-
-		if (poll(p, 2, left_ms(h)) <= 0)
-			continue;
-		if (p[0].revents) {
-			n = read(msgfd, buf, sizeof(buf));
-			if (n <= 0)
-				msg_open = false;
-			else
-				nn_sb_putn(&line, buf, (size_t)n);
-		}
-		if (p[1].revents) {
-			n = read(resfd, &r, sizeof(r));
-			if (n == (ssize_t)sizeof(r))
-				got = true;
-			res_open = false;
-		}
-	}
-	relay(h, &line);
-	nn_sb_free(&line);
-	if (got) {
-		h->rc = r.rc;
-		h->res = r.res;
-		waitpid(pid, NULL, 0);
-		return;
-	}
-	if (!msg_open && !res_open) {
-		int status = 0;
-
-		waitpid(pid, &status, 0);
-		h->rc = -ECHILD;
-		return;
-	}
-	h->background = true;	/* it goes on: the container must not wait */
-	h->rc = -ETIMEDOUT;
-}
-
-static void close_pair(int p[2])
-{
-	close(p[0]);
-	close(p[1]);
+	if (devnull >= 0)
+		dup2(devnull, STDOUT_FILENO);
+	h->ctx->deadline_ms = 0;	/* the re-apply may finish past it, in the background */
+	nn_claim_reapply(h->ctx, h->name, h->d.action != NN_OCI_CLAIM, NN_CLAIM_QUIET, &h->in, &r.res);
+	say_warnings(h->ctx);
+	fflush(NULL);
+	if (resfd < 0 || write(resfd, &r, sizeof(r)) != (ssize_t)sizeof(r))
+		_exit(1);
+	_exit(0);
 }
 
 /* Records the claim, then re-applies in a child the hook waits for up to
- * its deadline (child_wait): 0, or -errno when the child cannot start. */
+ * its deadline and then leaves running (h->background): 0, or -errno when
+ * the child cannot start. */
 static int record_and_reapply(struct hook *h)
 {
-	int msg[2], res[2], devnull, err;
-	pid_t pid;
+	const struct nn_cmd_limits lim = { .timeout_s = left_ms(h) / 1000.0, .out_max = sizeof(struct child_result),
+					   .err_max = HOOK_MSG_MAX, .detach = true };
+	const struct nn_cmd_child c = { .fn = reapply_child, .arg = h };
+	struct nn_sb line = NN_SB_INIT;
+	struct nn_cmd_result res;
+	struct child_result r;
+	char *out = NULL, *err = NULL;
+	sigset_t mask;
+	int ret;
 
 	record_relayed(h);
 	/* the child (reset on fork) and the wait for it need no raise */
@@ -445,41 +405,26 @@ static int record_and_reapply(struct hook *h)
 	/* refused, nothing recorded, or the watcher re-applies: done */
 	if (h->rc || !h->res.recorded || h->res.applied == NN_CLAIM_BY_WATCHER)
 		return 0;
-	if (pipe2(msg, O_CLOEXEC))
-		return -errno;
-	if (pipe2(res, O_CLOEXEC)) {
-		err = -errno;
-		close_pair(msg);
-		return err;
-	}
+	sigprocmask(SIG_SETMASK, NULL, &mask);
 	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		err = -errno;
-		close_pair(msg);
-		close_pair(res);
-		return err;
+	ret = nn_cmd_run(&c, &mask, &lim, &out, &err, &res);
+	if (ret)
+		return ret;
+	nn_sb_puts(&line, err);
+	relay(h, &line);
+	nn_sb_free(&line);
+	if (res.detached) {
+		h->background = true;	/* it goes on: the container must not wait */
+		h->rc = -ETIMEDOUT;
+	} else if (!res.status && res.out_len == sizeof(r)) {
+		memcpy(&r, out, sizeof(r));
+		h->rc = r.rc;
+		h->res = r.res;
+	} else {
+		h->rc = -ECHILD;
 	}
-	if (!pid) {
-		/* Outliving the parent is allowed: writes to a closed pipe fail
-		 * with EPIPE instead of killing the claim halfway. */
-		signal(SIGPIPE, SIG_IGN);
-		setsid();
-		devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-		if (devnull >= 0) {
-			dup2(devnull, 0);
-			dup2(devnull, 1);
-		}
-		dup2(msg[1], 2);
-		close(msg[0]);
-		close(res[0]);
-		child_run(h, res[1]);
-	}
-	close(msg[1]);
-	close(res[1]);
-	child_wait(h, pid, msg[0], res[0]);
-	close(msg[0]);
-	close(res[0]);
+	free(out);
+	free(err);
 	return 0;
 }
 
@@ -524,6 +469,7 @@ int nn_hook_run(struct nn_ctx *ctx, const struct nn_hook_opts *o)
 	int ret;
 
 	h.t0 = now_ms();
+	nn_claim_inputs_init(&h.in);
 	/* the runtime starts the hook among the host's threads: on a loaded
 	 * host a nice-0 hook waits slices before its record is written */
 	nn_claim_sched_raise(o->dry_run ? NN_WATCH_SCHED_OTHER : NN_WATCH_SCHED_DEFAULT,
@@ -614,5 +560,6 @@ out:
 	nn_cpuset_free(&h.claim);
 	nn_oci_state_free(&h.st);
 	nn_oci_config_free(&h.cfg);
+	nn_claim_inputs_free(&h.in);
 	return ret;
 }

@@ -51,6 +51,7 @@ struct watcher {
 	struct nn_ctx *ctx;
 	const struct nn_watch_opts *o;
 	struct nn_desired d;
+	struct nn_topo *topo;	/* a claimer's topology for the first reconcile (taken over), or NULL */
 	struct nn_enabled en;
 	struct nn_tx tx;	/* locked per reconcile; its log, once begun, is the before-enable one */
 	struct nn_wd decide;	/* when to reconcile (plan/watch_decide.h) */
@@ -380,6 +381,8 @@ static int reconcile(struct watcher *w, const char *trigger, bool periodic, bool
 	int err;
 
 	nn_pipeline_init(&pl);
+	pl.topo = w->topo;
+	w->topo = NULL;
 	err = nn_pipeline_discover(ctx, &pl);
 	if (pl.stage == NN_PIPE_LOCK)	/* another run holds the state lock: nothing ran */
 		return err;
@@ -1007,7 +1010,8 @@ static int once_result(const struct watcher *w, int err)
 	return err;
 }
 
-int nn_watch_reconcile_once(struct nn_ctx *ctx, struct nn_desired *d, const char *trigger, bool coexist)
+int nn_watch_reconcile_once(struct nn_ctx *ctx, struct nn_desired *d, struct nn_topo *topo, const char *trigger,
+			    bool coexist)
 {
 	const struct nn_watch_opts o = { .once = true, .trigger = trigger, .coexist = coexist };
 	struct watcher w;
@@ -1016,6 +1020,7 @@ int nn_watch_reconcile_once(struct nn_ctx *ctx, struct nn_desired *d, const char
 	watcher_init(&w, ctx, &o);
 	w.d = *d;
 	nn_desired_init(d);
+	w.topo = topo;
 	/* like a start: other owners looked for, desired ports bound */
 	err = once_result(&w, reconcile(&w, trigger, false, true));
 	watcher_free(&w);

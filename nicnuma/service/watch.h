@@ -22,6 +22,7 @@
 
 struct nn_ctx;
 struct nn_desired;
+struct nn_topo;
 
 struct nn_watch_opts {
 	const char *config;		/* NULL: NN_DESIRED_PATH */
@@ -48,11 +49,14 @@ int nn_watch_run(struct nn_ctx *ctx, const struct nn_watch_opts *o);
 
 /* One reconcile for a claimer with no watcher running (claim, release, the
  * OCI hook): desired state @d, read once by the caller, is taken over (*@d
- * is left empty); the state lock for the reconcile alone - no watcher
+ * is left empty), and so is the full topology @topo the caller read for
+ * its own checks (NULL: read here; its memory left empty once the state
+ * lock is taken); the state lock for the reconcile alone - no watcher
  * lock, no watch.json, no event loop. Values as nn_watch_run's --once:
  * 0, 1 failed values or refused ports, negative errno (-EBUSY: the state
  * lock is held, or another owner at the gate). */
-int nn_watch_reconcile_once(struct nn_ctx *ctx, struct nn_desired *d, const char *trigger, bool coexist);
+int nn_watch_reconcile_once(struct nn_ctx *ctx, struct nn_desired *d, struct nn_topo *topo, const char *trigger,
+			    bool coexist);
 
 /* Takes the watcher lock, /run/nicnuma/watch.lock inside the root (created
  * 0600 and owned by the euid, so nobody else can open it to hold it;

@@ -5,7 +5,9 @@
 # 28-35 planned on CPUs 1-3) enabled, then
 #  1. no watcher: `claim --cpus 1` re-applies here: no queue IRQ, XPS mask
 #     or housekeeping role on CPU 1, and no watcher lock or watch.json left
-#     (one reconcile, not the watcher); `release`: back;
+#     (one reconcile, not the watcher); `release`: back; the OCI hook's
+#     re-apply in its child: past the deadline left to finish, at poststop
+#     within it;
 #  2. a watcher runs (fake root: its timer, signals and the inotify watch on
 #     the tree's /run/nicnuma/claims): a record written by `claim` is seen
 #     and applied long before the 3600 s re-check could; release: back;
@@ -71,6 +73,65 @@ n release --name web extra >/dev/null 2>&1 && fail "release --name NAME NAME acc
 n release --name web >/dev/null 2>&1 || fail "release --name"
 [ "$(snap)" = "$enabled" ] || fail "release did not bring back the enabled placement"
 echo "ok: release: the enabled placement is back"
+
+# 1b. the OCI hook with no watcher: its re-apply runs in core's runner
+# (detach). Held 1.5 s at its setsid (strace), the child outlives the 300 ms
+# deadline: the hook says so and exits at the deadline, the child finishes
+# in the background (nothing on CPU 1 after) and its writes to the closed
+# captures fail with EPIPE instead of killing it. Each input is read once
+# (below). At poststop (the pid gone from the tree's /proc) the release
+# re-applies within the deadline.
+command -v strace >/dev/null || fail "strace is not installed (scripts/lib.sh installs it)"
+# the container's process in the tree's /proc (its start time read from stat)
+container_up() {
+	mkdir -p "$R/proc/4242"
+	echo '4242 (sleep) S 1 4242 4242 0 -1 4194560 100 0 0 0 0 0 0 0 20 0 1 0 777 1000 100 0 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0 0' \
+		>"$R/proc/4242/stat"
+}
+mkdir -p "$R/bundle"
+printf '{"annotations":{"nicnuma.io/claim":"true"},"linux":{"resources":{"cpu":{"cpus":"1"}}}}' >"$R/bundle/config.json"
+container_up
+printf '{"ociVersion":"1.0.2","id":"c1","status":"creating","pid":4242,"bundle":"/bundle"}' >"$tmp/oci-state"
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -o "$tmp/st" \
+	-e trace=setsid,exit_group,write,openat,openat2 -e inject=setsid:delay_exit=1500000 \
+	"$nn" --root "$R" hook --stage createRuntime --deadline-ms 300 \
+	<"$tmp/oci-state" >"$tmp/out" 2>"$tmp/err" || fail "hook (background): exit $?: $(cat "$tmp/err")"
+{ grep -q "^outcome: deadline passed: finishing in the background$" "$tmp/out" &&
+	grep -q "the 300 ms deadline passed; the claim goes on in the background" "$tmp/err"; } ||
+	fail "hook (background): $(cat "$tmp/out" "$tmp/err")"
+ms=$(sed -n 's/^elapsed: \([0-9]*\) ms$/\1/p' "$tmp/out")
+{ [ "$ms" -ge 300 ] && [ "$ms" -lt 1200 ]; } || fail "hook (background): elapsed $ms ms, want the 300 ms deadline"
+child=$(awk '/setsid\(\) += [0-9]+ \(DELAYED\)/ { print $1 }' "$tmp/st")
+[ -n "$child" ] || fail "hook (background): no detached child in the trace: $(cat "$tmp/st")"
+off1 || fail "hook (background): the child did not re-apply: 28=$(aff 28) 34=$(aff 34)"
+# a SIGPIPE would end it at its first write: its exit_group comes after both
+{ grep -Eq "^$child +write\(2, .*EPIPE" "$tmp/st" && grep -Eq "^$child +write\([0-9]+, .{20,}= -1 EPIPE" "$tmp/st" &&
+	grep -Eq "^$child +exit_group\(1\)" "$tmp/st"; } || fail "hook (background): the child's end: $(grep "^$child " "$tmp/st")"
+echo "ok: the hook exits at its deadline ($ms ms); its detached re-apply finishes (nothing on CPU 1), its writes to the closed captures fail with EPIPE"
+# Each input read once by a request and handed down: the hook's parent (its
+# record's checks) and its re-apply child, and `claim` (its CPU check, then
+# the reconcile), open the desired state and a topology-only file (the
+# nodes online) once each. opens FILE: the opens of FILE in the trace.
+opens() { grep -c "\"$1\"" "$tmp/st"; }
+d=$(opens etc/nicnuma/nicnuma.conf) t=$(opens sys/devices/system/node/online)
+{ [ "$d" = 1 ] && [ "$t" = 1 ]; } || fail "hook: the desired state opened $d times, the topology $t times, want once each"
+n release oci-c1 >/dev/null 2>&1 || fail "release oci-c1"
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -o "$tmp/st" -e trace=openat,openat2 \
+	"$nn" --root "$R" claim --cpus 1 --name reads >"$tmp/out" 2>&1 || fail "claim (traced): $(cat "$tmp/out")"
+grep -q "applied here under the state lock" "$tmp/out" || fail "claim (traced) did not apply itself: $(cat "$tmp/out")"
+d=$(opens etc/nicnuma/nicnuma.conf) t=$(opens sys/devices/system/node/online)
+{ [ "$d" = 1 ] && [ "$t" = 1 ]; } || fail "claim: the desired state opened $d times, the topology $t times, want once each"
+n release reads >/dev/null 2>&1 || fail "release reads"
+echo "ok: the hook (parent and child) and claim read the desired state and the topology once each"
+container_up
+n hook --stage createRuntime <"$tmp/oci-state" >"$tmp/out" 2>"$tmp/err" || fail "hook: $(cat "$tmp/err")"
+grep -q "^applied: self$" "$tmp/out" || fail "hook: $(cat "$tmp/out" "$tmp/err")"
+rm -r "$R/proc/4242"
+n hook --stage poststop <"$tmp/oci-state" >"$tmp/out" 2>"$tmp/err" || fail "hook poststop: $(cat "$tmp/err")"
+{ grep -q "^outcome: released$" "$tmp/out" && grep -q "^applied: self$" "$tmp/out"; } || fail "hook poststop: $(cat "$tmp/out" "$tmp/err")"
+grep -q "applied [0-9]* values after release oci-c1" "$tmp/err" || fail "hook poststop: the child's messages not relayed: $(cat "$tmp/err")"
+[ "$(snap)" = "$enabled" ] || fail "hook poststop: the enabled placement is not back"
+echo "ok: the hook's release re-applies in its child within the deadline (applied: self), its messages relayed"
 
 # 2. a watcher
 "$nn" --root "$R" watch --interval 3600 --settle 5000 >"$tmp/watch.log" 2>&1 & wpid=$!

@@ -2,7 +2,8 @@
 /* test_cmd_exec.c - the bounded child run of apply --verify-cmd and the bench
  * (core/cmd_exec.c): its capture capped, an argument vector run without a
  * shell, a function child (the OCI hook's), its whole process group ended at
- * the deadline and on an interrupt, SIGKILL after the caller's grace */
+ * the deadline and on an interrupt, SIGKILL after the caller's grace, a
+ * detached one (the OCI hook's re-apply) left running past the deadline */
 #include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -234,6 +236,103 @@ static void test_fn_child(void **state)
 	free(err);
 }
 
+static int run_detached(const char *cmd, double timeout, char **out, struct nn_cmd_result *res)
+{
+	char *const argv[] = { "/bin/sh", "-c", (char *)cmd, NULL };
+	const struct nn_cmd_limits lim = { timeout, 0, NN_CMD_OUT_MAX, NN_CMD_ERR_MAX, false, false, true };
+	const struct nn_cmd_child c = { .argv = argv };
+	char *err = NULL;
+	sigset_t mask;
+	int e;
+
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	e = nn_cmd_run(&c, &mask, &lim, out, &err, res);
+	free(err);
+	return e;
+}
+
+/* detach: a child past the deadline is neither killed nor waited for; it
+ * is alive after the return, its pid reported, in a session of its own,
+ * and its write to the closed capture fails (EPIPE) instead of killing it
+ * (SIGPIPE), so it finishes what it does (exit 7 here). */
+static void test_detach_outlives(void **state)
+{
+	struct nn_cmd_result res;
+	char *out = NULL;
+	double t = mono();
+	int wst = 0;
+
+	(void)state;
+	assert_int_equal(run_detached("echo $$; sleep 0.8; echo late; exit 7", 0.3, &out, &res), 0);
+	assert_true(mono() - t < 0.75);
+	assert_true(res.timed_out);
+	assert_true(res.detached);
+	assert_true(res.pid > 1);
+	assert_int_equal(atoi(out), res.pid);
+	assert_int_equal(kill(res.pid, 0), 0);
+	assert_int_equal(getsid(res.pid), res.pid);
+	assert_int_equal(waitpid(res.pid, &wst, 0), res.pid);
+	assert_true(WIFEXITED(wst));
+	assert_int_equal(WEXITSTATUS(wst), 7);
+	free(out);
+}
+
+static void write_late(void *arg)
+{
+	static char buf[256 * 1024];
+	ssize_t n;
+
+	(void)arg;
+	usleep(800 * 1000);
+	n = write(STDOUT_FILENO, buf, sizeof(buf));
+	_exit(n < 0 && errno == EPIPE ? 7 : 1);
+}
+
+/* The same for a function child (the hook's re-apply): more than a pipe
+ * holds, written after the return, fails at once with EPIPE; it neither
+ * dies of SIGPIPE nor blocks on a pipe it holds itself. */
+static void test_detach_fn_epipe(void **state)
+{
+	const struct nn_cmd_limits lim = { 0.3, 0, 64, 64, false, false, true };
+	const struct nn_cmd_child c = { .fn = write_late };
+	struct nn_cmd_result res;
+	char *out = NULL, *err = NULL;
+	sigset_t mask;
+	int wst = 0, i;
+
+	(void)state;
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	assert_int_equal(nn_cmd_run(&c, &mask, &lim, &out, &err, &res), 0);
+	assert_true(res.detached);
+	assert_int_equal(kill(res.pid, 0), 0);
+	for (i = 0; i < 50 && waitpid(res.pid, &wst, WNOHANG) == 0; i++)
+		usleep(100 * 1000);
+	if (i == 50) {
+		kill(res.pid, SIGKILL);
+		waitpid(res.pid, &wst, 0);
+	}
+	assert_true(WIFEXITED(wst));
+	assert_int_equal(WEXITSTATUS(wst), 7);
+	free(out);
+	free(err);
+}
+
+/* detach with a child done before the deadline: an ordinary run. */
+static void test_detach_in_time(void **state)
+{
+	struct nn_cmd_result res;
+	char *out = NULL;
+
+	(void)state;
+	assert_int_equal(run_detached("echo done; exit 3", 30, &out, &res), 0);
+	assert_false(res.timed_out);
+	assert_false(res.detached);
+	assert_int_equal(res.status, 3);
+	assert_string_equal(out, "done\n");
+	assert_int_equal(kill(res.pid, 0), -1);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +343,9 @@ int main(void)
 		cmocka_unit_test(test_interrupt_then_grace),
 		cmocka_unit_test(test_group_choice),
 		cmocka_unit_test(test_fn_child),
+		cmocka_unit_test(test_detach_outlives),
+		cmocka_unit_test(test_detach_fn_epipe),
+		cmocka_unit_test(test_detach_in_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
