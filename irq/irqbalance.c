@@ -16,13 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
+#include "nicnuma/core/proc.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
@@ -182,12 +182,12 @@ static int stop_pid(struct nn_ctx *ctx, int pid, char *why, size_t whylen)
 	struct pollfd pfd;
 	int fd, r;
 
-	fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	fd = nn_pidfd_open(pid);
 	if (fd < 0) {
-		if (errno == ESRCH)
+		if (fd == -ESRCH)
 			return 0;	/* gone already */
-		snprintf(why, whylen, "irqbalance pid %d: pidfd_open: %s", pid, strerror(errno));
-		return -errno;
+		snprintf(why, whylen, "irqbalance pid %d: pidfd_open: %s", pid, strerror(-fd));
+		return fd;
 	}
 	/* The pidfd pins the process: check it is still the system's daemon. */
 	if (!nn_irqb_is_system_pid(ctx, pid)) {
@@ -195,8 +195,8 @@ static int stop_pid(struct nn_ctx *ctx, int pid, char *why, size_t whylen)
 		snprintf(why, whylen, "pid %d is no longer the system's irqbalance: left alone", pid);
 		return -ESRCH;
 	}
-	if (syscall(SYS_pidfd_send_signal, fd, SIGTERM, NULL, 0) < 0) {
-		r = -errno;
+	r = nn_pidfd_signal(fd, SIGTERM);
+	if (r < 0) {
 		close(fd);
 		if (r == -ESRCH)
 			return 0;

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "nicnuma/core/proc.h"
 #include "nicnuma/core/fsroot.h"
 #include "nicnuma/core/limits.h"
 #include "nicnuma/core/parse.h"
@@ -141,17 +141,15 @@ int nn_napi_thread_get(const struct nn_root *root, int pid, struct nn_cpuset *se
 /* The live system calls. */
 static int sys_open(void *arg, int pid)
 {
-	long fd = syscall(SYS_pidfd_open, pid, 0);
-
 	(void)arg;
-	return fd < 0 ? -errno : (int)fd;
+	return nn_pidfd_open(pid);
 }
 
 static bool sys_alive(void *arg, int fd)
 {
 	(void)arg;
 	/* signal 0: permission and existence only; ESRCH once the task has exited */
-	return syscall(SYS_pidfd_send_signal, fd, 0, NULL, 0) == 0;
+	return nn_pidfd_signal(fd, 0) == 0;
 }
 
 static int sys_get(void *arg, int pid, struct nn_cpuset *set)

@@ -14,12 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "nicnuma/core/cmd_exec.h"
+#include "nicnuma/core/proc.h"
 
 #define READ_PER_TURN (1 << 20)	/* a fast writer still lets the deadline be checked */
 #define TICK_MS 50		/* how often signals are looked at while nothing happens */
@@ -123,12 +123,9 @@ static void child(const struct nn_cmd_child *c, const sigset_t *mask, const stru
  * seen at once; -1 on a kernel without pidfd_open (the tick finds it). */
 static int pidfd_of(pid_t pid)
 {
-#ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-	(void)pid;
-	return -1;
-#endif
+	int fd = nn_pidfd_open((int)pid);
+
+	return fd < 0 ? -1 : fd;
 }
 
 /* How long the next poll may sleep: a tick, less up to the deadline. */

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "nicnuma/core/cpuset.h"
 #include "nicnuma/core/fsroot.h"
@@ -323,4 +325,27 @@ int nn_proc_read_status(const struct nn_root *r, int pid, struct nn_proc_status 
 		err = nn_proc_status_parse(text, st);
 	free(text);
 	return err;
+}
+
+int nn_pidfd_open(int pid)
+{
+#ifdef SYS_pidfd_open
+	long fd = syscall(SYS_pidfd_open, pid, 0);
+
+	return fd < 0 ? -errno : (int)fd;
+#else
+	(void)pid;
+	return -ENOSYS;
+#endif
+}
+
+int nn_pidfd_signal(int fd, int sig)
+{
+#ifdef SYS_pidfd_send_signal
+	return syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0) < 0 ? -errno : 0;
+#else
+	(void)fd;
+	(void)sig;
+	return -ENOSYS;
+#endif
 }

@@ -75,6 +75,15 @@ long *nn_proc_kthreadd_children(const struct nn_root *r, size_t *n);
 /* Whether @pid is in @pids (sorted: nn_proc_kthreadd_children's). */
 bool nn_proc_pid_listed(const long *pids, size_t n, long pid);
 
+/* A pidfd for @pid (pidfd_open(2), Linux 5.3+): it pins the process, so a
+ * signal through it never reaches a reused pid, and it polls readable when
+ * the process ends. The fd, or -errno: -ESRCH gone, -ENOSYS a kernel or
+ * libc without it. */
+int nn_pidfd_open(int pid);
+/* Sends @sig through pidfd @fd (0: whether it still lives, permission
+ * aside): 0, or -errno (-ESRCH once it has exited). */
+int nn_pidfd_signal(int fd, int sig);
+
 /* The parts of /proc/PID/status nicnuma reads (proc_status.c): the process
  * map's placement, a NAPI thread's CPUs on a captured tree, irqbalance's
  * uids. */

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "nicnuma/service/watch_claims.h"
+#include "nicnuma/core/proc.h"
 #include "nicnuma/core/ctx.h"
 #include "nicnuma/core/fileio.h"
 #include "nicnuma/core/strbuf.h"
@@ -595,17 +595,6 @@ int nn_cf_tree_retry(struct nn_ctx *ctx, struct nn_claims_follow *f)
 
 /* ---- the owners ----------------------------------------------------- */
 
-static int pidfd_open_(int pid)
-{
-#ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-	(void)pid;
-	errno = ENOSYS;
-	return -1;
-#endif
-}
-
 static struct nn_cf_owner *owner_find(struct nn_claims_follow *f, const char *name)
 {
 	size_t i;
@@ -628,11 +617,11 @@ static int owner_hold(struct nn_ctx *ctx, struct nn_claims_follow *f, const stru
 
 	if (f->oep < 0 || f->nown >= NN_OWNER_PIDFDS_MAX)
 		return -ENOSPC;
-	fd = pidfd_open_(c->pid);
+	fd = nn_pidfd_open(c->pid);
 	if (fd < 0) {
-		if (errno == ESRCH)
+		if (fd == -ESRCH)
 			return 1;
-		err = -errno;
+		err = fd;
 		if (err == -ENOSYS && !f->no_pidfd) {
 			f->no_pidfd = true;
 			nn_fprintf_text(stderr, "%s: the kernel has no pidfd_open (Linux 5.3+): claim owners "

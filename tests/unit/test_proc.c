@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -222,6 +224,36 @@ static void test_process_files(void **state)
 	assert_int_equal(tmptree_remove(tmp), 0);
 }
 
+/* The pidfd pins its process: alive until it exits, -ESRCH after, and a
+ * pid with no process gets none. */
+static void test_pidfd(void **state)
+{
+	pid_t kid;
+	int fd, status;
+
+	(void)state;
+	kid = fork();
+	assert_true(kid >= 0);
+	if (!kid) {
+		pause();
+		_exit(0);
+	}
+	fd = nn_pidfd_open((int)kid);
+	if (fd == -ENOSYS) {
+		kill(kid, SIGKILL);
+		waitpid(kid, NULL, 0);
+		skip();
+	}
+	assert_true(fd >= 0);
+	assert_int_equal(nn_pidfd_signal(fd, 0), 0);
+	assert_int_equal(nn_pidfd_signal(fd, SIGTERM), 0);
+	assert_int_equal(waitpid(kid, &status, 0), kid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+	assert_int_equal(nn_pidfd_signal(fd, 0), -ESRCH);
+	close(fd);
+	assert_int_equal(nn_pidfd_open(-1), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +262,7 @@ int main(void)
 		cmocka_unit_test(test_readers),
 		cmocka_unit_test(test_kthreadd_children),
 		cmocka_unit_test(test_process_files),
+		cmocka_unit_test(test_pidfd),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
