@@ -115,10 +115,9 @@ out:
  * refused, naming the NICs it would strand. @t: the topology (BASIC or
  * deeper: the isolated CPUs come with BASIC); @d: the desired state, NULL
  * when not enabled. */
-static int check_cpus(struct nn_ctx *ctx, const struct nn_claim *c, const struct nn_topo *topo,
+static int check_cpus(struct nn_ctx *ctx, const struct nn_claim *c, const struct nn_topo *t,
 		      const struct nn_desired *d)
 {
-	const struct nn_topo *t = topo;
 	struct nn_claims cl;
 	struct nn_cpuset bad = NN_CPUSET_INIT, all = NN_CPUSET_INIT, usable = NN_CPUSET_INIT;
 	int err;
