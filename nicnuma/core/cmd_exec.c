@@ -119,15 +119,6 @@ static void child(const struct nn_cmd_child *c, const sigset_t *mask, const stru
 	_exit(127);
 }
 
-/* A descriptor that polls readable when child @pid ends, so its end is
- * seen at once; -1 on a kernel without pidfd_open (the tick finds it). */
-static int pidfd_of(pid_t pid)
-{
-	int fd = nn_pidfd_open((int)pid);
-
-	return fd < 0 ? -1 : fd;
-}
-
 /* How long the next poll may sleep: a tick, less up to the deadline. */
 static int sleep_ms(double deadline, double now, bool waiting)
 {
@@ -166,7 +157,9 @@ static void supervise(pid_t pid, const struct nn_cmd_limits *lim, struct capture
 	struct timespec zero = { 0, 0 };
 	bool reaped = false;
 	sigset_t sigs;
-	int wst = 0, sig, pfd = pidfd_of(pid);
+	/* polls readable when the child ends, so its end is seen at once;
+	 * negative on a kernel without pidfd_open (the tick finds it) */
+	int wst = 0, sig, pfd = nn_pidfd_open((int)pid);
 
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGCHLD);
